@@ -1,0 +1,22 @@
+/**
+ * @file gcol.h
+ * @brief The whole public C API of gcol in one include.
+ *
+ * Device-side primitives for custom kernels are in `gcol/device/` (.cuh, need nvcc).
+ */
+#ifndef GCOL_GCOL_H
+#define GCOL_GCOL_H
+
+#include "gcol/config.h"
+#include "gcol/status.h"
+#include "gcol/log.h"
+#include "gcol/types.h"
+#include "gcol/memory.h"
+#include "gcol/buffer.h"
+#include "gcol/bits.h"
+#include "gcol/bitmask.h"
+#include "gcol/column.h"
+#include "gcol/table.h"
+#include "gcol/scalar.h"
+
+#endif /* GCOL_GCOL_H */

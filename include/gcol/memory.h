@@ -1,0 +1,208 @@
+/**
+ * @file memory.h
+ * @brief Stream-ordered memory resources (`gcol_mr`): the default asynchronous resource,
+ *        plain cudaMalloc, pinned host, managed, host malloc, a coalescing pool over any
+ *        upstream, and adaptors for statistics, limits and fault injection.
+ *
+ * Every gcol operation takes a `gcol_mr *mr` last: its outputs come from @p mr (NULL means
+ * the current device's default resource, see gcol_mr_get_default()); temporaries come from
+ * the default resource. Allocations are aligned to ::GCOL_MR_ALIGNMENT bytes.
+ *
+ * @code
+ * gcol_mr *pool = NULL, *stats = NULL;
+ * gcol_mr_pool_create(gcol_mr_get_default(), 1u << 30, 0, &pool);  // 1 GiB, no maximum
+ * gcol_mr_statistics_create(pool, &stats);
+ * gcol_mr_set_default(stats, NULL);
+ * // ... gcol operations ...
+ * gcol_mr_statistics stat;
+ * gcol_mr_statistics_get(stats, &stat);
+ * printf("peak %zu bytes\n", (size_t)stat.peak_bytes);
+ * gcol_mr_set_default(NULL, NULL);   // back to the built-in resource
+ * gcol_mr_destroy(stats);            // adaptors never destroy their upstream
+ * gcol_mr_destroy(pool);
+ * @endcode
+ *
+ * A resource is a plain struct of function pointers, so users can write their own:
+ * fill in gcol_mr::allocate, gcol_mr::deallocate and optionally gcol_mr::destroy.
+ */
+#ifndef GCOL_MEMORY_H
+#define GCOL_MEMORY_H
+
+#include "gcol/config.h"
+#include "gcol/status.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/** @brief Alignment in bytes of every allocation from a built-in resource. */
+#define GCOL_MR_ALIGNMENT 256
+
+/** @brief Where a resource's memory lives. */
+typedef enum gcol_memory_kind {
+  GCOL_MEMORY_DEVICE = 0,  /**< Device memory (cudaMalloc, cudaMallocAsync). */
+  GCOL_MEMORY_HOST = 1,    /**< Pageable host memory (malloc); for tests and staging. */
+  GCOL_MEMORY_PINNED = 2,  /**< Page-locked host memory (cudaMallocHost). */
+  GCOL_MEMORY_MANAGED = 3  /**< Unified memory (cudaMallocManaged). */
+} gcol_memory_kind;
+
+typedef struct gcol_mr gcol_mr;
+
+/**
+ * @brief A memory resource: a struct of function pointers plus state.
+ *
+ * Allocation and deallocation are ordered on a stream: memory freed on stream s may be
+ * handed out again to work on s at once, and to other streams after s reaches that point.
+ */
+struct gcol_mr {
+  /**
+   * @brief Allocates @p bytes (0 gives NULL and ::GCOL_OK) aligned to ::GCOL_MR_ALIGNMENT.
+   * @return ::GCOL_OK, ::GCOL_ERROR_OUT_OF_MEMORY, or a CUDA status. *out stays NULL on
+   *         failure.
+   */
+  gcol_status (*allocate)(gcol_mr *self, void **out, size_t bytes, gcol_stream stream);
+  /** @brief Frees memory from allocate(); @p bytes is the size asked for. NULL is a no-op. */
+  void (*deallocate)(gcol_mr *self, void *ptr, size_t bytes, gcol_stream stream);
+  /** @brief Frees the resource itself (may be NULL for statically allocated resources). */
+  void (*destroy)(gcol_mr *self);
+  void *state;           /**< The resource's own data. */
+  gcol_memory_kind kind; /**< Where its memory lives. */
+  const char *name;      /**< A short name for logs (`"pool"`, `"statistics"`). */
+};
+
+/**
+ * @brief Allocates from @p mr, or from the current default resource if @p mr is NULL.
+ * @param[in] mr The resource, or NULL.
+ * @param[out] out The allocation; NULL on failure or when @p bytes is 0.
+ * @param[in] bytes Size in bytes.
+ * @param[in] stream The stream the memory will be used on.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, or a CUDA status.
+ */
+gcol_status gcol_mr_allocate(gcol_mr *mr, void **out, size_t bytes, gcol_stream stream);
+
+/**
+ * @brief Returns memory to the resource that gave it (NULL @p mr: the default resource
+ *        current at the time, so pass the resource explicitly if the default may change).
+ */
+void gcol_mr_deallocate(gcol_mr *mr, void *ptr, size_t bytes, gcol_stream stream);
+
+/**
+ * @brief Destroys a resource made by a `gcol_mr_*_create` function (or a user resource
+ *        whose `destroy` is set). NULL is a no-op. Adaptors never destroy their upstream;
+ *        a pool returns all its memory to its upstream.
+ * @note The resource must not be the default of any device when destroyed.
+ */
+void gcol_mr_destroy(gcol_mr *mr);
+
+/**
+ * @brief The current default resource of the current device. Initially a built-in
+ *        `cudaMallocAsync` resource that lives for the whole program.
+ * @return Never NULL.
+ */
+gcol_mr *gcol_mr_get_default(void);
+
+/**
+ * @brief Sets the default resource of the current device. Thread-safe.
+ * @param[in] mr The new default; NULL restores the built-in resource.
+ * @param[out] previous If not NULL, receives the previous default.
+ * @return ::GCOL_OK, or a CUDA status if the current device cannot be read.
+ * @note The caller keeps ownership of @p mr and must keep it alive while it is in use.
+ */
+gcol_status gcol_mr_set_default(gcol_mr *mr, gcol_mr **previous);
+
+/** @brief The resource over `cudaMallocAsync`/`cudaFreeAsync` (stream-ordered). */
+gcol_status gcol_mr_async_create(gcol_mr **out);
+
+/**
+ * @brief The pass-through resource over `cudaMalloc`/`cudaFree` (synchronous; what
+ *        compute-sanitizer sees through best).
+ */
+gcol_status gcol_mr_cuda_create(gcol_mr **out);
+
+/** @brief Page-locked host memory over `cudaMallocHost`/`cudaFreeHost`. */
+gcol_status gcol_mr_pinned_create(gcol_mr **out);
+
+/** @brief Unified memory over `cudaMallocManaged`/`cudaFree`. */
+gcol_status gcol_mr_managed_create(gcol_mr **out);
+
+/** @brief Pageable host memory over `aligned_alloc`/`free`; needs no GPU (tests, staging). */
+gcol_status gcol_mr_host_create(gcol_mr **out);
+
+/**
+ * @brief A coalescing, thread-safe sub-allocating pool over @p upstream.
+ *
+ * The pool takes blocks from @p upstream (the first of @p initial_bytes, later ones as
+ * needed, each at least double what it holds or the request, whichever is larger, capped
+ * at @p maximum_bytes in total), hands out 256-byte-aligned pieces with best fit, and
+ * merges neighbouring free pieces on deallocation. Freed memory is reused in stream order:
+ * a piece freed on one stream is reused by another only after that stream's work finished.
+ * @param[in] upstream Where the pool's blocks come from; must outlive the pool.
+ * @param[in] initial_bytes Size of the first block (0: take blocks only when needed).
+ * @param[in] maximum_bytes Most bytes the pool may hold (0: no maximum).
+ * @param[out] out The pool.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_OUT_OF_MEMORY.
+ */
+gcol_status gcol_mr_pool_create(gcol_mr *upstream, size_t initial_bytes, size_t maximum_bytes,
+                                gcol_mr **out);
+
+/** @brief A snapshot of a pool's bookkeeping. */
+typedef struct gcol_mr_pool_info {
+  size_t held_bytes;      /**< Bytes taken from the upstream. */
+  size_t used_bytes;      /**< Bytes handed out and not yet freed. */
+  size_t free_bytes;      /**< held_bytes - used_bytes. */
+  size_t largest_free;    /**< The largest free piece (fragmentation gauge). */
+  int64_t free_pieces;    /**< Number of free pieces after coalescing. */
+  int64_t upstream_blocks; /**< Number of blocks taken from the upstream. */
+} gcol_mr_pool_info;
+
+/**
+ * @brief Reads a pool's bookkeeping.
+ * @return ::GCOL_OK, or ::GCOL_ERROR_INVALID_ARGUMENT if @p pool is not a pool.
+ */
+gcol_status gcol_mr_pool_get_info(gcol_mr *pool, gcol_mr_pool_info *out);
+
+/** @brief Counters kept by a statistics resource. */
+typedef struct gcol_mr_statistics {
+  int64_t current_bytes;       /**< Bytes allocated and not yet freed. */
+  int64_t peak_bytes;          /**< Highest current_bytes seen. */
+  int64_t total_bytes;         /**< Sum of all allocations' sizes. */
+  int64_t current_allocations; /**< Allocations not yet freed. */
+  int64_t peak_allocations;    /**< Highest current_allocations seen. */
+  int64_t total_allocations;   /**< Number of successful allocations. */
+  int64_t failed_allocations;  /**< Number of failed allocations. */
+} gcol_mr_statistics;
+
+/** @brief An adaptor that counts bytes and allocations passing to @p upstream. Thread-safe. */
+gcol_status gcol_mr_statistics_create(gcol_mr *upstream, gcol_mr **out);
+
+/**
+ * @brief Reads a statistics resource's counters.
+ * @return ::GCOL_OK, or ::GCOL_ERROR_INVALID_ARGUMENT if @p mr is not a statistics resource.
+ */
+gcol_status gcol_mr_statistics_get(gcol_mr *mr, gcol_mr_statistics *out);
+
+/**
+ * @brief Logs every allocation still live in a statistics resource (address and size, at
+ *        level WARN) and returns their count through @p out_live (may be NULL).
+ */
+gcol_status gcol_mr_statistics_report_leaks(gcol_mr *mr, int64_t *out_live);
+
+/**
+ * @brief An adaptor that fails (::GCOL_ERROR_OUT_OF_MEMORY) any allocation that would take
+ *        the bytes currently allocated through it past @p limit_bytes. Thread-safe.
+ */
+gcol_status gcol_mr_limit_create(gcol_mr *upstream, size_t limit_bytes, gcol_mr **out);
+
+/**
+ * @brief An adaptor that fails the @p n-th allocation made through it (1-based; counting
+ *        only non-empty requests) with ::GCOL_ERROR_OUT_OF_MEMORY and passes all others to
+ *        @p upstream. For fault tests: run an operation with n = 1, 2, ... until it succeeds.
+ */
+gcol_status gcol_mr_fail_nth_create(gcol_mr *upstream, int64_t n, gcol_mr **out);
+
+/** @brief Number of non-empty allocation requests a fail-on-Nth resource has seen
+ *         (including the failed one); -1 if @p mr is not one. */
+int64_t gcol_mr_fail_nth_count(gcol_mr *mr);
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_MEMORY_H */

@@ -1,0 +1,90 @@
+/**
+ * @file table.h
+ * @brief Tables: ordered sets of columns of equal size, owning (`gcol_table`) and
+ *        non-owning (`gcol_table_view`).
+ *
+ * @code
+ * gcol_column_view cols[2] = {gcol_column_get_view(a), gcol_column_get_view(b)};
+ * gcol_table_view t;
+ * gcol_status st = gcol_table_view_make(cols, 2, &t); // checks the sizes agree
+ * @endcode
+ */
+#ifndef GCOL_TABLE_H
+#define GCOL_TABLE_H
+
+#include "gcol/column.h"
+#include "gcol/config.h"
+#include "gcol/status.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/** @brief A non-owning view of columns of equal size; `columns` is a host array. */
+typedef struct gcol_table_view {
+  int32_t num_columns;             /**< Number of columns. */
+  int64_t num_rows;                /**< Rows of every column (0 when there are none). */
+  const gcol_column_view *columns; /**< Host array of @p num_columns views. */
+} gcol_table_view;
+
+/** @brief An owning table: owns its columns. */
+typedef struct gcol_table {
+  int32_t num_columns;     /**< Number of columns. */
+  int64_t num_rows;        /**< Rows of every column. */
+  gcol_column **columns;   /**< Owned columns. */
+  gcol_column_view *views; /**< Their views, refreshed by gcol_table_get_view(). */
+} gcol_table;
+
+/**
+ * @brief Makes a table view over @p num_columns views (the array is referenced, not
+ *        copied: keep it alive).
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL arrays, negative count),
+ *         ::GCOL_ERROR_SIZE_MISMATCH (sizes differ; the message names the column).
+ */
+gcol_status gcol_table_view_make(const gcol_column_view *columns, int32_t num_columns,
+                                 gcol_table_view *out);
+
+/**
+ * @brief Selects columns by index into @p storage (host array of @p num_indices views) and
+ *        makes @p out a view over it. Indices may repeat.
+ * @return ::GCOL_OK, or ::GCOL_ERROR_INVALID_ARGUMENT for an index out of range.
+ */
+gcol_status gcol_table_view_select(gcol_table_view view, const int32_t *indices,
+                                   int32_t num_indices, gcol_column_view *storage,
+                                   gcol_table_view *out);
+
+/**
+ * @brief Zero-copy slice of every column to rows `[begin, end)`, written into @p storage
+ *        (host array of `view.num_columns` views).
+ */
+gcol_status gcol_table_view_slice(gcol_table_view view, int64_t begin, int64_t end,
+                                  gcol_column_view *storage, gcol_table_view *out);
+
+/**
+ * @brief Makes a table that owns @p columns (all of one size; the array is copied). On
+ *        failure the caller still owns the columns.
+ */
+gcol_status gcol_table_create(gcol_column **columns, int32_t num_columns, gcol_table **out);
+
+/** @brief The view of an owning table (valid while the table lives). */
+gcol_table_view gcol_table_get_view(const gcol_table *table);
+
+/**
+ * @brief Deep-copies every column of @p view into a new table (see gcol_column_copy()).
+ */
+gcol_status gcol_table_copy(gcol_table_view view, gcol_stream stream, gcol_mr *mr,
+                            gcol_table **out);
+
+/**
+ * @brief Takes the columns out of @p table and frees the table struct: the caller owns
+ *        the returned array (free it with `free()`) and each column.
+ * @param[out] out_columns The columns (NULL when there are none).
+ * @param[out] out_num_columns Their number.
+ */
+gcol_status gcol_table_release(gcol_table *table, gcol_column ***out_columns,
+                               int32_t *out_num_columns);
+
+/** @brief Frees a table and its columns. NULL is a no-op. */
+void gcol_table_free(gcol_table *table);
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_TABLE_H */

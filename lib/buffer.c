@@ -1,0 +1,2 @@
+/* buffer.c: to be written. */
+#include "gcol/gcol.h"

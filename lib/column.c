@@ -1,0 +1,2 @@
+/* column.c: to be written. */
+#include "gcol/gcol.h"

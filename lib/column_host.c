@@ -1,0 +1,2 @@
+/* column_host.c: to be written. */
+#include "gcol/gcol.h"

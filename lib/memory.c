@@ -1,0 +1,2 @@
+/* memory.c: to be written. */
+#include "gcol/gcol.h"

@@ -1,0 +1,2 @@
+/* memory_adaptors.c: to be written. */
+#include "gcol/gcol.h"

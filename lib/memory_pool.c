@@ -1,0 +1,2 @@
+/* memory_pool.c: to be written. */
+#include "gcol/gcol.h"

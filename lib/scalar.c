@@ -1,0 +1,2 @@
+/* scalar.c: to be written. */
+#include "gcol/gcol.h"

@@ -1,0 +1,80 @@
+/* Status names, the thread-local last-error message, and CUDA error mapping. */
+#include <cuda_runtime_api.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gcol/status.h"
+#include "internal/error.h"
+#include "internal/log.h"
+
+#define GCOL_DETAIL_MESSAGE_SIZE 1024
+
+static _Thread_local char last_error[GCOL_DETAIL_MESSAGE_SIZE];
+
+const char *gcol_status_string(gcol_status status) {
+  switch (status) {
+    case GCOL_OK: return "GCOL_OK";
+    case GCOL_ERROR_INVALID_ARGUMENT: return "GCOL_ERROR_INVALID_ARGUMENT";
+    case GCOL_ERROR_TYPE_MISMATCH: return "GCOL_ERROR_TYPE_MISMATCH";
+    case GCOL_ERROR_SIZE_MISMATCH: return "GCOL_ERROR_SIZE_MISMATCH";
+    case GCOL_ERROR_OUT_OF_MEMORY: return "GCOL_ERROR_OUT_OF_MEMORY";
+    case GCOL_ERROR_OVERFLOW: return "GCOL_ERROR_OVERFLOW";
+    case GCOL_ERROR_UNSUPPORTED: return "GCOL_ERROR_UNSUPPORTED";
+    case GCOL_ERROR_CUDA: return "GCOL_ERROR_CUDA";
+    case GCOL_ERROR_CUDA_STICKY: return "GCOL_ERROR_CUDA_STICKY";
+    case GCOL_ERROR_NO_DEVICE: return "GCOL_ERROR_NO_DEVICE";
+    case GCOL_ERROR_INTERNAL: return "GCOL_ERROR_INTERNAL";
+  }
+  return "GCOL_ERROR_UNKNOWN";
+}
+
+const char *gcol_last_error(void) { return last_error; }
+
+void gcol_clear_last_error(void) { last_error[0] = '\0'; }
+
+gcol_status gcol_detail_error(gcol_status status, const char *func, const char *format, ...) {
+  int prefix = snprintf(last_error, sizeof last_error, "%s: ", func != NULL ? func : "gcol");
+  if (prefix < 0 || (size_t)prefix >= sizeof last_error) prefix = 0;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(last_error + prefix, sizeof last_error - (size_t)prefix, format, args);
+  va_end(args);
+  GCOL_DETAIL_LOG(status == GCOL_ERROR_CUDA_STICKY ? GCOL_LOG_CRITICAL : GCOL_LOG_ERROR,
+                  "%s (%s)", last_error, gcol_status_string(status));
+  return status;
+}
+
+/* Errors after which the CUDA context is unusable (the process must restart). */
+static int is_sticky(cudaError_t err) {
+  switch (err) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+gcol_status gcol_detail_cuda_error(int cuda_error, const char *func, const char *what) {
+  cudaError_t const err = (cudaError_t)cuda_error;
+  gcol_status status = GCOL_ERROR_CUDA;
+  if (err == cudaErrorMemoryAllocation) {
+    status = GCOL_ERROR_OUT_OF_MEMORY;
+  } else if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) {
+    status = GCOL_ERROR_NO_DEVICE;
+  } else if (is_sticky(err)) {
+    status = GCOL_ERROR_CUDA_STICKY;
+  }
+  if (status != GCOL_ERROR_CUDA_STICKY) (void)cudaGetLastError(); /* clear non-sticky state */
+  return gcol_detail_error(status, func, "%s: %s: %s", what, cudaGetErrorName(err),
+                           cudaGetErrorString(err));
+}

@@ -1,0 +1,2 @@
+/* table.c: to be written. */
+#include "gcol/gcol.h"

@@ -1,0 +1,2 @@
+/* Host reference helpers shared by tests: logical column comparison. */
+#include "test_util.h"
