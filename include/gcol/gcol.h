@@ -18,5 +18,6 @@
 #include "gcol/column.h"
 #include "gcol/table.h"
 #include "gcol/scalar.h"
+#include "gcol/indexalator.h"
 
 #endif /* GCOL_GCOL_H */

@@ -1,0 +1,143 @@
+/* Benchmark harness implementation: see bench_util.h. */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+
+#include "bench_util.h"
+
+int gcol_bench_reps(void) {
+  const char *env = getenv("GCOL_BENCH_REPS");
+  int reps = env != NULL ? atoi(env) : 20;
+  return reps < 10 ? 10 : reps;
+}
+
+/* Writes a buffer larger than the L2 so that inputs do not stay cached between runs. */
+static void flush_l2(gcol_stream stream) {
+  static void *scratch = NULL;
+  static size_t scratch_bytes = 0;
+  if (scratch == NULL) {
+    int device = 0, l2 = 0;
+    GCOL_BENCH_CHECK(cudaGetDevice(&device));
+    GCOL_BENCH_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    scratch_bytes = (size_t)(l2 > 0 ? l2 : (64 << 20)) * 2;
+    GCOL_BENCH_CHECK(cudaMalloc(&scratch, scratch_bytes));
+  }
+  GCOL_BENCH_CHECK(cudaMemsetAsync(scratch, 0x5a, scratch_bytes, (cudaStream_t)stream));
+}
+
+double gcol_bench_time_ms(void (*fn)(void *ctx), void *ctx, gcol_stream stream) {
+  cudaStream_t const s = (cudaStream_t)stream;
+  for (int i = 0; i < 3; ++i) fn(ctx);
+  GCOL_BENCH_CHECK(cudaStreamSynchronize(s));
+  int const reps = gcol_bench_reps();
+  float *times = (float *)malloc(sizeof(float) * (size_t)reps);
+  cudaEvent_t start, stop;
+  GCOL_BENCH_CHECK(cudaEventCreate(&start));
+  GCOL_BENCH_CHECK(cudaEventCreate(&stop));
+  for (int i = 0; i < reps; ++i) {
+    flush_l2(stream);
+    GCOL_BENCH_CHECK(cudaEventRecord(start, s));
+    fn(ctx);
+    GCOL_BENCH_CHECK(cudaEventRecord(stop, s));
+    GCOL_BENCH_CHECK(cudaEventSynchronize(stop));
+    GCOL_BENCH_CHECK(cudaEventElapsedTime(&times[i], start, stop));
+  }
+  GCOL_BENCH_CHECK(cudaGetLastError());
+  std::sort(times, times + reps);
+  double const median =
+      reps % 2 ? times[reps / 2] : 0.5 * ((double)times[reps / 2 - 1] + times[reps / 2]);
+  free(times);
+  GCOL_BENCH_CHECK(cudaEventDestroy(start));
+  GCOL_BENCH_CHECK(cudaEventDestroy(stop));
+  return median;
+}
+
+typedef struct copy_ctx {
+  void *dst;
+  const void *src;
+  size_t bytes;
+  cudaStream_t stream;
+} copy_ctx;
+
+static void run_copy(void *p) {
+  copy_ctx *c = (copy_ctx *)p;
+  GCOL_BENCH_CHECK(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, c->stream));
+}
+
+double gcol_bench_copy_bandwidth(gcol_stream stream) {
+  static double bandwidth = 0;
+  if (bandwidth > 0) return bandwidth;
+  size_t const bytes = (size_t)1 << 30; /* 1 GiB each way */
+  copy_ctx c;
+  void *a = NULL, *b = NULL;
+  GCOL_BENCH_CHECK(cudaMalloc(&a, bytes));
+  GCOL_BENCH_CHECK(cudaMalloc(&b, bytes));
+  gcol_bench_fill_random(a, bytes, 7, stream);
+  c.dst = b;
+  c.src = a;
+  c.bytes = bytes;
+  c.stream = (cudaStream_t)stream;
+  double const ms = gcol_bench_time_ms(run_copy, &c, stream);
+  bandwidth = 2.0 * (double)bytes / (ms * 1e-3);
+  GCOL_BENCH_CHECK(cudaFree(a));
+  GCOL_BENCH_CHECK(cudaFree(b));
+  return bandwidth;
+}
+
+static __global__ void fill_random_kernel(uint64_t *words, size_t n, uint64_t seed) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    uint64_t z = seed + (i + 1) * 0x9E3779B97F4A7C15ull; /* splitmix64 */
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    words[i] = z ^ (z >> 31);
+  }
+}
+
+void gcol_bench_fill_random(void *device_ptr, size_t bytes, uint64_t seed, gcol_stream stream) {
+  size_t const words = bytes / 8;
+  if (words > 0) {
+    fill_random_kernel<<<1024, 256, 0, (cudaStream_t)stream>>>((uint64_t *)device_ptr, words, seed);
+    GCOL_BENCH_CHECK(cudaGetLastError());
+  }
+  size_t const tail = bytes - words * 8;
+  if (tail > 0) {
+    uint64_t value = seed * 0x9E3779B97F4A7C15ull + 1;
+    GCOL_BENCH_CHECK(cudaMemcpyAsync((char *)device_ptr + words * 8, &value, tail,
+                                     cudaMemcpyHostToDevice, (cudaStream_t)stream));
+  }
+  GCOL_BENCH_CHECK(cudaStreamSynchronize((cudaStream_t)stream));
+}
+
+void gcol_bench_print_header(void) {
+  printf("%-26s %12s %10s %-30s %10s %7s %9s %9s\n", "bench", "rows", "gcol ms", "peer",
+         "peer ms", "ratio", "GB/s", "floor ms");
+}
+
+void gcol_bench_report(const gcol_bench_result *r) {
+  int device = 0;
+  cudaDeviceProp prop;
+  memset(&prop, 0, sizeof prop);
+  if (cudaGetDevice(&device) == cudaSuccess) (void)cudaGetDeviceProperties(&prop, device);
+  double const bandwidth = gcol_bench_copy_bandwidth(NULL);
+  double const floor_ms = r->bytes > 0 ? r->bytes / bandwidth * 1e3 : 0;
+  double const gbps = r->bytes > 0 ? r->bytes / (r->gcol_ms * 1e-3) / 1e9 : 0;
+  double const ratio = r->gcol_ms > 0 ? r->peer_ms / r->gcol_ms : 0;
+  printf("%-26s %12lld %10.4f %-30s %10.4f %7.3f %9.1f %9.4f\n", r->bench, (long long)r->rows,
+         r->gcol_ms, r->peer, r->peer_ms, ratio, gbps, floor_ms);
+  const char *path = getenv("GCOL_BENCH_JSON");
+  FILE *out = path != NULL ? fopen(path, "a") : stdout;
+  if (out == NULL) out = stdout;
+  const char *commit = getenv("GCOL_COMMIT");
+  fprintf(out,
+          "{\"bench\": \"%s\", \"gpu\": \"%s\", \"commit\": \"%s\", \"rows\": %lld, "
+          "\"types\": \"%s\", \"gcol_ms\": %.5f, \"peer\": \"%s\", \"peer_ms\": %.5f, "
+          "\"ratio\": %.4f, \"gbps\": %.2f, \"floor_ms\": %.5f, "
+          "\"copy_bandwidth_tbps\": %.3f}\n",
+          r->bench, prop.name, commit != NULL ? commit : "unknown", (long long)r->rows,
+          r->types != NULL ? r->types : "", r->gcol_ms, r->peer, r->peer_ms, ratio, gbps,
+          floor_ms, bandwidth / 1e12);
+  if (out != stdout) fclose(out);
+}

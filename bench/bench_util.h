@@ -1,0 +1,72 @@
+/*
+ * Benchmark harness (BENCHMARKING.md): CUDA-event timing, median of repeated runs with the
+ * L2 flushed before each, the device-to-device copy bandwidth as the floor, random device
+ * data, and one table row plus one JSON line per result.
+ *
+ * JSON lines go to the file named by GCOL_BENCH_JSON (appended), or stdout; the commit is
+ * read from GCOL_COMMIT. Usage:
+ *
+ *   static void run_gcol(void *ctx) { ... one call of the operation ... }
+ *   static void run_peer(void *ctx) { ... the peer on the same data ... }
+ *   gcol_bench_result r = {.bench = "gather_i64_random", .rows = n, .peer = "plain gather"};
+ *   r.gcol_ms = gcol_bench_time_ms(run_gcol, &ctx, stream);
+ *   r.peer_ms = gcol_bench_time_ms(run_peer, &ctx, stream);
+ *   r.bytes = bytes_moved;                    // for GB/s and the floor
+ *   gcol_bench_report(&r);
+ */
+#ifndef GCOL_BENCH_UTIL_H
+#define GCOL_BENCH_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gcol/gcol.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gcol_bench_result {
+  const char *bench; /* name, e.g. "gather_i64_random" */
+  const char *types; /* e.g. "int64" */
+  int64_t rows;
+  double gcol_ms;
+  const char *peer; /* what the peer is */
+  double peer_ms;
+  double bytes; /* bytes the operation must move (inputs once, outputs once); 0 if n/a */
+} gcol_bench_result;
+
+/* Exits with a message if a CUDA call or gcol status failed (benchmarks only). */
+#define GCOL_BENCH_CHECK(expr)                                                           \
+  do {                                                                                   \
+    int gcol_bench_rc = (int)(expr);                                                     \
+    if (gcol_bench_rc != 0) {                                                            \
+      fprintf(stderr, "%s:%d: %s failed (%d): %s\n", __FILE__, __LINE__, #expr,          \
+              gcol_bench_rc, gcol_last_error());                                         \
+      exit(1);                                                                           \
+    }                                                                                    \
+  } while (0)
+
+/* Number of timed repetitions (GCOL_BENCH_REPS, default 20) and warm-ups (3). */
+int gcol_bench_reps(void);
+
+/* Median milliseconds of fn(ctx) on `stream`, after warm-ups, L2 flushed before each run. */
+double gcol_bench_time_ms(void (*fn)(void *ctx), void *ctx, gcol_stream stream);
+
+/* Measured device-to-device copy bandwidth in bytes/s (read + write), cached per process. */
+double gcol_bench_copy_bandwidth(gcol_stream stream);
+
+/* Fills `bytes` of device memory with random bits from `seed` (never zeros). */
+void gcol_bench_fill_random(void *device_ptr, size_t bytes, uint64_t seed, gcol_stream stream);
+
+/* Prints a table row and writes a JSON line with ratio = peer_ms / gcol_ms, GB/s and floor. */
+void gcol_bench_report(const gcol_bench_result *result);
+
+/* Prints the table header. */
+void gcol_bench_print_header(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GCOL_BENCH_UTIL_H */
