@@ -2,6 +2,7 @@
 #include <stdatomic.h>
 
 #include "gcol/indexalator.h"
+#include "gcol/string_view.h"
 #include "internal/error.h"
 
 static _Atomic int64_t large_offsets_threshold = INT32_MAX;
@@ -52,4 +53,20 @@ int64_t gcol_large_offsets_threshold(void) { return atomic_load(&large_offsets_t
 int64_t gcol_set_large_offsets_threshold(int64_t bytes) {
   if (bytes <= 0) bytes = INT32_MAX;
   return atomic_exchange(&large_offsets_threshold, bytes);
+}
+
+gcol_status gcol_strings_view_make(gcol_column_view view, gcol_strings_view *out) {
+  GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
+  GCOL_DETAIL_REQUIRE(view.type.id == GCOL_STRING, GCOL_ERROR_TYPE_MISMATCH,
+                      "expected a STRING column, not %s", gcol_type_name(view.type.id));
+  out->chars = (const char *)view.data;
+  out->null_mask = view.null_mask;
+  out->mask_offset = view.offset;
+  out->size = view.size;
+  out->offsets.data = NULL;
+  out->offsets.width = 4;
+  if (view.size == 0 && (view.num_children == 0 || view.children[0].data == NULL)) {
+    return GCOL_OK; /* an empty column may have no offsets at all */
+  }
+  return gcol_offsetalator_make(view, &out->offsets);
 }

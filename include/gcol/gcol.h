@@ -19,5 +19,6 @@
 #include "gcol/table.h"
 #include "gcol/scalar.h"
 #include "gcol/indexalator.h"
+#include "gcol/string_view.h"
 
 #endif /* GCOL_GCOL_H */
