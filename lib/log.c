@@ -24,11 +24,8 @@ const char *gcol_log_level_string(gcol_log_level level) {
   return level_names[level];
 }
 
-gcol_status gcol_log_level_parse(const char *name, gcol_log_level *out) {
-  if (name == NULL || out == NULL) {
-    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "%s is NULL",
-                             name == NULL ? "name" : "out");
-  }
+/* Case-insensitive match of a level name; touches no error state (used by log_init). */
+static bool match_level(const char *name, gcol_log_level *out) {
   for (int level = GCOL_LOG_TRACE; level <= GCOL_LOG_OFF; ++level) {
     const char *expected = level_names[level];
     size_t i = 0;
@@ -38,9 +35,18 @@ gcol_status gcol_log_level_parse(const char *name, gcol_log_level *out) {
     }
     if (name[i] == '\0' && expected[i] == '\0') {
       *out = (gcol_log_level)level;
-      return GCOL_OK;
+      return true;
     }
   }
+  return false;
+}
+
+gcol_status gcol_log_level_parse(const char *name, gcol_log_level *out) {
+  if (name == NULL || out == NULL) {
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "%s is NULL",
+                             name == NULL ? "name" : "out");
+  }
+  if (match_level(name, out)) return GCOL_OK;
   return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
                            "unknown log level '%s' (expected trace, debug, info, warn, error, "
                            "critical or off)", name);
@@ -51,12 +57,11 @@ static void log_init(void) {
   const char *level = getenv("GCOL_LOG_LEVEL");
   gcol_log_level parsed;
   if (level != NULL && level[0] != '\0') {
-    if (gcol_log_level_parse(level, &parsed) == GCOL_OK) {
+    if (match_level(level, &parsed)) {
       log_level = parsed;
     } else {
       fprintf(stderr, "[gcol warn] ignoring GCOL_LOG_LEVEL='%s'\n", level);
     }
-    gcol_clear_last_error();
   }
   const char *path = getenv("GCOL_LOG_FILE");
   if (path != NULL && path[0] != '\0') {

@@ -40,7 +40,9 @@ gcol_status gcol_detail_error(gcol_status status, const char *func, const char *
   va_start(args, format);
   vsnprintf(last_error + prefix, sizeof last_error - (size_t)prefix, format, args);
   va_end(args);
-  GCOL_DETAIL_LOG(status == GCOL_ERROR_CUDA_STICKY ? GCOL_LOG_CRITICAL : GCOL_LOG_ERROR,
+  /* Returned errors are the caller's to report: DEBUG. A sticky CUDA error ends the
+   * context for the whole process, so it is always worth a CRITICAL line. */
+  GCOL_DETAIL_LOG(status == GCOL_ERROR_CUDA_STICKY ? GCOL_LOG_CRITICAL : GCOL_LOG_DEBUG,
                   "%s (%s)", last_error, gcol_status_string(status));
   return status;
 }

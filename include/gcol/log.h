@@ -27,10 +27,10 @@ GCOL_EXTERN_C_BEGIN
 /** @brief Severity of a log message, lowest first. */
 typedef enum gcol_log_level {
   GCOL_LOG_TRACE = 0,    /**< Every step. */
-  GCOL_LOG_DEBUG = 1,    /**< Decisions: sizes, chosen algorithms. */
+  GCOL_LOG_DEBUG = 1,    /**< Decisions (sizes, algorithms) and every error status returned. */
   GCOL_LOG_INFO = 2,     /**< Rare notable events (pool growth). */
   GCOL_LOG_WARN = 3,     /**< Something a user should look at. */
-  GCOL_LOG_ERROR = 4,    /**< Every error status raised. */
+  GCOL_LOG_ERROR = 4,    /**< Failures gcol cannot return to a caller. */
   GCOL_LOG_CRITICAL = 5, /**< Sticky CUDA errors. */
   GCOL_LOG_OFF = 6       /**< Nothing is logged. */
 } gcol_log_level;

@@ -1,1 +1,183 @@
+/* Test support: see test_util.h. */
 #include "test_util.h"
+
+#include <cuda_runtime_api.h>
+#include <time.h>
+
+bool gcol_test_has_device(void) {
+  int count = 0;
+  cudaError_t const err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) (void)cudaGetLastError();
+  return err == cudaSuccess && count > 0;
+}
+
+int gcol_test_run(const char *name, const struct CMUnitTest *tests, size_t count) {
+  cmocka_set_message_output(CM_OUTPUT_TAP);
+  (void)gcol_test_seed(); /* printed once, before the results */
+  return _cmocka_run_group_tests(name, tests, count, NULL, NULL);
+}
+
+int gcol_test_run_gpu(const char *name, const struct CMUnitTest *tests, size_t count) {
+  if (!gcol_test_has_device()) {
+    printf("1..0 # SKIP no CUDA device\n");
+    return 0;
+  }
+  return gcol_test_run(name, tests, count);
+}
+
+/* ---- statistics resource around each GPU test ---- */
+
+static gcol_mr *base_mr = NULL;  /* async or cuda pass-through, created once */
+static gcol_mr *stats_mr = NULL; /* per test */
+
+gcol_mr *gcol_test_stats_mr(void) { return stats_mr; }
+gcol_mr *gcol_test_base_mr(void) { return base_mr; }
+
+int64_t gcol_test_live_bytes(void) {
+  gcol_mr_statistics s;
+  if (stats_mr == NULL || gcol_mr_statistics_get(stats_mr, &s) != GCOL_OK) return -1;
+  return s.current_bytes;
+}
+
+int gcol_test_setup(void **state) {
+  (void)state;
+  if (base_mr == NULL) {
+    const char *kind = getenv("GCOL_TEST_MR");
+    gcol_status const st = (kind != NULL && strcmp(kind, "cuda") == 0)
+                               ? gcol_mr_cuda_create(&base_mr)
+                               : gcol_mr_async_create(&base_mr);
+    if (st != GCOL_OK) {
+      fprintf(stderr, "# cannot create the base resource: %s\n", gcol_last_error());
+      return -1;
+    }
+  }
+  if (gcol_mr_statistics_create(base_mr, &stats_mr) != GCOL_OK) return -1;
+  if (gcol_mr_set_default(stats_mr, NULL) != GCOL_OK) return -1;
+  gcol_clear_last_error();
+  return 0;
+}
+
+int gcol_test_teardown(void **state) {
+  (void)state;
+  int rc = 0;
+  /* Frees are stream-ordered; the counters are updated at the call, so no sync needed,
+   * but a sync surfaces asynchronous kernel faults in the test that caused them. */
+  cudaError_t const err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) {
+    fprintf(stderr, "# CUDA error at teardown: %s\n", cudaGetErrorString(err));
+    rc = -1;
+  }
+  int64_t const live = gcol_test_live_bytes();
+  if (live != 0) {
+    int64_t count = 0;
+    (void)gcol_mr_statistics_report_leaks(stats_mr, &count);
+    fprintf(stderr, "# leak: %lld bytes in %lld allocations still live\n", (long long)live,
+            (long long)count);
+    rc = -1;
+  }
+  (void)gcol_mr_set_default(NULL, NULL);
+  gcol_mr_destroy(stats_mr);
+  stats_mr = NULL;
+  return rc;
+}
+
+int gcol_test_check_allocation_failures(gcol_status (*op)(void *ctx), void (*cleanup)(void *ctx),
+                                        void *ctx) {
+  for (int64_t n = 1; n < 10000; ++n) {
+    gcol_mr *failing = NULL;
+    GCOL_TEST_OK(gcol_mr_fail_nth_create(stats_mr, n, &failing));
+    GCOL_TEST_OK(gcol_mr_set_default(failing, NULL));
+    int64_t const before = gcol_test_live_bytes();
+    gcol_status const st = op(ctx);
+    if (cudaDeviceSynchronize() != cudaSuccess) fail_msg("CUDA error after allocation %lld", (long long)n);
+    GCOL_TEST_OK(gcol_mr_set_default(stats_mr, NULL));
+    gcol_mr_destroy(failing);
+    if (st == GCOL_OK) {
+      cleanup(ctx);
+      return (int)(n - 1);
+    }
+    if (st != GCOL_ERROR_OUT_OF_MEMORY) {
+      fail_msg("allocation %lld failing gave %s (%s), expected GCOL_ERROR_OUT_OF_MEMORY",
+               (long long)n, gcol_status_string(st), gcol_last_error());
+    }
+    if (gcol_test_live_bytes() != before) {
+      fail_msg("allocation %lld failing leaked %lld bytes", (long long)n,
+               (long long)(gcol_test_live_bytes() - before));
+    }
+  }
+  fail_msg("the operation never succeeded");
+  return -1;
+}
+
+/* ---- seeds and random numbers ---- */
+
+uint64_t gcol_test_seed(void) {
+  static uint64_t seed = 0;
+  static bool initialized = false;
+  if (!initialized) {
+    const char *env = getenv("GCOL_TEST_SEED");
+    seed = env != NULL ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+    initialized = true;
+    printf("# seed: %llu (replay with GCOL_TEST_SEED=%llu)\n", (unsigned long long)seed,
+           (unsigned long long)seed);
+  }
+  return seed;
+}
+
+gcol_test_rng gcol_test_rng_make(uint64_t salt) {
+  gcol_test_rng rng;
+  rng.state = gcol_test_seed() ^ (salt * 0xD1B54A32D192ED03ull);
+  return rng;
+}
+
+uint64_t gcol_test_rng_next(gcol_test_rng *rng) {
+  uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+int64_t gcol_test_rng_range(gcol_test_rng *rng, int64_t lo, int64_t hi) {
+  uint64_t const span = (uint64_t)hi - (uint64_t)lo + 1;
+  if (span == 0) return (int64_t)gcol_test_rng_next(rng); /* the full 64-bit range */
+  return (int64_t)((uint64_t)lo + gcol_test_rng_next(rng) % span);
+}
+
+double gcol_test_rng_double(gcol_test_rng *rng) {
+  return (double)(gcol_test_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+void gcol_test_rng_fill(gcol_test_rng *rng, void *bytes, size_t size) {
+  unsigned char *p = (unsigned char *)bytes;
+  for (size_t i = 0; i < size; i += 8) {
+    uint64_t const r = gcol_test_rng_next(rng);
+    size_t const n = size - i < 8 ? size - i : 8;
+    memcpy(p + i, &r, n);
+  }
+}
+
+void gcol_test_fill_valid(gcol_test_rng *rng, gcol_test_validity pattern, uint8_t *valid,
+                          int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    switch (pattern) {
+      case GCOL_TEST_RANDOM_NULLS: valid[i] = gcol_test_rng_next(rng) % 3 != 0; break;
+      case GCOL_TEST_FIRST_NULL: valid[i] = i != 0; break;
+      case GCOL_TEST_LAST_NULL: valid[i] = i != n - 1; break;
+      case GCOL_TEST_ALL_NULL: valid[i] = 0; break;
+      default: valid[i] = 1; break;
+    }
+  }
+}
+
+const char *gcol_test_validity_name(gcol_test_validity pattern) {
+  static const char *const names[] = {"no mask",    "all valid", "random nulls",
+                                      "first null", "last null", "all null"};
+  return (int)pattern >= 0 && pattern < GCOL_TEST_NUM_VALIDITY ? names[pattern] : "unknown";
+}
+
+const int64_t gcol_test_sizes[] = {0,   1,   2,   7,   8,   9,    31,   32,    33,    63,
+                                   64,  65,  127, 128, 129, 255,  256,  257,   1000,  4097,
+                                   65537, 100003};
+const size_t gcol_test_num_sizes = sizeof gcol_test_sizes / sizeof gcol_test_sizes[0];
+const int64_t gcol_test_offsets[] = {0, 1, 3, 5, 7, 31, 33, 63, 65};
+const size_t gcol_test_num_offsets = sizeof gcol_test_offsets / sizeof gcol_test_offsets[0];

@@ -74,6 +74,16 @@ gcol_mr *gcol_test_base_mr(void);
 /* Bytes currently allocated through the statistics resource. */
 int64_t gcol_test_live_bytes(void);
 
+/*
+ * Fault test of TESTING.md: runs op(ctx) with a fail-on-Nth resource (over the statistics
+ * resource) as the default, for N = 1, 2, ... until op succeeds. Every failing run must
+ * return GCOL_ERROR_OUT_OF_MEMORY and leave the live bytes as before the call; the
+ * succeeding run's outputs are freed by cleanup(ctx). Returns the number of allocation
+ * points seen (N - 1). op must take its memory from the default resource (mr NULL).
+ */
+int gcol_test_check_allocation_failures(gcol_status (*op)(void *ctx), void (*cleanup)(void *ctx),
+                                        void *ctx);
+
 /* The run's seed: GCOL_TEST_SEED if set, else from the clock; printed once as "# seed: N". */
 uint64_t gcol_test_seed(void);
 
