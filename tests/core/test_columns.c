@@ -98,6 +98,8 @@ static void create_and_like(void **state) {
   GCOL_TEST_OK(gcol_column_empty_like(v, NULL, NULL, &empty));
   assert_int_equal(empty->size, 0);
   assert_int_equal(empty->type.id, GCOL_INT32);
+  gcol_column_free(like);
+  like = NULL;
   GCOL_TEST_STATUS(gcol_column_create(gcol_data_type_make(GCOL_STRING), 3, GCOL_MASK_UNALLOCATED, NULL, NULL, &like),
                    GCOL_ERROR_TYPE_MISMATCH);
   GCOL_TEST_STATUS(gcol_column_create(gcol_data_type_make(GCOL_INT32), -3, GCOL_MASK_UNALLOCATED, NULL, NULL, &like),

@@ -21,7 +21,7 @@ void gcol_test_assert_column_equals_host(gcol_column_view actual, const void *ex
                                          const uint8_t *expected_valid, int64_t size) {
   assert_int_equal(actual.size, size);
   size_t const width = gcol_type_size(actual.type.id);
-  if (width == 0) fail_msg("assert_column_equals_host takes fixed-width columns only");
+  if (width == 0) fail_msg("%s", "assert_column_equals_host takes fixed-width columns only");
   void *values = NULL;
   uint8_t *valid = NULL;
   fixed_to_host(actual, &values, &valid);
@@ -84,7 +84,7 @@ static uint8_t *validity_to_host(gcol_column_view v) {
     int64_t const words = gcol_bit_num_words(v.offset + v.size);
     uint32_t *mask = (uint32_t *)checked_malloc((size_t)words * 4);
     if (cudaMemcpy(mask, v.null_mask, (size_t)words * 4, cudaMemcpyDeviceToHost) != cudaSuccess)
-      fail_msg("cudaMemcpy of a null mask failed");
+      fail_msg("%s", "cudaMemcpy of a null mask failed");
     for (int64_t i = 0; i < v.size; ++i) valid[i] = gcol_bit_is_set(mask, v.offset + i);
     free(mask);
   }

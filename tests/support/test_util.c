@@ -91,11 +91,12 @@ int gcol_test_check_allocation_failures(gcol_status (*op)(void *ctx), void (*cle
     gcol_status const st = op(ctx);
     if (cudaDeviceSynchronize() != cudaSuccess) fail_msg("CUDA error after allocation %lld", (long long)n);
     GCOL_TEST_OK(gcol_mr_set_default(stats_mr, NULL));
-    gcol_mr_destroy(failing);
     if (st == GCOL_OK) {
-      cleanup(ctx);
+      cleanup(ctx); /* the outputs still refer to `failing`: free them before it */
+      gcol_mr_destroy(failing);
       return (int)(n - 1);
     }
+    gcol_mr_destroy(failing);
     if (st != GCOL_ERROR_OUT_OF_MEMORY) {
       fail_msg("allocation %lld failing gave %s (%s), expected GCOL_ERROR_OUT_OF_MEMORY",
                (long long)n, gcol_status_string(st), gcol_last_error());
@@ -105,7 +106,7 @@ int gcol_test_check_allocation_failures(gcol_status (*op)(void *ctx), void (*cle
                (long long)(gcol_test_live_bytes() - before));
     }
   }
-  fail_msg("the operation never succeeded");
+  fail_msg("%s", "the operation never succeeded");
   return -1;
 }
 
