@@ -14,6 +14,7 @@ bool gcol_test_has_device(void) {
 int gcol_test_run(const char *name, const struct CMUnitTest *tests, size_t count) {
   cmocka_set_message_output(CM_OUTPUT_TAP);
   (void)gcol_test_seed(); /* printed once, before the results */
+  limit_sizes();
   return _cmocka_run_group_tests(name, tests, count, NULL, NULL);
 }
 
@@ -179,6 +180,18 @@ const char *gcol_test_validity_name(gcol_test_validity pattern) {
 const int64_t gcol_test_sizes[] = {0,   1,   2,   7,   8,   9,    31,   32,    33,    63,
                                    64,  65,  127, 128, 129, 255,  256,  257,   1000,  4097,
                                    65537, 100003};
-const size_t gcol_test_num_sizes = sizeof gcol_test_sizes / sizeof gcol_test_sizes[0];
+size_t gcol_test_num_sizes = sizeof gcol_test_sizes / sizeof gcol_test_sizes[0];
+
+/* Applies GCOL_TEST_MAX_SIZE to the size list. */
+static void limit_sizes(void) {
+  const char *env = getenv("GCOL_TEST_MAX_SIZE");
+  if (env == NULL) return;
+  int64_t const max = strtoll(env, NULL, 10);
+  size_t n = 0;
+  while (n < gcol_test_num_sizes && gcol_test_sizes[n] <= max) ++n;
+  gcol_test_num_sizes = n;
+  printf("# GCOL_TEST_MAX_SIZE=%lld: sizes up to %lld\n", (long long)max,
+         (long long)(n > 0 ? gcol_test_sizes[n - 1] : 0));
+}
 const int64_t gcol_test_offsets[] = {0, 1, 3, 5, 7, 31, 33, 63, 65};
 const size_t gcol_test_num_offsets = sizeof gcol_test_offsets / sizeof gcol_test_offsets[0];
