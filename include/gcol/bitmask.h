@@ -50,6 +50,9 @@ gcol_status gcol_bitmask_create(int64_t num_bits, gcol_mask_state state, gcol_st
 /**
  * @brief Counts the set bits of a device mask in `[begin, end)` at any offsets.
  * @param[in] mask Device mask; NULL counts every bit as set.
+ * @param[in] begin First bit (>= 0).
+ * @param[in] end One past the last bit (>= begin).
+ * @param[in] stream Stream of the count.
  * @param[out] out The count (host).
  * @note Synchronizes @p stream to return the count.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (begin < 0, end < begin, NULL out), CUDA
@@ -69,7 +72,12 @@ gcol_status gcol_bitmask_count_unset_bits(const uint32_t *mask, int64_t begin, i
  * @brief Copies bits `[begin, end)` of @p mask into a new word-aligned mask whose bit 0 is
  *        bit @p begin of the source. Padding zeroed. Stream-ordered, no synchronization.
  * @param[in] mask Device mask (not NULL).
+ * @param[in] begin First bit to copy (>= 0).
+ * @param[in] end One past the last bit to copy (>= begin).
+ * @param[in] stream Stream of the allocation and the copy.
+ * @param[in] mr Resource of the new mask, or NULL for the default.
  * @param[out] out The new mask.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
  */
 gcol_status gcol_bitmask_copy(const uint32_t *mask, int64_t begin, int64_t end,
                               gcol_stream stream, gcol_mr *mr, gcol_buffer **out);
@@ -80,8 +88,13 @@ gcol_status gcol_bitmask_copy(const uint32_t *mask, int64_t begin, int64_t end,
  *        *out is NULL and the null count 0.
  * @param[in] masks Host array of @p num_masks device masks (entries may be NULL).
  * @param[in] offsets Host array of their bit offsets (>= 0).
+ * @param[in] num_masks Number of masks (>= 0).
+ * @param[in] num_bits Bits (rows) to combine (>= 0).
+ * @param[in] stream Stream of the allocation and the kernel.
+ * @param[in] mr Resource of the combined mask, or NULL for the default.
  * @param[out] out The combined mask (bit 0 = first row).
  * @param[out] out_null_count If not NULL, receives the number of unset bits (synchronizes).
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
  */
 gcol_status gcol_bitmask_and(const uint32_t *const *masks, const int64_t *offsets,
                              int32_t num_masks, int64_t num_bits, gcol_stream stream,

@@ -183,6 +183,8 @@ gcol_status gcol_strings_view_chars_range(gcol_column_view view, gcol_stream str
  * @param[in] mask_state How the null mask starts (its null count is set to match;
  *                       ::GCOL_MASK_UNINITIALIZED sets 0: set it with
  *                       gcol_column_set_null_count()).
+ * @param[in] stream Stream of the allocations.
+ * @param[in] mr Resource of the column's memory, or NULL for the default.
  * @param[out] out The column; NULL on failure.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_TYPE_MISMATCH (not fixed
  *         width), ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
@@ -192,8 +194,15 @@ gcol_status gcol_column_create(gcol_data_type type, int64_t size, gcol_mask_stat
 
 /**
  * @brief Builds a fixed-width column from host arrays.
+ * @param[in] type A fixed-width type.
+ * @param[in] size Rows (>= 0).
  * @param[in] data `size` values of the type's storage (see gcol_type_storage_id()).
  * @param[in] valid NULL (no mask), or `size` bytes: non-zero = valid.
+ * @param[in] stream Stream of the copies.
+ * @param[in] mr Resource of the column's memory, or NULL for the default.
+ * @param[out] out The column; NULL on failure.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_TYPE_MISMATCH,
+ *         ::GCOL_ERROR_OVERFLOW, ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
  * @note Synchronizes @p stream (the host arrays may be freed on return).
  */
 gcol_status gcol_column_create_from_host(gcol_data_type type, int64_t size, const void *data,
@@ -202,8 +211,11 @@ gcol_status gcol_column_create_from_host(gcol_data_type type, int64_t size, cons
 
 /**
  * @brief Copies a fixed-width view's rows (offset honoured) to host arrays.
+ * @param[in] view The column.
  * @param[out] data `size` values (values under nulls are whatever the column holds).
  * @param[out] valid NULL, or `size` bytes receiving 1 (valid) or 0 (null).
+ * @param[in] stream Stream of the copies.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_TYPE_MISMATCH, CUDA status.
  * @note Synchronizes @p stream.
  */
 gcol_status gcol_column_copy_to_host(gcol_column_view view, void *data, uint8_t *valid,
@@ -215,7 +227,13 @@ gcol_status gcol_column_copy_to_host(gcol_column_view view, void *data, uint8_t 
  * @param[in] strings `size` pointers; a NULL entry is a null row.
  * @param[in] lengths NULL (the strings are NUL-terminated), or `size` byte lengths (then
  *                    strings may hold NUL bytes).
- * @note INT64 offsets are used when the chars reach 2^31 bytes. Synchronizes @p stream.
+ * @param[in] stream Stream of the copies.
+ * @param[in] mr Resource of the column's memory, or NULL for the default.
+ * @param[out] out The column; NULL on failure.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_OVERFLOW,
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @note INT64 offsets are used when the chars exceed gcol_large_offsets_threshold() bytes.
+ *       Synchronizes @p stream.
  */
 gcol_status gcol_column_create_strings_from_host(int64_t size, const char *const *strings,
                                                  const int64_t *lengths, gcol_stream stream,
@@ -239,9 +257,15 @@ void gcol_host_strings_free(gcol_host_strings *strings);
 /**
  * @brief Assembles a column from parts, taking ownership of @p data, @p null_mask and
  *        @p children on success only (on failure the caller still owns them).
+ * @param[in] type The column's type.
+ * @param[in] size Rows (>= 0).
+ * @param[in] data Data buffer (chars for STRING), or NULL when no rows need one.
+ * @param[in] null_mask Null mask covering @p size bits, or NULL.
  * @param[in] children Host array of @p num_children owned columns (copied; may be NULL when
  *                     @p num_children is 0).
+ * @param[in] num_children Number of children.
  * @param[in] null_count Nulls in the mask (0 without a mask).
+ * @param[out] out The column; NULL on failure.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (layout does not match the type),
  *         ::GCOL_ERROR_OUT_OF_MEMORY.
  */

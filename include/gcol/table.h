@@ -76,8 +76,10 @@ gcol_status gcol_table_copy(gcol_table_view view, gcol_stream stream, gcol_mr *m
 /**
  * @brief Takes the columns out of @p table and frees the table struct: the caller owns
  *        the returned array (free it with `free()`) and each column.
+ * @param[in] table The table (freed by the call).
  * @param[out] out_columns The columns (NULL when there are none).
  * @param[out] out_num_columns Their number.
+ * @return ::GCOL_OK, or ::GCOL_ERROR_INVALID_ARGUMENT for a NULL pointer.
  */
 gcol_status gcol_table_release(gcol_table *table, gcol_column ***out_columns,
                                int32_t *out_num_columns);

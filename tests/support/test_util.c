@@ -4,6 +4,8 @@
 #include <cuda_runtime_api.h>
 #include <time.h>
 
+static void limit_sizes(void);
+
 bool gcol_test_has_device(void) {
   int count = 0;
   cudaError_t const err = cudaGetDeviceCount(&count);
