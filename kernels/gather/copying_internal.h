@@ -1,0 +1,166 @@
+/*
+ * Internal interface shared by kernels/gather, kernels/concatenate and kernels/copy_if_else:
+ * the resolved gather map (host + device inline, unit-tested on the CPU by gcc), and the
+ * column-level engines that every public copying operation is built from:
+ *
+ *   gather       all types, by a gather map (scatter, reverse, copy_if_else and shift with a
+ *                null fill are gathers with a map built on the device)
+ *   concatenate  all types, by one copy per input (copy_range and shift with a value fill
+ *                are concatenations of slices)
+ *   scalar_column  a column of n copies of a scalar (fills, scalar sides)
+ */
+#ifndef GCOL_KERNELS_COPYING_INTERNAL_H
+#define GCOL_KERNELS_COPYING_INTERNAL_H
+
+#include "gcol/bits.h"
+#include "gcol/column.h"
+#include "gcol/config.h"
+#include "gcol/indexalator.h"
+#include "gcol/scalar.h"
+#include "gcol/table.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/* A gather map as the kernels read it: output row i reads source row resolve(map, i), or
+ * is null when that is negative. */
+typedef struct gcol_detail_gather_map {
+  gcol_indexalator indices;  /* the map's values (offset applied) */
+  const uint32_t *null_mask; /* the map's own mask, or NULL */
+  int64_t mask_offset;       /* bit of entry 0 in null_mask */
+  int64_t size;              /* entries = output rows */
+  int64_t source_rows;       /* rows of the source the indices address */
+  bool wrap_negative;        /* i < 0 reads source_rows + i */
+  bool nullify;              /* out-of-range entries resolve to -1 (null row) */
+} gcol_detail_gather_map;
+
+/* The source row of output row i, or -1 for a null output row (a null map entry, or an
+ * out-of-range index when nullify is set). Without nullify an out-of-range index is
+ * returned as is: the caller promised it does not happen. */
+GCOL_HD_INLINE int64_t gcol_detail_gather_map_resolve(gcol_detail_gather_map map, int64_t i) {
+  if (map.null_mask != NULL && !gcol_bit_is_set(map.null_mask, map.mask_offset + i)) return -1;
+  int64_t row = gcol_indexalator_get(map.indices, i);
+  if (map.wrap_negative && row < 0) row += map.source_rows;
+  if (map.nullify && (row < 0 || row >= map.source_rows)) return -1;
+  return row;
+}
+
+/* True when entry i is null or its index (wrapped when asked) is within the source. */
+GCOL_HD_INLINE bool gcol_detail_gather_map_entry_in_range(gcol_detail_gather_map map, int64_t i) {
+  if (map.null_mask != NULL && !gcol_bit_is_set(map.null_mask, map.mask_offset + i)) return true;
+  int64_t row = gcol_indexalator_get(map.indices, i);
+  if (map.wrap_negative && row < 0) row += map.source_rows;
+  return row >= 0 && row < map.source_rows;
+}
+
+/* The destination row of a scatter index (negative wraps), or -1 when out of range. */
+GCOL_HD_INLINE int64_t gcol_detail_scatter_target_row(int64_t index, int64_t target_rows) {
+  if (index < 0) index += target_rows;
+  return (index >= 0 && index < target_rows) ? index : -1;
+}
+
+/* The offsets type of a STRING/LIST output of `total` chars (values). */
+static inline gcol_type_id gcol_detail_offsets_type(int64_t total) {
+  return gcol_offsets_type_for_threshold(total, gcol_large_offsets_threshold());
+}
+
+/* One piece of a concatenated null mask: `length` bits written from output bit
+ * `dst_begin`, read from `mask` at bit `src_begin` (NULL mask: all valid). */
+typedef struct gcol_detail_mask_segment {
+  int64_t dst_begin;
+  int64_t length;
+  const uint32_t *mask;
+  int64_t src_begin;
+} gcol_detail_mask_segment;
+
+/* Output word `word` of a mask made of `num_segments` segments sorted by dst_begin,
+ * covering [0, num_bits) without gaps; bits past num_bits are zero. `first` is the index of
+ * the first segment that overlaps the word (found by binary search on the device). */
+GCOL_HD_INLINE uint32_t gcol_detail_mask_segments_word(const gcol_detail_mask_segment *segs,
+                                                       int64_t num_segments, int64_t first,
+                                                       int64_t word, int64_t num_bits) {
+  int64_t const word_begin = word * 32;
+  int64_t const word_end = word_begin + 32 < num_bits ? word_begin + 32 : num_bits;
+  uint32_t out = 0;
+  for (int64_t s = first; s < num_segments && segs[s].dst_begin < word_end; ++s) {
+    int64_t const seg_end = segs[s].dst_begin + segs[s].length;
+    int64_t const a = segs[s].dst_begin > word_begin ? segs[s].dst_begin : word_begin;
+    int64_t const b = seg_end < word_end ? seg_end : word_end;
+    if (b <= a) continue;
+    uint32_t bits;
+    if (segs[s].mask == NULL) {
+      bits = gcol_bits_low_mask((int)(b - a));
+    } else {
+      int64_t const src = segs[s].src_begin + (a - segs[s].dst_begin);
+      bits = gcol_bits_extract_word(segs[s].mask, src, src + (b - a));
+    }
+    out |= bits << (uint32_t)(a - word_begin);
+  }
+  return out;
+}
+
+/* The first segment whose end lies past bit `bit` (segments sorted, non-empty ones
+ * contiguous): a binary search. */
+GCOL_HD_INLINE int64_t gcol_detail_mask_segments_find(const gcol_detail_mask_segment *segs,
+                                                      int64_t num_segments, int64_t bit) {
+  int64_t lo = 0, hi = num_segments;
+  while (lo < hi) {
+    int64_t const mid = lo + (hi - lo) / 2;
+    if (segs[mid].dst_begin + segs[mid].length <= bit) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/* True when two views have the same type, recursively through LIST values and STRUCT
+ * fields. */
+bool gcol_detail_types_match(gcol_column_view a, gcol_column_view b);
+
+/* Checks that a view is a type the copying engines take (not EMPTY, not DICTIONARY32,
+ * recursively) and structurally valid; `what` names the argument. */
+gcol_status gcol_detail_copying_check_view(gcol_column_view view, const char *what);
+
+/* Checks every column of a table view (as gcol_detail_copying_check_view) and that each
+ * has `num_rows` rows. */
+gcol_status gcol_detail_copying_check_table(gcol_table_view view, const char *what);
+
+/* Gathers one column (all supported types, recursively) by `map`. */
+gcol_status gcol_detail_copying_gather_column(gcol_column_view source, gcol_detail_gather_map map,
+                                              gcol_stream stream, gcol_mr *mr, gcol_column **out);
+
+/* Gathers every column of `source` by `map`. */
+gcol_status gcol_detail_copying_gather_table(gcol_table_view source, gcol_detail_gather_map map,
+                                             gcol_stream stream, gcol_mr *mr, gcol_table **out);
+
+/* Makes the resolved-map description of an integer map column. */
+gcol_status gcol_detail_gather_map_make(gcol_column_view indices, int64_t source_rows,
+                                        bool wrap_negative, bool nullify,
+                                        gcol_detail_gather_map *out);
+
+/* Fails with GCOL_ERROR_INVALID_ARGUMENT if a non-null entry of `map` is out of range
+ * (synchronizes). `what` names the map argument. */
+gcol_status gcol_detail_gather_map_check(gcol_detail_gather_map map, const char *what,
+                                         gcol_stream stream);
+
+/* Writes `count` int64 offsets (device) as a new INT32 or INT64 column from `mr`. */
+gcol_status gcol_detail_offsets_column(const int64_t *offsets64, int64_t count, gcol_type_id type,
+                                       gcol_stream stream, gcol_mr *mr, gcol_column **out);
+
+/* Concatenates views of one type (checked by the caller). */
+gcol_status gcol_detail_concatenate(const gcol_column_view *columns, int32_t num_columns,
+                                    gcol_stream stream, gcol_mr *mr, gcol_column **out);
+
+/* A column of `rows` copies of a fixed-width or STRING scalar (a null scalar gives null
+ * rows). */
+gcol_status gcol_detail_scalar_column(const gcol_scalar *scalar, int64_t rows, gcol_stream stream,
+                                      gcol_mr *mr, gcol_column **out);
+
+/* Checks that a scalar can fill a column like `like`: not NULL, same type. */
+gcol_status gcol_detail_check_scalar_like(const gcol_scalar *scalar, gcol_column_view like,
+                                          const char *what);
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_KERNELS_COPYING_INTERNAL_H */
