@@ -1,0 +1,129 @@
+/*
+ * Filtering benchmarks (issue 4), each with its peer measured in the same run on the same
+ * data:
+ *   filter_i64_50pct        gcol_apply_boolean_mask, int64, 2^27 rows, 50% random flags;
+ *                           peer cub::DeviceSelect::Flagged (goal ratio >= 0.90).
+ *   filter_i64_nulls_50pct  the same with a null mask on the data (the general path:
+ *                           count-then-scatter row map + gather with ballot-written mask);
+ *                           same peer, for information.
+ * Rows can be changed with GCOL_BENCH_ROWS.
+ */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+#include <cub/device/device_select.cuh>
+
+#include "bench_util.h"
+#include "gcol/filtering.h"
+
+namespace {
+
+/* Turns random bytes into 0/1 flags (about half set). */
+__global__ void flags_from_random(uint8_t *flags, int64_t n) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    flags[i] = flags[i] & 1u;
+  }
+}
+
+struct context {
+  gcol_table_view input;
+  gcol_column_view mask;
+  cudaStream_t stream;
+  /* peer */
+  const int64_t *data;
+  const uint8_t *flags;
+  int64_t *peer_out;
+  int64_t *peer_count;
+  void *peer_temp;
+  size_t peer_temp_bytes;
+  int64_t n;
+};
+
+void run_gcol(void *p) {
+  context *c = (context *)p;
+  gcol_table *out = NULL;
+  GCOL_BENCH_CHECK(gcol_apply_boolean_mask(c->input, c->mask, &out, c->stream, NULL));
+  gcol_table_free(out);
+}
+
+void run_peer(void *p) {
+  context *c = (context *)p;
+  GCOL_BENCH_CHECK(cub::DeviceSelect::Flagged(c->peer_temp, c->peer_temp_bytes, c->data, c->flags,
+                                              c->peer_out, c->peer_count, c->n, c->stream));
+}
+
+int64_t count_selected(context *c) {
+  int64_t count = 0;
+  run_peer(c);
+  GCOL_BENCH_CHECK(
+      cudaMemcpyAsync(&count, c->peer_count, sizeof count, cudaMemcpyDeviceToHost, c->stream));
+  GCOL_BENCH_CHECK(cudaStreamSynchronize(c->stream));
+  return count;
+}
+
+void bench_one(const char *name, context *c, const uint32_t *null_mask) {
+  gcol_column_view col = gcol_column_view_make(gcol_data_type_make(GCOL_INT64), c->n, c->data,
+                                               null_mask, GCOL_UNKNOWN_NULL_COUNT);
+  gcol_table_view input;
+  GCOL_BENCH_CHECK(gcol_table_view_make(&col, 1, &input));
+  c->input = input;
+  int64_t const selected = count_selected(c);
+  gcol_bench_result r = {};
+  r.bench = name;
+  r.types = "int64";
+  r.rows = c->n;
+  r.peer = "cub::DeviceSelect::Flagged";
+  r.gcol_ms = gcol_bench_time_ms(run_gcol, c, (gcol_stream)c->stream);
+  r.peer_ms = gcol_bench_time_ms(run_peer, c, (gcol_stream)c->stream);
+  r.bytes = (double)c->n * (sizeof(int64_t) + 1) + (double)selected * sizeof(int64_t);
+  gcol_bench_report(&r);
+}
+
+}  // namespace
+
+int main(void) {
+  const char *rows_env = getenv("GCOL_BENCH_ROWS");
+  int64_t const n = rows_env != NULL ? atoll(rows_env) : ((int64_t)1 << 27);
+  cudaStream_t stream;
+  GCOL_BENCH_CHECK(cudaStreamCreate(&stream));
+  context c = {};
+  c.n = n;
+  c.stream = stream;
+  int64_t *data = NULL, *out = NULL, *count = NULL;
+  uint8_t *flags = NULL;
+  uint32_t *null_mask = NULL;
+  size_t const mask_bytes = gcol_bitmask_allocation_size(n);
+  GCOL_BENCH_CHECK(cudaMalloc(&data, (size_t)n * sizeof(int64_t)));
+  GCOL_BENCH_CHECK(cudaMalloc(&out, (size_t)n * sizeof(int64_t)));
+  GCOL_BENCH_CHECK(cudaMalloc(&count, sizeof(int64_t)));
+  GCOL_BENCH_CHECK(cudaMalloc(&flags, (size_t)n));
+  GCOL_BENCH_CHECK(cudaMalloc(&null_mask, mask_bytes));
+  gcol_bench_fill_random(data, (size_t)n * sizeof(int64_t), 42, (gcol_stream)stream);
+  gcol_bench_fill_random(flags, (size_t)n, 43, (gcol_stream)stream);
+  /* All valid but present: the mask forces the general path without changing the result. */
+  GCOL_BENCH_CHECK(cudaMemsetAsync(null_mask, 0xFF, mask_bytes, stream));
+  flags_from_random<<<4096, 256, 0, stream>>>(flags, n);
+  GCOL_BENCH_CHECK(cudaGetLastError());
+  c.data = data;
+  c.flags = flags;
+  c.peer_out = out;
+  c.peer_count = count;
+  c.mask = gcol_column_view_make(gcol_data_type_make(GCOL_BOOL8), n, flags, NULL, 0);
+  GCOL_BENCH_CHECK(cub::DeviceSelect::Flagged(NULL, c.peer_temp_bytes, c.data, c.flags, c.peer_out,
+                                              c.peer_count, n, stream));
+  GCOL_BENCH_CHECK(cudaMalloc(&c.peer_temp, c.peer_temp_bytes));
+
+  gcol_bench_print_header();
+  bench_one("filter_i64_50pct", &c, NULL);
+  bench_one("filter_i64_nulls_50pct", &c, null_mask);
+
+  GCOL_BENCH_CHECK(cudaFree(c.peer_temp));
+  GCOL_BENCH_CHECK(cudaFree(null_mask));
+  GCOL_BENCH_CHECK(cudaFree(flags));
+  GCOL_BENCH_CHECK(cudaFree(count));
+  GCOL_BENCH_CHECK(cudaFree(out));
+  GCOL_BENCH_CHECK(cudaFree(data));
+  GCOL_BENCH_CHECK(cudaStreamDestroy(stream));
+  return 0;
+}

@@ -1,0 +1,123 @@
+/**
+ * @file filling.h
+ * @brief Filling: set a range of rows to a scalar (in place or into a copy), build a
+ *        sequence `init + i * step`, and repeat rows (each by its own count, or all by one
+ *        count).
+ *
+ * @code
+ * gcol_scalar *init = NULL, *step = NULL;
+ * gcol_scalar_create_int(gcol_data_type_make(GCOL_INT64), 100, &init);
+ * gcol_scalar_create_int(gcol_data_type_make(GCOL_INT64), -3, &step);
+ * gcol_column *seq = NULL;                 // 100, 97, 94, ...
+ * gcol_status st = gcol_sequence(1000, init, step, &seq, stream, NULL);
+ *
+ * gcol_table *rep = NULL;                  // each row of t three times in a row
+ * st = gcol_repeat_scalar(table_view, 3, &rep, stream, NULL);
+ * @endcode
+ */
+#ifndef GCOL_FILLING_H
+#define GCOL_FILLING_H
+
+#include "gcol/column.h"
+#include "gcol/config.h"
+#include "gcol/memory.h"
+#include "gcol/scalar.h"
+#include "gcol/status.h"
+#include "gcol/table.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/**
+ * @brief Sets rows `[begin, end)` of @p destination to @p value, in place.
+ *
+ * A valid value also marks the rows valid (if the column has a mask); a null value marks
+ * them null, which needs a mask.
+ * @param[in,out] destination A fixed-width column's mutable view; its `null_count` is
+ *                            updated when it was known (not ::GCOL_UNKNOWN_NULL_COUNT).
+ *                            The owning column's count is not: call
+ *                            gcol_column_set_null_count() with the view's new count.
+ * @param[in] begin First row (0 <= begin <= end).
+ * @param[in] end One past the last row (<= destination->size).
+ * @param[in] value A scalar of the destination's data type (valid or null).
+ * @param[in] stream Stream of the work.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, bad range, a null value
+ *         without a destination mask); ::GCOL_ERROR_TYPE_MISMATCH (not fixed-width, or the
+ *         value's type differs); a CUDA status.
+ * @note Synchronizes @p stream when the destination has a mask (to count the nulls it
+ *       replaces); otherwise stream-ordered.
+ */
+gcol_status gcol_fill_in_place(gcol_mutable_column_view *destination, int64_t begin, int64_t end,
+                               const gcol_scalar *value, gcol_stream stream);
+
+/**
+ * @brief A copy of @p input whose rows `[begin, end)` are @p value (valid or null).
+ * @param[in] input A fixed-width or STRING column (sliced or not).
+ * @param[in] begin First row (0 <= begin <= end).
+ * @param[in] end One past the last row (<= input.size).
+ * @param[in] value A scalar of the input's data type.
+ * @param[out] out The result; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, bad range);
+ *         ::GCOL_ERROR_TYPE_MISMATCH (types differ); ::GCOL_ERROR_UNSUPPORTED (LIST, STRUCT,
+ *         DICTIONARY32); ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ * @note Synchronizes @p stream (null counts, string sizes). The caller owns *out.
+ */
+gcol_status gcol_fill(gcol_column_view input, int64_t begin, int64_t end, const gcol_scalar *value,
+                      gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief A column of @p size rows with row i = `init + i * step`, without nulls.
+ *
+ * Integers wrap around modulo 2^width (no undefined behaviour); floats compute
+ * `init + (T)i * step` in the type with separate roundings (no fused multiply-add).
+ * @param[in] size Rows (>= 0).
+ * @param[in] init A valid scalar of an integer or float type.
+ * @param[in] step A valid scalar of the same type.
+ * @param[out] out The result; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, negative size, a null
+ *         scalar); ::GCOL_ERROR_TYPE_MISMATCH (not an integer or float type, or the types
+ *         differ); ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ * @note Stream-ordered, no synchronization. The caller owns *out.
+ */
+gcol_status gcol_sequence(int64_t size, const gcol_scalar *init, const gcol_scalar *step,
+                          gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Repeats row i of @p input `counts[i]` times (rows stay in order).
+ * @param[in] input Any columns (fixed-width, STRING, LIST, STRUCT).
+ * @param[in] counts An integer column of `input.num_rows` rows, without nulls, every value
+ *                   >= 0.
+ * @param[out] out The result, `sum(counts)` rows; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, counts with nulls or a
+ *         negative count); ::GCOL_ERROR_TYPE_MISMATCH (counts not an integer type);
+ *         ::GCOL_ERROR_SIZE_MISMATCH; ::GCOL_ERROR_OVERFLOW (a count so large that the sum
+ *         could pass INT64_MAX); ::GCOL_ERROR_UNSUPPORTED; ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA
+ *         status.
+ * @note Synchronizes @p stream. The caller owns *out.
+ */
+gcol_status gcol_repeat(gcol_table_view input, gcol_column_view counts, gcol_table **out,
+                        gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Repeats every row of @p input @p count times (row 0 @p count times, then row 1...).
+ * @param[in] input Any columns.
+ * @param[in] count Repetitions (>= 0).
+ * @param[out] out The result, `input.num_rows * count` rows; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, negative @p count);
+ *         ::GCOL_ERROR_OVERFLOW (the row count passes INT64_MAX); ::GCOL_ERROR_UNSUPPORTED;
+ *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ * @note Synchronizes @p stream. The caller owns *out.
+ */
+gcol_status gcol_repeat_scalar(gcol_table_view input, int64_t count, gcol_table **out,
+                               gcol_stream stream, gcol_mr *mr);
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_FILLING_H */

@@ -1,0 +1,158 @@
+/**
+ * @file null_ops.h
+ * @brief Nulls: test rows for null, valid or NaN (BOOL8 results), replace nulls (from a
+ *        column, a scalar, or the preceding or following valid row), and convert between
+ *        BOOL8 columns and null masks.
+ *
+ * is_null, is_valid and is_nan live here (not in unaryop.h): they read validity rather than
+ * compute on values.
+ *
+ * @code
+ * gcol_column *filled = NULL;
+ * gcol_scalar *zero = NULL;
+ * gcol_scalar_create_int(gcol_data_type_make(GCOL_INT32), 0, &zero);
+ * gcol_status st = gcol_replace_nulls_scalar(col_view, zero, &filled, stream, NULL);
+ *
+ * gcol_buffer *mask = NULL;   // a BOOL8 column as a null mask (true = valid)
+ * int64_t nulls = 0;
+ * st = gcol_bools_to_mask(bools_view, &mask, &nulls, stream, NULL);
+ * @endcode
+ */
+#ifndef GCOL_NULL_OPS_H
+#define GCOL_NULL_OPS_H
+
+#include "gcol/buffer.h"
+#include "gcol/column.h"
+#include "gcol/config.h"
+#include "gcol/memory.h"
+#include "gcol/scalar.h"
+#include "gcol/status.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/** @brief Where gcol_replace_nulls_policy() takes a null row's replacement from. */
+typedef enum gcol_replace_policy {
+  GCOL_REPLACE_PRECEDING = 0, /**< The nearest valid row before it (forward fill). */
+  GCOL_REPLACE_FOLLOWING = 1  /**< The nearest valid row after it (backward fill). */
+} gcol_replace_policy;
+
+/**
+ * @brief A BOOL8 column, without nulls, that is 1 where @p input is null and 0 elsewhere.
+ * @param[in] input A column of any type (sliced or not).
+ * @param[out] out The result, `input.size` rows; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed view),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
+ * @note Stream-ordered, no synchronization. The caller owns *out.
+ */
+gcol_status gcol_is_null(gcol_column_view input, gcol_column **out, gcol_stream stream,
+                         gcol_mr *mr);
+
+/**
+ * @brief A BOOL8 column, without nulls, that is 1 where @p input is valid and 0 elsewhere.
+ * @param[in] input A column of any type.
+ * @param[out] out The result; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_is_null().
+ * @note Stream-ordered, no synchronization. The caller owns *out.
+ */
+gcol_status gcol_is_valid(gcol_column_view input, gcol_column **out, gcol_stream stream,
+                          gcol_mr *mr);
+
+/**
+ * @brief A BOOL8 column, without nulls, that is 1 where the FLOAT32/FLOAT64 @p input is a
+ *        valid NaN (any NaN payload) and 0 elsewhere (null rows give 0, as in libcudf).
+ * @param[in] input A FLOAT32 or FLOAT64 column.
+ * @param[out] out The result; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_TYPE_MISMATCH (not a float
+ *         type), ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
+ * @note Stream-ordered, no synchronization. The caller owns *out.
+ */
+gcol_status gcol_is_nan(gcol_column_view input, gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Replaces each null row of @p input by the same row of @p replacement (which may be
+ *        null itself: the output row then stays null).
+ * @param[in] input A fixed-width or STRING column.
+ * @param[in] replacement A column of the same data type and size.
+ * @param[out] out The result; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_TYPE_MISMATCH (types
+ *         differ), ::GCOL_ERROR_SIZE_MISMATCH, ::GCOL_ERROR_UNSUPPORTED (LIST, STRUCT,
+ *         DICTIONARY32), ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
+ * @note Synchronizes @p stream (null count; string sizes). The caller owns *out.
+ */
+gcol_status gcol_replace_nulls(gcol_column_view input, gcol_column_view replacement,
+                               gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Replaces each null row of @p input by @p replacement. A null scalar leaves the
+ *        nulls in place (the result is a copy of @p input).
+ * @param[in] input A fixed-width or STRING column.
+ * @param[in] replacement A scalar of the same data type.
+ * @param[out] out The result; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_replace_nulls() (no size mismatch).
+ * @note Synchronizes @p stream. The caller owns *out.
+ */
+gcol_status gcol_replace_nulls_scalar(gcol_column_view input, const gcol_scalar *replacement,
+                                      gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Replaces each null row of @p input by the nearest valid row before it
+ *        (::GCOL_REPLACE_PRECEDING) or after it (::GCOL_REPLACE_FOLLOWING). Rows with no
+ *        such valid row (leading or trailing nulls) stay null.
+ * @param[in] input A fixed-width or STRING column.
+ * @param[in] policy Which neighbour to take.
+ * @param[out] out The result; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (bad @p policy, NULL @p out),
+ *         ::GCOL_ERROR_UNSUPPORTED, ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
+ * @note Synchronizes @p stream. The caller owns *out.
+ */
+gcol_status gcol_replace_nulls_policy(gcol_column_view input, gcol_replace_policy policy,
+                                      gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Turns a BOOL8 column into a null mask: bit i is set (valid) where row i is true;
+ *        false and null rows give unset bits.
+ * @param[in] input A BOOL8 column.
+ * @param[out] out_mask The mask (bit 0 = row 0, padding zeroed); NULL for 0 rows or on
+ *                      failure.
+ * @param[out] out_null_count The number of unset bits (may be NULL: then no synchronization).
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the mask, or NULL for the default.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_TYPE_MISMATCH (not BOOL8),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
+ * @note Synchronizes @p stream when @p out_null_count is not NULL. The caller owns
+ *       *out_mask.
+ */
+gcol_status gcol_bools_to_mask(gcol_column_view input, gcol_buffer **out_mask,
+                               int64_t *out_null_count, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Turns bits `[begin, end)` of a device null mask into a BOOL8 column (1 = set),
+ *        without nulls.
+ * @param[in] mask Device mask (not NULL).
+ * @param[in] begin First bit (>= 0, any alignment).
+ * @param[in] end One past the last bit (>= begin).
+ * @param[out] out The column of `end - begin` rows; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, bad range),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
+ * @note Stream-ordered, no synchronization. The caller owns *out.
+ */
+gcol_status gcol_mask_to_bools(const uint32_t *mask, int64_t begin, int64_t end, gcol_column **out,
+                               gcol_stream stream, gcol_mr *mr);
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_NULL_OPS_H */

@@ -1,0 +1,425 @@
+/*
+ * Gather through a row map (see row_map.cuh) for every column type: fixed-width by storage
+ * width (1/2/4/8/16 bytes, five instantiations), STRING and LIST by size-then-fill with
+ * 64-bit sizes (INT32 offsets up to gcol_large_offsets_threshold(), INT64 above), STRUCT by
+ * gathering each field with the same map. Output null masks are written one word per warp
+ * from ballots, so no atomics touch them.
+ */
+#include <cub/device/device_scan.cuh>
+
+#include "filtering/row_map.cuh"
+#include "gcol/indexalator.h"
+
+namespace {
+
+/* The 16-byte storage of DECIMAL128. */
+struct alignas(16) word128 {
+  uint64_t lo, hi;
+};
+
+/* A source of rows: one column's flat parts. */
+struct row_source {
+  const void *data;          /* fixed-width: row 0 (offset applied); STRING: chars */
+  const uint32_t *null_mask; /* or NULL */
+  int64_t mask_offset;       /* bit of row 0 */
+  gcol_offsetalator offsets; /* STRING/LIST: positioned at row 0 */
+};
+
+__device__ __forceinline__ bool source_valid(row_source s, int64_t row) {
+  return gcol_bit_is_set_or_null_mask(s.null_mask, s.mask_offset + row);
+}
+
+/* Resolves map entry m to (source, row); false for a null entry. */
+__device__ __forceinline__ bool resolve(int64_t m, const row_source &a, const row_source &b,
+                                        row_source *src, int64_t *row) {
+  if (m >= 0) {
+    *src = a;
+    *row = m;
+    return true;
+  }
+  if (gcol_detail_map_is_b(m)) {
+    *src = b;
+    *row = gcol_detail_map_b_row(m);
+    return true;
+  }
+  return false;
+}
+
+/*
+ * Output validity: each warp owns 32 consecutive output rows (an aligned mask word), so the
+ * loop runs over n rounded up to 32 and every lane takes part in the ballot.
+ */
+__global__ void gather_validity_kernel(row_source a, row_source b, const int64_t *map, int64_t n,
+                                       uint32_t *out_mask, unsigned long long *null_count) {
+  int64_t const padded = (n + 31) & ~(int64_t)31;
+  unsigned int nulls = 0;
+  GCOL_DETAIL_GRID_LOOP(i, padded) {
+    bool valid = false;
+    if (i < n) {
+      row_source src;
+      int64_t row;
+      valid = resolve(map[i], a, b, &src, &row) && source_valid(src, row);
+      nulls += valid ? 0u : 1u;
+    }
+    uint32_t const word = __ballot_sync(0xFFFFFFFFu, valid);
+    if ((threadIdx.x & 31) == 0) out_mask[i >> 5] = word;
+  }
+  if (nulls != 0) atomicAdd(null_count, (unsigned long long)nulls);
+}
+
+template <typename T>
+__global__ void gather_fixed_kernel(const T *a, const T *b, const int64_t *map, int64_t n, T *out) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t const m = map[i];
+    if (m >= 0) {
+      out[i] = a[m];
+    } else if (gcol_detail_map_is_b(m)) {
+      out[i] = b[gcol_detail_map_b_row(m)];
+    }
+  }
+}
+
+/* Per-row element counts (chars or list values) of the output; null rows count 0. */
+__global__ void gather_sizes_kernel(row_source a, row_source b, const int64_t *map, int64_t n,
+                                    int64_t *sizes) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    row_source src;
+    int64_t row;
+    int64_t size = 0;
+    if (resolve(map[i], a, b, &src, &row) && source_valid(src, row)) {
+      size = gcol_offsetalator_get(src.offsets, row + 1) - gcol_offsetalator_get(src.offsets, row);
+    }
+    sizes[i] = size;
+  }
+  if (gcol_detail_thread_index() == 0) sizes[n] = 0;
+}
+
+__global__ void write_offsets_kernel(const int64_t *offsets, int64_t n, gcol_offsets_writer w) {
+  GCOL_DETAIL_GRID_LOOP(i, n + 1) { gcol_offsets_writer_set(w, i, offsets[i]); }
+}
+
+/* Copies each valid output row's chars; one thread a row (rows are short on average). */
+__global__ void gather_chars_kernel(row_source a, row_source b, const int64_t *map, int64_t n,
+                                    const int64_t *out_offsets, char *out_chars) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t const begin = out_offsets[i];
+    int64_t const len = out_offsets[i + 1] - begin;
+    if (len == 0) continue;
+    row_source src;
+    int64_t row;
+    resolve(map[i], a, b, &src, &row);
+    const char *in = (const char *)src.data + gcol_offsetalator_get(src.offsets, row);
+    for (int64_t k = 0; k < len; ++k) out_chars[begin + k] = in[k];
+  }
+}
+
+/* The row map of a list column's values: output row i's values come from its source row. */
+__global__ void list_child_map_kernel(row_source a, const int64_t *map, int64_t n,
+                                      const int64_t *out_offsets, int64_t *child_map) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t const begin = out_offsets[i];
+    int64_t const len = out_offsets[i + 1] - begin;
+    if (len == 0) continue;
+    int64_t const first = gcol_offsetalator_get(a.offsets, map[i]);
+    for (int64_t k = 0; k < len; ++k) child_map[begin + k] = first + k;
+  }
+}
+
+gcol_status make_source(gcol_column_view v, row_source *out) {
+  gcol_status status = GCOL_OK;
+  size_t const width = gcol_type_size(v.type.id);
+  out->null_mask = v.null_mask;
+  out->mask_offset = v.offset;
+  out->offsets.data = NULL;
+  out->offsets.width = 4;
+  if (width != 0) {
+    out->data = v.data == NULL ? NULL : (const char *)v.data + v.offset * (int64_t)width;
+  } else {
+    out->data = v.data;
+    if ((v.type.id == GCOL_STRING || v.type.id == GCOL_LIST) && v.size > 0) {
+      status = gcol_offsetalator_make(v, &out->offsets);
+    }
+  }
+  return status;
+}
+
+bool may_have_nulls(gcol_column_view v) { return v.null_mask != NULL && v.null_count != 0; }
+
+/* Output mask and null count for a gather (NULL mask when no row can be null). */
+gcol_status gather_mask(row_source a, row_source b, bool needed, const int64_t *map, int64_t n,
+                        gcol_stream stream, gcol_mr *mr, gcol_buffer **out_mask,
+                        int64_t *out_null_count) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *counter = NULL;
+  unsigned long long host_count = 0;
+  cudaStream_t const s = (cudaStream_t)stream;
+  *out_mask = NULL;
+  *out_null_count = 0;
+  if (!needed) goto done;
+  GCOL_DETAIL_TRY(gcol_bitmask_create(n, GCOL_MASK_UNINITIALIZED, stream, mr, out_mask));
+  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(unsigned long long), stream, NULL, &counter));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(counter->data, 0, sizeof(unsigned long long), s));
+  gather_validity_kernel<<<gcol_detail_grid_size((n + 31) & ~(int64_t)31, GCOL_DETAIL_BLOCK_SIZE),
+                           GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+      a, b, map, n, (uint32_t *)(*out_mask)->data, (unsigned long long *)counter->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemcpyAsync(&host_count, counter->data, sizeof host_count, cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  *out_null_count = (int64_t)host_count;
+done:
+  gcol_buffer_free(counter);
+  if (status != GCOL_OK) {
+    gcol_buffer_free(*out_mask);
+    *out_mask = NULL;
+  }
+  return status;
+}
+
+template <typename T>
+void launch_fixed(row_source a, row_source b, const int64_t *map, int64_t n, void *out,
+                  cudaStream_t s) {
+  gather_fixed_kernel<T>
+      <<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+          (const T *)a.data, (const T *)b.data, map, n, (T *)out);
+}
+
+gcol_status gather_fixed(gcol_column_view view, row_source a, row_source b, const int64_t *map,
+                         int64_t n, gcol_buffer *mask, int64_t null_count, gcol_stream stream,
+                         gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_column *col = NULL;
+  cudaStream_t const s = (cudaStream_t)stream;
+  GCOL_DETAIL_TRY(gcol_column_create(view.type, n, GCOL_MASK_UNALLOCATED, stream, mr, &col));
+  switch (gcol_type_size(view.type.id)) {
+    case 1:
+      launch_fixed<uint8_t>(a, b, map, n, col->data->data, s);
+      break;
+    case 2:
+      launch_fixed<uint16_t>(a, b, map, n, col->data->data, s);
+      break;
+    case 4:
+      launch_fixed<uint32_t>(a, b, map, n, col->data->data, s);
+      break;
+    case 8:
+      launch_fixed<uint64_t>(a, b, map, n, col->data->data, s);
+      break;
+    default:
+      launch_fixed<word128>(a, b, map, n, col->data->data, s);
+      break;
+  }
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_column_set_null_mask(col, mask, null_count));
+  mask = NULL;
+  *out = col;
+  col = NULL;
+done:
+  gcol_buffer_free(mask);
+  gcol_column_free(col);
+  return status;
+}
+
+/*
+ * Size-then-fill offsets for STRING and LIST outputs: per-row sizes, an exclusive scan in
+ * 64 bits, the total read back, then the offsets column in INT32 or INT64.
+ */
+gcol_status gather_offsets(row_source a, row_source b, const int64_t *map, int64_t n,
+                           gcol_stream stream, gcol_mr *mr, gcol_buffer **out_offsets64,
+                           gcol_column **out_offsets, int64_t *out_total) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *sizes = NULL, *temp = NULL;
+  gcol_column *offsets = NULL;
+  size_t temp_bytes = 0;
+  int64_t total = 0;
+  gcol_offsets_writer writer;
+  cudaStream_t const s = (cudaStream_t)stream;
+  unsigned int const grid = gcol_detail_grid_size(n + 1, GCOL_DETAIL_BLOCK_SIZE);
+  int64_t *d_sizes = NULL;
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 1) * sizeof(int64_t), stream, NULL, &sizes));
+  d_sizes = (int64_t *)sizes->data;
+  gather_sizes_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(a, b, map, n, d_sizes);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, d_sizes, d_sizes, n + 1, s));
+  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
+  GCOL_DETAIL_CUDA_TRY(
+      cub::DeviceScan::ExclusiveSum(temp->data, temp_bytes, d_sizes, d_sizes, n + 1, s));
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemcpyAsync(&total, d_sizes + n, sizeof total, cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  GCOL_DETAIL_TRY(gcol_column_create(
+      gcol_data_type_make(gcol_offsets_type_for_threshold(total, gcol_large_offsets_threshold())),
+      n + 1, GCOL_MASK_UNALLOCATED, stream, mr, &offsets));
+  writer.data = offsets->data->data;
+  writer.width = (int32_t)gcol_type_size(offsets->type.id);
+  write_offsets_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(d_sizes, n, writer);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  *out_offsets64 = sizes;
+  sizes = NULL;
+  *out_offsets = offsets;
+  offsets = NULL;
+  *out_total = total;
+done:
+  gcol_buffer_free(temp);
+  gcol_buffer_free(sizes);
+  gcol_column_free(offsets);
+  return status;
+}
+
+gcol_status gather_strings(row_source a, row_source b, const int64_t *map, int64_t n,
+                           gcol_buffer *mask, int64_t null_count, gcol_stream stream, gcol_mr *mr,
+                           gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *offsets64 = NULL, *chars = NULL;
+  gcol_column *offsets = NULL;
+  int64_t total = 0;
+  GCOL_DETAIL_TRY(gather_offsets(a, b, map, n, stream, mr, &offsets64, &offsets, &total));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
+  if (total > 0) {
+    gather_chars_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
+                          0, (cudaStream_t)stream>>>(a, b, map, n, (const int64_t *)offsets64->data,
+                                                     (char *)chars->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, mask, null_count, out));
+  offsets = NULL;
+  chars = NULL;
+  mask = NULL;
+done:
+  gcol_buffer_free(offsets64);
+  gcol_buffer_free(chars);
+  gcol_buffer_free(mask);
+  gcol_column_free(offsets);
+  return status;
+}
+
+gcol_status gather_lists(gcol_column_view view, row_source a, const int64_t *map, int64_t n,
+                         gcol_buffer *mask, int64_t null_count, gcol_stream stream, gcol_mr *mr,
+                         gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *offsets64 = NULL, *child_map = NULL;
+  gcol_column *offsets = NULL, *values = NULL;
+  int64_t total = 0;
+  GCOL_DETAIL_TRY(gather_offsets(a, a, map, n, stream, mr, &offsets64, &offsets, &total));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total * sizeof(int64_t), stream, NULL, &child_map));
+  if (total > 0) {
+    list_child_map_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
+                            GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+        a, map, n, (const int64_t *)offsets64->data, (int64_t *)child_map->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  GCOL_DETAIL_TRY(
+      gcol_detail_gather_column(view.children[GCOL_LIST_VALUES_CHILD], NULL,
+                                (const int64_t *)(child_map == NULL ? NULL : child_map->data),
+                                total, false, stream, mr, &values));
+  GCOL_DETAIL_TRY(gcol_column_make_list(n, offsets, values, mask, null_count, out));
+  offsets = NULL;
+  values = NULL;
+  mask = NULL;
+done:
+  gcol_buffer_free(offsets64);
+  gcol_buffer_free(child_map);
+  gcol_buffer_free(mask);
+  gcol_column_free(offsets);
+  gcol_column_free(values);
+  return status;
+}
+
+/* A struct field as seen through its parent's offset and size. */
+gcol_column_view struct_field(gcol_column_view parent, int32_t f) {
+  gcol_column_view field = parent.children[f];
+  field.offset += parent.offset;
+  field.size = parent.size;
+  /* the slice's own null count is not known */
+  if (field.null_count != 0) field.null_count = GCOL_UNKNOWN_NULL_COUNT;
+  return field;
+}
+
+gcol_status gather_struct(gcol_column_view view, const int64_t *map, int64_t n, gcol_buffer *mask,
+                          int64_t null_count, gcol_stream stream, gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  int32_t const num_fields = view.num_children;
+  gcol_column **fields = NULL;
+  fields = (gcol_column **)calloc(num_fields > 0 ? (size_t)num_fields : 1u, sizeof *fields);
+  GCOL_DETAIL_CHECK(fields != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d fields",
+                    (int)num_fields);
+  for (int32_t f = 0; f < num_fields; ++f) {
+    GCOL_DETAIL_TRY(gcol_detail_gather_column(struct_field(view, f), NULL, map, n, false, stream,
+                                              mr, &fields[f]));
+  }
+  GCOL_DETAIL_TRY(gcol_column_make_struct(n, fields, num_fields, mask, null_count, out));
+  mask = NULL;
+  free(fields);
+  fields = NULL;
+done:
+  if (fields != NULL) {
+    for (int32_t f = 0; f < num_fields; ++f) gcol_column_free(fields[f]);
+    free(fields);
+  }
+  gcol_buffer_free(mask);
+  return status;
+}
+
+}  // namespace
+
+extern "C" gcol_status gcol_detail_gather_column(gcol_column_view view, const gcol_column_view *b,
+                                                 const int64_t *map, int64_t size,
+                                                 bool map_may_null, gcol_stream stream, gcol_mr *mr,
+                                                 gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *mask = NULL;
+  int64_t null_count = 0;
+  row_source a, bs;
+  gcol_type_id const id = view.type.id;
+  *out = NULL;
+  GCOL_DETAIL_CHECK(id != GCOL_DICTIONARY32 && id != GCOL_EMPTY, GCOL_ERROR_UNSUPPORTED,
+                    "cannot gather a %s column", gcol_type_name(id));
+  GCOL_DETAIL_CHECK(b == NULL || gcol_type_is_fixed_width(id) || id == GCOL_STRING,
+                    GCOL_ERROR_UNSUPPORTED, "two-source gather of a %s column", gcol_type_name(id));
+  if (size == 0) {
+    status = gcol_column_empty_like(view, stream, mr, out);
+    goto done;
+  }
+  GCOL_DETAIL_TRY(make_source(view, &a));
+  bs = a;
+  if (b != NULL) GCOL_DETAIL_TRY(make_source(*b, &bs));
+  GCOL_DETAIL_TRY(
+      gather_mask(a, bs, map_may_null || may_have_nulls(view) || (b != NULL && may_have_nulls(*b)),
+                  map, size, stream, mr, &mask, &null_count));
+  if (gcol_type_is_fixed_width(id)) {
+    status = gather_fixed(view, a, bs, map, size, mask, null_count, stream, mr, out);
+  } else if (id == GCOL_STRING) {
+    status = gather_strings(a, bs, map, size, mask, null_count, stream, mr, out);
+  } else if (id == GCOL_LIST) {
+    status = gather_lists(view, a, map, size, mask, null_count, stream, mr, out);
+  } else {
+    status = gather_struct(view, map, size, mask, null_count, stream, mr, out);
+  }
+  mask = NULL; /* the helpers own it now, also on failure */
+done:
+  gcol_buffer_free(mask);
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_gather_table(gcol_table_view input, const int64_t *map,
+                                                int64_t size, bool map_may_null, gcol_stream stream,
+                                                gcol_mr *mr, gcol_table **out) {
+  gcol_status status = GCOL_OK;
+  int32_t const n = input.num_columns;
+  gcol_column **cols = (gcol_column **)calloc(n > 0 ? (size_t)n : 1u, sizeof *cols);
+  *out = NULL;
+  GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d columns",
+                    (int)n);
+  for (int32_t c = 0; c < n; ++c) {
+    GCOL_DETAIL_TRY(gcol_detail_gather_column(input.columns[c], NULL, map, size, map_may_null,
+                                              stream, mr, &cols[c]));
+  }
+  GCOL_DETAIL_TRY(gcol_table_create(cols, n, out));
+  free(cols);
+  cols = NULL;
+done:
+  if (cols != NULL) {
+    for (int32_t c = 0; c < n; ++c) gcol_column_free(cols[c]);
+    free(cols);
+  }
+  return status;
+}

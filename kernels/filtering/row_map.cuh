@@ -1,0 +1,113 @@
+/*
+ * Internal building blocks shared by filtering, filling and null_ops: row maps (which input
+ * row each output row takes), the stream compaction that turns per-row keep flags into a
+ * row map, the gather that materializes any column type through a row map, and the flat
+ * key-column descriptors with their device-side row hashing and equality.
+ *
+ * A row map is a device array of int64 entries, one per output row:
+ *   m >= 0                        row m of source A;
+ *   m == GCOL_DETAIL_MAP_NULL     a null output row;
+ *   m <= -2                       row (-2 - m) of source B (fixed-width and STRING only).
+ * Computing the map once and then copying each column keeps the per-type code in one place
+ * (gather_rows.cu), and lets lists and structs recurse.
+ */
+#ifndef GCOL_KERNELS_FILTERING_ROW_MAP_CUH
+#define GCOL_KERNELS_FILTERING_ROW_MAP_CUH
+
+#include "common.cuh"
+#include "gcol/string_view.h"
+#include "gcol/table.h"
+
+/* A null output row. */
+#define GCOL_DETAIL_MAP_NULL ((int64_t)-1)
+
+/* The map entry that takes row r of source B. */
+static __host__ __device__ __forceinline__ int64_t gcol_detail_map_from_b(int64_t r) {
+  return -2 - r;
+}
+
+/* Where a row-map entry points. */
+static __host__ __device__ __forceinline__ bool gcol_detail_map_is_b(int64_t m) { return m <= -2; }
+static __host__ __device__ __forceinline__ int64_t gcol_detail_map_b_row(int64_t m) {
+  return -2 - m;
+}
+
+/*
+ * Gathers @p view (source A) and, for entries <= -2, @p b (source B, same type; may be NULL)
+ * through the device row map @p map of @p size entries into a new column from @p mr.
+ * @p map_may_null says whether the map holds GCOL_DETAIL_MAP_NULL entries (then the output
+ * gets a mask even if the sources have none). Synchronizes @p stream (null counts, sizes).
+ * Fixed-width, STRING, LIST and STRUCT (LIST and STRUCT from A only); DICTIONARY32 gives
+ * GCOL_ERROR_UNSUPPORTED.
+ */
+extern "C" gcol_status gcol_detail_gather_column(gcol_column_view view, const gcol_column_view *b,
+                                                 const int64_t *map, int64_t size,
+                                                 bool map_may_null, gcol_stream stream, gcol_mr *mr,
+                                                 gcol_column **out);
+
+/* Gathers every column of @p input through @p map (source A only) into a new table. */
+extern "C" gcol_status gcol_detail_gather_table(gcol_table_view input, const int64_t *map,
+                                                int64_t size, bool map_may_null, gcol_stream stream,
+                                                gcol_mr *mr, gcol_table **out);
+
+/*
+ * Stream compaction of keep flags: @p flags holds @p size bytes (non-zero keeps the row);
+ * if @p flag_mask is not NULL, a row whose bit `flag_mask_offset + i` is unset is dropped.
+ * Writes the kept row indices in ascending order into a new temporary buffer (default
+ * resource) and their number into @p out_count (host). Synchronizes @p stream.
+ * *out_map is NULL when nothing is kept.
+ */
+extern "C" gcol_status gcol_detail_flags_to_map(const uint8_t *flags, const uint32_t *flag_mask,
+                                                int64_t flag_mask_offset, int64_t size,
+                                                gcol_stream stream, gcol_buffer **out_map,
+                                                int64_t *out_count);
+
+/* Keeps the rows of @p input whose flag is set (as gcol_detail_flags_to_map()). */
+extern "C" gcol_status gcol_detail_select_rows(gcol_table_view input, const uint8_t *flags,
+                                               const uint32_t *flag_mask, int64_t flag_mask_offset,
+                                               gcol_stream stream, gcol_mr *mr, gcol_table **out);
+
+/* Counts the non-zero bytes of @p flags[0, size) on the device; synchronizes @p stream. */
+extern "C" gcol_status gcol_detail_count_flags(const uint8_t *flags, int64_t size,
+                                               gcol_stream stream, int64_t *out_count);
+
+/*
+ * Checks a table view: column count and pointers, each column's structure, equal sizes, no
+ * DICTIONARY32 (GCOL_ERROR_UNSUPPORTED). Messages name @p what.
+ */
+extern "C" gcol_status gcol_detail_validate_table(gcol_table_view input, const char *what);
+
+/* One key column, flattened for kernels. */
+typedef enum gcol_detail_key_kind {
+  GCOL_DETAIL_KEY_BYTES = 0, /* fixed-width compared by bytes */
+  GCOL_DETAIL_KEY_F32 = 1,   /* FLOAT32: -0.0 == 0.0, NaNs equal */
+  GCOL_DETAIL_KEY_F64 = 2,   /* FLOAT64: likewise */
+  GCOL_DETAIL_KEY_STRING = 3 /* STRING by bytes */
+} gcol_detail_key_kind;
+
+typedef struct gcol_detail_key_column {
+  int32_t kind;              /* gcol_detail_key_kind */
+  int32_t width;             /* bytes per value for fixed-width kinds */
+  const void *data;          /* fixed-width: row 0 (offset applied) */
+  const uint32_t *null_mask; /* or NULL */
+  int64_t mask_offset;       /* bit of row 0 */
+  gcol_strings_view strings; /* STRING kind only */
+} gcol_detail_key_column;
+
+/*
+ * Validates @p keys (indices into @p input, each in range, at least one) and copies their
+ * flat descriptors to a temporary device buffer. @p require_hashable rejects nested and
+ * dictionary columns; @p floats_only rejects non-float columns (drop_nans).
+ */
+extern "C" gcol_status gcol_detail_key_columns_make(gcol_table_view input, const int32_t *keys,
+                                                    int32_t num_keys, bool require_hashable,
+                                                    bool floats_only, gcol_stream stream,
+                                                    gcol_buffer **out);
+
+/* True if row @p row of key column @p k is valid. */
+static __device__ __forceinline__ bool gcol_detail_key_is_valid(const gcol_detail_key_column *k,
+                                                                int64_t row) {
+  return gcol_bit_is_set_or_null_mask(k->null_mask, k->mask_offset + row);
+}
+
+#endif /* GCOL_KERNELS_FILTERING_ROW_MAP_CUH */

@@ -1,0 +1,362 @@
+/*
+ * Null operations: is_null / is_valid / is_nan, replace_nulls (column, scalar, preceding or
+ * following), and BOOL8 <-> null mask. The replacements build a row map (row_map.cuh) and
+ * gather from two sources, so fixed-width and STRING share one path; preceding/following
+ * find each row's source with one max-scan of "last valid row index".
+ */
+#include <cuda/functional>
+
+#include <cub/device/device_scan.cuh>
+
+#include "filtering/row_map.cuh"
+#include "gcol/null_ops.h"
+
+namespace {
+
+__global__ void validity_to_bools_kernel(const uint32_t *mask, int64_t offset, int64_t n,
+                                         bool want_valid, uint8_t *out) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    bool const valid = gcol_bit_is_set_or_null_mask(mask, offset + i);
+    out[i] = (valid == want_valid) ? 1 : 0;
+  }
+}
+
+template <typename T>
+__global__ void is_nan_kernel(const T *in, const uint32_t *mask, int64_t offset, int64_t n,
+                              uint8_t *out) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    T const v = in[i];
+    out[i] = (v != v && gcol_bit_is_set_or_null_mask(mask, offset + i)) ? 1 : 0;
+  }
+}
+
+/* Row i from A when valid there, else row i (or row 0 for a scalar) of B. */
+__global__ void replace_map_kernel(const uint32_t *mask, int64_t offset, int64_t n,
+                                   bool b_is_scalar, int64_t *map) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    bool const valid = gcol_bit_is_set_or_null_mask(mask, offset + i);
+    map[i] = valid ? i : gcol_detail_map_from_b(b_is_scalar ? 0 : i);
+  }
+}
+
+/*
+ * Scan input for preceding/following: position k holds its row index when valid, else -1,
+ * with positions reversed for FOLLOWING so that one max-scan serves both directions.
+ */
+__global__ void last_valid_seed_kernel(const uint32_t *mask, int64_t offset, int64_t n,
+                                       bool reverse, int64_t *seed) {
+  GCOL_DETAIL_GRID_LOOP(k, n) {
+    int64_t const row = reverse ? n - 1 - k : k;
+    seed[k] = gcol_bit_is_set_or_null_mask(mask, offset + row) ? k : -1;
+  }
+}
+
+/* Turns the scanned positions back into a row map (-1 stays a null row). */
+__global__ void last_valid_to_map_kernel(const int64_t *scanned, int64_t n, bool reverse,
+                                         int64_t *map) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t const k = reverse ? n - 1 - i : i;
+    int64_t const found = scanned[k];
+    map[i] = found < 0 ? GCOL_DETAIL_MAP_NULL : (reverse ? n - 1 - found : found);
+  }
+}
+
+/* One mask word per warp from ballots; the loop covers n rounded up to 32. */
+__global__ void bools_to_mask_kernel(const uint8_t *bools, const uint32_t *mask, int64_t offset,
+                                     int64_t n, uint32_t *out, unsigned long long *set_count) {
+  int64_t const padded = (n + 31) & ~(int64_t)31;
+  unsigned int set = 0;
+  GCOL_DETAIL_GRID_LOOP(i, padded) {
+    bool const bit = i < n && bools[i] != 0 && gcol_bit_is_set_or_null_mask(mask, offset + i);
+    uint32_t const word = __ballot_sync(0xFFFFFFFFu, bit);
+    if ((threadIdx.x & 31) == 0) {
+      out[i >> 5] = word;
+      set += (unsigned int)__popc(word);
+    }
+  }
+  if (set != 0) atomicAdd(set_count, (unsigned long long)set);
+}
+
+__global__ void mask_to_bools_kernel(const uint32_t *mask, int64_t begin, int64_t n, uint8_t *out) {
+  GCOL_DETAIL_GRID_LOOP(i, n) { out[i] = gcol_bit_is_set(mask, begin + i) ? 1 : 0; }
+}
+
+gcol_status validity_to_bools(gcol_column_view input, bool want_valid, gcol_column **out,
+                              gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *col = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(gcol_column_view_validate(input, "input"));
+  GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_BOOL8), input.size,
+                                     GCOL_MASK_UNALLOCATED, stream, mr, &col));
+  if (input.size > 0) {
+    validity_to_bools_kernel<<<gcol_detail_grid_size(input.size, GCOL_DETAIL_BLOCK_SIZE),
+                               GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+        input.null_mask, input.offset, input.size, want_valid, (uint8_t *)col->data->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  *out = col;
+  col = NULL;
+done:
+  gcol_column_free(col);
+  return status;
+}
+
+/* Common checks of the replace functions; true in *copy_only when no row is null. */
+gcol_status check_replace_input(gcol_column_view input, gcol_column **out, bool *copy_only) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(gcol_column_view_validate(input, "input"));
+  GCOL_DETAIL_CHECK(gcol_type_is_fixed_width(input.type.id) || input.type.id == GCOL_STRING,
+                    GCOL_ERROR_UNSUPPORTED, "replace_nulls of a %s column",
+                    gcol_type_name(input.type.id));
+  *copy_only = input.null_mask == NULL || input.null_count == 0 || input.size == 0;
+done:
+  return status;
+}
+
+/* Gathers input (A) and b (B) through a map built by replace_map_kernel. */
+gcol_status replace_from(gcol_column_view input, gcol_column_view b, bool b_is_scalar,
+                         gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *map = NULL;
+  int64_t const n = input.size;
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &map));
+  replace_map_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0,
+                       (cudaStream_t)stream>>>(input.null_mask, input.offset, n, b_is_scalar,
+                                               (int64_t *)map->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(
+      gcol_detail_gather_column(input, &b, (const int64_t *)map->data, n, false, stream, mr, out));
+done:
+  gcol_buffer_free(map);
+  return status;
+}
+
+/* A one-row device column holding a valid scalar (temporary, default resource). */
+gcol_status scalar_to_column(const gcol_scalar *s, gcol_stream stream, gcol_column **out) {
+  if (s->type.id == GCOL_STRING) {
+    const char *data = s->string_data != NULL ? s->string_data : "";
+    int64_t const len = s->string_size;
+    return gcol_column_create_strings_from_host(1, &data, &len, stream, NULL, out);
+  }
+  return gcol_column_create_from_host(s->type, 1, gcol_scalar_get_storage(s), NULL, stream, NULL,
+                                      out);
+}
+
+}  // namespace
+
+extern "C" gcol_status gcol_is_null(gcol_column_view input, gcol_column **out, gcol_stream stream,
+                                    gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_is_null");
+  status = validity_to_bools(input, false, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_is_valid(gcol_column_view input, gcol_column **out, gcol_stream stream,
+                                     gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_is_valid");
+  status = validity_to_bools(input, true, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_is_nan(gcol_column_view input, gcol_column **out, gcol_stream stream,
+                                   gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *col = NULL;
+  int64_t const n = input.size;
+  unsigned int const grid = gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE);
+  cudaStream_t const s = (cudaStream_t)stream;
+  GCOL_DETAIL_NVTX_PUSH("gcol_is_nan");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(gcol_column_view_validate(input, "input"));
+  GCOL_DETAIL_CHECK(gcol_type_is_floating(input.type.id), GCOL_ERROR_TYPE_MISMATCH,
+                    "input must be FLOAT32 or FLOAT64, not %s", gcol_type_name(input.type.id));
+  GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_BOOL8), n, GCOL_MASK_UNALLOCATED,
+                                     stream, mr, &col));
+  if (n > 0) {
+    if (input.type.id == GCOL_FLOAT32) {
+      is_nan_kernel<float><<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+          (const float *)input.data + input.offset, input.null_mask, input.offset, n,
+          (uint8_t *)col->data->data);
+    } else {
+      is_nan_kernel<double><<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+          (const double *)input.data + input.offset, input.null_mask, input.offset, n,
+          (uint8_t *)col->data->data);
+    }
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  *out = col;
+  col = NULL;
+done:
+  gcol_column_free(col);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_replace_nulls(gcol_column_view input, gcol_column_view replacement,
+                                          gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  bool copy_only = false;
+  GCOL_DETAIL_NVTX_PUSH("gcol_replace_nulls");
+  GCOL_DETAIL_TRY(check_replace_input(input, out, &copy_only));
+  GCOL_DETAIL_TRY(gcol_column_view_validate(replacement, "replacement"));
+  GCOL_DETAIL_CHECK(gcol_data_type_equal(input.type, replacement.type), GCOL_ERROR_TYPE_MISMATCH,
+                    "replacement is %s (scale %d), input %s (scale %d)",
+                    gcol_type_name(replacement.type.id), (int)replacement.type.scale,
+                    gcol_type_name(input.type.id), (int)input.type.scale);
+  GCOL_DETAIL_CHECK(replacement.size == input.size, GCOL_ERROR_SIZE_MISMATCH,
+                    "replacement has %lld rows, input %lld", (long long)replacement.size,
+                    (long long)input.size);
+  if (copy_only) {
+    status = gcol_column_copy(input, stream, mr, out);
+  } else {
+    status = replace_from(input, replacement, false, out, stream, mr);
+  }
+done:
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_replace_nulls_scalar(gcol_column_view input,
+                                                 const gcol_scalar *replacement, gcol_column **out,
+                                                 gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  bool copy_only = false;
+  gcol_column *b = NULL;
+  GCOL_DETAIL_NVTX_PUSH("gcol_replace_nulls_scalar");
+  GCOL_DETAIL_TRY(check_replace_input(input, out, &copy_only));
+  GCOL_DETAIL_CHECK_NOT_NULL(replacement);
+  GCOL_DETAIL_CHECK(gcol_data_type_equal(input.type, replacement->type), GCOL_ERROR_TYPE_MISMATCH,
+                    "replacement is %s (scale %d), input %s (scale %d)",
+                    gcol_type_name(replacement->type.id), (int)replacement->type.scale,
+                    gcol_type_name(input.type.id), (int)input.type.scale);
+  if (copy_only || !replacement->is_valid) {
+    status = gcol_column_copy(input, stream, mr, out);
+    goto done;
+  }
+  GCOL_DETAIL_TRY(scalar_to_column(replacement, stream, &b));
+  GCOL_DETAIL_TRY(replace_from(input, gcol_column_get_view(b), true, out, stream, mr));
+done:
+  gcol_column_free(b);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_replace_nulls_policy(gcol_column_view input, gcol_replace_policy policy,
+                                                 gcol_column **out, gcol_stream stream,
+                                                 gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  bool copy_only = false;
+  gcol_buffer *seed = NULL, *map = NULL, *temp = NULL;
+  size_t temp_bytes = 0;
+  int64_t const n = input.size;
+  bool const reverse = policy == GCOL_REPLACE_FOLLOWING;
+  unsigned int const grid = gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE);
+  cudaStream_t const s = (cudaStream_t)stream;
+  GCOL_DETAIL_NVTX_PUSH("gcol_replace_nulls_policy");
+  GCOL_DETAIL_TRY(check_replace_input(input, out, &copy_only));
+  GCOL_DETAIL_CHECK(policy == GCOL_REPLACE_PRECEDING || policy == GCOL_REPLACE_FOLLOWING,
+                    GCOL_ERROR_INVALID_ARGUMENT, "policy is %d, not a gcol_replace_policy",
+                    (int)policy);
+  if (copy_only) {
+    status = gcol_column_copy(input, stream, mr, out);
+    goto done;
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &seed));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &map));
+  last_valid_seed_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(input.null_mask, input.offset, n,
+                                                                 reverse, (int64_t *)seed->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::InclusiveScan(NULL, temp_bytes, (int64_t *)seed->data,
+                                                      (int64_t *)seed->data,
+                                                      cuda::maximum<int64_t>{}, n, s));
+  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
+  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::InclusiveScan(temp->data, temp_bytes, (int64_t *)seed->data,
+                                                      (int64_t *)seed->data,
+                                                      cuda::maximum<int64_t>{}, n, s));
+  last_valid_to_map_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>((const int64_t *)seed->data, n,
+                                                                   reverse, (int64_t *)map->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(
+      gcol_detail_gather_column(input, NULL, (const int64_t *)map->data, n, true, stream, mr, out));
+done:
+  gcol_buffer_free(seed);
+  gcol_buffer_free(map);
+  gcol_buffer_free(temp);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_bools_to_mask(gcol_column_view input, gcol_buffer **out_mask,
+                                          int64_t *out_null_count, gcol_stream stream,
+                                          gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *counter = NULL;
+  unsigned long long set = 0;
+  int64_t const n = input.size;
+  cudaStream_t const s = (cudaStream_t)stream;
+  GCOL_DETAIL_NVTX_PUSH("gcol_bools_to_mask");
+  GCOL_DETAIL_CHECK_NOT_NULL(out_mask);
+  *out_mask = NULL;
+  if (out_null_count != NULL) *out_null_count = 0;
+  GCOL_DETAIL_TRY(gcol_column_view_validate(input, "input"));
+  GCOL_DETAIL_CHECK(input.type.id == GCOL_BOOL8, GCOL_ERROR_TYPE_MISMATCH,
+                    "input must be BOOL8, not %s", gcol_type_name(input.type.id));
+  if (n == 0) goto done;
+  GCOL_DETAIL_TRY(gcol_bitmask_create(n, GCOL_MASK_UNINITIALIZED, stream, mr, out_mask));
+  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(unsigned long long), stream, NULL, &counter));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(counter->data, 0, sizeof(unsigned long long), s));
+  bools_to_mask_kernel<<<gcol_detail_grid_size((n + 31) & ~(int64_t)31, GCOL_DETAIL_BLOCK_SIZE),
+                         GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+      (const uint8_t *)input.data + input.offset, input.null_mask, input.offset, n,
+      (uint32_t *)(*out_mask)->data, (unsigned long long *)counter->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  if (out_null_count != NULL) {
+    GCOL_DETAIL_CUDA_TRY(
+        cudaMemcpyAsync(&set, counter->data, sizeof set, cudaMemcpyDeviceToHost, s));
+    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+    *out_null_count = n - (int64_t)set;
+  }
+done:
+  gcol_buffer_free(counter);
+  if (status != GCOL_OK) {
+    gcol_buffer_free(*out_mask);
+    *out_mask = NULL;
+  }
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_mask_to_bools(const uint32_t *mask, int64_t begin, int64_t end,
+                                          gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *col = NULL;
+  GCOL_DETAIL_NVTX_PUSH("gcol_mask_to_bools");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(mask);
+  GCOL_DETAIL_CHECK(begin >= 0 && end >= begin, GCOL_ERROR_INVALID_ARGUMENT,
+                    "bad bit range: begin %lld, end %lld", (long long)begin, (long long)end);
+  GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_BOOL8), end - begin,
+                                     GCOL_MASK_UNALLOCATED, stream, mr, &col));
+  if (end > begin) {
+    mask_to_bools_kernel<<<gcol_detail_grid_size(end - begin, GCOL_DETAIL_BLOCK_SIZE),
+                           GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+        mask, begin, end - begin, (uint8_t *)col->data->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  *out = col;
+  col = NULL;
+done:
+  gcol_column_free(col);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}

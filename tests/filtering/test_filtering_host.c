@@ -1,0 +1,253 @@
+/*
+ * Host tests (no GPU needed) of filtering.h, filling.h and null_ops.h: every argument check
+ * that must fail before any device memory is touched gives its specific status, a message
+ * naming the argument, and leaves the output NULL. The device pointers here are fake and
+ * never dereferenced: a check that let them through would crash the test.
+ */
+#include "test_util.h"
+
+#include <math.h>
+
+#include "filtering_reference.h"
+#include "gcol/filling.h"
+#include "gcol/filtering.h"
+#include "gcol/null_ops.h"
+
+/* A fake device address: any access to it faults. */
+#define FAKE_PTR ((const void *)(uintptr_t)0x10)
+
+static gcol_column_view fake_view(gcol_type_id id, int64_t size) {
+  return gcol_column_view_make(gcol_data_type_make(id), size, FAKE_PTR, NULL, 0);
+}
+
+static void expect_message(const char *needle) {
+  if (strstr(gcol_last_error(), needle) == NULL) {
+    fail_msg("message \"%s\" does not name \"%s\"", gcol_last_error(), needle);
+  }
+}
+
+static void test_apply_boolean_mask_checks(void **state) {
+  (void)state;
+  gcol_column_view data = fake_view(GCOL_INT64, 10);
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_table_view_make(&data, 1, &t));
+  gcol_table *out = (gcol_table *)(uintptr_t)1;
+  GCOL_TEST_STATUS(gcol_apply_boolean_mask(t, fake_view(GCOL_INT8, 10), &out, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("boolean_mask");
+  assert_null(out);
+  out = (gcol_table *)(uintptr_t)1;
+  GCOL_TEST_STATUS(gcol_apply_boolean_mask(t, fake_view(GCOL_BOOL8, 9), &out, NULL, NULL),
+                   GCOL_ERROR_SIZE_MISMATCH);
+  expect_message("9");
+  assert_null(out);
+  GCOL_TEST_STATUS(gcol_apply_boolean_mask(t, fake_view(GCOL_BOOL8, 10), NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("out");
+  gcol_column_view bad = fake_view(GCOL_INT64, 10);
+  bad.offset = -1;
+  GCOL_TEST_STATUS(gcol_apply_boolean_mask(t, bad, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+}
+
+static void test_drop_checks(void **state) {
+  (void)state;
+  gcol_column_view cols[2] = {fake_view(GCOL_INT32, 10), fake_view(GCOL_FLOAT32, 10)};
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_table_view_make(cols, 2, &t));
+  gcol_table *out = (gcol_table *)(uintptr_t)1;
+  int32_t const keys[2] = {0, 1}, bad_keys[2] = {0, 2};
+  GCOL_TEST_STATUS(gcol_drop_nulls(t, keys, 2, 3, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("keep_threshold");
+  assert_null(out);
+  GCOL_TEST_STATUS(gcol_drop_nulls(t, keys, 2, -1, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("keep_threshold");
+  GCOL_TEST_STATUS(gcol_drop_nulls(t, bad_keys, 2, 1, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("keys[1]");
+  GCOL_TEST_STATUS(gcol_drop_nulls(t, NULL, 2, 1, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("keys");
+  GCOL_TEST_STATUS(gcol_drop_nulls(t, keys, 0, 0, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("num_keys");
+  GCOL_TEST_STATUS(gcol_drop_nans(t, keys, 2, 1, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("int32");
+  assert_null(out);
+}
+
+static void test_distinct_checks(void **state) {
+  (void)state;
+  /* a LIST column: offsets child and values child */
+  gcol_column_view children[2] = {fake_view(GCOL_INT32, 11), fake_view(GCOL_INT64, 20)};
+  gcol_column_view list = gcol_column_view_make(gcol_data_type_make(GCOL_LIST), 10, NULL, NULL, 0);
+  list.num_children = 2;
+  list.children = children;
+  gcol_column_view cols[2] = {fake_view(GCOL_INT32, 10), list};
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_table_view_make(cols, 2, &t));
+  gcol_table *out = (gcol_table *)(uintptr_t)1;
+  int32_t const k0 = 0, k1 = 1, k9 = 9;
+  GCOL_TEST_STATUS(gcol_distinct(t, &k9, 1, GCOL_KEEP_ANY, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("keys[0]");
+  assert_null(out);
+  GCOL_TEST_STATUS(gcol_distinct(t, &k1, 1, GCOL_KEEP_ANY, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("list");
+  GCOL_TEST_STATUS(
+      gcol_unique(t, &k0, 1, (gcol_duplicate_keep)4, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("keep");
+  GCOL_TEST_STATUS(gcol_unique(t, &k0, 1, GCOL_KEEP_LAST, (gcol_null_equality)2, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("nulls");
+  GCOL_TEST_STATUS(gcol_distinct(t, &k0, 0, GCOL_KEEP_LAST, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_distinct(t, &k0, 1, GCOL_KEEP_LAST, GCOL_NULLS_EQUAL, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  int64_t count = -1;
+  GCOL_TEST_STATUS(gcol_distinct_count(t, GCOL_NULLS_EQUAL, &count, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_distinct_count(t, GCOL_NULLS_EQUAL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_table_view empty;
+  empty.num_columns = 0;
+  empty.num_rows = 0;
+  empty.columns = NULL;
+  GCOL_TEST_STATUS(gcol_distinct_count(empty, GCOL_NULLS_EQUAL, &count, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(out);
+}
+
+static void test_filling_checks(void **state) {
+  (void)state;
+  gcol_scalar *i32 = NULL, *i64 = NULL, *null64 = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_make(GCOL_INT32), 1, &i32));
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_make(GCOL_INT64), 1, &i64));
+  GCOL_TEST_OK(gcol_scalar_create_null(gcol_data_type_make(GCOL_INT64), &null64));
+  gcol_column_view const v = fake_view(GCOL_INT64, 10);
+  gcol_column *out = (gcol_column *)(uintptr_t)1;
+  GCOL_TEST_STATUS(gcol_fill(v, 0, 3, i32, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("value");
+  assert_null(out);
+  GCOL_TEST_STATUS(gcol_fill(v, 4, 3, i64, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("range");
+  GCOL_TEST_STATUS(gcol_fill(v, 0, 11, i64, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_fill(fake_view(GCOL_STRUCT, 0), 0, 0, i64, &out, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  gcol_mutable_column_view mv;
+  memset(&mv, 0, sizeof mv);
+  mv.type = gcol_data_type_make(GCOL_INT64);
+  mv.size = 10;
+  mv.data = (void *)(uintptr_t)0x10;
+  GCOL_TEST_STATUS(gcol_fill_in_place(&mv, 0, 3, null64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("null mask");
+  GCOL_TEST_STATUS(gcol_fill_in_place(&mv, -1, 3, i64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_fill_in_place(&mv, 0, 3, i32, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_sequence(-2, i64, i64, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("size");
+  GCOL_TEST_STATUS(gcol_sequence(2, i64, i32, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("step");
+  GCOL_TEST_STATUS(gcol_sequence(2, null64, i64, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("init");
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_table_view_make(&v, 1, &t));
+  gcol_table *tout = (gcol_table *)(uintptr_t)1;
+  GCOL_TEST_STATUS(gcol_repeat_scalar(t, -3, &tout, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("count");
+  assert_null(tout);
+  GCOL_TEST_STATUS(gcol_repeat_scalar(t, INT64_MAX / 5, &tout, NULL, NULL), GCOL_ERROR_OVERFLOW);
+  GCOL_TEST_STATUS(gcol_repeat(t, fake_view(GCOL_FLOAT32, 10), &tout, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("counts");
+  GCOL_TEST_STATUS(gcol_repeat(t, fake_view(GCOL_INT32, 9), &tout, NULL, NULL),
+                   GCOL_ERROR_SIZE_MISMATCH);
+  assert_null(out);
+  assert_null(tout);
+  gcol_scalar_free(i32);
+  gcol_scalar_free(i64);
+  gcol_scalar_free(null64);
+}
+
+static void test_null_ops_checks(void **state) {
+  (void)state;
+  gcol_column_view const v = fake_view(GCOL_INT64, 10);
+  gcol_column *out = (gcol_column *)(uintptr_t)1;
+  GCOL_TEST_STATUS(gcol_is_nan(v, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("FLOAT");
+  assert_null(out);
+  GCOL_TEST_STATUS(gcol_is_null(v, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_is_valid(v, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_replace_nulls(v, fake_view(GCOL_INT32, 10), &out, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("replacement");
+  GCOL_TEST_STATUS(gcol_replace_nulls(v, fake_view(GCOL_INT64, 3), &out, NULL, NULL),
+                   GCOL_ERROR_SIZE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_replace_nulls_scalar(v, NULL, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("replacement");
+  GCOL_TEST_STATUS(gcol_replace_nulls_policy(v, (gcol_replace_policy)3, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("policy");
+  GCOL_TEST_STATUS(gcol_replace_nulls_policy(fake_view(GCOL_STRUCT, 0), GCOL_REPLACE_PRECEDING,
+                                             &out, NULL, NULL),
+                   GCOL_ERROR_UNSUPPORTED);
+  gcol_buffer *mask = (gcol_buffer *)(uintptr_t)1;
+  GCOL_TEST_STATUS(gcol_bools_to_mask(v, &mask, NULL, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("BOOL8");
+  assert_null(mask);
+  GCOL_TEST_STATUS(gcol_mask_to_bools(NULL, 0, 5, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("mask");
+  GCOL_TEST_STATUS(gcol_mask_to_bools((const uint32_t *)FAKE_PTR, 6, 5, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("range");
+  assert_null(out);
+}
+
+/* The host reference itself, on hand-computed examples (the GPU tests trust it). */
+static void test_reference_hand_examples(void **state) {
+  (void)state;
+  double const v[8] = {1.0, -0.0, 0.0, NAN, 1.0, -NAN, 2.0, 2.0};
+  uint8_t valid[8] = {1, 1, 1, 1, 1, 1, 0, 0};
+  ref_column c;
+  memset(&c, 0, sizeof c);
+  c.type = gcol_data_type_make(GCOL_FLOAT64);
+  c.size = 8;
+  c.width = 8;
+  c.values = (uint8_t *)(uintptr_t)v;
+  c.valid = valid;
+  const ref_column *keys[1] = {&c};
+  int64_t idx[8], group[8];
+  /* groups: {0,4} {1,2} {3,5} {6,7 (nulls)} */
+  int64_t const first[] = {0, 1, 3, 6};
+  int64_t const last[] = {2, 4, 5, 7};
+  assert_int_equal(ref_distinct_indices(keys, 1, 0, 8, GCOL_KEEP_FIRST, true, idx, group), 4);
+  assert_memory_equal(idx, first, sizeof first);
+  assert_int_equal(ref_distinct_indices(keys, 1, 0, 8, GCOL_KEEP_LAST, true, idx, group), 4);
+  assert_memory_equal(idx, last, sizeof last);
+  assert_int_equal(ref_distinct_indices(keys, 1, 0, 8, GCOL_KEEP_NONE, true, idx, group), 0);
+  /* unequal nulls: rows 6 and 7 are unique */
+  int64_t const none_unequal[] = {6, 7};
+  assert_int_equal(ref_distinct_indices(keys, 1, 0, 8, GCOL_KEEP_NONE, false, idx, group), 2);
+  assert_memory_equal(idx, none_unequal, sizeof none_unequal);
+  /* consecutive runs: [0] [1,2] [3] [4] [5] [6,7] */
+  int64_t const runs_first[] = {0, 1, 3, 4, 5, 6};
+  int64_t const runs_none[] = {0, 3, 4, 5};
+  assert_int_equal(ref_unique_indices(keys, 1, 0, 8, GCOL_KEEP_FIRST, true, idx), 6);
+  assert_memory_equal(idx, runs_first, sizeof runs_first);
+  assert_int_equal(ref_unique_indices(keys, 1, 0, 8, GCOL_KEEP_NONE, true, idx), 4);
+  assert_memory_equal(idx, runs_none, sizeof runs_none);
+  /* slice from row 2: drop_nulls and drop_nans */
+  assert_int_equal(ref_drop_nulls_indices(keys, 1, 2, 6, 1, idx), 4);
+  assert_int_equal(ref_drop_nans_indices(keys, 1, 2, 6, 1, idx), 4); /* nulls are not NaN */
+  int64_t const not_nan[] = {0, 2, 4, 5};
+  assert_memory_equal(idx, not_nan, sizeof not_nan);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_apply_boolean_mask_checks), cmocka_unit_test(test_drop_checks),
+      cmocka_unit_test(test_distinct_checks),           cmocka_unit_test(test_filling_checks),
+      cmocka_unit_test(test_null_ops_checks),
+      cmocka_unit_test(test_reference_hand_examples),
+  };
+  return GCOL_TEST_RUN("filtering_host", tests);
+}
