@@ -119,6 +119,16 @@ GCOL_HD_INLINE int64_t gcol_bits_count_set_range(const uint32_t *mask, int64_t b
   return count;
 }
 
+/**
+ * @brief Number of unset bits (nulls) of @p mask in `[begin, end)`, at any offsets; 0 for
+ *        a NULL mask (every row valid) or an empty range.
+ */
+GCOL_HD_INLINE int64_t gcol_bits_count_unset_range(const uint32_t *mask, int64_t begin,
+                                                   int64_t end) {
+  if (mask == NULL || end <= begin) return 0;
+  return (end - begin) - gcol_bits_count_set_range(mask, begin, end);
+}
+
 GCOL_EXTERN_C_END
 
 #endif /* GCOL_BITS_H */
