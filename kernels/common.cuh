@@ -32,6 +32,13 @@ static inline unsigned int gcol_detail_grid_size(int64_t n, int block) {
   return (unsigned int)(blocks < 1 ? 1 : blocks);
 }
 
+/* CUB's temporary storage, at least one byte: CUB takes a NULL temporary pointer as a size
+ * query and then does nothing, so a 0-byte (NULL) buffer would silently skip the work. */
+static inline gcol_status gcol_detail_cub_temp_create(size_t bytes, gcol_stream stream,
+                                                      gcol_buffer **out) {
+  return gcol_buffer_create(bytes > 0 ? bytes : 1, stream, NULL, out);
+}
+
 /* The global thread index and the grid-stride step, in 64 bits. */
 static __device__ __forceinline__ int64_t gcol_detail_thread_index(void) {
   return (int64_t)blockIdx.x * blockDim.x + threadIdx.x;

@@ -27,6 +27,7 @@
 #include "gcol/column.h"
 #include "gcol/config.h"
 #include "gcol/memory.h"
+#include "gcol/null_ops.h" /* is_null, is_valid, is_nan live there */
 #include "gcol/status.h"
 #include "gcol/types.h"
 
@@ -96,32 +97,6 @@ gcol_status gcol_unary_op_check_type(gcol_data_type type, gcol_unary_op op,
  */
 gcol_status gcol_unary_operation(gcol_column_view input, gcol_unary_op op, gcol_column **out,
                                  gcol_stream stream, gcol_mr *mr);
-
-/**
- * @brief BOOL8 column, true where @p input is null; no nulls itself. Any type.
- * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
- * @note Stream-ordered, no synchronization.
- */
-gcol_status gcol_is_null(gcol_column_view input, gcol_column **out, gcol_stream stream,
-                         gcol_mr *mr);
-
-/**
- * @brief BOOL8 column, true where @p input is valid; no nulls itself. Any type.
- * @return As gcol_is_null().
- * @note Stream-ordered, no synchronization.
- */
-gcol_status gcol_is_valid(gcol_column_view input, gcol_column **out, gcol_stream stream,
-                          gcol_mr *mr);
-
-/**
- * @brief BOOL8 column, true where a FLOAT32/FLOAT64 value is NaN (false for null rows); no
- *        nulls itself.
- * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_TYPE_MISMATCH (not a
- *         float), ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
- * @note Stream-ordered, no synchronization.
- */
-gcol_status gcol_is_nan(gcol_column_view input, gcol_column **out, gcol_stream stream,
-                        gcol_mr *mr);
 
 GCOL_EXTERN_C_END
 

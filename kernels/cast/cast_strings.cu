@@ -112,7 +112,7 @@ static gcol_status scan_sizes(const int64_t *sizes, int64_t *offsets, int64_t co
   gcol_buffer *temp = NULL;
   size_t temp_bytes = 0;
   GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, sizes, offsets, count, stream));
-  GCOL_DETAIL_TRY(gcol_buffer_create(temp_bytes, stream, NULL, &temp));
+  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
   GCOL_DETAIL_CUDA_TRY(
       cub::DeviceScan::ExclusiveSum(temp->data, temp_bytes, sizes, offsets, count, stream));
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(total, offsets + count - 1, sizeof *total,

@@ -7,12 +7,18 @@
 #ifndef GCOL_TEST_UTIL_H
 #define GCOL_TEST_UTIL_H
 
-/* cmocka needs these first. */
+/* cmocka needs these first; it declares nothing extern "C" itself (for .cu tests). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 #include <cmocka.h>
+#ifdef __cplusplus
+}
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
