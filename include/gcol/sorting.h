@@ -1,6 +1,34 @@
 /**
  * @file sorting.h
- * @brief Sorting: orders of rows of tables by multi-column keys.
+ * @brief Sorting: orders of rows of tables by multi-column keys, sorted copies, sort by key,
+ *        segmented sorts, ranks, top-k and the sortedness check.
+ *
+ * Keys are compared column by column, most significant first. Each key column has its own
+ * ::gcol_order and ::gcol_null_order. Value order per type:
+ * - integers, timestamps, durations, decimals (unscaled value; all rows of a column share
+ *   one scale): numeric order; BOOL8: false < true (any non-zero byte is true);
+ * - FLOAT32/FLOAT64: numeric order with -0.0 == +0.0 (the two are tied, so a stable sort
+ *   keeps their input order), every NaN equal to every other NaN and greater than +Inf
+ *   (ascending: ... < +Inf < NaN; descending: NaN first);
+ * - STRING: byte-wise (UTF-8 code point) order, a proper prefix first (`"" < "\0" < "a"`);
+ * - nulls are placed by ::gcol_null_order in the output: ::GCOL_NULLS_BEFORE puts them
+ *   first and ::GCOL_NULLS_AFTER last, whatever the column's ::gcol_order (SQL's
+ *   NULLS FIRST / NULLS LAST); nulls are equal to each other.
+ *
+ * LIST, STRUCT, DICTIONARY32 and EMPTY keys are not sortable (::GCOL_ERROR_UNSUPPORTED).
+ * Every sort here is implemented as a stable LSD radix sort over order-preserving
+ * normalized keys, so the unstable variants return the stable order too (they may not in
+ * a later version: use the stable ones when the order of ties matters).
+ *
+ * @code
+ * gcol_column_view cols[2] = {gcol_column_get_view(city), gcol_column_get_view(price)};
+ * gcol_table_view keys;
+ * gcol_table_view_make(cols, 2, &keys);
+ * gcol_order order[2] = {GCOL_ORDER_ASCENDING, GCOL_ORDER_DESCENDING};
+ * gcol_null_order nulls[2] = {GCOL_NULLS_AFTER, GCOL_NULLS_BEFORE};
+ * gcol_column *perm = NULL;
+ * gcol_stable_sorted_order(keys, order, nulls, &perm, stream, NULL);
+ * @endcode
  */
 #ifndef GCOL_SORTING_H
 #define GCOL_SORTING_H
@@ -12,6 +40,10 @@
 #include "gcol/table.h"
 
 GCOL_EXTERN_C_BEGIN
+
+/** @brief Most key columns that the row-comparing operations take (gcol_is_sorted(), the
+ *         searches of search.h); sorts themselves take any number. */
+#define GCOL_MAX_COMPARE_COLUMNS 32
 
 /** @brief Sort direction of one key column. */
 typedef enum gcol_order {
@@ -31,12 +63,222 @@ typedef enum gcol_null_order {
  * @param[in] order One per key column, or NULL for all ascending.
  * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
  * @param[out] out Row indices, INT32 when the row count fits, else INT64.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_TYPE_MISMATCH,
  *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
  */
 gcol_status gcol_sorted_order(gcol_table_view keys, const gcol_order *order,
                               const gcol_null_order *null_order, gcol_column **out,
                               gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The permutation that sorts the rows of @p keys, keeping tied rows in input order.
+ * @param[in] keys Key columns, most significant first (fixed-width or STRING; any sizes,
+ *                 offsets and null masks).
+ * @param[in] order One per key column, or NULL for all ascending.
+ * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
+ * @param[out] out Row indices (INT32 when `keys.num_rows <= INT32_MAX`, else INT64), no
+ *                 null mask; NULL on failure.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, no key columns, bad enum
+ *         values, malformed views), ::GCOL_ERROR_SIZE_MISMATCH (columns of different sizes),
+ *         ::GCOL_ERROR_UNSUPPORTED (LIST, STRUCT, DICTIONARY32 keys),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @note Stream-ordered. STRING keys synchronize @p stream once per string column (to size
+ *       the refinement of rows whose first 8 bytes tie).
+ */
+gcol_status gcol_stable_sorted_order(gcol_table_view keys, const gcol_order *order,
+                                     const gcol_null_order *null_order, gcol_column **out,
+                                     gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief A sorted copy of the rows of @p keys (not stable; see gcol_stable_sort()).
+ * @param[in] keys Key columns, as gcol_stable_sorted_order().
+ * @param[in] order One per key column, or NULL for all ascending.
+ * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
+ * @param[out] out A new table with the columns of @p keys, rows reordered.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_stable_sorted_order().
+ * @note Synchronizes @p stream to size STRING outputs and to count nulls of views whose
+ *       null count is ::GCOL_UNKNOWN_NULL_COUNT.
+ */
+gcol_status gcol_sort(gcol_table_view keys, const gcol_order *order,
+                      const gcol_null_order *null_order, gcol_table **out, gcol_stream stream,
+                      gcol_mr *mr);
+
+/**
+ * @brief A sorted copy of the rows of @p keys, ties in input order.
+ * @param[in] keys Key columns, as gcol_stable_sorted_order().
+ * @param[in] order One per key column, or NULL for all ascending.
+ * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
+ * @param[out] out A new table with the columns of @p keys, rows reordered.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_sort().
+ * @note As gcol_sort().
+ */
+gcol_status gcol_stable_sort(gcol_table_view keys, const gcol_order *order,
+                             const gcol_null_order *null_order, gcol_table **out,
+                             gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The rows of @p values reordered by sorting @p keys (not stable).
+ * @param[in] values Payload columns (fixed-width or STRING), `values.num_rows ==
+ *                   keys.num_rows`.
+ * @param[in] keys Key columns, as gcol_stable_sorted_order().
+ * @param[in] order One per key column, or NULL for all ascending.
+ * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
+ * @param[out] out A new table with the columns of @p values, rows reordered.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_stable_sorted_order(), plus ::GCOL_ERROR_SIZE_MISMATCH (row counts differ)
+ *         and ::GCOL_ERROR_UNSUPPORTED (nested payload columns).
+ * @note As gcol_sort().
+ */
+gcol_status gcol_sort_by_key(gcol_table_view values, gcol_table_view keys, const gcol_order *order,
+                             const gcol_null_order *null_order, gcol_table **out,
+                             gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The rows of @p values reordered by sorting @p keys, ties in input order.
+ * @param[in] values Payload columns, as gcol_sort_by_key().
+ * @param[in] keys Key columns, as gcol_stable_sorted_order().
+ * @param[in] order One per key column, or NULL for all ascending.
+ * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
+ * @param[out] out A new table with the columns of @p values, rows reordered.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_sort_by_key().
+ * @note As gcol_sort().
+ */
+gcol_status gcol_stable_sort_by_key(gcol_table_view values, gcol_table_view keys,
+                                    const gcol_order *order, const gcol_null_order *null_order,
+                                    gcol_table **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The permutation that sorts @p keys within each segment, ties in input order.
+ *
+ * Segment j holds rows `[segment_offsets[j], segment_offsets[j+1])`; rows never move between
+ * segments. Rows before the first offset form one segment of their own, and so do rows at
+ * or after the last offset.
+ * @param[in] keys Key columns, as gcol_stable_sorted_order().
+ * @param[in] segment_offsets Any integer column without nulls, non-decreasing values in
+ *                            `[0, keys.num_rows]` (not checked on the device: unsorted
+ *                            offsets give an unspecified, but in-bounds, permutation).
+ * @param[in] order One per key column, or NULL for all ascending.
+ * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
+ * @param[out] out Row indices (INT32 or INT64 as gcol_stable_sorted_order()).
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_stable_sorted_order(), plus ::GCOL_ERROR_TYPE_MISMATCH (offsets not
+ *         integer) and ::GCOL_ERROR_INVALID_ARGUMENT (offsets with nulls).
+ */
+gcol_status gcol_segmented_sorted_order(gcol_table_view keys, gcol_column_view segment_offsets,
+                                        const gcol_order *order, const gcol_null_order *null_order,
+                                        gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The rows of @p values reordered by sorting @p keys within each segment (stable);
+ *        segments as gcol_segmented_sorted_order().
+ * @param[in] values Payload columns, as gcol_sort_by_key().
+ * @param[in] keys Key columns, as gcol_stable_sorted_order().
+ * @param[in] segment_offsets Segment starts, as gcol_segmented_sorted_order().
+ * @param[in] order One per key column, or NULL for all ascending.
+ * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
+ * @param[out] out A new table with the columns of @p values, rows reordered.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_segmented_sorted_order() and gcol_sort_by_key().
+ * @note As gcol_sort().
+ */
+gcol_status gcol_segmented_sort_by_key(gcol_table_view values, gcol_table_view keys,
+                                       gcol_column_view segment_offsets, const gcol_order *order,
+                                       const gcol_null_order *null_order, gcol_table **out,
+                                       gcol_stream stream, gcol_mr *mr);
+
+/** @brief How gcol_rank() numbers tied rows. */
+typedef enum gcol_rank_method {
+  GCOL_RANK_FIRST = 0,   /**< 1, 2, 3 in input order among ties (stable order). */
+  GCOL_RANK_AVERAGE = 1, /**< The mean of the ranks of the tie group (FLOAT64 output). */
+  GCOL_RANK_MIN = 2,     /**< The lowest rank of the tie group. */
+  GCOL_RANK_MAX = 3,     /**< The highest rank of the tie group. */
+  GCOL_RANK_DENSE = 4    /**< Like MIN, but groups numbered 1, 2, 3 without gaps. */
+} gcol_rank_method;
+
+/** @brief Where gcol_rank() puts null rows. */
+typedef enum gcol_rank_nulls {
+  GCOL_RANK_NULLS_KEEP = 0,  /**< Null rows get a null rank and are not counted. */
+  GCOL_RANK_NULLS_TOP = 1,   /**< Nulls ranked first (all tied with each other). */
+  GCOL_RANK_NULLS_BOTTOM = 2 /**< Nulls ranked last (all tied with each other). */
+} gcol_rank_nulls;
+
+/**
+ * @brief The 1-based rank of every row of @p column in the order @p order (pandas' rank).
+ * @param[in] column A sortable column (fixed-width or STRING).
+ * @param[in] method How ties are numbered.
+ * @param[in] order Ascending ranks the smallest value 1.
+ * @param[in] nulls Null handling.
+ * @param[in] percentage If true, ranks are divided by the number of ranked rows (for
+ *                       ::GCOL_RANK_DENSE: by the number of distinct ranked values), giving
+ *                       values in (0, 1].
+ * @param[out] out FLOAT64 for ::GCOL_RANK_AVERAGE or @p percentage, otherwise INT32 (INT64
+ *                 when the row count exceeds INT32_MAX). With ::GCOL_RANK_NULLS_KEEP, null
+ *                 where @p column is null.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_UNSUPPORTED,
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @note Synchronizes @p stream when the null count of @p column is unknown, and as
+ *       gcol_stable_sorted_order() for STRING.
+ */
+gcol_status gcol_rank(gcol_column_view column, gcol_rank_method method, gcol_order order,
+                      gcol_rank_nulls nulls, bool percentage, gcol_column **out, gcol_stream stream,
+                      gcol_mr *mr);
+
+/**
+ * @brief Whether the rows of @p keys are in the order given (ties allowed).
+ * @param[in] keys At most ::GCOL_MAX_COMPARE_COLUMNS key columns.
+ * @param[in] order One per key column, or NULL for all ascending.
+ * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
+ * @param[out] out True if every row compares <= its successor; true for 0 or 1 rows.
+ * @param[in] stream Stream of all work.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_SIZE_MISMATCH,
+ *         ::GCOL_ERROR_UNSUPPORTED, ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @note Synchronizes @p stream to return the answer.
+ */
+gcol_status gcol_is_sorted(gcol_table_view keys, const gcol_order *order,
+                           const gcol_null_order *null_order, bool *out, gcol_stream stream);
+
+/**
+ * @brief The @p k first values of @p column in order @p order (the largest k for
+ *        ::GCOL_ORDER_DESCENDING), nulls last; ties keep input order.
+ * @param[in] column A sortable column (fixed-width or STRING).
+ * @param[in] k Rows wanted (>= 0); more than the column has gives all rows.
+ * @param[in] order Ascending takes the smallest values, descending the largest.
+ * @param[out] out A new column of `min(k, column.size)` rows.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_stable_sorted_order().
+ */
+gcol_status gcol_top_k(gcol_column_view column, int64_t k, gcol_order order, gcol_column **out,
+                       gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The row indices of the @p k first values of @p column in order @p order, nulls
+ *        last; as gcol_top_k() but returns the indices.
+ * @param[in] column A sortable column (fixed-width or STRING).
+ * @param[in] k Rows wanted (>= 0); more than the column has gives all rows.
+ * @param[in] order Ascending takes the smallest values, descending the largest.
+ * @param[out] out `min(k, column.size)` row indices (INT32, or INT64 above INT32_MAX rows).
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_stable_sorted_order().
+ */
+gcol_status gcol_top_k_order(gcol_column_view column, int64_t k, gcol_order order,
+                             gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
 

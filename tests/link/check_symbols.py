@@ -12,6 +12,10 @@ ALLOWED_ANY_BINDING = [
     # since .cu files are C++), and nvcc's device stub behind it.
     r"_Z\d+gcol_\w*",
     r"_Z\d+__device_stub__Z\d+gcol_\w*",
+    # Functions and kernels in an anonymous namespace (and their device stubs): the name
+    # carries _GLOBAL__N_<file hash>, unique to one translation unit, so no program can
+    # define or reference the same symbol; nvcc nevertheless emits some of them global.
+    r"_Z\d*(?:__device_stub__Z)?\w*?N\d+_GLOBAL__N_\w*",
 ]
 # (Relocatable device code, -rdc, would add __fatbinwrap_* and hostRef*: not used, so not allowed.)
 # Allowed only with vague linkage (weak W/V/w/v or unique u): one copy per program, merged with

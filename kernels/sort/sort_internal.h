@@ -1,0 +1,81 @@
+/*
+ * Internal interface of kernels/sort and kernels/search: the few CUB instantiations (radix
+ * sort pairs over u32/u64 keys with u32/u64 values, an int64 inclusive scan, the merge
+ * sort of string ties), the gather of columns through a row map, and the stable sorted
+ * order with an optional segment key. Every function follows the single-exit pattern and
+ * takes temporaries from the default resource.
+ */
+#ifndef GCOL_KERNELS_SORT_SORT_INTERNAL_H
+#define GCOL_KERNELS_SORT_SORT_INTERNAL_H
+
+#include "gcol/column.h"
+#include "gcol/indexalator.h"
+#include "gcol/sorting.h"
+#include "gcol/table.h"
+#include "sort/sort_keys.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/*
+ * Key/value double buffers of one radix sort. keys[0] holds the input keys (keys[1] is
+ * scratch); values[values_current] the input values. With overwrite, both buffers of each
+ * pair are scratch and values_current says where the sorted values landed; without, the
+ * result is in keys[1]/values[1] and keys[0]/values[0] are only read.
+ */
+typedef struct gcol_detail_radix_buffers {
+  void *keys[2];
+  void *values[2];
+  int32_t key_bytes;      /* 4 or 8 */
+  int32_t value_bytes;    /* 4 (needs n <= INT32_MAX) or 8 */
+  int32_t values_current; /* 0 or 1 */
+  int32_t keys_current;   /* out: where the sorted keys landed */
+  bool overwrite;
+} gcol_detail_radix_buffers;
+
+/* Stable ascending radix sort of (key, value) pairs on key bits [0, end_bit). */
+gcol_status gcol_detail_radix_sort_pairs(gcol_detail_radix_buffers *buffers, int64_t n, int end_bit,
+                                         gcol_stream stream);
+
+/* out[i] = in[0] + ... + in[i] over int64 (in == out allowed). */
+gcol_status gcol_detail_inclusive_sum_i64(const int64_t *in, int64_t *out, int64_t n,
+                                          gcol_stream stream);
+
+/* A row whose first 8 bytes tie with a neighbour's: its prefix word and row index. */
+typedef struct gcol_detail_string_tie {
+  uint64_t prefix;
+  uint64_t row;
+} gcol_detail_string_tie;
+
+/* Stable sort of `n` ties by (prefix, validity, full string) of `column`. */
+gcol_status gcol_detail_sort_string_ties(gcol_detail_string_tie *ties, int64_t n,
+                                         gcol_detail_key_column column, gcol_stream stream);
+
+/*
+ * Gathers rows of `num_sources` columns of one type into a new column of `n` rows:
+ * row i comes from source `source_ids[i]` (NULL: source 0), row `rows[i]` (unsigned
+ * integers of `row_bytes` 4 or 8). Fixed-width and STRING. `null_count_hint` >= 0 is
+ * used as the output's null count (a permutation keeps it); -1 counts it (synchronizes).
+ */
+gcol_status gcol_detail_sort_gather(const gcol_column_view *sources, int32_t num_sources,
+                               const uint8_t *source_ids, const void *rows, int32_t row_bytes,
+                               int64_t n, int64_t null_count_hint, gcol_stream stream, gcol_mr *mr,
+                               gcol_column **out);
+
+/* Gathers every column of `table` through one map (see gcol_detail_sort_gather). With
+ * `is_permutation`, null counts are carried over instead of counted. */
+gcol_status gcol_detail_sort_gather_table(gcol_table_view table, const void *rows, int32_t row_bytes,
+                                     int64_t n, bool is_permutation, gcol_stream stream,
+                                     gcol_mr *mr, gcol_table **out);
+
+/*
+ * The stable sorted order of `keys`, optionally within segments (segment_offsets not NULL:
+ * an integer view, already checked). Result: a column of the index type for the row count.
+ */
+gcol_status gcol_detail_sorted_order(gcol_table_view keys, const gcol_order *order,
+                                     const gcol_null_order *null_order,
+                                     const gcol_column_view *segment_offsets, const char *func,
+                                     gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_KERNELS_SORT_SORT_INTERNAL_H */

@@ -1,0 +1,287 @@
+/* Public sorting entry points: orders, sorted copies, sort by key, segmented, top-k. */
+#include "common.cuh"
+#include "gcol/sorting.h"
+#include "sort/sort_internal.h"
+
+/* keys[i] = normalized word of key column row i (the single-word fast path's keys). */
+template <typename K>
+static __global__ void fast_keys_kernel(gcol_detail_key_column column, K *keys, int64_t n) {
+  GCOL_DETAIL_GRID_LOOP(i, n) { keys[i] = (K)gcol_detail_key_word(&column, i, 0); }
+}
+
+/*
+ * sort_by_key with one nullable-free fixed-width key of <= 64 bits and one 4-byte payload
+ * without nulls: the payload rides through the radix sort as its value, exactly
+ * cub::DeviceRadixSort::SortPairs plus one normalizing pass over the keys.
+ */
+static bool fast_path_applies(gcol_table_view values, gcol_table_view keys,
+                              const gcol_detail_key_column *key) {
+  if (keys.num_columns != 1 || values.num_columns != 1) return false;
+  gcol_column_view const v = values.columns[0];
+  return keys.num_rows <= INT32_MAX && key->null_mask == NULL &&
+         key->kind != GCOL_DETAIL_KEY_STRING && key->kind != GCOL_DETAIL_KEY_INT128 &&
+         gcol_type_size(v.type.id) == 4 && (v.null_mask == NULL || v.null_count == 0);
+}
+
+static gcol_status sort_by_key_fast(gcol_column_view value, gcol_detail_key_column key, int64_t n,
+                                    gcol_stream stream, gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *keys[2] = {NULL, NULL};
+  gcol_column *result = NULL;
+  gcol_detail_radix_buffers b;
+  int32_t const key_bytes = key.width <= 4 ? 4 : 8;
+  int const end_bit = gcol_detail_key_bits(key.kind, key.width);
+  unsigned int const grid = gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE);
+  for (int k = 0; k < 2; ++k) {
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)key_bytes * (size_t)n, stream, NULL, &keys[k]));
+  }
+  GCOL_DETAIL_TRY(gcol_column_create(value.type, n, GCOL_MASK_UNALLOCATED, stream, mr, &result));
+  if (key_bytes == 4) {
+    fast_keys_kernel<uint32_t><<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+        key, (uint32_t *)keys[0]->data, n);
+  } else {
+    fast_keys_kernel<uint64_t><<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+        key, (uint64_t *)keys[0]->data, n);
+  }
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  b.keys[0] = keys[0]->data;
+  b.keys[1] = keys[1]->data;
+  b.values[0] = (void *)((const uint32_t *)value.data + value.offset);
+  b.values[1] = result->data->data;
+  b.key_bytes = key_bytes;
+  b.value_bytes = 4;
+  b.values_current = 0;
+  b.keys_current = 0;
+  b.overwrite = false; /* the payload is an input: read it, never write it */
+  GCOL_DETAIL_TRY(gcol_detail_radix_sort_pairs(&b, n, end_bit, stream));
+  *out = result;
+  result = NULL;
+done:
+  gcol_column_free(result);
+  gcol_buffer_free(keys[0]);
+  gcol_buffer_free(keys[1]);
+  return status;
+}
+
+/* Shared body of every sort_by_key flavour. */
+static gcol_status sort_by_key_impl(gcol_table_view values, gcol_table_view keys,
+                                    const gcol_column_view *segment_offsets,
+                                    const gcol_order *order, const gcol_null_order *null_order,
+                                    const char *func, gcol_table **out, gcol_stream stream,
+                                    gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *perm = NULL, *fast = NULL;
+  gcol_detail_key_column key;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(gcol_detail_table_view_check(values, "values"));
+  GCOL_DETAIL_TRY(gcol_detail_key_table_make(keys, order, null_order, "keys", NULL));
+  GCOL_DETAIL_CHECK(values.num_rows == keys.num_rows, GCOL_ERROR_SIZE_MISMATCH,
+                    "%s: values has %lld rows, keys %lld", func, (long long)values.num_rows,
+                    (long long)keys.num_rows);
+  for (int32_t c = 0; c < values.num_columns; ++c) {
+    gcol_type_id const id = values.columns[c].type.id;
+    GCOL_DETAIL_CHECK(gcol_type_is_fixed_width(id) || id == GCOL_STRING, GCOL_ERROR_UNSUPPORTED,
+                      "%s: values column %d has type %s; fixed-width and STRING are supported",
+                      func, (int)c, gcol_type_name(id));
+  }
+  GCOL_DETAIL_TRY(gcol_detail_key_column_make(
+      keys.columns[0], order != NULL ? order[0] : GCOL_ORDER_ASCENDING,
+      null_order != NULL ? null_order[0] : GCOL_NULLS_AFTER, "keys column 0", &key));
+  if (segment_offsets == NULL && keys.num_rows > 0 && fast_path_applies(values, keys, &key)) {
+    GCOL_DETAIL_TRY(sort_by_key_fast(values.columns[0], key, keys.num_rows, stream, mr, &fast));
+    GCOL_DETAIL_TRY(gcol_table_create(&fast, 1, out));
+    fast = NULL;
+    goto done;
+  }
+  GCOL_DETAIL_TRY(gcol_detail_sorted_order(keys, order, null_order, segment_offsets, func, &perm,
+                                           stream, NULL));
+  {
+    gcol_column_view const pv = gcol_column_get_view(perm);
+    GCOL_DETAIL_TRY(gcol_detail_sort_gather_table(values, pv.data, (int32_t)gcol_type_size(pv.type.id),
+                                             pv.size, true, stream, mr, out));
+  }
+done:
+  gcol_column_free(fast);
+  gcol_column_free(perm);
+  return status;
+}
+
+static gcol_status check_segment_offsets(gcol_column_view offsets, int64_t num_rows) {
+  GCOL_DETAIL_REQUIRE(gcol_type_is_integral(offsets.type.id), GCOL_ERROR_TYPE_MISMATCH,
+                      "segment_offsets must have an integer type, not %s",
+                      gcol_type_name(offsets.type.id));
+  GCOL_DETAIL_REQUIRE(
+      offsets.size >= 0 && offsets.offset >= 0 && (offsets.size == 0 || offsets.data != NULL),
+      GCOL_ERROR_INVALID_ARGUMENT, "segment_offsets is malformed (size %lld, offset %lld, data %p)",
+      (long long)offsets.size, (long long)offsets.offset, offsets.data);
+  GCOL_DETAIL_REQUIRE(offsets.null_mask == NULL || offsets.null_count == 0,
+                      GCOL_ERROR_INVALID_ARGUMENT, "segment_offsets must not have nulls");
+  GCOL_UNUSED(num_rows);
+  return GCOL_OK;
+}
+
+extern "C" gcol_status gcol_sorted_order(gcol_table_view keys, const gcol_order *order,
+                                         const gcol_null_order *null_order, gcol_column **out,
+                                         gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_sorted_order");
+  status =
+      gcol_detail_sorted_order(keys, order, null_order, NULL, "gcol_sorted_order", out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_stable_sorted_order(gcol_table_view keys, const gcol_order *order,
+                                                const gcol_null_order *null_order,
+                                                gcol_column **out, gcol_stream stream,
+                                                gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_stable_sorted_order");
+  status = gcol_detail_sorted_order(keys, order, null_order, NULL, "gcol_stable_sorted_order", out,
+                                    stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_sort(gcol_table_view keys, const gcol_order *order,
+                                 const gcol_null_order *null_order, gcol_table **out,
+                                 gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_sort");
+  status = sort_by_key_impl(keys, keys, NULL, order, null_order, "gcol_sort", out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_stable_sort(gcol_table_view keys, const gcol_order *order,
+                                        const gcol_null_order *null_order, gcol_table **out,
+                                        gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_stable_sort");
+  status =
+      sort_by_key_impl(keys, keys, NULL, order, null_order, "gcol_stable_sort", out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_sort_by_key(gcol_table_view values, gcol_table_view keys,
+                                        const gcol_order *order, const gcol_null_order *null_order,
+                                        gcol_table **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_sort_by_key");
+  status =
+      sort_by_key_impl(values, keys, NULL, order, null_order, "gcol_sort_by_key", out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_stable_sort_by_key(gcol_table_view values, gcol_table_view keys,
+                                               const gcol_order *order,
+                                               const gcol_null_order *null_order, gcol_table **out,
+                                               gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_stable_sort_by_key");
+  status = sort_by_key_impl(values, keys, NULL, order, null_order, "gcol_stable_sort_by_key", out,
+                            stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_segmented_sorted_order(
+    gcol_table_view keys, gcol_column_view segment_offsets, const gcol_order *order,
+    const gcol_null_order *null_order, gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_segmented_sorted_order");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(check_segment_offsets(segment_offsets, keys.num_rows));
+  GCOL_DETAIL_TRY(gcol_detail_sorted_order(keys, order, null_order, &segment_offsets,
+                                           "gcol_segmented_sorted_order", out, stream, mr));
+done:
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_segmented_sort_by_key(gcol_table_view values, gcol_table_view keys,
+                                                  gcol_column_view segment_offsets,
+                                                  const gcol_order *order,
+                                                  const gcol_null_order *null_order,
+                                                  gcol_table **out, gcol_stream stream,
+                                                  gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_segmented_sort_by_key");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(check_segment_offsets(segment_offsets, keys.num_rows));
+  GCOL_DETAIL_TRY(sort_by_key_impl(values, keys, &segment_offsets, order, null_order,
+                                   "gcol_segmented_sort_by_key", out, stream, mr));
+done:
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+/* The stable order of one column, nulls last; the first min(k, n) indices in *perm_out. */
+static gcol_status top_k_perm(gcol_column_view column, int64_t k, gcol_order order,
+                              gcol_column **perm_out, int64_t *taken, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  gcol_table_view keys;
+  gcol_null_order const nulls = GCOL_NULLS_AFTER;
+  GCOL_DETAIL_CHECK(k >= 0, GCOL_ERROR_INVALID_ARGUMENT, "k is negative (%lld)", (long long)k);
+  keys.num_columns = 1;
+  keys.num_rows = column.size;
+  keys.columns = &column;
+  GCOL_DETAIL_TRY(
+      gcol_detail_sorted_order(keys, &order, &nulls, NULL, "gcol_top_k", perm_out, stream, NULL));
+  *taken = k < column.size ? k : column.size;
+done:
+  return status;
+}
+
+extern "C" gcol_status gcol_top_k(gcol_column_view column, int64_t k, gcol_order order,
+                                  gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *perm = NULL;
+  int64_t taken = 0;
+  GCOL_DETAIL_NVTX_PUSH("gcol_top_k");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(top_k_perm(column, k, order, &perm, &taken, stream));
+  {
+    gcol_column_view const pv = gcol_column_get_view(perm);
+    GCOL_DETAIL_TRY(
+        gcol_detail_sort_gather(&column, 1, NULL, pv.data, (int32_t)gcol_type_size(pv.type.id), taken,
+                           taken == column.size ? column.null_count : -1, stream, mr, out));
+  }
+done:
+  gcol_column_free(perm);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_top_k_order(gcol_column_view column, int64_t k, gcol_order order,
+                                        gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *perm = NULL, *result = NULL;
+  int64_t taken = 0;
+  GCOL_DETAIL_NVTX_PUSH("gcol_top_k_order");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(top_k_perm(column, k, order, &perm, &taken, stream));
+  {
+    gcol_column_view const pv = gcol_column_get_view(perm);
+    size_t const width = gcol_type_size(pv.type.id);
+    GCOL_DETAIL_TRY(gcol_column_create(pv.type, taken, GCOL_MASK_UNALLOCATED, stream, mr, &result));
+    if (taken > 0) {
+      GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(result->data->data, pv.data, width * (size_t)taken,
+                                           cudaMemcpyDeviceToDevice, (cudaStream_t)stream));
+    }
+  }
+  *out = result;
+  result = NULL;
+done:
+  gcol_column_free(result);
+  gcol_column_free(perm);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}

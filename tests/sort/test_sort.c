@@ -1,0 +1,662 @@
+/*
+ * GPU tests of gcol/sorting.h against the host reference (sort_ref.c): stable orders
+ * compared exactly (the stable order is unique), unstable orders checked as sorting
+ * permutations, every key type with edge values, sizes, slices, validity patterns, orders,
+ * null orders, multi-column keys, strings, payload stability, segments, ranks, top-k,
+ * is_sorted and allocation failures.
+ */
+#include <math.h>
+
+#include "sort_test_data.h"
+
+static const gcol_type_id key_types[] = {GCOL_INT8,
+                                         GCOL_INT16,
+                                         GCOL_INT32,
+                                         GCOL_INT64,
+                                         GCOL_UINT8,
+                                         GCOL_UINT16,
+                                         GCOL_UINT32,
+                                         GCOL_UINT64,
+                                         GCOL_FLOAT32,
+                                         GCOL_FLOAT64,
+                                         GCOL_BOOL8,
+                                         GCOL_TIMESTAMP_DAYS,
+                                         GCOL_TIMESTAMP_MILLISECONDS,
+                                         GCOL_DURATION_NANOSECONDS,
+                                         GCOL_DECIMAL32,
+                                         GCOL_DECIMAL64,
+                                         GCOL_DECIMAL128,
+                                         GCOL_STRING};
+#define NUM_KEY_TYPES (sizeof key_types / sizeof key_types[0])
+
+static gcol_data_type type_of(gcol_type_id id) {
+  return gcol_type_is_decimal(id) ? gcol_data_type_decimal(id, -2) : gcol_data_type_make(id);
+}
+
+/* Checks a stable order exactly against the reference. */
+static void expect_stable_order(gcol_column_view perm, const ref_column *refs, int32_t ncols,
+                                int64_t n, const char *what) {
+  int64_t *want = (int64_t *)malloc(sizeof(int64_t) * ((size_t)n + 1));
+  int64_t *got;
+  assert_int_equal(perm.size, n);
+  assert_int_equal(perm.type.id, gcol_index_type_for(n));
+  got = copy_indices(perm);
+  ref_stable_order(refs, ncols, n, want);
+  for (int64_t i = 0; i < n; ++i) {
+    if (got[i] != want[i]) {
+      fail_msg("%s: position %lld of %lld: got row %lld, want %lld", what, (long long)i,
+               (long long)n, (long long)got[i], (long long)want[i]);
+    }
+  }
+  free(got);
+  free(want);
+}
+
+/* Checks that an order is a permutation that sorts (ties in any order). */
+static void expect_sorting_permutation(gcol_column_view perm, const ref_column *refs, int32_t ncols,
+                                       int64_t n) {
+  int64_t *got = copy_indices(perm);
+  uint8_t *seen = (uint8_t *)calloc((size_t)n + 1, 1);
+  for (int64_t i = 0; i < n; ++i) {
+    assert_true(got[i] >= 0 && got[i] < n);
+    assert_false(seen[got[i]]);
+    seen[got[i]] = 1;
+    if (i > 0) assert_true(ref_compare_rows(refs, ncols, got[i - 1], got[i]) <= 0);
+  }
+  free(seen);
+  free(got);
+}
+
+/* Every type x size x validity x order x null order, one column, stable and unstable. */
+static void test_sorted_order_every_type(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(11);
+  for (size_t t = 0; t < NUM_KEY_TYPES; ++t) {
+    for (size_t s = 0; s < gcol_test_num_sizes; ++s) {
+      int64_t const n = gcol_test_sizes[s];
+      for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
+        /* all four order combinations on small sizes, one rotating combination above */
+        for (int combo = 0; combo < 4; ++combo) {
+          if (n > 300 && combo != (int)((s + (size_t)v) % 4)) continue;
+          gcol_order const o = (gcol_order)(combo & 1);
+          gcol_null_order const no = (gcol_null_order)(combo >> 1);
+          test_column tc;
+          gcol_column *perm = NULL;
+          gcol_table_view keys;
+          char what[128];
+          test_column_make(&rng, type_of(key_types[t]), n, 0, (gcol_test_validity)v, o, no, &tc);
+          keys.num_columns = 1;
+          keys.num_rows = n;
+          keys.columns = &tc.view;
+          snprintf(what, sizeof what, "%s n=%lld %s order=%d nulls=%d",
+                   gcol_type_name(key_types[t]), (long long)n,
+                   gcol_test_validity_name((gcol_test_validity)v), (int)o, (int)no);
+          GCOL_TEST_OK(gcol_stable_sorted_order(keys, &o, &no, &perm, NULL, NULL));
+          expect_stable_order(gcol_column_get_view(perm), &tc.ref, 1, n, what);
+          gcol_column_free(perm);
+          perm = NULL;
+          GCOL_TEST_OK(gcol_sorted_order(keys, &o, &no, &perm, NULL, NULL));
+          expect_sorting_permutation(gcol_column_get_view(perm), &tc.ref, 1, n);
+          gcol_column_free(perm);
+          test_column_free(&tc);
+        }
+      }
+    }
+  }
+}
+
+/* Slices at every offset of TESTING.md (not byte- or word-aligned), nulls included. */
+static void test_sorted_order_slices(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(12);
+  gcol_type_id const ids[] = {GCOL_INT32, GCOL_FLOAT64, GCOL_INT8, GCOL_DECIMAL128, GCOL_STRING};
+  for (size_t k = 0; k < sizeof ids / sizeof ids[0]; ++k) {
+    for (size_t o = 0; o < gcol_test_num_offsets; ++o) {
+      int64_t const n = 300;
+      test_column tc;
+      gcol_column *perm = NULL;
+      gcol_table_view keys;
+      gcol_order const ord = GCOL_ORDER_DESCENDING;
+      gcol_null_order const nulls = GCOL_NULLS_BEFORE;
+      test_column_make(&rng, type_of(ids[k]), n, gcol_test_offsets[o], GCOL_TEST_RANDOM_NULLS, ord,
+                       nulls, &tc);
+      keys.num_columns = 1;
+      keys.num_rows = n;
+      keys.columns = &tc.view;
+      GCOL_TEST_OK(gcol_stable_sorted_order(keys, &ord, &nulls, &perm, NULL, NULL));
+      expect_stable_order(gcol_column_get_view(perm), &tc.ref, 1, n, gcol_type_name(ids[k]));
+      gcol_column_free(perm);
+      test_column_free(&tc);
+    }
+  }
+}
+
+/* Three and four key columns of mixed types, each with its own order and null order. */
+static void test_sorted_order_multi_column(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(13);
+  gcol_type_id const ids[4] = {GCOL_INT32, GCOL_STRING, GCOL_FLOAT64, GCOL_INT64};
+  int64_t const sizes[] = {0, 1, 33, 257, 4097, 100003};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    for (int combo = 0; combo < 16; ++combo) {
+      int64_t const n = sizes[s];
+      int32_t const ncols = combo % 2 == 0 ? 3 : 4;
+      test_column tc[4];
+      gcol_column_view views[4];
+      ref_column refs[4];
+      gcol_order orders[4];
+      gcol_null_order nulls[4];
+      gcol_column *perm = NULL;
+      gcol_table_view keys;
+      for (int32_t c = 0; c < ncols; ++c) {
+        orders[c] = (gcol_order)((combo >> c) & 1);
+        nulls[c] = (gcol_null_order)(((combo >> (c + 1)) & 1));
+        test_column_make(&rng, type_of(ids[(c + combo) % 4]), n, (int64_t)c * 3,
+                         GCOL_TEST_RANDOM_NULLS, orders[c], nulls[c], &tc[c]);
+        views[c] = tc[c].view;
+        refs[c] = tc[c].ref;
+      }
+      GCOL_TEST_OK(gcol_table_view_make(views, ncols, &keys));
+      GCOL_TEST_OK(gcol_stable_sorted_order(keys, orders, nulls, &perm, NULL, NULL));
+      expect_stable_order(gcol_column_get_view(perm), refs, ncols, n, "multi-column");
+      gcol_column_free(perm);
+      for (int32_t c = 0; c < ncols; ++c) test_column_free(&tc[c]);
+    }
+  }
+}
+
+/* All-equal keys and all-null keys keep the input order; nulls first or last. */
+static void test_sorted_order_ties_and_all_null(void **state) {
+  (void)state;
+  int64_t const n = 1000;
+  int64_t *vals = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
+  uint8_t *valid = (uint8_t *)calloc((size_t)n, 1);
+  for (int pattern = 0; pattern < 2; ++pattern) {
+    gcol_column *col = NULL, *perm = NULL;
+    gcol_column_view v;
+    gcol_table_view keys;
+    for (int64_t i = 0; i < n; ++i) vals[i] = 42;
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, vals,
+                                              pattern ? valid : NULL, NULL, NULL, &col));
+    v = gcol_column_get_view(col);
+    GCOL_TEST_OK(gcol_table_view_make(&v, 1, &keys));
+    GCOL_TEST_OK(gcol_stable_sorted_order(keys, NULL, NULL, &perm, NULL, NULL));
+    int64_t *got = copy_indices(gcol_column_get_view(perm));
+    for (int64_t i = 0; i < n; ++i) assert_int_equal(got[i], i);
+    free(got);
+    gcol_column_free(perm);
+    gcol_column_free(col);
+  }
+  free(vals);
+  free(valid);
+}
+
+/* sort_by_key: the payload is the row number, so its order shows stability. Covers the
+ * fast path (int32 key, int32 payload) and the general one (nulls, strings, two payloads). */
+static void test_sort_by_key_payload_order(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(14);
+  int64_t const sizes[] = {0, 1, 255, 257, 65537, 1000003};
+  gcol_type_id const key_ids[] = {GCOL_INT32, GCOL_INT64, GCOL_FLOAT32, GCOL_STRING, GCOL_UINT16};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    for (size_t k = 0; k < sizeof key_ids / sizeof key_ids[0]; ++k) {
+      for (int v = 0; v < 2; ++v) {
+        int64_t const n = sizes[s];
+        gcol_test_validity const validity = v ? GCOL_TEST_RANDOM_NULLS : GCOL_TEST_NO_MASK;
+        test_column key, strpay;
+        int32_t *payload = (int32_t *)malloc(sizeof(int32_t) * ((size_t)n + 1));
+        gcol_column *pcol = NULL;
+        gcol_table *out = NULL;
+        gcol_column_view vals[2];
+        gcol_table_view values, keys;
+        gcol_order const o = GCOL_ORDER_ASCENDING;
+        gcol_null_order const no = GCOL_NULLS_AFTER;
+        int64_t *want = (int64_t *)malloc(sizeof(int64_t) * ((size_t)n + 1));
+        for (int64_t i = 0; i < n; ++i) payload[i] = (int32_t)i;
+        test_column_make(&rng, type_of(key_ids[k]), n, 0, validity, o, no, &key);
+        test_column_make(&rng, gcol_data_type_make(GCOL_STRING), n, 0, validity, o, no, &strpay);
+        GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n, payload, NULL,
+                                                  NULL, NULL, &pcol));
+        vals[0] = gcol_column_get_view(pcol);
+        vals[1] = strpay.view;
+        GCOL_TEST_OK(gcol_table_view_make(vals, v ? 2 : 1, &values));
+        GCOL_TEST_OK(gcol_table_view_make(&key.view, 1, &keys));
+        GCOL_TEST_OK(gcol_stable_sort_by_key(values, keys, &o, &no, &out, NULL, NULL));
+        ref_stable_order(&key.ref, 1, n, want);
+        {
+          gcol_table_view const tv = gcol_table_get_view(out);
+          int32_t *got = (int32_t *)malloc(sizeof(int32_t) * ((size_t)n + 1));
+          GCOL_TEST_OK(gcol_column_copy_to_host(tv.columns[0], got, NULL, NULL));
+          for (int64_t i = 0; i < n; ++i) {
+            if (got[i] != (int32_t)want[i]) {
+              fail_msg("%s n=%lld: payload %lld is %d, want %lld", gcol_type_name(key_ids[k]),
+                       (long long)n, (long long)i, got[i], (long long)want[i]);
+            }
+          }
+          if (v) { /* the string payload follows the same permutation, nulls included */
+            gcol_host_strings *hs = NULL;
+            GCOL_TEST_OK(gcol_column_strings_copy_to_host(tv.columns[1], NULL, &hs));
+            for (int64_t i = 0; i < n; ++i) {
+              int64_t const r = want[i];
+              assert_int_equal(hs->valid[i], strpay.valid[r]);
+              if (hs->valid[i]) {
+                assert_int_equal(hs->offsets[i + 1] - hs->offsets[i], strpay.lengths[r]);
+                assert_memory_equal(hs->chars + hs->offsets[i], strpay.strings[r],
+                                    (size_t)strpay.lengths[r]);
+              }
+            }
+            gcol_test_assert_null_count_consistent(tv.columns[1]);
+            gcol_host_strings_free(hs);
+          }
+          free(got);
+        }
+        gcol_table_free(out);
+        gcol_column_free(pcol);
+        test_column_free(&key);
+        test_column_free(&strpay);
+        free(payload);
+        free(want);
+      }
+    }
+  }
+}
+
+/* gcol_sort and gcol_stable_sort return the key rows in order, nulls and all. */
+static void test_sort_returns_sorted_rows(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(15);
+  gcol_type_id const ids[] = {GCOL_INT32, GCOL_FLOAT64, GCOL_DECIMAL128, GCOL_BOOL8};
+  for (size_t k = 0; k < sizeof ids / sizeof ids[0]; ++k) {
+    for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
+      int64_t const n = 4097;
+      test_column tc;
+      gcol_table *out = NULL;
+      gcol_table_view keys;
+      gcol_order const o = GCOL_ORDER_DESCENDING;
+      gcol_null_order const no = GCOL_NULLS_BEFORE;
+      size_t const width = gcol_type_size(ids[k]);
+      int64_t *want = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
+      char *expect = (char *)malloc(width * (size_t)n);
+      uint8_t *expect_valid = (uint8_t *)malloc((size_t)n);
+      test_column_make(&rng, type_of(ids[k]), n, 5, (gcol_test_validity)v, o, no, &tc);
+      GCOL_TEST_OK(gcol_table_view_make(&tc.view, 1, &keys));
+      GCOL_TEST_OK(v % 2 ? gcol_sort(keys, &o, &no, &out, NULL, NULL)
+                         : gcol_stable_sort(keys, &o, &no, &out, NULL, NULL));
+      ref_stable_order(&tc.ref, 1, n, want);
+      for (int64_t i = 0; i < n; ++i) {
+        memcpy(expect + (size_t)i * width, (const char *)tc.ref.data + (size_t)want[i] * width,
+               width);
+        expect_valid[i] = tc.ref.valid ? tc.ref.valid[want[i]] : 1;
+      }
+      {
+        gcol_table_view const tv = gcol_table_get_view(out);
+        /* ties of equal keys may hold different bytes (NaN payloads, -0/+0, true = 1 or
+         * 0x80): compare through the reference comparator instead of bytes */
+        char *got = (char *)malloc(width * (size_t)n);
+        uint8_t *got_valid = (uint8_t *)malloc((size_t)n);
+        ref_column gref = tc.ref, eref = tc.ref;
+        GCOL_TEST_OK(gcol_column_copy_to_host(tv.columns[0], got, got_valid, NULL));
+        gref.data = got;
+        gref.valid = got_valid;
+        eref.data = expect;
+        eref.valid = expect_valid;
+        for (int64_t i = 0; i < n; ++i) {
+          assert_int_equal(ref_compare_rows2(&gref, i, &eref, i, 1), 0);
+        }
+        gcol_test_assert_null_count_consistent(tv.columns[0]);
+        free(got);
+        free(got_valid);
+      }
+      gcol_table_free(out);
+      test_column_free(&tc);
+      free(want);
+      free(expect);
+      free(expect_valid);
+    }
+  }
+}
+
+/* Segments: each sorted on its own; rows before the first and after the last offset too. */
+static void test_segmented_sort(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(16);
+  int64_t const n = 5000;
+  int64_t const offsets[] = {10, 10, 11, 500, 2047, 4000, 4990};
+  int32_t const num_offsets = 7;
+  for (int v = 0; v < 3; ++v) {
+    test_column tc;
+    gcol_column *offs = NULL, *perm = NULL, *pcol = NULL;
+    gcol_table *sorted = NULL;
+    gcol_table_view keys, values;
+    gcol_column_view pv;
+    gcol_order const o = GCOL_ORDER_DESCENDING;
+    gcol_null_order const no = GCOL_NULLS_AFTER;
+    int64_t *got;
+    int32_t *payload = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    for (int64_t i = 0; i < n; ++i) payload[i] = (int32_t)i;
+    test_column_make(&rng, type_of(v == 2 ? GCOL_STRING : GCOL_INT16), n, 0,
+                     v ? GCOL_TEST_RANDOM_NULLS : GCOL_TEST_NO_MASK, o, no, &tc);
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), num_offsets, offsets,
+                                              NULL, NULL, NULL, &offs));
+    GCOL_TEST_OK(gcol_table_view_make(&tc.view, 1, &keys));
+    GCOL_TEST_OK(
+        gcol_segmented_sorted_order(keys, gcol_column_get_view(offs), &o, &no, &perm, NULL, NULL));
+    got = copy_indices(gcol_column_get_view(perm));
+    /* reference: a stable sort of each segment's rows */
+    for (int32_t seg = 0; seg <= num_offsets; ++seg) {
+      int64_t const begin = seg == 0 ? 0 : offsets[seg - 1];
+      int64_t const end = seg == num_offsets ? n : offsets[seg];
+      int64_t *want = (int64_t *)malloc(sizeof(int64_t) * (size_t)(end - begin + 1));
+      ref_column r = tc.ref;
+      r.size = end - begin;
+      if (r.data) r.data = (const char *)r.data + (size_t)begin * 2;
+      if (r.valid) r.valid += begin;
+      if (r.strings) {
+        r.strings += begin;
+        r.lengths += begin;
+      }
+      ref_stable_order(&r, 1, end - begin, want);
+      for (int64_t i = begin; i < end; ++i) assert_int_equal(got[i], want[i - begin] + begin);
+      free(want);
+    }
+    /* segmented_sort_by_key moves the payload the same way */
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n, payload, NULL,
+                                              NULL, NULL, &pcol));
+    pv = gcol_column_get_view(pcol);
+    GCOL_TEST_OK(gcol_table_view_make(&pv, 1, &values));
+    GCOL_TEST_OK(gcol_segmented_sort_by_key(values, keys, gcol_column_get_view(offs), &o, &no,
+                                            &sorted, NULL, NULL));
+    GCOL_TEST_OK(
+        gcol_column_copy_to_host(gcol_table_get_view(sorted).columns[0], payload, NULL, NULL));
+    for (int64_t i = 0; i < n; ++i) assert_int_equal(payload[i], got[i]);
+    free(got);
+    free(payload);
+    gcol_table_free(sorted);
+    gcol_column_free(pcol);
+    gcol_column_free(perm);
+    gcol_column_free(offs);
+    test_column_free(&tc);
+  }
+}
+
+/* Host rank of row r (1-based), by definition over all rows. */
+static double ref_rank(const ref_column *c, int64_t n, int64_t r, gcol_rank_method m,
+                       gcol_rank_nulls nulls, bool pct, const int64_t *perm) {
+  int64_t less = 0, equal = 0, counted = 0, before_equal = 0, distinct_less = 0, distinct = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    bool const vi = c->valid == NULL || c->valid[i];
+    if (nulls == GCOL_RANK_NULLS_KEEP && !vi) continue;
+    counted++;
+    int const cmp = ref_compare_rows(c, 1, i, r);
+    if (cmp < 0) less++;
+    if (cmp == 0) equal++;
+  }
+  for (int64_t p = 0; p < n; ++p) { /* distinct groups via the stable order */
+    int64_t const i = perm[p];
+    bool const vi = c->valid == NULL || c->valid[i];
+    if (nulls == GCOL_RANK_NULLS_KEEP && !vi) continue;
+    bool const head = p == 0 || ref_compare_rows(c, 1, perm[p - 1], i) != 0;
+    if (head) {
+      distinct++;
+      if (ref_compare_rows(c, 1, i, r) < 0) distinct_less++;
+    }
+    if (i == r) before_equal = p;
+  }
+  double rank;
+  switch (m) {
+    case GCOL_RANK_FIRST:
+      rank = (double)(before_equal + 1);
+      break;
+    case GCOL_RANK_AVERAGE:
+      rank = (double)less + (double)(equal + 1) / 2.0;
+      break;
+    case GCOL_RANK_MIN:
+      rank = (double)(less + 1);
+      break;
+    case GCOL_RANK_MAX:
+      rank = (double)(less + equal);
+      break;
+    default:
+      rank = (double)(distinct_less + 1);
+      break;
+  }
+  if (pct) rank /= (double)(m == GCOL_RANK_DENSE ? distinct : counted);
+  return rank;
+}
+
+static void test_rank_methods(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(17);
+  int64_t const n = 300;
+  for (int t = 0; t < 2; ++t) {
+    for (int m = 0; m <= GCOL_RANK_DENSE; ++m) {
+      for (int nl = 0; nl <= GCOL_RANK_NULLS_BOTTOM; ++nl) {
+        for (int pct = 0; pct < 2; ++pct) {
+          gcol_order const o = (gcol_order)((m + nl) % 2);
+          gcol_null_order const no =
+              nl == GCOL_RANK_NULLS_TOP ? GCOL_NULLS_BEFORE : GCOL_NULLS_AFTER;
+          test_column tc;
+          gcol_column *out = NULL;
+          int64_t perm[300];
+          double *got = (double *)malloc(sizeof(double) * (size_t)n);
+          int32_t *got_i = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+          uint8_t valid[300];
+          test_column_make(&rng, type_of(t ? GCOL_STRING : GCOL_FLOAT32), n, 3,
+                           GCOL_TEST_RANDOM_NULLS, o, no, &tc);
+          GCOL_TEST_OK(gcol_rank(tc.view, (gcol_rank_method)m, o, (gcol_rank_nulls)nl, pct != 0,
+                                 &out, NULL, NULL));
+          ref_stable_order(&tc.ref, 1, n, perm);
+          gcol_column_view const ov = gcol_column_get_view(out);
+          bool const as_double = m == GCOL_RANK_AVERAGE || pct;
+          assert_int_equal(ov.type.id, as_double ? GCOL_FLOAT64 : GCOL_INT32);
+          GCOL_TEST_OK(
+              gcol_column_copy_to_host(ov, as_double ? (void *)got : (void *)got_i, valid, NULL));
+          for (int64_t r = 0; r < n; ++r) {
+            bool const vr = tc.ref.valid == NULL || tc.ref.valid[r];
+            if (nl == GCOL_RANK_NULLS_KEEP && !vr) {
+              assert_int_equal(valid[r], 0);
+              continue;
+            }
+            assert_int_equal(valid[r], 1);
+            double const want =
+                ref_rank(&tc.ref, n, r, (gcol_rank_method)m, (gcol_rank_nulls)nl, pct != 0, perm);
+            double const g = as_double ? got[r] : (double)got_i[r];
+            if (fabs(g - want) > 1e-9) {
+              fail_msg("rank method %d nulls %d pct %d row %lld: got %g want %g", m, nl, pct,
+                       (long long)r, g, want);
+            }
+          }
+          free(got);
+          free(got_i);
+          gcol_column_free(out);
+          test_column_free(&tc);
+        }
+      }
+    }
+  }
+}
+
+static void test_is_sorted(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(18);
+  int64_t const sizes[] = {0, 1, 2, 129, 65537};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    int64_t const n = sizes[s];
+    test_column tc;
+    gcol_table *sorted = NULL;
+    gcol_table_view keys;
+    gcol_order const o = GCOL_ORDER_DESCENDING;
+    gcol_null_order const no = GCOL_NULLS_BEFORE;
+    bool result = false;
+    test_column_make(&rng, type_of(GCOL_FLOAT64), n, 1, GCOL_TEST_RANDOM_NULLS, o, no, &tc);
+    GCOL_TEST_OK(gcol_table_view_make(&tc.view, 1, &keys));
+    GCOL_TEST_OK(gcol_stable_sort(keys, &o, &no, &sorted, NULL, NULL));
+    GCOL_TEST_OK(gcol_is_sorted(gcol_table_get_view(sorted), &o, &no, &result, NULL));
+    assert_true(result);
+    /* the unsorted input: sorted only if the reference says so */
+    {
+      bool want = true;
+      for (int64_t i = 1; i < n; ++i) want = want && ref_compare_rows(&tc.ref, 1, i - 1, i) <= 0;
+      GCOL_TEST_OK(gcol_is_sorted(keys, &o, &no, &result, NULL));
+      assert_int_equal(result, want);
+    }
+    gcol_table_free(sorted);
+    test_column_free(&tc);
+  }
+}
+
+static void test_top_k(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(19);
+  int64_t const n = 1000;
+  int64_t const ks[] = {0, 1, 10, 999, 1000, 5000};
+  for (size_t k = 0; k < sizeof ks / sizeof ks[0]; ++k) {
+    test_column tc;
+    gcol_column *top = NULL, *order = NULL;
+    int64_t want[1000];
+    int64_t const taken = ks[k] < n ? ks[k] : n;
+    int64_t got_vals[1000];
+    uint8_t got_valid[1000];
+    test_column_make(&rng, type_of(GCOL_INT64), n, 7, GCOL_TEST_RANDOM_NULLS, GCOL_ORDER_DESCENDING,
+                     GCOL_NULLS_AFTER, &tc);
+    GCOL_TEST_OK(gcol_top_k(tc.view, ks[k], GCOL_ORDER_DESCENDING, &top, NULL, NULL));
+    GCOL_TEST_OK(gcol_top_k_order(tc.view, ks[k], GCOL_ORDER_DESCENDING, &order, NULL, NULL));
+    ref_stable_order(&tc.ref, 1, n, want);
+    assert_int_equal(gcol_column_get_view(top).size, taken);
+    int64_t *idx = copy_indices(gcol_column_get_view(order));
+    GCOL_TEST_OK(gcol_column_copy_to_host(gcol_column_get_view(top), got_vals, got_valid, NULL));
+    for (int64_t i = 0; i < taken; ++i) {
+      assert_int_equal(idx[i], want[i]);
+      assert_int_equal(got_valid[i], tc.ref.valid[want[i]]);
+      if (got_valid[i]) assert_int_equal(got_vals[i], ((const int64_t *)tc.ref.data)[want[i]]);
+    }
+    gcol_test_assert_null_count_consistent(gcol_column_get_view(top));
+    free(idx);
+    gcol_column_free(top);
+    gcol_column_free(order);
+    test_column_free(&tc);
+  }
+}
+
+/* Every allocation point fails once: OUT_OF_MEMORY, no output, nothing leaked. */
+static void fail_nth_loop(gcol_column_view key, bool by_key) {
+  gcol_table_view keys;
+  gcol_mr *previous = NULL;
+  GCOL_TEST_OK(gcol_table_view_make(&key, 1, &keys));
+  for (int64_t nth = 1; nth < 200; ++nth) {
+    gcol_mr *failing = NULL;
+    gcol_column *perm = NULL;
+    gcol_table *sorted = NULL;
+    int64_t const before = gcol_test_live_bytes();
+    gcol_status st;
+    GCOL_TEST_OK(gcol_mr_fail_nth_create(gcol_test_stats_mr(), nth, &failing));
+    GCOL_TEST_OK(gcol_mr_set_default(failing, &previous));
+    st = by_key ? gcol_stable_sort(keys, NULL, NULL, &sorted, NULL, failing)
+                : gcol_stable_sorted_order(keys, NULL, NULL, &perm, NULL, failing);
+    GCOL_TEST_OK(gcol_mr_set_default(previous, NULL));
+    if (st == GCOL_OK) {
+      gcol_column_free(perm);
+      gcol_table_free(sorted);
+      gcol_mr_destroy(failing);
+      return;
+    }
+    assert_int_equal(st, GCOL_ERROR_OUT_OF_MEMORY);
+    assert_null(perm);
+    assert_null(sorted);
+    assert_int_equal(gcol_test_live_bytes(), before);
+    gcol_mr_destroy(failing);
+  }
+  fail_msg("still failing after 200 allocations");
+}
+
+static void test_allocation_failures(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(20);
+  gcol_type_id const ids[] = {GCOL_INT32, GCOL_STRING, GCOL_DECIMAL128};
+  for (size_t k = 0; k < sizeof ids / sizeof ids[0]; ++k) {
+    test_column tc;
+    test_column_make(&rng, type_of(ids[k]), 1000, 3, GCOL_TEST_RANDOM_NULLS, GCOL_ORDER_ASCENDING,
+                     GCOL_NULLS_AFTER, &tc);
+    fail_nth_loop(tc.view, false);
+    fail_nth_loop(tc.view, true);
+    test_column_free(&tc);
+  }
+}
+
+/* STRING outputs switch to INT64 offsets above the threshold (forced low here), and a
+ * zero-length slice at the end sorts to an empty result. */
+static void test_sort_strings_int64_offsets_and_empty_slice(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(21);
+  int64_t const n = 513;
+  test_column tc;
+  gcol_table *out = NULL;
+  gcol_table_view keys;
+  gcol_column_view empty;
+  gcol_column *perm = NULL;
+  int64_t *want = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
+  int64_t const previous = gcol_set_large_offsets_threshold(16);
+  gcol_host_strings *hs = NULL;
+  test_column_make(&rng, gcol_data_type_make(GCOL_STRING), n, 7, GCOL_TEST_RANDOM_NULLS,
+                   GCOL_ORDER_ASCENDING, GCOL_NULLS_AFTER, &tc);
+  GCOL_TEST_OK(gcol_table_view_make(&tc.view, 1, &keys));
+  GCOL_TEST_OK(gcol_stable_sort(keys, NULL, NULL, &out, NULL, NULL));
+  gcol_set_large_offsets_threshold(previous);
+  {
+    gcol_column_view const sv = gcol_table_get_view(out).columns[0];
+    assert_int_equal(sv.children[GCOL_OFFSETS_CHILD].type.id, GCOL_INT64);
+    GCOL_TEST_OK(gcol_column_strings_copy_to_host(sv, NULL, &hs));
+  }
+  ref_stable_order(&tc.ref, 1, n, want);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t const r = want[i];
+    assert_int_equal(hs->valid[i], tc.ref.valid[r]);
+    if (!hs->valid[i]) continue;
+    assert_int_equal(hs->offsets[i + 1] - hs->offsets[i], tc.ref.lengths[r]);
+    assert_memory_equal(hs->chars + hs->offsets[i], tc.ref.strings[r], (size_t)tc.ref.lengths[r]);
+  }
+  gcol_host_strings_free(hs);
+  gcol_table_free(out);
+  /* the zero-length slice at the end */
+  GCOL_TEST_OK(gcol_column_view_slice(tc.view, n, n, &empty));
+  GCOL_TEST_OK(gcol_table_view_make(&empty, 1, &keys));
+  GCOL_TEST_OK(gcol_stable_sorted_order(keys, NULL, NULL, &perm, NULL, NULL));
+  assert_int_equal(gcol_column_get_view(perm).size, 0);
+  assert_int_equal(gcol_column_get_view(perm).type.id, GCOL_INT32);
+  gcol_column_free(perm);
+  free(want);
+  test_column_free(&tc);
+}
+
+/* A LIST key is refused on the device path too, with the output untouched. */
+static void test_unsortable_types(void **state) {
+  (void)state;
+  gcol_column_view list = gcol_column_view_make(gcol_data_type_make(GCOL_STRUCT), 0, NULL, NULL, 0);
+  gcol_table_view keys;
+  gcol_column *perm = NULL;
+  keys.num_columns = 1;
+  keys.num_rows = 0;
+  keys.columns = &list;
+  GCOL_TEST_STATUS(gcol_stable_sorted_order(keys, NULL, NULL, &perm, NULL, NULL),
+                   GCOL_ERROR_UNSUPPORTED);
+  assert_null(perm);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      GCOL_TEST_GPU(test_sorted_order_every_type),
+      GCOL_TEST_GPU(test_sorted_order_slices),
+      GCOL_TEST_GPU(test_sorted_order_multi_column),
+      GCOL_TEST_GPU(test_sorted_order_ties_and_all_null),
+      GCOL_TEST_GPU(test_sort_by_key_payload_order),
+      GCOL_TEST_GPU(test_sort_returns_sorted_rows),
+      GCOL_TEST_GPU(test_segmented_sort),
+      GCOL_TEST_GPU(test_rank_methods),
+      GCOL_TEST_GPU(test_is_sorted),
+      GCOL_TEST_GPU(test_top_k),
+      GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_sort_strings_int64_offsets_and_empty_slice),
+      GCOL_TEST_GPU(test_unsortable_types),
+  };
+  return GCOL_TEST_RUN_GPU("sort", tests);
+}
