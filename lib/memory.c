@@ -6,6 +6,7 @@
  */
 #include <cuda_runtime_api.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,15 +76,58 @@ static void report_cuda_free(gcol_mr *self, cudaError_t err, void *ptr, const ch
   (void)gcol_detail_cuda_error((int)err, "gcol_mr_deallocate", what);
 }
 
+/* gcol's own stream-ordered pool per device, shared by every async resource and never
+ * destroyed. Its release threshold is raised so freed memory stays mapped for reuse: with
+ * the driver's default (0) every synchronization hands memory back and the next large
+ * allocation re-maps it, which can cost more than the operation itself. A pool of our own
+ * leaves the device's default pool, which other code in the process may use, untouched. */
+#define GCOL_DETAIL_MAX_POOL_DEVICES 64
+static _Atomic(cudaMemPool_t) async_pools[GCOL_DETAIL_MAX_POOL_DEVICES];
+
+static cudaError_t async_pool_for_current_device(cudaMemPool_t *out) {
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) return err;
+  if (device < 0 || device >= GCOL_DETAIL_MAX_POOL_DEVICES) return cudaErrorInvalidDevice;
+  cudaMemPool_t pool = atomic_load(&async_pools[device]);
+  if (pool != NULL) {
+    *out = pool;
+    return cudaSuccess;
+  }
+  struct cudaMemPoolProps props;
+  memset(&props, 0, sizeof props);
+  props.allocType = cudaMemAllocationTypePinned;
+  props.handleTypes = cudaMemHandleTypeNone;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  err = cudaMemPoolCreate(&pool, &props);
+  if (err != cudaSuccess) return err;
+  uint64_t threshold = UINT64_MAX;
+  err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+  if (err != cudaSuccess) {
+    (void)cudaMemPoolDestroy(pool);
+    return err;
+  }
+  cudaMemPool_t expected = NULL;
+  if (!atomic_compare_exchange_strong(&async_pools[device], &expected, pool)) {
+    (void)cudaMemPoolDestroy(pool); /* another thread won the race: use its pool */
+    pool = expected;
+  }
+  *out = pool;
+  return cudaSuccess;
+}
+
 static gcol_status async_allocate(gcol_mr *self, void **out, size_t bytes, gcol_stream stream) {
   size_t rounded = 0;
   void *ptr = NULL;
+  cudaMemPool_t pool = NULL;
   *out = NULL;
   if (bytes == 0) return GCOL_OK;
   /* Whole 256-byte multiples, so that the driver's pool packs allocations on that grid. */
   if (!round_to_alignment(bytes, &rounded)) return size_too_large(self, bytes);
-  cudaError_t err = cudaMallocAsync(&ptr, rounded, (cudaStream_t)stream);
-  return finish_cuda_allocation(self, err, ptr, rounded, stream, "cudaMallocAsync", out);
+  cudaError_t err = async_pool_for_current_device(&pool);
+  if (err == cudaSuccess) err = cudaMallocFromPoolAsync(&ptr, rounded, pool, (cudaStream_t)stream);
+  return finish_cuda_allocation(self, err, ptr, rounded, stream, "cudaMallocFromPoolAsync", out);
 }
 
 static void async_deallocate(gcol_mr *self, void *ptr, size_t bytes, gcol_stream stream) {

@@ -127,8 +127,15 @@ gcol_mr *gcol_mr_get_default(void);
 gcol_status gcol_mr_set_default(gcol_mr *mr, gcol_mr **previous);
 
 /**
- * @brief The resource over `cudaMallocAsync`/`cudaFreeAsync` (stream-ordered). Sizes are
- *        rounded up to a multiple of ::GCOL_MR_ALIGNMENT.
+ * @brief The stream-ordered resource: `cudaMallocFromPoolAsync`/`cudaFreeAsync` over gcol's
+ *        own memory pool of the current device. Sizes are rounded up to a multiple of
+ *        ::GCOL_MR_ALIGNMENT.
+ *
+ * The pool (one per device, created at its first allocation, shared by every async resource
+ * and kept for the whole program) keeps freed memory mapped for reuse (release threshold
+ * UINT64_MAX): with the driver's default pool, memory is handed back at every
+ * synchronization and each large allocation pays to map it again. The device's default pool
+ * is left untouched for other code in the process.
  * @param[out] out The resource, to be freed with gcol_mr_destroy(); NULL on failure.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out), ::GCOL_ERROR_OUT_OF_MEMORY.
  * @note Creating a resource makes no CUDA call. Every CUDA-backed resource checks that what
