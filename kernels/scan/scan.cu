@@ -96,7 +96,7 @@ static gcol_status run_scan(InputIt input, OutputIt output, Op op, Acc init, boo
   } else {
     GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::InclusiveScan(NULL, temp_bytes, input, output, op, n, stream));
   }
-  GCOL_DETAIL_TRY(gcol_buffer_create(temp_bytes, stream, NULL, &temp));
+  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
   if (exclusive) {
     GCOL_DETAIL_CUDA_TRY(
         cub::DeviceScan::ExclusiveScan(temp->data, temp_bytes, input, output, op, init, n, stream));
@@ -120,7 +120,7 @@ static gcol_status scan_sum_raw(const uint64_t *in, uint64_t *out, bool exclusiv
   } else {
     GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::InclusiveSum(NULL, temp_bytes, in, out, n, stream));
   }
-  GCOL_DETAIL_TRY(gcol_buffer_create(temp_bytes, stream, NULL, &temp));
+  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
   if (exclusive) {
     GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data, temp_bytes, in, out, n, stream));
   } else {

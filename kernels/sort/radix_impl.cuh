@@ -25,7 +25,7 @@ static gcol_status gcol_detail_radix_sort_typed(gcol_detail_radix_buffers *b, N 
   if (b->overwrite) {
     GCOL_DETAIL_CUDA_TRY(
         cub::DeviceRadixSort::SortPairs(NULL, temp_bytes, keys, values, n, 0, end_bit, s));
-    GCOL_DETAIL_TRY(gcol_buffer_create(temp_bytes, stream, NULL, &temp));
+    GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
     GCOL_DETAIL_CUDA_TRY(
         cub::DeviceRadixSort::SortPairs(temp->data, temp_bytes, keys, values, n, 0, end_bit, s));
     b->values_current = values.Current() == (V *)b->values[cur] ? cur : 1 - cur;
@@ -34,7 +34,7 @@ static gcol_status gcol_detail_radix_sort_typed(gcol_detail_radix_buffers *b, N 
     GCOL_DETAIL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(NULL, temp_bytes, (const K *)b->keys[0],
                                                          (K *)b->keys[1], (const V *)b->values[0],
                                                          (V *)b->values[1], n, 0, end_bit, s));
-    GCOL_DETAIL_TRY(gcol_buffer_create(temp_bytes, stream, NULL, &temp));
+    GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
     GCOL_DETAIL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
         temp->data, temp_bytes, (const K *)b->keys[0], (K *)b->keys[1], (const V *)b->values[0],
         (V *)b->values[1], n, 0, end_bit, s));

@@ -14,7 +14,7 @@ extern "C" gcol_status gcol_detail_inclusive_sum_i64(const int64_t *in, int64_t 
   cudaStream_t const s = (cudaStream_t)stream;
   if (n == 0) goto done;
   GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::InclusiveSum(NULL, temp_bytes, in, out, n, s));
-  GCOL_DETAIL_TRY(gcol_buffer_create(temp_bytes, stream, NULL, &temp));
+  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
   GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp->data, temp_bytes, in, out, n, s));
 done:
   gcol_buffer_free(temp);
@@ -46,7 +46,7 @@ extern "C" gcol_status gcol_detail_sort_string_ties(gcol_detail_string_tie *ties
   less.column = column;
   if (n < 2) goto done;
   GCOL_DETAIL_CUDA_TRY(cub::DeviceMergeSort::StableSortKeys(NULL, temp_bytes, ties, n, less, s));
-  GCOL_DETAIL_TRY(gcol_buffer_create(temp_bytes, stream, NULL, &temp));
+  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
   GCOL_DETAIL_CUDA_TRY(
       cub::DeviceMergeSort::StableSortKeys(temp->data, temp_bytes, ties, n, less, s));
 done:
