@@ -2,9 +2,11 @@
  * gcol quickstart: an end-to-end pipeline on generated data, in plain C.
  *
  * Builds a table of one million orders (id, amount with nulls, region as strings) on the
- * GPU under a statistics memory resource, slices it without copying, deep-copies the
- * slice, counts nulls, and prints a few rows and the memory used. Every call returns a
- * gcol_status; on error gcol_last_error() says what and where.
+ * GPU under a statistics memory resource, then: slices it without copying and counts nulls;
+ * keeps the orders above 400 (a comparison then a boolean mask); sorts them by amount,
+ * largest first; sums and averages the amounts; counts the distinct regions; and prints rows
+ * and the memory used. Every call returns a gcol_status; on error gcol_last_error() says
+ * what and where.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +80,49 @@ static void print_rows(gcol_table_view t, int64_t count, gcol_stream stream) {
   gcol_host_strings_free(names);
 }
 
+/* Rows whose amount is above `threshold` (null amounts compare as null: dropped). */
+static gcol_table *filter_large_orders(gcol_table_view orders, double threshold,
+                                       gcol_stream stream) {
+  gcol_scalar *limit = NULL;
+  gcol_column *above = NULL;
+  gcol_table *kept = NULL;
+  CHECK(gcol_scalar_create_float(gcol_data_type_make(GCOL_FLOAT64), threshold, &limit));
+  CHECK(gcol_binary_operation_column_scalar(orders.columns[1], limit, GCOL_BINARY_GREATER,
+                                            gcol_data_type_make(GCOL_BOOL8), &above, stream,
+                                            NULL));
+  CHECK(gcol_apply_boolean_mask(orders, gcol_column_get_view(above), &kept, stream, NULL));
+  gcol_column_free(above);
+  gcol_scalar_free(limit);
+  return kept;
+}
+
+static gcol_table *sort_by_amount_descending(gcol_table_view orders, gcol_stream stream) {
+  gcol_table_view keys;
+  gcol_table *sorted = NULL;
+  gcol_order const order = GCOL_ORDER_DESCENDING;
+  gcol_null_order const nulls = GCOL_NULLS_AFTER;
+  CHECK(gcol_table_view_make(&orders.columns[1], 1, &keys));
+  CHECK(gcol_sort_by_key(orders, keys, &order, &nulls, &sorted, stream, NULL));
+  return sorted;
+}
+
+/* Total and mean amount (nulls skipped) and the number of distinct regions. */
+static void summarize(gcol_table_view orders, gcol_stream stream) {
+  gcol_scalar *total = NULL, *mean = NULL;
+  double sum = 0, avg = 0;
+  int64_t distinct_regions = 0;
+  CHECK(gcol_reduce(orders.columns[1], GCOL_REDUCE_SUM, NULL, &total, stream));
+  CHECK(gcol_reduce(orders.columns[1], GCOL_REDUCE_MEAN, NULL, &mean, stream));
+  CHECK(gcol_scalar_get_float(total, &sum));
+  CHECK(gcol_scalar_get_float(mean, &avg));
+  gcol_table_view region;
+  CHECK(gcol_table_view_make(&orders.columns[2], 1, &region));
+  CHECK(gcol_distinct_count(region, GCOL_NULLS_EQUAL, &distinct_regions, stream));
+  printf("amounts: total %.2f, mean %.4f; %lld distinct regions\n", sum, avg, (long long)distinct_regions);
+  gcol_scalar_free(total);
+  gcol_scalar_free(mean);
+}
+
 int main(void) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -112,8 +157,16 @@ int main(void) {
   CHECK(gcol_table_copy(second, stream, NULL, &copy));
   printf("deep copy of the slice:\n");
   print_rows(gcol_table_get_view(copy), 3, stream);
-
   gcol_table_free(copy);
+
+  gcol_table *big = filter_large_orders(all, 400.0, stream);
+  gcol_table *sorted = sort_by_amount_descending(gcol_table_get_view(big), stream);
+  printf("orders above 400, largest first: %lld\n", (long long)big->num_rows);
+  print_rows(gcol_table_get_view(sorted), 5, stream);
+  summarize(all, stream);
+
+  gcol_table_free(sorted);
+  gcol_table_free(big);
   gcol_table_free(orders);
   gcol_mr_statistics s;
   CHECK(gcol_mr_statistics_get(stats, &s));
