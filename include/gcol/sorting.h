@@ -58,15 +58,18 @@ typedef enum gcol_null_order {
 } gcol_null_order;
 
 /**
- * @brief The permutation that sorts the rows of @p keys (not stable).
- * @param[in] keys Key columns, most significant first.
+ * @brief The permutation that sorts the rows of @p keys (stability not promised).
+ * @param[in] keys Key columns, most significant first, as gcol_stable_sorted_order().
  * @param[in] order One per key column, or NULL for all ascending.
  * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
- * @param[out] out Row indices, INT32 when the row count fits, else INT64.
+ * @param[out] out Row indices, INT32 when the row count fits, else INT64; NULL on failure.
  * @param[in] stream Stream of all work.
  * @param[in] mr Resource of the output, or NULL for the default.
- * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_TYPE_MISMATCH,
- *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @return As gcol_stable_sorted_order().
+ * @note This version returns the stable order, the same result as
+ *       gcol_stable_sorted_order() (tied rows in input order). Do not rely on it: a later
+ *       version may order ties differently; use gcol_stable_sorted_order() when it matters.
+ * @note As gcol_stable_sorted_order().
  */
 gcol_status gcol_sorted_order(gcol_table_view keys, const gcol_order *order,
                               const gcol_null_order *null_order, gcol_column **out,
@@ -94,7 +97,8 @@ gcol_status gcol_stable_sorted_order(gcol_table_view keys, const gcol_order *ord
                                      gcol_stream stream, gcol_mr *mr);
 
 /**
- * @brief A sorted copy of the rows of @p keys (not stable; see gcol_stable_sort()).
+ * @brief A sorted copy of the rows of @p keys (stability not promised; see
+ *        gcol_stable_sort()).
  * @param[in] keys Key columns, as gcol_stable_sorted_order().
  * @param[in] order One per key column, or NULL for all ascending.
  * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
@@ -104,6 +108,8 @@ gcol_status gcol_stable_sorted_order(gcol_table_view keys, const gcol_order *ord
  * @return As gcol_stable_sorted_order().
  * @note Synchronizes @p stream to size STRING outputs and to count nulls of views whose
  *       null count is ::GCOL_UNKNOWN_NULL_COUNT.
+ * @note This version returns the stable result, the same as gcol_stable_sort() (tied rows
+ *       in input order). Do not rely on it: a later version may order ties differently.
  */
 gcol_status gcol_sort(gcol_table_view keys, const gcol_order *order,
                       const gcol_null_order *null_order, gcol_table **out, gcol_stream stream,
@@ -125,7 +131,7 @@ gcol_status gcol_stable_sort(gcol_table_view keys, const gcol_order *order,
                              gcol_stream stream, gcol_mr *mr);
 
 /**
- * @brief The rows of @p values reordered by sorting @p keys (not stable).
+ * @brief The rows of @p values reordered by sorting @p keys (stability not promised).
  * @param[in] values Payload columns (fixed-width or STRING), `values.num_rows ==
  *                   keys.num_rows`.
  * @param[in] keys Key columns, as gcol_stable_sorted_order().
@@ -136,7 +142,9 @@ gcol_status gcol_stable_sort(gcol_table_view keys, const gcol_order *order,
  * @param[in] mr Resource of the output, or NULL for the default.
  * @return As gcol_stable_sorted_order(), plus ::GCOL_ERROR_SIZE_MISMATCH (row counts differ)
  *         and ::GCOL_ERROR_UNSUPPORTED (nested payload columns).
- * @note As gcol_sort().
+ * @note As gcol_sort(): synchronizations as listed there, and this version returns the
+ *       stable result, the same as gcol_stable_sort_by_key() (tied rows in input order).
+ *       Do not rely on it: a later version may order ties differently.
  */
 gcol_status gcol_sort_by_key(gcol_table_view values, gcol_table_view keys, const gcol_order *order,
                              const gcol_null_order *null_order, gcol_table **out,

@@ -227,9 +227,10 @@ done:
 }
 
 extern "C" gcol_status gcol_detail_sort_gather(const gcol_column_view *sources, int32_t num_sources,
-                                          const uint8_t *source_ids, const void *rows,
-                                          int32_t row_bytes, int64_t n, int64_t null_count_hint,
-                                          gcol_stream stream, gcol_mr *mr, gcol_column **out) {
+                                               const uint8_t *source_ids, const void *rows,
+                                               int32_t row_bytes, int64_t n,
+                                               int64_t null_count_hint, gcol_stream stream,
+                                               gcol_mr *mr, gcol_column **out) {
   gcol_status status = GCOL_OK;
   gather_sources src;
   gcol_buffer *mask = NULL;
@@ -266,8 +267,9 @@ done:
 }
 
 extern "C" gcol_status gcol_detail_sort_gather_table(gcol_table_view table, const void *rows,
-                                                int32_t row_bytes, int64_t n, bool is_permutation,
-                                                gcol_stream stream, gcol_mr *mr, gcol_table **out) {
+                                                     int32_t row_bytes, int64_t n,
+                                                     bool is_permutation, gcol_stream stream,
+                                                     gcol_mr *mr, gcol_table **out) {
   gcol_status status = GCOL_OK;
   int32_t const count = table.num_columns;
   int32_t made = 0;

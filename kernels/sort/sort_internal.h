@@ -36,6 +36,11 @@ typedef struct gcol_detail_radix_buffers {
 gcol_status gcol_detail_radix_sort_pairs(gcol_detail_radix_buffers *buffers, int64_t n, int end_bit,
                                          gcol_stream stream);
 
+/* Stable ascending radix sort of (int32, u32) pairs read as stored (no overwrite:
+ * keys[0]/values[0] only read, the result in keys[1]/values[1]); n <= INT32_MAX. */
+gcol_status gcol_detail_radix_sort_pairs_i32(gcol_detail_radix_buffers *buffers, int64_t n,
+                                             gcol_stream stream);
+
 /* out[i] = in[0] + ... + in[i] over int64 (in == out allowed). */
 gcol_status gcol_detail_inclusive_sum_i64(const int64_t *in, int64_t *out, int64_t n,
                                           gcol_stream stream);
@@ -57,15 +62,15 @@ gcol_status gcol_detail_sort_string_ties(gcol_detail_string_tie *ties, int64_t n
  * used as the output's null count (a permutation keeps it); -1 counts it (synchronizes).
  */
 gcol_status gcol_detail_sort_gather(const gcol_column_view *sources, int32_t num_sources,
-                               const uint8_t *source_ids, const void *rows, int32_t row_bytes,
-                               int64_t n, int64_t null_count_hint, gcol_stream stream, gcol_mr *mr,
-                               gcol_column **out);
+                                    const uint8_t *source_ids, const void *rows, int32_t row_bytes,
+                                    int64_t n, int64_t null_count_hint, gcol_stream stream,
+                                    gcol_mr *mr, gcol_column **out);
 
 /* Gathers every column of `table` through one map (see gcol_detail_sort_gather). With
  * `is_permutation`, null counts are carried over instead of counted. */
-gcol_status gcol_detail_sort_gather_table(gcol_table_view table, const void *rows, int32_t row_bytes,
-                                     int64_t n, bool is_permutation, gcol_stream stream,
-                                     gcol_mr *mr, gcol_table **out);
+gcol_status gcol_detail_sort_gather_table(gcol_table_view table, const void *rows,
+                                          int32_t row_bytes, int64_t n, bool is_permutation,
+                                          gcol_stream stream, gcol_mr *mr, gcol_table **out);
 
 /*
  * The stable sorted order of `keys`, optionally within segments (segment_offsets not NULL:

@@ -11,8 +11,10 @@ static __global__ void fast_keys_kernel(gcol_detail_key_column column, K *keys, 
 
 /*
  * sort_by_key with one nullable-free fixed-width key of <= 64 bits and one 4-byte payload
- * without nulls: the payload rides through the radix sort as its value, exactly
- * cub::DeviceRadixSort::SortPairs plus one normalizing pass over the keys.
+ * without nulls: the payload rides through the radix sort as its value. An ascending
+ * 4-byte signed key (INT32, TIMESTAMP_DAYS, DURATION_DAYS, DECIMAL32) goes to CUB as it is
+ * stored, which is exactly cub::DeviceRadixSort::SortPairs; other keys first get one
+ * normalizing pass into a scratch copy.
  */
 static bool fast_path_applies(gcol_table_view values, gcol_table_view keys,
                               const gcol_detail_key_column *key) {
@@ -23,43 +25,65 @@ static bool fast_path_applies(gcol_table_view values, gcol_table_view keys,
          gcol_type_size(v.type.id) == 4 && (v.null_mask == NULL || v.null_count == 0);
 }
 
+/* CUB orders these keys itself (it flips the sign bit in registers): no normalized copy. */
+static bool key_is_native_i32(const gcol_detail_key_column *key) {
+  return key->kind == GCOL_DETAIL_KEY_SINT && key->width == 4 && !key->descending;
+}
+
+/* Points b->keys[0] at the keys CUB reads: the column itself, or a normalized copy in
+ * *normalized (allocated here). b->keys[1] must be set already. */
+static gcol_status fast_input_keys(gcol_detail_key_column key, int64_t n,
+                                   gcol_detail_radix_buffers *b, gcol_buffer **normalized,
+                                   gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  unsigned int const grid = gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE);
+  if (key_is_native_i32(&key)) {
+    b->keys[0] = (void *)key.data; /* only read: the sort does not overwrite */
+    goto done;
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)b->key_bytes * (size_t)n, stream, NULL, normalized));
+  b->keys[0] = (*normalized)->data;
+  if (b->key_bytes == 4) {
+    fast_keys_kernel<uint32_t>
+        <<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(key, (uint32_t *)b->keys[0], n);
+  } else {
+    fast_keys_kernel<uint64_t>
+        <<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(key, (uint64_t *)b->keys[0], n);
+  }
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+done:
+  return status;
+}
+
 static gcol_status sort_by_key_fast(gcol_column_view value, gcol_detail_key_column key, int64_t n,
                                     gcol_stream stream, gcol_mr *mr, gcol_column **out) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *keys[2] = {NULL, NULL};
+  gcol_buffer *normalized = NULL, *sorted_keys = NULL;
   gcol_column *result = NULL;
   gcol_detail_radix_buffers b;
-  int32_t const key_bytes = key.width <= 4 ? 4 : 8;
-  int const end_bit = gcol_detail_key_bits(key.kind, key.width);
-  unsigned int const grid = gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE);
-  for (int k = 0; k < 2; ++k) {
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)key_bytes * (size_t)n, stream, NULL, &keys[k]));
-  }
+  memset(&b, 0, sizeof b);
+  b.key_bytes = key.width <= 4 ? 4 : 8;
+  b.value_bytes = 4;
+  b.overwrite = false; /* the keys and payload are inputs: read them, never write them */
+  /* CUB writes the sorted keys somewhere even though only the payload is wanted */
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)b.key_bytes * (size_t)n, stream, NULL, &sorted_keys));
+  b.keys[1] = sorted_keys->data;
+  GCOL_DETAIL_TRY(fast_input_keys(key, n, &b, &normalized, stream));
   GCOL_DETAIL_TRY(gcol_column_create(value.type, n, GCOL_MASK_UNALLOCATED, stream, mr, &result));
-  if (key_bytes == 4) {
-    fast_keys_kernel<uint32_t><<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
-        key, (uint32_t *)keys[0]->data, n);
-  } else {
-    fast_keys_kernel<uint64_t><<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
-        key, (uint64_t *)keys[0]->data, n);
-  }
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  b.keys[0] = keys[0]->data;
-  b.keys[1] = keys[1]->data;
   b.values[0] = (void *)((const uint32_t *)value.data + value.offset);
   b.values[1] = result->data->data;
-  b.key_bytes = key_bytes;
-  b.value_bytes = 4;
-  b.values_current = 0;
-  b.keys_current = 0;
-  b.overwrite = false; /* the payload is an input: read it, never write it */
-  GCOL_DETAIL_TRY(gcol_detail_radix_sort_pairs(&b, n, end_bit, stream));
+  if (key_is_native_i32(&key)) {
+    GCOL_DETAIL_TRY(gcol_detail_radix_sort_pairs_i32(&b, n, stream));
+  } else {
+    GCOL_DETAIL_TRY(
+        gcol_detail_radix_sort_pairs(&b, n, gcol_detail_key_bits(key.kind, key.width), stream));
+  }
   *out = result;
   result = NULL;
 done:
   gcol_column_free(result);
-  gcol_buffer_free(keys[0]);
-  gcol_buffer_free(keys[1]);
+  gcol_buffer_free(normalized);
+  gcol_buffer_free(sorted_keys);
   return status;
 }
 
@@ -98,8 +122,8 @@ static gcol_status sort_by_key_impl(gcol_table_view values, gcol_table_view keys
                                            stream, NULL));
   {
     gcol_column_view const pv = gcol_column_get_view(perm);
-    GCOL_DETAIL_TRY(gcol_detail_sort_gather_table(values, pv.data, (int32_t)gcol_type_size(pv.type.id),
-                                             pv.size, true, stream, mr, out));
+    GCOL_DETAIL_TRY(gcol_detail_sort_gather_table(
+        values, pv.data, (int32_t)gcol_type_size(pv.type.id), pv.size, true, stream, mr, out));
   }
 done:
   gcol_column_free(fast);
@@ -249,9 +273,9 @@ extern "C" gcol_status gcol_top_k(gcol_column_view column, int64_t k, gcol_order
   GCOL_DETAIL_TRY(top_k_perm(column, k, order, &perm, &taken, stream));
   {
     gcol_column_view const pv = gcol_column_get_view(perm);
-    GCOL_DETAIL_TRY(
-        gcol_detail_sort_gather(&column, 1, NULL, pv.data, (int32_t)gcol_type_size(pv.type.id), taken,
-                           taken == column.size ? column.null_count : -1, stream, mr, out));
+    GCOL_DETAIL_TRY(gcol_detail_sort_gather(
+        &column, 1, NULL, pv.data, (int32_t)gcol_type_size(pv.type.id), taken,
+        taken == column.size ? column.null_count : -1, stream, mr, out));
   }
 done:
   gcol_column_free(perm);

@@ -261,6 +261,182 @@ static void test_sort_by_key_payload_order(void **state) {
   }
 }
 
+/* Host int32 storage for the fast path: full-range values, a few ties, INT32_MIN/MAX, 0, -1. */
+static void fill_int32_keys(gcol_test_rng *rng, int32_t *keys, int64_t n) {
+  static const int32_t edges[] = {INT32_MIN, INT32_MAX, 0, -1, 1, INT32_MIN + 1, INT32_MAX - 1};
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t const r = gcol_test_rng_next(rng);
+    switch (r % 4) {
+      case 0:
+        keys[i] = edges[(r >> 8) % (sizeof edges / sizeof edges[0])];
+        break;
+      case 1:
+        keys[i] = (int32_t)((r >> 8) % 7) - 3; /* ties */
+        break;
+      default:
+        keys[i] = (int32_t)(uint32_t)(r >> 32); /* every radix digit */
+        break;
+    }
+  }
+}
+
+/* An INT32 column of `offset + n` rows sliced to the last n; payload[offset + i] = i. */
+static gcol_column *payload_column(int64_t n, int64_t offset, gcol_column_view *view) {
+  int32_t *rows = (int32_t *)malloc(sizeof(int32_t) * ((size_t)(n + offset) + 1));
+  gcol_column *col = NULL;
+  for (int64_t i = 0; i < n + offset; ++i) rows[i] = (int32_t)(i - offset);
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n + offset, rows, NULL,
+                                            NULL, NULL, &col));
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), offset, n + offset, view));
+  free(rows);
+  return col;
+}
+
+/* Checks that the int32 payload of `out` is the stable order `want`. */
+static void expect_payload(const gcol_table *out, const int64_t *want, int64_t n,
+                           const char *what) {
+  gcol_column_view const v = gcol_table_get_view(out).columns[0];
+  int32_t *got = (int32_t *)malloc(sizeof(int32_t) * ((size_t)n + 1));
+  assert_int_equal(v.size, n);
+  GCOL_TEST_OK(gcol_column_copy_to_host(v, got, NULL, NULL));
+  for (int64_t i = 0; i < n; ++i) {
+    if (got[i] != (int32_t)want[i]) {
+      fail_msg("%s n=%lld: payload %lld is %d, want %lld", what, (long long)n, (long long)i, got[i],
+               (long long)want[i]);
+    }
+  }
+  free(got);
+}
+
+/* One case of the 4-byte signed key fast path: sort_by_key (stable and not) and sort. */
+static void check_int32_key_case(gcol_test_rng *rng, gcol_type_id id, gcol_order o, int64_t n,
+                                 int64_t key_offset, int64_t payload_offset) {
+  gcol_null_order const no = GCOL_NULLS_AFTER;
+  int32_t *host = (int32_t *)malloc(sizeof(int32_t) * ((size_t)(n + key_offset) + 1));
+  int64_t *want = (int64_t *)malloc(sizeof(int64_t) * ((size_t)n + 1));
+  gcol_column *kcol = NULL, *pcol = NULL;
+  gcol_column_view kv, pv;
+  gcol_table_view keys, values;
+  gcol_table *out = NULL;
+  ref_column ref;
+  char what[96];
+  snprintf(what, sizeof what, "%s %s key offset %lld payload offset %lld", gcol_type_name(id),
+           o == GCOL_ORDER_ASCENDING ? "asc" : "desc", (long long)key_offset,
+           (long long)payload_offset);
+  fill_int32_keys(rng, host, n + key_offset);
+  GCOL_TEST_OK(
+      gcol_column_create_from_host(type_of(id), n + key_offset, host, NULL, NULL, NULL, &kcol));
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(kcol), key_offset, n + key_offset, &kv));
+  pcol = payload_column(n, payload_offset, &pv);
+  GCOL_TEST_OK(gcol_table_view_make(&kv, 1, &keys));
+  GCOL_TEST_OK(gcol_table_view_make(&pv, 1, &values));
+  memset(&ref, 0, sizeof ref);
+  ref.type = type_of(id);
+  ref.size = n;
+  ref.data = host + key_offset;
+  ref.order = o;
+  ref.null_order = no;
+  ref_stable_order(&ref, 1, n, want);
+  GCOL_TEST_OK(gcol_stable_sort_by_key(values, keys, &o, &no, &out, NULL, NULL));
+  expect_payload(out, want, n, what);
+  gcol_table_free(out);
+  out = NULL;
+  /* documented: the unstable variant returns the stable result in this version */
+  GCOL_TEST_OK(gcol_sort_by_key(values, keys, &o, &no, &out, NULL, NULL));
+  expect_payload(out, want, n, what);
+  gcol_table_free(out);
+  out = NULL;
+  /* gcol_sort: the key column is its own payload */
+  GCOL_TEST_OK(gcol_sort(keys, &o, &no, &out, NULL, NULL));
+  {
+    int32_t *got = (int32_t *)malloc(sizeof(int32_t) * ((size_t)n + 1));
+    GCOL_TEST_OK(gcol_column_copy_to_host(gcol_table_get_view(out).columns[0], got, NULL, NULL));
+    for (int64_t i = 0; i < n; ++i) {
+      if (got[i] != host[key_offset + want[i]]) {
+        fail_msg("%s: sorted row %lld is %d, want %d", what, (long long)i, got[i],
+                 host[key_offset + want[i]]);
+      }
+    }
+    free(got);
+  }
+  gcol_table_free(out);
+  gcol_column_free(kcol);
+  gcol_column_free(pcol);
+  free(host);
+  free(want);
+}
+
+/* 4-byte signed keys without nulls and a 4-byte payload: the single radix sort (int32 as
+ * stored when ascending, normalized when descending), over slices of keys and payload. */
+static void test_sort_by_key_int32_fast_path(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(22);
+  gcol_type_id const ids[] = {GCOL_INT32, GCOL_TIMESTAMP_DAYS, GCOL_DURATION_DAYS, GCOL_DECIMAL32};
+  gcol_order const orders[] = {GCOL_ORDER_ASCENDING, GCOL_ORDER_DESCENDING};
+  size_t const num_offsets = gcol_test_num_offsets;
+  for (size_t t = 0; t < sizeof ids / sizeof ids[0]; ++t) {
+    for (int o = 0; o < 2; ++o) {
+      /* every size with a rotating pair of (key, payload) slice offsets; 257 rows with all */
+      for (size_t s = 0; s < gcol_test_num_sizes; ++s) {
+        size_t const f = (s + t) % num_offsets;
+        check_int32_key_case(&rng, ids[t], orders[o], gcol_test_sizes[s], gcol_test_offsets[f],
+                             gcol_test_offsets[(f + 3) % num_offsets]);
+      }
+      for (size_t f = 0; f < num_offsets; ++f) {
+        check_int32_key_case(&rng, ids[t], orders[o], 257, gcol_test_offsets[f],
+                             gcol_test_offsets[(f + 1) % num_offsets]);
+      }
+    }
+  }
+  /* ~1e6 rows (skipped under GCOL_TEST_MAX_SIZE, as the large sizes are) */
+  if (gcol_test_sizes[gcol_test_num_sizes - 1] >= 100003) {
+    check_int32_key_case(&rng, GCOL_INT32, GCOL_ORDER_ASCENDING, 1000003, 7, 31);
+  }
+}
+
+typedef struct int32_by_key_ctx {
+  gcol_table_view values, keys;
+  gcol_table *out;
+} int32_by_key_ctx;
+
+static gcol_status int32_by_key_op(void *p) {
+  int32_by_key_ctx *c = (int32_by_key_ctx *)p;
+  return gcol_sort_by_key(c->values, c->keys, NULL, NULL, &c->out, NULL, NULL);
+}
+
+static void int32_by_key_cleanup(void *p) {
+  int32_by_key_ctx *c = (int32_by_key_ctx *)p;
+  gcol_table_free(c->out);
+  c->out = NULL;
+}
+
+/* Every allocation of both fast paths (int32 as stored, and a normalized INT64 key) fails
+ * once: OUT_OF_MEMORY, no output, nothing leaked. */
+static void test_sort_by_key_fast_path_allocation_failures(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(23);
+  gcol_type_id const ids[] = {GCOL_INT32, GCOL_INT64};
+  for (size_t t = 0; t < 2; ++t) {
+    int64_t const n = 3000;
+    test_column key;
+    gcol_column *pcol = NULL;
+    gcol_column_view pv;
+    int32_by_key_ctx c;
+    test_column_make(&rng, gcol_data_type_make(ids[t]), n, 3, GCOL_TEST_NO_MASK,
+                     GCOL_ORDER_ASCENDING, GCOL_NULLS_AFTER, &key);
+    pcol = payload_column(n, 5, &pv);
+    GCOL_TEST_OK(gcol_table_view_make(&key.view, 1, &c.keys));
+    GCOL_TEST_OK(gcol_table_view_make(&pv, 1, &c.values));
+    c.out = NULL;
+    /* sorted keys, (normalized keys,) output, CUB temporary */
+    assert_true(gcol_test_check_allocation_failures(int32_by_key_op, int32_by_key_cleanup, &c) >=
+                3);
+    assert_null(c.out);
+    gcol_column_free(pcol);
+    test_column_free(&key);
+  }
+}
+
 /* gcol_sort and gcol_stable_sort return the key rows in order, nulls and all. */
 static void test_sort_returns_sorted_rows(void **state) {
   (void)state;
@@ -538,35 +714,36 @@ static void test_top_k(void **state) {
   }
 }
 
+typedef struct sort_fault_ctx {
+  gcol_table_view keys;
+  bool by_key;
+  gcol_column *perm;
+  gcol_table *sorted;
+} sort_fault_ctx;
+
+static gcol_status sort_fault_op(void *p) {
+  sort_fault_ctx *c = (sort_fault_ctx *)p;
+  return c->by_key ? gcol_stable_sort(c->keys, NULL, NULL, &c->sorted, NULL, NULL)
+                   : gcol_stable_sorted_order(c->keys, NULL, NULL, &c->perm, NULL, NULL);
+}
+
+static void sort_fault_cleanup(void *p) {
+  sort_fault_ctx *c = (sort_fault_ctx *)p;
+  gcol_column_free(c->perm);
+  gcol_table_free(c->sorted);
+  c->perm = NULL;
+  c->sorted = NULL;
+}
+
 /* Every allocation point fails once: OUT_OF_MEMORY, no output, nothing leaked. */
 static void fail_nth_loop(gcol_column_view key, bool by_key) {
-  gcol_table_view keys;
-  gcol_mr *previous = NULL;
-  GCOL_TEST_OK(gcol_table_view_make(&key, 1, &keys));
-  for (int64_t nth = 1; nth < 200; ++nth) {
-    gcol_mr *failing = NULL;
-    gcol_column *perm = NULL;
-    gcol_table *sorted = NULL;
-    int64_t const before = gcol_test_live_bytes();
-    gcol_status st;
-    GCOL_TEST_OK(gcol_mr_fail_nth_create(gcol_test_stats_mr(), nth, &failing));
-    GCOL_TEST_OK(gcol_mr_set_default(failing, &previous));
-    st = by_key ? gcol_stable_sort(keys, NULL, NULL, &sorted, NULL, failing)
-                : gcol_stable_sorted_order(keys, NULL, NULL, &perm, NULL, failing);
-    GCOL_TEST_OK(gcol_mr_set_default(previous, NULL));
-    if (st == GCOL_OK) {
-      gcol_column_free(perm);
-      gcol_table_free(sorted);
-      gcol_mr_destroy(failing);
-      return;
-    }
-    assert_int_equal(st, GCOL_ERROR_OUT_OF_MEMORY);
-    assert_null(perm);
-    assert_null(sorted);
-    assert_int_equal(gcol_test_live_bytes(), before);
-    gcol_mr_destroy(failing);
-  }
-  fail_msg("still failing after 200 allocations");
+  sort_fault_ctx c;
+  memset(&c, 0, sizeof c);
+  GCOL_TEST_OK(gcol_table_view_make(&key, 1, &c.keys));
+  c.by_key = by_key;
+  assert_true(gcol_test_check_allocation_failures(sort_fault_op, sort_fault_cleanup, &c) >= 1);
+  assert_null(c.perm);
+  assert_null(c.sorted);
 }
 
 static void test_allocation_failures(void **state) {
@@ -649,6 +826,8 @@ int main(void) {
       GCOL_TEST_GPU(test_sorted_order_multi_column),
       GCOL_TEST_GPU(test_sorted_order_ties_and_all_null),
       GCOL_TEST_GPU(test_sort_by_key_payload_order),
+      GCOL_TEST_GPU(test_sort_by_key_int32_fast_path),
+      GCOL_TEST_GPU(test_sort_by_key_fast_path_allocation_failures),
       GCOL_TEST_GPU(test_sort_returns_sorted_rows),
       GCOL_TEST_GPU(test_segmented_sort),
       GCOL_TEST_GPU(test_rank_methods),
