@@ -18,7 +18,9 @@
  *     integer DIV, MOD, PYMOD or FLOOR_DIV by zero gives a null row; `MIN / -1` wraps to
  *     MIN, `MIN % -1` is 0. Integer POW is exact by squaring (wraps); a negative exponent
  *     gives 0 unless the base is 1 or -1. Floats follow IEEE (fmod for MOD, floor(a / b) for
- *     FLOOR_DIV, pow for POW: within 2 ulp of the correctly rounded result).
+ *     FLOOR_DIV, pow for POW: within 2 ulp of the correctly rounded result). Float POW keeps
+ *     C's special cases for every NaN, signaling ones included: pow(x, ±0) = 1 and
+ *     pow(1, y) = 1 (glibc instead gives NaN there for a signaling NaN).
  *   - TRUE_DIV: computed in double, output FLOAT32 or FLOAT64.
  *   - BITWISE_*, SHIFT_*: integer or BOOL8 inputs, integer or BOOL8 output. Shifts are done
  *     in 64 bits and then truncated to the output: a count outside [0, 63] gives 0 (and
@@ -26,7 +28,11 @@
  *     from its own width first (as libcudf's cast to the unsigned type).
  *   - LOGICAL_*, NULL_LOGICAL_* and comparisons: output BOOL8; a value is true when non-zero
  *     (NaN is true). Comparisons follow IEEE (NaN compares unequal to everything).
- *   - NULL_MIN / NULL_MAX: a null operand yields the other; floats ignore NaN as fmin/fmax.
+ *   - NULL_MIN / NULL_MAX: a null operand yields the other. Floats follow IEEE 754-2019
+ *     minimumNumber / maximumNumber: a NaN operand, quiet or signaling,
+ *     loses to a number (min(NaN, 3) = 3), two NaNs give NaN, and -0 orders below +0
+ *     (min(-0, +0) = -0, max(-0, +0) = +0), so the result never depends on the order of
+ *     the operands. Integer operands compared with a float go through double first.
  *   - A BOOL8 output stores 1 for a non-zero result, 0 otherwise.
  * - **Decimal** ∘ decimal (any widths; computed exactly in 128 bits, wrapping at the output
  *   width): ADD, SUB (output scale = min of the scales, the other operand rescaled),

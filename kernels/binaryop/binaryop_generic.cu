@@ -98,6 +98,23 @@ static __device__ C gcol_detail_int_op(int op, C a, C b, bool &ok) {
   }
 }
 
+/* NULL_MIN / NULL_MAX of floats (binaryop.h): a NaN operand, quiet or signaling, loses to
+ * a number; -0 orders below +0. Spelled out rather than left to fmin/fmax so that the rule
+ * does not depend on how a math library treats signaling NaNs or the sign of zero. */
+static __device__ double gcol_detail_min_number(double a, double b, bool want_max) {
+  if (isnan(a)) return b; /* NaN when both are */
+  if (isnan(b)) return a;
+  if (a == b) return (signbit(a) != 0) != want_max ? a : b; /* +-0 */
+  return (a < b) != want_max ? a : b;
+}
+
+/* POW of floats: C pow (Annex F), with pow(x, +-0) = 1 and pow(1, y) = 1 for every x and y,
+ * NaNs of either kind included. */
+static __device__ double gcol_detail_float_pow(double a, double b) {
+  if (b == 0.0 || a == 1.0) return 1.0;
+  return pow(a, b);
+}
+
 static __device__ double gcol_detail_float_op(int op, double a, double b) {
   switch (op) {
     case GCOL_BINARY_ADD: return a + b;
@@ -112,7 +129,7 @@ static __device__ double gcol_detail_float_op(int op, double a, double b) {
       if (r != 0.0 && ((r < 0.0) != (b < 0.0))) r += b;
       return r;
     }
-    case GCOL_BINARY_POW: return pow(a, b);
+    case GCOL_BINARY_POW: return gcol_detail_float_pow(a, b);
     case GCOL_BINARY_LOGICAL_AND:
     case GCOL_BINARY_NULL_LOGICAL_AND: return (a != 0.0 && b != 0.0) ? 1.0 : 0.0;
     case GCOL_BINARY_LOGICAL_OR:
@@ -124,8 +141,8 @@ static __device__ double gcol_detail_float_op(int op, double a, double b) {
     case GCOL_BINARY_LESS_EQUAL: return a <= b ? 1.0 : 0.0;
     case GCOL_BINARY_GREATER: return a > b ? 1.0 : 0.0;
     case GCOL_BINARY_GREATER_EQUAL: return a >= b ? 1.0 : 0.0;
-    case GCOL_BINARY_NULL_MIN: return fmin(a, b);
-    case GCOL_BINARY_NULL_MAX: return fmax(a, b);
+    case GCOL_BINARY_NULL_MIN: return gcol_detail_min_number(a, b, false);
+    case GCOL_BINARY_NULL_MAX: return gcol_detail_min_number(a, b, true);
     default: return 0.0; /* bitwise ops never reach floats */
   }
 }

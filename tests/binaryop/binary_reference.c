@@ -40,6 +40,24 @@ static void store_f64(gcol_data_type out, double v, unsigned char *bytes) {
   }
 }
 
+/* NULL_MIN / NULL_MAX of floats by the rule of binaryop.h, spelled out: glibc's fmin/fmax
+ * return NaN for a signaling NaN (TS 18661), which the rule does not. */
+static double ref_min_number(double a, double b, bool want_max) {
+  if (isnan(a)) return b;
+  if (isnan(b)) return a;
+  if (a == b) { /* +-0: -0 is the smaller */
+    bool const a_negative = signbit(a) != 0;
+    return a_negative != want_max ? a : b;
+  }
+  return (a < b) != want_max ? a : b;
+}
+
+/* POW by C Annex F; glibc returns NaN for pow(sNaN, 0) and pow(1, sNaN), the rule 1. */
+static double ref_pow_float(double a, double b) {
+  if (b == 0.0 || a == 1.0) return 1.0;
+  return pow(a, b);
+}
+
 static double ref_float(gcol_binary_op op, double a, double b) {
   switch (op) {
     case GCOL_BINARY_ADD: return a + b;
@@ -54,7 +72,7 @@ static double ref_float(gcol_binary_op op, double a, double b) {
       if (m != 0 && ((m < 0) != (b < 0))) m += b;
       return m;
     }
-    case GCOL_BINARY_POW: return pow(a, b);
+    case GCOL_BINARY_POW: return ref_pow_float(a, b);
     case GCOL_BINARY_LOGICAL_AND:
     case GCOL_BINARY_NULL_LOGICAL_AND: return a != 0 && b != 0;
     case GCOL_BINARY_LOGICAL_OR:
@@ -66,8 +84,8 @@ static double ref_float(gcol_binary_op op, double a, double b) {
     case GCOL_BINARY_LESS_EQUAL: return a <= b;
     case GCOL_BINARY_GREATER: return a > b;
     case GCOL_BINARY_GREATER_EQUAL: return a >= b;
-    case GCOL_BINARY_NULL_MIN: return fmin(a, b);
-    case GCOL_BINARY_NULL_MAX: return fmax(a, b);
+    case GCOL_BINARY_NULL_MIN: return ref_min_number(a, b, false);
+    case GCOL_BINARY_NULL_MAX: return ref_min_number(a, b, true);
     default: fail_msg("float op %d", (int)op); return 0;
   }
 }

@@ -176,27 +176,32 @@ int64_t ops_ulp_f32(float a, float b) {
   return la > lb ? la - lb : lb - la;
 }
 
-int64_t ops_fail_nth_loop(ops_alloc_call call, void *ctx) {
-  gcol_mr *stats = gcol_test_stats_mr();
-  for (int64_t n = 1; n < 64; ++n) {
-    gcol_mr *fail = NULL;
-    GCOL_TEST_OK(gcol_mr_fail_nth_create(stats, n, &fail));
-    GCOL_TEST_OK(gcol_mr_set_default(fail, NULL));
-    int64_t const before = gcol_test_live_bytes();
-    gcol_column *out = (gcol_column *)(uintptr_t)0x1;
-    gcol_status const st = call(ctx, &out);
-    GCOL_TEST_OK(gcol_mr_set_default(stats, NULL));
-    gcol_mr_destroy(fail);
-    if (st == GCOL_OK) {
-      gcol_column_free(out);
-      return n;
-    }
-    if (st != GCOL_ERROR_OUT_OF_MEMORY) {
-      fail_msg("allocation %lld: %s (%s)", (long long)n, gcol_status_string(st), gcol_last_error());
-    }
-    assert_null(out);
-    assert_int_equal(gcol_test_live_bytes(), before);
+/* Adapter from a call with an output column to the shared fault-test helper, which frees
+ * the succeeding run's output before destroying the fail-on-Nth resource it came from. */
+typedef struct fail_nth_adapter {
+  ops_alloc_call call;
+  void *ctx;
+  gcol_column *out;
+} fail_nth_adapter;
+
+static gcol_status fail_nth_op(void *p) {
+  fail_nth_adapter *a = (fail_nth_adapter *)p;
+  a->out = (gcol_column *)(uintptr_t)0x1; /* must be overwritten with NULL on failure */
+  gcol_status const st = a->call(a->ctx, &a->out);
+  if (st != GCOL_OK && a->out != NULL) {
+    fail_msg("%s left *out non-NULL", gcol_status_string(st));
   }
-  fail_msg("the call never succeeded");
-  return -1;
+  return st;
+}
+
+static void fail_nth_cleanup(void *p) {
+  fail_nth_adapter *a = (fail_nth_adapter *)p;
+  gcol_column_free(a->out);
+  a->out = NULL;
+}
+
+int64_t ops_fail_nth_loop(ops_alloc_call call, void *ctx) {
+  fail_nth_adapter a = {call, ctx, NULL};
+  /* The helper returns the allocation points seen (N - 1); callers count N. */
+  return (int64_t)gcol_test_check_allocation_failures(fail_nth_op, fail_nth_cleanup, &a) + 1;
 }

@@ -39,8 +39,10 @@ void ops_download(gcol_column_view v, unsigned char **data, uint8_t **valid);
 int64_t ops_ulp_f64(double a, double b);
 int64_t ops_ulp_f32(float a, float b);
 
-/* Runs `call` under a fail-on-Nth resource for N = 1, 2, ... until it succeeds: each
- * failure must be OUT_OF_MEMORY with *out NULL and no live bytes left; returns N. */
+/* Runs `call` through gcol_test_check_allocation_failures (fail-on-Nth resource for N = 1,
+ * 2, ... until it succeeds; the succeeding output is freed before that resource is
+ * destroyed): each failure must be OUT_OF_MEMORY with *out NULL and no live bytes left;
+ * returns N, the number of the first run that succeeded. */
 typedef gcol_status (*ops_alloc_call)(void *ctx, gcol_column **out);
 int64_t ops_fail_nth_loop(ops_alloc_call call, void *ctx);
 

@@ -10,6 +10,7 @@
 
 #include "test_util.h"
 
+#include "binary_reference.h"
 #include "binaryop/binaryop_plan.h"
 #include "cast/cast_plan.h"
 #include "cast/string_convert.h"
@@ -674,12 +675,99 @@ static void public_cast_and_datetime_reject_bad_arguments(void **state) {
   assert_null(out);
 }
 
+/* ---- float special values of the reference (the rules the GPU kernel must match) ---- */
+
+/* One row of FLOAT64 (or INT64) held in a host column; `valid` false makes it null. */
+static ops_host_col one_row(gcol_type_id id, const void *value, uint8_t *valid_byte, bool valid) {
+  ops_host_col c;
+  c.type = gcol_data_type_make(id);
+  c.size = 1;
+  c.data = (unsigned char *)value;
+  *valid_byte = valid ? 1 : 0;
+  c.valid = valid_byte;
+  return c;
+}
+
+static double ref_f64(gcol_binary_op op, double a, bool va, double b, bool vb, bool *valid) {
+  uint8_t ka, kb;
+  ops_host_col l = one_row(GCOL_FLOAT64, &a, &ka, va), r = one_row(GCOL_FLOAT64, &b, &kb, vb);
+  unsigned char out[16];
+  bool approx = false;
+  ref_binary_numeric(op, &l, 0, &r, 0, gcol_data_type_make(GCOL_FLOAT64), out, valid, &approx);
+  double d;
+  memcpy(&d, out, 8);
+  return d;
+}
+
+static void assert_same_double(double got, double want) {
+  if (isnan(want)) {
+    assert_true(isnan(got));
+  } else {
+    assert_true(got == want && signbit(got) == signbit(want));
+  }
+}
+
+static void reference_float_min_max_and_pow_specials(void **state) {
+  (void)state;
+  uint64_t const snan_bits = 0x7FF0000000000123ull; /* signaling: quiet bit clear */
+  double snan;
+  memcpy(&snan, &snan_bits, 8);
+  double const nans[2] = {NAN, snan};
+  bool v = false;
+  for (int k = 0; k < 2; ++k) {
+    double const n = nans[k];
+    /* A NaN of either kind loses to a number, on either side. */
+    assert_same_double(ref_f64(GCOL_BINARY_NULL_MIN, n, true, -46.0, true, &v), -46.0);
+    assert_true(v);
+    assert_same_double(ref_f64(GCOL_BINARY_NULL_MIN, -46.0, true, n, true, &v), -46.0);
+    assert_same_double(ref_f64(GCOL_BINARY_NULL_MAX, n, true, 3.0, true, &v), 3.0);
+    assert_same_double(ref_f64(GCOL_BINARY_NULL_MAX, 3.0, true, n, true, &v), 3.0);
+    assert_same_double(ref_f64(GCOL_BINARY_NULL_MIN, n, true, n, true, &v), NAN);
+    /* A null beside a NaN: the NaN (the valid operand). */
+    assert_same_double(ref_f64(GCOL_BINARY_NULL_MAX, n, true, 3.0, false, &v), NAN);
+    assert_true(v);
+    /* C Annex F for every NaN. */
+    assert_same_double(ref_f64(GCOL_BINARY_POW, n, true, 0.0, true, &v), 1.0);
+    assert_same_double(ref_f64(GCOL_BINARY_POW, n, true, -0.0, true, &v), 1.0);
+    assert_same_double(ref_f64(GCOL_BINARY_POW, 1.0, true, n, true, &v), 1.0);
+    assert_same_double(ref_f64(GCOL_BINARY_POW, 2.0, true, n, true, &v), NAN);
+    /* Other ops: NaN in, NaN out. */
+    assert_same_double(ref_f64(GCOL_BINARY_ADD, n, true, 1.0, true, &v), NAN);
+    assert_same_double(ref_f64(GCOL_BINARY_PYMOD, n, true, -2.0, true, &v), NAN);
+    assert_same_double(ref_f64(GCOL_BINARY_FLOOR_DIV, 1.0, true, n, true, &v), NAN);
+  }
+  /* -0 orders below +0 whatever the operand order. */
+  assert_same_double(ref_f64(GCOL_BINARY_NULL_MIN, 0.0, true, -0.0, true, &v), -0.0);
+  assert_same_double(ref_f64(GCOL_BINARY_NULL_MIN, -0.0, true, 0.0, true, &v), -0.0);
+  assert_same_double(ref_f64(GCOL_BINARY_NULL_MAX, 0.0, true, -0.0, true, &v), 0.0);
+  assert_same_double(ref_f64(GCOL_BINARY_NULL_MAX, -0.0, true, 0.0, true, &v), 0.0);
+  assert_same_double(ref_f64(GCOL_BINARY_NULL_MIN, -INFINITY, true, 1.0, true, &v), -INFINITY);
+  assert_same_double(ref_f64(GCOL_BINARY_NULL_MAX, INFINITY, true, NAN, true, &v), INFINITY);
+  /* Both null: null. */
+  (void)ref_f64(GCOL_BINARY_NULL_MIN, 1.0, false, 2.0, false, &v);
+  assert_false(v);
+  /* An integer against a NaN (the failing case of the H200 run: float64 NaN vs int64 -46). */
+  int64_t const minus46 = -46;
+  uint8_t ka, kb;
+  ops_host_col l = one_row(GCOL_FLOAT64, &snan, &ka, true), r = one_row(GCOL_INT64, &minus46, &kb, true);
+  unsigned char out[16];
+  bool approx = true;
+  ref_binary_numeric(GCOL_BINARY_NULL_MIN, &l, 0, &r, 0, gcol_data_type_make(GCOL_FLOAT64), out, &v,
+                     &approx);
+  double d;
+  memcpy(&d, out, 8);
+  assert_true(v);
+  assert_false(approx);
+  assert_same_double(d, -46.0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(binary_every_pair_follows_rules),
       cmocka_unit_test(binary_output_types),
       cmocka_unit_test(binary_rejects_wrong_outputs),
       cmocka_unit_test(binary_compute_types_and_multipliers),
+      cmocka_unit_test(reference_float_min_max_and_pow_specials),
       cmocka_unit_test(unary_every_type_follows_rules),
       cmocka_unit_test(cast_every_pair_follows_rules),
       cmocka_unit_test(cast_plan_constants),
