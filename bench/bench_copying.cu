@@ -10,6 +10,11 @@
  *   gather_strings             2^24 strings of random length 0..32, random int32 indices;
  *                              peer: the plain gather of 2^24 int64; also prints chars GB/s
  *
+ * gcol and its peer get the same inputs: an INT32 map, GCOL_OUT_OF_BOUNDS_DONT_CHECK and
+ * GCOL_NEGATIVE_INDEX_NOT_ALLOWED, so gcol_gather launches exactly one kernel (the peer's
+ * loop behind a uniform switch on the index type) after one pool allocation of its output;
+ * concatenate without nulls is one cudaMemcpyAsync per input, no kernel, no synchronization.
+ *
  * Usage: bench_copying [scale_shift]  (a positive shift divides every size by 2^shift, for
  * quick runs). GCOL_BENCH_REPS and GCOL_BENCH_JSON as in bench_util.h.
  */

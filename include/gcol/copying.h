@@ -63,7 +63,9 @@ typedef enum gcol_negative_index_policy {
 /**
  * @brief Gathers rows of @p source: row i of the output is row `gather_map[i]` of @p source.
  *
- * A null entry of @p gather_map gives a null output row under every policy. Under
+ * A null entry of @p gather_map gives a null output row under every policy; a null row of
+ * a STRING or LIST output is empty (no chars or values), whatever lay under the source's
+ * null. Under
  * ::GCOL_NEGATIVE_INDEX_WRAP an index `i` in `[-num_rows, 0)` reads row `num_rows + i`
  * (UINT64 indices above INT64_MAX count as negative). Output null masks are built a whole
  * 32-bit word at a time (no atomics).

@@ -12,6 +12,8 @@
 #ifndef GCOL_KERNELS_COPYING_INTERNAL_H
 #define GCOL_KERNELS_COPYING_INTERNAL_H
 
+#include <string.h>
+
 #include "gcol/bits.h"
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -56,6 +58,66 @@ GCOL_HD_INLINE bool gcol_detail_gather_map_entry_in_range(gcol_detail_gather_map
 GCOL_HD_INLINE int64_t gcol_detail_scatter_target_row(int64_t index, int64_t target_rows) {
   if (index < 0) index += target_rows;
   return (index >= 0 && index < target_rows) ? index : -1;
+}
+
+/* Aligned 4-byte load and store (memcpy on the host, where the bytes are a char array). */
+GCOL_HD_INLINE uint32_t gcol_detail_load_word(const uint32_t *p) {
+#ifdef __CUDA_ARCH__
+  return *p;
+#else
+  uint32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+#endif
+}
+
+GCOL_HD_INLINE void gcol_detail_store_word(uint32_t *p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+  *p = v;
+#else
+  memcpy(p, &v, sizeof v);
+#endif
+}
+
+/* The low word of (hi:lo) >> shift, shift < 32. */
+GCOL_HD_INLINE uint32_t gcol_detail_funnel_shift_right(uint32_t lo, uint32_t hi, unsigned shift) {
+#ifdef __CUDA_ARCH__
+  return __funnelshift_r(lo, hi, shift);
+#else
+  return (uint32_t)((((uint64_t)hi << 32) | lo) >> shift);
+#endif
+}
+
+/* Copies `len` bytes from src to dst, the lanes `first`, `first + step`, ... sharing the work
+ * (one thread: 0, 1). dst is written in aligned 4-byte words, single bytes only at its
+ * unaligned ends (so writers of neighbouring ranges never share a word), and src is read in
+ * aligned words shifted into place. Every word read holds a byte of [src, src + len): the
+ * first may start up to 3 bytes before src, inside the same allocation since allocations
+ * start 4-byte aligned; a word that would run past src + len is read byte by byte. */
+GCOL_HD_INLINE void gcol_detail_copy_bytes(char *dst, const char *src, int64_t len, int first,
+                                           int step) {
+  int64_t head = (int64_t)((4u - ((uintptr_t)dst & 3u)) & 3u);
+  if (head > len) head = len;
+  for (int64_t k = first; k < head; k += step) dst[k] = src[k];
+  int64_t const words = (len - head) >> 2;
+  const unsigned char *const s = (const unsigned char *)src + head;
+  unsigned const misalign = (unsigned)((uintptr_t)s & 3u);
+  const uint32_t *const sw = (const uint32_t *)(const void *)(s - misalign);
+  uint32_t *const dw = (uint32_t *)(void *)(dst + head);
+  for (int64_t w = first; w < words; w += step) {
+    uint32_t const lo = gcol_detail_load_word(sw + w);
+    uint32_t hi = 0;
+    if (misalign != 0) {
+      if (head + 4 * w + 8 - (int64_t)misalign <= len) {
+        hi = gcol_detail_load_word(sw + w + 1);
+      } else {
+        const unsigned char *const hb = (const unsigned char *)(const void *)(sw + w + 1);
+        for (unsigned b = 0; b < misalign; ++b) hi |= (uint32_t)hb[b] << (8u * b);
+      }
+    }
+    gcol_detail_store_word(dw + w, gcol_detail_funnel_shift_right(lo, hi, 8u * misalign));
+  }
+  for (int64_t k = head + 4 * words + first; k < len; k += step) dst[k] = src[k];
 }
 
 /* The offsets type of a STRING/LIST output of `total` chars (values). */

@@ -6,9 +6,10 @@
  *   each warp gathers 32 consecutive rows and writes their validity as one ballot word, so
  *   the mask is written whole words at a time, without atomics.
  * - STRING / LIST: size-then-fill in 64 bits: sizes, an exclusive scan (CUB, int64), the
- *   total read back to size the chars (values) and pick INT32 or INT64 offsets, then the
- *   chars copied a warp per string (lists: a child gather map, and the values gathered
- *   recursively).
+ *   total read back to size the chars (values) and pick INT32 or INT64 offsets, then one
+ *   kernel writes the offsets and copies the chars in aligned words, a thread per short
+ *   string and a warp per long one (lists: a child gather map, and the values gathered
+ *   recursively). A null row is empty.
  * - STRUCT: every field gathered with the same map, plus the struct's own mask.
  */
 #include <cub/device/device_scan.cuh>
@@ -227,8 +228,9 @@ static gcol_status launch_gather_fixed(gcol_column_view source, gcol_detail_gath
         <<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
             src, source_mask(source), source.offset, map, (T *)dst, dst_mask, nulls);
   } else {
-    gcol_detail_gather_fixed_kernel<T>
-        <<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(src, map, (T *)dst);
+    /* No map nulls, no nullify: the plain gather, the only work of the call. */
+    gcol_detail_gather_fixed_kernel<T><<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+        src, map.indices, map.size, map.wrap_negative ? map.source_rows : 0, (T *)dst);
   }
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
 done:
@@ -339,56 +341,64 @@ static gcol_status source_offsets(gcol_column_view source, gcol_offsetalator *ou
   return gcol_offsetalator_make(source, out);
 }
 
-/* Output offsets of a gathered STRING or LIST column: int64 in a temporary (for the fill
- * kernels), the output column in the type the total needs, and the total. Synchronizes. */
-static gcol_status gather_offsets(gcol_column_view source, gcol_detail_gather_map map,
-                                  gcol_stream stream, gcol_mr *mr, gcol_buffer **out_offsets64,
-                                  gcol_column **out_offsets, int64_t *out_total) {
+/* Offsets of a gathered STRING or LIST column in int64 (a temporary of map.size + 1
+ * entries: sizes, scanned in place), the source start of every row when out_starts is not
+ * NULL (strings), and the total. Synchronizes to read the total. */
+static gcol_status gather_offsets64(gcol_column_view source, gcol_detail_gather_map map,
+                                    gcol_stream stream, gcol_buffer **out_offsets64,
+                                    gcol_buffer **out_starts, int64_t *out_total) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *sizes = NULL, *offsets64 = NULL;
+  gcol_buffer *offsets64 = NULL, *starts = NULL;
   gcol_offsetalator src_offsets;
   int64_t const count = map.size + 1;
   cudaStream_t const s = (cudaStream_t)stream;
   GCOL_DETAIL_TRY(source_offsets(source, &src_offsets));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)count * 8, stream, NULL, &sizes));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)count * 8, stream, NULL, &offsets64));
+  if (out_starts != NULL) {
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)map.size * 8, stream, NULL, &starts));
+  }
   gcol_detail_gather_sizes_kernel<<<gcol_detail_grid_size(count, GCOL_DETAIL_BLOCK_SIZE),
                                     GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-      src_offsets, source_mask(source), source.offset, map, (int64_t *)sizes->data);
+      src_offsets, source_mask(source), source.offset, map, (int64_t *)offsets64->data,
+      starts != NULL ? (int64_t *)starts->data : NULL);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_TRY(
-      scan_sizes((const int64_t *)sizes->data, (int64_t *)offsets64->data, count, stream));
+      scan_sizes((const int64_t *)offsets64->data, (int64_t *)offsets64->data, count, stream));
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(out_total, (const int64_t *)offsets64->data + map.size,
                                        sizeof(int64_t), cudaMemcpyDeviceToHost, s));
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column((const int64_t *)offsets64->data, count,
-                                             gcol_detail_offsets_type(*out_total), stream, mr,
-                                             out_offsets));
   *out_offsets64 = offsets64;
   offsets64 = NULL;
+  if (out_starts != NULL) {
+    *out_starts = starts;
+    starts = NULL;
+  }
 done:
-  gcol_buffer_free(sizes);
   gcol_buffer_free(offsets64);
+  gcol_buffer_free(starts);
   return status;
 }
 
+/* Passes: sizes (and source starts), an in-place scan, the total read back, then one kernel
+ * that writes the output offsets in their final type and copies the chars. */
 static gcol_status gather_strings(gcol_column_view source, gcol_detail_gather_map map,
                                   gcol_stream stream, gcol_mr *mr, gcol_column **out) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *offsets64 = NULL, *chars = NULL, *mask = NULL;
+  gcol_buffer *offsets64 = NULL, *starts = NULL, *chars = NULL, *mask = NULL;
   gcol_column *offsets = NULL;
   int64_t total = 0, null_count = 0;
-  gcol_offsetalator src_offsets;
-  GCOL_DETAIL_TRY(source_offsets(source, &src_offsets));
-  GCOL_DETAIL_TRY(gather_offsets(source, map, stream, mr, &offsets64, &offsets, &total));
+  gcol_offsets_writer writer;
+  GCOL_DETAIL_TRY(gather_offsets64(source, map, stream, &offsets64, &starts, &total));
+  GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(gcol_detail_offsets_type(total)),
+                                     map.size + 1, GCOL_MASK_UNALLOCATED, stream, mr, &offsets));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
-  if (total > 0) {
-    gcol_detail_gather_chars_kernel<<<gcol_detail_grid_size(map.size, GCOL_DETAIL_BLOCK_SIZE),
-                                      GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
-        (const char *)source.data, src_offsets, source_mask(source), source.offset, map,
-        (const int64_t *)offsets64->data, (char *)chars->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  }
+  writer.data = offsets->data->data;
+  writer.width = (int32_t)gcol_type_size(offsets->type.id);
+  gcol_detail_gather_chars_kernel<<<gcol_detail_grid_size(map.size + 1, GCOL_DETAIL_BLOCK_SIZE),
+                                    GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+      (const char *)source.data, (const int64_t *)starts->data, (const int64_t *)offsets64->data,
+      map.size, writer, (char *)chars->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_TRY(gather_mask(source, map, stream, mr, &mask, &null_count));
   GCOL_DETAIL_TRY(gcol_column_make_strings(map.size, offsets, chars, mask, null_count, out));
   offsets = NULL;
@@ -396,6 +406,7 @@ static gcol_status gather_strings(gcol_column_view source, gcol_detail_gather_ma
   mask = NULL;
 done:
   gcol_buffer_free(offsets64);
+  gcol_buffer_free(starts);
   gcol_buffer_free(chars);
   gcol_buffer_free(mask);
   gcol_column_free(offsets);
@@ -412,7 +423,10 @@ static gcol_status gather_lists(gcol_column_view source, gcol_detail_gather_map 
   gcol_detail_gather_map values_map;
   gcol_column_view const src_values = source.children[GCOL_LIST_VALUES_CHILD];
   GCOL_DETAIL_TRY(source_offsets(source, &src_offsets));
-  GCOL_DETAIL_TRY(gather_offsets(source, map, stream, mr, &offsets64, &offsets, &total));
+  GCOL_DETAIL_TRY(gather_offsets64(source, map, stream, &offsets64, NULL, &total));
+  GCOL_DETAIL_TRY(gcol_detail_offsets_column((const int64_t *)offsets64->data, map.size + 1,
+                                             gcol_detail_offsets_type(total), stream, mr,
+                                             &offsets));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total * 8, stream, NULL, &child_map));
   if (total > 0) {
     gcol_detail_list_child_map_kernel<<<gcol_detail_grid_size(map.size, GCOL_DETAIL_BLOCK_SIZE),

@@ -27,12 +27,55 @@ static __device__ __forceinline__ unsigned long long gcol_detail_word_nulls(uint
   return (unsigned long long)(rows - __popc(word));
 }
 
-/* dst[i] = src[map(i)]: no output mask (the map resolves no null row). */
+/* dst[i] = src[idx[i]], negative indices moved up by wrap_rows (0: no wrap). */
+template <typename T, typename I>
+static __device__ __forceinline__ void gcol_detail_gather_plain_loop(const T *__restrict__ src,
+                                                                     const I *__restrict__ idx,
+                                                                     int64_t n, int64_t wrap_rows,
+                                                                     T *__restrict__ dst) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t row = (int64_t)idx[i];
+    if (row < 0) row += wrap_rows;
+    dst[i] = src[row];
+  }
+}
+
+/* dst[i] = src[map(i)] for a map without nulls or nullify (no output mask). The index type is
+ * resolved once per thread, outside the loop, so each case runs the one-line gather. */
 template <typename T>
 static __global__ void gcol_detail_gather_fixed_kernel(const T *__restrict__ src,
-                                                       gcol_detail_gather_map map,
-                                                       T *__restrict__ dst) {
-  GCOL_DETAIL_GRID_LOOP(i, map.size) { dst[i] = src[gcol_detail_gather_map_resolve(map, i)]; }
+                                                       gcol_indexalator idx, int64_t n,
+                                                       int64_t wrap_rows, T *__restrict__ dst) {
+  if (idx.is_signed) {
+    switch (idx.width) {
+      case 1:
+        gcol_detail_gather_plain_loop(src, (const int8_t *)idx.data, n, wrap_rows, dst);
+        return;
+      case 2:
+        gcol_detail_gather_plain_loop(src, (const int16_t *)idx.data, n, wrap_rows, dst);
+        return;
+      case 4:
+        gcol_detail_gather_plain_loop(src, (const int32_t *)idx.data, n, wrap_rows, dst);
+        return;
+      default:
+        gcol_detail_gather_plain_loop(src, (const int64_t *)idx.data, n, wrap_rows, dst);
+        return;
+    }
+  }
+  switch (idx.width) {
+    case 1:
+      gcol_detail_gather_plain_loop(src, (const uint8_t *)idx.data, n, wrap_rows, dst);
+      return;
+    case 2:
+      gcol_detail_gather_plain_loop(src, (const uint16_t *)idx.data, n, wrap_rows, dst);
+      return;
+    case 4:
+      gcol_detail_gather_plain_loop(src, (const uint32_t *)idx.data, n, wrap_rows, dst);
+      return;
+    default:
+      gcol_detail_gather_plain_loop(src, (const uint64_t *)idx.data, n, wrap_rows, dst);
+      return;
+  }
 }
 
 /* dst[i] = src[map(i)] and its validity, one ballot word per warp. Null rows get zeros. */
@@ -94,47 +137,61 @@ static __device__ __forceinline__ int64_t gcol_detail_valid_source_row(const uin
   return row;
 }
 
-/* sizes[i] = bytes (elements) of gathered row i, 0 for null rows; sizes[n] = 0. */
+/* sizes[i] = bytes (elements) of gathered row i, 0 for null rows; sizes[n] = 0. With
+ * `starts`, also starts[i] = the row's first source offset (0 for null rows), so that the
+ * chars pass reads neither the map nor the source offsets again. */
 static __global__ void gcol_detail_gather_sizes_kernel(gcol_offsetalator src_offsets,
                                                        const uint32_t *src_mask,
                                                        int64_t src_mask_offset,
-                                                       gcol_detail_gather_map map, int64_t *sizes) {
+                                                       gcol_detail_gather_map map, int64_t *sizes,
+                                                       int64_t *starts) {
   GCOL_DETAIL_GRID_LOOP(i, map.size + 1) {
-    int64_t size = 0;
+    int64_t size = 0, start = 0;
     if (i < map.size) {
       int64_t const row = gcol_detail_valid_source_row(src_mask, src_mask_offset, map, i);
       if (row >= 0) {
-        size =
-            gcol_offsetalator_get(src_offsets, row + 1) - gcol_offsetalator_get(src_offsets, row);
+        start = gcol_offsetalator_get(src_offsets, row);
+        size = gcol_offsetalator_get(src_offsets, row + 1) - start;
       }
+      if (starts != NULL) starts[i] = start;
     }
     sizes[i] = size;
   }
 }
 
-/* Copies the chars of gathered strings: each warp takes 32 consecutive rows and copies them
- * one after the other, the 32 lanes covering consecutive bytes of one string. */
-static __global__ void gcol_detail_gather_chars_kernel(
-    const char *__restrict__ src_chars, gcol_offsetalator src_offsets, const uint32_t *src_mask,
-    int64_t src_mask_offset, gcol_detail_gather_map map, const int64_t *__restrict__ dst_offsets,
-    char *__restrict__ dst_chars) {
+/* Rows up to this many bytes are copied by their own thread; longer ones by the whole warp. */
+#define GCOL_DETAIL_THREAD_COPY_MAX_BYTES 64
+
+/* Writes the output offsets (n + 1 entries, INT32 or INT64) and copies the chars of every
+ * gathered row: row i gets bytes [offsets64[i], offsets64[i + 1]) from the source bytes at
+ * starts[i]. A short row is copied by its own thread (many rows, many loads in flight); the
+ * long rows of a warp are copied one after the other by all 32 lanes. */
+static __global__ void gcol_detail_gather_chars_kernel(const char *src_chars,
+                                                       const int64_t *__restrict__ starts,
+                                                       const int64_t *__restrict__ offsets64,
+                                                       int64_t n, gcol_offsets_writer dst_offsets,
+                                                       char *dst_chars) {
   int const lane = (int)(threadIdx.x & 31);
-  for (int64_t i = gcol_detail_thread_index(); i - lane < map.size;
-       i += gcol_detail_grid_stride()) {
-    int64_t src_begin = 0, length = 0, dst_begin = 0;
-    if (i < map.size) {
-      int64_t const row = gcol_detail_valid_source_row(src_mask, src_mask_offset, map, i);
-      dst_begin = dst_offsets[i];
-      if (row >= 0) {
-        src_begin = gcol_offsetalator_get(src_offsets, row);
-        length = gcol_offsetalator_get(src_offsets, row + 1) - src_begin;
-      }
+  for (int64_t i = gcol_detail_thread_index(); i - lane < n + 1; i += gcol_detail_grid_stride()) {
+    int64_t begin = 0, length = 0, dst_begin = 0;
+    if (i <= n) {
+      dst_begin = offsets64[i];
+      gcol_offsets_writer_set(dst_offsets, i, dst_begin);
     }
-    for (int j = 0; j < 32; ++j) {
-      int64_t const sb = __shfl_sync(0xffffffffu, src_begin, j);
+    if (i < n) {
+      begin = starts[i];
+      length = offsets64[i + 1] - dst_begin;
+    }
+    bool const is_long = length > GCOL_DETAIL_THREAD_COPY_MAX_BYTES;
+    if (!is_long && length > 0) {
+      gcol_detail_copy_bytes(dst_chars + dst_begin, src_chars + begin, length, 0, 1);
+    }
+    for (uint32_t longs = __ballot_sync(0xffffffffu, is_long); longs != 0; longs &= longs - 1) {
+      int const j = __ffs((int)longs) - 1;
+      int64_t const b = __shfl_sync(0xffffffffu, begin, j);
       int64_t const len = __shfl_sync(0xffffffffu, length, j);
       int64_t const db = __shfl_sync(0xffffffffu, dst_begin, j);
-      for (int64_t k = lane; k < len; k += 32) dst_chars[db + k] = src_chars[sb + k];
+      gcol_detail_copy_bytes(dst_chars + db, src_chars + b, len, lane, 32);
     }
   }
 }

@@ -225,8 +225,10 @@ hcol *hcol_gather(const hcol *src, const int64_t *rows, int64_t n) {
       if (rows[i] >= 0) memcpy(h->data + i * w, src->data + rows[i] * w, w);
     }
   } else if (src->type.id == GCOL_STRING || src->type.id == GCOL_LIST) {
+    /* A null output row is empty (no chars, no list values), as gcol_gather() writes it. */
     for (int64_t i = 0; i < n; ++i) {
-      int64_t const len = rows[i] >= 0 ? src->offsets[rows[i] + 1] - src->offsets[rows[i]] : 0;
+      bool const valid = rows[i] >= 0 && hcol_is_valid(src, rows[i]);
+      int64_t const len = valid ? src->offsets[rows[i] + 1] - src->offsets[rows[i]] : 0;
       h->offsets[i + 1] = h->offsets[i] + len;
     }
     int64_t *child_rows = (int64_t *)xcalloc((size_t)h->offsets[n], sizeof(int64_t));

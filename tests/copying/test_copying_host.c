@@ -138,6 +138,52 @@ static void test_mask_segments_words(void **state) {
   }
 }
 
+/* ------------------------------------------------------------------ chars copy */
+
+/* One copy of `len` bytes from src to dst, by one thread or by 32 lanes. */
+static void copy_by(char *dst, const char *src, int64_t len, bool warp) {
+  if (!warp) {
+    gcol_detail_copy_bytes(dst, src, len, 0, 1);
+    return;
+  }
+  for (int lane = 0; lane < 32; ++lane) gcol_detail_copy_bytes(dst, src, len, lane, 32);
+}
+
+/* The word-wise copy of the strings gather, for every source and destination alignment and
+ * lengths around the word and warp sizes: the bytes arrive, nothing outside the destination
+ * range changes. The source sits at the very end of an exact-size allocation, so a read past
+ * it is caught by the address sanitizer where the tests run under it. */
+static void test_copy_bytes_every_alignment(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(103);
+  for (int warp = 0; warp < 2; ++warp) {
+    for (int64_t len = 0; len <= 300; len += len < 80 ? 1 : 37) {
+      for (int sm = 0; sm < 4; ++sm) {
+        for (int dm = 0; dm < 4; ++dm) {
+          char *sbuf = (char *)malloc((size_t)(sm + len) + (sm + len == 0));
+          char *dbuf = (char *)malloc((size_t)(dm + len + 8));
+          assert_non_null(sbuf);
+          assert_non_null(dbuf);
+          gcol_test_rng_fill(&rng, sbuf, (size_t)(sm + len));
+          memset(dbuf, 0xAB, (size_t)(dm + len + 8));
+          copy_by(dbuf + dm, sbuf + sm, len, warp != 0);
+          for (int64_t k = 0; k < dm + len + 8; ++k) {
+            bool const inside = k >= dm && k < dm + len;
+            unsigned char const want = inside ? (unsigned char)sbuf[sm + k - dm] : 0xABu;
+            if ((unsigned char)dbuf[k] != want) {
+              fail_msg("%s, len %lld, src +%d, dst +%d: byte %lld is 0x%02x, expected 0x%02x",
+                       warp ? "warp" : "thread", (long long)len, sm, dm, (long long)(k - dm),
+                       (unsigned char)dbuf[k], want);
+            }
+          }
+          free(sbuf);
+          free(dbuf);
+        }
+      }
+    }
+  }
+}
+
 /* ------------------------------------------------------------------ the reference itself */
 
 static void test_reference_gather_and_concat(void **state) {
@@ -352,6 +398,7 @@ int main(void) {
       cmocka_unit_test(test_resolve_null_entries_and_uint64_wrap),
       cmocka_unit_test(test_scatter_target_row),
       cmocka_unit_test(test_mask_segments_words),
+      cmocka_unit_test(test_copy_bytes_every_alignment),
       cmocka_unit_test(test_reference_gather_and_concat),
       cmocka_unit_test(test_gather_rejects_bad_arguments),
       cmocka_unit_test(test_scatter_rejects_bad_arguments),

@@ -152,7 +152,7 @@ static void test_gather_large_sizes(void **state) {
   hcol_free(strings);
 }
 
-/* Strings longer than 64 KiB, "" vs null vs "\0", and many 1-byte strings. */
+/* Strings longer than 64 KiB, "" vs null vs "\0", many 1-byte strings, lengths 0..189. */
 static void test_gather_string_cases(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(205);
@@ -175,6 +175,22 @@ static void test_gather_string_cases(void **state) {
   check_gather(&rng, small, 1, GCOL_INT16, 3000, GCOL_OUT_OF_BOUNDS_DONT_CHECK, false, false,
                "1-byte strings");
   hcol_free(small);
+  /* Lengths 0..189 around the word size and the 64-byte limit of a thread's own copy (longer
+   * rows are copied by the whole warp), starting at every alignment in source and output. */
+  char text[200];
+  for (int i = 0; i < 200; ++i) text[i] = (char)gcol_test_rng_range(&rng, 1, 255);
+  const char *mid[500];
+  int64_t mid_lengths[500];
+  for (int i = 0; i < 500; ++i) {
+    mid[i] = text + i % 5;
+    mid_lengths[i] = (i * 37) % 190;
+  }
+  hcol *medium = hcol_strings(500, mid, mid_lengths);
+  for (size_t o = 0; o < gcol_test_num_offsets; o += 3) {
+    check_gather(&rng, medium, gcol_test_offsets[o], GCOL_INT32, 1500,
+                 GCOL_OUT_OF_BOUNDS_DONT_CHECK, false, o % 2 == 1, "lengths 0..189");
+  }
+  hcol_free(medium);
 }
 
 /* Every index type, negative indices with and without wrap. */
@@ -248,7 +264,9 @@ static void test_gather_check_policy(void **state) {
   gcol_column_free(col);
 }
 
-/* The INT64-offsets path forced through a small threshold, and INT32 just below it. */
+/* The INT64-offsets path forced through a threshold one byte below the total, and INT32 at
+ * exactly the total. Null rows are empty in the output, so the total counts valid rows only
+ * (the reference gather empties them too): the switch happens at that exact byte. */
 static void test_gather_offsets_threshold(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(207);
