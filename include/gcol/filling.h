@@ -31,7 +31,7 @@ GCOL_EXTERN_C_BEGIN
  * @brief Sets rows `[begin, end)` of @p destination to @p value, in place.
  *
  * A valid value also marks the rows valid (if the column has a mask); a null value marks
- * them null, which needs a mask.
+ * them null, which needs a mask unless the range is empty (an empty range is a no-op).
  * @param[in,out] destination A fixed-width column's mutable view; its `null_count` is
  *                            updated when it was known (not ::GCOL_UNKNOWN_NULL_COUNT).
  *                            The owning column's count is not: call
@@ -41,8 +41,8 @@ GCOL_EXTERN_C_BEGIN
  * @param[in] value A scalar of the destination's data type (valid or null).
  * @param[in] stream Stream of the work.
  * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, bad range, a null value
- *         without a destination mask); ::GCOL_ERROR_TYPE_MISMATCH (not fixed-width, or the
- *         value's type differs); a CUDA status.
+ *         over a non-empty range without a destination mask); ::GCOL_ERROR_TYPE_MISMATCH
+ *         (not fixed-width, or the value's type differs); a CUDA status.
  * @note Synchronizes @p stream when the destination has a mask (to count the nulls it
  *       replaces); otherwise stream-ordered.
  */

@@ -59,6 +59,13 @@ typedef enum gcol_null_equality {
  *         table sizes differ); ::GCOL_ERROR_UNSUPPORTED (DICTIONARY32 columns);
  *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
  * @note Synchronizes @p stream to learn the output size. The caller owns *out.
+ * @note Memory: the output is allocated at its exact size (never for the worst case of
+ *       every row kept). The price is one extra read of the flags (1 byte per row) before
+ *       the synchronization. A single fixed-width column without nulls under a mask without
+ *       nulls takes a two-pass path: tile counts (flags only) and their scan, then one pass
+ *       that reads the flags and the kept values and writes them in order; its temporary
+ *       memory is 8 bytes per 2048 rows. Other inputs build a row map (8 bytes per kept
+ *       row, temporary) and gather every column through it.
  */
 gcol_status gcol_apply_boolean_mask(gcol_table_view input, gcol_column_view boolean_mask,
                                     gcol_table **out, gcol_stream stream, gcol_mr *mr);

@@ -139,7 +139,8 @@ gcol_status fill_fixed_copy(gcol_column_view input, int64_t begin, int64_t end,
   gcol_buffer *mask = NULL;
   gcol_mutable_column_view mv;
   GCOL_DETAIL_TRY(gcol_column_copy(input, stream, mr, &col));
-  if (!value->is_valid && col->null_mask == NULL) {
+  /* Only a non-empty null range needs a mask (a 0-row mask has no storage anyway). */
+  if (!value->is_valid && end > begin && col->null_mask == NULL) {
     GCOL_DETAIL_TRY(gcol_bitmask_create(col->size, GCOL_MASK_ALL_VALID, stream, mr, &mask));
     GCOL_DETAIL_TRY(gcol_column_set_null_mask(col, mask, 0));
     mask = NULL;
@@ -279,11 +280,13 @@ extern "C" gcol_status gcol_fill_in_place(gcol_mutable_column_view *destination,
                     gcol_type_name(destination->type.id));
   GCOL_DETAIL_TRY(check_value(destination->type, value));
   GCOL_DETAIL_TRY(check_range(destination->size, begin, end));
-  GCOL_DETAIL_CHECK(value->is_valid || destination->null_mask != NULL, GCOL_ERROR_INVALID_ARGUMENT,
-                    "value is null but destination has no null mask");
   GCOL_DETAIL_CHECK(destination->data != NULL || destination->size == 0,
                     GCOL_ERROR_INVALID_ARGUMENT, "destination->data is NULL");
+  /* An empty range changes nothing, so it needs no mask even for a null value. */
   if (end == begin) goto done;
+  GCOL_DETAIL_CHECK(value->is_valid || destination->null_mask != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                    "value is null but destination has no null mask (range [%lld, %lld))",
+                    (long long)begin, (long long)end);
   if (value->is_valid) {
     launch_fill_width(width,
                       (char *)destination->data + (destination->offset + begin) * (int64_t)width,

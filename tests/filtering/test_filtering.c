@@ -31,18 +31,14 @@ static void assert_row_ids(gcol_column_view ids, int64_t offset, const int64_t *
   free(got);
 }
 
-/* One apply_boolean_mask case: data (+ row ids unless alone) masked by random flags. */
-static void check_mask_case(gcol_test_rng *rng, gcol_data_type type, int64_t n, int64_t off,
-                            gcol_test_validity data_validity, gcol_test_validity mask_validity,
-                            bool alone) {
+/* Rows [off, off + n) of data (+ row ids unless alone) masked by the same rows of flags. */
+static void run_mask_case(const ref_column *data, const ref_column *flags, int64_t n, int64_t off,
+                          bool alone) {
   int64_t const total = n + off;
-  ref_column data = ref_column_random(rng, type, total, data_validity, 0);
-  ref_column flags =
-      ref_column_random(rng, gcol_data_type_make(GCOL_BOOL8), total, mask_validity, 0);
   ref_column ids = ref_column_row_ids(total);
   gcol_column *d_data = NULL, *d_flags = NULL, *d_ids = NULL;
-  ref_column_to_device(&data, &d_data);
-  ref_column_to_device(&flags, &d_flags);
+  ref_column_to_device(data, &d_data);
+  ref_column_to_device(flags, &d_flags);
   ref_column_to_device(&ids, &d_ids);
   gcol_column_view cols[2] = {ref_slice(gcol_column_get_view(d_data), off, off + n),
                               ref_slice(gcol_column_get_view(d_ids), off, off + n)};
@@ -52,19 +48,76 @@ static void check_mask_case(gcol_test_rng *rng, gcol_data_type type, int64_t n, 
   GCOL_TEST_OK(gcol_apply_boolean_mask(
       input, ref_slice(gcol_column_get_view(d_flags), off, off + n), &out, NULL, NULL));
   int64_t *idx = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
-  int64_t const count = ref_mask_indices(&flags, off, n, idx);
+  int64_t const count = ref_mask_indices(flags, off, n, idx);
   gcol_table_view const result = gcol_table_get_view(out);
   assert_int_equal(result.num_columns, alone ? 1 : 2);
   if (!alone) assert_row_ids(result.columns[1], off, idx, count);
-  ref_assert_rows(result.columns[0], &data, off, idx, count);
+  ref_assert_rows(result.columns[0], data, off, idx, count);
   free(idx);
   gcol_table_free(out);
   gcol_column_free(d_data);
   gcol_column_free(d_flags);
   gcol_column_free(d_ids);
+  ref_column_free(&ids);
+}
+
+/* One apply_boolean_mask case: data (+ row ids unless alone) masked by random flags. */
+static void check_mask_case(gcol_test_rng *rng, gcol_data_type type, int64_t n, int64_t off,
+                            gcol_test_validity data_validity, gcol_test_validity mask_validity,
+                            bool alone) {
+  int64_t const total = n + off;
+  ref_column data = ref_column_random(rng, type, total, data_validity, 0);
+  ref_column flags =
+      ref_column_random(rng, gcol_data_type_make(GCOL_BOOL8), total, mask_validity, 0);
+  run_mask_case(&data, &flags, n, off, alone);
   ref_column_free(&data);
   ref_column_free(&flags);
-  ref_column_free(&ids);
+}
+
+/* Flag byte of row i for a density pattern: none, all (any non-zero byte is true), sparse,
+ * dense, runs of 40, random bytes (about 1 in 256 zero). */
+static uint8_t flag_byte(gcol_test_rng *rng, int pattern, int64_t i) {
+  uint64_t const r = gcol_test_rng_next(rng);
+  switch (pattern) {
+    case 0:
+      return 0;
+    case 1:
+      return (uint8_t)(1 + r % 255);
+    case 2:
+      return r % 64 == 0 ? 1 : 0;
+    case 3:
+      return r % 64 != 0 ? 1 : 0;
+    case 4:
+      return (i / 40) % 2 == 0 ? 1 : 0;
+    default:
+      return (uint8_t)r;
+  }
+}
+
+/* The single-column fast path (no nulls) of every storage width at tile edges (2048-row
+ * tiles, counted two per block: odd and even tile counts) and at every flag density. */
+static void test_apply_boolean_mask_fast_path_densities(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(405);
+  static const gcol_type_id types[] = {GCOL_INT8, GCOL_INT16, GCOL_INT32, GCOL_INT64};
+  static const int64_t sizes[] = {2047, 2048, 2049, 4096, 6145, 10000};
+  static const int64_t offsets[] = {0, 1, 7, 33};
+  for (size_t t = 0; t < NUM_FEW(types); ++t) {
+    for (size_t s = 0; s < NUM_FEW(sizes); ++s) {
+      for (int pattern = 0; pattern < 6; ++pattern) {
+        int64_t const off = offsets[(s + (size_t)pattern) % NUM_FEW(offsets)];
+        int64_t const total = sizes[s] + off;
+        ref_column data =
+            ref_column_random(&rng, gcol_data_type_make(types[t]), total, GCOL_TEST_NO_MASK, 0);
+        ref_column flags =
+            ref_column_random(&rng, gcol_data_type_make(GCOL_BOOL8), total, GCOL_TEST_NO_MASK, 0);
+        for (int64_t i = 0; i < total; ++i) flags.values[i] = flag_byte(&rng, pattern, i);
+        run_mask_case(&data, &flags, sizes[s], off, true);
+        ref_column_free(&data);
+        ref_column_free(&flags);
+      }
+    }
+  }
 }
 
 static void test_apply_boolean_mask_every_fixed_type(void **state) {
@@ -626,6 +679,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_apply_boolean_mask_every_fixed_type),
       GCOL_TEST_GPU(test_apply_boolean_mask_int64_sizes_offsets),
+      GCOL_TEST_GPU(test_apply_boolean_mask_fast_path_densities),
       GCOL_TEST_GPU(test_apply_boolean_mask_strings),
       GCOL_TEST_GPU(test_apply_boolean_mask_strings_int64_offsets),
       GCOL_TEST_GPU(test_filter_lists_and_structs),

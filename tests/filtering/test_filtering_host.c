@@ -140,6 +140,9 @@ static void test_filling_checks(void **state) {
   mv.data = (void *)(uintptr_t)0x10;
   GCOL_TEST_STATUS(gcol_fill_in_place(&mv, 0, 3, null64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("null mask");
+  /* An empty range is a no-op: a null value needs no mask there (and nothing is launched). */
+  GCOL_TEST_OK(gcol_fill_in_place(&mv, 3, 3, null64, NULL));
+  assert_int_equal(mv.null_count, 0);
   GCOL_TEST_STATUS(gcol_fill_in_place(&mv, -1, 3, i64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_STATUS(gcol_fill_in_place(&mv, 0, 3, i32, NULL), GCOL_ERROR_TYPE_MISMATCH);
   GCOL_TEST_STATUS(gcol_sequence(-2, i64, i64, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
