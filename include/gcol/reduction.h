@@ -27,6 +27,11 @@
  *   quantiles, scans and sorting): MAX is NaN if any valid value is NaN, MIN is NaN only if
  *   every valid value is. SUM, PRODUCT and the moments follow IEEE arithmetic (a NaN
  *   propagates). FLOAT32 sums and products are accumulated in double and rounded once.
+ * - Signed zeros: sums (SUM, SUM_OF_SQUARES and the sum inside MEAN) start from the
+ *   identity +0.0, so a float sum is never -0.0: the sum of -0.0 values alone is +0.0 (as
+ *   cub::DeviceReduce::Sum and libcudf; numpy would keep -0.0). PRODUCT starts from 1.0 and
+ *   keeps the IEEE sign (the product of [-0.0] is -0.0). MIN and MAX return the element
+ *   itself, so -0.0 when it wins (-0.0 orders before +0.0).
  * - Integers read as double (MEAN, VARIANCE, STD) round beyond 2^53.
  * - VARIANCE and STD divide by `n - ddof` (n: valid rows); the result is null when
  *   `n - ddof <= 0`. Computed in one pass with Chan's pairwise formula. They are NaN when

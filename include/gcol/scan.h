@@ -21,8 +21,14 @@
  *
  * Floats: FLOAT32 sums and products run in double, each output rounded to float. MIN and
  * MAX use the total order NaN > +Inf, +0.0 > -0.0 (as reductions). An exclusive scan starts
- * with the identity: 0 (SUM), 1 (PRODUCT), the type's largest value (MIN: for floats that
- * is NaN, the largest in this order) or its smallest (MAX: -Inf for floats).
+ * with the identity: +0.0 (SUM), 1 (PRODUCT), the type's largest value (MIN: for floats
+ * that is NaN, the largest in this order) or its smallest (MAX: -Inf for floats).
+ *
+ * Signed zeros: every running sum starts from the identity +0.0, inclusive scans too
+ * (out[i] = +0.0 + x[0] + ... + x[i]), so a float sum is never -0.0: a leading -0.0 row gives
+ * +0.0, as in gcol_reduce() and as the exclusive scan's next row does (inclusive row i
+ * always equals exclusive row i + 1). Products start from 1.0 and keep the IEEE sign;
+ * MIN and MAX return elements, so -0.0 when it wins.
  *
  * @code
  * gcol_column *running = NULL;
@@ -52,7 +58,7 @@ typedef enum gcol_scan_op {
 
 /** @brief Whether row i's output includes row i. */
 typedef enum gcol_scan_type {
-  GCOL_SCAN_INCLUSIVE = 0, /**< out[i] = x[0] op ... op x[i]. */
+  GCOL_SCAN_INCLUSIVE = 0, /**< out[i] = identity op x[0] op ... op x[i]. */
   GCOL_SCAN_EXCLUSIVE = 1  /**< out[i] = identity op x[0] op ... op x[i-1]. */
 } gcol_scan_type;
 

@@ -347,11 +347,17 @@ GCOL_HD_INLINE bool gcol_detail_finish_u64(gcol_detail_reduce_plan p, uint64_t a
   return true;
 }
 
-/* A double accumulator (sum, product, sum of squares) as output storage bits. */
+/*
+ * A double accumulator (sum, product, sum of squares) as output storage bits. Sums start
+ * from the identity +0.0 (reduction.h): adding +0.0 changes only a -0.0 (to +0.0), which a
+ * sum that starts from +0.0 never is, so whatever CUB does with its init, the result is the
+ * documented one. Products keep their sign (1.0 * -0.0 is -0.0).
+ */
 GCOL_HD_INLINE bool gcol_detail_finish_f64(gcol_detail_reduce_plan p, double acc,
                                            int64_t count, uint64_t *bits) {
   if (count <= 0) return false;
-  *bits = gcol_detail_storage_from_f64(acc, p.out_width);
+  double const value = p.family == GCOL_DETAIL_FAMILY_F64_PLUS ? acc + 0.0 : acc;
+  *bits = gcol_detail_storage_from_f64(value, p.out_width);
   return true;
 }
 
@@ -361,7 +367,9 @@ GCOL_HD_INLINE bool gcol_detail_finish_moments(gcol_detail_reduce_plan p, gcol_d
                                                uint64_t *bits) {
   if (m.n <= 0) return false;
   if (p.op == GCOL_REDUCE_MEAN) {
-    *bits = gcol_detail_f64_bits(m.sum / m.n);
+    /* the sum starts from +0.0 as SUM's does (merging skips empty parts, so the sum of
+     * -0.0 values alone would stay -0.0): the mean of -0.0 values is +0.0 */
+    *bits = gcol_detail_f64_bits((m.sum + 0.0) / m.n);
     return true;
   }
   double const denominator = m.n - (double)p.ddof;

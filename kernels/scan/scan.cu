@@ -74,12 +74,18 @@ typedef struct write_u64 {
   }
 } write_u64;
 
-/* Writes a double accumulator as a float or double element. */
+/* Writes a double accumulator as a float or double element. Sums add +0.0 first: a sum
+ * starts from the identity +0.0 (scan.h), and +0.0 + x differs from x only for x = -0.0,
+ * which a running sum that starts from +0.0 never is. CUB's inclusive scan starts from
+ * x[0] instead (a lone -0.0 would stay -0.0), so this one addition gives exactly the
+ * documented result; products need nothing (1.0 * x == x). */
 typedef struct write_f64 {
   void *data;
   int32_t width;
+  bool plus_zero;
   __host__ __device__ void operator()(ptrdiff_t i, double acc) const {
-    gcol_detail_store_bits(data, (int64_t)i, width, gcol_detail_storage_from_f64(acc, width));
+    double const value = plus_zero ? acc + 0.0 : acc;
+    gcol_detail_store_bits(data, (int64_t)i, width, gcol_detail_storage_from_f64(value, width));
   }
 } write_f64;
 
@@ -140,7 +146,7 @@ static gcol_status scan_values(scan_plan p, gcol_detail_reader reader, void *out
                                int64_t n, cudaStream_t stream) {
   if (p.family == GCOL_DETAIL_FAMILY_F64_PLUS || p.family == GCOL_DETAIL_FAMILY_F64_TIMES) {
     gcol_detail_row_f64 row = {reader, p.map_mode, p.identity_f64};
-    write_f64 writer = {out, p.width};
+    write_f64 writer = {out, p.width, p.family == GCOL_DETAIL_FAMILY_F64_PLUS};
     auto output = thrust::make_tabulate_output_iterator(writer);
     if (p.family == GCOL_DETAIL_FAMILY_F64_TIMES) {
       return run_scan(rows_of(row), output, gcol_detail_times_f64(), p.identity_f64, exclusive, n,

@@ -69,10 +69,10 @@ uint64_t ref_bits_at(const void *data, int64_t i, size_t width);
 /* The double a FLOAT32/FLOAT64 storage word holds. */
 long double ref_float_of_bits(uint64_t bits, size_t width);
 
-/* Runs op(ctx) with allocation n = 1, 2, ... failing (a fail-on-Nth resource over the test's
- * statistics resource as the default) until it succeeds; each failure must be
- * GCOL_ERROR_OUT_OF_MEMORY and leave the live bytes unchanged. op frees what it made.
- * Returns the number of failed runs. */
+/* gcol_test_check_allocation_failures() for an op that frees what it made (so no cleanup),
+ * announced by name in a TAP comment: allocation n = 1, 2, ... fails until op succeeds; each
+ * failure must be GCOL_ERROR_OUT_OF_MEMORY and leave the live bytes unchanged. Returns the
+ * number of failed runs. */
 int ref_fail_nth_loop(gcol_status (*op)(void *ctx), void *ctx, const char *name);
 
 #endif /* GCOL_TESTS_REDUCTION_REFERENCE_H */

@@ -165,6 +165,7 @@ static void test_reduce_float_specials(void **state) {
   double const everything[] = {1.5,     -0.0,     NAN,     0.0,      -INFINITY, INFINITY, -NAN,
                                DBL_MAX, -DBL_MAX, 4.9e-324, -1.0,   DBL_MIN,   -0.0,     7.0};
   double const zeros[] = {0.0, -0.0, 0.0, -0.0};
+  double const negative_zeros[] = {-0.0, -0.0, -0.0};
   double const pos_zero_first[] = {0.0, -0.0};
   double const all_nan[] = {NAN, -NAN, NAN};
   double const inf_and_one[] = {INFINITY, 1.0, 2.0};
@@ -175,6 +176,7 @@ static void test_reduce_float_specials(void **state) {
     char where[64];
     snprintf(where, sizeof where, "specials %s", gcol_type_name(ids[t]));
     check_floats(ids[t], zeros, NULL, 4, where);
+    check_floats(ids[t], negative_zeros, NULL, 3, where);
     check_floats(ids[t], pos_zero_first, NULL, 2, where);
     check_floats(ids[t], all_nan, NULL, 3, where);
     check_floats(ids[t], inf_and_one, NULL, 3, where);
@@ -217,6 +219,23 @@ static void test_reduce_float_specials(void **state) {
   GCOL_TEST_OK(gcol_reduce(gcol_column_get_view(col), GCOL_REDUCE_MIN, NULL, &s, NULL));
   assert_true(isinf(s->value.f64) && s->value.f64 < 0);
   gcol_scalar_free(s);
+  gcol_column_free(col);
+  /* the signed-zero rule spelled out: a sum or mean of -0.0 alone is +0.0, a product and
+   * the min keep -0.0 */
+  double const lone[] = {-0.0};
+  ref_column zero_host = {gcol_data_type_make(GCOL_FLOAT64), 1, (unsigned char *)lone, NULL};
+  col = ref_column_to_device(&zero_host);
+  static const gcol_reduce_op zero_ops[] = {GCOL_REDUCE_SUM, GCOL_REDUCE_MEAN, GCOL_REDUCE_PRODUCT,
+                                            GCOL_REDUCE_MIN};
+  for (int k = 0; k < 4; ++k) {
+    GCOL_TEST_OK(gcol_reduce(gcol_column_get_view(col), zero_ops[k], NULL, &s, NULL));
+    bool const negative = zero_ops[k] == GCOL_REDUCE_PRODUCT || zero_ops[k] == GCOL_REDUCE_MIN;
+    if (!(s->is_valid && s->value.f64 == 0 && (signbit(s->value.f64) != 0) == negative)) {
+      fail_msg("%s of [-0.0]: got %g, expected %s0", gcol_reduce_op_name(zero_ops[k]), s->value.f64,
+               negative ? "-" : "+");
+    }
+    gcol_scalar_free(s);
+  }
   gcol_column_free(col);
 }
 

@@ -540,6 +540,51 @@ static void test_finish_functions(void **state) {
   assert_true(f == 0.1f);
 }
 
+/* The signed-zero rule of reduction.h: sums start from +0.0 (a lone -0.0, which a CUB
+ * reduction or inclusive scan can hand over as is, finishes as +0.0), products keep the
+ * IEEE sign, and the mean of -0.0 values is +0.0 although merging keeps a -0.0 sum. */
+static void test_signed_zero_rule(void **state) {
+  (void)state;
+  uint64_t bits = 0;
+  for (int w = 0; w < 2; ++w) {
+    gcol_type_id const id = w == 0 ? GCOL_FLOAT64 : GCOL_FLOAT32;
+    gcol_detail_reduce_plan const sum = gcol_detail_reduce_plan_make(id, GCOL_REDUCE_SUM, id, 1);
+    assert_true(gcol_detail_finish_f64(sum, -0.0, 1, &bits));
+    assert_int_equal(bits, 0);                                /* +0.0 in either width */
+    assert_true(gcol_detail_finish_f64(sum, -2.5, 1, &bits)); /* other values untouched */
+    assert_true(bits == gcol_detail_storage_from_f64(-2.5, sum.out_width));
+    gcol_detail_reduce_plan const squares =
+        gcol_detail_reduce_plan_make(id, GCOL_REDUCE_SUM_OF_SQUARES, id, 1);
+    assert_true(gcol_detail_finish_f64(squares, -0.0, 1, &bits));
+    assert_int_equal(bits, 0);
+    gcol_detail_reduce_plan const product =
+        gcol_detail_reduce_plan_make(id, GCOL_REDUCE_PRODUCT, id, 1);
+    assert_true(gcol_detail_finish_f64(product, -0.0, 1, &bits));
+    assert_true(bits == gcol_detail_storage_from_f64(-0.0, product.out_width)); /* sign kept */
+    assert_true(bits != 0);
+  }
+  gcol_detail_reduce_plan p =
+      gcol_detail_reduce_plan_make(GCOL_FLOAT64, GCOL_REDUCE_MEAN, GCOL_FLOAT64, 1);
+  gcol_detail_moments const one = gcol_detail_moments_make(1, -0.0, 0);
+  gcol_detail_moments const two = gcol_detail_moments_merge(gcol_detail_moments_make(0, 0, 0),
+                                                            gcol_detail_moments_merge(one, one));
+  assert_true(signbit(two.sum)); /* merging alone keeps the -0.0 */
+  assert_true(gcol_detail_finish_moments(p, two, &bits));
+  assert_int_equal(bits, 0);
+  p.op = GCOL_REDUCE_VARIANCE;
+  assert_true(gcol_detail_finish_moments(p, two, &bits));
+  assert_int_equal(bits, 0);
+  /* subnormal deviations square to 0 in double: the variance of ~1e-310 values is 0, the
+   * double nearest to the exact ~2.5e-621 (the reference allows for it) */
+  double const subnormals[] = {4.9e-324, 1e-310, -2e-315, 0.0};
+  gcol_detail_moments m = gcol_detail_moments_make(0, 0, 0);
+  for (int i = 0; i < 4; ++i) {
+    m = gcol_detail_moments_merge(m, gcol_detail_moments_make(1, subnormals[i], 0));
+  }
+  assert_true(gcol_detail_finish_moments(p, m, &bits));
+  assert_true(f64_of(bits) >= 0 && f64_of(bits) <= 16 * DBL_TRUE_MIN);
+}
+
 static void test_key_index_ties_pick_first(void **state) {
   (void)state;
   gcol_detail_key_index a = {5, 7}, b = {5, 3}, c = {6, 9}, null_row = {0, GCOL_DETAIL_NO_INDEX};
@@ -625,6 +670,7 @@ int main(void) {
       cmocka_unit_test(test_reader_nulls_offset_and_bool),
       cmocka_unit_test(test_moments_merge_matches_two_pass),
       cmocka_unit_test(test_finish_functions),
+      cmocka_unit_test(test_signed_zero_rule),
       cmocka_unit_test(test_key_index_ties_pick_first),
       cmocka_unit_test(test_round_half_even),
       cmocka_unit_test(test_quantile_bits),

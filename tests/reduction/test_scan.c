@@ -166,6 +166,30 @@ static void test_scan_float_specials(void **state) {
   col = ref_column_to_device(&fhost);
   check_all_scans(&fhost, gcol_column_get_view(col), "specials f32");
   gcol_column_free(col);
+  /* the signed-zero rule spelled out: running sums of -0.0 alone are +0.0 (inclusive and
+   * exclusive alike), running products keep -0.0 */
+  double const zeros[] = {-0.0, -0.0};
+  ref_column zhost = {gcol_data_type_make(GCOL_FLOAT64), 2, (unsigned char *)zeros, NULL};
+  col = ref_column_to_device(&zhost);
+  check_all_scans(&zhost, gcol_column_get_view(col), "negative zeros");
+  for (int k = 0; k < 3; ++k) {
+    gcol_column *out = NULL;
+    gcol_scan_op const op = k < 2 ? GCOL_SCAN_SUM : GCOL_SCAN_PRODUCT;
+    gcol_scan_type const type = k == 1 ? GCOL_SCAN_EXCLUSIVE : GCOL_SCAN_INCLUSIVE;
+    GCOL_TEST_OK(
+        gcol_scan(gcol_column_get_view(col), op, type, GCOL_SCAN_NULLS_EXCLUDE, &out, NULL, NULL));
+    double got[2];
+    GCOL_TEST_OK(gcol_column_copy_to_host(gcol_column_get_view(out), got, NULL, NULL));
+    gcol_column_free(out);
+    for (int i = 0; i < 2; ++i) {
+      bool const negative = op == GCOL_SCAN_PRODUCT && i == 0; /* -0.0 * -0.0 is +0.0 */
+      if (!(got[i] == 0 && (signbit(got[i]) != 0) == negative)) {
+        fail_msg("%s scan %d of [-0.0, -0.0], row %d: got %g, expected %s0", gcol_scan_op_name(op),
+                 (int)type, i, got[i], negative ? "-" : "+");
+      }
+    }
+  }
+  gcol_column_free(col);
 }
 
 typedef struct fault_ctx {
