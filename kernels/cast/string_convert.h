@@ -62,16 +62,21 @@ GCOL_HD_INLINE double gcol_detail_scale_pow10(double m, int64_t e) {
   return (m / pow(10.0, (double)(-e - 300))) / 1e300;
 }
 
-/* Case-insensitive match of s[0, len) against the lower-case word w. */
-GCOL_HD_INLINE bool gcol_detail_word_equal(const char *s, int64_t len, const char *w) {
-  int64_t i = 0;
-  for (; i < len && w[i] != '\0'; ++i) {
+/* Case-insensitive match of s[0, len) against the lower-case word w of w_len bytes. */
+GCOL_HD_INLINE bool gcol_detail_word_equal(const char *s, int64_t len, const char *w,
+                                           int64_t w_len) {
+  if (len != w_len) return false;
+  for (int64_t i = 0; i < len; ++i) {
     char c = s[i];
     if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
     if (c != w[i]) return false;
   }
-  return i == len && w[i] == '\0';
+  return true;
 }
+
+/* gcol_detail_word_equal with a string literal's length taken from the literal. */
+#define GCOL_DETAIL_WORD_EQUAL(s, len, literal) \
+  gcol_detail_word_equal((s), (len), (literal), (int64_t)sizeof(literal) - 1)
 
 /* Parses a float; see the file comment for the grammar. */
 GCOL_HD_INLINE bool gcol_detail_parse_double(const char *s, int64_t len, double *out) {
@@ -79,12 +84,12 @@ GCOL_HD_INLINE bool gcol_detail_parse_double(const char *s, int64_t len, double 
   bool negative = false;
   if (i < len && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
   double const sign = negative ? -1.0 : 1.0;
-  if (gcol_detail_word_equal(s + i, len - i, "nan")) {
+  if (GCOL_DETAIL_WORD_EQUAL(s + i, len - i, "nan")) {
     *out = NAN;
     return true;
   }
-  if (gcol_detail_word_equal(s + i, len - i, "inf") ||
-      gcol_detail_word_equal(s + i, len - i, "infinity")) {
+  if (GCOL_DETAIL_WORD_EQUAL(s + i, len - i, "inf") ||
+      GCOL_DETAIL_WORD_EQUAL(s + i, len - i, "infinity")) {
     *out = sign * INFINITY;
     return true;
   }
