@@ -254,6 +254,44 @@ done:
   return status;
 }
 
+gcol_status gcol_column_create_strings_from_host_offsets(int64_t size, const char *chars,
+                                                         const int64_t *offsets,
+                                                         const uint8_t *valid, gcol_stream stream,
+                                                         gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  const char **pointers = NULL;
+  int64_t *lengths = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK(size >= 0, GCOL_ERROR_INVALID_ARGUMENT, "size is negative (%lld)",
+                    (long long)size);
+  GCOL_DETAIL_CHECK_NOT_NULL(offsets);
+  GCOL_DETAIL_CHECK(offsets[0] >= 0, GCOL_ERROR_INVALID_ARGUMENT, "offsets[0] is negative");
+  for (int64_t i = 0; i < size; ++i) {
+    GCOL_DETAIL_CHECK(offsets[i + 1] >= offsets[i], GCOL_ERROR_INVALID_ARGUMENT,
+                      "offsets decrease at row %lld (%lld then %lld)", (long long)i,
+                      (long long)offsets[i], (long long)offsets[i + 1]);
+  }
+  GCOL_DETAIL_CHECK(chars != NULL || offsets[size] == offsets[0], GCOL_ERROR_INVALID_ARGUMENT,
+                    "chars is NULL but the offsets span %lld bytes",
+                    (long long)(offsets[size] - offsets[0]));
+  /* The rows as pointers and lengths, NULL for null rows: the C-strings builder does the rest. */
+  pointers = (const char **)malloc(sizeof *pointers * (size_t)(size > 0 ? size : 1));
+  lengths = (int64_t *)malloc(sizeof *lengths * (size_t)(size > 0 ? size : 1));
+  GCOL_DETAIL_CHECK(pointers != NULL && lengths != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "host allocation failed");
+  for (int64_t i = 0; i < size; ++i) {
+    bool const is_valid = valid == NULL || valid[i] != 0;
+    pointers[i] = is_valid ? (chars != NULL ? chars + offsets[i] : "") : NULL;
+    lengths[i] = offsets[i + 1] - offsets[i];
+  }
+  GCOL_DETAIL_TRY(gcol_column_create_strings_from_host(size, pointers, lengths, stream, mr, out));
+done:
+  free(pointers);
+  free(lengths);
+  return status;
+}
+
 void gcol_host_strings_free(gcol_host_strings *strings) {
   if (strings == NULL) return;
   free(strings->offsets);

@@ -239,6 +239,27 @@ gcol_status gcol_column_create_strings_from_host(int64_t size, const char *const
                                                  const int64_t *lengths, gcol_stream stream,
                                                  gcol_mr *mr, gcol_column **out);
 
+/**
+ * @brief Builds a STRING column from Arrow-style host buffers: the bytes of all rows in
+ *        @p chars, and @p size + 1 non-decreasing byte @p offsets into them (offsets[0] may
+ *        be non-zero, as in a sliced Arrow array).
+ * @param[in] size Rows (>= 0).
+ * @param[in] chars The bytes (may be NULL when every row is empty).
+ * @param[in] offsets `size + 1` offsets; row i spans `chars[offsets[i] .. offsets[i+1])`.
+ * @param[in] valid NULL (no nulls), or `size` bytes: non-zero = valid.
+ * @param[in] stream Stream of the copies.
+ * @param[in] mr Resource of the column's memory, or NULL for the default.
+ * @param[out] out The column (offsets rebased to start at 0); NULL on failure.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, negative or decreasing
+ *         offsets; the message names the row), ::GCOL_ERROR_OVERFLOW,
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @note Synchronizes @p stream.
+ */
+gcol_status gcol_column_create_strings_from_host_offsets(int64_t size, const char *chars,
+                                                         const int64_t *offsets,
+                                                         const uint8_t *valid, gcol_stream stream,
+                                                         gcol_mr *mr, gcol_column **out);
+
 /** @brief A STRING column copied to host memory (offsets rebased to start at 0). */
 typedef struct gcol_host_strings {
   int64_t size;     /**< Rows. */

@@ -79,6 +79,23 @@ typedef enum gcol_reduce_op {
   GCOL_REDUCE_NUM_OPS = 14        /**< Number of operators; not an operator. */
 } gcol_reduce_op;
 
+/**
+ * @brief NUNIQUE: the number of distinct values of @p input, with the equality of
+ *        gcol_distinct_count() (floats: -0.0 equals 0.0 and every NaN equals every NaN;
+ *        strings byte-wise).
+ * @param[in] input A fixed-width or STRING column (sliced views are fine).
+ * @param[in] include_nulls true: nulls count as one more distinct value (if any); false:
+ *                          they are not counted.
+ * @param[out] out A valid INT64 scalar (0 for an empty column); NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed view);
+ *         ::GCOL_ERROR_TYPE_MISMATCH (LIST, STRUCT, DICTIONARY32, EMPTY);
+ *         ::GCOL_ERROR_OVERFLOW, ::GCOL_ERROR_OUT_OF_MEMORY (hash table), a CUDA status.
+ * @note Synchronizes @p stream. Temporaries come from the default resource.
+ */
+gcol_status gcol_reduce_nunique(gcol_column_view input, bool include_nulls, gcol_scalar **out,
+                                gcol_stream stream);
+
 /** @brief Options of a reduction; NULL options mean the defaults (`ddof` 1). */
 typedef struct gcol_reduce_options {
   int32_t ddof; /**< Delta degrees of freedom of VARIANCE and STD (>= 0; 1: sample). */

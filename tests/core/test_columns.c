@@ -163,6 +163,31 @@ static void strings_round_trip(void **state) {
   }
 }
 
+static void strings_from_arrow_style_offsets(void **state) {
+  (void)state;
+  /* A sliced Arrow array: offsets start at 2, row 1 null, row 3 empty. */
+  const char chars[] = "xxhello\xc3\xa9wide world";
+  int64_t const offsets[5] = {2, 7, 9, 9, 19};
+  uint8_t const valid[4] = {1, 0, 1, 1};
+  gcol_column *col = NULL;
+  GCOL_TEST_OK(gcol_column_create_strings_from_host_offsets(4, chars, offsets, valid, NULL, NULL, &col));
+  gcol_host_strings *hs = NULL;
+  GCOL_TEST_OK(gcol_column_strings_copy_to_host(gcol_column_get_view(col), NULL, &hs));
+  assert_int_equal(gcol_column_get_view(col).null_count, 1);
+  assert_int_equal(hs->valid[1], 0);
+  assert_int_equal(hs->offsets[1] - hs->offsets[0], 5);
+  assert_memory_equal(hs->chars + hs->offsets[0], "hello", 5);
+  assert_int_equal(hs->offsets[3] - hs->offsets[2], 0);
+  assert_memory_equal(hs->chars + hs->offsets[3], "wide world", 10);
+  gcol_host_strings_free(hs);
+  gcol_column_free(col);
+  int64_t const decreasing[3] = {0, 4, 3};
+  GCOL_TEST_STATUS(gcol_column_create_strings_from_host_offsets(2, chars, decreasing, NULL, NULL, NULL, &col),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "row 1"));
+  assert_null(col);
+}
+
 static void strings_all_empty_all_null_and_zero_rows(void **state) {
   (void)state;
   const char *empties[5] = {"", "", "", "", ""};
@@ -355,6 +380,7 @@ int main(void) {
       GCOL_TEST_GPU(slices_read_the_right_rows),
       GCOL_TEST_GPU(create_and_like),
       GCOL_TEST_GPU(strings_round_trip),
+      GCOL_TEST_GPU(strings_from_arrow_style_offsets),
       GCOL_TEST_GPU(strings_all_empty_all_null_and_zero_rows),
       GCOL_TEST_GPU(lists_structs_and_dictionaries_deep_copy),
       GCOL_TEST_GPU(table_copy_and_views),
