@@ -137,6 +137,9 @@ gcol_status gcol_binary_op_check_types(gcol_data_type lhs, gcol_data_type rhs,
  *        timestamps and durations, and the wider of two numeric inputs otherwise (FLOAT64 if
  *        either is FLOAT64, FLOAT32 if either is floating, else the wider integer, signed if
  *        either is signed).
+ * @param[in] lhs The left operand's type.
+ * @param[in] rhs The right operand's type.
+ * @param[in] op The operator.
  * @param[out] out The type (set only on success).
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out), or the status of
  *         gcol_binary_op_check_types() for the type it would give.
@@ -167,8 +170,14 @@ gcol_status gcol_binary_operation(gcol_column_view lhs, gcol_column_view rhs, gc
 /**
  * @brief `out[i] = lhs[i] op rhs` with a host scalar on the right (its value is passed to
  *        the kernel by value; a STRING scalar is copied to a device temporary).
+ * @param[in] lhs Left column (any offset).
  * @param[in] rhs The scalar (not NULL); a null scalar makes every row null (except for the
  *                null-aware ops, which apply their rules).
+ * @param[in] op The operator.
+ * @param[in] output_type The output type (validated by gcol_binary_op_check_types()).
+ * @param[out] out The result; NULL on failure. Output memory from @p mr.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
  * @return As gcol_binary_operation().
  * @note As gcol_binary_operation().
  */
