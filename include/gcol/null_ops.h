@@ -77,15 +77,22 @@ gcol_status gcol_is_nan(gcol_column_view input, gcol_column **out, gcol_stream s
 /**
  * @brief Replaces each null row of @p input by the same row of @p replacement (which may be
  *        null itself: the output row then stays null).
- * @param[in] input A fixed-width or STRING column.
- * @param[in] replacement A column of the same data type and size.
+ *
+ * LIST and STRUCT inputs (of any supported children, nested to any depth) go through
+ * gcol_copy_if_else() with "input row is valid" as the mask; a null LIST row of the output
+ * is empty.
+ * @param[in] input A fixed-width, STRING, LIST or STRUCT column (sliced or not).
+ * @param[in] replacement A column of the same data type (children included for LIST and
+ *                        STRUCT) and size.
  * @param[out] out The result; NULL on failure.
  * @param[in] stream Stream of the work.
  * @param[in] mr Resource of the output, or NULL for the default.
- * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_TYPE_MISMATCH (types
- *         differ), ::GCOL_ERROR_SIZE_MISMATCH, ::GCOL_ERROR_UNSUPPORTED (LIST, STRUCT,
- *         DICTIONARY32), ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
- * @note Synchronizes @p stream (null count; string sizes). The caller owns *out.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed view),
+ *         ::GCOL_ERROR_TYPE_MISMATCH (types or children types differ),
+ *         ::GCOL_ERROR_SIZE_MISMATCH, ::GCOL_ERROR_UNSUPPORTED (DICTIONARY32, EMPTY),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
+ * @note Synchronizes @p stream when @p input has nulls (output null count; STRING and LIST
+ *       sizes); a copy of @p input when it has none. The caller owns *out.
  */
 gcol_status gcol_replace_nulls(gcol_column_view input, gcol_column_view replacement,
                                gcol_column **out, gcol_stream stream, gcol_mr *mr);
@@ -93,13 +100,19 @@ gcol_status gcol_replace_nulls(gcol_column_view input, gcol_column_view replacem
 /**
  * @brief Replaces each null row of @p input by @p replacement. A null scalar leaves the
  *        nulls in place (the result is a copy of @p input).
- * @param[in] input A fixed-width or STRING column.
+ * @param[in] input A fixed-width or STRING column. LIST and STRUCT inputs are refused
+ *                  (a scalar cannot be a list or struct): use gcol_replace_nulls() with a
+ *                  column.
  * @param[in] replacement A scalar of the same data type.
  * @param[out] out The result; NULL on failure.
  * @param[in] stream Stream of the work.
  * @param[in] mr Resource of the output, or NULL for the default.
- * @return As gcol_replace_nulls() (no size mismatch).
- * @note Synchronizes @p stream. The caller owns *out.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out or @p replacement,
+ *         malformed view), ::GCOL_ERROR_TYPE_MISMATCH (types differ),
+ *         ::GCOL_ERROR_UNSUPPORTED (LIST, STRUCT, DICTIONARY32, EMPTY),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
+ * @note Synchronizes @p stream when @p input has nulls and the scalar is valid (output null
+ *       count; STRING sizes). The caller owns *out.
  */
 gcol_status gcol_replace_nulls_scalar(gcol_column_view input, const gcol_scalar *replacement,
                                       gcol_column **out, gcol_stream stream, gcol_mr *mr);
@@ -108,14 +121,20 @@ gcol_status gcol_replace_nulls_scalar(gcol_column_view input, const gcol_scalar 
  * @brief Replaces each null row of @p input by the nearest valid row before it
  *        (::GCOL_REPLACE_PRECEDING) or after it (::GCOL_REPLACE_FOLLOWING). Rows with no
  *        such valid row (leading or trailing nulls) stay null.
- * @param[in] input A fixed-width or STRING column.
+ *
+ * One max-scan finds each row's source row; LIST and STRUCT inputs (of any supported
+ * children, nested to any depth) are then gathered with gcol_gather() through an INT32 or
+ * INT64 index column (an out-of-range index, nullified, where there is no source row).
+ * @param[in] input A fixed-width, STRING, LIST or STRUCT column (sliced or not).
  * @param[in] policy Which neighbour to take.
  * @param[out] out The result; NULL on failure.
  * @param[in] stream Stream of the work.
  * @param[in] mr Resource of the output, or NULL for the default.
- * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (bad @p policy, NULL @p out),
- *         ::GCOL_ERROR_UNSUPPORTED, ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
- * @note Synchronizes @p stream. The caller owns *out.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (bad @p policy, NULL @p out, malformed
+ *         view), ::GCOL_ERROR_UNSUPPORTED (DICTIONARY32, EMPTY), ::GCOL_ERROR_OUT_OF_MEMORY,
+ *         a CUDA status.
+ * @note Synchronizes @p stream when @p input has nulls (output null count; STRING and LIST
+ *       sizes); a copy of @p input when it has none. The caller owns *out.
  */
 gcol_status gcol_replace_nulls_policy(gcol_column_view input, gcol_replace_policy policy,
                                       gcol_column **out, gcol_stream stream, gcol_mr *mr);

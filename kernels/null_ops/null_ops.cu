@@ -2,13 +2,19 @@
  * Null operations: is_null / is_valid / is_nan, replace_nulls (column, scalar, preceding or
  * following), and BOOL8 <-> null mask. The replacements build a row map (row_map.cuh) and
  * gather from two sources, so fixed-width and STRING share one path; preceding/following
- * find each row's source with one max-scan of "last valid row index".
+ * find each row's source with one max-scan of "last valid row index". LIST and STRUCT reuse
+ * the copying module instead: copy_if_else on the validity (column variant) and gather of an
+ * index column built from the same scan (policy variant).
  */
+#include <stdlib.h>
+
 #include <cuda/functional>
 
 #include <cub/device/device_scan.cuh>
 
 #include "filtering/row_map.cuh"
+#include "gcol/copying.h"
+#include "gcol/indexalator.h"
 #include "gcol/null_ops.h"
 
 namespace {
@@ -61,6 +67,19 @@ __global__ void last_valid_to_map_kernel(const int64_t *scanned, int64_t n, bool
   }
 }
 
+/*
+ * As last_valid_to_map_kernel, but writes gather indices for gcol_gather: "no valid row"
+ * becomes n, out of range, which GCOL_OUT_OF_BOUNDS_NULLIFY turns into a null row.
+ */
+__global__ void last_valid_to_index_kernel(const int64_t *scanned, int64_t n, bool reverse,
+                                           gcol_index_writer index) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t const k = reverse ? n - 1 - i : i;
+    int64_t const found = scanned[k];
+    gcol_index_writer_set(index, i, found < 0 ? n : (reverse ? n - 1 - found : found));
+  }
+}
+
 /* One mask word per warp from ballots; the loop covers n rounded up to 32. */
 __global__ void bools_to_mask_kernel(const uint8_t *bools, const uint32_t *mask, int64_t offset,
                                      int64_t n, uint32_t *out, unsigned long long *set_count) {
@@ -103,15 +122,29 @@ done:
   return status;
 }
 
-/* Common checks of the replace functions; true in *copy_only when no row is null. */
-gcol_status check_replace_input(gcol_column_view input, gcol_column **out, bool *copy_only) {
+bool is_nested(gcol_type_id id) { return id == GCOL_LIST || id == GCOL_STRUCT; }
+
+/*
+ * Common checks of the replace functions; true in *copy_only when no row is null. LIST and
+ * STRUCT pass only when allow_nested (not for a scalar replacement: scalars cannot be
+ * nested); DICTIONARY32 never (gather and copy_if_else do not take dictionaries).
+ */
+gcol_status check_replace_input(gcol_column_view input, bool allow_nested, gcol_column **out,
+                                bool *copy_only) {
   gcol_status status = GCOL_OK;
+  gcol_type_id const id = input.type.id;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
   GCOL_DETAIL_TRY(gcol_column_view_validate(input, "input"));
-  GCOL_DETAIL_CHECK(gcol_type_is_fixed_width(input.type.id) || input.type.id == GCOL_STRING,
-                    GCOL_ERROR_UNSUPPORTED, "replace_nulls of a %s column",
-                    gcol_type_name(input.type.id));
+  GCOL_DETAIL_CHECK(allow_nested || !is_nested(id), GCOL_ERROR_UNSUPPORTED,
+                    "replace_nulls_scalar of a %s input: only fixed-width and STRING inputs "
+                    "(a scalar cannot be a LIST or STRUCT; use gcol_replace_nulls with a column)",
+                    gcol_type_name(id));
+  GCOL_DETAIL_CHECK(gcol_type_is_fixed_width(id) || id == GCOL_STRING || is_nested(id),
+                    GCOL_ERROR_UNSUPPORTED,
+                    "replace_nulls of a %s input: only fixed-width, STRING, LIST and STRUCT "
+                    "(DICTIONARY32 is not supported by gather or copy_if_else)",
+                    gcol_type_name(id));
   *copy_only = input.null_mask == NULL || input.null_count == 0 || input.size == 0;
 done:
   return status;
@@ -132,6 +165,96 @@ gcol_status replace_from(gcol_column_view input, gcol_column_view b, bool b_is_s
       gcol_detail_gather_column(input, &b, (const int64_t *)map->data, n, false, stream, mr, out));
 done:
   gcol_buffer_free(map);
+  return status;
+}
+
+/* LIST / STRUCT: row i of input where valid there, else row i of replacement. */
+gcol_status replace_nested_from(gcol_column_view input, gcol_column_view replacement,
+                                gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *valid = NULL;
+  GCOL_DETAIL_TRY(gcol_is_valid(input, &valid, stream, NULL));
+  GCOL_DETAIL_TRY(
+      gcol_copy_if_else(input, replacement, gcol_column_get_view(valid), out, stream, mr));
+done:
+  gcol_column_free(valid);
+  return status;
+}
+
+/*
+ * Max-scan of last_valid_seed_kernel's output: seed position k then holds the nearest
+ * valid position at or before k (-1 when none). The caller frees *seed.
+ */
+gcol_status scan_last_valid(gcol_column_view input, bool reverse, gcol_stream stream,
+                            gcol_buffer **seed) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *temp = NULL;
+  size_t temp_bytes = 0;
+  int64_t const n = input.size;
+  cudaStream_t const s = (cudaStream_t)stream;
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, seed));
+  last_valid_seed_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
+                           0, s>>>(input.null_mask, input.offset, n, reverse,
+                                   (int64_t *)(*seed)->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::InclusiveScan(NULL, temp_bytes, (int64_t *)(*seed)->data,
+                                                      (int64_t *)(*seed)->data,
+                                                      cuda::maximum<int64_t>{}, n, s));
+  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
+  GCOL_DETAIL_CUDA_TRY(
+      cub::DeviceScan::InclusiveScan(temp->data, temp_bytes, (int64_t *)(*seed)->data,
+                                     (int64_t *)(*seed)->data, cuda::maximum<int64_t>{}, n, s));
+done:
+  gcol_buffer_free(temp);
+  return status;
+}
+
+/* Fixed-width / STRING: the scanned positions as a row map, then one gather. */
+gcol_status fill_flat_from_scan(gcol_column_view input, const int64_t *scanned, bool reverse,
+                                gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *map = NULL;
+  int64_t const n = input.size;
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &map));
+  last_valid_to_map_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
+                             GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+      scanned, n, reverse, (int64_t *)map->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(
+      gcol_detail_gather_column(input, NULL, (const int64_t *)map->data, n, true, stream, mr, out));
+done:
+  gcol_buffer_free(map);
+  return status;
+}
+
+/* LIST / STRUCT: the scanned positions as an INT32/INT64 index column, then gcol_gather. */
+gcol_status fill_nested_from_scan(gcol_column_view input, const int64_t *scanned, bool reverse,
+                                  gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *index = NULL;
+  gcol_table *gathered = NULL;
+  gcol_column **columns = NULL;
+  int32_t num_columns = 0;
+  gcol_table_view source;
+  gcol_index_writer writer;
+  int64_t const n = input.size;
+  GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(gcol_index_type_for(n)), n,
+                                     GCOL_MASK_UNALLOCATED, stream, NULL, &index));
+  GCOL_DETAIL_TRY(gcol_index_writer_make(gcol_column_get_mutable_view(index), &writer));
+  last_valid_to_index_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
+                               GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(scanned, n,
+                                                                                  reverse, writer);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_table_view_make(&input, 1, &source));
+  GCOL_DETAIL_TRY(gcol_gather(source, gcol_column_get_view(index), GCOL_OUT_OF_BOUNDS_NULLIFY,
+                              GCOL_NEGATIVE_INDEX_NOT_ALLOWED, &gathered, stream, mr));
+  GCOL_DETAIL_TRY(gcol_table_release(gathered, &columns, &num_columns));
+  gathered = NULL;
+  *out = columns[0];
+done:
+  free(columns);
+  gcol_table_free(gathered);
+  gcol_column_free(index);
   return status;
 }
 
@@ -206,7 +329,7 @@ extern "C" gcol_status gcol_replace_nulls(gcol_column_view input, gcol_column_vi
   gcol_status status = GCOL_OK;
   bool copy_only = false;
   GCOL_DETAIL_NVTX_PUSH("gcol_replace_nulls");
-  GCOL_DETAIL_TRY(check_replace_input(input, out, &copy_only));
+  GCOL_DETAIL_TRY(check_replace_input(input, true, out, &copy_only));
   GCOL_DETAIL_TRY(gcol_column_view_validate(replacement, "replacement"));
   GCOL_DETAIL_CHECK(gcol_data_type_equal(input.type, replacement.type), GCOL_ERROR_TYPE_MISMATCH,
                     "replacement is %s (scale %d), input %s (scale %d)",
@@ -217,6 +340,8 @@ extern "C" gcol_status gcol_replace_nulls(gcol_column_view input, gcol_column_vi
                     (long long)input.size);
   if (copy_only) {
     status = gcol_column_copy(input, stream, mr, out);
+  } else if (is_nested(input.type.id)) {
+    status = replace_nested_from(input, replacement, out, stream, mr);
   } else {
     status = replace_from(input, replacement, false, out, stream, mr);
   }
@@ -232,7 +357,7 @@ extern "C" gcol_status gcol_replace_nulls_scalar(gcol_column_view input,
   bool copy_only = false;
   gcol_column *b = NULL;
   GCOL_DETAIL_NVTX_PUSH("gcol_replace_nulls_scalar");
-  GCOL_DETAIL_TRY(check_replace_input(input, out, &copy_only));
+  GCOL_DETAIL_TRY(check_replace_input(input, false, out, &copy_only));
   GCOL_DETAIL_CHECK_NOT_NULL(replacement);
   GCOL_DETAIL_CHECK(gcol_data_type_equal(input.type, replacement->type), GCOL_ERROR_TYPE_MISMATCH,
                     "replacement is %s (scale %d), input %s (scale %d)",
@@ -255,14 +380,10 @@ extern "C" gcol_status gcol_replace_nulls_policy(gcol_column_view input, gcol_re
                                                  gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   bool copy_only = false;
-  gcol_buffer *seed = NULL, *map = NULL, *temp = NULL;
-  size_t temp_bytes = 0;
-  int64_t const n = input.size;
+  gcol_buffer *seed = NULL;
   bool const reverse = policy == GCOL_REPLACE_FOLLOWING;
-  unsigned int const grid = gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE);
-  cudaStream_t const s = (cudaStream_t)stream;
   GCOL_DETAIL_NVTX_PUSH("gcol_replace_nulls_policy");
-  GCOL_DETAIL_TRY(check_replace_input(input, out, &copy_only));
+  GCOL_DETAIL_TRY(check_replace_input(input, true, out, &copy_only));
   GCOL_DETAIL_CHECK(policy == GCOL_REPLACE_PRECEDING || policy == GCOL_REPLACE_FOLLOWING,
                     GCOL_ERROR_INVALID_ARGUMENT, "policy is %d, not a gcol_replace_policy",
                     (int)policy);
@@ -270,27 +391,14 @@ extern "C" gcol_status gcol_replace_nulls_policy(gcol_column_view input, gcol_re
     status = gcol_column_copy(input, stream, mr, out);
     goto done;
   }
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &seed));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &map));
-  last_valid_seed_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(input.null_mask, input.offset, n,
-                                                                 reverse, (int64_t *)seed->data);
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::InclusiveScan(NULL, temp_bytes, (int64_t *)seed->data,
-                                                      (int64_t *)seed->data,
-                                                      cuda::maximum<int64_t>{}, n, s));
-  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
-  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::InclusiveScan(temp->data, temp_bytes, (int64_t *)seed->data,
-                                                      (int64_t *)seed->data,
-                                                      cuda::maximum<int64_t>{}, n, s));
-  last_valid_to_map_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>((const int64_t *)seed->data, n,
-                                                                   reverse, (int64_t *)map->data);
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(
-      gcol_detail_gather_column(input, NULL, (const int64_t *)map->data, n, true, stream, mr, out));
+  GCOL_DETAIL_TRY(scan_last_valid(input, reverse, stream, &seed));
+  if (is_nested(input.type.id)) {
+    status = fill_nested_from_scan(input, (const int64_t *)seed->data, reverse, out, stream, mr);
+  } else {
+    status = fill_flat_from_scan(input, (const int64_t *)seed->data, reverse, out, stream, mr);
+  }
 done:
   gcol_buffer_free(seed);
-  gcol_buffer_free(map);
-  gcol_buffer_free(temp);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }

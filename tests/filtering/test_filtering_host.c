@@ -190,9 +190,39 @@ static void test_null_ops_checks(void **state) {
   GCOL_TEST_STATUS(gcol_replace_nulls_policy(v, (gcol_replace_policy)3, &out, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("policy");
-  GCOL_TEST_STATUS(gcol_replace_nulls_policy(fake_view(GCOL_STRUCT, 0), GCOL_REPLACE_PRECEDING,
-                                             &out, NULL, NULL),
+  /* LIST and STRUCT are accepted by the column and policy variants (GPU tests); a scalar
+   * cannot be nested, and DICTIONARY32 is refused by all three. */
+  gcol_scalar *i64 = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_make(GCOL_INT64), 7, &i64));
+  GCOL_TEST_STATUS(gcol_replace_nulls_scalar(fake_view(GCOL_STRUCT, 5), i64, &out, NULL, NULL),
                    GCOL_ERROR_UNSUPPORTED);
+  expect_message("scalar cannot be a LIST or STRUCT");
+  assert_null(out);
+  GCOL_TEST_STATUS(gcol_replace_nulls_scalar(fake_view(GCOL_LIST, 0), i64, &out, NULL, NULL),
+                   GCOL_ERROR_UNSUPPORTED);
+  expect_message("LIST");
+  gcol_scalar_free(i64);
+  GCOL_TEST_STATUS(gcol_replace_nulls_policy(fake_view(GCOL_DICTIONARY32, 0),
+                                             GCOL_REPLACE_PRECEDING, &out, NULL, NULL),
+                   GCOL_ERROR_UNSUPPORTED);
+  expect_message("DICTIONARY32");
+  GCOL_TEST_STATUS(gcol_replace_nulls(fake_view(GCOL_DICTIONARY32, 0),
+                                      fake_view(GCOL_DICTIONARY32, 0), &out, NULL, NULL),
+                   GCOL_ERROR_UNSUPPORTED);
+  expect_message("DICTIONARY32");
+  /* nested inputs still get the type and size checks before any device work */
+  GCOL_TEST_STATUS(gcol_replace_nulls(fake_view(GCOL_STRUCT, 10), v, &out, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("replacement");
+  GCOL_TEST_STATUS(
+      gcol_replace_nulls(fake_view(GCOL_STRUCT, 10), fake_view(GCOL_STRUCT, 4), &out, NULL, NULL),
+      GCOL_ERROR_SIZE_MISMATCH);
+  expect_message("replacement");
+  GCOL_TEST_STATUS(gcol_replace_nulls_policy(fake_view(GCOL_STRUCT, 0), (gcol_replace_policy)9,
+                                             &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("policy");
+  assert_null(out);
   gcol_buffer *mask = (gcol_buffer *)(uintptr_t)1;
   GCOL_TEST_STATUS(gcol_bools_to_mask(v, &mask, NULL, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
   expect_message("BOOL8");

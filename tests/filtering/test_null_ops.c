@@ -1,12 +1,14 @@
 /*
  * GPU tests of include/gcol/null_ops.h against plain-C expectations: is_null / is_valid /
  * is_nan, replace_nulls (column, scalar, preceding, following) for every fixed-width type
- * and strings, bools_to_mask / mask_to_bools at any bit offset, bad input, allocation
- * failures.
+ * and strings, replace_nulls (column, preceding, following) for LIST<INT32>,
+ * STRUCT<INT64, STRING> and STRUCT<LIST<INT32>, INT64>, bools_to_mask / mask_to_bools at any bit
+ * offset, bad input, allocation failures.
  */
 #include <math.h>
 
 #include "filtering_reference.h"
+#include "gcol/copying.h"
 
 static uint8_t *read_bools(gcol_column_view v) {
   uint8_t *out = (uint8_t *)malloc((size_t)(v.size > 0 ? v.size : 1));
@@ -71,18 +73,18 @@ static void test_is_null_is_valid_is_nan(void **state) {
 }
 
 /* Expected source row of each output row for the replace policies; -1 keeps the null. */
-static void expected_policy(const ref_column *c, int64_t off, int64_t n, gcol_replace_policy p,
+static void expected_policy(const uint8_t *valid, int64_t off, int64_t n, gcol_replace_policy p,
                             int64_t *src) {
   if (p == GCOL_REPLACE_PRECEDING) {
     int64_t last = -1;
     for (int64_t i = 0; i < n; ++i) {
-      if (c->valid[off + i]) last = i;
+      if (valid[off + i]) last = i;
       src[i] = last;
     }
   } else {
     int64_t next = -1;
     for (int64_t i = n - 1; i >= 0; --i) {
-      if (c->valid[off + i]) next = i;
+      if (valid[off + i]) next = i;
       src[i] = next;
     }
   }
@@ -161,7 +163,7 @@ static void check_replace(gcol_test_rng *rng, gcol_type_id id, int64_t n, int64_
   gcol_scalar_free(s);
   /* policies */
   for (int p = 0; p < 2; ++p) {
-    expected_policy(&in, off, n, (gcol_replace_policy)p, src);
+    expected_policy(in.valid, off, n, (gcol_replace_policy)p, src);
     GCOL_TEST_OK(gcol_replace_nulls_policy(vin, (gcol_replace_policy)p, &out, NULL, NULL));
     e = merged(&in, NULL, off, n, src);
     ref_assert_rows(gcol_column_get_view(out), &e, 0, idx, n);
@@ -193,6 +195,161 @@ static void test_replace_nulls(void **state) {
   }
   check_replace(&rng, GCOL_INT64, 1000003, 63, GCOL_TEST_RANDOM_NULLS);
   check_replace(&rng, GCOL_STRING, 100003, 5, GCOL_TEST_RANDOM_NULLS);
+}
+
+/* A device null mask from host validity bytes (through BOOL8 -> mask). */
+static gcol_buffer *mask_from_valid(const uint8_t *valid, int64_t n, int64_t *nulls) {
+  gcol_column *bools = NULL;
+  gcol_buffer *mask = NULL;
+  *nulls = 0;
+  if (n == 0) return NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_BOOL8), n, valid, NULL, NULL,
+                                            NULL, &bools));
+  GCOL_TEST_OK(gcol_bools_to_mask(gcol_column_get_view(bools), &mask, nulls, NULL, NULL));
+  gcol_column_free(bools);
+  return mask;
+}
+
+typedef enum nested_kind { NESTED_LIST, NESTED_STRUCT, NESTED_STRUCT_OF_LIST } nested_kind;
+
+/*
+ * A random nested column of `rows` rows with row validity by `validity` (written to valid):
+ * LIST<INT32> (0..4 values a row, also under null rows, values with their own nulls),
+ * STRUCT<INT64, STRING> (fields with their own nulls) or STRUCT<LIST<INT32>, INT64>.
+ */
+static gcol_column *make_nested(gcol_test_rng *rng, nested_kind kind, int64_t rows,
+                                gcol_test_validity validity, uint8_t *valid) {
+  gcol_column *col = NULL;
+  int64_t nulls = 0;
+  gcol_test_fill_valid(rng, validity, valid, rows);
+  gcol_buffer *mask = validity == GCOL_TEST_NO_MASK ? NULL : mask_from_valid(valid, rows, &nulls);
+  if (kind == NESTED_LIST) {
+    int32_t *offs = (int32_t *)malloc((size_t)(rows + 1) * sizeof(int32_t));
+    offs[0] = 0;
+    for (int64_t i = 0; i < rows; ++i)
+      offs[i + 1] = offs[i] + (int32_t)gcol_test_rng_range(rng, 0, 4);
+    ref_column values = ref_column_random(rng, gcol_data_type_make(GCOL_INT32), offs[rows],
+                                          GCOL_TEST_RANDOM_NULLS, 0);
+    gcol_column *d_offs = NULL, *d_values = NULL;
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), rows + 1, offs, NULL,
+                                              NULL, NULL, &d_offs));
+    ref_column_to_device(&values, &d_values);
+    GCOL_TEST_OK(gcol_column_make_list(rows, d_offs, d_values, mask, nulls, &col));
+    ref_column_free(&values);
+    free(offs);
+  } else {
+    uint8_t *field_valid = (uint8_t *)malloc((size_t)(rows > 0 ? rows : 1));
+    ref_column f1 =
+        ref_column_random(rng, gcol_data_type_make(GCOL_INT64), rows, GCOL_TEST_RANDOM_NULLS, 0);
+    gcol_column *fields[2] = {NULL, NULL};
+    if (kind == NESTED_STRUCT) {
+      ref_column f0 =
+          ref_column_random(rng, gcol_data_type_make(GCOL_STRING), rows, GCOL_TEST_RANDOM_NULLS, 0);
+      ref_column_to_device(&f1, &fields[0]);
+      ref_column_to_device(&f0, &fields[1]);
+      ref_column_free(&f0);
+    } else {
+      fields[0] = make_nested(rng, NESTED_LIST, rows, GCOL_TEST_RANDOM_NULLS, field_valid);
+      ref_column_to_device(&f1, &fields[1]);
+    }
+    GCOL_TEST_OK(gcol_column_make_struct(rows, fields, 2, mask, nulls, &col));
+    ref_column_free(&f1);
+    free(field_valid);
+  }
+  return col;
+}
+
+/*
+ * Asserts actual == gather(source, map) with out-of-range entries nullified (the expected
+ * column is gathered from the host-computed map), and that its validity is exactly
+ * expected_valid (read straight, not through gather).
+ */
+static void assert_gathered(gcol_column_view actual, gcol_column_view source, const int64_t *map,
+                            const uint8_t *expected_valid, int64_t n) {
+  assert_int_equal(actual.size, n);
+  assert_int_equal(actual.type.id, source.type.id);
+  if (n == 0) return;
+  gcol_column *d_map = NULL, *valid = NULL;
+  gcol_table *expected = NULL;
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, map, NULL, NULL,
+                                            NULL, &d_map));
+  GCOL_TEST_OK(gcol_table_view_make(&source, 1, &t));
+  GCOL_TEST_OK(gcol_gather(t, gcol_column_get_view(d_map), GCOL_OUT_OF_BOUNDS_NULLIFY,
+                           GCOL_NEGATIVE_INDEX_NOT_ALLOWED, &expected, NULL, NULL));
+  gcol_test_assert_columns_equal(actual, gcol_table_get_view(expected).columns[0]);
+  gcol_test_assert_null_count_consistent(actual);
+  GCOL_TEST_OK(gcol_is_valid(actual, &valid, NULL, NULL));
+  uint8_t *got = read_bools(gcol_column_get_view(valid));
+  for (int64_t i = 0; i < n; ++i) assert_int_equal(got[i], expected_valid[i]);
+  free(got);
+  gcol_column_free(valid);
+  gcol_table_free(expected);
+  gcol_column_free(d_map);
+}
+
+/* replace_nulls (column) and both policies on one nested kind, size, offset and validity. */
+static void check_replace_nested(gcol_test_rng *rng, nested_kind kind, int64_t n, int64_t off,
+                                 gcol_test_validity validity) {
+  int64_t const rows = n + off;
+  size_t const bytes = (size_t)(rows > 0 ? rows : 1);
+  uint8_t *in_valid = (uint8_t *)malloc(bytes), *rep_valid = (uint8_t *)malloc(bytes);
+  uint8_t *expected_valid = (uint8_t *)malloc(bytes);
+  int64_t *map = (int64_t *)malloc(bytes * sizeof(int64_t));
+  int64_t *src = (int64_t *)malloc(bytes * sizeof(int64_t));
+  gcol_column *din = make_nested(rng, kind, rows, validity, in_valid);
+  gcol_column *drep = make_nested(rng, kind, rows, GCOL_TEST_RANDOM_NULLS, rep_valid);
+  gcol_column *both = NULL, *out = NULL;
+  gcol_column_view const vin = ref_slice(gcol_column_get_view(din), off, off + n);
+  gcol_column_view const vrep = ref_slice(gcol_column_get_view(drep), off, off + n);
+  /* column: the expected rows are gathered from [input | replacement] at i or n + i */
+  gcol_column_view const sides[2] = {vin, vrep};
+  GCOL_TEST_OK(gcol_concatenate(sides, 2, &both, NULL, NULL));
+  for (int64_t i = 0; i < n; ++i) {
+    bool const keep = in_valid[off + i] != 0;
+    map[i] = keep ? i : n + i;
+    expected_valid[i] = keep ? 1 : rep_valid[off + i];
+  }
+  GCOL_TEST_OK(gcol_replace_nulls(vin, vrep, &out, NULL, NULL));
+  assert_gathered(gcol_column_get_view(out), gcol_column_get_view(both), map, expected_valid, n);
+  gcol_column_free(out);
+  /* policies: the source row of each output row, n (nullified) where there is none */
+  for (int p = 0; p < 2; ++p) {
+    expected_policy(in_valid, off, n, (gcol_replace_policy)p, src);
+    for (int64_t i = 0; i < n; ++i) {
+      map[i] = src[i] < 0 ? n : src[i];
+      expected_valid[i] = src[i] >= 0;
+    }
+    GCOL_TEST_OK(gcol_replace_nulls_policy(vin, (gcol_replace_policy)p, &out, NULL, NULL));
+    assert_gathered(gcol_column_get_view(out), vin, map, expected_valid, n);
+    gcol_column_free(out);
+  }
+  gcol_column_free(both);
+  gcol_column_free(din);
+  gcol_column_free(drep);
+  free(in_valid);
+  free(rep_valid);
+  free(expected_valid);
+  free(map);
+  free(src);
+}
+
+static void test_replace_nulls_nested(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(605);
+  static const int64_t sizes[] = {0, 1, 2, 33, 257, 2000};
+  static const int64_t offsets[] = {0, 1, 33};
+  for (int k = NESTED_LIST; k <= NESTED_STRUCT_OF_LIST; ++k) {
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+      for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; ++o) {
+        for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
+          check_replace_nested(&rng, (nested_kind)k, sizes[s], offsets[o], (gcol_test_validity)v);
+        }
+      }
+    }
+  }
+  check_replace_nested(&rng, NESTED_LIST, 100003, 7, GCOL_TEST_RANDOM_NULLS);
+  check_replace_nested(&rng, NESTED_STRUCT, 100003, 65, GCOL_TEST_RANDOM_NULLS);
 }
 
 /* bools -> mask -> bools, at every slice offset; nulls in the bools read as false. */
@@ -334,11 +491,36 @@ static void test_allocation_failures(void **state) {
   }
 }
 
+/* Allocation failures of the nested paths (copy_if_else and gather under them). */
+static void test_nested_allocation_failures(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(606);
+  int64_t const n = 2000;
+  uint8_t *valid = (uint8_t *)malloc((size_t)n);
+  for (int k = NESTED_LIST; k <= NESTED_STRUCT_OF_LIST; ++k) {
+    gcol_column *da = make_nested(&rng, (nested_kind)k, n, GCOL_TEST_RANDOM_NULLS, valid);
+    gcol_column *db = make_nested(&rng, (nested_kind)k, n, GCOL_TEST_RANDOM_NULLS, valid);
+    alloc_ctx ctx;
+    ctx.input = ref_slice(gcol_column_get_view(da), 33, n);
+    ctx.replacement = ref_slice(gcol_column_get_view(db), 33, n);
+    ctx.value = NULL;
+    ctx.out = NULL;
+    ctx.op = 0;
+    assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+    ctx.op = 2;
+    assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+    gcol_column_free(da);
+    gcol_column_free(db);
+  }
+  free(valid);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_is_null_is_valid_is_nan), GCOL_TEST_GPU(test_replace_nulls),
-      GCOL_TEST_GPU(test_bools_mask_round_trip),   GCOL_TEST_GPU(test_bad_input),
-      GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_is_null_is_valid_is_nan),    GCOL_TEST_GPU(test_replace_nulls),
+      GCOL_TEST_GPU(test_bools_mask_round_trip),      GCOL_TEST_GPU(test_bad_input),
+      GCOL_TEST_GPU(test_allocation_failures),        GCOL_TEST_GPU(test_replace_nulls_nested),
+      GCOL_TEST_GPU(test_nested_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("null_ops", tests);
 }
