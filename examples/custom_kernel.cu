@@ -27,10 +27,12 @@ __global__ void fused_multiply_add(gcol_f64_view a, gcol_f64_view b, gcol_f64_vi
    * fresh column's mask starts at bit 0. Rows past the end get 0 bits (padding). */
   unsigned int const bits = __ballot_sync(0xFFFFFFFFu, valid);
   if (!in_range) return;
-  if (valid) {
-    gcol_f64_mutable_view_set(out, i, gcol_f64_view_get(a, i) * gcol_f64_view_get(b, i) +
-                                          gcol_f64_view_get(c, i));
-  }
+  /* Null rows get a value too (zero): every byte a column hands out is defined, so copies
+   * and later kernels never read uninitialized memory (compute-sanitizer's initcheck). */
+  double const value = valid ? gcol_f64_view_get(a, i) * gcol_f64_view_get(b, i) +
+                                   gcol_f64_view_get(c, i)
+                             : 0.0;
+  gcol_f64_mutable_view_set(out, i, value);
   if ((threadIdx.x & 31) == 0 && out.null_mask != NULL) {
     out.null_mask[gcol_bit_word_index(out.mask_offset + i)] = bits;
   }

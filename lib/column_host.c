@@ -33,6 +33,11 @@ gcol_status gcol_column_create(gcol_data_type type, int64_t size, gcol_mask_stat
                     "%lld rows of %zu bytes overflow", (long long)size, width);
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)size * width, stream, mr, &data));
   GCOL_DETAIL_TRY(gcol_bitmask_create(size, mask_state, stream, mr, &mask));
+  if (mask_state == GCOL_MASK_ALL_NULL && size > 0) {
+    /* Nothing will write under an all-null column's nulls: zero the values so that every
+     * byte gcol hands out is defined (docs/design.md). */
+    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(data->data, 0, (size_t)size * width, (cudaStream_t)stream));
+  }
   GCOL_DETAIL_TRY(gcol_column_make(type, size, data, mask,
                                    mask_state == GCOL_MASK_ALL_NULL ? size : 0, NULL, 0, out));
   data = NULL;

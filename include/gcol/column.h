@@ -177,7 +177,9 @@ gcol_status gcol_strings_view_chars_range(gcol_column_view view, gcol_stream str
                                           int64_t *begin, int64_t *end);
 
 /**
- * @brief Allocates a fixed-width column of @p size rows with uninitialized data.
+ * @brief Allocates a fixed-width column of @p size rows with uninitialized data (zeroed
+ *        when @p mask_state is ::GCOL_MASK_ALL_NULL, so that no undefined byte lies under
+ *        its nulls).
  * @param[in] type A fixed-width type.
  * @param[in] size Rows (>= 0).
  * @param[in] mask_state How the null mask starts (its null count is set to match;

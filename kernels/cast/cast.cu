@@ -105,6 +105,8 @@ static __device__ bool gcol_detail_cast_one(const gcol_detail_cast_args &a, int6
 __global__ void gcol_detail_cast_kernel(gcol_detail_cast_args a) {
   GCOL_DETAIL_WARP_LOOP(word, i, a.size) {
     bool const valid = i < a.size && gcol_detail_cast_one(a, i);
+    /* A value that does not convert becomes null; its bytes are written too (zero). */
+    if (i < a.size && !valid) gcol_detail_store(a.out, i, (int64_t)0);
     gcol_detail_warp_mask_update(a.mask, a.mask_mode, word, valid);
   }
 }

@@ -75,6 +75,8 @@ __global__ void gather_fixed_kernel(const T *a, const T *b, const int64_t *map, 
       out[i] = a[m];
     } else if (gcol_detail_map_is_b(m)) {
       out[i] = b[gcol_detail_map_b_row(m)];
+    } else {
+      out[i] = T();  /* a null row: its value is defined too */
     }
   }
 }

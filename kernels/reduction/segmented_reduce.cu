@@ -47,8 +47,9 @@ static __device__ bool finish_segment(gcol_detail_reduce_plan p, gcol_detail_mom
 
 static __device__ void write_segment(segment_output out, int64_t segment, bool valid,
                                      uint64_t bits) {
+  /* A null segment's value is written too (zero): every byte gcol hands out is defined. */
+  gcol_detail_store_bits(out.data, segment, out.plan.out_width, valid ? bits : 0);
   if (valid) {
-    gcol_detail_store_bits(out.data, segment, out.plan.out_width, bits);
     if (out.mask != NULL) {
       atomicOr(&out.mask[gcol_bit_word_index(segment)], 1u << gcol_bit_in_word(segment));
     }

@@ -63,7 +63,7 @@ static void test_concatenate_large(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(303);
   check_concat(&rng, HK_FIXED, GCOL_INT64, 3, 600000, "~1e6 int64");
-  check_concat(&rng, HK_STRING, GCOL_EMPTY, 3, 200000, "strings");
+  check_concat(&rng, HK_STRING, GCOL_EMPTY, 3, gcol_test_cap(200000), "strings");
 }
 
 /* All inputs empty: an empty column of the type. */

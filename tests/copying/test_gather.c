@@ -140,14 +140,14 @@ static void test_gather_nested_kinds(void **state) {
 static void test_gather_large_sizes(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(204);
-  int64_t const n = 1000003;
+  int64_t const n = gcol_test_cap(1000003);
   hcol *ints = hcol_random(&rng, HK_FIXED, GCOL_INT64, n, GCOL_TEST_RANDOM_NULLS);
   check_gather(&rng, ints, 33, GCOL_INT32, n, GCOL_OUT_OF_BOUNDS_NULLIFY, true, true, "1e6 int64");
   check_gather(&rng, ints, 0, GCOL_UINT32, n - 7, GCOL_OUT_OF_BOUNDS_DONT_CHECK, false, false,
                "1e6 int64");
   hcol_free(ints);
-  hcol *strings = hcol_random(&rng, HK_STRING, GCOL_EMPTY, 300001, GCOL_TEST_RANDOM_NULLS);
-  check_gather(&rng, strings, 5, GCOL_INT64, 400000, GCOL_OUT_OF_BOUNDS_NULLIFY, true, false,
+  hcol *strings = hcol_random(&rng, HK_STRING, GCOL_EMPTY, gcol_test_cap(300001), GCOL_TEST_RANDOM_NULLS);
+  check_gather(&rng, strings, 5, GCOL_INT64, gcol_test_cap(400000), GCOL_OUT_OF_BOUNDS_NULLIFY, true, false,
                "3e5 strings");
   hcol_free(strings);
 }

@@ -152,8 +152,8 @@ static void test_apply_boolean_mask_int64_sizes_offsets(void **state) {
                       GCOL_TEST_RANDOM_NULLS, false);
     }
   }
-  check_mask_case(&rng, i64, 1000003, 7, GCOL_TEST_NO_MASK, GCOL_TEST_NO_MASK, true);
-  check_mask_case(&rng, i64, 1000003, 33, GCOL_TEST_RANDOM_NULLS, GCOL_TEST_ALL_VALID, false);
+  check_mask_case(&rng, i64, gcol_test_cap(1000003), 7, GCOL_TEST_NO_MASK, GCOL_TEST_NO_MASK, true);
+  check_mask_case(&rng, i64, gcol_test_cap(1000003), 33, GCOL_TEST_RANDOM_NULLS, GCOL_TEST_ALL_VALID, false);
 }
 
 static void test_apply_boolean_mask_strings(void **state) {
@@ -507,10 +507,11 @@ static void test_distinct(void **state) {
   dedupe_suite(false, 408);
   /* ~1e6 rows, many groups: long probe chains and many CAS races */
   gcol_test_rng rng = gcol_test_rng_make(411);
-  ref_column key = ref_column_random(&rng, gcol_data_type_make(GCOL_INT64), 1000003 + 5,
+  int64_t const n = gcol_test_cap(1000003);
+  ref_column key = ref_column_random(&rng, gcol_data_type_make(GCOL_INT64), n + 5,
                                      GCOL_TEST_RANDOM_NULLS, 100000);
   ref_column *keys[1] = {&key};
-  check_dedupe(keys, 1, 1000003, 5, false);
+  check_dedupe(keys, 1, n, 5, false);
   ref_column_free(&key);
 }
 

@@ -193,8 +193,8 @@ static void test_replace_nulls(void **state) {
       }
     }
   }
-  check_replace(&rng, GCOL_INT64, 1000003, 63, GCOL_TEST_RANDOM_NULLS);
-  check_replace(&rng, GCOL_STRING, 100003, 5, GCOL_TEST_RANDOM_NULLS);
+  check_replace(&rng, GCOL_INT64, gcol_test_cap(1000003), 63, GCOL_TEST_RANDOM_NULLS);
+  check_replace(&rng, GCOL_STRING, gcol_test_cap(100003), 5, GCOL_TEST_RANDOM_NULLS);
 }
 
 /* A device null mask from host validity bytes (through BOOL8 -> mask). */
@@ -348,8 +348,8 @@ static void test_replace_nulls_nested(void **state) {
       }
     }
   }
-  check_replace_nested(&rng, NESTED_LIST, 100003, 7, GCOL_TEST_RANDOM_NULLS);
-  check_replace_nested(&rng, NESTED_STRUCT, 100003, 65, GCOL_TEST_RANDOM_NULLS);
+  check_replace_nested(&rng, NESTED_LIST, gcol_test_cap(100003), 7, GCOL_TEST_RANDOM_NULLS);
+  check_replace_nested(&rng, NESTED_STRUCT, gcol_test_cap(100003), 65, GCOL_TEST_RANDOM_NULLS);
 }
 
 /* bools -> mask -> bools, at every slice offset; nulls in the bools read as false. */

@@ -96,7 +96,7 @@ static void test_quantile_validity_and_slices(void **state) {
     check_random(&rng, GCOL_INT16, 200, gcol_test_offsets[k], GCOL_TEST_RANDOM_NULLS, "slice");
     check_random(&rng, GCOL_FLOAT64, 129, gcol_test_offsets[k], GCOL_TEST_FIRST_NULL, "slice");
   }
-  check_random(&rng, GCOL_FLOAT64, 1000003, 3, GCOL_TEST_RANDOM_NULLS, "large");
+  check_random(&rng, GCOL_FLOAT64, gcol_test_cap(1000003), 3, GCOL_TEST_RANDOM_NULLS, "large");
 }
 
 static void test_quantile_float_specials(void **state) {

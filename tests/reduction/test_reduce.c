@@ -130,8 +130,8 @@ static void test_reduce_large(void **state) {
   static const gcol_type_id ids[] = {GCOL_INT64, GCOL_FLOAT64, GCOL_FLOAT32, GCOL_INT8,
                                      GCOL_UINT32, GCOL_DECIMAL64, GCOL_UINT64};
   for (size_t t = 0; t < sizeof ids / sizeof ids[0]; ++t) {
-    check_random(&rng, ids[t], 1000003, 0, GCOL_TEST_NO_MASK, "large");
-    check_random(&rng, ids[t], 1000003, 65, GCOL_TEST_RANDOM_NULLS, "large");
+    check_random(&rng, ids[t], gcol_test_cap(1000003), 0, GCOL_TEST_NO_MASK, "large");
+    check_random(&rng, ids[t], gcol_test_cap(1000003), 65, GCOL_TEST_RANDOM_NULLS, "large");
   }
 }
 
@@ -244,7 +244,7 @@ static void test_reduce_float_specials(void **state) {
 static void test_reduce_float_product_near_one(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(6008);
-  int64_t const n = 100003;
+  int64_t const n = gcol_test_cap(100003);
   double *values = (double *)malloc((size_t)n * sizeof *values);
   uint8_t *valid = (uint8_t *)malloc((size_t)n);
   for (int64_t i = 0; i < n; ++i) {

@@ -110,10 +110,10 @@ static void test_scan_validity_and_slices(void **state) {
 static void test_scan_large(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(6303);
-  check_random(&rng, GCOL_INT64, 1000003, 0, GCOL_TEST_NO_MASK, "large");
-  check_random(&rng, GCOL_INT64, 1000003, 33, GCOL_TEST_RANDOM_NULLS, "large");
-  check_random(&rng, GCOL_FLOAT64, 1000003, 0, GCOL_TEST_NO_MASK, "large");
-  check_random(&rng, GCOL_INT16, 1000003, 5, GCOL_TEST_RANDOM_NULLS, "large");
+  check_random(&rng, GCOL_INT64, gcol_test_cap(1000003), 0, GCOL_TEST_NO_MASK, "large");
+  check_random(&rng, GCOL_INT64, gcol_test_cap(1000003), 33, GCOL_TEST_RANDOM_NULLS, "large");
+  check_random(&rng, GCOL_FLOAT64, gcol_test_cap(1000003), 0, GCOL_TEST_NO_MASK, "large");
+  check_random(&rng, GCOL_INT16, gcol_test_cap(1000003), 5, GCOL_TEST_RANDOM_NULLS, "large");
 }
 
 static void test_scan_spelled_out(void **state) {

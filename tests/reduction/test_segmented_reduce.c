@@ -132,7 +132,7 @@ static void test_segmented_validity_and_shapes(void **state) {
   }
   /* many tiny segments, one huge segment, segments over an empty input */
   run_random_case(&rng, GCOL_INT64, 20000, 15000, 1, GCOL_INT32, GCOL_TEST_RANDOM_NULLS, "tiny");
-  run_random_case(&rng, GCOL_FLOAT32, 300007, 1, 7, GCOL_INT64, GCOL_TEST_RANDOM_NULLS, "huge");
+  run_random_case(&rng, GCOL_FLOAT32, gcol_test_cap(300007), 1, 7, GCOL_INT64, GCOL_TEST_RANDOM_NULLS, "huge");
   run_random_case(&rng, GCOL_UINT16, 0, 5, 0, GCOL_INT32, GCOL_TEST_RANDOM_NULLS, "empty input");
 }
 

@@ -184,6 +184,13 @@ const int64_t gcol_test_sizes[] = {0,   1,   2,   7,   8,   9,    31,   32,    3
                                    65537, 100003};
 size_t gcol_test_num_sizes = sizeof gcol_test_sizes / sizeof gcol_test_sizes[0];
 
+int64_t gcol_test_cap(int64_t n) {
+  const char *env = getenv("GCOL_TEST_MAX_SIZE");
+  if (env == NULL) return n;
+  int64_t const max = strtoll(env, NULL, 10);
+  return max > 0 && max < n ? max : n;
+}
+
 /* Applies GCOL_TEST_MAX_SIZE to the size list. */
 static void limit_sizes(void) {
   const char *env = getenv("GCOL_TEST_MAX_SIZE");

@@ -129,6 +129,9 @@ const char *gcol_test_validity_name(gcol_test_validity pattern);
  * sizes above N: gcol_test_num_sizes is set when the group starts. */
 extern const int64_t gcol_test_sizes[];
 extern size_t gcol_test_num_sizes;
+/* n, or GCOL_TEST_MAX_SIZE where that is smaller: the single large cases of a test run at
+ * the capped size under the sanitizers too, so a whole check stays within its time. */
+int64_t gcol_test_cap(int64_t n);
 /* Slice offsets: 0, 1, 3, 5, 7, 31, 33, 63, 65. */
 extern const int64_t gcol_test_offsets[];
 extern const size_t gcol_test_num_offsets;
