@@ -132,8 +132,8 @@ gcol_status gcol_stable_sort(gcol_table_view keys, const gcol_order *order,
 
 /**
  * @brief The rows of @p values reordered by sorting @p keys (stability not promised).
- * @param[in] values Payload columns (fixed-width or STRING), `values.num_rows ==
- *                   keys.num_rows`.
+ * @param[in] values Payload columns of any layout gcol_gather() takes (fixed-width, STRING,
+ *                   LIST, STRUCT, nested), `values.num_rows == keys.num_rows`.
  * @param[in] keys Key columns, as gcol_stable_sorted_order().
  * @param[in] order One per key column, or NULL for all ascending.
  * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
@@ -141,7 +141,7 @@ gcol_status gcol_stable_sort(gcol_table_view keys, const gcol_order *order,
  * @param[in] stream Stream of all work.
  * @param[in] mr Resource of the output, or NULL for the default.
  * @return As gcol_stable_sorted_order(), plus ::GCOL_ERROR_SIZE_MISMATCH (row counts differ)
- *         and ::GCOL_ERROR_UNSUPPORTED (nested payload columns).
+ *         and ::GCOL_ERROR_UNSUPPORTED (DICTIONARY32 payload columns).
  * @note As gcol_sort(): synchronizations as listed there, and this version returns the
  *       stable result, the same as gcol_stable_sort_by_key() (tied rows in input order).
  *       Do not rely on it: a later version may order ties differently.

@@ -5,7 +5,7 @@
 #ifndef GCOL_KERNELS_BINARYOP_KERNELS_H
 #define GCOL_KERNELS_BINARYOP_KERNELS_H
 
-#include "binaryop/element_io.cuh"
+#include "detail/element_io.cuh"
 #include "gcol/string_view.h"
 
 /* One string operand: a column view or a device copy of a scalar's bytes. */

@@ -8,6 +8,7 @@
 #define GCOL_KERNELS_BINARYOP_PLAN_H
 
 #include "gcol/binaryop.h"
+#include "detail/element_kind.h"
 #include "gcol/types.h"
 
 #ifdef __cplusplus
@@ -22,12 +23,6 @@ typedef enum gcol_detail_compute {
   GCOL_DETAIL_COMPUTE_I128,    /* signed 128-bit: decimals, mixed-sign comparisons */
   GCOL_DETAIL_COMPUTE_STRING   /* byte-wise string comparison */
 } gcol_detail_compute;
-
-/* A multiplier applied to an operand after loading: a time-unit ratio or 10^k. */
-typedef struct gcol_detail_multiplier {
-  uint64_t lo; /* low 64 bits of the (non-negative) 128-bit multiplier */
-  uint64_t hi; /* high 64 bits */
-} gcol_detail_multiplier;
 
 typedef struct gcol_detail_binary_plan {
   gcol_detail_compute compute;
@@ -46,12 +41,6 @@ gcol_status gcol_detail_binary_plan_make(gcol_data_type lhs, gcol_data_type rhs,
 
 /* True for ops that read operand validity (NULL_EQUALS, Kleene AND/OR, NULL_MIN/MAX). */
 bool gcol_detail_binary_op_is_null_aware(gcol_binary_op op);
-
-/* Nanoseconds of one tick of a timestamp or duration type (days: 86400e9); 0 otherwise. */
-int64_t gcol_detail_time_unit_ns(gcol_type_id id);
-
-/* 10^k as a 128-bit multiplier, 0 <= k <= 38. */
-gcol_detail_multiplier gcol_detail_pow10_multiplier(int32_t k);
 
 #ifdef __cplusplus
 }

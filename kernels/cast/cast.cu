@@ -5,12 +5,12 @@
  */
 #include <math.h>
 
-#include "binaryop/element_io.cuh"
+#include "detail/element_io.cuh"
 #include "cast/cast_internal.h"
-#include "datetime/civil.h"
+#include "detail/civil.h"
 #include "gcol/bitmask.h"
 #include "gcol/cast.h"
-#include "unaryop/validity.h"
+#include "detail/validity.h"
 
 typedef struct gcol_detail_cast_args {
   gcol_detail_operand in;

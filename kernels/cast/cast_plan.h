@@ -6,7 +6,7 @@
 #ifndef GCOL_KERNELS_CAST_PLAN_H
 #define GCOL_KERNELS_CAST_PLAN_H
 
-#include "binaryop/binaryop_plan.h"
+#include "detail/element_kind.h"
 #include "gcol/cast.h"
 
 #ifdef __cplusplus

@@ -6,13 +6,13 @@
  */
 #include <cub/device/device_scan.cuh>
 
-#include "binaryop/element_io.cuh"
+#include "detail/element_io.cuh"
 #include "cast/cast_internal.h"
 #include "cast/string_convert.h"
 #include "gcol/bitmask.h"
 #include "gcol/indexalator.h"
 #include "gcol/string_view.h"
-#include "unaryop/validity.h"
+#include "detail/validity.h"
 
 /* ---- STRING -> number ---- */
 

@@ -1,8 +1,8 @@
 /* Datetime field extraction (datetime.h): one kernel, the unit and the field run-time. */
-#include "binaryop/element_io.cuh"
-#include "datetime/civil.h"
+#include "detail/element_io.cuh"
+#include "detail/civil.h"
 #include "gcol/datetime.h"
-#include "unaryop/validity.h"
+#include "detail/validity.h"
 
 __global__ void gcol_detail_datetime_kernel(gcol_detail_operand in, int16_t *out,
                                             int64_t ns_per_tick, int component, int64_t n) {

@@ -1,15 +1,14 @@
 /*
  * distinct, unique (consecutive) and distinct_count over multi-column keys.
  *
- * distinct: an open-addressing table of power-of-two capacity (at least twice the rows)
- * stores one representative row index per group of equal keys (CAS into an empty slot,
- * bounded linear probing: overflow is an error). Each row records its slot; a per-slot word
+ * distinct: the shared device hash table (kernels/detail/hash_table.cuh, used as a set)
+ * keeps one representative row per group of equal keys (row operators of
+ * kernels/detail/row_operators.cuh). Each row records its group's slot; a per-slot word
  * then resolves `keep` (atomicMin of the row for FIRST, atomicMax for LAST, a count for
  * NONE), and a flag per row says whether it is the one kept. The flags are compacted in
  * row order, so the output keeps the input's order for every `keep`.
  */
-#include <cub/block/block_reduce.cuh>
-
+#include "detail/hash_table.cuh"
 #include "filtering/row_map.cuh"
 #include "gcol/filtering.h"
 #include "gcol/hash.h"
@@ -17,130 +16,27 @@
 
 namespace {
 
-constexpr long long kEmptySlot = -1;
-constexpr uint64_t kNullHash = 0x5BD1E9955BD1E995ull;
-
-/* Fixed-width value bits, floats normalized (-0.0 -> 0.0, every NaN -> one NaN). */
-__device__ __forceinline__ uint64_t fixed_bits(const gcol_detail_key_column *k, int64_t row) {
-  switch (k->width) {
-    case 1:
-      return ((const uint8_t *)k->data)[row];
-    case 2:
-      return ((const uint16_t *)k->data)[row];
-    case 4: {
-      if (k->kind == GCOL_DETAIL_KEY_F32) {
-        float const v = ((const float *)k->data)[row];
-        if (v != v) return 0x7FC00000u;
-        if (v == 0.0f) return 0u;
-        return __float_as_uint(v);
-      }
-      return ((const uint32_t *)k->data)[row];
-    }
-    default: {
-      if (k->kind == GCOL_DETAIL_KEY_F64) {
-        double const v = ((const double *)k->data)[row];
-        if (v != v) return 0x7FF8000000000000ull;
-        if (v == 0.0) return 0u;
-        return (uint64_t)__double_as_longlong(v);
-      }
-      return ((const uint64_t *)k->data)[row];
-    }
-  }
-}
-
-__device__ __forceinline__ uint64_t key_hash(const gcol_detail_key_column *k, int64_t row) {
-  if (!gcol_detail_key_is_valid(k, row)) return kNullHash;
-  if (k->kind == GCOL_DETAIL_KEY_STRING) {
-    gcol_string_ref const s = gcol_strings_view_get(k->strings, row);
-    return gcol_xxhash64(s.data, s.size, 0);
-  }
-  if (k->width == 16) return gcol_xxhash64((const char *)k->data + row * 16, 16, 0);
-  return gcol_hash_u64(fixed_bits(k, row), 0);
-}
-
-__device__ __forceinline__ uint64_t row_hash(const gcol_detail_key_column *keys, int32_t num_keys,
-                                             int64_t row) {
-  uint64_t h = 0;
-  for (int32_t k = 0; k < num_keys; ++k) h = gcol_hash_combine64(h, key_hash(&keys[k], row));
-  return h;
-}
-
-__device__ __forceinline__ bool key_values_equal(const gcol_detail_key_column *k, int64_t a,
-                                                 int64_t b) {
-  if (k->kind == GCOL_DETAIL_KEY_STRING) {
-    return gcol_string_ref_equal(gcol_strings_view_get(k->strings, a),
-                                 gcol_strings_view_get(k->strings, b));
-  }
-  if (k->width == 16) {
-    const uint64_t *p = (const uint64_t *)k->data;
-    return p[2 * a] == p[2 * b] && p[2 * a + 1] == p[2 * b + 1];
-  }
-  return fixed_bits(k, a) == fixed_bits(k, b);
-}
-
-/* Rows a and b have equal keys (two nulls are equal only when nulls_equal). */
-__device__ bool rows_equal(const gcol_detail_key_column *keys, int32_t num_keys, bool nulls_equal,
-                           int64_t a, int64_t b) {
-  for (int32_t k = 0; k < num_keys; ++k) {
-    bool const va = gcol_detail_key_is_valid(&keys[k], a);
-    bool const vb = gcol_detail_key_is_valid(&keys[k], b);
-    if (va != vb) return false;
-    if (!va) {
-      if (!nulls_equal) return false;
-      continue;
-    }
-    if (!key_values_equal(&keys[k], a, b)) return false;
-  }
-  return true;
-}
-
-__device__ __forceinline__ bool row_has_null(const gcol_detail_key_column *keys, int32_t num_keys,
-                                             int64_t row) {
-  for (int32_t k = 0; k < num_keys; ++k) {
-    if (!gcol_detail_key_is_valid(&keys[k], row)) return true;
-  }
-  return false;
-}
-
-struct hash_table {
-  long long *slots;     /* representative row or kEmptySlot */
-  long long *keep_word; /* per slot: min row, max row or count */
-  int64_t capacity;
-};
-
-/* Finds or claims the slot of row i's key group; -1 when the probe sequence ran out. */
-__device__ int64_t find_or_insert(hash_table t, const gcol_detail_key_column *keys,
-                                  int32_t num_keys, bool nulls_equal, int64_t i) {
-  gcol_probe_sequence seq = gcol_probe_linear(row_hash(keys, num_keys, i), t.capacity);
-  int64_t slot = 0;
-  while (gcol_probe_next(&seq, &slot)) {
-    long long cur = ((volatile long long *)t.slots)[slot];
-    if (cur == kEmptySlot) {
-      cur = (long long)atomicCAS((unsigned long long *)&t.slots[slot],
-                                 (unsigned long long)kEmptySlot, (unsigned long long)i);
-      if (cur == kEmptySlot) return slot;
-    }
-    if (rows_equal(keys, num_keys, nulls_equal, cur, i)) return slot;
-  }
-  return -1;
-}
-
-__global__ void insert_kernel(hash_table t, const gcol_detail_key_column *keys, int32_t num_keys,
+/* Per-slot words of the keep policies: min row (FIRST), max row (LAST), count (NONE). */
+__global__ void insert_kernel(gcol_detail_hash_table t, long long *keep_word,
+                              const gcol_detail_row_column *keys, int32_t num_keys,
                               bool nulls_equal, int32_t keep, int64_t n, int64_t *row_slot,
                               int *overflow) {
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t slot = -1;
     /* With unequal nulls a row holding a null equals nothing: it stays out of the table. */
-    if (nulls_equal || !row_has_null(keys, num_keys, i)) {
-      slot = find_or_insert(t, keys, num_keys, nulls_equal, i);
+    if (nulls_equal || !gcol_detail_row_has_null(keys, num_keys, i)) {
+      gcol_detail_row_matcher const m = {keys, keys, num_keys, nulls_equal, i};
+      bool inserted = false;
+      slot = gcol_detail_hash_insert_unique(t, gcol_detail_row_hash(keys, num_keys, i), &m,
+                                            &inserted);
       if (slot < 0) {
         *overflow = 1;
       } else if (keep == GCOL_KEEP_FIRST) {
-        atomicMin(&t.keep_word[slot], (long long)i);
+        atomicMin(&keep_word[slot], (long long)i);
       } else if (keep == GCOL_KEEP_LAST) {
-        atomicMax(&t.keep_word[slot], (long long)i);
+        atomicMax(&keep_word[slot], (long long)i);
       } else if (keep == GCOL_KEEP_NONE) {
-        atomicAdd((unsigned long long *)&t.keep_word[slot], 1ull);
+        atomicAdd((unsigned long long *)&keep_word[slot], 1ull);
       }
     }
     row_slot[i] = slot;
@@ -151,8 +47,9 @@ __global__ void fill_kernel(long long *p, int64_t n, long long value) {
   GCOL_DETAIL_GRID_LOOP(i, n) { p[i] = value; }
 }
 
-__global__ void distinct_flags_kernel(hash_table t, const int64_t *row_slot, int32_t keep,
-                                      int64_t n, uint8_t *flags) {
+__global__ void distinct_flags_kernel(gcol_detail_hash_table t, const long long *keep_word,
+                                      const int64_t *row_slot, int32_t keep, int64_t n,
+                                      uint8_t *flags) {
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t const slot = row_slot[i];
     bool kept = true; /* rows outside the table are unique */
@@ -162,10 +59,10 @@ __global__ void distinct_flags_kernel(hash_table t, const int64_t *row_slot, int
           kept = t.slots[slot] == i;
           break;
         case GCOL_KEEP_NONE:
-          kept = t.keep_word[slot] == 1;
+          kept = keep_word[slot] == 1;
           break;
         default:
-          kept = t.keep_word[slot] == i;
+          kept = keep_word[slot] == i;
           break;
       }
     }
@@ -173,11 +70,13 @@ __global__ void distinct_flags_kernel(hash_table t, const int64_t *row_slot, int
   }
 }
 
-__global__ void unique_flags_kernel(const gcol_detail_key_column *keys, int32_t num_keys,
+__global__ void unique_flags_kernel(const gcol_detail_row_column *keys, int32_t num_keys,
                                     bool nulls_equal, int32_t keep, int64_t n, uint8_t *flags) {
   GCOL_DETAIL_GRID_LOOP(i, n) {
-    bool const starts = i == 0 || !rows_equal(keys, num_keys, nulls_equal, i - 1, i);
-    bool const ends = i == n - 1 || !rows_equal(keys, num_keys, nulls_equal, i, i + 1);
+    bool const starts =
+        i == 0 || !gcol_detail_rows_equal(keys, i - 1, keys, i, num_keys, nulls_equal);
+    bool const ends =
+        i == n - 1 || !gcol_detail_rows_equal(keys, i, keys, i + 1, num_keys, nulls_equal);
     bool kept = starts;
     if (keep == GCOL_KEEP_LAST) kept = ends;
     if (keep == GCOL_KEEP_NONE) kept = starts && ends;
@@ -211,47 +110,42 @@ done:
 }
 
 /* Per-row keep flags of distinct (a temporary of n bytes). */
-gcol_status distinct_flags(const gcol_detail_key_column *keys, int32_t num_keys, int64_t n,
+gcol_status distinct_flags(const gcol_detail_row_column *keys, int32_t num_keys, int64_t n,
                            gcol_duplicate_keep keep, gcol_null_equality nulls, gcol_stream stream,
                            gcol_buffer **out_flags) {
   gcol_status status = GCOL_OK;
   gcol_buffer *slots = NULL, *words = NULL, *row_slot = NULL, *overflow = NULL;
   int host_overflow = 0;
-  int64_t const capacity = gcol_probe_capacity_for(n);
   cudaStream_t const s = (cudaStream_t)stream;
-  hash_table t;
+  gcol_detail_hash_table t;
+  long long *keep_word = NULL;
   *out_flags = NULL;
-  GCOL_DETAIL_CHECK(capacity > 0 && capacity <= ((int64_t)1 << 58), GCOL_ERROR_OVERFLOW,
-                    "a hash table for %lld rows is too large", (long long)n);
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)capacity * 8u, stream, NULL, &slots));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)capacity * 8u, stream, NULL, &words));
+  GCOL_DETAIL_TRY(gcol_detail_hash_table_create(n, stream, &slots, &t));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)t.capacity * 8u, stream, NULL, &words));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * 8u, stream, NULL, &row_slot));
   GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(int), stream, NULL, &overflow));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, out_flags));
-  t.slots = (long long *)slots->data;
-  t.keep_word = (long long *)words->data;
-  t.capacity = capacity;
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(t.slots, 0xFF, (size_t)capacity * 8u, s)); /* -1 */
+  keep_word = (long long *)words->data;
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(overflow->data, 0, sizeof(int), s));
-  fill_kernel<<<gcol_detail_grid_size(capacity, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0,
-                s>>>(t.keep_word, capacity,
-                     keep == GCOL_KEEP_FIRST  ? (long long)INT64_MAX
-                     : keep == GCOL_KEEP_LAST ? -1LL
-                                              : 0LL);
+  fill_kernel<<<gcol_detail_grid_size(t.capacity, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
+                0, s>>>(keep_word, t.capacity,
+                        keep == GCOL_KEEP_FIRST  ? (long long)INT64_MAX
+                        : keep == GCOL_KEEP_LAST ? -1LL
+                                                 : 0LL);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   insert_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-      t, keys, num_keys, nulls == GCOL_NULLS_EQUAL, (int32_t)keep, n, (int64_t *)row_slot->data,
-      (int *)overflow->data);
+      t, keep_word, keys, num_keys, nulls == GCOL_NULLS_EQUAL, (int32_t)keep, n,
+      (int64_t *)row_slot->data, (int *)overflow->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   distinct_flags_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
-                          0, s>>>(t, (const int64_t *)row_slot->data, (int32_t)keep, n,
+                          0, s>>>(t, keep_word, (const int64_t *)row_slot->data, (int32_t)keep, n,
                                   (uint8_t *)(*out_flags)->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host_overflow, overflow->data, sizeof host_overflow,
                                        cudaMemcpyDeviceToHost, s));
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
   GCOL_DETAIL_CHECK(host_overflow == 0, GCOL_ERROR_OVERFLOW,
-                    "hash table of %lld slots overflowed for %lld rows", (long long)capacity,
+                    "hash table of %lld slots overflowed for %lld rows", (long long)t.capacity,
                     (long long)n);
 done:
   gcol_buffer_free(slots);
@@ -275,7 +169,7 @@ gcol_status dedupe(gcol_table_view input, const int32_t *keys, int32_t num_keys,
   *out = NULL;
   GCOL_DETAIL_TRY(check_args(input, keys, num_keys, keep, nulls));
   GCOL_DETAIL_TRY(
-      gcol_detail_key_columns_make(input, keys, num_keys, true, false, stream, &key_cols));
+      gcol_detail_row_columns_make(input, keys, num_keys, true, false, stream, &key_cols));
   if (n == 0) {
     status = gcol_detail_gather_table(input, NULL, 0, false, stream, mr, out);
     goto done;
@@ -283,12 +177,12 @@ gcol_status dedupe(gcol_table_view input, const int32_t *keys, int32_t num_keys,
   if (consecutive) {
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, &flags));
     unique_flags_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
-                          0, (cudaStream_t)stream>>>((const gcol_detail_key_column *)key_cols->data,
+                          0, (cudaStream_t)stream>>>((const gcol_detail_row_column *)key_cols->data,
                                                      num_keys, nulls == GCOL_NULLS_EQUAL,
                                                      (int32_t)keep, n, (uint8_t *)flags->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   } else {
-    GCOL_DETAIL_TRY(distinct_flags((const gcol_detail_key_column *)key_cols->data, num_keys, n,
+    GCOL_DETAIL_TRY(distinct_flags((const gcol_detail_row_column *)key_cols->data, num_keys, n,
                                    keep, nulls, stream, &flags));
   }
   GCOL_DETAIL_TRY(
@@ -336,10 +230,10 @@ extern "C" gcol_status gcol_distinct_count(gcol_table_view keys, gcol_null_equal
                     (int)keys.num_columns);
   for (int32_t c = 0; c < keys.num_columns; ++c) indices[c] = c;
   GCOL_DETAIL_TRY(check_args(keys, indices, keys.num_columns, GCOL_KEEP_ANY, nulls));
-  GCOL_DETAIL_TRY(gcol_detail_key_columns_make(keys, indices, keys.num_columns, true, false, stream,
+  GCOL_DETAIL_TRY(gcol_detail_row_columns_make(keys, indices, keys.num_columns, true, false, stream,
                                                &key_cols));
   if (keys.num_rows == 0) goto done;
-  GCOL_DETAIL_TRY(distinct_flags((const gcol_detail_key_column *)key_cols->data, keys.num_columns,
+  GCOL_DETAIL_TRY(distinct_flags((const gcol_detail_row_column *)key_cols->data, keys.num_columns,
                                  keys.num_rows, GCOL_KEEP_ANY, nulls, stream, &flags));
   GCOL_DETAIL_TRY(
       gcol_detail_count_flags((const uint8_t *)flags->data, keys.num_rows, stream, out));

@@ -1,13 +1,16 @@
 /*
- * Gather through a row map (see row_map.cuh) for every column type: fixed-width by storage
- * width (1/2/4/8/16 bytes, five instantiations), STRING and LIST by size-then-fill with
- * 64-bit sizes (INT32 offsets up to gcol_large_offsets_threshold(), INT64 above), STRUCT by
- * gathering each field with the same map. Output null masks are written one word per warp
- * from ballots, so no atomics touch them.
+ * Gather through a row map (see row_map.cuh). A map of one source goes to the one gather
+ * engine of every layout (kernels/gather, gcol_detail_copying_gather_*). What stays here is
+ * the two-source case (replace_nulls, fill: rows of A or of B) for fixed-width and STRING:
+ * fixed-width by storage width (five instantiations), STRING by size-then-fill with 64-bit
+ * sizes. Output null masks are written one word per warp from ballots. Next step: the
+ * engine takes two sources itself and this file goes.
  */
 #include <cub/device/device_scan.cuh>
+#include <string.h>
 
 #include "filtering/row_map.cuh"
+#include "gather/copying_internal.h"
 #include "gcol/indexalator.h"
 
 namespace {
@@ -22,7 +25,7 @@ struct row_source {
   const void *data;          /* fixed-width: row 0 (offset applied); STRING: chars */
   const uint32_t *null_mask; /* or NULL */
   int64_t mask_offset;       /* bit of row 0 */
-  gcol_offsetalator offsets; /* STRING/LIST: positioned at row 0 */
+  gcol_offsetalator offsets; /* STRING: positioned at row 0 */
 };
 
 __device__ __forceinline__ bool source_valid(row_source s, int64_t row) {
@@ -115,18 +118,6 @@ __global__ void gather_chars_kernel(row_source a, row_source b, const int64_t *m
   }
 }
 
-/* The row map of a list column's values: output row i's values come from its source row. */
-__global__ void list_child_map_kernel(row_source a, const int64_t *map, int64_t n,
-                                      const int64_t *out_offsets, int64_t *child_map) {
-  GCOL_DETAIL_GRID_LOOP(i, n) {
-    int64_t const begin = out_offsets[i];
-    int64_t const len = out_offsets[i + 1] - begin;
-    if (len == 0) continue;
-    int64_t const first = gcol_offsetalator_get(a.offsets, map[i]);
-    for (int64_t k = 0; k < len; ++k) child_map[begin + k] = first + k;
-  }
-}
-
 gcol_status make_source(gcol_column_view v, row_source *out) {
   gcol_status status = GCOL_OK;
   size_t const width = gcol_type_size(v.type.id);
@@ -138,7 +129,7 @@ gcol_status make_source(gcol_column_view v, row_source *out) {
     out->data = v.data == NULL ? NULL : (const char *)v.data + v.offset * (int64_t)width;
   } else {
     out->data = v.data;
-    if ((v.type.id == GCOL_STRING || v.type.id == GCOL_LIST) && v.size > 0) {
+    if (v.type.id == GCOL_STRING && v.size > 0) {
       status = gcol_offsetalator_make(v, &out->offsets);
     }
   }
@@ -294,74 +285,21 @@ done:
   return status;
 }
 
-gcol_status gather_lists(gcol_column_view view, row_source a, const int64_t *map, int64_t n,
-                         gcol_buffer *mask, int64_t null_count, gcol_stream stream, gcol_mr *mr,
-                         gcol_column **out) {
-  gcol_status status = GCOL_OK;
-  gcol_buffer *offsets64 = NULL, *child_map = NULL;
-  gcol_column *offsets = NULL, *values = NULL;
-  int64_t total = 0;
-  GCOL_DETAIL_TRY(gather_offsets(a, a, map, n, stream, mr, &offsets64, &offsets, &total));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total * sizeof(int64_t), stream, NULL, &child_map));
-  if (total > 0) {
-    list_child_map_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
-                            GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
-        a, map, n, (const int64_t *)offsets64->data, (int64_t *)child_map->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  }
-  GCOL_DETAIL_TRY(
-      gcol_detail_gather_column(view.children[GCOL_LIST_VALUES_CHILD], NULL,
-                                (const int64_t *)(child_map == NULL ? NULL : child_map->data),
-                                total, false, stream, mr, &values));
-  GCOL_DETAIL_TRY(gcol_column_make_list(n, offsets, values, mask, null_count, out));
-  offsets = NULL;
-  values = NULL;
-  mask = NULL;
-done:
-  gcol_buffer_free(offsets64);
-  gcol_buffer_free(child_map);
-  gcol_buffer_free(mask);
-  gcol_column_free(offsets);
-  gcol_column_free(values);
-  return status;
-}
-
-/* A struct field as seen through its parent's offset and size. */
-gcol_column_view struct_field(gcol_column_view parent, int32_t f) {
-  gcol_column_view field = parent.children[f];
-  field.offset += parent.offset;
-  field.size = parent.size;
-  /* the slice's own null count is not known */
-  if (field.null_count != 0) field.null_count = GCOL_UNKNOWN_NULL_COUNT;
-  return field;
-}
-
-gcol_status gather_struct(gcol_column_view view, const int64_t *map, int64_t n, gcol_buffer *mask,
-                          int64_t null_count, gcol_stream stream, gcol_mr *mr, gcol_column **out) {
-  gcol_status status = GCOL_OK;
-  int32_t const num_fields = view.num_children;
-  gcol_column **fields = NULL;
-  fields = (gcol_column **)calloc(num_fields > 0 ? (size_t)num_fields : 1u, sizeof *fields);
-  GCOL_DETAIL_CHECK(fields != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d fields",
-                    (int)num_fields);
-  for (int32_t f = 0; f < num_fields; ++f) {
-    GCOL_DETAIL_TRY(gcol_detail_gather_column(struct_field(view, f), NULL, map, n, false, stream,
-                                              mr, &fields[f]));
-  }
-  GCOL_DETAIL_TRY(gcol_column_make_struct(n, fields, num_fields, mask, null_count, out));
-  mask = NULL;
-  free(fields);
-  fields = NULL;
-done:
-  if (fields != NULL) {
-    for (int32_t f = 0; f < num_fields; ++f) gcol_column_free(fields[f]);
-    free(fields);
-  }
-  gcol_buffer_free(mask);
-  return status;
-}
-
 }  // namespace
+
+/* The copying engine's map over a row map of int64 entries (no source B entries). */
+static gcol_detail_gather_map engine_map(const int64_t *map, int64_t size, int64_t source_rows,
+                                         bool map_may_null) {
+  gcol_detail_gather_map m;
+  memset(&m, 0, sizeof m);
+  m.indices.data = map;
+  m.indices.width = 8;
+  m.indices.is_signed = true;
+  m.size = size;
+  m.source_rows = source_rows;
+  m.nullify = map_may_null; /* GCOL_DETAIL_MAP_NULL (-1) entries become null rows */
+  return m;
+}
 
 extern "C" gcol_status gcol_detail_gather_column(gcol_column_view view, const gcol_column_view *b,
                                                  const int64_t *map, int64_t size,
@@ -375,26 +313,25 @@ extern "C" gcol_status gcol_detail_gather_column(gcol_column_view view, const gc
   *out = NULL;
   GCOL_DETAIL_CHECK(id != GCOL_DICTIONARY32 && id != GCOL_EMPTY, GCOL_ERROR_UNSUPPORTED,
                     "cannot gather a %s column", gcol_type_name(id));
-  GCOL_DETAIL_CHECK(b == NULL || gcol_type_is_fixed_width(id) || id == GCOL_STRING,
-                    GCOL_ERROR_UNSUPPORTED, "two-source gather of a %s column", gcol_type_name(id));
+  if (b == NULL) { /* one source: the one gather engine of every layout */
+    status = gcol_detail_copying_gather_column(
+        view, engine_map(map, size, view.size, map_may_null), stream, mr, out);
+    goto done;
+  }
+  GCOL_DETAIL_CHECK(gcol_type_is_fixed_width(id) || id == GCOL_STRING, GCOL_ERROR_UNSUPPORTED,
+                    "two-source gather of a %s column", gcol_type_name(id));
   if (size == 0) {
     status = gcol_column_empty_like(view, stream, mr, out);
     goto done;
   }
   GCOL_DETAIL_TRY(make_source(view, &a));
-  bs = a;
-  if (b != NULL) GCOL_DETAIL_TRY(make_source(*b, &bs));
-  GCOL_DETAIL_TRY(
-      gather_mask(a, bs, map_may_null || may_have_nulls(view) || (b != NULL && may_have_nulls(*b)),
-                  map, size, stream, mr, &mask, &null_count));
+  GCOL_DETAIL_TRY(make_source(*b, &bs));
+  GCOL_DETAIL_TRY(gather_mask(a, bs, map_may_null || may_have_nulls(view) || may_have_nulls(*b),
+                              map, size, stream, mr, &mask, &null_count));
   if (gcol_type_is_fixed_width(id)) {
     status = gather_fixed(view, a, bs, map, size, mask, null_count, stream, mr, out);
-  } else if (id == GCOL_STRING) {
-    status = gather_strings(a, bs, map, size, mask, null_count, stream, mr, out);
-  } else if (id == GCOL_LIST) {
-    status = gather_lists(view, a, map, size, mask, null_count, stream, mr, out);
   } else {
-    status = gather_struct(view, map, size, mask, null_count, stream, mr, out);
+    status = gather_strings(a, bs, map, size, mask, null_count, stream, mr, out);
   }
   mask = NULL; /* the helpers own it now, also on failure */
 done:
@@ -405,23 +342,14 @@ done:
 extern "C" gcol_status gcol_detail_gather_table(gcol_table_view input, const int64_t *map,
                                                 int64_t size, bool map_may_null, gcol_stream stream,
                                                 gcol_mr *mr, gcol_table **out) {
-  gcol_status status = GCOL_OK;
-  int32_t const n = input.num_columns;
-  gcol_column **cols = (gcol_column **)calloc(n > 0 ? (size_t)n : 1u, sizeof *cols);
   *out = NULL;
-  GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d columns",
-                    (int)n);
-  for (int32_t c = 0; c < n; ++c) {
-    GCOL_DETAIL_TRY(gcol_detail_gather_column(input.columns[c], NULL, map, size, map_may_null,
-                                              stream, mr, &cols[c]));
+  for (int32_t c = 0; c < input.num_columns; ++c) {
+    gcol_type_id const id = input.columns[c].type.id;
+    if (id == GCOL_DICTIONARY32 || id == GCOL_EMPTY) {
+      return gcol_detail_error(GCOL_ERROR_UNSUPPORTED, __func__, "cannot gather a %s column",
+                               gcol_type_name(id));
+    }
   }
-  GCOL_DETAIL_TRY(gcol_table_create(cols, n, out));
-  free(cols);
-  cols = NULL;
-done:
-  if (cols != NULL) {
-    for (int32_t c = 0; c < n; ++c) gcol_column_free(cols[c]);
-    free(cols);
-  }
-  return status;
+  return gcol_detail_copying_gather_table(
+      input, engine_map(map, size, input.num_rows, map_may_null), stream, mr, out);
 }

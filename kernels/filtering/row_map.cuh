@@ -15,6 +15,7 @@
 #define GCOL_KERNELS_FILTERING_ROW_MAP_CUH
 
 #include "common.cuh"
+#include "detail/row_operators.cuh"
 #include "gcol/string_view.h"
 #include "gcol/table.h"
 
@@ -77,37 +78,7 @@ extern "C" gcol_status gcol_detail_count_flags(const uint8_t *flags, int64_t siz
  */
 extern "C" gcol_status gcol_detail_validate_table(gcol_table_view input, const char *what);
 
-/* One key column, flattened for kernels. */
-typedef enum gcol_detail_key_kind {
-  GCOL_DETAIL_KEY_BYTES = 0, /* fixed-width compared by bytes */
-  GCOL_DETAIL_KEY_F32 = 1,   /* FLOAT32: -0.0 == 0.0, NaNs equal */
-  GCOL_DETAIL_KEY_F64 = 2,   /* FLOAT64: likewise */
-  GCOL_DETAIL_KEY_STRING = 3 /* STRING by bytes */
-} gcol_detail_key_kind;
-
-typedef struct gcol_detail_key_column {
-  int32_t kind;              /* gcol_detail_key_kind */
-  int32_t width;             /* bytes per value for fixed-width kinds */
-  const void *data;          /* fixed-width: row 0 (offset applied) */
-  const uint32_t *null_mask; /* or NULL */
-  int64_t mask_offset;       /* bit of row 0 */
-  gcol_strings_view strings; /* STRING kind only */
-} gcol_detail_key_column;
-
-/*
- * Validates @p keys (indices into @p input, each in range, at least one) and copies their
- * flat descriptors to a temporary device buffer. @p require_hashable rejects nested and
- * dictionary columns; @p floats_only rejects non-float columns (drop_nans).
- */
-extern "C" gcol_status gcol_detail_key_columns_make(gcol_table_view input, const int32_t *keys,
-                                                    int32_t num_keys, bool require_hashable,
-                                                    bool floats_only, gcol_stream stream,
-                                                    gcol_buffer **out);
-
-/* True if row @p row of key column @p k is valid. */
-static __device__ __forceinline__ bool gcol_detail_key_is_valid(const gcol_detail_key_column *k,
-                                                                int64_t row) {
-  return gcol_bit_is_set_or_null_mask(k->null_mask, k->mask_offset + row);
-}
-
+/* Key columns: the shared row operators (kernels/detail/row_operators.cuh). */
+#define gcol_detail_key_columns_make gcol_detail_row_columns_make
+typedef gcol_detail_row_column gcol_detail_key_column;
 #endif /* GCOL_KERNELS_FILTERING_ROW_MAP_CUH */

@@ -90,18 +90,18 @@ __global__ void count_flags_kernel(const uint8_t *flags, int64_t n, int64_t head
   if (threadIdx.x == 0 && total != 0) atomicAdd(count, (unsigned long long)total);
 }
 
-__global__ void drop_nulls_flags_kernel(const gcol_detail_key_column *keys, int32_t num_keys,
+__global__ void drop_nulls_flags_kernel(const gcol_detail_row_column *keys, int32_t num_keys,
                                         int64_t threshold, int64_t n, uint8_t *flags) {
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t valid = 0;
-    for (int32_t k = 0; k < num_keys; ++k) valid += gcol_detail_key_is_valid(&keys[k], i) ? 1 : 0;
+    for (int32_t k = 0; k < num_keys; ++k) valid += gcol_detail_row_valid(&keys[k], i) ? 1 : 0;
     flags[i] = valid >= threshold ? 1 : 0;
   }
 }
 
-__device__ __forceinline__ bool key_is_nan(const gcol_detail_key_column *k, int64_t i) {
-  if (!gcol_detail_key_is_valid(k, i)) return false;
-  if (k->kind == GCOL_DETAIL_KEY_F32) {
+__device__ __forceinline__ bool key_is_nan(const gcol_detail_row_column *k, int64_t i) {
+  if (!gcol_detail_row_valid(k, i)) return false;
+  if (k->kind == GCOL_DETAIL_ROW_F32) {
     float const v = ((const float *)k->data)[i];
     return v != v;
   }
@@ -109,7 +109,7 @@ __device__ __forceinline__ bool key_is_nan(const gcol_detail_key_column *k, int6
   return v != v;
 }
 
-__global__ void drop_nans_flags_kernel(const gcol_detail_key_column *keys, int32_t num_keys,
+__global__ void drop_nans_flags_kernel(const gcol_detail_row_column *keys, int32_t num_keys,
                                        int64_t threshold, int64_t n, uint8_t *flags) {
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t not_nan = 0;
@@ -350,7 +350,7 @@ gcol_status drop_by_keys(gcol_table_view input, const int32_t *keys, int32_t num
   cudaStream_t const s = (cudaStream_t)stream;
   GCOL_DETAIL_TRY(check_keys_args(input, keys, num_keys, keep_threshold, out));
   GCOL_DETAIL_TRY(
-      gcol_detail_key_columns_make(input, keys, num_keys, false, nans, stream, &key_cols));
+      gcol_detail_row_columns_make(input, keys, num_keys, false, nans, stream, &key_cols));
   if (n == 0) {
     status = empty_table_like(input, stream, mr, out);
     goto done;
@@ -359,12 +359,12 @@ gcol_status drop_by_keys(gcol_table_view input, const int32_t *keys, int32_t num
   if (nans) {
     drop_nans_flags_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                              GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-        (const gcol_detail_key_column *)key_cols->data, num_keys, keep_threshold, n,
+        (const gcol_detail_row_column *)key_cols->data, num_keys, keep_threshold, n,
         (uint8_t *)flags->data);
   } else {
     drop_nulls_flags_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                               GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-        (const gcol_detail_key_column *)key_cols->data, num_keys, keep_threshold, n,
+        (const gcol_detail_row_column *)key_cols->data, num_keys, keep_threshold, n,
         (uint8_t *)flags->data);
   }
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
@@ -373,30 +373,6 @@ gcol_status drop_by_keys(gcol_table_view input, const int32_t *keys, int32_t num
 done:
   gcol_buffer_free(key_cols);
   gcol_buffer_free(flags);
-  return status;
-}
-
-gcol_status fill_key_column(gcol_column_view c, int32_t index, bool require_hashable,
-                            bool floats_only, gcol_detail_key_column *k) {
-  gcol_status status = GCOL_OK;
-  gcol_type_id const id = c.type.id;
-  size_t const width = gcol_type_size(id);
-  memset(k, 0, sizeof *k);
-  k->null_mask = c.null_mask;
-  k->mask_offset = c.offset;
-  k->width = (int32_t)width;
-  GCOL_DETAIL_CHECK(!floats_only || gcol_type_is_floating(id), GCOL_ERROR_TYPE_MISMATCH,
-                    "key column %d is %s, not FLOAT32 or FLOAT64", (int)index, gcol_type_name(id));
-  GCOL_DETAIL_CHECK(!require_hashable || width != 0 || id == GCOL_STRING, GCOL_ERROR_TYPE_MISMATCH,
-                    "key column %d is %s: keys must be fixed-width or STRING", (int)index,
-                    gcol_type_name(id));
-  k->kind = id == GCOL_FLOAT32   ? GCOL_DETAIL_KEY_F32
-            : id == GCOL_FLOAT64 ? GCOL_DETAIL_KEY_F64
-            : id == GCOL_STRING  ? GCOL_DETAIL_KEY_STRING
-                                 : GCOL_DETAIL_KEY_BYTES;
-  if (width != 0 && c.data != NULL) k->data = (const char *)c.data + c.offset * (int64_t)width;
-  if (id == GCOL_STRING) GCOL_DETAIL_TRY(gcol_strings_view_make(c, &k->strings));
-done:
   return status;
 }
 
@@ -418,36 +394,6 @@ extern "C" gcol_status gcol_detail_validate_table(gcol_table_view input, const c
                       "%s column %d is DICTIONARY32", what, (int)c);
   }
 done:
-  return status;
-}
-
-extern "C" gcol_status gcol_detail_key_columns_make(gcol_table_view input, const int32_t *keys,
-                                                    int32_t num_keys, bool require_hashable,
-                                                    bool floats_only, gcol_stream stream,
-                                                    gcol_buffer **out) {
-  gcol_status status = GCOL_OK;
-  gcol_detail_key_column *host = NULL;
-  *out = NULL;
-  host = (gcol_detail_key_column *)calloc((size_t)num_keys, sizeof *host);
-  GCOL_DETAIL_CHECK(host != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d keys",
-                    (int)num_keys);
-  for (int32_t k = 0; k < num_keys; ++k) {
-    GCOL_DETAIL_CHECK(keys[k] >= 0 && keys[k] < input.num_columns, GCOL_ERROR_INVALID_ARGUMENT,
-                      "keys[%d] is %d, outside the %d columns of input", (int)k, (int)keys[k],
-                      (int)input.num_columns);
-    GCOL_DETAIL_TRY(
-        fill_key_column(input.columns[keys[k]], keys[k], require_hashable, floats_only, &host[k]));
-  }
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)num_keys * sizeof *host, stream, NULL, out));
-  /* From pageable memory: the copy has been staged when the call returns. */
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync((*out)->data, host, (size_t)num_keys * sizeof *host,
-                                       cudaMemcpyHostToDevice, (cudaStream_t)stream));
-done:
-  free(host);
-  if (status != GCOL_OK) {
-    gcol_buffer_free(*out);
-    *out = NULL;
-  }
   return status;
 }
 

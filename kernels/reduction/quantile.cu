@@ -11,7 +11,7 @@
 #include "common.cuh"
 #include "gcol/reduction.h"
 #include "gcol/scalar.h"
-#include "reduction/reduce_detail.h"
+#include "detail/aggregate.h"
 
 static __global__ void make_keys_kernel(gcol_detail_reader reader, int64_t n, uint64_t *keys) {
   GCOL_DETAIL_GRID_LOOP(i, n) {

@@ -14,7 +14,7 @@
 #include "gcol/reduction.h"
 #include "gcol/scalar.h"
 #include "gcol/string_view.h"
-#include "reduction/reduce_ops.cuh"
+#include "detail/aggregate_ops.cuh"
 
 /* Bytes kept before CUB's temporary storage for the result (keeps it 256-byte aligned). */
 #define GCOL_DETAIL_RESULT_SLOT 256

@@ -10,7 +10,7 @@
 #include "common.cuh"
 #include "gcol/indexalator.h"
 #include "gcol/reduction.h"
-#include "reduction/reduce_ops.cuh"
+#include "detail/aggregate_ops.cuh"
 
 #define SEGMENT_BLOCK 256
 

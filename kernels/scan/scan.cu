@@ -14,13 +14,13 @@
 #include "common.cuh"
 #include "gcol/bitmask.h"
 #include "gcol/scan.h"
-#include "reduction/reduce_ops.cuh"
+#include "detail/aggregate_ops.cuh"
 
 /* What a scan accumulates and how it writes: computed on the host from op and type. */
 typedef struct scan_plan {
   int32_t family;   /* gcol_detail_family: U64_PLUS, U64_TIMES, U64_MAX, F64_PLUS, F64_TIMES */
   int32_t map_mode; /* gcol_detail_map_mode */
-  int32_t kind;     /* gcol_detail_value_kind of the input (and output) */
+  int32_t kind;     /* gcol_detail_kind of the input (and output) */
   int32_t width;    /* bytes of the input (and output) */
   uint64_t identity_u64;
   double identity_f64;

@@ -1,9 +1,12 @@
 /*
- * Internal gather of fixed-width and STRING columns through a row map, from one source
- * (sort_by_key, top_k) or several (merge). Written here because the public gather of
- * copying.h did not exist when sorting was written; it can be swapped for it later.
+ * Internal gather of fixed-width and STRING columns from several sources with a source id
+ * per row (merge). One-source gathers (sort_by_key, top_k) use the one gather engine of
+ * every layout (kernels/gather); the engine does not take several sources yet.
  */
+#include <string.h>
+
 #include "common.cuh"
+#include "gather/copying_internal.h"
 #include "gcol/bitmask.h"
 #include "gcol/search.h"
 #include "gcol/string_view.h"
@@ -268,27 +271,14 @@ done:
 
 extern "C" gcol_status gcol_detail_sort_gather_table(gcol_table_view table, const void *rows,
                                                      int32_t row_bytes, int64_t n,
-                                                     bool is_permutation, gcol_stream stream,
-                                                     gcol_mr *mr, gcol_table **out) {
-  gcol_status status = GCOL_OK;
-  int32_t const count = table.num_columns;
-  int32_t made = 0;
-  gcol_column **columns = NULL;
-  *out = NULL;
-  columns = (gcol_column **)calloc(count > 0 ? (size_t)count : 1, sizeof *columns);
-  GCOL_DETAIL_CHECK(columns != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host array of %d columns",
-                    (int)count);
-  for (; made < count; ++made) {
-    gcol_column_view const v = table.columns[made];
-    int64_t hint = -1;
-    if (is_permutation) GCOL_DETAIL_TRY(gcol_column_view_null_count(v, stream, &hint));
-    GCOL_DETAIL_TRY(
-        gcol_detail_sort_gather(&v, 1, NULL, rows, row_bytes, n, hint, stream, mr, &columns[made]));
-  }
-  GCOL_DETAIL_TRY(gcol_table_create(columns, count, out));
-  made = 0; /* owned by *out */
-done:
-  for (int32_t c = 0; c < made; ++c) gcol_column_free(columns[c]);
-  free(columns);
-  return status;
+                                                     gcol_stream stream, gcol_mr *mr,
+                                                     gcol_table **out) {
+  gcol_detail_gather_map map;
+  memset(&map, 0, sizeof map);
+  map.indices.data = rows;
+  map.indices.width = row_bytes;
+  map.indices.is_signed = false;
+  map.size = n;
+  map.source_rows = table.num_rows;
+  return gcol_detail_copying_gather_table(table, map, stream, mr, out);
 }

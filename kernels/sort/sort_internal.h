@@ -66,11 +66,11 @@ gcol_status gcol_detail_sort_gather(const gcol_column_view *sources, int32_t num
                                     int64_t n, int64_t null_count_hint, gcol_stream stream,
                                     gcol_mr *mr, gcol_column **out);
 
-/* Gathers every column of `table` through one map (see gcol_detail_sort_gather). With
- * `is_permutation`, null counts are carried over instead of counted. */
+/* Gathers every column of `table` (every layout) through one map of `n` unsigned row
+ * indices of `row_bytes` 4 or 8 bytes, with the one gather engine (kernels/gather). */
 gcol_status gcol_detail_sort_gather_table(gcol_table_view table, const void *rows,
-                                          int32_t row_bytes, int64_t n, bool is_permutation,
-                                          gcol_stream stream, gcol_mr *mr, gcol_table **out);
+                                          int32_t row_bytes, int64_t n, gcol_stream stream,
+                                          gcol_mr *mr, gcol_table **out);
 
 /*
  * The stable sorted order of `keys`, optionally within segments (segment_offsets not NULL:

@@ -105,8 +105,8 @@ static gcol_status sort_by_key_impl(gcol_table_view values, gcol_table_view keys
                     (long long)keys.num_rows);
   for (int32_t c = 0; c < values.num_columns; ++c) {
     gcol_type_id const id = values.columns[c].type.id;
-    GCOL_DETAIL_CHECK(gcol_type_is_fixed_width(id) || id == GCOL_STRING, GCOL_ERROR_UNSUPPORTED,
-                      "%s: values column %d has type %s; fixed-width and STRING are supported",
+    GCOL_DETAIL_CHECK(id != GCOL_DICTIONARY32 && id != GCOL_EMPTY, GCOL_ERROR_UNSUPPORTED,
+                      "%s: values column %d has type %s; every other layout is supported",
                       func, (int)c, gcol_type_name(id));
   }
   GCOL_DETAIL_TRY(gcol_detail_key_column_make(
@@ -123,7 +123,7 @@ static gcol_status sort_by_key_impl(gcol_table_view values, gcol_table_view keys
   {
     gcol_column_view const pv = gcol_column_get_view(perm);
     GCOL_DETAIL_TRY(gcol_detail_sort_gather_table(
-        values, pv.data, (int32_t)gcol_type_size(pv.type.id), pv.size, true, stream, mr, out));
+        values, pv.data, (int32_t)gcol_type_size(pv.type.id), pv.size, stream, mr, out));
   }
 done:
   gcol_column_free(fast);

@@ -7,10 +7,10 @@
  */
 #include <math.h>
 
-#include "binaryop/element_io.cuh"
+#include "detail/element_io.cuh"
 #include "gcol/bitmask.h"
 #include "gcol/unaryop.h"
-#include "unaryop/validity.h"
+#include "detail/validity.h"
 
 static __device__ double gcol_detail_unary_math(int op, double x) {
   switch (op) {
@@ -91,20 +91,6 @@ static gcol_status launch_unary(gcol_detail_operand in, gcol_detail_result res, 
       break;
   }
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-done:
-  return status;
-}
-
-extern "C" gcol_status gcol_detail_copy_validity(gcol_column_view input, gcol_stream stream,
-                                                 gcol_mr *mr, gcol_buffer **mask,
-                                                 int64_t *null_count) {
-  gcol_status status = GCOL_OK;
-  *mask = NULL;
-  *null_count = 0;
-  if (input.null_mask == NULL || input.size == 0) goto done;
-  GCOL_DETAIL_TRY(gcol_column_view_null_count(input, stream, null_count));
-  GCOL_DETAIL_TRY(gcol_bitmask_copy(input.null_mask, input.offset, input.offset + input.size,
-                                    stream, mr, mask));
 done:
   return status;
 }

@@ -14,7 +14,7 @@
 #include "binaryop/binaryop_plan.h"
 #include "cast/cast_plan.h"
 #include "cast/string_convert.h"
-#include "datetime/civil.h"
+#include "detail/civil.h"
 
 /* ---- binary type rules ---- */
 

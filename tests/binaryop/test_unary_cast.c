@@ -10,7 +10,7 @@
 #include "ops_support.h"
 
 #include "cast/string_convert.h"
-#include "datetime/civil.h"
+#include "detail/civil.h"
 
 /* ---- unary ---- */
 

@@ -8,7 +8,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "reduction/reduce_detail.h"
+#include "detail/aggregate.h"
 #include "test_util.h"
 
 /* ------------------------------------------------------------------ type rules */

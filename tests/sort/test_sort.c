@@ -370,6 +370,80 @@ static void check_int32_key_case(gcol_test_rng *rng, gcol_type_id id, gcol_order
 
 /* 4-byte signed keys without nulls and a 4-byte payload: the single radix sort (int32 as
  * stored when ascending, normalized when descending), over slices of keys and payload. */
+/* sort_by_key carries payloads of every layout the gather takes: LIST<INT32> and
+ * STRUCT<INT64, LIST<INT32>> with nulls, sliced, against gather(payload, stable order). */
+static gcol_column *random_int_list(gcol_test_rng *rng, int64_t rows) {
+  int32_t *offs = (int32_t *)malloc((size_t)(rows + 1) * sizeof(int32_t));
+  offs[0] = 0;
+  for (int64_t i = 0; i < rows; ++i) offs[i + 1] = offs[i] + (int32_t)gcol_test_rng_range(rng, 0, 3);
+  int32_t *vals = (int32_t *)malloc((size_t)(offs[rows] > 0 ? offs[rows] : 1) * sizeof(int32_t));
+  for (int32_t k = 0; k < offs[rows]; ++k) vals[k] = (int32_t)gcol_test_rng_range(rng, -50, 50);
+  uint8_t *valid = (uint8_t *)malloc((size_t)(rows > 0 ? rows : 1));
+  for (int64_t i = 0; i < rows; ++i) valid[i] = gcol_test_rng_range(rng, 0, 4) != 0;
+  gcol_column *d_offs = NULL, *d_vals = NULL, *d_valid = NULL, *col = NULL;
+  gcol_buffer *mask = NULL;
+  int64_t nulls = 0;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), rows + 1, offs, NULL,
+                                            NULL, NULL, &d_offs));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), offs[rows], vals,
+                                            NULL, NULL, NULL, &d_vals));
+  if (rows > 0) {
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_BOOL8), rows, valid, NULL,
+                                              NULL, NULL, &d_valid));
+    GCOL_TEST_OK(gcol_bools_to_mask(gcol_column_get_view(d_valid), &mask, &nulls, NULL, NULL));
+  }
+  GCOL_TEST_OK(gcol_column_make_list(rows, d_offs, d_vals, mask, nulls, &col));
+  gcol_column_free(d_valid);
+  free(offs);
+  free(vals);
+  free(valid);
+  return col;
+}
+
+static void test_sort_by_key_nested_payload(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(19);
+  static const int64_t sizes[] = {0, 1, 33, 257, 1000};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    int64_t const n = sizes[s], off = 3, rows = n + off;
+    int32_t *keys = (int32_t *)malloc((size_t)rows * sizeof(int32_t));
+    for (int64_t i = 0; i < rows; ++i) keys[i] = (int32_t)gcol_test_rng_range(&rng, 0, 9);
+    gcol_column *key = NULL, *list = random_int_list(&rng, rows), *order = NULL;
+    gcol_column *fields[2] = {NULL, random_int_list(&rng, rows)}, *strct = NULL;
+    int64_t *f0 = (int64_t *)malloc((size_t)rows * sizeof(int64_t));
+    for (int64_t i = 0; i < rows; ++i) f0[i] = (int64_t)gcol_test_rng_next(&rng);
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), rows, keys, NULL,
+                                              NULL, NULL, &key));
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), rows, f0, NULL,
+                                              NULL, NULL, &fields[0]));
+    GCOL_TEST_OK(gcol_column_make_struct(rows, fields, 2, NULL, 0, &strct));
+    gcol_column_view kv, payload[2];
+    GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(key), off, rows, &kv));
+    GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(list), off, rows, &payload[0]));
+    GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(strct), off, rows, &payload[1]));
+    gcol_table_view kt, pt;
+    GCOL_TEST_OK(gcol_table_view_make(&kv, 1, &kt));
+    GCOL_TEST_OK(gcol_table_view_make(payload, 2, &pt));
+    gcol_table *sorted = NULL, *expected = NULL;
+    GCOL_TEST_OK(gcol_stable_sort_by_key(pt, kt, NULL, NULL, &sorted, NULL, NULL));
+    GCOL_TEST_OK(gcol_stable_sorted_order(kt, NULL, NULL, &order, NULL, NULL));
+    GCOL_TEST_OK(gcol_gather(pt, gcol_column_get_view(order), GCOL_OUT_OF_BOUNDS_CHECK,
+                             GCOL_NEGATIVE_INDEX_NOT_ALLOWED, &expected, NULL, NULL));
+    for (int c = 0; c < 2; ++c) {
+      gcol_test_assert_columns_equal(gcol_table_get_view(sorted).columns[c],
+                                     gcol_table_get_view(expected).columns[c]);
+    }
+    gcol_table_free(sorted);
+    gcol_table_free(expected);
+    gcol_column_free(order);
+    gcol_column_free(key);
+    gcol_column_free(list);
+    gcol_column_free(strct);
+    free(keys);
+    free(f0);
+  }
+}
+
 static void test_sort_by_key_int32_fast_path(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(22);
@@ -829,6 +903,7 @@ int main(void) {
       GCOL_TEST_GPU(test_sorted_order_multi_column),
       GCOL_TEST_GPU(test_sorted_order_ties_and_all_null),
       GCOL_TEST_GPU(test_sort_by_key_payload_order),
+      GCOL_TEST_GPU(test_sort_by_key_nested_payload),
       GCOL_TEST_GPU(test_sort_by_key_int32_fast_path),
       GCOL_TEST_GPU(test_sort_by_key_fast_path_allocation_failures),
       GCOL_TEST_GPU(test_sort_returns_sorted_rows),

@@ -1,5 +1,6 @@
 /*
- * Internal helpers shared by reductions, segmented reductions, quantiles and scans: a
+ * Aggregation helpers shared by reductions, segmented reductions, quantiles and scans (and
+ * groupby next): a
  * run-time-typed element reader (so one kernel instantiation serves every fixed-width
  * type), order-preserving 64-bit keys (so min, max, argmin, argmax and sorting need one
  * instantiation for all types), and a storage writer. Plain C with GCOL_HD_INLINE: the host
@@ -9,8 +10,8 @@
  * whatever the signedness and width, so accumulating sign- or zero-extended values as
  * uint64 and truncating the result to the output width gives exactly the narrow result.
  */
-#ifndef GCOL_KERNELS_REDUCE_DETAIL_H
-#define GCOL_KERNELS_REDUCE_DETAIL_H
+#ifndef GCOL_KERNELS_DETAIL_AGGREGATE_H
+#define GCOL_KERNELS_DETAIL_AGGREGATE_H
 
 #include <math.h>
 #include <string.h>
@@ -20,18 +21,12 @@
 #include "gcol/config.h"
 #include "gcol/reduction.h"
 #include "gcol/types.h"
+#include "detail/element_kind.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* How the bytes of an element are interpreted. */
-typedef enum gcol_detail_value_kind {
-  GCOL_DETAIL_KIND_SIGNED = 0,   /* two's complement: ints, timestamps, durations, decimals */
-  GCOL_DETAIL_KIND_UNSIGNED = 1, /* unsigned ints */
-  GCOL_DETAIL_KIND_FLOAT = 2,    /* IEEE float (width 4) or double (width 8) */
-  GCOL_DETAIL_KIND_BOOL = 3      /* BOOL8: any non-zero byte is true, read as 1 */
-} gcol_detail_value_kind;
 
 /* Reads row i of a fixed-width column of width 1, 2, 4 or 8 (offset already applied). */
 typedef struct gcol_detail_reader {
@@ -39,7 +34,7 @@ typedef struct gcol_detail_reader {
   const uint32_t *mask;  /* NULL: every row valid */
   int64_t mask_offset;   /* bit of row 0 in mask */
   int32_t width;         /* bytes per element */
-  int32_t kind;          /* gcol_detail_value_kind */
+  int32_t kind;          /* gcol_detail_kind */
 } gcol_detail_reader;
 
 /* The kind of a fixed-width type id (DECIMAL128 and non-fixed-width types: -1). */
@@ -239,7 +234,7 @@ typedef struct gcol_detail_reduce_plan {
   int32_t op;        /* gcol_reduce_op */
   int32_t family;    /* gcol_detail_family */
   int32_t map_mode;  /* gcol_detail_map_mode */
-  int32_t in_kind;   /* gcol_detail_value_kind of the input */
+  int32_t in_kind;   /* gcol_detail_kind of the input */
   int32_t out_width; /* bytes of the output storage */
   int32_t ddof;      /* variance, std */
 } gcol_detail_reduce_plan;
@@ -471,4 +466,4 @@ GCOL_HD_INLINE uint64_t gcol_detail_quantile_bits(const uint64_t *sorted_keys, i
 }
 #endif
 
-#endif /* GCOL_KERNELS_REDUCE_DETAIL_H */
+#endif /* GCOL_KERNELS_DETAIL_AGGREGATE_H */

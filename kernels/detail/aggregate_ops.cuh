@@ -4,10 +4,10 @@
  * to CUB. One functor per accumulator type serves every input type through the run-time
  * typed reader of reduce_detail.h, which keeps CUB instantiations few.
  */
-#ifndef GCOL_KERNELS_REDUCE_OPS_CUH
-#define GCOL_KERNELS_REDUCE_OPS_CUH
+#ifndef GCOL_KERNELS_DETAIL_AGGREGATE_OPS_CUH
+#define GCOL_KERNELS_DETAIL_AGGREGATE_OPS_CUH
 
-#include "reduction/reduce_detail.h"
+#include "detail/aggregate.h"
 
 /* Row i -> uint64 accumulator value (identity for nulls). */
 typedef struct gcol_detail_row_u64 {
@@ -91,4 +91,4 @@ typedef struct gcol_detail_max_key_index {
   }
 } gcol_detail_max_key_index;
 
-#endif /* GCOL_KERNELS_REDUCE_OPS_CUH */
+#endif /* GCOL_KERNELS_DETAIL_AGGREGATE_OPS_CUH */

@@ -5,8 +5,8 @@
  * nanoseconds of the day with floor division, so that times before 1970 land on the right
  * day.
  */
-#ifndef GCOL_KERNELS_DATETIME_CIVIL_H
-#define GCOL_KERNELS_DATETIME_CIVIL_H
+#ifndef GCOL_KERNELS_DETAIL_CIVIL_H
+#define GCOL_KERNELS_DETAIL_CIVIL_H
 
 #include "gcol/config.h"
 
@@ -81,4 +81,4 @@ GCOL_HD_INLINE int64_t gcol_detail_datetime_field(int64_t ticks, int64_t ns_per_
   }
 }
 
-#endif /* GCOL_KERNELS_DATETIME_CIVIL_H */
+#endif /* GCOL_KERNELS_DETAIL_CIVIL_H */

@@ -5,27 +5,19 @@
  * kind/width is uniform across the grid, so it costs a few instructions and saves hundreds
  * of instantiations (the indexalator idea, applied to values).
  */
-#ifndef GCOL_KERNELS_BINARYOP_ELEMENT_IO_CUH
-#define GCOL_KERNELS_BINARYOP_ELEMENT_IO_CUH
+#ifndef GCOL_KERNELS_DETAIL_ELEMENT_IO_CUH
+#define GCOL_KERNELS_DETAIL_ELEMENT_IO_CUH
 
 #include <stdint.h>
 #include <string.h>
 
-#include "binaryop/binaryop_plan.h"
 #include "common.cuh"
+#include "detail/element_kind.h"
 #include "gcol/scalar.h"
 
 typedef __int128 gcol_detail_i128;
 typedef unsigned __int128 gcol_detail_u128;
 
-/* How an element is stored. */
-typedef enum gcol_detail_kind {
-  GCOL_DETAIL_KIND_SIGNED = 0, /* int8..int64 storage */
-  GCOL_DETAIL_KIND_UNSIGNED,   /* uint8..uint64 storage */
-  GCOL_DETAIL_KIND_FLOAT,      /* float, double */
-  GCOL_DETAIL_KIND_INT128,     /* decimal128 */
-  GCOL_DETAIL_KIND_BOOL        /* bool8: loads as 0/1, stores value != 0 */
-} gcol_detail_kind;
 
 /* One input of an element-wise kernel: a column or a broadcast scalar. */
 typedef struct gcol_detail_operand {
@@ -311,4 +303,4 @@ static __device__ __forceinline__ void gcol_detail_warp_mask_update(uint32_t *ma
        (word << 5) < (int64_t)(n);                                                            \
        word += gcol_detail_grid_stride() >> 5, row = (word << 5) + (threadIdx.x & 31u))
 
-#endif /* GCOL_KERNELS_BINARYOP_ELEMENT_IO_CUH */
+#endif /* GCOL_KERNELS_DETAIL_ELEMENT_IO_CUH */

@@ -3,8 +3,8 @@
  * the input's mask realigned to bit 0, with its null count. Shared by unary ops, casts and
  * datetime extraction.
  */
-#ifndef GCOL_KERNELS_UNARYOP_VALIDITY_H
-#define GCOL_KERNELS_UNARYOP_VALIDITY_H
+#ifndef GCOL_KERNELS_DETAIL_VALIDITY_H
+#define GCOL_KERNELS_DETAIL_VALIDITY_H
 
 #include "gcol/buffer.h"
 #include "gcol/column.h"
@@ -22,4 +22,4 @@ gcol_status gcol_detail_copy_validity(gcol_column_view input, gcol_stream stream
 }
 #endif
 
-#endif /* GCOL_KERNELS_UNARYOP_VALIDITY_H */
+#endif /* GCOL_KERNELS_DETAIL_VALIDITY_H */

@@ -1,0 +1,144 @@
+/*
+ * The device hash table of gcol: open addressing over row indices, one module for distinct,
+ * joins and groupby.
+ *
+ * A table is a power-of-two array of int64 slots, each EMPTY or the index of a row of the
+ * build keys; the keys themselves stay in their columns (gcol_detail_row_column) and are
+ * compared through a row matcher. Probing is linear and bounded by the capacity: a probe that
+ * runs out of slots reports overflow (the caller returns GCOL_ERROR_OVERFLOW), never loops.
+ * Capacity is at least twice the rows (gcol_probe_capacity_for), so overflow means a bug or
+ * adversarial hashes, not a full table.
+ *
+ * Three uses of the same slots:
+ *   - set / map: gcol_detail_hash_insert_unique() claims one slot per group of equal keys;
+ *     the slot's row is the group's representative and the slot index itself is the group's
+ *     id (a map from key to an aggregate slot, as groupby needs);
+ *   - multimap: gcol_detail_hash_insert() claims a slot for every row, duplicates included
+ *     (join builds), and gcol_detail_hash_for_each_match() visits every equal stored row.
+ */
+#ifndef GCOL_KERNELS_DETAIL_HASH_TABLE_CUH
+#define GCOL_KERNELS_DETAIL_HASH_TABLE_CUH
+
+#include "detail/row_operators.cuh"
+#include "gcol/probe.h"
+
+/* An unused slot (all bytes 0xFF, so a memset fills a table). */
+#define GCOL_DETAIL_HASH_EMPTY (-1LL)
+
+typedef struct gcol_detail_hash_table {
+  long long *slots; /* row index or GCOL_DETAIL_HASH_EMPTY */
+  int64_t capacity; /* power of two */
+} gcol_detail_hash_table;
+
+/* Compares a probe row with stored build rows: `probe_keys` row `probe_row` against
+ * `build_keys` row r (the same key types; the same table for distinct and groupby). */
+typedef struct gcol_detail_row_matcher {
+  const gcol_detail_row_column *build_keys;
+  const gcol_detail_row_column *probe_keys;
+  int32_t num_keys;
+  bool nulls_equal;
+  int64_t probe_row;
+} gcol_detail_row_matcher;
+
+static __device__ __forceinline__ bool gcol_detail_row_matches(const gcol_detail_row_matcher *m,
+                                                               int64_t build_row) {
+  return gcol_detail_rows_equal(m->build_keys, build_row, m->probe_keys, m->probe_row,
+                                m->num_keys, m->nulls_equal);
+}
+
+/*
+ * Allocates a table for @p rows rows (temporary, default resource) in @p *storage and fills
+ * it with EMPTY on @p stream. GCOL_ERROR_OVERFLOW when the capacity would not fit.
+ */
+extern "C" gcol_status gcol_detail_hash_table_create(int64_t rows, gcol_stream stream,
+                                                     gcol_buffer **storage,
+                                                     gcol_detail_hash_table *out);
+
+/*
+ * Set / map insert of build row `m->probe_row` (probe and build keys are the same table):
+ * the slot of the group of rows equal to it, claimed for it when the group is new
+ * (*inserted true). -1 when the probe sequence ran out (overflow).
+ */
+static __device__ __forceinline__ int64_t gcol_detail_hash_insert_unique(
+    gcol_detail_hash_table t, uint64_t hash, const gcol_detail_row_matcher *m, bool *inserted) {
+  gcol_probe_sequence seq = gcol_probe_linear(hash, t.capacity);
+  int64_t slot = 0;
+  *inserted = false;
+  while (gcol_probe_next(&seq, &slot)) {
+    long long cur = ((volatile long long *)t.slots)[slot];
+    if (cur == GCOL_DETAIL_HASH_EMPTY) {
+      cur = (long long)atomicCAS((unsigned long long *)&t.slots[slot],
+                                 (unsigned long long)GCOL_DETAIL_HASH_EMPTY,
+                                 (unsigned long long)m->probe_row);
+      if (cur == GCOL_DETAIL_HASH_EMPTY) {
+        *inserted = true;
+        return slot;
+      }
+    }
+    if (gcol_detail_row_matches(m, cur)) return slot;
+  }
+  return -1;
+}
+
+/* Multimap insert of build row @p row: claims the first empty slot. False on overflow. */
+static __device__ __forceinline__ bool gcol_detail_hash_insert(gcol_detail_hash_table t,
+                                                               uint64_t hash, int64_t row) {
+  gcol_probe_sequence seq = gcol_probe_linear(hash, t.capacity);
+  int64_t slot = 0;
+  while (gcol_probe_next(&seq, &slot)) {
+    if (((volatile long long *)t.slots)[slot] != GCOL_DETAIL_HASH_EMPTY) continue;
+    long long const cur = (long long)atomicCAS((unsigned long long *)&t.slots[slot],
+                                               (unsigned long long)GCOL_DETAIL_HASH_EMPTY,
+                                               (unsigned long long)row);
+    if (cur == GCOL_DETAIL_HASH_EMPTY) return true;
+  }
+  return false;
+}
+
+/* The slot of a stored row equal to the probe row, or -1 (after the build has finished:
+ * the first empty slot ends the search). */
+static __device__ __forceinline__ int64_t gcol_detail_hash_find(gcol_detail_hash_table t,
+                                                                uint64_t hash,
+                                                                const gcol_detail_row_matcher *m) {
+  gcol_probe_sequence seq = gcol_probe_linear(hash, t.capacity);
+  int64_t slot = 0;
+  while (gcol_probe_next(&seq, &slot)) {
+    long long const cur = t.slots[slot];
+    if (cur == GCOL_DETAIL_HASH_EMPTY) return -1;
+    if (gcol_detail_row_matches(m, cur)) return slot;
+  }
+  return -1;
+}
+
+/* Number of stored rows equal to the probe row (multimap; after the build has finished). */
+static __device__ __forceinline__ int64_t gcol_detail_hash_count_matches(
+    gcol_detail_hash_table t, uint64_t hash, const gcol_detail_row_matcher *m) {
+  gcol_probe_sequence seq = gcol_probe_linear(hash, t.capacity);
+  int64_t slot = 0, count = 0;
+  while (gcol_probe_next(&seq, &slot)) {
+    long long const cur = t.slots[slot];
+    if (cur == GCOL_DETAIL_HASH_EMPTY) break;
+    if (gcol_detail_row_matches(m, cur)) ++count;
+  }
+  return count;
+}
+
+/* Writes the stored rows equal to the probe row into out[0..) (at most `max` of them, in
+ * probe order) and returns how many there are (multimap; after the build has finished). */
+static __device__ __forceinline__ int64_t gcol_detail_hash_retrieve_matches(
+    gcol_detail_hash_table t, uint64_t hash, const gcol_detail_row_matcher *m, int64_t *out,
+    int64_t max) {
+  gcol_probe_sequence seq = gcol_probe_linear(hash, t.capacity);
+  int64_t slot = 0, count = 0;
+  while (gcol_probe_next(&seq, &slot)) {
+    long long const cur = t.slots[slot];
+    if (cur == GCOL_DETAIL_HASH_EMPTY) break;
+    if (gcol_detail_row_matches(m, cur)) {
+      if (count < max) out[count] = cur;
+      ++count;
+    }
+  }
+  return count;
+}
+
+#endif /* GCOL_KERNELS_DETAIL_HASH_TABLE_CUH */
