@@ -1,6 +1,6 @@
 /*
  * Gather through a row map (see row_map.cuh). A map of one source goes to the one gather
- * engine of every layout (kernels/gather, gcol_detail_copying_gather_*). What stays here is
+ * engine of every layout (kernels/detail/gather.h). What stays here is
  * the two-source case (replace_nulls, fill: rows of A or of B) for fixed-width and STRING:
  * fixed-width by storage width (five instantiations), STRING by size-then-fill with 64-bit
  * sizes. Output null masks are written one word per warp from ballots. Next step: the
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "filtering/row_map.cuh"
-#include "gather/copying_internal.h"
+#include "detail/gather.h"
 #include "gcol/indexalator.h"
 
 namespace {

@@ -1,12 +1,12 @@
 /*
  * Internal gather of fixed-width and STRING columns from several sources with a source id
  * per row (merge). One-source gathers (sort_by_key, top_k) use the one gather engine of
- * every layout (kernels/gather); the engine does not take several sources yet.
+ * every layout (kernels/detail/gather.h); the engine does not take several sources yet.
  */
 #include <string.h>
 
 #include "common.cuh"
-#include "gather/copying_internal.h"
+#include "detail/gather.h"
 #include "gcol/bitmask.h"
 #include "gcol/search.h"
 #include "gcol/string_view.h"

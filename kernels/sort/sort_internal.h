@@ -67,7 +67,7 @@ gcol_status gcol_detail_sort_gather(const gcol_column_view *sources, int32_t num
                                     gcol_mr *mr, gcol_column **out);
 
 /* Gathers every column of `table` (every layout) through one map of `n` unsigned row
- * indices of `row_bytes` 4 or 8 bytes, with the one gather engine (kernels/gather). */
+ * indices of `row_bytes` 4 or 8 bytes, with the one gather engine (kernels/detail/gather.h). */
 gcol_status gcol_detail_sort_gather_table(gcol_table_view table, const void *rows,
                                           int32_t row_bytes, int64_t n, gcol_stream stream,
                                           gcol_mr *mr, gcol_table **out);

@@ -1,5 +1,6 @@
 /* Public sorting entry points: orders, sorted copies, sort by key, segmented, top-k. */
 #include "common.cuh"
+#include "detail/gather.h"
 #include "gcol/sorting.h"
 #include "sort/sort_internal.h"
 
@@ -103,12 +104,8 @@ static gcol_status sort_by_key_impl(gcol_table_view values, gcol_table_view keys
   GCOL_DETAIL_CHECK(values.num_rows == keys.num_rows, GCOL_ERROR_SIZE_MISMATCH,
                     "%s: values has %lld rows, keys %lld", func, (long long)values.num_rows,
                     (long long)keys.num_rows);
-  for (int32_t c = 0; c < values.num_columns; ++c) {
-    gcol_type_id const id = values.columns[c].type.id;
-    GCOL_DETAIL_CHECK(id != GCOL_DICTIONARY32 && id != GCOL_EMPTY, GCOL_ERROR_UNSUPPORTED,
-                      "%s: values column %d has type %s; every other layout is supported",
-                      func, (int)c, gcol_type_name(id));
-  }
+  /* Every layout the gather engine takes, checked structurally (children too). */
+  GCOL_DETAIL_TRY(gcol_detail_copying_check_table(values, "values"));
   GCOL_DETAIL_TRY(gcol_detail_key_column_make(
       keys.columns[0], order != NULL ? order[0] : GCOL_ORDER_ASCENDING,
       null_order != NULL ? null_order[0] : GCOL_NULLS_AFTER, "keys column 0", &key));

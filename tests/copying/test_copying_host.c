@@ -5,7 +5,7 @@
  * device work (the views point at host memory that must never be read).
  */
 #include "copying_reference.h"
-#include "gather/copying_internal.h"
+#include "copying/copying_internal.h"
 
 /* ------------------------------------------------------------------ map resolution */
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common.cuh"
-#include "gather/copying_internal.h"
+#include "copying/copying_internal.h"
 #include "gcol/scalar.h"
 
 template <typename T>

@@ -6,7 +6,7 @@
  *   which needs no scalar of the column's type (so LIST and STRUCT columns shift too).
  */
 #include "common.cuh"
-#include "gather/copying_internal.h"
+#include "copying/copying_internal.h"
 #include "gcol/copying.h"
 
 extern "C" gcol_status gcol_copy_range(gcol_column_view source, int64_t source_begin,

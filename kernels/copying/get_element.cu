@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common.cuh"
-#include "gather/copying_internal.h"
+#include "copying/copying_internal.h"
 #include "gcol/copying.h"
 
 /* Copies `bytes` from device `src` to host `dst` and waits. */

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "common.cuh"
-#include "gather/copying_internal.h"
+#include "copying/copying_internal.h"
 #include "gcol/copying.h"
 #include "gcol/table.h"
 

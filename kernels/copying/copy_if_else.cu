@@ -4,7 +4,7 @@
  * the BOOL8 mask, so strings, lists and structs take the same path as fixed-width columns.
  */
 #include "common.cuh"
-#include "gather/copying_internal.h"
+#include "copying/copying_internal.h"
 #include "gcol/copying.h"
 
 /* One side of the selection: a column, or a scalar when `scalar` is not NULL. */

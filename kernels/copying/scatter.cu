@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "common.cuh"
-#include "gather/copying_internal.h"
+#include "copying/copying_internal.h"
 #include "gcol/copying.h"
 
 /* map[t] = t: every target row keeps its value unless a scatter writes it. */

@@ -7,11 +7,11 @@
  * The loop condition `i - lane < n` is the same for the whole warp, so every lane reaches
  * every ballot.
  */
-#ifndef GCOL_KERNELS_GATHER_KERNELS_CUH
-#define GCOL_KERNELS_GATHER_KERNELS_CUH
+#ifndef GCOL_KERNELS_DETAIL_GATHER_KERNELS_CUH
+#define GCOL_KERNELS_DETAIL_GATHER_KERNELS_CUH
 
 #include "common.cuh"
-#include "gather/copying_internal.h"
+#include "detail/gather.h"
 
 /* Adds a warp's null count to the global counter, one atomic per warp. */
 static __device__ __forceinline__ void gcol_detail_add_nulls(unsigned long long *counter,
@@ -226,4 +226,4 @@ static __global__ void gcol_detail_reverse_map_kernel(gcol_index_writer map, int
   GCOL_DETAIL_GRID_LOOP(i, n) { gcol_index_writer_set(map, i, n - 1 - i); }
 }
 
-#endif /* GCOL_KERNELS_GATHER_KERNELS_CUH */
+#endif /* GCOL_KERNELS_DETAIL_GATHER_KERNELS_CUH */
