@@ -32,6 +32,7 @@
 #include "gcol/filtering.h"
 #include "gcol/filling.h"
 #include "gcol/null_ops.h"
+#include "gcol/pack.h"
 
 #include "gcol/typed_view.h"
 #include "gcol/accessors.h"

@@ -5,6 +5,7 @@
 #ifndef GCOL_KERNELS_BINARYOP_KERNELS_H
 #define GCOL_KERNELS_BINARYOP_KERNELS_H
 
+#include "binaryop/binaryop_plan.h"
 #include "detail/element_io.cuh"
 #include "gcol/string_view.h"
 
