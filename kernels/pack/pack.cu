@@ -338,12 +338,15 @@ typedef struct offsets_op {
   int64_t count;
 } offsets_op;
 
+/* Copies each op's bytes; an op without a source zeroes its bytes (alignment gaps). */
 static __global__ void pack_copy_kernel(const copy_op *ops, int64_t num_ops) {
   for (int64_t k = blockIdx.y; k < num_ops; k += gridDim.y) {
     copy_op const op = ops[k];
     int64_t const start = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     int64_t const stride = (int64_t)gridDim.x * blockDim.x;
-    if ((((uintptr_t)op.src | (uintptr_t)op.dst) & 15) == 0) {
+    if (op.src == NULL) {
+      for (int64_t i = start; i < op.bytes; i += stride) op.dst[i] = 0;
+    } else if ((((uintptr_t)op.src | (uintptr_t)op.dst) & 15) == 0) {
       int64_t const n16 = op.bytes / 16;
       for (int64_t i = start; i < n16; i += stride) {
         ((uint4 *)op.dst)[i] = ((const uint4 *)op.src)[i];
@@ -408,6 +411,46 @@ static const char *data_source(const plan_node *n) {
   return (const char *)n->view.data + n->view.offset * (int64_t)gcol_type_size(n->view.type.id);
 }
 
+static int compare_extents(const void *a, const void *b) {
+  int64_t const x = ((const int64_t *)a)[0], y = ((const int64_t *)b)[0];
+  return x < y ? -1 : x > y;
+}
+
+/* Appends a zeroing op (no source) for every gap between the plan's buffers. */
+static gcol_status add_gap_ops(const plan *p, char *base, copy_op *ops, int64_t *count,
+                               int64_t *max_bytes) {
+  int64_t *extents = (int64_t *)malloc(4 * ((size_t)p->size + 1) * sizeof(int64_t));
+  int64_t n = 0, end = 0;
+  if (extents == NULL) {
+    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, "gcol_pack",
+                             "no host memory for %lld extents", (long long)(2 * p->size));
+  }
+  for (int64_t i = 0; i < p->size; ++i) {
+    const plan_node *node = &p->nodes[i];
+    if (node->has_mask && node->mask_size > 0) {
+      extents[2 * n] = node->mask_offset;
+      extents[2 * n++ + 1] = node->mask_size;
+    }
+    if (node->data_size > 0) {
+      extents[2 * n] = node->data_offset;
+      extents[2 * n++ + 1] = node->data_size;
+    }
+  }
+  qsort(extents, (size_t)n, 2 * sizeof(int64_t), compare_extents);
+  for (int64_t k = 0; k < n; ++k) {
+    if (extents[2 * k] > end) {
+      copy_op *gap = &ops[(*count)++];
+      gap->src = NULL;
+      gap->dst = base + end;
+      gap->bytes = extents[2 * k] - end;
+      if (gap->bytes > *max_bytes) *max_bytes = gap->bytes;
+    }
+    end = extents[2 * k] + extents[2 * k + 1];
+  }
+  free(extents);
+  return GCOL_OK;
+}
+
 /* Issues every copy of the plan into `base`; counts unknown null counts into `counters`
  * (allocated here when needed). */
 static gcol_status issue_copies(plan *p, char *base, gcol_stream stream, gcol_buffer **counters,
@@ -420,7 +463,7 @@ static gcol_status issue_copies(plan *p, char *base, gcol_stream stream, gcol_bu
   gcol_buffer *dops = NULL;
   int64_t nc = 0, nd = 0, nm = 0, no = 0, max_copy = 0, max_mask = 0, max_off = 0, ncount = 0;
   size_t bytes = 0;
-  copies = (copy_op *)calloc((size_t)p->size + 1, sizeof *copies);
+  copies = (copy_op *)calloc(3 * (size_t)p->size + 1, sizeof *copies); /* + 2 gaps a node */
   direct = (copy_op *)calloc((size_t)p->size + 1, sizeof *direct);
   masks = (mask_op *)calloc((size_t)p->size + 1, sizeof *masks);
   offs = (offsets_op *)calloc((size_t)p->size + 1, sizeof *offs);
@@ -472,6 +515,9 @@ static gcol_status issue_copies(plan *p, char *base, gcol_stream stream, gcol_bu
     c->bytes = n->data_size;
     if (c->bytes > max_copy) max_copy = c->bytes;
   }
+  /* The alignment gaps between buffers are zeroed: every byte of the packed buffer is
+   * defined, so serializing it (a copy of the whole buffer) reads no uninitialized memory. */
+  GCOL_DETAIL_TRY(add_gap_ops(p, base, copies, &nc, &max_copy));
   /* One upload for every op list, before the large copies: an upload from pageable memory
    * waits for the stream to be idle, so issued first it does not wait for them. */
   if (nc + nm + no > 0) {
