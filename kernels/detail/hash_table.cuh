@@ -141,4 +141,47 @@ static __device__ __forceinline__ int64_t gcol_detail_hash_retrieve_matches(
   return count;
 }
 
+/*
+ * Packed keys: when the key is one fixed-width column of at most 8 bytes without nulls, a
+ * slot holds the key's normalized bits (gcol_detail_row_bits) instead of a row index, so a
+ * probe compares in the table (L2-resident for up to a few million groups) and never reads
+ * the key column at a random row. EMPTY doubles as a key value: rows whose bits equal it
+ * form the group of slot `capacity` (one slot past the table), so no value is reserved.
+ */
+static __device__ __forceinline__ int64_t gcol_detail_packed_insert(gcol_detail_hash_table t,
+                                                                    uint64_t key,
+                                                                    bool *inserted) {
+  *inserted = false;
+  if (key == (uint64_t)GCOL_DETAIL_HASH_EMPTY) return t.capacity;
+  gcol_probe_sequence seq = gcol_probe_linear(gcol_hash_mix64(key), t.capacity);
+  int64_t slot = 0;
+  while (gcol_probe_next(&seq, &slot)) {
+    unsigned long long cur = ((volatile unsigned long long *)t.slots)[slot];
+    if (cur == (unsigned long long)GCOL_DETAIL_HASH_EMPTY) {
+      cur = atomicCAS((unsigned long long *)&t.slots[slot],
+                      (unsigned long long)GCOL_DETAIL_HASH_EMPTY, (unsigned long long)key);
+      if (cur == (unsigned long long)GCOL_DETAIL_HASH_EMPTY) {
+        *inserted = true;
+        return slot;
+      }
+    }
+    if (cur == key) return slot;
+  }
+  return -1;
+}
+
+/* The slot of a packed key after the build (capacity for the EMPTY pattern), or -1. */
+static __device__ __forceinline__ int64_t gcol_detail_packed_find(gcol_detail_hash_table t,
+                                                                  uint64_t key) {
+  if (key == (uint64_t)GCOL_DETAIL_HASH_EMPTY) return t.capacity;
+  gcol_probe_sequence seq = gcol_probe_linear(gcol_hash_mix64(key), t.capacity);
+  int64_t slot = 0;
+  while (gcol_probe_next(&seq, &slot)) {
+    unsigned long long const cur = ((const unsigned long long *)t.slots)[slot];
+    if (cur == key) return slot;
+    if (cur == (unsigned long long)GCOL_DETAIL_HASH_EMPTY) return -1;
+  }
+  return -1;
+}
+
 #endif /* GCOL_KERNELS_DETAIL_HASH_TABLE_CUH */

@@ -43,6 +43,40 @@ __global__ void insert_kernel(gcol_detail_hash_table t, long long *keep_word,
   }
 }
 
+/* Packed keys (one fixed-width key of <= 8 bytes, no nulls): the table holds the keys. ANY
+ * keeps the row that claimed the slot (no atomic); the EMPTY-pattern group (slot capacity)
+ * and FIRST take the smallest row, LAST the largest, NONE counts. */
+__global__ void packed_insert_kernel(gcol_detail_hash_table t, long long *keep_word,
+                                     const gcol_detail_row_column *keys, int32_t keep, int64_t n,
+                                     int *overflow) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    bool inserted = false;
+    int64_t const slot = gcol_detail_packed_insert(t, gcol_detail_row_bits(&keys[0], i), &inserted);
+    if (slot < 0) {
+      *overflow = 1;
+    } else if (keep == GCOL_KEEP_ANY && slot != t.capacity) {
+      if (inserted) keep_word[slot] = (long long)i;
+    } else if (keep == GCOL_KEEP_ANY || keep == GCOL_KEEP_FIRST) {
+      atomicMin(&keep_word[slot], (long long)i);
+    } else if (keep == GCOL_KEEP_LAST) {
+      atomicMax(&keep_word[slot], (long long)i);
+    } else {
+      atomicAdd((unsigned long long *)&keep_word[slot], 1ull);
+    }
+  }
+}
+
+__global__ void packed_flags_kernel(gcol_detail_hash_table t, const long long *keep_word,
+                                    const gcol_detail_row_column *keys, int32_t keep, int64_t n,
+                                    uint8_t *flags) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t const slot = gcol_detail_packed_find(t, gcol_detail_row_bits(&keys[0], i));
+    bool kept = false;
+    if (slot >= 0) kept = keep == GCOL_KEEP_NONE ? keep_word[slot] == 1 : keep_word[slot] == i;
+    flags[i] = kept ? 1 : 0;
+  }
+}
+
 __global__ void fill_kernel(long long *p, int64_t n, long long value) {
   GCOL_DETAIL_GRID_LOOP(i, n) { p[i] = value; }
 }
@@ -109,10 +143,27 @@ done:
   return status;
 }
 
+/* One fixed-width key column of at most 8 bytes without nulls: the table can hold the keys
+ * themselves (packed keys, hash_table.cuh). Counts the nulls if unknown (synchronizes). */
+gcol_status keys_packable(gcol_table_view input, const int32_t *keys, int32_t num_keys,
+                          gcol_stream stream, bool *out) {
+  gcol_status status = GCOL_OK;
+  int64_t nulls = 0;
+  *out = false;
+  if (num_keys != 1) return GCOL_OK;
+  gcol_column_view const key = input.columns[keys[0]];
+  size_t const width = gcol_type_size(key.type.id);
+  if (!gcol_type_is_fixed_width(key.type.id) || width < 1 || width > 8) return GCOL_OK;
+  GCOL_DETAIL_TRY(gcol_column_view_null_count(key, stream, &nulls));
+  *out = nulls == 0;
+done:
+  return status;
+}
+
 /* Per-row keep flags of distinct (a temporary of n bytes). */
 gcol_status distinct_flags(const gcol_detail_row_column *keys, int32_t num_keys, int64_t n,
-                           gcol_duplicate_keep keep, gcol_null_equality nulls, gcol_stream stream,
-                           gcol_buffer **out_flags) {
+                           gcol_duplicate_keep keep, gcol_null_equality nulls, bool packed,
+                           gcol_stream stream, gcol_buffer **out_flags) {
   gcol_status status = GCOL_OK;
   gcol_buffer *slots = NULL, *words = NULL, *row_slot = NULL, *overflow = NULL;
   int host_overflow = 0;
@@ -121,18 +172,30 @@ gcol_status distinct_flags(const gcol_detail_row_column *keys, int32_t num_keys,
   long long *keep_word = NULL;
   *out_flags = NULL;
   GCOL_DETAIL_TRY(gcol_detail_hash_table_create(n, stream, &slots, &t));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)t.capacity * 8u, stream, NULL, &words));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * 8u, stream, NULL, &row_slot));
+  /* One word past the table: the packed path's group of the EMPTY pattern. */
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(t.capacity + 1) * 8u, stream, NULL, &words));
+  if (!packed) GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * 8u, stream, NULL, &row_slot));
   GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(int), stream, NULL, &overflow));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, out_flags));
   keep_word = (long long *)words->data;
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(overflow->data, 0, sizeof(int), s));
-  fill_kernel<<<gcol_detail_grid_size(t.capacity, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
-                0, s>>>(keep_word, t.capacity,
-                        keep == GCOL_KEEP_FIRST  ? (long long)INT64_MAX
-                        : keep == GCOL_KEEP_LAST ? -1LL
-                                                 : 0LL);
+  fill_kernel<<<gcol_detail_grid_size(t.capacity + 1, GCOL_DETAIL_BLOCK_SIZE),
+                GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+      keep_word, t.capacity + 1,
+      keep == GCOL_KEEP_FIRST || (packed && keep == GCOL_KEEP_ANY) ? (long long)INT64_MAX
+      : keep == GCOL_KEEP_LAST                                      ? -1LL
+                                                                    : 0LL);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  if (packed) {
+    packed_insert_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
+                           0, s>>>(t, keep_word, keys, (int32_t)keep, n, (int *)overflow->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    packed_flags_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
+                          0, s>>>(t, keep_word, keys, (int32_t)keep, n,
+                                  (uint8_t *)(*out_flags)->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    goto check;
+  }
   insert_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
       t, keep_word, keys, num_keys, nulls == GCOL_NULLS_EQUAL, (int32_t)keep, n,
       (int64_t *)row_slot->data, (int *)overflow->data);
@@ -141,6 +204,7 @@ gcol_status distinct_flags(const gcol_detail_row_column *keys, int32_t num_keys,
                           0, s>>>(t, keep_word, (const int64_t *)row_slot->data, (int32_t)keep, n,
                                   (uint8_t *)(*out_flags)->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+check:
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host_overflow, overflow->data, sizeof host_overflow,
                                        cudaMemcpyDeviceToHost, s));
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
@@ -182,8 +246,10 @@ gcol_status dedupe(gcol_table_view input, const int32_t *keys, int32_t num_keys,
                                                      (int32_t)keep, n, (uint8_t *)flags->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   } else {
+    bool packed = false;
+    GCOL_DETAIL_TRY(keys_packable(input, keys, num_keys, stream, &packed));
     GCOL_DETAIL_TRY(distinct_flags((const gcol_detail_row_column *)key_cols->data, num_keys, n,
-                                   keep, nulls, stream, &flags));
+                                   keep, nulls, packed, stream, &flags));
   }
   GCOL_DETAIL_TRY(
       gcol_detail_select_rows(input, (const uint8_t *)flags->data, NULL, 0, stream, mr, out));
@@ -233,8 +299,13 @@ extern "C" gcol_status gcol_distinct_count(gcol_table_view keys, gcol_null_equal
   GCOL_DETAIL_TRY(gcol_detail_row_columns_make(keys, indices, keys.num_columns, true, false, stream,
                                                &key_cols));
   if (keys.num_rows == 0) goto done;
-  GCOL_DETAIL_TRY(distinct_flags((const gcol_detail_row_column *)key_cols->data, keys.num_columns,
-                                 keys.num_rows, GCOL_KEEP_ANY, nulls, stream, &flags));
+  {
+    bool packed = false;
+    GCOL_DETAIL_TRY(keys_packable(keys, indices, keys.num_columns, stream, &packed));
+    GCOL_DETAIL_TRY(distinct_flags((const gcol_detail_row_column *)key_cols->data,
+                                   keys.num_columns, keys.num_rows, GCOL_KEEP_ANY, nulls, packed,
+                                   stream, &flags));
+  }
   GCOL_DETAIL_TRY(
       gcol_detail_count_flags((const uint8_t *)flags->data, keys.num_rows, stream, out));
 done:
