@@ -33,6 +33,8 @@
 #include "gcol/filling.h"
 #include "gcol/null_ops.h"
 #include "gcol/pack.h"
+#include "gcol/hashing.h"
+#include "gcol/partitioning.h"
 
 #include "gcol/typed_view.h"
 #include "gcol/accessors.h"
