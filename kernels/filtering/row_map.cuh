@@ -78,7 +78,4 @@ extern "C" gcol_status gcol_detail_count_flags(const uint8_t *flags, int64_t siz
  */
 extern "C" gcol_status gcol_detail_validate_table(gcol_table_view input, const char *what);
 
-/* Key columns: the shared row operators (kernels/detail/row_operators.cuh). */
-#define gcol_detail_key_columns_make gcol_detail_row_columns_make
-typedef gcol_detail_row_column gcol_detail_key_column;
 #endif /* GCOL_KERNELS_FILTERING_ROW_MAP_CUH */
