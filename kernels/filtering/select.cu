@@ -41,8 +41,8 @@ __device__ __forceinline__ int count_tile_items(const uint8_t *flags, const uint
   return c;
 }
 
-__global__ void tile_count_kernel(const uint8_t *flags, const uint32_t *mask, int64_t mask_offset,
-                                  int64_t n, int64_t *tile_counts) {
+__global__ void tile_count_smem_kernel(const uint8_t *flags, const uint32_t *mask,
+                                       int64_t mask_offset, int64_t n, int64_t *tile_counts) {
   typedef cub::BlockReduce<int, kTileThreads> reduce_t;
   __shared__ typename reduce_t::TempStorage temp;
   int64_t const first = (int64_t)blockIdx.x * kTileRows + (int64_t)threadIdx.x * kTileItems;
@@ -50,8 +50,9 @@ __global__ void tile_count_kernel(const uint8_t *flags, const uint32_t *mask, in
   if (threadIdx.x == 0) tile_counts[blockIdx.x] = total;
 }
 
-__global__ void tile_scatter_kernel(const uint8_t *flags, const uint32_t *mask, int64_t mask_offset,
-                                    int64_t n, const int64_t *tile_offsets, int64_t *map) {
+__global__ void tile_scatter_smem_kernel(const uint8_t *flags, const uint32_t *mask,
+                                         int64_t mask_offset, int64_t n,
+                                         const int64_t *tile_offsets, int64_t *map) {
   typedef cub::BlockScan<int, kTileThreads> scan_t;
   __shared__ typename scan_t::TempStorage temp;
   int64_t const first = (int64_t)blockIdx.x * kTileRows + (int64_t)threadIdx.x * kTileItems;
@@ -72,8 +73,8 @@ __device__ __forceinline__ int nonzero_bytes(uint32_t w) {
 }
 
 /* Counts non-zero bytes: unaligned head and tail by one thread, the body in 16-byte loads. */
-__global__ void count_flags_kernel(const uint8_t *flags, int64_t n, int64_t head,
-                                   int64_t num_vectors, unsigned long long *count) {
+__global__ void count_flags_smem_kernel(const uint8_t *flags, int64_t n, int64_t head,
+                                        int64_t num_vectors, unsigned long long *count) {
   typedef cub::BlockReduce<int64_t, GCOL_DETAIL_BLOCK_SIZE> reduce_t;
   __shared__ typename reduce_t::TempStorage temp;
   int64_t c = 0;
@@ -168,8 +169,8 @@ __device__ __forceinline__ int warp_sum(int v) {
 /* Pass 1: kept rows per tile, two tiles per block (16 independent byte loads per thread keep
  * enough bytes in flight for a flags-only pass); block 0 also zeroes the slot after the last
  * tile, so that an exclusive scan over num_tiles + 1 slots ends with the total. */
-__global__ void flag_tile_count_kernel(const uint8_t *flags, int64_t n, int64_t num_tiles,
-                                       int64_t *tile_counts) {
+__global__ void flag_tile_count_smem_kernel(const uint8_t *flags, int64_t n, int64_t num_tiles,
+                                            int64_t *tile_counts) {
   __shared__ int warp_totals[2][kTileWarps];
   int64_t const first = (int64_t)blockIdx.x * 2 * kTileRows + threadIdx.x;
   uint8_t f[2 * kTileItems];
@@ -200,8 +201,8 @@ __global__ void flag_tile_count_kernel(const uint8_t *flags, int64_t n, int64_t 
 /* Pass 2: each kept row goes to tile_offsets[tile] + (kept rows before it in the tile). A
  * row's value is read only when it is kept. */
 template <typename T>
-__global__ void flag_tile_select_kernel(const T *in, const uint8_t *flags, int64_t n,
-                                        const int64_t *tile_offsets, T *out) {
+__global__ void flag_tile_select_smem_kernel(const T *in, const uint8_t *flags, int64_t n,
+                                             const int64_t *tile_offsets, T *out) {
   __shared__ int group_offsets[kTileItems * kTileWarps];
   bool keep[kTileItems];
   unsigned ballot[kTileItems];
@@ -243,7 +244,7 @@ __global__ void flag_tile_select_kernel(const T *in, const uint8_t *flags, int64
 template <typename T>
 void launch_tile_select(const void *in, const uint8_t *flags, int64_t n, int64_t num_tiles,
                         const int64_t *tile_offsets, void *out, cudaStream_t s) {
-  flag_tile_select_kernel<T><<<(unsigned int)num_tiles, kTileThreads, 0, s>>>(
+  flag_tile_select_smem_kernel<T><<<(unsigned int)num_tiles, kTileThreads, 0, s>>>(
       (const T *)in, flags, n, tile_offsets, (T *)out);
 }
 
@@ -277,7 +278,7 @@ gcol_status flag_tile_offsets(const uint8_t *flags, int64_t n, int64_t num_tiles
   GCOL_DETAIL_TRY(
       gcol_buffer_create((size_t)(num_tiles + 1) * sizeof(int64_t), stream, NULL, out_tiles));
   tiles = (int64_t *)(*out_tiles)->data;
-  flag_tile_count_kernel<<<(unsigned int)((num_tiles + 1) / 2), kTileThreads, 0, s>>>(
+  flag_tile_count_smem_kernel<<<(unsigned int)((num_tiles + 1) / 2), kTileThreads, 0, s>>>(
       flags, n, num_tiles, tiles);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_CUDA_TRY(
@@ -414,7 +415,7 @@ extern "C" gcol_status gcol_detail_count_flags(const uint8_t *flags, int64_t siz
   GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(unsigned long long), stream, NULL, &counter));
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(counter->data, 0, sizeof(unsigned long long), s));
   /* Grid-stride with at most kCountBlocks blocks: one atomic per block on one counter. */
-  count_flags_kernel<<<count_blocks, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+  count_flags_smem_kernel<<<count_blocks, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
       flags, size, head, num_vectors, (unsigned long long *)counter->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_CUDA_TRY(
@@ -443,7 +444,7 @@ extern "C" gcol_status gcol_detail_flags_to_map(const uint8_t *flags, const uint
       gcol_buffer_create((size_t)(num_tiles + 1) * sizeof(int64_t), stream, NULL, &tiles));
   d_tiles = (int64_t *)tiles->data;
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_tiles + num_tiles, 0, sizeof(int64_t), s));
-  tile_count_kernel<<<(unsigned int)num_tiles, kTileThreads, 0, s>>>(
+  tile_count_smem_kernel<<<(unsigned int)num_tiles, kTileThreads, 0, s>>>(
       flags, flag_mask, flag_mask_offset, size, d_tiles);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_CUDA_TRY(
@@ -456,7 +457,7 @@ extern "C" gcol_status gcol_detail_flags_to_map(const uint8_t *flags, const uint
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
   if (*out_count == 0) goto done;
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)*out_count * sizeof(int64_t), stream, NULL, out_map));
-  tile_scatter_kernel<<<(unsigned int)num_tiles, kTileThreads, 0, s>>>(
+  tile_scatter_smem_kernel<<<(unsigned int)num_tiles, kTileThreads, 0, s>>>(
       flags, flag_mask, flag_mask_offset, size, d_tiles, (int64_t *)(*out_map)->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
 done:

@@ -4,14 +4,14 @@
  * 1. A partition id per row (int32): the row hash of the key columns modulo the partition
  *    count (kernels/detail/row_hash.cuh), the partition map's value (checked on the device:
  *    a flag records a null or out-of-range entry), or (i + start) % P.
- * 2. The rows are cut into tiles of TILE rows, one warp a tile. count_kernel builds each
+ * 2. The rows are cut into tiles of TILE rows, one warp a tile. count_smem_kernel builds each
  *    tile's histogram (counters in shared memory when P is small, else in the global column
  *    of the tile) into a P x tiles matrix, partition-major: entry (p, t) = rows of tile t in
  *    partition p.
  * 3. An exclusive scan of the matrix (one CUB instantiation) gives, for each (p, t), the
  *    output position of the first row of tile t in partition p; entry (p, 0) is partition
  *    p's offset.
- * 4. scatter_kernel walks each tile again in row order, 32 rows a step; lanes with the same
+ * 4. scatter_smem_kernel walks each tile again in row order, 32 rows a step; lanes with the same
  *    partition find each other with __match_any_sync, take their rank among the lower lanes,
  *    and the group's leader advances the partition's running position. Rows land in input
  *    order within each partition (stable), as an int64 row map.
@@ -26,7 +26,7 @@
 
 namespace {
 
-/* Rows a warp handles in count_kernel and scatter_kernel. */
+/* Rows a warp handles in count_smem_kernel and scatter_smem_kernel. */
 constexpr int64_t TILE = 8192;
 /* Most partitions whose per-tile counters live in shared memory (8 bytes each). */
 constexpr int32_t SMEM_PARTITIONS = 2048;
@@ -74,8 +74,8 @@ __global__ void round_robin_pid_kernel(int64_t n, int64_t start, int64_t num_par
 
 /* Tile histograms into matrix (P x tiles, partition-major, zeroed beforehand when !SMEM). */
 template <bool SMEM>
-__global__ void count_kernel(const int32_t *pid, int64_t n, int64_t tiles, int32_t num_partitions,
-                             int64_t *matrix) {
+__global__ void count_smem_kernel(const int32_t *pid, int64_t n, int64_t tiles,
+                                  int32_t num_partitions, int64_t *matrix) {
   extern __shared__ int64_t shared_counts[];
   int const lane = (int)threadIdx.x;
   for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
@@ -103,8 +103,8 @@ __global__ void count_kernel(const int32_t *pid, int64_t n, int64_t tiles, int32
 
 /* Stable scatter of row indices: map[position] = row (matrix scanned; consumed). */
 template <bool SMEM>
-__global__ void scatter_kernel(const int32_t *pid, int64_t n, int64_t tiles, int32_t num_partitions,
-                               int64_t *matrix, int64_t *map) {
+__global__ void scatter_smem_kernel(const int32_t *pid, int64_t n, int64_t tiles,
+                                    int32_t num_partitions, int64_t *matrix, int64_t *map) {
   extern __shared__ int64_t shared_next[];
   int const lane = (int)threadIdx.x;
   unsigned const lower = (1u << lane) - 1u;
@@ -172,10 +172,10 @@ gcol_status partition_by_ids(gcol_table_view input, const int32_t *pid, int32_t 
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &map));
     int64_t *const m = (int64_t *)matrix->data;
     if (smem) {
-      count_kernel<true><<<grid, 32, smem_bytes, s>>>(pid, n, tiles, num_partitions, m);
+      count_smem_kernel<true><<<grid, 32, smem_bytes, s>>>(pid, n, tiles, num_partitions, m);
     } else {
       GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(m, 0, (size_t)entries * sizeof(int64_t), s));
-      count_kernel<false><<<grid, 32, 0, s>>>(pid, n, tiles, num_partitions, m);
+      count_smem_kernel<false><<<grid, 32, 0, s>>>(pid, n, tiles, num_partitions, m);
     }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, m, m, entries, s));
@@ -186,10 +186,10 @@ gcol_status partition_by_ids(gcol_table_view input, const int32_t *pid, int32_t 
                                            (size_t)tiles * sizeof(int64_t), sizeof(int64_t),
                                            (size_t)num_partitions, cudaMemcpyDeviceToHost, s));
     if (smem) {
-      scatter_kernel<true>
+      scatter_smem_kernel<true>
           <<<grid, 32, smem_bytes, s>>>(pid, n, tiles, num_partitions, m, (int64_t *)map->data);
     } else {
-      scatter_kernel<false>
+      scatter_smem_kernel<false>
           <<<grid, 32, 0, s>>>(pid, n, tiles, num_partitions, m, (int64_t *)map->data);
     }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();

@@ -63,7 +63,7 @@ static __device__ int64_t clamp_offset(int64_t value, int64_t lo, int64_t hi) {
 }
 
 template <class Row, class Op, class Acc>
-static __global__ void segmented_reduce_kernel(gcol_detail_reader reader, Row row, Op op,
+static __global__ void segmented_reduce_smem_kernel(gcol_detail_reader reader, Row row, Op op,
                                                Acc identity, gcol_offsetalator offsets,
                                                int64_t num_segments, int64_t num_rows,
                                                segment_output out) {
@@ -99,7 +99,8 @@ static gcol_status launch(gcol_detail_reader reader, Row row, Op op, Acc identit
                           gcol_offsetalator offsets, int64_t num_segments, int64_t num_rows,
                           segment_output out, cudaStream_t stream) {
   gcol_status status = GCOL_OK;
-  segmented_reduce_kernel<<<gcol_detail_grid_size(num_segments, 1), SEGMENT_BLOCK, 0, stream>>>(
+  unsigned int const grid = gcol_detail_grid_size(num_segments, 1);
+  segmented_reduce_smem_kernel<<<grid, SEGMENT_BLOCK, 0, stream>>>(
       reader, row, op, identity, offsets, num_segments, num_rows, out);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
 done:

@@ -77,7 +77,7 @@ enum { NUM_BLOCKS = 3 };
  * [8] warp reduce sum, [9] min, [10] max, [11] block reduce sum, [12] min, [13] max,
  * [14] warp excl total, [15] block excl total. Flags: any/all of warp and block. */
 #define COLLECTIVES(SFX, T)                                                                    \
-  __global__ void collectives_kernel_##SFX(const T *in, T *out, int *flags) {                  \
+  __global__ void collectives_smem_kernel_##SFX(const T *in, T *out, int *flags) {                  \
     int64_t const i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;                          \
     T const v = in[i];                                                                         \
     T *o = out + i * 16;                                                                       \
@@ -125,7 +125,7 @@ enum { NUM_BLOCKS = 3 };
         T *d_out = (T *)dev_alloc(sizeof(T) * n * 16, &dout);                                  \
         int *d_flags = (int *)dev_alloc(sizeof(int) * n * 4, &dflags);                         \
         CUDA_OK(cudaMemcpy(d_in, in, sizeof(T) * n, cudaMemcpyHostToDevice));                  \
-        collectives_kernel_##SFX<<<NUM_BLOCKS, bs>>>(d_in, d_out, d_flags);                    \
+        collectives_smem_kernel_##SFX<<<NUM_BLOCKS, bs>>>(d_in, d_out, d_flags);                    \
         CUDA_OK(cudaGetLastError());                                                           \
         CUDA_OK(cudaMemcpy(out, d_out, sizeof(T) * n * 16, cudaMemcpyDeviceToHost));           \
         CUDA_OK(cudaMemcpy(flags, d_flags, sizeof(int) * n * 4, cudaMemcpyDeviceToHost));      \
