@@ -112,14 +112,14 @@ gcol_status gcol_detail_groupby_check_args(gcol_table_view keys,
     GCOL_DETAIL_CHECK(gcol_type_id_is_valid(req->values.type.id), GCOL_ERROR_INVALID_ARGUMENT,
                       "requests[%d].values type id is out of range (%d)", (int)r,
                       (int)req->values.type.id);
-    GCOL_DETAIL_TRY(gcol_column_view_validate(req->values, "requests[].values"));
-    GCOL_DETAIL_CHECK(req->values.size == keys.num_rows, GCOL_ERROR_SIZE_MISMATCH,
-                      "requests[%d].values has %lld rows, keys %lld", (int)r,
-                      (long long)req->values.size, (long long)keys.num_rows);
     for (int32_t a = 0; a < req->num_aggs; ++a) {
       gcol_data_type ignored;
       GCOL_DETAIL_TRY(gcol_groupby_output_type(req->values.type, &req->aggs[a], &ignored));
     }
+    GCOL_DETAIL_TRY(gcol_column_view_validate(req->values, "requests[].values"));
+    GCOL_DETAIL_CHECK(req->values.size == keys.num_rows, GCOL_ERROR_SIZE_MISMATCH,
+                      "requests[%d].values has %lld rows, keys %lld", (int)r,
+                      (long long)req->values.size, (long long)keys.num_rows);
   }
 done:
   return status;
