@@ -1205,19 +1205,24 @@ gcol_status order_setup(gb_state *s) {
   int64_t const g = s->num_groups;
   const int64_t *dense = s->direct ? (const int64_t *)s->dense->data : NULL;
   if (s->dense_gid != NULL) return GCOL_OK;
-  GCOL_DETAIL_TRY(
-      gcol_buffer_create((size_t)s->n * 8u, (gcol_stream)s->stream, NULL, &s->dense_gid));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(s->n > 0 ? s->n : 1) * 8u, (gcol_stream)s->stream,
+                                     NULL, &s->dense_gid));
   GCOL_DETAIL_TRY(
       gcol_buffer_create((size_t)(g + 1) * 8u, (gcol_stream)s->stream, NULL, &s->group_all));
   GCOL_DETAIL_TRY(
       gcol_buffer_create((size_t)(g + 1) * 8u, (gcol_stream)s->stream, NULL, &s->group_offset));
-  dense_gid_kernel<<<grid_for(s->n), GB_BLOCK, 0, s->stream>>>(s->src, dense, s->n,
-                                                               (int64_t *)s->dense_gid->data);
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  if (s->n > 0) {
+    dense_gid_kernel<<<grid_for(s->n), GB_BLOCK, 0, s->stream>>>(s->src, dense, s->n,
+                                                                 (int64_t *)s->dense_gid->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(s->group_all->data, 0, (size_t)(g + 1) * 8u, s->stream));
-  compact_acc_kernel<<<grid_for(s->space), GB_BLOCK, 0, s->stream>>>(
-      (const unsigned long long *)s->acc->data, s->space, 0, dense, (int64_t *)s->group_all->data);
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  if (s->space > 0) {
+    compact_acc_kernel<<<grid_for(s->space), GB_BLOCK, 0, s->stream>>>(
+        (const unsigned long long *)s->acc->data, s->space, 0, dense,
+        (int64_t *)s->group_all->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
   GCOL_DETAIL_TRY(exclusive_scan((const int64_t *)s->group_all->data,
                                  (int64_t *)s->group_offset->data, g + 1, s->stream));
 done:
@@ -1254,6 +1259,7 @@ gcol_status compact_counts(gb_state *s, int32_t a, gcol_buffer **out) {
   int64_t const g = s->num_groups;
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(g + 1) * 8u, (gcol_stream)s->stream, NULL, out));
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync((*out)->data, 0, (size_t)(g + 1) * 8u, s->stream));
+  if (s->space == 0) goto done;
   compact_acc_kernel<<<grid_for(s->space), GB_BLOCK, 0, s->stream>>>(
       (const unsigned long long *)s->acc->data, s->space, a,
       s->direct ? (const int64_t *)s->dense->data : NULL, (int64_t *)(*out)->data);
@@ -1626,7 +1632,9 @@ gcol_status groupby_run(gb_state *s, gcol_groupby_result *res, bool merge_m2) {
                                          never_null ? GCOL_MASK_UNALLOCATED : GCOL_MASK_ALL_NULL,
                                          st, s->mr, &res->columns[o]));
       fins[o].data = res->columns[o]->data != NULL ? res->columns[o]->data->data : NULL;
-      fins[o].mask = never_null ? NULL : (uint32_t *)res->columns[o]->null_mask->data;
+      fins[o].mask = never_null || res->columns[o]->null_mask == NULL
+                         ? NULL
+                         : (uint32_t *)res->columns[o]->null_mask->data;
       fins[o].plan.out_width = (int32_t)gcol_type_size(type.id);
       fins[o].counter = o;
       F.f[F.num++] = fins[o];
