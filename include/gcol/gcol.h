@@ -23,6 +23,7 @@
 #include "gcol/sorting.h"
 #include "gcol/search.h"
 #include "gcol/reduction.h"
+#include "gcol/groupby.h"
 #include "gcol/scan.h"
 #include "gcol/binaryop.h"
 #include "gcol/unaryop.h"
