@@ -392,8 +392,8 @@ __global__ void accumulate_global_kernel(gid_source src, acc_launch L, int64_t n
 
 /* Few groups: per-block accumulators in shared memory, merged into global at the end.
  * Position 0 of the launch is a COUNT_ALL, which tells which ids the block touched. */
-__global__ void accumulate_shared_kernel(gid_source src, acc_launch L, int64_t n,
-                                         unsigned long long *global, int64_t space) {
+__global__ void accumulate_smem_kernel(gid_source src, acc_launch L, int64_t n,
+                                       unsigned long long *global, int64_t space) {
   extern __shared__ unsigned long long smem[];
   for (int32_t a = 0; a < L.num_accs; ++a) {
     uint64_t const id = acc_identity(L.acc[a].op);
@@ -1139,16 +1139,15 @@ gcol_status run_pass(gb_state *s, bool second) {
     if (!second && s->space <= GB_SHARED_MAX_SPACE && smem <= GB_SHARED_MAX_BYTES) {
       if (smem > 48 * 1024) {
         GCOL_DETAIL_CUDA_TRY(cudaFuncSetAttribute(
-            accumulate_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+            accumulate_smem_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
       }
       GCOL_DETAIL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, accumulate_shared_kernel, GB_BLOCK, smem));
+          &per_sm, accumulate_smem_kernel, GB_BLOCK, smem));
       if (per_sm < 1) per_sm = 1;
       if (per_sm > 4) per_sm = 4;
       unsigned int blocks = grid_for(s->n);
       if (blocks > (unsigned int)(sms * per_sm)) blocks = (unsigned int)(sms * per_sm);
-      accumulate_shared_kernel<<<blocks, GB_BLOCK, smem, s->stream>>>(s->src, L, s->n, acc,
-                                                                      s->space);
+      accumulate_smem_kernel<<<blocks, GB_BLOCK, smem, s->stream>>>(s->src, L, s->n, acc, s->space);
     } else {
       accumulate_global_kernel<<<grid_for(s->n), GB_BLOCK, 0, s->stream>>>(s->src, L, s->n, acc,
                                                                            s->space);
