@@ -933,7 +933,7 @@ gcol_status hash_groups(gb_state *s) {
   int32_t *indices = NULL;
   gcol_detail_hash_table t;
   int32_t const num_keys = s->keys.num_columns;
-  indices = (int32_t *)malloc(sizeof(int32_t) * (size_t)num_keys);
+  indices = (int32_t *)calloc((size_t)num_keys, sizeof(int32_t));
   GCOL_DETAIL_CHECK(indices != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d keys",
                     (int)num_keys);
   for (int32_t k = 0; k < num_keys; ++k) indices[k] = k;
