@@ -186,6 +186,79 @@ static void test_partition_map(void **state) {
   check_map_case(&rng, GCOL_INT32, 5000, 1, 4096); /* global counters */
 }
 
+/* Tables of fixed-width columns only (1 to 16 bytes, nulls and slices): the direct scatter,
+ * with shared-memory counters (<= 2048 partitions) and global ones. */
+static void check_fixed_width_case(gcol_test_rng *rng, int64_t n, int64_t off,
+                                   int32_t num_partitions, bool by_hash) {
+  static const gcol_type_id types[] = {GCOL_INT8,    GCOL_INT16,   GCOL_FLOAT32,
+                                       GCOL_INT64,   GCOL_BOOL8,   GCOL_DECIMAL128,
+                                       GCOL_FLOAT64, GCOL_UINT32};
+  enum { NUM_DATA = sizeof types / sizeof types[0] - 1 }; /* device_table holds 8 columns */
+  int64_t const total = n + off;
+  ref_column data[NUM_DATA];
+  const ref_column *cols[NUM_DATA];
+  for (int k = 0; k < NUM_DATA; ++k) {
+    data[k] = ref_column_random(rng, gcol_data_type_make(types[k]), total,
+                                k % 2 ? GCOL_TEST_RANDOM_NULLS : GCOL_TEST_NO_MASK, 0);
+    cols[k] = &data[k];
+  }
+  ref_column ids = ref_column_row_ids(total);
+  int64_t *pid = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+  int64_t *pid_all = (int64_t *)malloc((size_t)(total > 0 ? total : 1) * sizeof(int64_t));
+  for (int64_t i = 0; i < total; ++i) pid_all[i] = gcol_test_rng_range(rng, 0, num_partitions - 1);
+  int32_t const key = 3; /* INT64 with nulls */
+  uint64_t const seed = gcol_test_rng_next(rng);
+  for (int64_t i = 0; i < n; ++i) {
+    pid[i] = by_hash ? (int64_t)(ref_row_hash(&cols[key], 1, off + i, GCOL_HASH_MURMUR3_32, seed) %
+                                 (uint64_t)num_partitions)
+                     : pid_all[off + i];
+  }
+  ref_column map = map_column(rng, GCOL_INT32, pid_all, total);
+  gcol_column *d_map = NULL;
+  ref_column_to_device(&map, &d_map);
+  device_table t;
+  device_table_make(cols, NUM_DATA, &ids, off, n, &t);
+  gcol_table *out = NULL;
+  int64_t *offsets = (int64_t *)malloc(((size_t)num_partitions + 1) * sizeof(int64_t));
+  if (by_hash) {
+    GCOL_TEST_OK(gcol_hash_partition(t.table, &key, 1, num_partitions, GCOL_HASH_MURMUR3_32, seed,
+                                     &out, offsets, NULL, NULL));
+  } else {
+    GCOL_TEST_OK(gcol_partition(t.table, ref_slice(gcol_column_get_view(d_map), off, off + n),
+                                num_partitions, &out, offsets, NULL, NULL));
+  }
+  check_result(out, offsets, cols, NUM_DATA, off, n, pid, num_partitions);
+  gcol_table_view const r = gcol_table_get_view(out);
+  for (int k = 0; k < NUM_DATA; ++k) {
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; ++i) nulls += data[k].valid != NULL && !data[k].valid[off + i];
+    assert_int_equal(r.columns[k].null_count, nulls);
+    assert_true(nulls > 0 || r.columns[k].null_mask == NULL);
+  }
+  gcol_table_free(out);
+  device_table_free(&t);
+  gcol_column_free(d_map);
+  free(offsets);
+  free(pid);
+  free(pid_all);
+  ref_column_free(&map);
+  for (int k = 0; k < NUM_DATA; ++k) ref_column_free(&data[k]);
+  ref_column_free(&ids);
+}
+
+static void test_partition_fixed_width(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1207);
+  static const int64_t sizes[] = {1, 31, 33, 1000, 8193, 40000};
+  static const int32_t parts[] = {1, 2, 33, 256, 3000};
+  for (size_t s = 0; s < NUM_OF(sizes); ++s) {
+    for (size_t p = 0; p < NUM_OF(parts); ++p) {
+      int64_t const n = gcol_test_cap(sizes[s]), off = (int64_t)((s + p) % 3) * 31;
+      check_fixed_width_case(&rng, n, off, parts[p], (s + p) % 2 == 0);
+    }
+  }
+}
+
 /* A null entry, a negative value, a value == num_partitions, UINT64 above INT64_MAX: each
  * gives INVALID_ARGUMENT with no output (the teardown checks that nothing is left). */
 static void test_partition_map_bad_entries(void **state) {
@@ -424,6 +497,11 @@ static void test_partition_allocation_failures(void **state) {
   for (c.which = 0; c.which < 3; ++c.which) {
     assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &c) >= 3);
   }
+  /* Fixed-width only (the direct scatter): the INT64 column alone. */
+  GCOL_TEST_OK(gcol_table_view_make(views, 1, &c.table));
+  for (c.which = 0; c.which < 3; ++c.which) {
+    assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &c) >= 3);
+  }
   gcol_column_free(da);
   gcol_column_free(db);
   gcol_column_free(dm);
@@ -437,6 +515,7 @@ int main(void) {
       GCOL_TEST_GPU(test_hash_partition),
       GCOL_TEST_GPU(test_partition_map),
       GCOL_TEST_GPU(test_partition_map_bad_entries),
+      GCOL_TEST_GPU(test_partition_fixed_width),
       GCOL_TEST_GPU(test_round_robin_partition),
       GCOL_TEST_GPU(test_partition_nested_payload),
       GCOL_TEST_GPU(test_partition_allocation_failures),
