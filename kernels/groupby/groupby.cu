@@ -84,6 +84,18 @@ __device__ __forceinline__ int64_t gid_of(const gid_source &s, int64_t i) {
   return (int64_t)id;
 }
 
+/*
+ * Kernels index their by-value launch structs (gid_source, acc_launch) with loop variables;
+ * a kernel parameter indexed at run time is copied to every thread's local memory, which
+ * made each row cost a round of local loads. Thread 0 copies the struct into shared memory
+ * once (member offsets are constant there) and every thread reads it from there.
+ */
+template <typename T>
+__device__ __forceinline__ void stage_param(T *shared, const T &param) {
+  if (threadIdx.x == 0) *shared = param;
+  __syncthreads();
+}
+
 __device__ __forceinline__ uint64_t warp_min_u64(uint64_t v) {
   for (int o = 16; o > 0; o >>= 1) {
     uint64_t const w = __shfl_down_sync(0xFFFFFFFFu, v, o);
@@ -101,7 +113,9 @@ __device__ __forceinline__ uint64_t warp_max_u64(uint64_t v) {
 }
 
 /* stats[3k] = min key, stats[3k+1] = max key, stats[3k+2] = 1 if a null was seen. */
-__global__ void key_range_kernel(direct_keys dk, int64_t n, unsigned long long *stats) {
+__global__ void key_range_smem_kernel(direct_keys dk_param, int64_t n, unsigned long long *stats) {
+  __shared__ direct_keys dk;
+  stage_param(&dk, dk_param);
   for (int32_t k = 0; k < dk.num_keys; ++k) {
     uint64_t lo = ~0ull, hi = 0, nulls = 0;
     /* every lane runs the same trip count so the shuffles see the whole warp */
@@ -375,8 +389,12 @@ __device__ __forceinline__ bool acc_contribution(const acc_desc &d, const acc_la
 }
 
 /* Accumulates every row into global accumulators. */
-__global__ void accumulate_global_kernel(gid_source src, acc_launch L, int64_t n,
-                                         unsigned long long *global, int64_t space) {
+__global__ void accumulate_global_smem_kernel(gid_source src_param, acc_launch L_param, int64_t n,
+                                              unsigned long long *global, int64_t space) {
+  __shared__ gid_source src;
+  __shared__ acc_launch L;
+  stage_param(&src, src_param);
+  stage_param(&L, L_param);
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t const g = gid_of(src, i);
     if (g < 0) continue;
@@ -392,9 +410,13 @@ __global__ void accumulate_global_kernel(gid_source src, acc_launch L, int64_t n
 
 /* Few groups: per-block accumulators in shared memory, merged into global at the end.
  * Position 0 of the launch is a COUNT_ALL, which tells which ids the block touched. */
-__global__ void accumulate_smem_kernel(gid_source src, acc_launch L, int64_t n,
+__global__ void accumulate_smem_kernel(gid_source src_param, acc_launch L_param, int64_t n,
                                        unsigned long long *global, int64_t space) {
   extern __shared__ unsigned long long smem[];
+  __shared__ gid_source src;
+  __shared__ acc_launch L;
+  stage_param(&src, src_param);
+  stage_param(&L, L_param);
   for (int32_t a = 0; a < L.num_accs; ++a) {
     uint64_t const id = acc_identity(L.acc[a].op);
     for (int64_t s = threadIdx.x; s < space; s += blockDim.x) smem[a * space + s] = id;
@@ -495,8 +517,10 @@ __device__ __forceinline__ bool finish_one(const fin_desc &f, const unsigned lon
 }
 
 /* Writes result row dense[s] (or s) of every output for each occupied id s. */
-__global__ void finish_kernel(fin_launch F, const unsigned long long *acc, int64_t space,
-                              const int64_t *dense, unsigned long long *null_counts) {
+__global__ void finish_smem_kernel(fin_launch F_param, const unsigned long long *acc, int64_t space,
+                                   const int64_t *dense, unsigned long long *null_counts) {
+  __shared__ fin_launch F;
+  stage_param(&F, F_param);
   GCOL_DETAIL_GRID_LOOP(s, space) {
     if (acc[s] == 0) continue; /* accumulator 0: no row in this id */
     int64_t const d = dense != NULL ? dense[s] : s;
@@ -523,9 +547,13 @@ typedef struct key_out {
   int32_t width[GB_MAX_DIRECT_KEYS];
 } key_out;
 
-__global__ void direct_keys_kernel(direct_keys dk, key_out out, const unsigned long long *count,
-                                   const int64_t *dense, int64_t space,
-                                   unsigned long long *null_counts) {
+__global__ void direct_keys_smem_kernel(direct_keys dk_param, key_out out_param,
+                                        const unsigned long long *count, const int64_t *dense,
+                                        int64_t space, unsigned long long *null_counts) {
+  __shared__ direct_keys dk;
+  __shared__ key_out out;
+  stage_param(&dk, dk_param);
+  stage_param(&out, out_param);
   GCOL_DETAIL_GRID_LOOP(s, space) {
     if (count[s] == 0) continue;
     int64_t const d = dense[s];
@@ -549,7 +577,10 @@ __global__ void direct_keys_kernel(direct_keys dk, key_out out, const unsigned l
 /* ------------------------------------------------------------------ order-based */
 
 /* Per-row id in dense space (sort path; the direct path's ids go through `dense`). */
-__global__ void dense_gid_kernel(gid_source src, const int64_t *dense, int64_t n, int64_t *out) {
+__global__ void dense_gid_smem_kernel(gid_source src_param, const int64_t *dense, int64_t n,
+                                      int64_t *out) {
+  __shared__ gid_source src;
+  stage_param(&src, src_param);
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t g = gid_of(src, i);
     if (g >= 0 && dense != NULL) g = dense[g];
@@ -885,8 +916,10 @@ gcol_status try_direct(gb_state *s, bool *taken) {
   GCOL_DETAIL_TRY(gcol_buffer_create(sizeof host, (gcol_stream)s->stream, NULL, &stats));
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(stats->data, host, sizeof(host[0]) * 3 * dk.num_keys,
                                        cudaMemcpyHostToDevice, s->stream));
-  key_range_kernel<<<grid_for(s->n), GB_BLOCK, 0, s->stream>>>(dk, s->n,
-                                                               (unsigned long long *)stats->data);
+  /* A bounded grid: each warp ends with three atomics on the same three words, and one warp
+   * per 32 rows made them serialize (about 6 ms per key column at 2^27 rows on an H200). */
+  key_range_smem_kernel<<<grid_for(s->n) < 1024 ? grid_for(s->n) : 1024, GB_BLOCK, 0, s->stream>>>(
+      dk, s->n, (unsigned long long *)stats->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(host, stats->data, sizeof(host[0]) * 3 * dk.num_keys,
                                        cudaMemcpyDeviceToHost, s->stream));
@@ -1144,13 +1177,13 @@ gcol_status run_pass(gb_state *s, bool second) {
       GCOL_DETAIL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &per_sm, accumulate_smem_kernel, GB_BLOCK, smem));
       if (per_sm < 1) per_sm = 1;
-      if (per_sm > 4) per_sm = 4;
+      if (per_sm > 8) per_sm = 8;
       unsigned int blocks = grid_for(s->n);
       if (blocks > (unsigned int)(sms * per_sm)) blocks = (unsigned int)(sms * per_sm);
       accumulate_smem_kernel<<<blocks, GB_BLOCK, smem, s->stream>>>(s->src, L, s->n, acc, s->space);
     } else {
-      accumulate_global_kernel<<<grid_for(s->n), GB_BLOCK, 0, s->stream>>>(s->src, L, s->n, acc,
-                                                                           s->space);
+      accumulate_global_smem_kernel<<<grid_for(s->n), GB_BLOCK, 0, s->stream>>>(s->src, L, s->n,
+                                                                                acc, s->space);
     }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
@@ -1211,8 +1244,8 @@ gcol_status order_setup(gb_state *s) {
   GCOL_DETAIL_TRY(
       gcol_buffer_create((size_t)(g + 1) * 8u, (gcol_stream)s->stream, NULL, &s->group_offset));
   if (s->n > 0) {
-    dense_gid_kernel<<<grid_for(s->n), GB_BLOCK, 0, s->stream>>>(s->src, dense, s->n,
-                                                                 (int64_t *)s->dense_gid->data);
+    dense_gid_smem_kernel<<<grid_for(s->n), GB_BLOCK, 0, s->stream>>>(
+        s->src, dense, s->n, (int64_t *)s->dense_gid->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(s->group_all->data, 0, (size_t)(g + 1) * 8u, s->stream));
@@ -1443,7 +1476,7 @@ gcol_status direct_key_table(gb_state *s, gcol_table **out) {
   GCOL_DETAIL_TRY(gcol_buffer_create(sizeof host, (gcol_stream)s->stream, NULL, &counters));
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(counters->data, 0, sizeof host, s->stream));
   if (s->num_groups > 0) {
-    direct_keys_kernel<<<grid_for(s->space), GB_BLOCK, 0, s->stream>>>(
+    direct_keys_smem_kernel<<<grid_for(s->space), GB_BLOCK, 0, s->stream>>>(
         s->src.dk, ko, (const unsigned long long *)s->acc->data, (const int64_t *)s->dense->data,
         s->space, (unsigned long long *)counters->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
@@ -1641,7 +1674,7 @@ gcol_status groupby_run(gb_state *s, gcol_groupby_result *res, bool merge_m2) {
       for (int32_t k = o + 1; k < num_out; ++k) last = last && fins[k].kind < 0;
       if (F.num == GB_MAX_FIN || last) {
         if (s->num_groups > 0) {
-          finish_kernel<<<grid_for(s->space), GB_BLOCK, 0, s->stream>>>(
+          finish_smem_kernel<<<grid_for(s->space), GB_BLOCK, 0, s->stream>>>(
               F, (const unsigned long long *)s->acc->data, s->space,
               s->direct ? (const int64_t *)s->dense->data : NULL,
               (unsigned long long *)s->counters->data);
