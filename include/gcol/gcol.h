@@ -24,6 +24,7 @@
 #include "gcol/search.h"
 #include "gcol/reduction.h"
 #include "gcol/groupby.h"
+#include "gcol/join.h"
 #include "gcol/scan.h"
 #include "gcol/binaryop.h"
 #include "gcol/unaryop.h"

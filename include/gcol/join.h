@@ -1,0 +1,181 @@
+/**
+ * @file join.h
+ * @brief Equality joins: inner, left, full outer, left semi and left anti joins on
+ *        multi-column keys, as gather maps or as a joined table; a reusable build side with
+ *        exact output sizes and batched probes; cross join.
+ *
+ * A join matches rows of a left (probe) table and a right (build) table whose key columns
+ * are equal under the row comparator of gcol: ints, bools, timestamps, durations, decimals
+ * (128-bit included) by value, floats with -0.0 == 0.0 and every NaN equal to every NaN,
+ * strings by bytes. Null keys match each other with ::GCOL_NULLS_EQUAL; with
+ * ::GCOL_NULLS_UNEQUAL a row with a null key matches nothing (it still appears, unmatched,
+ * in left, full and anti joins).
+ *
+ * Results are gather maps: `left_map[k]` and `right_map[k]` are the rows of output pair k,
+ * INT32 when both tables have fewer than 2^31 rows, INT64 otherwise. The missing side of an
+ * outer join's unmatched row is -1 (gather it with an out-of-bounds policy that nullifies).
+ * Order: probe (left) rows in ascending order, each row's matches together, the matches of
+ * one left row in unspecified order; a full join then lists the unmatched right rows in
+ * ascending order (left -1).
+ *
+ * @code
+ * gcol_join_hash *h = NULL;
+ * gcol_join_hash_create(customers_keys, GCOL_NULLS_EQUAL, &h, stream);  // build once
+ * int64_t n = 0;
+ * gcol_join_hash_probe_size(h, orders_keys, GCOL_JOIN_INNER, &n, stream);
+ * for (int64_t first = 0; first < n; first += batch) {                  // batches of <= batch rows
+ *   gcol_column *l = NULL, *r = NULL;
+ *   gcol_join_hash_probe(h, orders_keys, GCOL_JOIN_INNER, first, batch, &l, &r, stream, mr);
+ *   ...
+ * }
+ * gcol_join_hash_free(h);
+ * @endcode
+ */
+#ifndef GCOL_JOIN_H
+#define GCOL_JOIN_H
+
+#include "gcol/column.h"
+#include "gcol/config.h"
+#include "gcol/filtering.h"
+#include "gcol/memory.h"
+#include "gcol/status.h"
+#include "gcol/table.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/** @brief The kinds of equality join. */
+typedef enum gcol_join_kind {
+  GCOL_JOIN_INNER = 0,     /**< Pairs of matching rows. */
+  GCOL_JOIN_LEFT = 1,      /**< Inner pairs, plus (row, -1) for each unmatched left row. */
+  GCOL_JOIN_FULL = 2,      /**< Left join pairs, plus (-1, row) for each unmatched right row. */
+  GCOL_JOIN_LEFT_SEMI = 3, /**< Left rows with at least one match (left map only). */
+  GCOL_JOIN_LEFT_ANTI = 4  /**< Left rows without a match (left map only). */
+} gcol_join_kind;
+
+/**
+ * @brief A hash table over the key rows of a right (build) table, probed by any number of
+ *        left tables with the same key types. It refers to the build keys' device memory,
+ *        which must stay valid and unchanged while it lives.
+ */
+typedef struct gcol_join_hash gcol_join_hash;
+
+/**
+ * @brief Builds the hash table of @p build_keys (every column is a key).
+ * @param[in] build_keys Key columns of the right table (at least one; fixed-width or STRING).
+ * @param[in] nulls Whether null keys match each other.
+ * @param[out] out The table (temporary memory from the default resource); free it with
+ *             gcol_join_hash_free().
+ * @param[in] stream Stream of the build.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, no key, bad @p nulls);
+ *         ::GCOL_ERROR_TYPE_MISMATCH (a LIST, STRUCT or DICTIONARY32 key);
+ *         ::GCOL_ERROR_OUT_OF_MEMORY; ::GCOL_ERROR_OVERFLOW.
+ * @note Synchronizes @p stream (to check the table for overflow).
+ */
+gcol_status gcol_join_hash_create(gcol_table_view build_keys, gcol_null_equality nulls,
+                                  gcol_join_hash **out, gcol_stream stream);
+
+/** @brief Frees a join hash table (NULL is a no-op). */
+void gcol_join_hash_free(gcol_join_hash *hash);
+
+/** @brief Rows of the build table the hash was made from. */
+int64_t gcol_join_hash_build_rows(const gcol_join_hash *hash);
+
+/**
+ * @brief The exact number of output rows of a probe (64-bit, nothing allocated for output).
+ * @param[in] hash The build side.
+ * @param[in] probe_keys Key columns of the left table, the build's key count and types.
+ * @param[in] kind The join.
+ * @param[out] out Output rows.
+ * @param[in] stream Stream of the work.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL arguments, bad kind, key count
+ *         differs); ::GCOL_ERROR_TYPE_MISMATCH (key types differ); ::GCOL_ERROR_OUT_OF_MEMORY.
+ * @note Synchronizes @p stream.
+ */
+gcol_status gcol_join_hash_probe_size(const gcol_join_hash *hash, gcol_table_view probe_keys,
+                                      gcol_join_kind kind, int64_t *out, gcol_stream stream);
+
+/**
+ * @brief Output rows `[first, first + max_rows)` of a probe (all rows from @p first when
+ *        @p max_rows < 0), as gather maps. Batches of one probe cover the whole output in
+ *        order: a left row with more matches than a batch holds is split across batches.
+ * @param[in] hash The build side.
+ * @param[in] probe_keys Key columns of the left table, the build's key count and types.
+ * @param[in] kind The join.
+ * @param[in] first First output row (0 <= first <= the probe's size).
+ * @param[in] max_rows Most output rows, or < 0 for all.
+ * @param[out] left_map Left rows (from @p mr).
+ * @param[out] right_map Right rows (-1: none); NULL is allowed, and it is set to NULL, for
+ *             semi and anti joins.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the outputs, or NULL for the default.
+ * @return As gcol_join_hash_probe_size(); ::GCOL_ERROR_INVALID_ARGUMENT for @p first out of
+ *         range; ::GCOL_ERROR_OUT_OF_MEMORY when the maps do not fit (never a truncated
+ *         result).
+ * @note Synchronizes @p stream (the output size sizes the maps). Each call probes every left
+ *       row again to place the batch: a batch costs a probe plus its output.
+ */
+gcol_status gcol_join_hash_probe(const gcol_join_hash *hash, gcol_table_view probe_keys,
+                                 gcol_join_kind kind, int64_t first, int64_t max_rows,
+                                 gcol_column **left_map, gcol_column **right_map,
+                                 gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief One-shot join: builds a hash of @p right_keys, probes it with @p left_keys and
+ *        returns the whole output as gather maps (see gcol_join_hash_probe()).
+ * @param[in] left_keys Left key columns.
+ * @param[in] right_keys Right key columns (same count and types).
+ * @param[in] kind The join.
+ * @param[in] nulls Whether null keys match each other.
+ * @param[out] left_map Left rows.
+ * @param[out] right_map Right rows (NULL allowed, and set to NULL, for semi and anti).
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the outputs, or NULL for the default.
+ * @return As gcol_join_hash_create() and gcol_join_hash_probe().
+ * @note Synchronizes @p stream.
+ */
+gcol_status gcol_join(gcol_table_view left_keys, gcol_table_view right_keys, gcol_join_kind kind,
+                      gcol_null_equality nulls, gcol_column **left_map, gcol_column **right_map,
+                      gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Joins two tables and returns the joined table: the left columns, then the right
+ *        columns (without the right key columns when @p drop_right_keys); rows missing on one
+ *        side of an outer join are null there. Semi and anti joins return left columns only.
+ * @param[in] left Left table.
+ * @param[in] left_on Key column indices into @p left.
+ * @param[in] right Right table.
+ * @param[in] right_on Key column indices into @p right (as many as @p left_on).
+ * @param[in] num_keys Number of key columns (>= 1).
+ * @param[in] kind The join.
+ * @param[in] nulls Whether null keys match each other.
+ * @param[in] drop_right_keys Leave the right key columns out of the output.
+ * @param[out] out The joined table.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_join(); ::GCOL_ERROR_INVALID_ARGUMENT for a key index out of range.
+ * @note Synchronizes @p stream.
+ */
+gcol_status gcol_join_tables(gcol_table_view left, const int32_t *left_on, gcol_table_view right,
+                             const int32_t *right_on, int32_t num_keys, gcol_join_kind kind,
+                             gcol_null_equality nulls, bool drop_right_keys, gcol_table **out,
+                             gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Cross join as gather maps: every left row with every right row, left-major
+ *        (`left_map[k] = k / right_rows`, `right_map[k] = k % right_rows`).
+ * @param[in] left_rows Rows of the left table (>= 0).
+ * @param[in] right_rows Rows of the right table (>= 0).
+ * @param[out] left_map Left rows.
+ * @param[out] right_map Right rows.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the outputs, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (negative sizes, NULL outputs);
+ *         ::GCOL_ERROR_OVERFLOW (the product does not fit in int64);
+ *         ::GCOL_ERROR_OUT_OF_MEMORY.
+ */
+gcol_status gcol_cross_join(int64_t left_rows, int64_t right_rows, gcol_column **left_map,
+                            gcol_column **right_map, gcol_stream stream, gcol_mr *mr);
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_JOIN_H */

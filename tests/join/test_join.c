@@ -1,0 +1,439 @@
+/*
+ * GPU tests of include/gcol/join.h against a host nested-loop reference: every join kind on
+ * keys of several types (duplicates on both sides, nulls equal and unequal, floats with
+ * -0.0 / NaN, strings, several key columns), sliced inputs, empty sides, batches equal to the
+ * whole probe, the exact probe size, the joined table, cross join, bad input and allocation
+ * failures.
+ *
+ * Left and right rows are two slices of one host table (left [off, off + nl), right
+ * [off + nl, off + nl + nr)), so the reference compares them with ref_rows_equal and the
+ * right side is always a slice with an offset.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../filtering/filtering_reference.h"
+#include "gcol/join.h"
+#include "test_util.h"
+
+#define NUM_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_KEYS 3
+
+typedef struct pair {
+  int64_t l, r;
+} pair;
+
+static int pair_cmp(const void *a, const void *b) {
+  const pair *x = (const pair *)a, *y = (const pair *)b;
+  if (x->l != y->l) return x->l < y->l ? -1 : 1;
+  if (x->r != y->r) return x->r < y->r ? -1 : 1;
+  return 0;
+}
+
+/* A map column (INT32 or INT64, no nulls) as int64 host values. */
+static int64_t *read_map(const gcol_column *c) {
+  gcol_column_view const v = gcol_column_get_view(c);
+  int64_t *out = (int64_t *)malloc((size_t)(v.size > 0 ? v.size : 1) * sizeof(int64_t));
+  assert_null(v.null_mask);
+  if (v.type.id == GCOL_INT64) {
+    GCOL_TEST_OK(gcol_column_copy_to_host(v, out, NULL, NULL));
+  } else {
+    assert_int_equal(v.type.id, GCOL_INT32);
+    int32_t *tmp = (int32_t *)malloc((size_t)(v.size > 0 ? v.size : 1) * sizeof(int32_t));
+    GCOL_TEST_OK(gcol_column_copy_to_host(v, tmp, NULL, NULL));
+    for (int64_t i = 0; i < v.size; ++i) out[i] = tmp[i];
+    free(tmp);
+  }
+  return out;
+}
+
+/* The expected pairs of a join (r = -1 for semi / anti), unsorted; returns the count. */
+static int64_t reference_pairs(const ref_column *const *keys, int32_t num_keys, int64_t off,
+                               int64_t nl, int64_t nr, gcol_join_kind kind, bool nulls_equal,
+                               pair **out) {
+  int64_t cap = 16, count = 0;
+  pair *p = (pair *)malloc((size_t)cap * sizeof *p);
+  bool *right_matched = (bool *)calloc((size_t)(nr > 0 ? nr : 1), sizeof(bool));
+#define PUSH(L, R)                                     \
+  do {                                                 \
+    if (count == cap) {                                \
+      cap *= 2;                                        \
+      p = (pair *)realloc(p, (size_t)cap * sizeof *p); \
+    }                                                  \
+    p[count].l = (L);                                  \
+    p[count].r = (R);                                  \
+    ++count;                                           \
+  } while (0)
+  for (int64_t i = 0; i < nl; ++i) {
+    int64_t matches = 0;
+    for (int64_t j = 0; j < nr; ++j) {
+      if (!ref_rows_equal(keys, num_keys, nulls_equal, off + i, off + nl + j)) continue;
+      ++matches;
+      right_matched[j] = true;
+      if (kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL) PUSH(i, j);
+    }
+    if (matches == 0 && (kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL)) PUSH(i, -1);
+    if ((matches > 0 && kind == GCOL_JOIN_LEFT_SEMI) ||
+        (matches == 0 && kind == GCOL_JOIN_LEFT_ANTI)) {
+      PUSH(i, -1);
+    }
+  }
+  if (kind == GCOL_JOIN_FULL) {
+    for (int64_t j = 0; j < nr; ++j) {
+      if (!right_matched[j]) PUSH(-1, j);
+    }
+  }
+#undef PUSH
+  free(right_matched);
+  *out = p;
+  return count;
+}
+
+static bool has_right(gcol_join_kind kind) {
+  return kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL;
+}
+
+/* Host pairs of two device maps (right NULL: -1). */
+static pair *maps_to_pairs(const gcol_column *left, const gcol_column *right, int64_t *count) {
+  int64_t const n = left->size;
+  int64_t *l = read_map(left);
+  int64_t *r = right != NULL ? read_map(right) : NULL;
+  pair *p = (pair *)malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
+  for (int64_t k = 0; k < n; ++k) {
+    p[k].l = l[k];
+    p[k].r = r != NULL ? r[k] : -1;
+  }
+  free(l);
+  free(r);
+  *count = n;
+  return p;
+}
+
+static void assert_same_pairs(pair *got, int64_t ng, pair *want, int64_t nw, const char *what) {
+  qsort(got, (size_t)ng, sizeof *got, pair_cmp);
+  qsort(want, (size_t)nw, sizeof *want, pair_cmp);
+  if (ng != nw) fail_msg("%s: %lld output rows, want %lld", what, (long long)ng, (long long)nw);
+  for (int64_t k = 0; k < ng; ++k) {
+    if (got[k].l != want[k].l || got[k].r != want[k].r) {
+      fail_msg("%s: sorted pair %lld is (%lld, %lld), want (%lld, %lld)", what, (long long)k,
+               (long long)got[k].l, (long long)got[k].r, (long long)want[k].l,
+               (long long)want[k].r);
+    }
+  }
+}
+
+typedef struct join_case {
+  gcol_type_id types[MAX_KEYS];
+  int32_t num_keys;
+  int pool; /* distinct values per key column (small: many duplicates) */
+  gcol_test_validity validity;
+} join_case;
+
+/* One case: every kind, both null options, the whole probe and batches. */
+static void check_case(gcol_test_rng *rng, const join_case *jc, int64_t nl, int64_t nr,
+                       int64_t off) {
+  int64_t const total = off + nl + nr;
+  ref_column cols[MAX_KEYS];
+  const ref_column *keys[MAX_KEYS];
+  gcol_column *d[MAX_KEYS];
+  gcol_column_view lv[MAX_KEYS], rv[MAX_KEYS];
+  for (int32_t k = 0; k < jc->num_keys; ++k) {
+    cols[k] = ref_column_random(rng, gcol_data_type_make(jc->types[k]), total,
+                                k == 0 ? jc->validity : GCOL_TEST_NO_MASK, jc->pool);
+    keys[k] = &cols[k];
+    ref_column_to_device(&cols[k], &d[k]);
+    lv[k] = ref_slice(gcol_column_get_view(d[k]), off, off + nl);
+    rv[k] = ref_slice(gcol_column_get_view(d[k]), off + nl, total);
+  }
+  gcol_table_view left, right;
+  GCOL_TEST_OK(gcol_table_view_make(lv, jc->num_keys, &left));
+  GCOL_TEST_OK(gcol_table_view_make(rv, jc->num_keys, &right));
+  static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_FULL,
+                                         GCOL_JOIN_LEFT_SEMI, GCOL_JOIN_LEFT_ANTI};
+  for (int ne = 0; ne < 2; ++ne) {
+    gcol_null_equality const nulls = ne ? GCOL_NULLS_UNEQUAL : GCOL_NULLS_EQUAL;
+    gcol_join_hash *h = NULL;
+    GCOL_TEST_OK(gcol_join_hash_create(right, nulls, &h, NULL));
+    assert_int_equal(gcol_join_hash_build_rows(h), nr);
+    for (size_t q = 0; q < NUM_OF(kinds); ++q) {
+      gcol_join_kind const kind = kinds[q];
+      char what[160];
+      snprintf(what, sizeof what, "%s key0 x%d, nl %lld nr %lld off %lld, kind %d, nulls %d",
+               gcol_type_name(jc->types[0]), (int)jc->num_keys, (long long)nl, (long long)nr,
+               (long long)off, (int)kind, ne);
+      pair *want = NULL;
+      int64_t const nw =
+          reference_pairs(keys, jc->num_keys, off, nl, nr, kind, nulls == GCOL_NULLS_EQUAL, &want);
+      int64_t size = -1;
+      GCOL_TEST_OK(gcol_join_hash_probe_size(h, left, kind, &size, NULL));
+      assert_int_equal(size, nw);
+      gcol_column *lm = NULL, *rm = NULL;
+      GCOL_TEST_OK(gcol_join_hash_probe(h, left, kind, 0, -1, &lm, &rm, NULL, NULL));
+      assert_int_equal(lm->type.id, GCOL_INT32);
+      assert_true(has_right(kind) == (rm != NULL));
+      int64_t ng = 0;
+      pair *whole = maps_to_pairs(lm, rm, &ng);
+      /* batches (of one row while that takes few calls; of a 16th and a third of the output,
+       * which split the matches of a repeated key), concatenated: the whole output in order.
+       * Inner (runs split) and full (the right-only tail) joins, nulls equal: the other
+       * kinds place rows by the same code. */
+      int64_t const batches[] = {nw <= 48 ? 1 : 0, nw / 16 + 1, nw / 3 + 1};
+      bool const batched = ne == 0 && (kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_FULL);
+      for (size_t b = 0; batched && b < NUM_OF(batches); ++b) {
+        if (batches[b] == 0) continue;
+        int64_t at = 0;
+        for (int64_t first = 0; first < nw; first += batches[b]) {
+          gcol_column *bl = NULL, *br = NULL;
+          GCOL_TEST_OK(
+              gcol_join_hash_probe(h, left, kind, first, batches[b], &bl, &br, NULL, NULL));
+          int64_t nb = 0;
+          pair *part = maps_to_pairs(bl, br, &nb);
+          assert_int_equal(nb, first + batches[b] <= nw ? batches[b] : nw - first);
+          for (int64_t k = 0; k < nb; ++k, ++at) {
+            if (part[k].l != whole[at].l || part[k].r != whole[at].r) {
+              fail_msg("%s: batch of %lld, output row %lld differs from the whole probe", what,
+                       (long long)batches[b], (long long)at);
+            }
+          }
+          free(part);
+          gcol_column_free(bl);
+          gcol_column_free(br);
+        }
+        assert_int_equal(at, nw);
+      }
+      /* the documented order: left rows ascending (full join's right-only rows last) */
+      for (int64_t k = 1; k < ng; ++k) {
+        if (whole[k].l >= 0 && whole[k].l < whole[k - 1].l)
+          fail_msg("%s: left rows not ascending", what);
+      }
+      assert_same_pairs(whole, ng, want, nw, what);
+      free(whole);
+      free(want);
+      gcol_column_free(lm);
+      gcol_column_free(rm);
+    }
+    gcol_join_hash_free(h);
+  }
+  for (int32_t k = 0; k < jc->num_keys; ++k) {
+    gcol_column_free(d[k]);
+    ref_column_free(&cols[k]);
+  }
+}
+
+static void test_join_kinds(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1401);
+  static const join_case cases[] = {
+      {{GCOL_INT32}, 1, 7, GCOL_TEST_RANDOM_NULLS},
+      {{GCOL_INT64}, 1, 0, GCOL_TEST_NO_MASK}, /* random bits: few matches */
+      {{GCOL_INT64}, 1, 50, GCOL_TEST_RANDOM_NULLS},
+      {{GCOL_FLOAT64}, 1, 9, GCOL_TEST_RANDOM_NULLS}, /* pool with NaN, -0.0 */
+      {{GCOL_FLOAT32}, 1, 0, GCOL_TEST_NO_MASK},
+      {{GCOL_STRING}, 1, 11, GCOL_TEST_RANDOM_NULLS},
+      {{GCOL_BOOL8}, 1, 2, GCOL_TEST_RANDOM_NULLS},
+      {{GCOL_DECIMAL128}, 1, 5, GCOL_TEST_FIRST_NULL},
+      {{GCOL_TIMESTAMP_MILLISECONDS}, 1, 13, GCOL_TEST_LAST_NULL},
+      {{GCOL_INT32, GCOL_STRING}, 2, 4, GCOL_TEST_RANDOM_NULLS},
+      {{GCOL_INT16, GCOL_FLOAT64, GCOL_STRING}, 3, 3, GCOL_TEST_ALL_NULL},
+  };
+  static const int64_t sizes[][2] = {{0, 0},   {0, 5},     {6, 0},     {1, 1},
+                                     {33, 17}, {257, 100}, {700, 1200}};
+  for (size_t c = 0; c < NUM_OF(cases); ++c) {
+    for (size_t s = 0; s < NUM_OF(sizes); ++s) {
+      int64_t const off = (int64_t)((c + s) % 3) * 33;
+      check_case(&rng, &cases[c], sizes[s][0], sizes[s][1], off);
+    }
+  }
+}
+
+/* Many duplicates on both sides (a key repeated more than a batch holds). */
+static void test_join_duplicates(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1402);
+  join_case const jc = {{GCOL_INT32}, 1, 2, GCOL_TEST_NO_MASK};
+  check_case(&rng, &jc, gcol_test_cap(300), gcol_test_cap(400), 5);
+}
+
+/* The joined table: left columns, right columns without its key; nulls for missing rows. */
+static void test_join_tables(void **state) {
+  (void)state;
+  int32_t const lk[] = {1, 2, 3, 4}, rk[] = {3, 4, 5, 5, 6};
+  int64_t const lp[] = {10, 20, 30, 40};
+  int64_t const rp[] = {300, 400, 500, 501, 600};
+  gcol_column *l_key = NULL, *l_pay = NULL, *r_pay = NULL, *r_key = NULL;
+  gcol_data_type const i32 = gcol_data_type_make(GCOL_INT32), i64 = gcol_data_type_make(GCOL_INT64);
+  GCOL_TEST_OK(gcol_column_create_from_host(i32, 4, lk, NULL, NULL, NULL, &l_key));
+  GCOL_TEST_OK(gcol_column_create_from_host(i64, 4, lp, NULL, NULL, NULL, &l_pay));
+  GCOL_TEST_OK(gcol_column_create_from_host(i64, 5, rp, NULL, NULL, NULL, &r_pay));
+  GCOL_TEST_OK(gcol_column_create_from_host(i32, 5, rk, NULL, NULL, NULL, &r_key));
+  gcol_column_view lviews[2] = {gcol_column_get_view(l_key), gcol_column_get_view(l_pay)};
+  gcol_column_view rviews[2] = {gcol_column_get_view(r_pay), gcol_column_get_view(r_key)};
+  gcol_table_view left, right;
+  GCOL_TEST_OK(gcol_table_view_make(lviews, 2, &left));
+  GCOL_TEST_OK(gcol_table_view_make(rviews, 2, &right));
+  int32_t const lon = 0, ron = 1;
+  gcol_table *out = NULL;
+  /* full join: 1,2 unmatched left; 3,4 match once; right 5 (twice) and 6 unmatched */
+  GCOL_TEST_OK(gcol_join_tables(left, &lon, right, &ron, 1, GCOL_JOIN_FULL, GCOL_NULLS_EQUAL, true,
+                                &out, NULL, NULL));
+  gcol_table_view t = gcol_table_get_view(out);
+  assert_int_equal(t.num_columns, 3);
+  assert_int_equal(t.num_rows, 7);
+  int64_t lpay[7], rpay[7];
+  uint8_t lvalid[7], rvalid[7];
+  GCOL_TEST_OK(gcol_column_copy_to_host(t.columns[1], lpay, lvalid, NULL));
+  GCOL_TEST_OK(gcol_column_copy_to_host(t.columns[2], rpay, rvalid, NULL));
+  int64_t sum_pairs = 0;
+  int nulls_left = 0, nulls_right = 0;
+  for (int k = 0; k < 7; ++k) {
+    nulls_left += !lvalid[k];
+    nulls_right += !rvalid[k];
+    if (lvalid[k] && rvalid[k]) sum_pairs += lpay[k] * 1000 + rpay[k];
+  }
+  assert_int_equal(nulls_left, 3);  /* 500, 501, 600 */
+  assert_int_equal(nulls_right, 2); /* 10, 20 */
+  assert_int_equal(sum_pairs, 30 * 1000 + 300 + 40 * 1000 + 400);
+  gcol_table_free(out);
+  /* semi join: left columns only */
+  GCOL_TEST_OK(gcol_join_tables(left, &lon, right, &ron, 1, GCOL_JOIN_LEFT_SEMI, GCOL_NULLS_EQUAL,
+                                true, &out, NULL, NULL));
+  t = gcol_table_get_view(out);
+  assert_int_equal(t.num_columns, 2);
+  assert_int_equal(t.num_rows, 2);
+  gcol_table_free(out);
+  int32_t const bad = 2;
+  GCOL_TEST_STATUS(gcol_join_tables(left, &bad, right, &ron, 1, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL,
+                                    false, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(out);
+  gcol_column_free(l_key);
+  gcol_column_free(l_pay);
+  gcol_column_free(r_pay);
+  gcol_column_free(r_key);
+}
+
+static void test_cross_join(void **state) {
+  (void)state;
+  static const int64_t sizes[][2] = {{0, 3}, {3, 0}, {1, 1}, {3, 4}, {100, 70}};
+  for (size_t s = 0; s < NUM_OF(sizes); ++s) {
+    gcol_column *l = NULL, *r = NULL;
+    GCOL_TEST_OK(gcol_cross_join(sizes[s][0], sizes[s][1], &l, &r, NULL, NULL));
+    int64_t n = 0;
+    pair *p = maps_to_pairs(l, r, &n);
+    assert_int_equal(n, sizes[s][0] * sizes[s][1]);
+    for (int64_t k = 0; k < n; ++k) {
+      assert_int_equal(p[k].l, k / sizes[s][1]);
+      assert_int_equal(p[k].r, k % sizes[s][1]);
+    }
+    free(p);
+    gcol_column_free(l);
+    gcol_column_free(r);
+  }
+  gcol_column *l = NULL, *r = NULL;
+  GCOL_TEST_STATUS(gcol_cross_join((int64_t)1 << 40, (int64_t)1 << 30, &l, &r, NULL, NULL),
+                   GCOL_ERROR_OVERFLOW);
+  GCOL_TEST_STATUS(gcol_cross_join(-1, 3, &l, &r, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(l);
+  assert_null(r);
+}
+
+/* Key counts or types differing, bad kind, first out of range, NULL outputs. */
+static void test_join_bad_input(void **state) {
+  (void)state;
+  int32_t const a[] = {1, 2, 3};
+  int64_t const b[] = {1, 2, 3};
+  gcol_column *ca = NULL, *cb = NULL;
+  GCOL_TEST_OK(
+      gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), 3, a, NULL, NULL, NULL, &ca));
+  GCOL_TEST_OK(
+      gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), 3, b, NULL, NULL, NULL, &cb));
+  gcol_column_view const va = gcol_column_get_view(ca), vb = gcol_column_get_view(cb);
+  gcol_column_view two[2] = {va, va};
+  gcol_table_view ta, tb, t2;
+  GCOL_TEST_OK(gcol_table_view_make(&va, 1, &ta));
+  GCOL_TEST_OK(gcol_table_view_make(&vb, 1, &tb));
+  GCOL_TEST_OK(gcol_table_view_make(two, 2, &t2));
+  gcol_column *l = NULL, *r = NULL;
+  GCOL_TEST_STATUS(gcol_join(ta, tb, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, &l, &r, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_join(ta, t2, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, &l, &r, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_join(ta, ta, (gcol_join_kind)9, GCOL_NULLS_EQUAL, &l, &r, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_join(ta, ta, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, &l, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(l);
+  gcol_join_hash *h = NULL;
+  GCOL_TEST_OK(gcol_join_hash_create(ta, GCOL_NULLS_EQUAL, &h, NULL));
+  GCOL_TEST_STATUS(gcol_join_hash_probe(h, ta, GCOL_JOIN_INNER, 4, -1, &l, &r, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT); /* 3 output rows */
+  GCOL_TEST_STATUS(gcol_join_hash_probe(h, ta, GCOL_JOIN_INNER, -1, -1, &l, &r, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_OK(gcol_join_hash_probe(h, ta, GCOL_JOIN_INNER, 3, -1, &l, &r, NULL, NULL));
+  assert_int_equal(l->size, 0);
+  gcol_column_free(l);
+  gcol_column_free(r);
+  gcol_join_hash_free(h);
+  gcol_table_view empty;
+  memset(&empty, 0, sizeof empty);
+  GCOL_TEST_STATUS(gcol_join_hash_create(empty, GCOL_NULLS_EQUAL, &h, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(h);
+  gcol_column_free(ca);
+  gcol_column_free(cb);
+}
+
+typedef struct alloc_ctx {
+  gcol_table_view left, right;
+  int which;
+  gcol_column *l, *r;
+  gcol_table *t;
+} alloc_ctx;
+
+static gcol_status alloc_op(void *p) {
+  alloc_ctx *c = (alloc_ctx *)p;
+  int32_t const on = 0;
+  if (c->which == 0) {
+    return gcol_join(c->left, c->right, GCOL_JOIN_FULL, GCOL_NULLS_EQUAL, &c->l, &c->r, NULL, NULL);
+  }
+  return gcol_join_tables(c->left, &on, c->right, &on, 1, GCOL_JOIN_LEFT, GCOL_NULLS_UNEQUAL, false,
+                          &c->t, NULL, NULL);
+}
+
+static void alloc_cleanup(void *p) {
+  alloc_ctx *c = (alloc_ctx *)p;
+  gcol_column_free(c->l);
+  gcol_column_free(c->r);
+  gcol_table_free(c->t);
+  c->l = c->r = NULL;
+  c->t = NULL;
+}
+
+static void test_join_allocation_failures(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1403);
+  ref_column k =
+      ref_column_random(&rng, gcol_data_type_make(GCOL_STRING), 300, GCOL_TEST_RANDOM_NULLS, 20);
+  gcol_column *d = NULL;
+  ref_column_to_device(&k, &d);
+  gcol_column_view const lv = ref_slice(gcol_column_get_view(d), 0, 100);
+  gcol_column_view const rv = ref_slice(gcol_column_get_view(d), 100, 300);
+  alloc_ctx c;
+  memset(&c, 0, sizeof c);
+  GCOL_TEST_OK(gcol_table_view_make(&lv, 1, &c.left));
+  GCOL_TEST_OK(gcol_table_view_make(&rv, 1, &c.right));
+  for (c.which = 0; c.which < 2; ++c.which) {
+    assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &c) >= 5);
+  }
+  gcol_column_free(d);
+  ref_column_free(&k);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      GCOL_TEST_GPU(test_join_kinds),     GCOL_TEST_GPU(test_join_duplicates),
+      GCOL_TEST_GPU(test_join_tables),    GCOL_TEST_GPU(test_cross_join),
+      GCOL_TEST_GPU(test_join_bad_input), GCOL_TEST_GPU(test_join_allocation_failures),
+  };
+  return GCOL_TEST_RUN_GPU("join", tests);
+}
