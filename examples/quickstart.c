@@ -5,8 +5,10 @@
  * GPU under a statistics memory resource, then: slices it without copying and counts nulls;
  * keeps the orders above 400 (a comparison then a boolean mask); sorts them by amount,
  * largest first; sums and averages the amounts; counts the distinct regions; packs the
- * sorted orders into one buffer, serializes them to host bytes and unpacks them again; and
- * prints rows and the memory used. Every call returns a gcol_status; on error gcol_last_error() says
+ * sorted orders into one buffer, serializes them to host bytes and unpacks them again; joins
+ * the orders to a generated customer table (customer = id mod 50,000, each customer in one of
+ * three segments) and sums the revenue per segment with a groupby; and prints rows and the
+ * memory used. Every call returns a gcol_status; on error gcol_last_error() says
  * what and where.
  */
 #include <stdio.h>
@@ -17,19 +19,20 @@
 
 #include "gcol/gcol.h"
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    gcol_status check_status = (call);                                                 \
-    if (check_status != GCOL_OK) {                                                     \
-      fprintf(stderr, "%s failed: %s: %s\n", #call, gcol_status_string(check_status),  \
-              gcol_last_error());                                                      \
-      exit(1);                                                                         \
-    }                                                                                  \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    gcol_status check_status = (call);                                                \
+    if (check_status != GCOL_OK) {                                                    \
+      fprintf(stderr, "%s failed: %s: %s\n", #call, gcol_status_string(check_status), \
+              gcol_last_error());                                                     \
+      exit(1);                                                                        \
+    }                                                                                 \
   } while (0)
 
-enum { NUM_ROWS = 1000000, NUM_REGIONS = 4 };
+enum { NUM_ROWS = 1000000, NUM_REGIONS = 4, NUM_CUSTOMERS = 50000, NUM_SEGMENTS = 3 };
 
 static const char *const regions[NUM_REGIONS] = {"north", "south", "east", "west"};
+static const char *const segments[NUM_SEGMENTS] = {"retail", "wholesale", "online"};
 
 /* Generated orders: ids 0.., amounts in [0, 500) with every 20th missing, four regions. */
 static gcol_table *make_orders(gcol_stream stream) {
@@ -89,8 +92,7 @@ static gcol_table *filter_large_orders(gcol_table_view orders, double threshold,
   gcol_table *kept = NULL;
   CHECK(gcol_scalar_create_float(gcol_data_type_make(GCOL_FLOAT64), threshold, &limit));
   CHECK(gcol_binary_operation_column_scalar(orders.columns[1], limit, GCOL_BINARY_GREATER,
-                                            gcol_data_type_make(GCOL_BOOL8), &above, stream,
-                                            NULL));
+                                            gcol_data_type_make(GCOL_BOOL8), &above, stream, NULL));
   CHECK(gcol_apply_boolean_mask(orders, gcol_column_get_view(above), &kept, stream, NULL));
   gcol_column_free(above);
   gcol_scalar_free(limit);
@@ -119,7 +121,8 @@ static void summarize(gcol_table_view orders, gcol_stream stream) {
   gcol_table_view region;
   CHECK(gcol_table_view_make(&orders.columns[2], 1, &region));
   CHECK(gcol_distinct_count(region, GCOL_NULLS_EQUAL, &distinct_regions, stream));
-  printf("amounts: total %.2f, mean %.4f; %lld distinct regions\n", sum, avg, (long long)distinct_regions);
+  printf("amounts: total %.2f, mean %.4f; %lld distinct regions\n", sum, avg,
+         (long long)distinct_regions);
   gcol_scalar_free(total);
   gcol_scalar_free(mean);
 }
@@ -139,11 +142,89 @@ static void pack_round_trip(gcol_table_view orders, gcol_stream stream) {
   CHECK(gcol_unpack(restored->metadata, restored->metadata_size, restored->data->data,
                     restored->data->size, &views));
   printf("packed and serialized: %.1f MiB; unpacked: %lld rows, %d columns\n",
-         (double)size / (1 << 20), (long long)views->table.num_rows,
-         (int)views->table.num_columns);
+         (double)size / (1 << 20), (long long)views->table.num_rows, (int)views->table.num_columns);
   print_rows(views->table, 3, stream);
   gcol_unpacked_table_free(views);
   gcol_packed_table_free(restored);
+}
+
+/* Customers: id 0..NUM_CUSTOMERS-1 and a segment (strings). */
+static gcol_table *make_customers(gcol_stream stream) {
+  int64_t *ids = malloc(sizeof(int64_t) * NUM_CUSTOMERS);
+  const char **names = malloc(sizeof(char *) * NUM_CUSTOMERS);
+  for (int64_t i = 0; i < NUM_CUSTOMERS; ++i) {
+    ids[i] = i;
+    names[i] = segments[(i * 7) % NUM_SEGMENTS];
+  }
+  gcol_column *columns[2];
+  CHECK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), NUM_CUSTOMERS, ids, NULL,
+                                     stream, NULL, &columns[0]));
+  CHECK(
+      gcol_column_create_strings_from_host(NUM_CUSTOMERS, names, NULL, stream, NULL, &columns[1]));
+  gcol_table *customers = NULL;
+  CHECK(gcol_table_create(columns, 2, &customers));
+  free(ids);
+  free(names);
+  return customers;
+}
+
+/* Orders joined to their customers (customer = order id mod NUM_CUSTOMERS), then revenue,
+ * mean order and order count per segment (groupby, sorted by segment). */
+static void revenue_per_segment(gcol_table_view orders, gcol_stream stream) {
+  gcol_scalar *modulus = NULL;
+  gcol_column *customer = NULL;
+  CHECK(gcol_scalar_create_int(gcol_data_type_make(GCOL_INT64), NUM_CUSTOMERS, &modulus));
+  CHECK(gcol_binary_operation_column_scalar(orders.columns[0], modulus, GCOL_BINARY_MOD,
+                                            gcol_data_type_make(GCOL_INT64), &customer, stream,
+                                            NULL));
+  gcol_column_view const order_view[2] = {gcol_column_get_view(customer), orders.columns[1]};
+  gcol_table_view with_customer;
+  CHECK(gcol_table_view_make(order_view, 2, &with_customer));
+  gcol_table *customers = make_customers(stream);
+  int32_t const on = 0;
+  gcol_table *joined = NULL; /* customer, amount, segment */
+  CHECK(gcol_join_tables(with_customer, &on, gcol_table_get_view(customers), &on, 1,
+                         GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, true, &joined, stream, NULL));
+  gcol_table_view const j = gcol_table_get_view(joined);
+  printf("orders joined to %d customers: %lld rows, %d columns\n", NUM_CUSTOMERS,
+         (long long)j.num_rows, (int)j.num_columns);
+
+  gcol_groupby_agg const aggs[3] = {gcol_groupby_agg_make(GCOL_GROUPBY_SUM),
+                                    gcol_groupby_agg_make(GCOL_GROUPBY_MEAN),
+                                    gcol_groupby_agg_make(GCOL_GROUPBY_COUNT_ALL)};
+  gcol_groupby_request const request = {j.columns[1], aggs, 3};
+  gcol_groupby_options options;
+  memset(&options, 0, sizeof options);
+  options.sort_keys = true;
+  gcol_table_view segment;
+  CHECK(gcol_table_view_make(&j.columns[2], 1, &segment));
+  gcol_groupby_result *res = NULL;
+  CHECK(gcol_groupby_aggregate(segment, &request, 1, &options, &res, stream, NULL));
+  gcol_table_view const keys = gcol_table_get_view(res->keys);
+  int64_t const groups = keys.num_rows;
+  double *sums = malloc(sizeof(double) * (size_t)groups),
+         *means = malloc(sizeof(double) * (size_t)groups);
+  int64_t *counts = malloc(sizeof(int64_t) * (size_t)groups);
+  gcol_host_strings *names = NULL;
+  CHECK(gcol_column_copy_to_host(gcol_column_get_view(res->columns[0]), sums, NULL, stream));
+  CHECK(gcol_column_copy_to_host(gcol_column_get_view(res->columns[1]), means, NULL, stream));
+  CHECK(gcol_column_copy_to_host(gcol_column_get_view(res->columns[2]), counts, NULL, stream));
+  CHECK(gcol_column_strings_copy_to_host(keys.columns[0], stream, &names));
+  printf("revenue per segment (groupby):\n  %-10s %14s %10s %8s\n", "segment", "revenue", "mean",
+         "orders");
+  for (int64_t g = 0; g < groups; ++g) {
+    printf("  %-10.*s %14.2f %10.4f %8lld\n", (int)(names->offsets[g + 1] - names->offsets[g]),
+           names->chars + names->offsets[g], sums[g], means[g], (long long)counts[g]);
+  }
+  gcol_host_strings_free(names);
+  free(sums);
+  free(means);
+  free(counts);
+  gcol_groupby_result_free(res);
+  gcol_table_free(joined);
+  gcol_table_free(customers);
+  gcol_column_free(customer);
+  gcol_scalar_free(modulus);
 }
 
 int main(void) {
@@ -188,6 +269,7 @@ int main(void) {
   print_rows(gcol_table_get_view(sorted), 5, stream);
   summarize(all, stream);
   pack_round_trip(gcol_table_get_view(sorted), stream);
+  revenue_per_segment(all, stream);
 
   gcol_table_free(sorted);
   gcol_table_free(big);

@@ -78,11 +78,12 @@ __device__ __forceinline__ int64_t output_count(gcol_join_kind kind, int64_t mat
   }
 }
 
-/* Pass 1: each probe row's slot (-1: no match) and output count; marks matched slots. */
+/* Pass 1: where each probe row's matches start in rows[] (-1: no match) and its output
+ * count; marks matched slots. */
 __global__ void probe_count_kernel(gcol_detail_hash_table t, const gcol_detail_row_column *build,
                                    const gcol_detail_row_column *probe, int32_t num_keys,
                                    bool nulls_equal, gcol_join_kind kind, int64_t n,
-                                   const int64_t *offsets, int64_t *probe_slot, int64_t *counts,
+                                   const int64_t *offsets, int64_t *run_start, int64_t *counts,
                                    uint8_t *matched) {
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t slot = -1;
@@ -92,7 +93,7 @@ __global__ void probe_count_kernel(gcol_detail_hash_table t, const gcol_detail_r
     }
     int64_t const matches = slot >= 0 ? offsets[slot + 1] - offsets[slot] : 0;
     if (matched != NULL && matches > 0) matched[slot] = 1;
-    probe_slot[i] = matches > 0 ? slot : -1;
+    run_start[i] = matches > 0 ? offsets[slot] : -1; /* pass 2 reads rows[] from there */
     counts[i] = output_count(kind, matches);
   }
 }
@@ -100,19 +101,18 @@ __global__ void probe_count_kernel(gcol_detail_hash_table t, const gcol_detail_r
 /* Pass 2: the pairs of output rows [first, last) from probe rows (out_offsets: their
  * exclusive sum). */
 template <typename T>
-__global__ void probe_write_kernel(int64_t n, const int64_t *out_offsets, const int64_t *probe_slot,
-                                   const int64_t *offsets, const int64_t *rows, int64_t first,
-                                   int64_t last, T *left, T *right) {
+__global__ void probe_write_kernel(int64_t n, const int64_t *out_offsets, const int64_t *run_start,
+                                   const int64_t *rows, int64_t first, int64_t last, T *left,
+                                   T *right) {
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t const begin = out_offsets[i], end = out_offsets[i + 1];
     if (end <= first || begin >= last) continue;
-    int64_t const slot = probe_slot[i];
+    int64_t const run = run_start[i];
     int64_t const lo = begin > first ? begin : first;
     int64_t const hi = end < last ? end : last;
     for (int64_t k = lo; k < hi; ++k) {
       left[k - first] = (T)i;
-      if (right != NULL)
-        right[k - first] = slot >= 0 ? (T)rows[offsets[slot] + (k - begin)] : (T)-1;
+      if (right != NULL) right[k - first] = run >= 0 ? (T)rows[run + (k - begin)] : (T)-1;
     }
   }
 }
@@ -201,14 +201,14 @@ done:
 
 /* The state of one probe: pass 1 and the sums. */
 typedef struct probe_state {
-  gcol_buffer *keys, *probe_slot, *out_offsets, *matched, *unmatched_pos;
+  gcol_buffer *keys, *run_start, *out_offsets, *matched, *unmatched_pos;
   int64_t probe_total; /* output rows from probe rows */
   int64_t unmatched;   /* full join: unmatched build rows appended */
 } probe_state;
 
 void probe_state_free(probe_state *p) {
   gcol_buffer_free(p->keys);
-  gcol_buffer_free(p->probe_slot);
+  gcol_buffer_free(p->run_start);
   gcol_buffer_free(p->out_offsets);
   gcol_buffer_free(p->matched);
   gcol_buffer_free(p->unmatched_pos);
@@ -234,7 +234,7 @@ gcol_status probe_run(const gcol_join_hash *h, gcol_table_view probe_keys, gcol_
   bool const full = kind == GCOL_JOIN_FULL;
   memset(p, 0, sizeof *p);
   GCOL_DETAIL_TRY(key_columns(probe_keys, stream, &p->keys));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n > 0 ? n : 1) * 8u, stream, NULL, &p->probe_slot));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n > 0 ? n : 1) * 8u, stream, NULL, &p->run_start));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 1) * 8u, stream, NULL, &p->out_offsets));
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(p->out_offsets->data, 0, (size_t)(n + 1) * 8u, s));
   if (full) {
@@ -245,7 +245,7 @@ gcol_status probe_run(const gcol_join_hash *h, gcol_table_view probe_keys, gcol_
     probe_count_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
         h->table, (const gcol_detail_row_column *)h->keys->data,
         (const gcol_detail_row_column *)p->keys->data, h->num_keys, h->nulls_equal, kind, n,
-        (const int64_t *)h->offsets->data, (int64_t *)p->probe_slot->data,
+        (const int64_t *)h->offsets->data, (int64_t *)p->run_start->data,
         (int64_t *)p->out_offsets->data, full ? (uint8_t *)p->matched->data : NULL);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)p->out_offsets->data,
@@ -277,9 +277,8 @@ void launch_writes(const gcol_join_hash *h, const probe_state *p, int64_t n, boo
                    int64_t first, int64_t last, T *left, T *right, cudaStream_t s) {
   if (n > 0 && first < p->probe_total) {
     probe_write_kernel<T><<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-        n, (const int64_t *)p->out_offsets->data, (const int64_t *)p->probe_slot->data,
-        (const int64_t *)h->offsets->data, (const int64_t *)h->rows->data, first, last, left,
-        right);
+        n, (const int64_t *)p->out_offsets->data, (const int64_t *)p->run_start->data,
+        (const int64_t *)h->rows->data, first, last, left, right);
   }
   if (full && p->unmatched > 0 && last > p->probe_total) {
     unmatched_write_kernel<T><<<grid_for(h->build_rows), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
