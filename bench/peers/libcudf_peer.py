@@ -1,0 +1,196 @@
+# libcudf 26.10 (through pylibcudf) on the device: the same operations and sizes as gcol's
+# bench/ programs (copied from shared/peers/libcudf_peer.py; gcol's rows added below: the
+# strings-key and median groupbys of bench/bench_groupby.cu). How to install and run it:
+# bench/peers/README.md.
+# One JSON line per figure on stdout. Memory: rmm's cudaMallocAsync resource (like gcol's default).
+# Timing: CUDA events around the call, median of REPS after WARM warm-ups.
+import json, sys, time, os
+import numpy as np
+import cupy as cp
+import rmm
+import pylibcudf as plc
+
+rmm.mr.set_current_device_resource(rmm.mr.CudaAsyncMemoryResource())
+REPS, WARM = int(os.environ.get("REPS", 10)), 2
+dev = cp.cuda.Device()
+GPU = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+cp.random.seed(12345)
+
+
+class _Rng:  # the legacy cupy API: randint/random/permutation with explicit dtypes
+    def integers(self, lo, hi, n, dtype=cp.int64):
+        return cp.random.randint(lo, hi, size=n, dtype=dtype)
+
+    def random(self, n, dtype=cp.float64):
+        return cp.random.random(n, dtype=dtype)
+
+    def permutation(self, n):
+        return cp.random.permutation(n)
+
+
+rng = _Rng()
+I64, I32, F64, B8 = (plc.DataType(plc.TypeId.INT64), plc.DataType(plc.TypeId.INT32),
+                     plc.DataType(plc.TypeId.FLOAT64), plc.DataType(plc.TypeId.BOOL8))
+ASC, NB = plc.types.Order.ASCENDING, plc.types.NullOrder.BEFORE
+
+
+def timed(fn):
+    for _ in range(WARM):
+        fn()
+    cp.cuda.runtime.deviceSynchronize()
+    ts = []
+    for _ in range(REPS):
+        a, b = cp.cuda.Event(), cp.cuda.Event()
+        a.record(); fn(); b.record(); b.synchronize()
+        ts.append(cp.cuda.get_elapsed_time(a, b))
+    ts.sort()
+    return ts[len(ts) // 2]
+
+
+def emit(name, rows, ms, note=""):
+    print(json.dumps({"bench": name, "rows": rows, "libcudf_ms": round(ms, 4), "note": note,
+                      "gpu": GPU, "peer": "libcudf 26.10.2"}), flush=True)
+
+
+def col(arr):
+    return plc.Column.from_cuda_array_interface(arr)
+
+
+def rand_u32(n):
+    return cp.random.randint(0, 2**31, size=n, dtype=cp.int64).astype(cp.uint64) * 2 + cp.random.randint(0, 2, size=n, dtype=cp.int64).astype(cp.uint64)
+
+
+def rand_i64(n):  # full 64-bit range
+    return ((rand_u32(n) << cp.uint64(32)) | rand_u32(n)).view(cp.int64)
+
+
+def rand_i32(n):
+    return rand_u32(n).astype(cp.uint32).view(cp.int32)
+
+
+def strings(n, lo=8, hi=32, seed=5):
+    cp.random.seed(seed)
+    lens = cp.random.randint(lo, hi + 1, size=n, dtype=cp.int32)
+    offs = cp.zeros(n + 1, dtype=cp.int32); cp.cumsum(lens, out=offs[1:])
+    total = int(offs[-1])
+    chars = cp.random.randint(ord('a'), ord('z') + 1, size=total, dtype=cp.uint8)
+    oc = col(offs)
+    return plc.Column(plc.DataType(plc.TypeId.STRING), n, plc.gpumemoryview(chars), None, 0, 0, [oc]), chars
+
+
+def run(name, fn):
+    try:
+        fn()
+    except Exception as e:  # keep going: one failing figure must not hide the others
+        print(json.dumps({"bench": name, "error": repr(e)[:300]}), flush=True)
+
+
+N27, N26, N24 = 1 << 27, 1 << 26, 1 << 24
+
+
+def sort_i64():
+    k = plc.Table([col(rand_i64(N27))])
+    emit("sorted_order_i64", N27, timed(lambda: plc.sorting.stable_sorted_order(k, [ASC], [NB])), "stable")
+    emit("sorted_order_i64_unstable", N27, timed(lambda: plc.sorting.sorted_order(k, [ASC], [NB])))
+
+
+def sort_by_key_i32():
+    k, v = plc.Table([col(rand_i32(N27))]), plc.Table([col(rand_i32(N27))])
+    emit("sort_by_key_i32", N27, timed(lambda: plc.sorting.sort_by_key(v, k, [ASC], [NB])))
+
+
+def sort_two():
+    k = plc.Table([col(rand_i32(N27)), col(rand_i64(N27))])
+    emit("sorted_order_i32_i64", N27, timed(lambda: plc.sorting.stable_sorted_order(k, [ASC, ASC], [NB, NB])))
+
+
+def sort_strings():
+    s, _ = strings(N24)
+    emit("sort_strings", N24, timed(lambda: plc.sorting.stable_sorted_order(plc.Table([s]), [ASC], [NB])))
+    idx = col(rng.integers(0, N24, N24, dtype=cp.int32))
+    emit("gather_strings", N24, timed(lambda: plc.copying.gather(plc.Table([s]), idx, plc.copying.OutOfBoundsPolicy.DONT_CHECK)))
+    tgt = plc.Scalar.from_py("qz")
+    emit("strings_contains_short", N24, timed(lambda: plc.strings.find.contains(s, tgt)), "8..32 bytes, literal 'qz'")
+    ls, _ = strings(1 << 20, 200, 1800, seed=9)
+    emit("strings_contains_long", 1 << 20, timed(lambda: plc.strings.find.contains(ls, tgt)), "200..1800 bytes, ~1 GB chars")
+    emit("strings_upper", N24, timed(lambda: plc.strings.case.to_upper(s)))
+
+
+def filter_gather_reduce():
+    x = col(rand_i64(N27))
+    m = col(rng.integers(0, 2, N27, dtype=cp.int8).astype(cp.bool_))
+    emit("filter_i64_50pct", N27, timed(lambda: plc.stream_compaction.apply_boolean_mask(plc.Table([x]), m)))
+    x26 = col(rand_i64(N26)); idx = col(rng.integers(0, N26, N26, dtype=cp.int32))
+    emit("gather_i64_random", N26, timed(lambda: plc.copying.gather(plc.Table([x26]), idx, plc.copying.OutOfBoundsPolicy.DONT_CHECK)))
+    emit("reduce_sum_i64", N27, timed(lambda: plc.reduce.reduce(x, plc.aggregation.sum(), I64)))
+    emit("scan_sum_i64", N27, timed(lambda: plc.reduce.scan(x, plc.aggregation.sum(), plc.reduce.ScanType.INCLUSIVE)))
+    y = col(rand_i64(N27))
+    emit("binary_add_i64", N27, timed(lambda: plc.binaryop.binary_operation(x, y, plc.binaryop.BinaryOperator.ADD, I64)))
+    parts = [col(rand_i64(N24)) for _ in range(8)]
+    emit("concatenate_i64", 8 * N24, timed(lambda: plc.concatenate.concatenate(parts)))
+
+
+def search():
+    hay = plc.sorting.sort(plc.Table([col(rand_i64(N27))]), [ASC], [NB])
+    nd = plc.Table([col(rand_i64(N24))])
+    emit("lower_bound_i64", N24, timed(lambda: plc.search.lower_bound(hay, nd, [ASC], [NB])))
+
+
+def distinct():
+    x = plc.Table([col(rng.integers(0, 1 << 20, N27, dtype=cp.int64))])
+    emit("distinct_i64_1M", N27, timed(lambda: plc.stream_compaction.distinct(
+        x, [0], plc.stream_compaction.DuplicateKeepOption.KEEP_ANY, plc.types.NullEquality.EQUAL,
+        plc.types.NanEquality.ALL_EQUAL)), "1M distinct of 2^27")
+    emit("distinct_count_i64_1M", N27, timed(lambda: plc.reduce.distinct_count(
+        x.columns()[0], plc.types.NullPolicy.INCLUDE, plc.types.NanPolicy.NAN_IS_NULL)))
+
+
+def joins():
+    EQ = plc.types.NullEquality.EQUAL
+    # the pyarrow anchor's shape: build keys 0,3,6,.. (10M), probe uniform in [0, 30M) (100M): 1/3 match
+    b = plc.Table([col(cp.arange(10_000_000, dtype=cp.int64) * 3)])
+    p = plc.Table([col(rng.integers(0, 30_000_000, 100_000_000, dtype=cp.int64))])
+    emit("inner_join_i64_10Mx100M", 110_000_000, timed(lambda: plc.join.inner_join(p, b, EQ)), "build 10M unique, probe 100M, 1/3 match")
+    emit("left_join_i64_10Mx100M", 110_000_000, timed(lambda: plc.join.left_join(p, b, EQ)))
+    emit("left_semi_join_i64_10Mx100M", 110_000_000, timed(lambda: plc.join.left_semi_join(p, b, EQ)))
+    bs = plc.Table([col(rng.permutation(100_000).astype(cp.int32))])
+    ps = plc.Table([col(rng.integers(0, 100_000, 10_000_000, dtype=cp.int32))])
+    emit("inner_join_i32_100Kx10M", 10_100_000, timed(lambda: plc.join.inner_join(ps, bs, EQ)), "every probe matches once")
+    b2 = plc.Table([col(rng.integers(0, 10_000_000, 10_000_000, dtype=cp.int32))])
+    p2 = plc.Table([col(rng.integers(0, 10_000_000, 10_000_000, dtype=cp.int32))])
+    emit("inner_join_i32_10Mx10M_dup", 20_000_000, timed(lambda: plc.join.inner_join(p2, b2, EQ)), "keys with duplicates on both sides")
+    sb, _ = strings(1_000_000, 8, 24, seed=21)
+    sp = plc.copying.gather(plc.Table([sb]), col(rng.integers(0, 1_000_000, 10_000_000, dtype=cp.int32)), plc.copying.OutOfBoundsPolicy.DONT_CHECK)
+    emit("inner_join_str_1Mx10M", 11_000_000, timed(lambda: plc.join.inner_join(sp, plc.Table([sb]), EQ)), "string keys 8..24 bytes")
+
+
+def groupby():
+    for groups, name in ((1 << 20, "1M"), (1000, "1K")):
+        g = plc.Table([col(rng.integers(0, groups, N27, dtype=cp.int64))])
+        v = col(rng.random(N27, dtype=cp.float64))
+        gb = plc.groupby.GroupBy(g)
+        emit(f"groupby_sum_f64_{name}", N27, timed(lambda: gb.aggregate([plc.groupby.GroupByRequest(v, [plc.aggregation.sum()])])))
+        emit(f"groupby_5aggs_f64_{name}", N27, timed(lambda: gb.aggregate([plc.groupby.GroupByRequest(v, [
+            plc.aggregation.sum(), plc.aggregation.min(), plc.aggregation.max(),
+            plc.aggregation.count(plc.types.NullPolicy.EXCLUDE), plc.aggregation.mean()])])), "sum,min,max,count,mean")
+    g2 = plc.Table([col(rng.integers(0, 1000, N27, dtype=cp.int32)), col(rng.integers(0, 1000, N27, dtype=cp.int32))])
+    v = col(rng.random(N27, dtype=cp.float64))
+    emit("groupby_sum_2keys_1M", N27, timed(lambda: plc.groupby.GroupBy(g2).aggregate([plc.groupby.GroupByRequest(v, [plc.aggregation.sum()])])))
+    # bench_groupby.cu's extra rows: strings keys (2^24 rows drawn from 2^20 strings of 8..24
+    # bytes) and a median over 1000 groups of 2^24 rows
+    sk, _ = strings(1 << 20, 8, 24, seed=31)
+    keys = plc.copying.gather(plc.Table([sk]), col(rng.integers(0, 1 << 20, N24, dtype=cp.int32)),
+                              plc.copying.OutOfBoundsPolicy.DONT_CHECK)
+    vs = col(rng.random(N24, dtype=cp.float64))
+    emit("groupby_sum_str_1M", N24, timed(lambda: plc.groupby.GroupBy(keys).aggregate([plc.groupby.GroupByRequest(vs, [plc.aggregation.sum()])])))
+    gm = plc.Table([col(rng.integers(0, 1000, N24, dtype=cp.int64))])
+    emit("groupby_median_f64_1K", N24, timed(lambda: plc.groupby.GroupBy(gm).aggregate([plc.groupby.GroupByRequest(vs, [plc.aggregation.median()])])))
+
+
+which = sys.argv[1:] or ["sort_i64", "sort_by_key_i32", "sort_two", "sort_strings", "filter_gather_reduce",
+                         "search", "distinct", "joins", "groupby"]
+for w in which:
+    t = time.time()
+    run(w, globals()[w])
+    cp.get_default_memory_pool().free_all_blocks()
+    print(f"# {w}: {time.time() - t:.1f} s", file=sys.stderr, flush=True)
