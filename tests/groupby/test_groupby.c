@@ -416,25 +416,38 @@ static void run_case(int which, int64_t n, int64_t off, bool key_nulls, gcol_tes
   ref_column_free(&values);
 }
 
-static void every_aggregation_on_every_key_path(void **state) {
-  (void)state;
-  gcol_test_rng rng = gcol_test_rng_make(1101);
-  int iter = 0;
-  for (int which = 0; which < NUM_KEY_CASES; ++which) {
-    for (size_t s = 0; s < gcol_test_num_sizes; ++s, ++iter) {
-      int64_t const n = gcol_test_sizes[s] > 70000 ? gcol_test_cap(70000) : gcol_test_sizes[s];
-      if (n != gcol_test_sizes[s] && s + 1 < gcol_test_num_sizes) continue;
-      gcol_groupby_options opt;
-      opt.drop_null_keys = (iter & 1) != 0;
-      opt.sort_keys = (iter & 2) != 0;
-      int64_t const off = gcol_test_offsets[(size_t)iter % gcol_test_num_offsets];
-      bool const key_nulls = which != KEY_ONE_GROUP && (iter % 3) != 0;
-      gcol_test_validity const vpat = (gcol_test_validity)(iter % GCOL_TEST_NUM_VALIDITY);
-      run_case(which, n, off, key_nulls, vpat, (iter & 4) != 0 ? GCOL_FLOAT64 : GCOL_INT32, opt,
-               &rng);
-    }
+/* Every aggregation over the size list on key path `which` (one test per path, so the
+ * suite's shards run them in parallel). */
+static void every_aggregation_on_key_path(int which) {
+  gcol_test_rng rng = gcol_test_rng_make(1101 + (uint64_t)which);
+  for (size_t s = 0; s < gcol_test_num_sizes; ++s) {
+    int const iter = which * (int)gcol_test_num_sizes + (int)s;
+    int64_t const n = gcol_test_sizes[s] > 70000 ? gcol_test_cap(70000) : gcol_test_sizes[s];
+    if (n != gcol_test_sizes[s] && s + 1 < gcol_test_num_sizes) continue;
+    gcol_groupby_options opt;
+    opt.drop_null_keys = (iter & 1) != 0;
+    opt.sort_keys = (iter & 2) != 0;
+    int64_t const off = gcol_test_offsets[(size_t)iter % gcol_test_num_offsets];
+    bool const key_nulls = which != KEY_ONE_GROUP && (iter % 3) != 0;
+    gcol_test_validity const vpat = (gcol_test_validity)(iter % GCOL_TEST_NUM_VALIDITY);
+    run_case(which, n, off, key_nulls, vpat, (iter & 4) != 0 ? GCOL_FLOAT64 : GCOL_INT32, opt,
+             &rng);
   }
 }
+
+#define KEY_PATH_TEST(which)                            \
+  static void every_aggregation_##which(void **state) { \
+    (void)state;                                        \
+    every_aggregation_on_key_path(which);               \
+  }
+KEY_PATH_TEST(KEY_INT32_SMALL)
+KEY_PATH_TEST(KEY_INT64_SPREAD)
+KEY_PATH_TEST(KEY_FLOAT64)
+KEY_PATH_TEST(KEY_STRING)
+KEY_PATH_TEST(KEY_INT32_STRING)
+KEY_PATH_TEST(KEY_INT32_INT64)
+KEY_PATH_TEST(KEY_ONE_GROUP)
+KEY_PATH_TEST(KEY_UNIQUE)
 
 static void every_option_on_small_inputs(void **state) {
   (void)state;
@@ -710,7 +723,14 @@ static void allocation_failures_leak_nothing(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(every_aggregation_on_every_key_path),
+      GCOL_TEST_GPU(every_aggregation_KEY_INT32_SMALL),
+      GCOL_TEST_GPU(every_aggregation_KEY_INT64_SPREAD),
+      GCOL_TEST_GPU(every_aggregation_KEY_FLOAT64),
+      GCOL_TEST_GPU(every_aggregation_KEY_STRING),
+      GCOL_TEST_GPU(every_aggregation_KEY_INT32_STRING),
+      GCOL_TEST_GPU(every_aggregation_KEY_INT32_INT64),
+      GCOL_TEST_GPU(every_aggregation_KEY_ONE_GROUP),
+      GCOL_TEST_GPU(every_aggregation_KEY_UNIQUE),
       GCOL_TEST_GPU(every_option_on_small_inputs),
       GCOL_TEST_GPU(several_requests_and_no_request),
       GCOL_TEST_GPU(partitions_merged_equal_the_whole),

@@ -13,11 +13,43 @@ bool gcol_test_has_device(void) {
   return err == cudaSuccess && count > 0;
 }
 
+/*
+ * GCOL_TEST_SHARD=k/n runs tests k, k + n, k + 2n, ... of the group (0 <= k < n): meson
+ * registers a long program n times (tests/meson.build) so its parts run in parallel lanes.
+ * Returns false, with a message, on a malformed value or a shard without tests.
+ */
+static bool shard_of(const char *name, size_t count, size_t *k, size_t *n) {
+  char const *env = getenv("GCOL_TEST_SHARD");
+  char tail = 0;
+  unsigned long a = 0, b = 1;
+  *k = 0;
+  *n = 1;
+  if (env == NULL || env[0] == '\0') return true;
+  if (sscanf(env, "%lu/%lu%c", &a, &b, &tail) != 2 || b == 0 || a >= b || a >= count) {
+    fprintf(stderr, "%s: GCOL_TEST_SHARD=%s is not k/n with 0 <= k < n and k < %zu tests\n", name,
+            env, count);
+    return false;
+  }
+  *k = a;
+  *n = b;
+  return true;
+}
+
 int gcol_test_run(const char *name, const struct CMUnitTest *tests, size_t count) {
+  size_t k = 0, n = 1, picked = 0;
+  struct CMUnitTest *shard = NULL;
+  int failures = 0;
   cmocka_set_message_output(CM_OUTPUT_TAP);
+  if (!shard_of(name, count, &k, &n)) return 1;
   (void)gcol_test_seed(); /* printed once, before the results */
   limit_sizes();
-  return _cmocka_run_group_tests(name, tests, count, NULL, NULL);
+  if (n == 1) return _cmocka_run_group_tests(name, tests, count, NULL, NULL);
+  shard = malloc(count * sizeof *shard);
+  if (shard == NULL) return 1;
+  for (size_t i = k; i < count; i += n) shard[picked++] = tests[i];
+  failures = _cmocka_run_group_tests(name, shard, picked, NULL, NULL);
+  free(shard);
+  return failures;
 }
 
 int gcol_test_run_gpu(const char *name, const struct CMUnitTest *tests, size_t count) {
@@ -92,7 +124,8 @@ int gcol_test_check_allocation_failures(gcol_status (*op)(void *ctx), void (*cle
     GCOL_TEST_OK(gcol_mr_set_default(failing, NULL));
     int64_t const before = gcol_test_live_bytes();
     gcol_status const st = op(ctx);
-    if (cudaDeviceSynchronize() != cudaSuccess) fail_msg("CUDA error after allocation %lld", (long long)n);
+    if (cudaDeviceSynchronize() != cudaSuccess)
+      fail_msg("CUDA error after allocation %lld", (long long)n);
     GCOL_TEST_OK(gcol_mr_set_default(stats_mr, NULL));
     if (st == GCOL_OK) {
       cleanup(ctx); /* the outputs still refer to `failing`: free them before it */
@@ -164,11 +197,21 @@ void gcol_test_fill_valid(gcol_test_rng *rng, gcol_test_validity pattern, uint8_
                           int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     switch (pattern) {
-      case GCOL_TEST_RANDOM_NULLS: valid[i] = gcol_test_rng_next(rng) % 3 != 0; break;
-      case GCOL_TEST_FIRST_NULL: valid[i] = i != 0; break;
-      case GCOL_TEST_LAST_NULL: valid[i] = i != n - 1; break;
-      case GCOL_TEST_ALL_NULL: valid[i] = 0; break;
-      default: valid[i] = 1; break;
+      case GCOL_TEST_RANDOM_NULLS:
+        valid[i] = gcol_test_rng_next(rng) % 3 != 0;
+        break;
+      case GCOL_TEST_FIRST_NULL:
+        valid[i] = i != 0;
+        break;
+      case GCOL_TEST_LAST_NULL:
+        valid[i] = i != n - 1;
+        break;
+      case GCOL_TEST_ALL_NULL:
+        valid[i] = 0;
+        break;
+      default:
+        valid[i] = 1;
+        break;
     }
   }
 }
@@ -179,9 +222,8 @@ const char *gcol_test_validity_name(gcol_test_validity pattern) {
   return (int)pattern >= 0 && pattern < GCOL_TEST_NUM_VALIDITY ? names[pattern] : "unknown";
 }
 
-const int64_t gcol_test_sizes[] = {0,   1,   2,   7,   8,   9,    31,   32,    33,    63,
-                                   64,  65,  127, 128, 129, 255,  256,  257,   1000,  4097,
-                                   65537, 100003};
+const int64_t gcol_test_sizes[] = {0,  1,   2,   7,   8,   9,   31,  32,   33,   63,    64,
+                                   65, 127, 128, 129, 255, 256, 257, 1000, 4097, 65537, 100003};
 size_t gcol_test_num_sizes = sizeof gcol_test_sizes / sizeof gcol_test_sizes[0];
 
 int64_t gcol_test_cap(int64_t n) {
