@@ -88,3 +88,27 @@ done:
   }
   return status;
 }
+
+extern "C" gcol_status gcol_detail_hash_map_create(int64_t rows, bool tagged, gcol_stream stream,
+                                                   gcol_buffer **storage,
+                                                   gcol_detail_hash_map *out) {
+  gcol_status status = GCOL_OK;
+  int64_t const capacity = gcol_probe_capacity_for(rows);
+  size_t bytes = 0;
+  *storage = NULL;
+  GCOL_DETAIL_CHECK(capacity > 0 && capacity <= ((int64_t)1 << 56), GCOL_ERROR_OVERFLOW,
+                    "a hash map for %lld rows is too large", (long long)rows);
+  bytes = (size_t)(capacity + 1) * 2u * sizeof(unsigned long long);
+  GCOL_DETAIL_TRY(gcol_buffer_create(bytes, stream, NULL, storage));
+  /* every key word and value EMPTY (all ones) */
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync((*storage)->data, 0xFF, bytes, (cudaStream_t)stream));
+  out->slots = (unsigned long long *)(*storage)->data;
+  out->capacity = capacity;
+  out->tagged = tagged;
+done:
+  if (status != GCOL_OK) {
+    gcol_buffer_free(*storage);
+    *storage = NULL;
+  }
+  return status;
+}

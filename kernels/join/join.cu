@@ -1,31 +1,54 @@
 /*
- * Equality joins (include/gcol/join.h) on the shared hash table (kernels/detail/hash_table.cuh).
+ * Equality joins (include/gcol/join.h) on the shared hash map (kernels/detail/hash_table.cuh:
+ * 16-byte slots, key word and value side by side).
  *
- * Build: every build row with a usable key claims, with insert_unique, the slot of its key's
- * group; rows per slot are counted, an exclusive sum of the counts gives each group a run
- * of `rows` (a CSR layout), and a second pass drops each build row's index into its group's
- * run. A key with 10K duplicates is one slot and one run of 10K rows: a probe finds the slot
- * once and reads the run, so the cost per output row is the same for unique keys and for
- * heavily repeated ones (no chain of duplicates to walk, no cliff).
+ * Build: every build row with a usable key claims the slot of its key's group; the first row
+ * of a group stores its index as the slot's value. One fixed-width key column of at most 8
+ * bytes without nulls is packed: the slot holds the key's bits, so neither build nor probe
+ * reads the build's keys at a random row. When every usable key is unique (the common case
+ * of a join on a primary key) the build ends there: a probe reads one slot and has its row.
+ * Otherwise rows per slot are counted, an exclusive sum gives each group a run of `rows` (a
+ * CSR layout) and a second pass drops each build row's index into its run: a key with 10K
+ * duplicates is one slot and one run, so the cost per output row does not depend on how
+ * often keys repeat (no chain of duplicates to walk, no cliff).
  *
- * Probe: pass 1 finds each probe row's slot and its output count for the join kind (64-bit);
- * an exclusive sum gives each probe row its output range, so the exact size is known before
- * anything is allocated; pass 2 writes the pairs of the requested output range (a batch).
- * A full join marks the matched slots in pass 1 and appends the unmatched build rows.
+ * Probe, in tiles of TILE probe rows, one block each: pass 1 finds each probe row's match
+ * (the build row, or the run's start) and the tile's output count; an exclusive sum over the
+ * tiles gives the exact 64-bit size before anything is allocated; pass 2 scans each tile's
+ * rows again and writes the output rows of the requested range (a batch) in probe-row order.
+ * Where a probe row has at most one output row (unique build keys, semi and anti joins) the
+ * match is all pass 2 reads. Where it may have many, pass 2 writes one output row per
+ * thread, finding its probe row by a binary search of the tile's offsets in shared memory,
+ * so a probe row with 10K matches is spread over the block. A full join marks the matched
+ * slots in pass 1 and appends the unmatched build rows.
  */
+#include <algorithm>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
 #include "detail/gather.h"
 #include "detail/hash_table.cuh"
 #include "detail/scan.h"
 #include "gcol/join.h"
 
 struct gcol_join_hash {
-  gcol_buffer *slots; /* the hash table's slots */
-  gcol_detail_hash_table table;
-  gcol_buffer *keys; /* gcol_detail_row_column[num_keys] of the build keys */
+  gcol_buffer *slots; /* the hash map's slots (not direct) */
+  gcol_detail_hash_map map;
+  bool direct;          /* integer keys indexed by value: slot = key - dir_min */
+  uint64_t dir_bias;    /* direct: XORed into a key's bits so signed keys order as unsigned */
+  uint64_t dir_min;     /* direct: the smallest biased build key */
+  int64_t dir_range;    /* direct: slots, max - min + 1 */
+  gcol_buffer *present; /* direct: uint32 bitmap of the slots holding a build key */
+  gcol_buffer *dir;     /* direct, unique: int64 first build row of each present slot */
+  gcol_buffer *rank;    /* direct, while building: uint32 place of a row among its key's rows */
+  gcol_buffer *counts;  /* direct, while building: uint32 rows per slot */
+  gcol_buffer *keys;    /* gcol_detail_row_column[num_keys] of the build keys */
   int32_t num_keys;
   gcol_data_type *types; /* host copy of the build key types (probe keys must match) */
-  gcol_buffer *offsets;  /* int64[capacity + 1]: run of slot s = rows[offsets[s], offsets[s+1]) */
-  gcol_buffer *rows;     /* int64 build rows grouped by slot */
+  bool packed;           /* one fixed-width key of <= 8 bytes, no nulls in the build */
+  bool unique;           /* every usable build key once: a slot's value is its build row */
+  gcol_buffer *offsets;  /* !unique: int64[capacity + 2], run of slot s = rows[offsets[s]..s+1) */
+  gcol_buffer *rows;     /* !unique: build rows grouped by slot (int32 up to INT32_MAX rows) */
   gcol_buffer *row_slot; /* int64[build rows]: a build row's slot, -1 when its key is unusable */
   int64_t build_rows;
   bool nulls_equal;
@@ -33,34 +56,172 @@ struct gcol_join_hash {
 
 namespace {
 
-/* Slot of build row i (claimed if new), counted; -1 for a key with a null when nulls are
- * unequal. Sets *overflow when the probe sequence runs out. */
-__global__ void build_insert_kernel(gcol_detail_hash_table t, const gcol_detail_row_column *keys,
-                                    int32_t num_keys, bool nulls_equal, int64_t n,
-                                    int64_t *row_slot, unsigned long long *counts, int *overflow) {
+/* Probe rows per tile: THREADS threads, ITEMS rows each. */
+constexpr int TILE_THREADS = 256;
+constexpr int TILE_ITEMS = 8;
+constexpr int64_t TILE = (int64_t)TILE_THREADS * TILE_ITEMS;
+/* Output rows per block of the many-matches writer, were the batch spread over every tile. */
+constexpr int64_t SHARE = 4096;
+
+/* The keys and options a kernel needs to find a row's slot. */
+typedef struct join_keys {
+  gcol_detail_hash_map map;
+  const gcol_detail_row_column *build, *probe;
+  int32_t num_keys;
+  bool nulls_equal, packed, direct;
+  uint64_t dir_bias, dir_min;
+  int64_t dir_range;
+  const uint32_t *present;
+  const long long *dir;
+} join_keys;
+
+/* Direct keys: the slot of a key's bits, or -1 when it is outside the build's range. */
+__device__ __forceinline__ int64_t direct_slot(const join_keys &k, uint64_t bits) {
+  uint64_t const x = (bits ^ k.dir_bias) - k.dir_min;
+  return x < (uint64_t)k.dir_range ? (int64_t)x : -1;
+}
+
+/* Direct keys: the slot of probe row i or -1; its build row in *value if `want_value`. */
+__device__ __forceinline__ int64_t find_direct(const join_keys &k, int64_t i, bool want_value,
+                                               int64_t *value) {
+  if (!gcol_detail_row_valid(&k.probe[0], i)) return -1;
+  int64_t const x = direct_slot(k, gcol_detail_row_bits(&k.probe[0], i));
+  if (x < 0 || ((k.present[x >> 5] >> (x & 31)) & 1u) == 0) return -1;
+  if (want_value) *value = k.dir[x];
+  return x;
+}
+
+/* The slot of probe row i, -1 when nothing matches; its value in *value where the slot has
+ * one at hand (hash) or `want_value` asks for it (direct). */
+__device__ __forceinline__ int64_t find_slot(const join_keys &k, int64_t i, bool want_value,
+                                             int64_t *value) {
+  if (k.direct) return find_direct(k, i, want_value, value);
+  if (k.packed) {
+    /* the build has no null: a null probe row matches nothing, whatever the null option */
+    if (!gcol_detail_row_valid(&k.probe[0], i)) return -1;
+    return gcol_detail_map_find_packed(k.map, gcol_detail_row_bits(&k.probe[0], i), value);
+  }
+  if (!k.nulls_equal && gcol_detail_row_has_null(k.probe, k.num_keys, i)) return -1;
+  gcol_detail_row_matcher m = {k.build, k.probe, k.num_keys, k.nulls_equal, i};
+  return gcol_detail_map_find_row(k.map, gcol_detail_row_hash(k.probe, k.num_keys, i), &m, value);
+}
+
+/* Sets *flag once per block where any thread saw `seen` (all threads call it): millions of
+ * stores to one address from every row with a repeated key took milliseconds. */
+__device__ __forceinline__ void flag_block(bool seen, int *flag) {
+  if (__syncthreads_or(seen) && threadIdx.x == 0 && *(volatile int *)flag == 0) *flag = 1;
+}
+
+/* Build: the slot of build row i (claimed if new; the first row stores itself as the value),
+ * -1 for a key with a null when nulls are unequal. Sets *dup when a key repeats and
+ * *overflow when a probe sequence runs out. */
+__global__ void build_insert_kernel(join_keys k, int64_t n, int64_t *row_slot, int *dup,
+                                    int *overflow) {
+  bool repeated = false;
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t slot = -1;
-    if (nulls_equal || !gcol_detail_row_has_null(keys, num_keys, i)) {
-      gcol_detail_row_matcher m = {keys, keys, num_keys, nulls_equal, i};
-      bool inserted = false;
-      slot =
-          gcol_detail_hash_insert_unique(t, gcol_detail_row_hash(keys, num_keys, i), &m, &inserted);
-      if (slot < 0) {
-        *overflow = 1;
-      } else {
-        atomicAdd(&counts[slot], 1ull);
-      }
+    bool inserted = false;
+    if (k.packed) {
+      slot = gcol_detail_map_insert_packed(k.map, gcol_detail_row_bits(&k.build[0], i), &inserted);
+    } else if (k.nulls_equal || !gcol_detail_row_has_null(k.build, k.num_keys, i)) {
+      gcol_detail_row_matcher m = {k.build, k.build, k.num_keys, k.nulls_equal, i};
+      slot = gcol_detail_map_insert_row(k.map, gcol_detail_row_hash(k.build, k.num_keys, i), &m,
+                                        &inserted);
+    } else {
+      row_slot[i] = -1;
+      continue;
+    }
+    if (slot < 0) {
+      *overflow = 1;
+    } else if (inserted) {
+      k.map.slots[2 * slot + 1] = (unsigned long long)i;
+    } else {
+      repeated = true;
     }
     row_slot[i] = slot;
+  }
+  flag_block(repeated, dup);
+}
+
+/* Direct build: the smallest and largest biased key (mm[0], mm[1]). */
+__global__ void direct_range_kernel(join_keys k, int64_t n, unsigned long long *mm) {
+  unsigned long long lo = ~0ull, hi = 0;
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    unsigned long long const b = gcol_detail_row_bits(&k.build[0], i) ^ k.dir_bias;
+    lo = b < lo ? b : lo;
+    hi = b > hi ? b : hi;
+  }
+  for (int d = 16; d > 0; d /= 2) { /* one atomic per warp (the grid is bounded) */
+    unsigned long long const l = __shfl_xor_sync(0xFFFFFFFFu, lo, d);
+    unsigned long long const h = __shfl_xor_sync(0xFFFFFFFFu, hi, d);
+    lo = l < lo ? l : lo;
+    hi = h > hi ? h : hi;
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicMin(&mm[0], lo);
+    atomicMax(&mm[1], hi);
+  }
+}
+
+/* Direct build: counts the rows of each slot (32-bit: the counts of a range that fits in L2
+ * stay there) and keeps each row's place in its slot's run. */
+__global__ void direct_insert_kernel(join_keys k, int64_t n, uint32_t *counts, int64_t *row_slot,
+                                     uint32_t *rank, int *dup) {
+  bool repeated = false;
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t const x = direct_slot(k, gcol_detail_row_bits(&k.build[0], i));
+    uint32_t const before = atomicAdd(&counts[x], 1u);
+    repeated = repeated || before > 0;
+    row_slot[i] = x;
+    rank[i] = before; /* the row's place in its run, if keys repeat */
+  }
+  flag_block(repeated, dup);
+}
+
+/* Direct build with unique keys: each slot's row (a pass of its own: with repeated keys the
+ * rows go to runs instead, and these random writes would be wasted). */
+__global__ void direct_rows_kernel(const int64_t *row_slot, int64_t n, long long *dir) {
+  GCOL_DETAIL_GRID_LOOP(i, n) { dir[row_slot[i]] = i; }
+}
+
+/* Direct build: the bitmap of slots with rows, a warp per 32 slots (streams the counts:
+ * cheaper than an atomic OR per build row). */
+__global__ void direct_present_kernel(const uint32_t *counts, int64_t range, uint32_t *present) {
+  int64_t const warps = (int64_t)gridDim.x * blockDim.x / 32;
+  for (int64_t w = gcol_detail_thread_index() / 32; w * 32 < range; w += warps) {
+    int64_t const x = w * 32 + (threadIdx.x & 31);
+    uint32_t const bits = __ballot_sync(0xFFFFFFFFu, x < range && counts[x] > 0);
+    if ((threadIdx.x & 31) == 0) present[w] = bits;
+  }
+}
+
+/* Direct build with repeated keys: 64-bit counts for the scan (offsets[range] = 0). */
+__global__ void widen_counts_kernel(const uint32_t *counts, int64_t range, int64_t *offsets) {
+  GCOL_DETAIL_GRID_LOOP(x, range + 1) { offsets[x] = x < range ? counts[x] : 0; }
+}
+
+/* Direct build with repeated keys: each row to its place in its key's run. */
+template <typename R>
+__global__ void direct_fill_kernel(const int64_t *row_slot, const uint32_t *rank,
+                                   const int64_t *offsets, int64_t n, R *rows) {
+  GCOL_DETAIL_GRID_LOOP(i, n) { rows[offsets[row_slot[i]] + rank[i]] = (R)i; }
+}
+
+/* Build with repeated keys: rows per slot. */
+__global__ void build_count_kernel(const int64_t *row_slot, int64_t n, unsigned long long *counts) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t const slot = row_slot[i];
+    if (slot >= 0) atomicAdd(&counts[slot], 1ull);
   }
 }
 
 /* rows[cursor[slot]++] = i for every build row with a slot. */
+template <typename R>
 __global__ void build_fill_kernel(const int64_t *row_slot, int64_t n, unsigned long long *cursor,
-                                  int64_t *rows) {
+                                  R *rows) {
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t const slot = row_slot[i];
-    if (slot >= 0) rows[atomicAdd(&cursor[slot], 1ull)] = i;
+    if (slot >= 0) rows[atomicAdd(&cursor[slot], 1ull)] = (R)i;
   }
 }
 
@@ -78,41 +239,203 @@ __device__ __forceinline__ int64_t output_count(gcol_join_kind kind, int64_t mat
   }
 }
 
-/* Pass 1: where each probe row's matches start in rows[] (-1: no match) and its output
- * count; marks matched slots. */
-__global__ void probe_count_kernel(gcol_detail_hash_table t, const gcol_detail_row_column *build,
-                                   const gcol_detail_row_column *probe, int32_t num_keys,
-                                   bool nulls_equal, gcol_join_kind kind, int64_t n,
-                                   const int64_t *offsets, int64_t *run_start, int64_t *counts,
-                                   uint8_t *matched) {
-  GCOL_DETAIL_GRID_LOOP(i, n) {
-    int64_t slot = -1;
-    if (nulls_equal || !gcol_detail_row_has_null(probe, num_keys, i)) {
-      gcol_detail_row_matcher m = {build, probe, num_keys, nulls_equal, i};
-      slot = gcol_detail_hash_find(t, gcol_detail_row_hash(probe, num_keys, i), &m);
+/* Where a probe pass reads and writes. */
+template <typename M>
+struct probe_args {
+  gcol_join_kind kind;
+  int64_t n;              /* probe rows */
+  const int64_t *offsets; /* the build's runs (NULL: unique keys, or no right rows wanted) */
+  bool want_value;        /* unique keys and right rows wanted: the slot's build row */
+  M *match;               /* per probe row: the build row (one output row at most) or the run's
+                             start (several), -1 when none */
+  int64_t *counts;        /* per probe row output rows, when several are possible (else NULL) */
+  uint8_t *matched;       /* full join: matched slots (else NULL) */
+  int64_t *tile_counts;   /* output rows per tile */
+};
+
+/* Pass 1, one probe row: its slot, match (build row, run start or mark) and match count. */
+template <bool DIRECT, typename M>
+__device__ __forceinline__ int64_t match_row(const join_keys &k, const probe_args<M> &a, int64_t i,
+                                             int64_t *match, int64_t *matches) {
+  int64_t value = -1;
+  int64_t const slot =
+      DIRECT ? find_direct(k, i, a.want_value, &value) : find_slot(k, i, a.want_value, &value);
+  *match = -1;
+  *matches = slot >= 0 ? 1 : 0;
+  if (slot >= 0 && a.offsets != NULL) {
+    *match = a.offsets[slot];
+    *matches = a.offsets[slot + 1] - *match;
+  } else if (slot >= 0) {
+    *match = a.want_value ? value : 0; /* semi and anti joins read no right row */
+  }
+  return slot;
+}
+
+/* Pass 1, one probe row's stores; returns its output rows. */
+template <typename M>
+__device__ __forceinline__ int64_t store_row(const probe_args<M> &a, int64_t i, int64_t slot,
+                                             int64_t match, int64_t matches) {
+  int64_t const count = output_count(a.kind, matches);
+  if (a.matched != NULL && slot >= 0) a.matched[slot] = 1;
+  a.match[i] = (M)(matches > 0 ? match : -1);
+  if (a.counts != NULL) a.counts[i] = count;
+  return count;
+}
+
+/* Pass 1 over one tile per block (rows striped over the threads), a row at a time (the
+ * probe loops of hash keys would take the registers that occupancy needs). */
+template <typename M>
+__global__ void __launch_bounds__(TILE_THREADS)
+    probe_match_smem_kernel(join_keys k, probe_args<M> a) {
+  typedef cub::BlockReduce<int64_t, TILE_THREADS> reduce_t;
+  __shared__ typename reduce_t::TempStorage temp;
+  int64_t const tile_start = (int64_t)blockIdx.x * TILE;
+  int64_t total = 0;
+  for (int j = 0; j < TILE_ITEMS; ++j) {
+    int64_t const i = tile_start + (int64_t)j * TILE_THREADS + threadIdx.x;
+    if (i >= a.n) break;
+    int64_t match = -1, matches = 0;
+    int64_t const slot = match_row<false>(k, a, i, &match, &matches);
+    total += store_row(a, i, slot, match, matches);
+  }
+  total = reduce_t(temp).Sum(total);
+  if (threadIdx.x == 0) a.tile_counts[blockIdx.x] = total;
+}
+
+/* Pass 1 for direct keys: all lookups of a thread's rows before any store, so that their
+ * loads are in flight together (a row at a time left the probe bound by the latency of its
+ * dependent loads). */
+template <typename M>
+__global__ void __launch_bounds__(TILE_THREADS, 4)
+    probe_direct_smem_kernel(join_keys k, probe_args<M> a) {
+  typedef cub::BlockReduce<int64_t, TILE_THREADS> reduce_t;
+  __shared__ typename reduce_t::TempStorage temp;
+  int64_t const tile_start = (int64_t)blockIdx.x * TILE;
+  int64_t slot[TILE_ITEMS], match[TILE_ITEMS], matches[TILE_ITEMS], total = 0;
+#pragma unroll
+  for (int j = 0; j < TILE_ITEMS; ++j) {
+    int64_t const i = tile_start + (int64_t)j * TILE_THREADS + threadIdx.x;
+    slot[j] = i < a.n ? match_row<true>(k, a, i, &match[j], &matches[j]) : -1;
+  }
+#pragma unroll
+  for (int j = 0; j < TILE_ITEMS; ++j) {
+    int64_t const i = tile_start + (int64_t)j * TILE_THREADS + threadIdx.x;
+    if (i < a.n) total += store_row(a, i, slot[j], match[j], matches[j]);
+  }
+  total = reduce_t(temp).Sum(total);
+  if (threadIdx.x == 0) a.tile_counts[blockIdx.x] = total;
+}
+
+/* Pass 2 where every probe row has at most one output row: a block scan of the tile's flags
+ * places them. Output rows [first, last) are written, shifted by first. */
+template <typename M, typename T>
+__global__ void __launch_bounds__(TILE_THREADS)
+    write_single_smem_kernel(gcol_join_kind kind, int64_t n, const M *match,
+                             const int64_t *tile_offsets, int64_t first, int64_t last, T *left,
+                             T *right) {
+  typedef cub::BlockScan<int64_t, TILE_THREADS> scan_t;
+  __shared__ typename scan_t::TempStorage temp;
+  int64_t const base = tile_offsets[blockIdx.x];
+  if (tile_offsets[blockIdx.x + 1] <= first || base >= last) return;
+  int64_t const tile_start = (int64_t)blockIdx.x * TILE;
+  int64_t m[TILE_ITEMS];
+#pragma unroll
+  for (int j = 0; j < TILE_ITEMS; ++j) { /* every load first */
+    int64_t const i = tile_start + (int64_t)j * TILE_THREADS + threadIdx.x;
+    m[j] = i < n ? (int64_t)match[i] : -1;
+  }
+  int64_t done = 0;
+#pragma unroll
+  for (int j = 0; j < TILE_ITEMS; ++j) {
+    int64_t const i = tile_start + (int64_t)j * TILE_THREADS + threadIdx.x;
+    int64_t const flag = i < n ? output_count(kind, m[j] >= 0 ? 1 : 0) : 0;
+    int64_t pos = 0, sum = 0;
+    scan_t(temp).ExclusiveSum(flag, pos, sum);
+    __syncthreads(); /* temp is reused by the next round */
+    int64_t const at = base + done + pos;
+    if (flag != 0 && at >= first && at < last) {
+      left[at - first] = (T)i;
+      if (right != NULL) right[at - first] = (T)m[j];
     }
-    int64_t const matches = slot >= 0 ? offsets[slot + 1] - offsets[slot] : 0;
-    if (matched != NULL && matches > 0) matched[slot] = 1;
-    run_start[i] = matches > 0 ? offsets[slot] : -1; /* pass 2 reads rows[] from there */
-    counts[i] = output_count(kind, matches);
+    done += sum;
   }
 }
 
-/* Pass 2: the pairs of output rows [first, last) from probe rows (out_offsets: their
- * exclusive sum). */
-template <typename T>
-__global__ void probe_write_kernel(int64_t n, const int64_t *out_offsets, const int64_t *run_start,
-                                   const int64_t *rows, int64_t first, int64_t last, T *left,
-                                   T *right) {
-  GCOL_DETAIL_GRID_LOOP(i, n) {
-    int64_t const begin = out_offsets[i], end = out_offsets[i + 1];
-    if (end <= first || begin >= last) continue;
-    int64_t const run = run_start[i];
-    int64_t const lo = begin > first ? begin : first;
-    int64_t const hi = end < last ? end : last;
-    for (int64_t k = lo; k < hi; ++k) {
-      left[k - first] = (T)i;
-      if (right != NULL) right[k - first] = run >= 0 ? (T)rows[run + (k - begin)] : (T)-1;
+/* The last of `rows` tile rows whose output start is <= rel (starts ascending, starts[0] 0). */
+__device__ __forceinline__ int last_start_at_most(const int64_t *starts, int rows, int64_t rel) {
+  int a = 0, b = rows;
+  while (b - a > 1) {
+    int const mid = (a + b) / 2;
+    if (starts[mid] <= rel) {
+      a = mid;
+    } else {
+      b = mid;
+    }
+  }
+  return a;
+}
+
+/* Output rows a thread of the many-matches writer handles at once (loads in flight). */
+constexpr int WRITE_UNROLL = 4;
+
+/* Pass 2 where a probe row may have many output rows: the tile's offsets go to shared memory
+ * and each thread writes output rows (consecutive rows by consecutive threads), finding its
+ * probe row by binary search. gridDim.y blocks share a tile: where keys repeat thousands of
+ * times a batch may fall within a few tiles. */
+template <typename M, typename T>
+__global__ void __launch_bounds__(TILE_THREADS)
+    write_multi_smem_kernel(int64_t n, const M *match, const int64_t *counts, const M *rows,
+                            const int64_t *tile_offsets, int64_t first, int64_t last, T *left,
+                            T *right) {
+  typedef cub::BlockScan<int64_t, TILE_THREADS> scan_t;
+  __shared__ typename scan_t::TempStorage temp;
+  __shared__ int64_t starts[TILE]; /* output offset of each tile row within the tile */
+  int64_t const base = tile_offsets[blockIdx.x], end = tile_offsets[blockIdx.x + 1];
+  /* this block's share (blockIdx.y of gridDim.y) of the tile's output rows in [first, last) */
+  int64_t lo = base > first ? base : first, hi = end < last ? end : last;
+  int64_t const share = hi > lo ? (hi - lo + gridDim.y - 1) / gridDim.y : 0;
+  lo += share * blockIdx.y;
+  hi = lo + share < hi ? lo + share : hi;
+  if (lo >= hi) return;
+  int64_t const tile_start = (int64_t)blockIdx.x * TILE;
+  int const rows_here = (int)(n - tile_start < TILE ? n - tile_start : TILE);
+  int64_t cnt[TILE_ITEMS];
+#pragma unroll
+  for (int j = 0; j < TILE_ITEMS; ++j) {
+    int const r = j * TILE_THREADS + threadIdx.x;
+    cnt[j] = r < rows_here ? counts[tile_start + r] : 0;
+  }
+  int64_t done = 0;
+#pragma unroll
+  for (int j = 0; j < TILE_ITEMS; ++j) {
+    int64_t pos = 0, sum = 0;
+    scan_t(temp).ExclusiveSum(cnt[j], pos, sum);
+    __syncthreads();
+    starts[j * TILE_THREADS + threadIdx.x] = done + pos;
+    done += sum;
+  }
+  __syncthreads();
+  for (int64_t k0 = lo + threadIdx.x; k0 < hi; k0 += WRITE_UNROLL * TILE_THREADS) {
+    int64_t row[WRITE_UNROLL], right_row[WRITE_UNROLL];
+#pragma unroll
+    for (int u = 0; u < WRITE_UNROLL; ++u) {
+      int64_t const rel = k0 + u * TILE_THREADS - base;
+      int const r = k0 + u * TILE_THREADS < hi ? last_start_at_most(starts, rows_here, rel) : 0;
+      row[u] = tile_start + r;
+      right_row[u] = rel - starts[r]; /* the match's place in its run */
+    }
+#pragma unroll
+    for (int u = 0; u < WRITE_UNROLL; ++u) {
+      if (k0 + u * TILE_THREADS >= hi) break;
+      int64_t const run = (int64_t)match[row[u]];
+      right_row[u] = run >= 0 && right != NULL ? rows[run + right_row[u]] : -1;
+    }
+#pragma unroll
+    for (int u = 0; u < WRITE_UNROLL; ++u) {
+      int64_t const k = k0 + u * TILE_THREADS;
+      if (k >= hi) break;
+      left[k - first] = (T)row[u];
+      if (right != NULL) right[k - first] = (T)right_row[u];
     }
   }
 }
@@ -201,15 +524,19 @@ done:
 
 /* The state of one probe: pass 1 and the sums. */
 typedef struct probe_state {
-  gcol_buffer *keys, *run_start, *out_offsets, *matched, *unmatched_pos;
+  gcol_buffer *keys, *match, *counts, *tile_offsets, *matched, *unmatched_pos;
+  bool wide_match; /* match is int64 (else int32) */
+  bool multi;      /* a probe row may have several output rows */
+  int64_t tiles;
   int64_t probe_total; /* output rows from probe rows */
   int64_t unmatched;   /* full join: unmatched build rows appended */
 } probe_state;
 
 void probe_state_free(probe_state *p) {
   gcol_buffer_free(p->keys);
-  gcol_buffer_free(p->run_start);
-  gcol_buffer_free(p->out_offsets);
+  gcol_buffer_free(p->match);
+  gcol_buffer_free(p->counts);
+  gcol_buffer_free(p->tile_offsets);
   gcol_buffer_free(p->matched);
   gcol_buffer_free(p->unmatched_pos);
   memset(p, 0, sizeof *p);
@@ -225,45 +552,103 @@ done:
   return status;
 }
 
+/* Slots a build row's slot indexes (matched flags, runs). */
+int64_t num_slots(const gcol_join_hash *h) {
+  return h->direct ? h->dir_range : h->map.capacity + 1;
+}
+
+join_keys keys_of(const gcol_join_hash *h, const gcol_buffer *probe_keys) {
+  join_keys k;
+  k.map = h->map;
+  k.build = (const gcol_detail_row_column *)h->keys->data;
+  k.probe = probe_keys != NULL ? (const gcol_detail_row_column *)probe_keys->data : k.build;
+  k.num_keys = h->num_keys;
+  k.nulls_equal = h->nulls_equal;
+  k.packed = h->packed;
+  k.direct = h->direct;
+  k.dir_bias = h->dir_bias;
+  k.dir_min = h->dir_min;
+  k.dir_range = h->dir_range;
+  k.present = h->present != NULL ? (const uint32_t *)h->present->data : NULL;
+  k.dir = h->dir != NULL ? (const long long *)h->dir->data : NULL;
+  return k;
+}
+
+template <typename M>
+void launch_match(const gcol_join_hash *h, gcol_join_kind kind, probe_state *p, int64_t n,
+                  cudaStream_t s) {
+  probe_args<M> a;
+  a.kind = kind;
+  a.n = n;
+  a.offsets = h->unique || !has_right(kind) ? NULL : (const int64_t *)h->offsets->data;
+  a.want_value = h->unique && has_right(kind);
+  a.match = (M *)p->match->data;
+  a.counts = p->multi ? (int64_t *)p->counts->data : NULL;
+  a.matched = p->matched != NULL ? (uint8_t *)p->matched->data : NULL;
+  a.tile_counts = (int64_t *)p->tile_offsets->data;
+  unsigned int const tiles = (unsigned int)p->tiles;
+  if (h->direct) {
+    probe_direct_smem_kernel<M><<<tiles, TILE_THREADS, 0, s>>>(keys_of(h, p->keys), a);
+  } else {
+    probe_match_smem_kernel<M><<<tiles, TILE_THREADS, 0, s>>>(keys_of(h, p->keys), a);
+  }
+}
+
+/* Full join: positions of the unmatched build rows (synchronizes). */
+gcol_status count_unmatched(const gcol_join_hash *h, probe_state *p, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  int64_t const nb = h->build_rows;
+  cudaStream_t const s = (cudaStream_t)stream;
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(nb + 1) * 8u, stream, NULL, &p->unmatched_pos));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(p->unmatched_pos->data, 0, (size_t)(nb + 1) * 8u, s));
+  unmatched_kernel<<<grid_for(nb), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+      (const int64_t *)h->row_slot->data, (const uint8_t *)p->matched->data, nb,
+      (int64_t *)p->unmatched_pos->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)p->unmatched_pos->data,
+                                                (int64_t *)p->unmatched_pos->data, nb + 1, stream));
+  GCOL_DETAIL_TRY(read_i64(p->unmatched_pos, nb, &p->unmatched, stream));
+done:
+  return status;
+}
+
 /* Pass 1, the sums, and the full join's unmatched build rows (synchronizes). */
 gcol_status probe_run(const gcol_join_hash *h, gcol_table_view probe_keys, gcol_join_kind kind,
                       probe_state *p, gcol_stream stream) {
   gcol_status status = GCOL_OK;
   cudaStream_t const s = (cudaStream_t)stream;
-  int64_t const n = probe_keys.num_rows, nb = h->build_rows;
+  int64_t const n = probe_keys.num_rows;
   bool const full = kind == GCOL_JOIN_FULL;
   memset(p, 0, sizeof *p);
+  p->tiles = (n + TILE - 1) / TILE;
+  p->multi = !h->unique && has_right(kind);
+  p->wide_match = h->build_rows > INT32_MAX;
   GCOL_DETAIL_TRY(key_columns(probe_keys, stream, &p->keys));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n > 0 ? n : 1) * 8u, stream, NULL, &p->run_start));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 1) * 8u, stream, NULL, &p->out_offsets));
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(p->out_offsets->data, 0, (size_t)(n + 1) * 8u, s));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n > 0 ? n : 1) * (p->wide_match ? 8u : 4u), stream,
+                                     NULL, &p->match));
+  if (p->multi) {
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n > 0 ? n : 1) * 8u, stream, NULL, &p->counts));
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(p->tiles + 1) * 8u, stream, NULL, &p->tile_offsets));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(p->tile_offsets->data, 0, (size_t)(p->tiles + 1) * 8u, s));
   if (full) {
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)h->table.capacity, stream, NULL, &p->matched));
-    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(p->matched->data, 0, (size_t)h->table.capacity, s));
+    size_t const bytes = (size_t)num_slots(h);
+    GCOL_DETAIL_TRY(gcol_buffer_create(bytes, stream, NULL, &p->matched));
+    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(p->matched->data, 0, bytes, s));
   }
   if (n > 0) {
-    probe_count_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-        h->table, (const gcol_detail_row_column *)h->keys->data,
-        (const gcol_detail_row_column *)p->keys->data, h->num_keys, h->nulls_equal, kind, n,
-        (const int64_t *)h->offsets->data, (int64_t *)p->run_start->data,
-        (int64_t *)p->out_offsets->data, full ? (uint8_t *)p->matched->data : NULL);
+    if (p->wide_match) {
+      launch_match<int64_t>(h, kind, p, n, s);
+    } else {
+      launch_match<int32_t>(h, kind, p, n, s);
+    }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)p->out_offsets->data,
-                                                  (int64_t *)p->out_offsets->data, n + 1, stream));
-  }
-  GCOL_DETAIL_TRY(read_i64(p->out_offsets, n, &p->probe_total, stream));
-  if (full && nb > 0) {
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(nb + 1) * 8u, stream, NULL, &p->unmatched_pos));
-    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(p->unmatched_pos->data, 0, (size_t)(nb + 1) * 8u, s));
-    unmatched_kernel<<<grid_for(nb), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-        (const int64_t *)h->row_slot->data, (const uint8_t *)p->matched->data, nb,
-        (int64_t *)p->unmatched_pos->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)p->unmatched_pos->data,
-                                                  (int64_t *)p->unmatched_pos->data, nb + 1,
+    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)p->tile_offsets->data,
+                                                  (int64_t *)p->tile_offsets->data, p->tiles + 1,
                                                   stream));
-    GCOL_DETAIL_TRY(read_i64(p->unmatched_pos, nb, &p->unmatched, stream));
   }
+  GCOL_DETAIL_TRY(read_i64(p->tile_offsets, p->tiles, &p->probe_total, stream));
+  if (full && h->build_rows > 0) GCOL_DETAIL_TRY(count_unmatched(h, p, stream));
   GCOL_DETAIL_CHECK(p->probe_total <= INT64_MAX - p->unmatched, GCOL_ERROR_OVERFLOW,
                     "the join's output does not fit in int64 rows");
 done:
@@ -271,16 +656,39 @@ done:
   return status;
 }
 
+/* Pass 2 with match type M into maps of type T for output rows [first, last). */
+template <typename M, typename T>
+void launch_probe_writes(const gcol_join_hash *h, const probe_state *p, gcol_join_kind kind,
+                         int64_t n, int64_t first, int64_t last, T *left, T *right,
+                         cudaStream_t s) {
+  const M *match = (const M *)p->match->data;
+  const int64_t *tile_offsets = (const int64_t *)p->tile_offsets->data;
+  unsigned int const tiles = (unsigned int)p->tiles;
+  if (p->multi) {
+    /* blocks per tile: about SHARE output rows each if the batch were spread evenly */
+    int64_t const per_tile = (last - first) / (int64_t)tiles / SHARE + 1;
+    dim3 const grid(tiles, (unsigned int)(per_tile < 65535 ? per_tile : 65535));
+    write_multi_smem_kernel<M, T><<<grid, TILE_THREADS, 0, s>>>(
+        n, match, (const int64_t *)p->counts->data, (const M *)h->rows->data, tile_offsets, first,
+        last, left, right);
+  } else {
+    write_single_smem_kernel<M, T>
+        <<<tiles, TILE_THREADS, 0, s>>>(kind, n, match, tile_offsets, first, last, left, right);
+  }
+}
+
 /* Pass 2 into maps of type T for output rows [first, last). */
 template <typename T>
-void launch_writes(const gcol_join_hash *h, const probe_state *p, int64_t n, bool full,
+void launch_writes(const gcol_join_hash *h, const probe_state *p, gcol_join_kind kind, int64_t n,
                    int64_t first, int64_t last, T *left, T *right, cudaStream_t s) {
   if (n > 0 && first < p->probe_total) {
-    probe_write_kernel<T><<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-        n, (const int64_t *)p->out_offsets->data, (const int64_t *)p->run_start->data,
-        (const int64_t *)h->rows->data, first, last, left, right);
+    if (p->wide_match) {
+      launch_probe_writes<int64_t, T>(h, p, kind, n, first, last, left, right, s);
+    } else {
+      launch_probe_writes<int32_t, T>(h, p, kind, n, first, last, left, right, s);
+    }
   }
-  if (full && p->unmatched > 0 && last > p->probe_total) {
+  if (kind == GCOL_JOIN_FULL && p->unmatched > 0 && last > p->probe_total) {
     unmatched_write_kernel<T><<<grid_for(h->build_rows), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
         (const int64_t *)h->row_slot->data, (const uint8_t *)p->matched->data,
         (const int64_t *)p->unmatched_pos->data, h->build_rows, p->probe_total, first, last, left,
@@ -297,11 +705,140 @@ done:
   return status;
 }
 
+/* The bias of direct keys (their bits XOR it order as unsigned), or false when a key type
+ * is not an integer. */
+bool direct_bias(gcol_type_id id, uint64_t *bias) {
+  int const bits = (int)gcol_type_size(id) * 8;
+  bool const is_signed = gcol_type_is_signed_integral(id) || gcol_type_is_timestamp(id) ||
+                         gcol_type_is_duration(id) || id == GCOL_DECIMAL32 || id == GCOL_DECIMAL64;
+  *bias = is_signed ? 1ull << (bits - 1) : 0;
+  return is_signed || gcol_type_is_unsigned_integral(id) || id == GCOL_BOOL8;
+}
+
+/* Direct build when the packed integer keys span at most twice the slots a hash map would
+ * have (the index then takes no more memory than the map): the range, read back. */
+gcol_status try_direct(gcol_join_hash *h, gcol_type_id id, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *mm = NULL;
+  unsigned long long host[2] = {~0ull, 0};
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const n = h->build_rows, limit = 2 * gcol_probe_capacity_for(n);
+  /* 32-bit counts and ranks: up to 2^32 - 1 build rows */
+  if (!h->packed || n == 0 || n > (int64_t)UINT32_MAX || !direct_bias(id, &h->dir_bias)) goto done;
+  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof host, stream, NULL, &mm));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(mm->data, host, sizeof host, cudaMemcpyHostToDevice, s));
+  direct_range_kernel<<<std::min(grid_for(n), 2048u), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+      keys_of(h, NULL), n, (unsigned long long *)mm->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(host, mm->data, sizeof host, cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  if (limit <= 0 || host[1] - host[0] >= (unsigned long long)limit) goto done;
+  h->direct = true;
+  h->dir_min = host[0];
+  h->dir_range = (int64_t)(host[1] - host[0]) + 1;
+done:
+  gcol_buffer_free(mm);
+  return status;
+}
+
+/* Direct build: the bitmap and the first row of every slot; sets *dup_flag. */
+gcol_status direct_build(gcol_join_hash *h, gcol_stream stream, int *dup_flag) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const n = h->build_rows, range = h->dir_range;
+  int64_t const words = (range + 31) / 32;
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)range * 4u, stream, NULL, &h->counts));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(h->counts->data, 0, (size_t)range * 4u, s));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * 4u, stream, NULL, &h->rank));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)words * 4u, stream, NULL, &h->present));
+  direct_insert_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+      keys_of(h, NULL), n, (uint32_t *)h->counts->data, (int64_t *)h->row_slot->data,
+      (uint32_t *)h->rank->data, dup_flag);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  direct_present_kernel<<<grid_for(words * 32), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+      (const uint32_t *)h->counts->data, range, (uint32_t *)h->present->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+done:
+  return status;
+}
+
+/* One fixed-width key column of at most 8 bytes without nulls: its bits are the key word. */
+gcol_status packable(gcol_table_view keys, gcol_stream stream, bool *out) {
+  gcol_status status = GCOL_OK;
+  int64_t nulls = 0;
+  gcol_type_id const id = keys.columns[0].type.id;
+  *out = false;
+  if (keys.num_columns != 1 || !gcol_type_is_fixed_width(id) || gcol_type_size(id) > 8) goto done;
+  GCOL_DETAIL_TRY(gcol_column_view_null_count(keys.columns[0], stream, &nulls));
+  *out = nulls == 0;
+done:
+  return status;
+}
+
+/* Repeated keys: counts per slot, their exclusive sum (offsets), the rows in runs. */
+/* The run of each slot's rows (repeated keys), rows of type R. */
+template <typename R>
+gcol_status fill_runs(gcol_join_hash *h, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *cursor = NULL;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const n = h->build_rows, slots = num_slots(h);
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(R), stream, NULL, &h->rows));
+  if (h->direct) { /* every row knows its place */
+    direct_fill_kernel<R><<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+        (const int64_t *)h->row_slot->data, (const uint32_t *)h->rank->data,
+        (const int64_t *)h->offsets->data, n, (R *)h->rows->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    goto done;
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)slots * 8u, stream, NULL, &cursor));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(cursor->data, h->offsets->data, (size_t)slots * 8u,
+                                       cudaMemcpyDeviceToDevice, s));
+  build_fill_kernel<R><<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+      (const int64_t *)h->row_slot->data, n, (unsigned long long *)cursor->data,
+      (R *)h->rows->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s)); /* the cursor is freed below */
+done:
+  gcol_buffer_free(cursor);
+  return status;
+}
+
+/* Repeated keys: the counts per slot, their exclusive sum (offsets), the rows in runs. */
+gcol_status build_runs(gcol_join_hash *h, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const n = h->build_rows, slots = num_slots(h);
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(slots + 1) * 8u, stream, NULL, &h->offsets));
+  if (h->direct) { /* counted while inserting */
+    widen_counts_kernel<<<grid_for(slots + 1), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+        (const uint32_t *)h->counts->data, slots, (int64_t *)h->offsets->data);
+  } else {
+    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(h->offsets->data, 0, (size_t)(slots + 1) * 8u, s));
+    build_count_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+        (const int64_t *)h->row_slot->data, n, (unsigned long long *)h->offsets->data);
+  }
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)h->offsets->data,
+                                                (int64_t *)h->offsets->data, slots + 1, stream));
+  if (n > INT32_MAX) {
+    GCOL_DETAIL_TRY(fill_runs<int64_t>(h, stream));
+  } else {
+    GCOL_DETAIL_TRY(fill_runs<int32_t>(h, stream));
+  }
+done:
+  return status;
+}
+
 }  // namespace
 
 extern "C" void gcol_join_hash_free(gcol_join_hash *hash) {
   if (hash == NULL) return;
   gcol_buffer_free(hash->slots);
+  gcol_buffer_free(hash->present);
+  gcol_buffer_free(hash->dir);
+  gcol_buffer_free(hash->rank);
+  gcol_buffer_free(hash->counts);
   gcol_buffer_free(hash->keys);
   gcol_buffer_free(hash->offsets);
   gcol_buffer_free(hash->rows);
@@ -318,10 +855,10 @@ extern "C" gcol_status gcol_join_hash_create(gcol_table_view build_keys, gcol_nu
                                              gcol_join_hash **out, gcol_stream stream) {
   gcol_status status = GCOL_OK;
   gcol_join_hash *h = NULL;
-  gcol_buffer *overflow = NULL, *cursor = NULL;
+  gcol_buffer *flags = NULL; /* int[2]: repeated key, overflow */
   cudaStream_t const s = (cudaStream_t)stream;
-  int host_overflow = 0;
-  int64_t n = 0, capacity = 0;
+  int host_flags[2] = {0, 0};
+  int64_t n = 0;
   GCOL_DETAIL_NVTX_PUSH("gcol_join_hash_create");
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
@@ -340,44 +877,47 @@ extern "C" gcol_status gcol_join_hash_create(gcol_table_view build_keys, gcol_nu
   h->nulls_equal = nulls == GCOL_NULLS_EQUAL;
   h->build_rows = n = build_keys.num_rows;
   GCOL_DETAIL_TRY(key_columns(build_keys, stream, &h->keys));
-  GCOL_DETAIL_TRY(gcol_detail_hash_table_create(n, stream, &h->slots, &h->table));
-  capacity = h->table.capacity;
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(capacity + 1) * 8u, stream, NULL, &h->offsets));
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(h->offsets->data, 0, (size_t)(capacity + 1) * 8u, s));
+  GCOL_DETAIL_TRY(packable(build_keys, stream, &h->packed));
+  GCOL_DETAIL_TRY(try_direct(h, build_keys.columns[0].type.id, stream));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n > 0 ? n : 1) * 8u, stream, NULL, &h->row_slot));
-  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(int), stream, NULL, &overflow));
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(overflow->data, 0, sizeof(int), s));
-  if (n > 0) {
-    build_insert_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-        h->table, (const gcol_detail_row_column *)h->keys->data, h->num_keys, h->nulls_equal, n,
-        (int64_t *)h->row_slot->data, (unsigned long long *)h->offsets->data,
-        (int *)overflow->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  }
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)h->offsets->data,
-                                                (int64_t *)h->offsets->data, capacity + 1, stream));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n > 0 ? n : 1) * 8u, stream, NULL, &h->rows));
-  if (n > 0) {
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)capacity * 8u, stream, NULL, &cursor));
-    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(cursor->data, h->offsets->data, (size_t)capacity * 8u,
-                                         cudaMemcpyDeviceToDevice, s));
-    build_fill_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-        (const int64_t *)h->row_slot->data, n, (unsigned long long *)cursor->data,
-        (int64_t *)h->rows->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_buffer_create(2 * sizeof(int), stream, NULL, &flags));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(flags->data, 0, 2 * sizeof(int), s));
+  if (h->direct) {
+    GCOL_DETAIL_TRY(direct_build(h, stream, (int *)flags->data));
+  } else {
+    GCOL_DETAIL_TRY(
+        gcol_detail_hash_map_create(n, n < (int64_t)0xFFFFFFFF, stream, &h->slots, &h->map));
+    if (n > 0) {
+      build_insert_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+          keys_of(h, NULL), n, (int64_t *)h->row_slot->data, (int *)flags->data,
+          (int *)flags->data + 1);
+      GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    }
   }
   GCOL_DETAIL_CUDA_TRY(
-      cudaMemcpyAsync(&host_overflow, overflow->data, sizeof(int), cudaMemcpyDeviceToHost, s));
+      cudaMemcpyAsync(host_flags, flags->data, sizeof host_flags, cudaMemcpyDeviceToHost, s));
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
-  GCOL_DETAIL_CHECK(host_overflow == 0, GCOL_ERROR_OVERFLOW,
-                    "the join hash table of %lld rows overflowed its %lld slots", (long long)n,
-                    (long long)capacity);
+  GCOL_DETAIL_CHECK(host_flags[1] == 0, GCOL_ERROR_OVERFLOW,
+                    "the join hash map of %lld rows overflowed its %lld slots", (long long)n,
+                    (long long)h->map.capacity);
+  h->unique = host_flags[0] == 0;
+  if (!h->unique) {
+    GCOL_DETAIL_TRY(build_runs(h, stream));
+  } else if (h->direct) {
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)h->dir_range * 8u, stream, NULL, &h->dir));
+    direct_rows_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+        (const int64_t *)h->row_slot->data, n, (long long *)h->dir->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s)); /* the ranks are freed below */
+  gcol_buffer_free(h->rank);
+  gcol_buffer_free(h->counts);
+  h->rank = h->counts = NULL;
   *out = h;
   h = NULL;
 done:
   gcol_join_hash_free(h);
-  gcol_buffer_free(overflow);
-  gcol_buffer_free(cursor);
+  gcol_buffer_free(flags);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }
@@ -427,7 +967,6 @@ extern "C" gcol_status gcol_join_hash_probe(const gcol_join_hash *hash, gcol_tab
         probe_keys.num_rows > hash->build_rows ? probe_keys.num_rows : hash->build_rows;
     gcol_data_type const type = gcol_data_type_make(gcol_index_type_for(larger));
     bool const wide = type.id == GCOL_INT64;
-    bool const full = kind == GCOL_JOIN_FULL;
     cudaStream_t const s = (cudaStream_t)stream;
     GCOL_DETAIL_TRY(check_output_bytes(count, 8u));
     GCOL_DETAIL_TRY(gcol_column_create(type, count, GCOL_MASK_UNALLOCATED, stream, mr, &left));
@@ -437,12 +976,13 @@ extern "C" gcol_status gcol_join_hash_probe(const gcol_join_hash *hash, gcol_tab
     if (count > 0) {
       void *const l = left->data->data;
       void *const r = right != NULL ? right->data->data : NULL;
+      int64_t const n = probe_keys.num_rows;
       if (wide) {
-        launch_writes<int64_t>(hash, &p, probe_keys.num_rows, full, first, first + count,
-                               (int64_t *)l, (int64_t *)r, s);
+        launch_writes<int64_t>(hash, &p, kind, n, first, first + count, (int64_t *)l, (int64_t *)r,
+                               s);
       } else {
-        launch_writes<int32_t>(hash, &p, probe_keys.num_rows, full, first, first + count,
-                               (int32_t *)l, (int32_t *)r, s);
+        launch_writes<int32_t>(hash, &p, kind, n, first, first + count, (int32_t *)l, (int32_t *)r,
+                               s);
       }
       GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     }

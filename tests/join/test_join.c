@@ -129,17 +129,29 @@ typedef struct join_case {
   gcol_test_validity validity;
 } join_case;
 
+static void check_columns(ref_column *cols, const join_case *jc, int64_t nl, int64_t nr,
+                          int64_t off);
+
 /* One case: every kind, both null options, the whole probe and batches. */
 static void check_case(gcol_test_rng *rng, const join_case *jc, int64_t nl, int64_t nr,
                        int64_t off) {
-  int64_t const total = off + nl + nr;
   ref_column cols[MAX_KEYS];
+  for (int32_t k = 0; k < jc->num_keys; ++k) {
+    cols[k] = ref_column_random(rng, gcol_data_type_make(jc->types[k]), off + nl + nr,
+                                k == 0 ? jc->validity : GCOL_TEST_NO_MASK, jc->pool);
+  }
+  check_columns(cols, jc, nl, nr, off);
+}
+
+/* The key columns `cols` (rows [off, off + nl) probe, [off + nl, off + nl + nr) build) joined
+ * every way; frees them. */
+static void check_columns(ref_column *cols, const join_case *jc, int64_t nl, int64_t nr,
+                          int64_t off) {
+  int64_t const total = off + nl + nr;
   const ref_column *keys[MAX_KEYS];
   gcol_column *d[MAX_KEYS];
   gcol_column_view lv[MAX_KEYS], rv[MAX_KEYS];
   for (int32_t k = 0; k < jc->num_keys; ++k) {
-    cols[k] = ref_column_random(rng, gcol_data_type_make(jc->types[k]), total,
-                                k == 0 ? jc->validity : GCOL_TEST_NO_MASK, jc->pool);
     keys[k] = &cols[k];
     ref_column_to_device(&cols[k], &d[k]);
     lv[k] = ref_slice(gcol_column_get_view(d[k]), off, off + nl);
@@ -235,13 +247,56 @@ static void test_join_kinds(void **state) {
       {{GCOL_TIMESTAMP_MILLISECONDS}, 1, 13, GCOL_TEST_LAST_NULL},
       {{GCOL_INT32, GCOL_STRING}, 2, 4, GCOL_TEST_RANDOM_NULLS},
       {{GCOL_INT16, GCOL_FLOAT64, GCOL_STRING}, 3, 3, GCOL_TEST_ALL_NULL},
+      /* unique build keys (the one-slot path): packed with a null only on the probe side
+       * (FIRST_NULL at offset 0), strings, two columns */
+      {{GCOL_INT32}, 1, 0, GCOL_TEST_FIRST_NULL},
+      {{GCOL_STRING}, 1, 0, GCOL_TEST_NO_MASK},
+      {{GCOL_INT64, GCOL_INT32}, 2, 0, GCOL_TEST_RANDOM_NULLS},
+      {{GCOL_UINT64}, 1, 40, GCOL_TEST_NO_MASK}, /* packed with duplicates */
   };
-  static const int64_t sizes[][2] = {{0, 0},   {0, 5},     {6, 0},     {1, 1},
-                                     {33, 17}, {257, 100}, {700, 1200}};
+  /* the last size spans several probe tiles (2048 rows) */
+  static const int64_t sizes[][2] = {{0, 0},   {0, 5},     {6, 0},      {1, 1},
+                                     {33, 17}, {257, 100}, {700, 1200}, {4500, 200}};
   for (size_t c = 0; c < NUM_OF(cases); ++c) {
     for (size_t s = 0; s < NUM_OF(sizes); ++s) {
       int64_t const off = (int64_t)((c + s) % 3) * 33;
       check_case(&rng, &cases[c], sizes[s][0], sizes[s][1], off);
+    }
+  }
+}
+
+/* Integer keys indexed by value (a dense range, signed, at the type's ends): unique build
+ * keys, probe keys in and out of the range with nulls; then the same keys repeated. */
+static void test_join_direct_keys(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1403);
+  static const gcol_type_id types[] = {GCOL_INT32, GCOL_INT8, GCOL_INT64, GCOL_UINT16,
+                                       GCOL_TIMESTAMP_SECONDS};
+  int64_t const nl = gcol_test_cap(3000), nr = 200;
+  for (size_t t = 0; t < NUM_OF(types); ++t) {
+    for (int repeated = 0; repeated < 2; ++repeated) {
+      gcol_type_id const id = types[t];
+      join_case const jc = {{id}, 1, 0, GCOL_TEST_RANDOM_NULLS};
+      ref_column c =
+          ref_column_random(&rng, gcol_data_type_make(id), nl + nr, GCOL_TEST_NO_MASK, 0);
+      size_t const w = c.width;
+      /* the type's lowest values for int8 and uint16 (a range at the edge), else around 0 */
+      int64_t const base = id == GCOL_INT8 ? -128 : id == GCOL_UINT16 ? 0 : -100;
+      for (int64_t i = 0; i < nl + nr; ++i) {
+        int64_t v;
+        if (i >= nl) { /* build: base + a permutation of 0..nr-1 (each value twice if repeated) */
+          int64_t const j = i - nl;
+          v = base + (repeated ? (j * 37) % (nr / 2) : (j * 37) % nr);
+        } else { /* probe: mostly in the range, some beyond it */
+          v = base + (int64_t)(gcol_test_rng_next(&rng) % (uint64_t)(nr + 40)) - 20;
+          if (id == GCOL_INT8 && v < -128) v = 127;
+          if (id == GCOL_UINT16 && v < 0) v = 65535;
+        }
+        memcpy(c.values + (size_t)i * w, &v, w); /* little-endian: the low bytes */
+        c.valid[i] = i >= nl || gcol_test_rng_next(&rng) % 7 != 0;
+      }
+      c.has_mask = true;
+      check_columns(&c, &jc, nl, nr, 0);
     }
   }
 }
@@ -252,6 +307,9 @@ static void test_join_duplicates(void **state) {
   gcol_test_rng rng = gcol_test_rng_make(1402);
   join_case const jc = {{GCOL_INT32}, 1, 2, GCOL_TEST_NO_MASK};
   check_case(&rng, &jc, gcol_test_cap(300), gcol_test_cap(400), 5);
+  /* packed keys repeated on both sides, the probe over several tiles */
+  join_case const packed = {{GCOL_INT64}, 1, 3, GCOL_TEST_NO_MASK};
+  check_case(&rng, &packed, gcol_test_cap(4100), gcol_test_cap(60), 0);
 }
 
 /* The joined table: left columns, right columns without its key; nulls for missing rows. */
@@ -431,9 +489,13 @@ static void test_join_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_join_kinds),     GCOL_TEST_GPU(test_join_duplicates),
-      GCOL_TEST_GPU(test_join_tables),    GCOL_TEST_GPU(test_cross_join),
-      GCOL_TEST_GPU(test_join_bad_input), GCOL_TEST_GPU(test_join_allocation_failures),
+      GCOL_TEST_GPU(test_join_kinds),
+      GCOL_TEST_GPU(test_join_direct_keys),
+      GCOL_TEST_GPU(test_join_duplicates),
+      GCOL_TEST_GPU(test_join_tables),
+      GCOL_TEST_GPU(test_cross_join),
+      GCOL_TEST_GPU(test_join_bad_input),
+      GCOL_TEST_GPU(test_join_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("join", tests);
 }
