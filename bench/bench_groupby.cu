@@ -43,26 +43,6 @@ __global__ void unit_doubles(double *v, int64_t n) {
   }
 }
 
-/* Strings: row i is a decimal rendering of a key in [0, distinct), padded to 8..24 bytes. */
-__global__ void string_sizes(const int64_t *keys, int64_t n, int32_t *offsets) {
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += (int64_t)gridDim.x * blockDim.x) {
-    offsets[i] = (int32_t)(8 + keys[i] % 17);
-  }
-}
-
-__global__ void string_chars(const int64_t *keys, const int32_t *offsets, int64_t n, char *chars) {
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += (int64_t)gridDim.x * blockDim.x) {
-    int64_t k = keys[i];
-    int32_t const begin = offsets[i], len = offsets[i + 1] - begin;
-    for (int32_t j = len - 1; j >= 0; --j) {
-      chars[begin + j] = (char)('a' + k % 26);
-      k /= 26;
-    }
-  }
-}
-
 struct context {
   gcol_table_view keys;
   gcol_groupby_request req;
@@ -157,38 +137,12 @@ int main(void) {
 
   /* strings keys: 2^24 rows, keys drawn from 2^20 values */
   int64_t const ns = n < ((int64_t)1 << 24) ? n : ((int64_t)1 << 24);
-  int32_t *offsets = NULL;
-  char *chars = NULL;
-  int32_t total = 0;
-  GCOL_BENCH_CHECK(cudaMalloc(&offsets, (size_t)(ns + 1) * 4));
-  string_sizes<<<4096, 256, 0, stream>>>(k1m, ns, offsets);
-  GCOL_BENCH_CHECK(cudaGetLastError());
-  {
-    /* exclusive scan of the sizes on the host (setup only) */
-    int32_t *h = (int32_t *)malloc((size_t)(ns + 1) * 4);
-    GCOL_BENCH_CHECK(cudaMemcpyAsync(h, offsets, (size_t)ns * 4, cudaMemcpyDeviceToHost, stream));
-    GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
-    for (int64_t i = 0; i < ns; ++i) {
-      int32_t const s = h[i];
-      h[i] = total;
-      total += s;
-    }
-    h[ns] = total;
-    GCOL_BENCH_CHECK(cudaMemcpy(offsets, h, (size_t)(ns + 1) * 4, cudaMemcpyHostToDevice));
-    free(h);
-  }
-  GCOL_BENCH_CHECK(cudaMalloc(&chars, (size_t)total));
-  string_chars<<<4096, 256, 0, stream>>>(k1m, offsets, ns, chars);
-  GCOL_BENCH_CHECK(cudaGetLastError());
-  gcol_column_view offs_view = gcol_column_view_make(i32, ns + 1, offsets, NULL, 0);
-  gcol_column_view str =
-      gcol_column_view_make(gcol_data_type_make(GCOL_STRING), ns, chars, NULL, 0);
-  str.num_children = 1;
-  str.children = &offs_view;
-  GCOL_BENCH_CHECK(gcol_table_view_make(&str, 1, &c.keys));
+  gcol_bench_strings str;
+  gcol_bench_strings_make(k1m, ns, (gcol_stream)stream, &str);
+  GCOL_BENCH_CHECK(gcol_table_view_make(&str.view, 1, &c.keys));
   c.req.values = gcol_column_view_make(gcol_data_type_make(GCOL_FLOAT64), ns, values, NULL, 0);
   bench("groupby_sum_str_1M", "string keys 8..24 B, 2^20 distinct", &c, ns, 0,
-        (double)total + (double)ns * 12);
+        (double)ns * 28 /* ~16 B of chars, 4 of offset, 8 of value a row */);
 
   /* median over 1000 groups, 2^24 rows */
   gcol_column_view const c1k_s = gcol_column_view_make(i64, ns, k1k, NULL, 0);
@@ -197,8 +151,7 @@ int main(void) {
   c.req.aggs = &median;
   bench("groupby_median_f64_1K", "int64 keys in [0,1000), float64", &c, ns, 0, (double)ns * 16);
 
-  GCOL_BENCH_CHECK(cudaFree(chars));
-  GCOL_BENCH_CHECK(cudaFree(offsets));
+  gcol_bench_strings_free(&str);
   GCOL_BENCH_CHECK(cudaFree(values));
   GCOL_BENCH_CHECK(cudaFree(kb));
   GCOL_BENCH_CHECK(cudaFree(ka));

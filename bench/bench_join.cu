@@ -7,8 +7,18 @@
  *                                           uniform in [0, 30M)
  *   inner_join_i32_100Kx10M                 build 100K unique int32, probe 10M each matching once
  *   inner_join_i32_10Mx10M_dup              both sides 10M int32 uniform in [0, 10M)
+ *   inner_join_str_1Mx10M                   build 1M unique strings of 8..24 bytes, probe 10M
+ *                                           drawn from them
+ *   inner_join_i64_dup10K                   build 1M rows = 100 keys x 10K duplicates, probe
+ *                                           1M rows of those keys: 10^10 output rows, of which
+ *                                           one batch of 2^28 is made (build, size, batch). Its
+ *                                           peer is the unique-key join 100Kx10M scaled to
+ *                                           the same output rows: the issue's "no cliff" asks
+ *                                           for a ratio >= 0.5.
+ * Each row also records gcol's peak device memory for one call (statistics resource).
  */
 #include <cuda_runtime.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "bench_util.h"
@@ -37,12 +47,35 @@ __global__ void in_range(T *keys, int64_t n, int64_t range) {
 struct context {
   gcol_table_view left, right;
   gcol_join_kind kind;
+  int64_t batch; /* > 0: build, then only output rows [0, batch) of the probe */
   cudaStream_t stream;
 };
+
+void run_batch(context *c) {
+  gcol_join_hash *h = NULL;
+  gcol_column *l = NULL, *r = NULL;
+  GCOL_BENCH_CHECK(gcol_join_hash_create(c->right, GCOL_NULLS_EQUAL, &h, (gcol_stream)c->stream));
+  GCOL_BENCH_CHECK(
+      gcol_join_hash_probe(h, c->left, c->kind, 0, c->batch, &l, &r, (gcol_stream)c->stream, NULL));
+  gcol_column_free(l);
+  gcol_column_free(r);
+  gcol_join_hash_free(h);
+}
+
+void run_build(void *p) {
+  context *c = (context *)p;
+  gcol_join_hash *h = NULL;
+  GCOL_BENCH_CHECK(gcol_join_hash_create(c->right, GCOL_NULLS_EQUAL, &h, (gcol_stream)c->stream));
+  gcol_join_hash_free(h);
+}
 
 void run_gcol(void *p) {
   context *c = (context *)p;
   gcol_column *l = NULL, *r = NULL;
+  if (c->batch > 0) {
+    run_batch(c);
+    return;
+  }
   bool const pairs = c->kind != GCOL_JOIN_LEFT_SEMI && c->kind != GCOL_JOIN_LEFT_ANTI;
   GCOL_BENCH_CHECK(gcol_join(c->left, c->right, c->kind, GCOL_NULLS_EQUAL, &l, pairs ? &r : NULL,
                              (gcol_stream)c->stream, NULL));
@@ -66,16 +99,25 @@ gcol_column_view make_keys(int64_t n, bool unique, int64_t step_or_range, uint64
                                keys, NULL, 0);
 }
 
-void report(const char *name, const char *types, context *c, int64_t out_rows, double libcudf_ms) {
+const char *const LIBCUDF = "libcudf 26.10 H200 2026-11-23 (reference, not same run)";
+
+/* Times one join; returns gcol's milliseconds. `key_bytes`: bytes of a key row. */
+double report(const char *name, const char *types, context *c, int64_t out_rows, double peer_ms,
+              const char *peer, double key_bytes) {
   gcol_bench_result r = {};
   r.bench = name;
   r.types = types;
   r.rows = c->left.num_rows;
-  r.peer = "libcudf 26.10 H200 2026-11-23 (reference, not same run)";
+  r.peer = peer;
   r.gcol_ms = gcol_bench_time_ms(run_gcol, c, (gcol_stream)c->stream);
-  r.peer_ms = libcudf_ms;
-  r.bytes = (double)(c->left.num_rows + c->right.num_rows) * 8.0 + (double)out_rows * 8.0;
-  gcol_bench_report(&r);
+  r.peer_ms = peer_ms;
+  r.bytes = (double)(c->left.num_rows + c->right.num_rows) * key_bytes + (double)out_rows * 8.0;
+  char note[64];
+  snprintf(note, sizeof note, "of which the build %.4f ms",
+           gcol_bench_time_ms(run_build, c, (gcol_stream)c->stream));
+  gcol_bench_report_more(&r, gcol_bench_peak_bytes(run_gcol, c, (gcol_stream)c->stream), note);
+  fprintf(stderr, "  %s: %s\n", name, note);
+  return r.gcol_ms;
 }
 
 /* Output rows of one join (for the bytes column). */
@@ -85,7 +127,17 @@ int64_t output_rows(context *c) {
   GCOL_BENCH_CHECK(gcol_join_hash_create(c->right, GCOL_NULLS_EQUAL, &h, (gcol_stream)c->stream));
   GCOL_BENCH_CHECK(gcol_join_hash_probe_size(h, c->left, c->kind, &n, (gcol_stream)c->stream));
   gcol_join_hash_free(h);
-  return n;
+  return c->batch > 0 && c->batch < n ? c->batch : n;
+}
+
+/* int64 keys in [0, range) (random) as a device array (for the strings rows). */
+int64_t *random_keys(int64_t n, int64_t range, uint64_t seed, cudaStream_t stream) {
+  int64_t *keys = NULL;
+  GCOL_BENCH_CHECK(cudaMalloc(&keys, (size_t)n * 8));
+  gcol_bench_fill_random(keys, (size_t)n * 8, seed, (gcol_stream)stream);
+  in_range<int64_t><<<4096, 256, 0, stream>>>(keys, n, range);
+  GCOL_BENCH_CHECK(cudaGetLastError());
+  return keys;
 }
 
 }  // namespace
@@ -97,6 +149,8 @@ int main(void) {
   context c = {};
   c.stream = stream;
   void *a = NULL, *b = NULL;
+  double unique_ms = 0;
+  int64_t unique_rows = 1;
   gcol_column_view ra, lb;
   {
     ra = make_keys<int64_t>(10000000, true, 3, 0, stream, &a);
@@ -104,11 +158,14 @@ int main(void) {
     GCOL_BENCH_CHECK(gcol_table_view_make(&ra, 1, &c.right));
     GCOL_BENCH_CHECK(gcol_table_view_make(&lb, 1, &c.left));
     c.kind = GCOL_JOIN_INNER;
-    report("inner_join_i64_10Mx100M", "int64 10M unique x 100M", &c, output_rows(&c), 7.89);
+    report("inner_join_i64_10Mx100M", "int64 10M unique x 100M", &c, output_rows(&c), 7.89, LIBCUDF,
+           8);
     c.kind = GCOL_JOIN_LEFT;
-    report("left_join_i64_10Mx100M", "int64 10M unique x 100M", &c, output_rows(&c), 8.16);
+    report("left_join_i64_10Mx100M", "int64 10M unique x 100M", &c, output_rows(&c), 8.16, LIBCUDF,
+           8);
     c.kind = GCOL_JOIN_LEFT_SEMI;
-    report("left_semi_join_i64_10Mx100M", "int64 10M unique x 100M", &c, output_rows(&c), 4.79);
+    report("left_semi_join_i64_10Mx100M", "int64 10M unique x 100M", &c, output_rows(&c), 4.79,
+           LIBCUDF, 8);
     GCOL_BENCH_CHECK(cudaFree(a));
     GCOL_BENCH_CHECK(cudaFree(b));
   }
@@ -118,7 +175,9 @@ int main(void) {
     GCOL_BENCH_CHECK(gcol_table_view_make(&ra, 1, &c.right));
     GCOL_BENCH_CHECK(gcol_table_view_make(&lb, 1, &c.left));
     c.kind = GCOL_JOIN_INNER;
-    report("inner_join_i32_100Kx10M", "int32 100K unique x 10M", &c, output_rows(&c), 0.80);
+    unique_rows = output_rows(&c);
+    unique_ms = report("inner_join_i32_100Kx10M", "int32 100K unique x 10M", &c, unique_rows, 0.80,
+                       LIBCUDF, 4);
     GCOL_BENCH_CHECK(cudaFree(a));
     GCOL_BENCH_CHECK(cudaFree(b));
   }
@@ -128,7 +187,42 @@ int main(void) {
     GCOL_BENCH_CHECK(gcol_table_view_make(&ra, 1, &c.right));
     GCOL_BENCH_CHECK(gcol_table_view_make(&lb, 1, &c.left));
     c.kind = GCOL_JOIN_INNER;
-    report("inner_join_i32_10Mx10M_dup", "int32 10M x 10M in [0, 10M)", &c, output_rows(&c), 2.61);
+    report("inner_join_i32_10Mx10M_dup", "int32 10M x 10M in [0, 10M)", &c, output_rows(&c), 2.61,
+           LIBCUDF, 4);
+    GCOL_BENCH_CHECK(cudaFree(a));
+    GCOL_BENCH_CHECK(cudaFree(b));
+  }
+  {
+    /* strings: keys 0..1M-1 on the build side, 10M draws on the probe side */
+    int64_t *build = NULL;
+    GCOL_BENCH_CHECK(cudaMalloc(&build, (size_t)1000000 * 8));
+    arithmetic<int64_t><<<4096, 256, 0, stream>>>(build, 1000000, 1);
+    int64_t *probe = random_keys(10000000, 1000000, 105, stream);
+    gcol_bench_strings bs, ps;
+    gcol_bench_strings_make(build, 1000000, (gcol_stream)stream, &bs);
+    gcol_bench_strings_make(probe, 10000000, (gcol_stream)stream, &ps);
+    GCOL_BENCH_CHECK(gcol_table_view_make(&bs.view, 1, &c.right));
+    GCOL_BENCH_CHECK(gcol_table_view_make(&ps.view, 1, &c.left));
+    c.kind = GCOL_JOIN_INNER;
+    report("inner_join_str_1Mx10M", "string 8..24 B, 1M unique x 10M", &c, output_rows(&c), 3.17,
+           LIBCUDF, 20);
+    gcol_bench_strings_free(&bs);
+    gcol_bench_strings_free(&ps);
+    GCOL_BENCH_CHECK(cudaFree(build));
+    GCOL_BENCH_CHECK(cudaFree(probe));
+  }
+  {
+    /* 100 keys x 10K duplicates on both sides: one batch of 2^28 of the 10^10 rows */
+    ra = make_keys<int64_t>(1000000, false, 100, 106, stream, &a);
+    lb = make_keys<int64_t>(1000000, false, 100, 107, stream, &b);
+    GCOL_BENCH_CHECK(gcol_table_view_make(&ra, 1, &c.right));
+    GCOL_BENCH_CHECK(gcol_table_view_make(&lb, 1, &c.left));
+    c.kind = GCOL_JOIN_INNER;
+    c.batch = (int64_t)1 << 28;
+    report("inner_join_i64_dup10K", "int64 100 keys x 10K dups, batch 2^28", &c, c.batch,
+           unique_ms / (double)unique_rows * (double)c.batch,
+           "gcol inner_join_i32_100Kx10M per output row", 8);
+    c.batch = 0;
     GCOL_BENCH_CHECK(cudaFree(a));
     GCOL_BENCH_CHECK(cudaFree(b));
   }

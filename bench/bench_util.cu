@@ -112,11 +112,13 @@ void gcol_bench_fill_random(void *device_ptr, size_t bytes, uint64_t seed, gcol_
 }
 
 void gcol_bench_print_header(void) {
-  printf("%-26s %12s %10s %-30s %10s %7s %9s %9s\n", "bench", "rows", "gcol ms", "peer",
-         "peer ms", "ratio", "GB/s", "floor ms");
+  printf("%-26s %12s %10s %-30s %10s %7s %9s %9s\n", "bench", "rows", "gcol ms", "peer", "peer ms",
+         "ratio", "GB/s", "floor ms");
 }
 
-void gcol_bench_report(const gcol_bench_result *r) {
+void gcol_bench_report(const gcol_bench_result *r) { gcol_bench_report_more(r, 0, NULL); }
+
+void gcol_bench_report_more(const gcol_bench_result *r, double peak_bytes, const char *note) {
   int device = 0;
   cudaDeviceProp prop;
   memset(&prop, 0, sizeof prop);
@@ -135,9 +137,86 @@ void gcol_bench_report(const gcol_bench_result *r) {
           "{\"bench\": \"%s\", \"gpu\": \"%s\", \"commit\": \"%s\", \"rows\": %lld, "
           "\"types\": \"%s\", \"gcol_ms\": %.5f, \"peer\": \"%s\", \"peer_ms\": %.5f, "
           "\"ratio\": %.4f, \"gbps\": %.2f, \"floor_ms\": %.5f, "
-          "\"copy_bandwidth_tbps\": %.3f}\n",
+          "\"copy_bandwidth_tbps\": %.3f",
           r->bench, prop.name, commit != NULL ? commit : "unknown", (long long)r->rows,
-          r->types != NULL ? r->types : "", r->gcol_ms, r->peer, r->peer_ms, ratio, gbps,
-          floor_ms, bandwidth / 1e12);
+          r->types != NULL ? r->types : "", r->gcol_ms, r->peer, r->peer_ms, ratio, gbps, floor_ms,
+          bandwidth / 1e12);
+  if (peak_bytes > 0) fprintf(out, ", \"peak_bytes\": %.0f", peak_bytes);
+  if (note != NULL) fprintf(out, ", \"note\": \"%s\"", note);
+  fprintf(out, "}\n");
   if (out != stdout) fclose(out);
+}
+
+double gcol_bench_peak_bytes(void (*fn)(void *ctx), void *ctx, gcol_stream stream) {
+  gcol_mr *previous = NULL, *stats = NULL;
+  gcol_mr_statistics st;
+  memset(&st, 0, sizeof st);
+  GCOL_BENCH_CHECK(gcol_mr_statistics_create(gcol_mr_get_default(), &stats));
+  GCOL_BENCH_CHECK(gcol_mr_set_default(stats, &previous));
+  fn(ctx);
+  GCOL_BENCH_CHECK(cudaStreamSynchronize((cudaStream_t)stream));
+  GCOL_BENCH_CHECK(gcol_mr_statistics_get(stats, &st));
+  GCOL_BENCH_CHECK(gcol_mr_set_default(previous, NULL));
+  gcol_mr_destroy(stats);
+  return (double)st.peak_bytes;
+}
+
+namespace {
+
+__global__ void string_sizes(const int64_t *keys, int64_t n, int32_t *sizes) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    sizes[i] = (int32_t)(8 + keys[i] % 17);
+  }
+}
+
+__global__ void string_chars(const int64_t *keys, const int32_t *offsets, int64_t n, char *chars) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    int64_t k = keys[i];
+    int32_t const begin = offsets[i], len = offsets[i + 1] - begin;
+    for (int32_t j = len - 1; j >= 0; --j) {
+      chars[begin + j] = (char)('a' + k % 26);
+      k /= 26;
+    }
+  }
+}
+
+}  // namespace
+
+void gcol_bench_strings_make(const int64_t *keys, int64_t n, gcol_stream stream,
+                             gcol_bench_strings *out) {
+  cudaStream_t const s = (cudaStream_t)stream;
+  int32_t *h = (int32_t *)malloc((size_t)(n + 1) * 4);
+  int32_t total = 0;
+  memset(out, 0, sizeof *out);
+  GCOL_BENCH_CHECK(h == NULL);
+  GCOL_BENCH_CHECK(cudaMalloc(&out->offsets, (size_t)(n + 1) * 4));
+  string_sizes<<<4096, 256, 0, s>>>(keys, n, out->offsets);
+  GCOL_BENCH_CHECK(cudaGetLastError());
+  /* exclusive scan of the sizes on the host (set-up only, at most 2^31 bytes) */
+  GCOL_BENCH_CHECK(cudaMemcpyAsync(h, out->offsets, (size_t)n * 4, cudaMemcpyDeviceToHost, s));
+  GCOL_BENCH_CHECK(cudaStreamSynchronize(s));
+  for (int64_t i = 0; i < n; ++i) {
+    int32_t const size = h[i];
+    h[i] = total;
+    total += size;
+  }
+  h[n] = total;
+  GCOL_BENCH_CHECK(cudaMemcpy(out->offsets, h, (size_t)(n + 1) * 4, cudaMemcpyHostToDevice));
+  free(h);
+  GCOL_BENCH_CHECK(cudaMalloc(&out->chars, (size_t)total));
+  string_chars<<<4096, 256, 0, s>>>(keys, out->offsets, n, out->chars);
+  GCOL_BENCH_CHECK(cudaGetLastError());
+  out->offsets_view =
+      gcol_column_view_make(gcol_data_type_make(GCOL_INT32), n + 1, out->offsets, NULL, 0);
+  out->view = gcol_column_view_make(gcol_data_type_make(GCOL_STRING), n, out->chars, NULL, 0);
+  out->view.num_children = 1;
+  out->view.children = &out->offsets_view;
+}
+
+void gcol_bench_strings_free(gcol_bench_strings *s) {
+  GCOL_BENCH_CHECK(cudaFree(s->offsets));
+  GCOL_BENCH_CHECK(cudaFree(s->chars));
+  memset(s, 0, sizeof *s);
 }

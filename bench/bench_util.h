@@ -37,14 +37,14 @@ typedef struct gcol_bench_result {
 } gcol_bench_result;
 
 /* Exits with a message if a CUDA call or gcol status failed (benchmarks only). */
-#define GCOL_BENCH_CHECK(expr)                                                           \
-  do {                                                                                   \
-    int gcol_bench_rc = (int)(expr);                                                     \
-    if (gcol_bench_rc != 0) {                                                            \
-      fprintf(stderr, "%s:%d: %s failed (%d): %s\n", __FILE__, __LINE__, #expr,          \
-              gcol_bench_rc, gcol_last_error());                                         \
-      exit(1);                                                                           \
-    }                                                                                    \
+#define GCOL_BENCH_CHECK(expr)                                                                 \
+  do {                                                                                         \
+    int gcol_bench_rc = (int)(expr);                                                           \
+    if (gcol_bench_rc != 0) {                                                                  \
+      fprintf(stderr, "%s:%d: %s failed (%d): %s\n", __FILE__, __LINE__, #expr, gcol_bench_rc, \
+              gcol_last_error());                                                              \
+      exit(1);                                                                                 \
+    }                                                                                          \
   } while (0)
 
 /* Number of timed repetitions (GCOL_BENCH_REPS, default 20) and warm-ups (3). */
@@ -59,8 +59,29 @@ double gcol_bench_copy_bandwidth(gcol_stream stream);
 /* Fills `bytes` of device memory with random bits from `seed` (never zeros). */
 void gcol_bench_fill_random(void *device_ptr, size_t bytes, uint64_t seed, gcol_stream stream);
 
+/* Peak device bytes allocated through gcol's default resource during one fn(ctx) (a
+ * statistics resource over the current default, installed for the call). */
+double gcol_bench_peak_bytes(void (*fn)(void *ctx), void *ctx, gcol_stream stream);
+
+/* A STRING column whose row i spells keys[i] in base 26 ('a'..'z'), padded to 8..24 bytes
+ * (8 + keys[i] % 17): equal keys give equal strings. Device buffers are owned by the struct. */
+typedef struct gcol_bench_strings {
+  int32_t *offsets;
+  char *chars;
+  gcol_column_view offsets_view;
+  gcol_column_view view; /* its child points at offsets_view: keep the struct in place */
+} gcol_bench_strings;
+
+void gcol_bench_strings_make(const int64_t *keys, int64_t n, gcol_stream stream,
+                             gcol_bench_strings *out);
+void gcol_bench_strings_free(gcol_bench_strings *s);
+
 /* Prints a table row and writes a JSON line with ratio = peer_ms / gcol_ms, GB/s and floor. */
 void gcol_bench_report(const gcol_bench_result *result);
+
+/* As gcol_bench_report, with gcol's peak device bytes in one call (0: not measured) and a
+ * note the figure needs to be read right (NULL: none) in the JSON line. */
+void gcol_bench_report_more(const gcol_bench_result *result, double peak_bytes, const char *note);
 
 /* Prints the table header. */
 void gcol_bench_print_header(void);
