@@ -549,7 +549,7 @@ static gcol_status device_import(struct ArrowSchema *schema, struct ArrowDeviceA
   status = gcol_detail_arrow_import_views(&array->array, type, field, &arena, as_table, stream,
                                           mr, out);
 done:
-  if (array != NULL && out != NULL) gcol_detail_arrow_array_release(&array->array);
+  if (array != NULL) gcol_detail_arrow_array_release(&array->array); /* moved on success */
   gcol_detail_arrow_schema_release(schema);
   gcol_detail_arena_free(&arena);
   GCOL_DETAIL_NVTX_POP();
