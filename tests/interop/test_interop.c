@@ -299,7 +299,7 @@ static void test_table_round_trips_and_pinned_host_memory(void **state) {
 static void test_hand_made_host_arrays(void **state) {
   (void)state;
   /* Booleans at bit offset 3: rows 3..12 of the bits, validity at the same offset. */
-  uint8_t const bits[2] = {0xA8u, 0x15u}; /* bits 3..12: 1 0 1 0 1 0 1 0 1 0 */
+  uint8_t const bits[2] = {0xA8u, 0x0Au}; /* bits 3..12: 1 0 1 0 1 0 1 0 1 0 */
   uint8_t const valid[2] = {0xF8u, 0x1Bu}; /* row 7 (bit 10) null */
   int releases = 0, schema_releases = 0;
   struct ArrowSchema s;

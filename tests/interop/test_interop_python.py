@@ -177,14 +177,17 @@ def run_arrow_tests(tap):
 # ---------------------------------------------------------------- DLPack
 
 _destructor_type = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+# The destructor sees a capsule that is being freed: touch it only through raw pointers (a
+# py_object would take a new reference to it and free it again, recursively).
+_is_valid_raw = ctypes.PYFUNCTYPE(ctypes.c_int, vp, ctypes.c_char_p)(("PyCapsule_IsValid", api))
+_get_pointer_raw = ctypes.PYFUNCTYPE(vp, vp, ctypes.c_char_p)(("PyCapsule_GetPointer", api))
 
 
 @_destructor_type
 def _capsule_destructor(capsule_address):
-    capsule = ctypes.cast(capsule_address, ctypes.py_object).value
     for name, versioned in ((b"dltensor_versioned", 1), (b"dltensor", 0)):
-        if api.PyCapsule_IsValid(capsule, name):  # never consumed: delete it ourselves
-            shim.gcol_shim_dlpack_delete(api.PyCapsule_GetPointer(capsule, name), versioned)
+        if _is_valid_raw(capsule_address, name):  # never consumed: delete it ourselves
+            shim.gcol_shim_dlpack_delete(_get_pointer_raw(capsule_address, name), versioned)
 
 
 class GcolTensor:
