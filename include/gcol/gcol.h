@@ -37,6 +37,7 @@
 #include "gcol/pack.h"
 #include "gcol/hashing.h"
 #include "gcol/partitioning.h"
+#include "gcol/interop.h"
 
 #include "gcol/typed_view.h"
 #include "gcol/accessors.h"

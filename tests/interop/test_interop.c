@@ -1,0 +1,539 @@
+/*
+ * GPU tests of include/gcol/interop.h: every type through the device interface (zero-copy:
+ * the imported views point at the exported buffers; BOOL8 converted both ways), the host
+ * interface (copies) and back, sliced at the offsets of TESTING.md with every validity
+ * pattern; hand-made host arrays (bits at odd offsets, sliced strings, date64, dictionaries)
+ * imported and checked value by value; both stream interfaces in chunks; DLPack export,
+ * import (zero-copy and strided) and the 2-D table copy; the owner and producer releases
+ * counted to exactly once; allocation failures of the converting paths.
+ */
+#include <cuda_runtime_api.h>
+#include <string.h>
+
+#include "arrow_fake.h"
+#include "gcol/interop.h"
+#include "test_util.h"
+
+static int owner_releases;
+static void count_owner(void *owner) {
+  (void)owner;
+  ++owner_releases;
+}
+
+/* ------------------------------------------------------------------ column builders */
+
+/* A random fixed-width column (BOOL8 as 0/1, the rest random bytes) with a validity pattern. */
+static gcol_column *random_fixed(gcol_test_rng *rng, gcol_data_type type, int64_t n,
+                                 gcol_test_validity pattern) {
+  size_t const width = gcol_type_size(type.id);
+  uint8_t *data = (uint8_t *)malloc((size_t)n * width + 1);
+  uint8_t *valid = (uint8_t *)malloc((size_t)n + 1);
+  gcol_test_rng_fill(rng, data, (size_t)n * width);
+  if (type.id == GCOL_BOOL8) {
+    for (int64_t i = 0; i < n; ++i) data[i] &= 1u;
+  }
+  gcol_test_fill_valid(rng, pattern, valid, n);
+  gcol_column *col = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(type, n, data, pattern == GCOL_TEST_NO_MASK ? NULL : valid,
+                                            NULL, NULL, &col));
+  free(data);
+  free(valid);
+  return col;
+}
+
+static gcol_column *random_strings(gcol_test_rng *rng, int64_t n, gcol_test_validity pattern) {
+  char **strings = (char **)calloc((size_t)n + 1, sizeof *strings);
+  uint8_t *valid = (uint8_t *)malloc((size_t)n + 1);
+  gcol_test_fill_valid(rng, pattern, valid, n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!valid[i]) continue;
+    int64_t const len = gcol_test_rng_range(rng, 0, 12);
+    strings[i] = (char *)calloc((size_t)len + 1, 1);
+    for (int64_t j = 0; j < len; ++j) strings[i][j] = (char)('a' + gcol_test_rng_range(rng, 0, 25));
+  }
+  gcol_column *col = NULL;
+  GCOL_TEST_OK(gcol_column_create_strings_from_host(n, (const char *const *)strings, NULL, NULL, NULL, &col));
+  for (int64_t i = 0; i < n; ++i) free(strings[i]);
+  free(strings);
+  free(valid);
+  return col;
+}
+
+/* A LIST of INT32 values, each row 0..3 values. */
+static gcol_column *random_list(gcol_test_rng *rng, int64_t n, gcol_test_validity pattern) {
+  int64_t *offsets = (int64_t *)malloc(sizeof *offsets * (size_t)(n + 1));
+  offsets[0] = 0;
+  for (int64_t i = 0; i < n; ++i) offsets[i + 1] = offsets[i] + gcol_test_rng_range(rng, 0, 3);
+  gcol_column *off = NULL, *values = NULL, *mask_source = NULL, *list = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n + 1, offsets, NULL,
+                                            NULL, NULL, &off));
+  values = random_fixed(rng, gcol_data_type_make(GCOL_INT32), offsets[n], GCOL_TEST_RANDOM_NULLS);
+  mask_source = random_fixed(rng, gcol_data_type_make(GCOL_INT8), n, pattern);
+  gcol_buffer *mask = mask_source->null_mask;
+  int64_t const nulls = mask_source->null_count;
+  mask_source->null_mask = NULL;
+  gcol_column_free(mask_source);
+  GCOL_TEST_OK(gcol_column_make_list(n, off, values, mask, nulls, &list));
+  free(offsets);
+  return list;
+}
+
+static gcol_column *random_struct(gcol_test_rng *rng, int64_t n, gcol_test_validity pattern) {
+  gcol_column *fields[3] = {random_fixed(rng, gcol_data_type_make(GCOL_FLOAT64), n, GCOL_TEST_RANDOM_NULLS),
+                            random_strings(rng, n, GCOL_TEST_RANDOM_NULLS),
+                            random_fixed(rng, gcol_data_type_make(GCOL_BOOL8), n, GCOL_TEST_FIRST_NULL)};
+  gcol_column *mask_source = random_fixed(rng, gcol_data_type_make(GCOL_INT8), n, pattern);
+  gcol_buffer *mask = mask_source->null_mask;
+  int64_t const nulls = mask_source->null_count;
+  mask_source->null_mask = NULL;
+  gcol_column_free(mask_source);
+  gcol_column *s = NULL;
+  GCOL_TEST_OK(gcol_column_make_struct(n, fields, 3, mask, nulls, &s));
+  return s;
+}
+
+static const gcol_data_type *every_fixed_type(size_t *count) {
+  static gcol_data_type types[24];
+  static const gcol_type_id ids[] = {
+      GCOL_INT8, GCOL_INT16, GCOL_INT32, GCOL_INT64, GCOL_UINT8, GCOL_UINT16, GCOL_UINT32,
+      GCOL_UINT64, GCOL_FLOAT32, GCOL_FLOAT64, GCOL_BOOL8, GCOL_TIMESTAMP_DAYS,
+      GCOL_TIMESTAMP_SECONDS, GCOL_TIMESTAMP_MILLISECONDS, GCOL_TIMESTAMP_MICROSECONDS,
+      GCOL_TIMESTAMP_NANOSECONDS, GCOL_DURATION_SECONDS, GCOL_DURATION_MILLISECONDS,
+      GCOL_DURATION_MICROSECONDS, GCOL_DURATION_NANOSECONDS};
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof ids / sizeof ids[0]; ++i) types[n++] = gcol_data_type_make(ids[i]);
+  types[n++] = gcol_data_type_decimal(GCOL_DECIMAL32, -2);
+  types[n++] = gcol_data_type_decimal(GCOL_DECIMAL64, 3);
+  types[n++] = gcol_data_type_decimal(GCOL_DECIMAL128, -10);
+  *count = n;
+  return types;
+}
+
+/* ------------------------------------------------------------------ round trips */
+
+/* Device export then import of `v`: equal, zero-copy where the layouts agree, owner once. */
+static void device_round_trip(gcol_column_view v) {
+  struct ArrowSchema s;
+  struct ArrowDeviceArray a;
+  gcol_imported *imp = NULL;
+  cudaStream_t other = NULL;
+  owner_releases = 0;
+  GCOL_TEST_OK(gcol_arrow_schema_export_column(v, NULL, &s));
+  GCOL_TEST_OK(gcol_arrow_device_export_column(v, count_owner, NULL, &a, NULL, NULL));
+  assert_int_equal(a.device_type, ARROW_DEVICE_CUDA);
+  assert_non_null(a.sync_event);
+  assert_int_equal(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
+  GCOL_TEST_OK(gcol_arrow_device_import_column(&s, &a, other, NULL, &imp));
+  gcol_column_view const got = gcol_imported_column(imp);
+  if (v.type.id != GCOL_BOOL8 && gcol_type_is_fixed_width(v.type.id)) {
+    assert_ptr_equal(got.data, v.data); /* zero-copy */
+    assert_int_equal(got.offset, v.offset);
+  }
+  assert_int_equal(cudaStreamSynchronize(other), cudaSuccess);
+  gcol_test_assert_columns_equal(v, got);
+  gcol_imported_free(imp);
+  assert_int_equal(owner_releases, 1);
+  assert_int_equal(cudaStreamDestroy(other), cudaSuccess);
+}
+
+/* Host export then host import of `v`: equal, field names kept. */
+static void host_round_trip(gcol_column_view v, gcol_mr *host_mr) {
+  struct ArrowSchema s;
+  struct ArrowArray a;
+  gcol_column *back = NULL;
+  gcol_arrow_field *field = NULL;
+  gcol_arrow_field const name = {"values", NULL, 0, 0, NULL};
+  GCOL_TEST_OK(gcol_arrow_schema_export_column(v, &name, &s));
+  GCOL_TEST_OK(gcol_arrow_export_column(v, &a, NULL, host_mr));
+  assert_int_equal(a.offset, 0);
+  assert_int_equal(a.length, v.size);
+  GCOL_TEST_OK(gcol_arrow_import_column(&s, &a, NULL, NULL, &back, &field));
+  assert_null(a.release);
+  assert_string_equal(field->name, "values");
+  gcol_test_assert_columns_equal(v, gcol_column_get_view(back));
+  gcol_arrow_field_free(field);
+  gcol_column_free(back);
+}
+
+/* Both round trips of `col` whole and sliced at every test offset. */
+static void round_trips(gcol_column *col) {
+  gcol_column_view const whole = gcol_column_get_view(col);
+  device_round_trip(whole);
+  host_round_trip(whole, NULL);
+  for (size_t o = 0; o < gcol_test_num_offsets; ++o) {
+    int64_t const begin = gcol_test_offsets[o];
+    if (begin > whole.size) continue;
+    gcol_column_view slice;
+    GCOL_TEST_OK(gcol_column_view_slice(whole, begin, whole.size - (whole.size - begin) / 3, &slice));
+    device_round_trip(slice);
+    host_round_trip(slice, NULL);
+  }
+}
+
+static void test_every_fixed_type_round_trips(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1301);
+  size_t count = 0;
+  const gcol_data_type *types = every_fixed_type(&count);
+  int64_t const sizes[] = {0, 1, 7, 33, 65, 129, 1000};
+  for (size_t t = 0; t < count; ++t) {
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+      gcol_test_validity const p = (gcol_test_validity)(s % GCOL_TEST_NUM_VALIDITY);
+      gcol_column *col = random_fixed(&rng, types[t], sizes[s], p);
+      round_trips(col);
+      gcol_column_free(col);
+    }
+  }
+}
+
+static void test_nested_round_trips(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1302);
+  int64_t const sizes[] = {0, 1, 9, 70, 300};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    for (int p = 0; p < GCOL_TEST_NUM_VALIDITY; ++p) {
+      gcol_column *cols[3] = {random_strings(&rng, sizes[s], (gcol_test_validity)p),
+                              random_list(&rng, sizes[s], (gcol_test_validity)p),
+                              random_struct(&rng, sizes[s], (gcol_test_validity)p)};
+      for (int c = 0; c < 3; ++c) {
+        round_trips(cols[c]);
+        gcol_column_free(cols[c]);
+      }
+    }
+  }
+  /* INT64 string offsets (large_utf8) through both interfaces. */
+  int64_t const previous = gcol_set_large_offsets_threshold(1);
+  gcol_column *large = random_strings(&rng, 50, GCOL_TEST_RANDOM_NULLS);
+  gcol_set_large_offsets_threshold(previous);
+  assert_int_equal(gcol_column_get_view(large).children[0].type.id, GCOL_INT64);
+  struct ArrowSchema schema;
+  GCOL_TEST_OK(gcol_arrow_schema_export_column(gcol_column_get_view(large), NULL, &schema));
+  assert_string_equal(schema.format, "U");
+  schema.release(&schema);
+  round_trips(large);
+  gcol_column_free(large);
+}
+
+static void test_dictionary_round_trip(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1303);
+  int32_t idx[6] = {2, 0, 1, 2, 2, 0};
+  uint8_t valid[6] = {1, 1, 0, 1, 1, 1};
+  gcol_column *indices = NULL, *dict = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), 6, idx, valid, NULL,
+                                            NULL, &indices));
+  gcol_column *keys = random_strings(&rng, 3, GCOL_TEST_NO_MASK);
+  GCOL_TEST_OK(gcol_column_make_dictionary(indices, keys, &dict));
+  gcol_column_view const v = gcol_column_get_view(dict);
+  struct ArrowSchema s;
+  struct ArrowDeviceArray a;
+  gcol_imported *imp = NULL;
+  GCOL_TEST_OK(gcol_arrow_schema_export_column(v, NULL, &s));
+  GCOL_TEST_OK(gcol_arrow_device_export_column(v, NULL, NULL, &a, NULL, NULL));
+  GCOL_TEST_OK(gcol_arrow_device_import_column(&s, &a, NULL, NULL, &imp));
+  gcol_column_view const got = gcol_imported_column(imp);
+  assert_int_equal(got.type.id, GCOL_DICTIONARY32);
+  gcol_test_assert_columns_equal(v.children[0], got.children[0]);
+  gcol_test_assert_columns_equal(v.children[1], got.children[1]);
+  gcol_imported_free(imp);
+  /* Host: the indices keep the dictionary's validity; out-of-range indices are refused. */
+  struct ArrowArray h;
+  gcol_column *back = NULL;
+  GCOL_TEST_OK(gcol_arrow_schema_export_column(v, NULL, &s));
+  GCOL_TEST_OK(gcol_arrow_export_column(v, &h, NULL, NULL));
+  GCOL_TEST_OK(gcol_arrow_import_column(&s, &h, NULL, NULL, &back, NULL));
+  gcol_column_view const hv = gcol_column_get_view(back);
+  gcol_test_assert_columns_equal(v.children[0], hv.children[0]);
+  gcol_test_assert_columns_equal(v.children[1], hv.children[1]);
+  gcol_column_free(back);
+  GCOL_TEST_OK(gcol_arrow_schema_export_column(v, NULL, &s));
+  GCOL_TEST_OK(gcol_arrow_export_column(v, &h, NULL, NULL));
+  ((int32_t *)h.buffers[1])[0] = 3; /* a valid row pointing past the 3 keys */
+  GCOL_TEST_STATUS(gcol_arrow_import_column(&s, &h, NULL, NULL, &back, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(back);
+  gcol_column_free(dict);
+}
+
+static void test_table_round_trips_and_pinned_host_memory(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1304);
+  gcol_column *cols[3] = {random_fixed(&rng, gcol_data_type_make(GCOL_INT64), 100, GCOL_TEST_RANDOM_NULLS),
+                          random_strings(&rng, 100, GCOL_TEST_LAST_NULL),
+                          random_fixed(&rng, gcol_data_type_make(GCOL_BOOL8), 100, GCOL_TEST_NO_MASK)};
+  gcol_table *table = NULL;
+  GCOL_TEST_OK(gcol_table_create(cols, 3, &table));
+  gcol_table_view const tv = gcol_table_get_view(table);
+  gcol_arrow_field const names[3] = {{"a", NULL, 0, 0, NULL}, {"b", NULL, 0, 0, NULL},
+                                     {"c", NULL, 0, 0, NULL}};
+  gcol_mr *pinned = NULL;
+  GCOL_TEST_OK(gcol_mr_pinned_create(&pinned));
+  struct ArrowSchema s;
+  struct ArrowArray h;
+  gcol_table *back = NULL;
+  gcol_arrow_field *fields = NULL;
+  GCOL_TEST_OK(gcol_arrow_schema_export_table(tv, names, &s));
+  GCOL_TEST_OK(gcol_arrow_export_table(tv, &h, NULL, pinned));
+  GCOL_TEST_OK(gcol_arrow_import_table(&s, &h, NULL, NULL, &back, &fields));
+  assert_string_equal(fields->children[2].name, "c");
+  for (int i = 0; i < 3; ++i) {
+    gcol_test_assert_columns_equal(tv.columns[i], gcol_table_get_view(back).columns[i]);
+  }
+  gcol_table_free(back);
+  gcol_arrow_field_free(fields);
+  gcol_mr_destroy(pinned);
+  /* The device table export takes the table over; the import sees its columns. */
+  struct ArrowDeviceArray a;
+  gcol_imported *imp = NULL;
+  GCOL_TEST_OK(gcol_arrow_schema_export_table(tv, names, &s));
+  GCOL_TEST_OK(gcol_arrow_device_export_owned_table(table, &a, NULL, NULL));
+  GCOL_TEST_OK(gcol_arrow_device_import_table(&s, &a, NULL, NULL, &imp));
+  gcol_table_view const got = gcol_imported_table(imp);
+  assert_int_equal(got.num_columns, 3);
+  assert_int_equal(got.num_rows, 100);
+  gcol_imported_free(imp); /* frees the table through the export's release */
+}
+
+/* ------------------------------------------------------------------ hand-made host arrays */
+
+static void test_hand_made_host_arrays(void **state) {
+  (void)state;
+  /* Booleans at bit offset 3: rows 3..12 of the bits, validity at the same offset. */
+  uint8_t const bits[2] = {0xA8u, 0x0Au}; /* bits 3..12: 1 0 1 0 1 0 1 0 1 0 */
+  uint8_t const valid[2] = {0xF8u, 0x1Bu}; /* row 7 (bit 10) null */
+  int releases = 0, schema_releases = 0;
+  struct ArrowSchema s;
+  struct ArrowArray a;
+  gcol_column *col = NULL;
+  fake_schema_top(fake_schema("b", NULL, 0), &schema_releases, &s);
+  fake_array_top(fake_array(10, -1, 3, 2, valid, bits, NULL, 0), &releases, &a);
+  GCOL_TEST_OK(gcol_arrow_import_column(&s, &a, NULL, NULL, &col, NULL));
+  assert_int_equal(releases, 1);
+  assert_int_equal(schema_releases, 1);
+  uint8_t got[10], got_valid[10];
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_column_get_view(col), got, got_valid, NULL));
+  for (int i = 0; i < 10; ++i) {
+    assert_int_equal(got_valid[i], i == 7 ? 0 : 1);
+    if (i != 7) assert_int_equal(got[i], i % 2 == 0 ? 1 : 0);
+  }
+  assert_int_equal(col->null_count, 1);
+  gcol_column_free(col);
+  /* Strings sliced so that the first offset is not 0; date64 as timestamp[ms]. */
+  int32_t const offsets[5] = {0, 2, 5, 5, 9};
+  releases = schema_releases = 0;
+  fake_schema_top(fake_schema("u", NULL, 0), &schema_releases, &s);
+  fake_array_top(fake_array(2, 0, 2, 3, NULL, offsets, "abcdefghi", 0), &releases, &a);
+  GCOL_TEST_OK(gcol_arrow_import_column(&s, &a, NULL, NULL, &col, NULL));
+  gcol_host_strings *hs = NULL;
+  GCOL_TEST_OK(gcol_column_strings_copy_to_host(gcol_column_get_view(col), NULL, &hs));
+  assert_int_equal(hs->offsets[1], 0);
+  assert_int_equal(hs->offsets[2], 4);
+  assert_memory_equal(hs->chars, "fghi", 4);
+  gcol_host_strings_free(hs);
+  gcol_column_free(col);
+  int64_t const ms[3] = {-86400000, 0, 1700000000000};
+  fake_schema_top(fake_schema("tdm", NULL, 0), &schema_releases, &s);
+  fake_array_top(fake_array(3, 0, 0, 2, NULL, ms, NULL, 0), &releases, &a);
+  GCOL_TEST_OK(gcol_arrow_import_column(&s, &a, NULL, NULL, &col, NULL));
+  assert_int_equal(col->type.id, GCOL_TIMESTAMP_MILLISECONDS);
+  gcol_test_assert_column_equals_host(gcol_column_get_view(col), ms, NULL, 3);
+  gcol_column_free(col);
+  /* Decreasing offsets are refused, and the producer is still released once. */
+  int32_t const bad[3] = {0, 4, 2};
+  releases = schema_releases = 0;
+  fake_schema_top(fake_schema("u", NULL, 0), &schema_releases, &s);
+  fake_array_top(fake_array(2, 0, 0, 3, NULL, bad, "abcd", 0), &releases, &a);
+  GCOL_TEST_STATUS(gcol_arrow_import_column(&s, &a, NULL, NULL, &col, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(col);
+  assert_int_equal(releases, 1);
+  assert_int_equal(schema_releases, 1);
+}
+
+/* ------------------------------------------------------------------ streams */
+
+static void test_streams_in_chunks(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1305);
+  gcol_column *cols[2] = {random_fixed(&rng, gcol_data_type_make(GCOL_INT32), 10, GCOL_TEST_RANDOM_NULLS),
+                          random_strings(&rng, 10, GCOL_TEST_RANDOM_NULLS)};
+  gcol_table *table = NULL;
+  GCOL_TEST_OK(gcol_table_create(cols, 2, &table));
+  gcol_table_view const tv = gcol_table_get_view(table);
+  struct ArrowArrayStream hs;
+  owner_releases = 0;
+  GCOL_TEST_OK(gcol_arrow_stream_export_table(tv, NULL, 4, count_owner, NULL, &hs, NULL, NULL));
+  int64_t row = 0;
+  for (;;) {
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    assert_int_equal(hs.get_schema(&hs, &s), 0);
+    assert_int_equal(hs.get_next(&hs, &a), 0);
+    if (a.release == NULL) {
+      s.release(&s);
+      break;
+    }
+    gcol_table *chunk = NULL;
+    GCOL_TEST_OK(gcol_arrow_import_table(&s, &a, NULL, NULL, &chunk, NULL));
+    gcol_column_view storage[2];
+    gcol_table_view expected;
+    GCOL_TEST_OK(gcol_table_view_slice(tv, row, row + chunk->num_rows, storage, &expected));
+    for (int i = 0; i < 2; ++i) {
+      gcol_test_assert_columns_equal(expected.columns[i], gcol_table_get_view(chunk).columns[i]);
+    }
+    row += chunk->num_rows;
+    gcol_table_free(chunk);
+  }
+  assert_int_equal(row, 10);
+  hs.release(&hs);
+  assert_int_equal(owner_releases, 1);
+  /* Device stream: chunks outlive the stream; the owner goes with the last of them. */
+  struct ArrowDeviceArrayStream ds;
+  GCOL_TEST_OK(gcol_arrow_device_stream_export_table(tv, NULL, 3, count_owner, NULL, &ds, NULL, NULL));
+  gcol_imported *chunks[5] = {NULL};
+  int n = 0;
+  for (;; ++n) {
+    struct ArrowSchema s;
+    struct ArrowDeviceArray a;
+    assert_int_equal(ds.get_schema(&ds, &s), 0);
+    assert_int_equal(ds.get_next(&ds, &a), 0);
+    if (a.array.release == NULL) {
+      s.release(&s);
+      break;
+    }
+    GCOL_TEST_OK(gcol_arrow_device_import_table(&s, &a, NULL, NULL, &chunks[n]));
+    assert_ptr_equal(gcol_imported_table(chunks[n]).columns[0].data, tv.columns[0].data);
+  }
+  assert_int_equal(n, 4);
+  ds.release(&ds);
+  assert_int_equal(owner_releases, 1);
+  for (int i = 0; i < n; ++i) gcol_imported_free(chunks[i]);
+  assert_int_equal(owner_releases, 2);
+  gcol_table_free(table);
+}
+
+/* ------------------------------------------------------------------ DLPack */
+
+static int deleter_calls;
+static void count_deleter(DLManagedTensor *self) {
+  (void)self;
+  ++deleter_calls;
+}
+
+static void test_dlpack(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1306);
+  gcol_column *col = random_fixed(&rng, gcol_data_type_make(GCOL_FLOAT32), 100, GCOL_TEST_ALL_VALID);
+  gcol_column_view slice;
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 5, 50, &slice));
+  DLManagedTensorVersioned *t = NULL;
+  owner_releases = 0;
+  GCOL_TEST_OK(gcol_dlpack_export_column(slice, count_owner, NULL, &t, NULL));
+  assert_int_equal(t->version.major, 1);
+  assert_int_equal(t->dl_tensor.device.device_type, kDLCUDA);
+  assert_int_equal(t->dl_tensor.dtype.code, kDLFloat);
+  assert_int_equal(t->dl_tensor.dtype.bits, 32);
+  assert_int_equal(t->dl_tensor.shape[0], 45);
+  assert_int_equal(t->dl_tensor.byte_offset, 20);
+  gcol_imported *imp = NULL;
+  GCOL_TEST_OK(gcol_dlpack_import_column(t, NULL, NULL, &imp));
+  gcol_column_view const got = gcol_imported_column(imp);
+  assert_ptr_equal((const float *)got.data, (const float *)slice.data + 5); /* zero-copy */
+  gcol_test_assert_columns_equal(slice, got);
+  assert_int_equal(owner_releases, 0);
+  gcol_imported_free(imp);
+  assert_int_equal(owner_releases, 1);
+  /* Strided (every other row) and unversioned: gathered into a copy, deleter once. */
+  DLManagedTensor strided;
+  int64_t shape[1] = {50}, strides[1] = {2};
+  memset(&strided, 0, sizeof strided);
+  strided.dl_tensor.data = (void *)gcol_column_get_view(col).data;
+  strided.dl_tensor.device.device_type = kDLCUDA;
+  assert_int_equal(cudaGetDevice(&strided.dl_tensor.device.device_id), cudaSuccess);
+  strided.dl_tensor.ndim = 1;
+  strided.dl_tensor.dtype.code = kDLFloat;
+  strided.dl_tensor.dtype.bits = 32;
+  strided.dl_tensor.dtype.lanes = 1;
+  strided.dl_tensor.shape = shape;
+  strided.dl_tensor.strides = strides;
+  strided.deleter = count_deleter;
+  deleter_calls = 0;
+  GCOL_TEST_OK(gcol_dlpack_import_column_unversioned(&strided, NULL, NULL, &imp));
+  float host[100], got_host[50];
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_column_get_view(col), host, NULL, NULL));
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_imported_column(imp), got_host, NULL, NULL));
+  for (int i = 0; i < 50; ++i) assert_memory_equal(&got_host[i], &host[2 * i], sizeof(float));
+  gcol_imported_free(imp);
+  assert_int_equal(deleter_calls, 1);
+  /* Refusals still delete: a 2-D tensor, a CPU tensor. */
+  strided.dl_tensor.ndim = 2;
+  GCOL_TEST_STATUS(gcol_dlpack_import_column_unversioned(&strided, NULL, NULL, &imp),
+                   GCOL_ERROR_UNSUPPORTED);
+  strided.dl_tensor.ndim = 1;
+  strided.dl_tensor.device.device_type = kDLCPU;
+  GCOL_TEST_STATUS(gcol_dlpack_import_column_unversioned(&strided, NULL, NULL, &imp),
+                   GCOL_ERROR_UNSUPPORTED);
+  assert_int_equal(deleter_calls, 3);
+  /* Nulls cannot go; a table of equal types becomes a column-major 2-D copy. */
+  gcol_column *with_nulls = random_fixed(&rng, gcol_data_type_make(GCOL_INT64), 10, GCOL_TEST_FIRST_NULL);
+  GCOL_TEST_STATUS(gcol_dlpack_export_column(gcol_column_get_view(with_nulls), NULL, NULL, &t, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  gcol_column_free(with_nulls);
+  gcol_column *second = random_fixed(&rng, gcol_data_type_make(GCOL_FLOAT32), 100, GCOL_TEST_NO_MASK);
+  gcol_column_view const pair[2] = {gcol_column_get_view(col), gcol_column_get_view(second)};
+  gcol_table_view tv;
+  GCOL_TEST_OK(gcol_table_view_make(pair, 2, &tv));
+  GCOL_TEST_OK(gcol_dlpack_export_table(tv, &t, NULL, NULL));
+  assert_int_equal(t->dl_tensor.ndim, 2);
+  assert_int_equal(t->dl_tensor.strides[1], 100);
+  float both[200];
+  assert_int_equal(cudaMemcpy(both, t->dl_tensor.data, sizeof both, cudaMemcpyDeviceToHost), cudaSuccess);
+  assert_memory_equal(both, host, sizeof host);
+  t->deleter(t);
+  gcol_column_free(second);
+  gcol_column_free(col);
+}
+
+/* ------------------------------------------------------------------ allocation failures */
+
+typedef struct fault_ctx {
+  gcol_column_view view;
+  struct ArrowDeviceArray out;
+} fault_ctx;
+
+static gcol_status export_bools_op(void *p) {
+  fault_ctx *c = (fault_ctx *)p;
+  return gcol_arrow_device_export_column(c->view, NULL, NULL, &c->out, NULL, NULL);
+}
+
+static void export_bools_cleanup(void *p) {
+  fault_ctx *c = (fault_ctx *)p;
+  c->out.array.release(&c->out.array);
+}
+
+static void test_allocation_failures(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1307);
+  gcol_column *col = random_fixed(&rng, gcol_data_type_make(GCOL_BOOL8), 200, GCOL_TEST_RANDOM_NULLS);
+  fault_ctx c;
+  memset(&c, 0, sizeof c);
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 33, 190, &c.view));
+  int const points = gcol_test_check_allocation_failures(export_bools_op, export_bools_cleanup, &c);
+  assert_true(points >= 2); /* at least the bits and the re-based mask */
+  gcol_column_free(col);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      GCOL_TEST_GPU(test_every_fixed_type_round_trips),
+      GCOL_TEST_GPU(test_nested_round_trips),
+      GCOL_TEST_GPU(test_dictionary_round_trip),
+      GCOL_TEST_GPU(test_table_round_trips_and_pinned_host_memory),
+      GCOL_TEST_GPU(test_hand_made_host_arrays),
+      GCOL_TEST_GPU(test_streams_in_chunks),
+      GCOL_TEST_GPU(test_dlpack),
+      GCOL_TEST_GPU(test_allocation_failures),
+  };
+  return GCOL_TEST_RUN_GPU("interop", tests);
+}
