@@ -1,7 +1,7 @@
 /**
  * @file config.h
  * @brief Portability macros shared by every gcol header: the host/device function
- *        qualifiers, the stream type and the library version.
+ *        qualifiers, the stream type, and (through gcol/version.h) the version.
  *
  * Every public header compiles as C11 (`-pedantic`), as C++17 and under nvcc. Inline
  * functions that run on both host and device are declared with ::GCOL_HD_INLINE, so the
@@ -14,12 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** @brief Major version of gcol. */
-#define GCOL_VERSION_MAJOR 0
-/** @brief Minor version of gcol. */
-#define GCOL_VERSION_MINOR 1
-/** @brief Patch version of gcol. */
-#define GCOL_VERSION_PATCH 0
+#include "gcol/version.h"
 
 #if defined(__CUDACC__)
 /** @brief Qualifier of inline functions callable from host and device code. */

@@ -9,6 +9,7 @@
  * only the rows whose prefix ties with a neighbour. A segmented sort adds the segment id
  * as the most significant field, so rows never leave their segment.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "common.cuh"
