@@ -53,8 +53,7 @@ static gcol_status holder_keep(export_holder *h, gcol_buffer *buffer) {
 typedef struct export_node {
   export_holder *holder;
   const void *buffers[3];
-  struct ArrowArray **child_ptrs;
-  struct ArrowArray *children;
+  gcol_detail_arrow_children kids;
   struct ArrowArray dictionary;
 } export_node;
 
@@ -63,8 +62,7 @@ static void export_node_release(struct ArrowArray *a) {
   for (int64_t i = 0; i < a->n_children; ++i) gcol_detail_arrow_array_release(a->children[i]);
   gcol_detail_arrow_array_release(a->dictionary);
   export_holder *h = node->holder;
-  free(node->child_ptrs);
-  free(node->children);
+  gcol_detail_arrow_children_free(&node->kids);
   free(node);
   a->release = NULL;
   holder_unref(h);
@@ -74,24 +72,15 @@ static void export_node_release(struct ArrowArray *a) {
 static gcol_status node_make(export_holder *h, int64_t n, struct ArrowArray *out,
                              export_node **out_node) {
   export_node *node = (export_node *)calloc(1, sizeof *node);
-  if (node != NULL && n > 0) {
-    node->child_ptrs = (struct ArrowArray **)calloc((size_t)n, sizeof *node->child_ptrs);
-    node->children = (struct ArrowArray *)calloc((size_t)n, sizeof *node->children);
-  }
-  if (node == NULL || (n > 0 && (node->child_ptrs == NULL || node->children == NULL))) {
-    if (node != NULL) {
-      free(node->child_ptrs);
-      free(node->children);
-      free(node);
-    }
+  if (node == NULL || !gcol_detail_arrow_children_alloc(n, &node->kids)) {
+    free(node);
     return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "cannot allocate an array");
   }
-  for (int64_t i = 0; i < n; ++i) node->child_ptrs[i] = &node->children[i];
   node->holder = h;
   atomic_fetch_add(&h->refs, 1);
   memset(out, 0, sizeof *out);
   out->n_children = n;
-  out->children = n > 0 ? node->child_ptrs : NULL;
+  out->children = node->kids.ptrs;
   out->buffers = node->buffers;
   out->release = export_node_release;
   out->private_data = node;
@@ -157,7 +146,7 @@ static gcol_status build_children(export_holder *h, gcol_column_view v, struct A
   for (int64_t i = 0; i < out->n_children; ++i) {
     gcol_column_view const child =
         v.type.id == GCOL_LIST ? v.children[GCOL_LIST_VALUES_CHILD] : v.children[i];
-    GCOL_DETAIL_TRY_RETURN(build_node(h, child, &node->children[i], stream, mr));
+    GCOL_DETAIL_TRY_RETURN(build_node(h, child, &node->kids.arrays[i], stream, mr));
   }
   if (v.type.id == GCOL_DICTIONARY32) {
     GCOL_DETAIL_TRY_RETURN(

@@ -37,8 +37,7 @@ typedef struct host_node {
   void *allocs[3];
   size_t sizes[3];
   const void *buffers[3];
-  struct ArrowArray **child_ptrs;
-  struct ArrowArray *children;
+  gcol_detail_arrow_children kids;
   struct ArrowArray dictionary;
 } host_node;
 
@@ -55,8 +54,7 @@ static void host_node_release(struct ArrowArray *a) {
   for (int64_t i = 0; i < a->n_children; ++i) gcol_detail_arrow_array_release(a->children[i]);
   gcol_detail_arrow_array_release(a->dictionary);
   for (int i = 0; i < 3; ++i) host_free(node->mr, node->allocs[i], node->sizes[i]);
-  free(node->child_ptrs);
-  free(node->children);
+  gcol_detail_arrow_children_free(&node->kids);
   free(node);
   a->release = NULL;
 }
@@ -82,23 +80,14 @@ static gcol_status host_alloc(host_node *node, int i, size_t bytes, void **out) 
 static gcol_status host_node_make(gcol_mr *mr, int64_t n, struct ArrowArray *out,
                                   host_node **out_node) {
   host_node *node = (host_node *)calloc(1, sizeof *node);
-  if (node != NULL && n > 0) {
-    node->child_ptrs = (struct ArrowArray **)calloc((size_t)n, sizeof *node->child_ptrs);
-    node->children = (struct ArrowArray *)calloc((size_t)n, sizeof *node->children);
-  }
-  if (node == NULL || (n > 0 && (node->child_ptrs == NULL || node->children == NULL))) {
-    if (node != NULL) {
-      free(node->child_ptrs);
-      free(node->children);
-      free(node);
-    }
+  if (node == NULL || !gcol_detail_arrow_children_alloc(n, &node->kids)) {
+    free(node);
     return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "cannot allocate an array");
   }
   node->mr = mr;
-  for (int64_t i = 0; i < n; ++i) node->child_ptrs[i] = &node->children[i];
   memset(out, 0, sizeof *out);
   out->n_children = n;
-  out->children = n > 0 ? node->child_ptrs : NULL;
+  out->children = node->kids.ptrs;
   out->buffers = node->buffers;
   out->release = host_node_release;
   out->private_data = node;
@@ -219,13 +208,13 @@ static gcol_status export_body(gcol_column_view v, host_node *node, struct Arrow
   if (id == GCOL_LIST) {
     gcol_column_view values;
     GCOL_DETAIL_TRY_RETURN(gcol_column_view_slice(v.children[GCOL_LIST_VALUES_CHILD], first, last, &values));
-    return host_export(values, &node->children[0], stream, mr);
+    return host_export(values, &node->kids.arrays[0], stream, mr);
   }
   if (id == GCOL_STRUCT) {
     for (int64_t i = 0; i < out->n_children; ++i) {
       gcol_column_view field;
       GCOL_DETAIL_TRY_RETURN(gcol_column_view_slice(v.children[i], v.offset, v.offset + v.size, &field));
-      GCOL_DETAIL_TRY_RETURN(host_export(field, &node->children[i], stream, mr));
+      GCOL_DETAIL_TRY_RETURN(host_export(field, &node->kids.arrays[i], stream, mr));
     }
     return GCOL_OK;
   }

@@ -633,3 +633,22 @@ gcol_status gcol_detail_arrow_field_hand_out(const gcol_arrow_field *field,
   *out = &owned->field;
   return GCOL_OK;
 }
+
+bool gcol_detail_arrow_children_alloc(int64_t n, gcol_detail_arrow_children *out) {
+  memset(out, 0, sizeof *out);
+  if (n <= 0) return true;
+  out->ptrs = (struct ArrowArray **)calloc((size_t)n, sizeof *out->ptrs);
+  out->arrays = (struct ArrowArray *)calloc((size_t)n, sizeof *out->arrays);
+  if (out->ptrs == NULL || out->arrays == NULL) {
+    gcol_detail_arrow_children_free(out);
+    return false;
+  }
+  for (int64_t i = 0; i < n; ++i) out->ptrs[i] = &out->arrays[i];
+  return true;
+}
+
+void gcol_detail_arrow_children_free(gcol_detail_arrow_children *c) {
+  free(c->ptrs);
+  free(c->arrays);
+  memset(c, 0, sizeof *c);
+}

@@ -23,6 +23,18 @@ extern "C" {
 /* Deepest nesting accepted on import: deeper schemas (or cyclic ones) are malformed. */
 #define GCOL_DETAIL_ARROW_MAX_DEPTH 64
 
+/* The children of an exported ArrowArray node: the arrays and the pointer array that
+ * ArrowArray.children points at. */
+typedef struct gcol_detail_arrow_children {
+  struct ArrowArray **ptrs;
+  struct ArrowArray *arrays;
+} gcol_detail_arrow_children;
+
+/* n zeroed children, ptrs[i] = &arrays[i] (both NULL for n == 0); false without host memory
+ * (nothing left allocated). */
+bool gcol_detail_arrow_children_alloc(int64_t n, gcol_detail_arrow_children *out);
+void gcol_detail_arrow_children_free(gcol_detail_arrow_children *c);
+
 /* Host allocations freed together (calloc'd blocks; NULL on failure). */
 typedef struct gcol_detail_arena {
   void **blocks;
