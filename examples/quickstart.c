@@ -55,7 +55,7 @@ static gcol_table *make_orders(gcol_stream stream) {
                                      stream, NULL, &columns[1]));
   CHECK(gcol_column_create_strings_from_host(NUM_ROWS, names, NULL, stream, NULL, &columns[2]));
   gcol_table *orders = NULL;
-  CHECK(gcol_table_create(columns, 3, &orders));
+  CHECK(gcol_table_make(columns, 3, &orders));
   free(ids);
   free(amounts);
   free(valid);
@@ -162,7 +162,7 @@ static gcol_table *make_customers(gcol_stream stream) {
   CHECK(
       gcol_column_create_strings_from_host(NUM_CUSTOMERS, names, NULL, stream, NULL, &columns[1]));
   gcol_table *customers = NULL;
-  CHECK(gcol_table_create(columns, 2, &customers));
+  CHECK(gcol_table_make(columns, 2, &customers));
   free(ids);
   free(names);
   return customers;

@@ -539,7 +539,7 @@ gcol_status gcol_arrow_import_table(struct ArrowSchema *schema, struct ArrowArra
   }
   *out = NULL;
   GCOL_DETAIL_TRY(import_any(schema, array, true, stream, mr, &col, out_field));
-  GCOL_DETAIL_TRY(gcol_table_create(col->children, col->num_children, out));
+  GCOL_DETAIL_TRY(gcol_table_make(col->children, col->num_children, out));
   col->num_children = 0; /* the table owns the fields now; free the struct's shell */
 done:
   if (status != GCOL_OK && out_field != NULL) {

@@ -61,7 +61,7 @@ gcol_status gcol_table_view_slice(gcol_table_view view, int64_t begin, int64_t e
   return GCOL_OK;
 }
 
-gcol_status gcol_table_create(gcol_column **columns, int32_t num_columns, gcol_table **out) {
+gcol_status gcol_table_make(gcol_column **columns, int32_t num_columns, gcol_table **out) {
   gcol_status status = GCOL_OK;
   gcol_table *table = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -126,7 +126,7 @@ gcol_status gcol_table_copy(gcol_table_view view, gcol_stream stream, gcol_mr *m
   for (; made < view.num_columns; ++made) {
     GCOL_DETAIL_TRY(gcol_column_copy(view.columns[made], stream, mr, &columns[made]));
   }
-  GCOL_DETAIL_TRY(gcol_table_create(columns, view.num_columns, out));
+  GCOL_DETAIL_TRY(gcol_table_make(columns, view.num_columns, out));
   made = 0; /* owned by the table */
 done:
   for (int32_t i = 0; i < made; ++i) gcol_column_free(columns[i]);

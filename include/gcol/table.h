@@ -62,7 +62,7 @@ gcol_status gcol_table_view_slice(gcol_table_view view, int64_t begin, int64_t e
  * @brief Makes a table that owns @p columns (all of one size; the array is copied). On
  *        failure the caller still owns the columns.
  */
-gcol_status gcol_table_create(gcol_column **columns, int32_t num_columns, gcol_table **out);
+gcol_status gcol_table_make(gcol_column **columns, int32_t num_columns, gcol_table **out);
 
 /** @brief The view of an owning table (valid while the table lives). */
 gcol_table_view gcol_table_get_view(const gcol_table *table);

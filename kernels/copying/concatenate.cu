@@ -435,7 +435,7 @@ extern "C" gcol_status gcol_concatenate_tables(const gcol_table_view *tables, in
     GCOL_DETAIL_TRY(check_concat_inputs(views, num_tables));
     GCOL_DETAIL_TRY(gcol_detail_concatenate(views, num_tables, stream, mr, &columns[c]));
   }
-  GCOL_DETAIL_TRY(gcol_table_create(columns, num_columns, out));
+  GCOL_DETAIL_TRY(gcol_table_make(columns, num_columns, out));
   for (int32_t c = 0; c < num_columns; ++c) columns[c] = NULL;
 done:
   if (columns != NULL) {

@@ -522,7 +522,7 @@ extern "C" gcol_status gcol_detail_copying_gather_table(gcol_table_view source,
     GCOL_DETAIL_TRY(
         gcol_detail_copying_gather_column(source.columns[c], map, stream, mr, &columns[c]));
   }
-  GCOL_DETAIL_TRY(gcol_table_create(columns, n, out));
+  GCOL_DETAIL_TRY(gcol_table_make(columns, n, out));
   for (int32_t c = 0; c < n; ++c) columns[c] = NULL;
 done:
   if (columns != NULL) {

@@ -317,7 +317,7 @@ gcol_status fast_select(gcol_column_view col, const uint8_t *flags, gcol_stream 
                              result->data->data, (cudaStream_t)stream);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
-  GCOL_DETAIL_TRY(gcol_table_create(&result, 1, out));
+  GCOL_DETAIL_TRY(gcol_table_make(&result, 1, out));
   result = NULL;
 done:
   gcol_buffer_free(tiles);

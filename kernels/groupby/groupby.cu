@@ -1485,7 +1485,7 @@ gcol_status direct_key_table(gb_state *s, gcol_table **out) {
       cudaMemcpyAsync(host, counters->data, sizeof host, cudaMemcpyDeviceToHost, s->stream));
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s->stream));
   GCOL_DETAIL_TRY(settle_masks(cols, nk, host));
-  GCOL_DETAIL_TRY(gcol_table_create(cols, nk, out));
+  GCOL_DETAIL_TRY(gcol_table_make(cols, nk, out));
   for (int32_t k = 0; k < nk; ++k) cols[k] = NULL;
 done:
   for (int32_t k = 0; k < nk; ++k) gcol_column_free(cols[k]);

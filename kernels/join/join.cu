@@ -1108,7 +1108,7 @@ extern "C" gcol_status gcol_join_tables(gcol_table_view left, const int32_t *lef
       num_out += num_right;
     }
   }
-  GCOL_DETAIL_TRY(gcol_table_create(columns, num_out, out));
+  GCOL_DETAIL_TRY(gcol_table_make(columns, num_out, out));
   for (int32_t k = 0; k < num_out; ++k) columns[k] = NULL;
 done:
   if (columns != NULL) {

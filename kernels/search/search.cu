@@ -307,7 +307,7 @@ static gcol_status merge_gather(const gcol_table_view *tables, int32_t num_table
     GCOL_DETAIL_TRY(gcol_detail_sort_gather(sources, num_tables, ids, rows, 8, total, hint, stream, mr,
                                        &columns[made]));
   }
-  GCOL_DETAIL_TRY(gcol_table_create(columns, count, out));
+  GCOL_DETAIL_TRY(gcol_table_make(columns, count, out));
   made = 0;
 done:
   for (int32_t c = 0; c < made; ++c) gcol_column_free(columns[c]);

@@ -111,7 +111,7 @@ static gcol_status sort_by_key_impl(gcol_table_view values, gcol_table_view keys
       null_order != NULL ? null_order[0] : GCOL_NULLS_AFTER, "keys column 0", &key));
   if (segment_offsets == NULL && keys.num_rows > 0 && fast_path_applies(values, keys, &key)) {
     GCOL_DETAIL_TRY(sort_by_key_fast(values.columns[0], key, keys.num_rows, stream, mr, &fast));
-    GCOL_DETAIL_TRY(gcol_table_create(&fast, 1, out));
+    GCOL_DETAIL_TRY(gcol_table_make(&fast, 1, out));
     fast = NULL;
     goto done;
   }

@@ -296,7 +296,7 @@ static void table_copy_and_views(void **state) {
   cols[0] = random_column(&rng, gcol_data_type_make(GCOL_INT16), 300, GCOL_TEST_RANDOM_NULLS, &v1, &m1);
   cols[1] = random_column(&rng, gcol_data_type_make(GCOL_FLOAT32), 300, GCOL_TEST_NO_MASK, &v2, &m2);
   gcol_table *t = NULL, *copy = NULL;
-  GCOL_TEST_OK(gcol_table_create(cols, 2, &t));
+  GCOL_TEST_OK(gcol_table_make(cols, 2, &t));
   gcol_column_view storage[2];
   gcol_table_view sliced;
   GCOL_TEST_OK(gcol_table_view_slice(gcol_table_get_view(t), 33, 200, storage, &sliced));

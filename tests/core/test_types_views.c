@@ -277,7 +277,7 @@ static void table_owns_and_releases_columns(void **state) {
   GCOL_TEST_OK(gcol_column_make(gcol_data_type_make(GCOL_INT32), 0, NULL, NULL, 0, NULL, 0, &cols[0]));
   GCOL_TEST_OK(gcol_column_make(gcol_data_type_make(GCOL_INT64), 0, NULL, NULL, 0, NULL, 0, &cols[1]));
   gcol_table *t = NULL;
-  GCOL_TEST_OK(gcol_table_create(cols, 2, &t));
+  GCOL_TEST_OK(gcol_table_make(cols, 2, &t));
   gcol_table_view const tv = gcol_table_get_view(t);
   assert_int_equal(tv.num_columns, 2);
   assert_int_equal(tv.columns[1].type.id, GCOL_INT64);
@@ -286,12 +286,12 @@ static void table_owns_and_releases_columns(void **state) {
   GCOL_TEST_OK(gcol_table_release(t, &back, &n));
   assert_int_equal(n, 2);
   gcol_table *t2 = NULL;
-  GCOL_TEST_OK(gcol_table_create(back, 2, &t2));
+  GCOL_TEST_OK(gcol_table_make(back, 2, &t2));
   free(back);
   gcol_table_free(t2);
   gcol_table *bad = NULL;
   gcol_column *null_col[1] = {NULL};
-  GCOL_TEST_STATUS(gcol_table_create(null_col, 1, &bad), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_table_make(null_col, 1, &bad), GCOL_ERROR_INVALID_ARGUMENT);
   assert_null(bad);
 }
 

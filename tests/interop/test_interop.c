@@ -262,7 +262,7 @@ static void test_table_round_trips_and_pinned_host_memory(void **state) {
                           random_strings(&rng, 100, GCOL_TEST_LAST_NULL),
                           random_fixed(&rng, gcol_data_type_make(GCOL_BOOL8), 100, GCOL_TEST_NO_MASK)};
   gcol_table *table = NULL;
-  GCOL_TEST_OK(gcol_table_create(cols, 3, &table));
+  GCOL_TEST_OK(gcol_table_make(cols, 3, &table));
   gcol_table_view const tv = gcol_table_get_view(table);
   gcol_arrow_field const names[3] = {{"a", NULL, 0, 0, NULL}, {"b", NULL, 0, 0, NULL},
                                      {"c", NULL, 0, 0, NULL}};
@@ -358,7 +358,7 @@ static void test_streams_in_chunks(void **state) {
   gcol_column *cols[2] = {random_fixed(&rng, gcol_data_type_make(GCOL_INT32), 10, GCOL_TEST_RANDOM_NULLS),
                           random_strings(&rng, 10, GCOL_TEST_RANDOM_NULLS)};
   gcol_table *table = NULL;
-  GCOL_TEST_OK(gcol_table_create(cols, 2, &table));
+  GCOL_TEST_OK(gcol_table_make(cols, 2, &table));
   gcol_table_view const tv = gcol_table_get_view(table);
   struct ArrowArrayStream hs;
   owner_releases = 0;
