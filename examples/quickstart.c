@@ -228,8 +228,7 @@ static void revenue_per_segment(gcol_table_view orders, gcol_stream stream) {
 }
 
 int main(void) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+  if (gcol_device_count() == 0) {
     printf("gcol quickstart: no CUDA device found; gcol's operations need a GPU.\n");
     return 0;
   }

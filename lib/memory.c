@@ -368,3 +368,12 @@ void gcol_mr_destroy(gcol_mr *mr) {
   if (mr->destroy != NULL) mr->destroy(mr);
   GCOL_DETAIL_NVTX_POP();
 }
+
+int gcol_device_count(void) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError(); /* clear what can be cleared: no GPU is an answer */
+    return 0;
+  }
+  return count;
+}

@@ -104,6 +104,13 @@ void gcol_mr_deallocate(gcol_mr *mr, void *ptr, size_t bytes, gcol_stream stream
 void gcol_mr_destroy(gcol_mr *mr);
 
 /**
+ * @brief The number of CUDA devices this process can use: 0 where there is no GPU, no
+ *        driver or no runtime support, which is an answer, not an error. Ask this instead
+ *        of probing with an allocation. Thread-safe.
+ */
+int gcol_device_count(void);
+
+/**
  * @brief The current default resource of the current device. Initially a built-in
  *        `cudaMallocAsync` resource that lives for the whole program.
  *

@@ -3,6 +3,7 @@
  * statistics / limit / fail-on-Nth adaptors, argument checks, and the per-device default
  * (slot 0 when there is no GPU).
  */
+#include <cuda_runtime_api.h>
 #include <pthread.h>
 
 #include "test_util.h"
@@ -716,11 +717,24 @@ static void default_is_thread_safe(void **state) {
   for (int t = 0; t < THREADS; ++t) gcol_mr_destroy(resources[t]);
 }
 
+/* The device count agrees with the runtime (0 without a GPU) and with the tests' own check. */
+static void device_count_matches_the_runtime(void **state) {
+  (void)state;
+  int runtime = 0;
+  if (cudaGetDeviceCount(&runtime) != cudaSuccess) runtime = 0;
+  (void)cudaGetLastError();
+  int const count = gcol_device_count();
+  assert_int_equal(count, runtime);
+  assert_true(count >= 0);
+  assert_int_equal(gcol_test_has_device() ? 1 : 0, count > 0 ? 1 : 0);
+}
+
 int main(void) {
   /* lib/log.c reads GCOL_LOG_LEVEL lazily and then clears the thread's last error, which
    * wipes the message of the first error raised in the process: read it up front. */
   (void)gcol_log_get_level();
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(device_count_matches_the_runtime),
       cmocka_unit_test(host_allocations_are_aligned_and_writable),
       cmocka_unit_test(host_zero_bytes_gives_null),
       cmocka_unit_test(host_absurd_size_is_out_of_memory),
