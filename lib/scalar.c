@@ -222,6 +222,65 @@ gcol_status gcol_scalar_get_float(const gcol_scalar *scalar, double *out) {
   return status;
 }
 
+/* Integers, BOOL8, timestamps, durations and decimals: what gcol_scalar_get_int reads. */
+static bool int_like(gcol_type_id id) {
+  gcol_type_id const storage = gcol_type_storage_id(id);
+  return (storage >= GCOL_INT8 && storage <= GCOL_UINT64) || storage == GCOL_DECIMAL128;
+}
+
+/* The pointer checks and the type check of the read functions, null scalars included. */
+static gcol_status check_read(const gcol_scalar *scalar, const void *out, const bool *valid,
+                              bool type_ok, const char *what, const char *func) {
+  if (scalar == NULL || out == NULL || valid == NULL) {
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, func, "%s is NULL",
+                             scalar == NULL ? "scalar" : out == NULL ? "out" : "valid");
+  }
+  if (!type_ok) {
+    return gcol_detail_error(GCOL_ERROR_TYPE_MISMATCH, func, "%s scalar is not %s",
+                             gcol_type_name(scalar->type.id), what);
+  }
+  return GCOL_OK;
+}
+
+gcol_status gcol_scalar_read_int(const gcol_scalar *scalar, int64_t *out, bool *valid) {
+  gcol_status const status = check_read(scalar, out, valid,
+                                         scalar != NULL && int_like(scalar->type.id),
+                                         "integer-like", __func__);
+  if (status != GCOL_OK) return status;
+  *out = 0;
+  *valid = scalar->is_valid;
+  return scalar->is_valid ? gcol_scalar_get_int(scalar, out) : GCOL_OK;
+}
+
+gcol_status gcol_scalar_read_float(const gcol_scalar *scalar, double *out, bool *valid) {
+  gcol_status const status = check_read(scalar, out, valid,
+                                         scalar != NULL && gcol_type_is_numeric(scalar->type.id),
+                                         "numeric", __func__);
+  if (status != GCOL_OK) return status;
+  *out = 0;
+  *valid = scalar->is_valid;
+  return scalar->is_valid ? gcol_scalar_get_float(scalar, out) : GCOL_OK;
+}
+
+gcol_status gcol_scalar_read_string(const gcol_scalar *scalar, const char **data, int64_t *size,
+                                    bool *valid) {
+  gcol_status const status = check_read(scalar, data, valid,
+                                         scalar != NULL && scalar->type.id == GCOL_STRING,
+                                         "a string", __func__);
+  if (status != GCOL_OK) return status;
+  GCOL_DETAIL_REQUIRE(size != NULL, GCOL_ERROR_INVALID_ARGUMENT, "size is NULL");
+  *valid = scalar->is_valid;
+  *data = scalar->is_valid ? scalar->string_data : NULL;
+  *size = scalar->is_valid ? scalar->string_size : 0;
+  return GCOL_OK;
+}
+
+gcol_status gcol_scalar_create_cstring(const char *text, gcol_scalar **out) {
+  if (out != NULL) *out = NULL;
+  GCOL_DETAIL_REQUIRE(text != NULL, GCOL_ERROR_INVALID_ARGUMENT, "text is NULL");
+  return gcol_scalar_create_string(text, (int64_t)strlen(text), out);
+}
+
 const void *gcol_scalar_get_storage(const gcol_scalar *scalar) {
   if (scalar == NULL || !gcol_type_is_fixed_width(scalar->type.id)) return NULL;
   return &scalar->value;

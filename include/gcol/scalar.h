@@ -94,6 +94,35 @@ gcol_status gcol_scalar_get_int(const gcol_scalar *scalar, int64_t *out);
 /** @brief Reads a numeric scalar as double. */
 gcol_status gcol_scalar_get_float(const gcol_scalar *scalar, double *out);
 
+/**
+ * @brief Reads an integer-like scalar as gcol_scalar_get_int() does, where a null scalar is
+ *        an answer rather than an error: @p valid false, @p out 0, ::GCOL_OK.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (a NULL pointer),
+ *         ::GCOL_ERROR_TYPE_MISMATCH (not integer-like, null or not), ::GCOL_ERROR_OVERFLOW
+ *         (as gcol_scalar_get_int()).
+ */
+gcol_status gcol_scalar_read_int(const gcol_scalar *scalar, int64_t *out, bool *valid);
+
+/**
+ * @brief Reads a numeric scalar as double (as gcol_scalar_get_float()); a null scalar gives
+ *        @p valid false, @p out 0 and ::GCOL_OK.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (a NULL pointer),
+ *         ::GCOL_ERROR_TYPE_MISMATCH (not numeric, null or not).
+ */
+gcol_status gcol_scalar_read_float(const gcol_scalar *scalar, double *out, bool *valid);
+
+/**
+ * @brief A STRING scalar's bytes: @p data points into the scalar (NUL-terminated, valid until
+ *        it is freed), @p size bytes; a null scalar gives @p valid false, NULL and 0.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (a NULL pointer),
+ *         ::GCOL_ERROR_TYPE_MISMATCH (not STRING).
+ */
+gcol_status gcol_scalar_read_string(const gcol_scalar *scalar, const char **data, int64_t *size,
+                                    bool *valid);
+
+/** @brief A valid STRING scalar of the NUL-terminated @p text (without the NUL). */
+gcol_status gcol_scalar_create_cstring(const char *text, gcol_scalar **out);
+
 /** @brief The bytes of a fixed-width scalar's value in its storage type; NULL otherwise. */
 const void *gcol_scalar_get_storage(const gcol_scalar *scalar);
 

@@ -358,6 +358,62 @@ static void decimal_and_string_scalars(void **state) {
   gcol_scalar_free(NULL);
 }
 
+/* The read functions answer "null" with valid == false instead of an error, and still
+ * check the type of a null scalar. */
+static void scalar_reads_report_null(void **state) {
+  (void)state;
+  gcol_scalar *s = NULL;
+  int64_t v = 7;
+  double d = 7;
+  const char *text = "x";
+  int64_t size = 7;
+  bool valid = true;
+  GCOL_TEST_OK(gcol_scalar_create_null(gcol_data_type_make(GCOL_TIMESTAMP_SECONDS), &s));
+  GCOL_TEST_OK(gcol_scalar_read_int(s, &v, &valid));
+  assert_false(valid);
+  assert_int_equal(v, 0);
+  GCOL_TEST_STATUS(gcol_scalar_read_float(s, &d, &valid), GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_scalar_read_string(s, &text, &size, &valid), GCOL_ERROR_TYPE_MISMATCH);
+  gcol_scalar_free(s);
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_make(GCOL_INT16), -300, &s));
+  GCOL_TEST_OK(gcol_scalar_read_int(s, &v, &valid));
+  assert_true(valid);
+  assert_int_equal(v, -300);
+  GCOL_TEST_OK(gcol_scalar_read_float(s, &d, &valid));
+  assert_true(valid);
+  assert_true(d == -300.0);
+  GCOL_TEST_STATUS(gcol_scalar_read_int(s, NULL, &valid), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_scalar_read_int(s, &v, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_scalar_free(s);
+  GCOL_TEST_OK(gcol_scalar_create_uint(gcol_data_type_make(GCOL_UINT64), UINT64_MAX, &s));
+  GCOL_TEST_STATUS(gcol_scalar_read_int(s, &v, &valid), GCOL_ERROR_OVERFLOW);
+  gcol_scalar_free(s);
+  GCOL_TEST_OK(gcol_scalar_create_null(gcol_data_type_make(GCOL_FLOAT32), &s));
+  GCOL_TEST_OK(gcol_scalar_read_float(s, &d, &valid));
+  assert_false(valid);
+  assert_true(d == 0.0);
+  GCOL_TEST_STATUS(gcol_scalar_read_int(s, &v, &valid), GCOL_ERROR_TYPE_MISMATCH);
+  gcol_scalar_free(s);
+  GCOL_TEST_OK(gcol_scalar_create_null(gcol_data_type_make(GCOL_STRING), &s));
+  GCOL_TEST_OK(gcol_scalar_read_string(s, &text, &size, &valid));
+  assert_false(valid);
+  assert_null(text);
+  assert_int_equal(size, 0);
+  gcol_scalar_free(s);
+  GCOL_TEST_OK(gcol_scalar_create_cstring("h\xc3\xa9llo", &s)); /* "héllo": 6 bytes */
+  GCOL_TEST_OK(gcol_scalar_read_string(s, &text, &size, &valid));
+  assert_true(valid);
+  assert_int_equal(size, 6);
+  assert_string_equal(text, "h\xc3\xa9llo");
+  GCOL_TEST_STATUS(gcol_scalar_read_string(s, &text, NULL, &valid), GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_scalar_free(s);
+  GCOL_TEST_STATUS(gcol_scalar_create_cstring(NULL, &s), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(s);
+  GCOL_TEST_OK(gcol_scalar_create_cstring("", &s));
+  assert_int_equal(s->string_size, 0);
+  gcol_scalar_free(s);
+}
+
 static void index_type_follows_row_count(void **state) {
   (void)state;
   assert_int_equal(gcol_index_type_for(0), GCOL_INT32);
@@ -387,6 +443,7 @@ int main(void) {
       cmocka_unit_test(table_owns_and_releases_columns),
       cmocka_unit_test(scalars_store_and_read_values),
       cmocka_unit_test(decimal_and_string_scalars),
+      cmocka_unit_test(scalar_reads_report_null),
       cmocka_unit_test(index_type_follows_row_count),
   };
   return GCOL_TEST_RUN("types_views", tests);
