@@ -7,6 +7,7 @@
 #include "gcol/status.h"
 #include "internal/error.h"
 #include "internal/log.h"
+#include "internal/nvtx.h"
 
 #define GCOL_DETAIL_MESSAGE_SIZE 1024
 
@@ -33,8 +34,22 @@ const char *gcol_last_error(void) { return last_error; }
 
 void gcol_clear_last_error(void) { last_error[0] = '\0'; }
 
+/* The outermost public function of this thread's current call (internal/nvtx.h). */
+static _Thread_local const char *api_name = NULL;
+static _Thread_local int api_depth = 0;
+
+void gcol_detail_api_enter(const char *name) {
+  if (api_depth++ == 0) api_name = name;
+}
+
+void gcol_detail_api_leave(void) {
+  if (api_depth > 0 && --api_depth == 0) api_name = NULL;
+}
+
 gcol_status gcol_detail_error(gcol_status status, const char *func, const char *format, ...) {
-  int prefix = snprintf(last_error, sizeof last_error, "%s: ", func != NULL ? func : "gcol");
+  /* the public function the user called, not the helper that found the error */
+  const char *const who = api_name != NULL ? api_name : func != NULL ? func : "gcol";
+  int prefix = snprintf(last_error, sizeof last_error, "%s: ", who);
   if (prefix < 0 || (size_t)prefix >= sizeof last_error) prefix = 0;
   va_list args;
   va_start(args, format);

@@ -11,21 +11,29 @@
 #define GCOL_NVTX 1
 #endif
 
-#if GCOL_NVTX
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The public function the user called on this thread (the outermost range; lib/status.c):
+ * error messages name it instead of the internal helper that found the error. Kept with
+ * the ranges compiled out too. */
+void gcol_detail_api_enter(const char *name);
+void gcol_detail_api_leave(void);
+#if GCOL_NVTX
 /* Out of line (lib/nvtx.c), so only one file includes NVTX and creates the domain. */
 void gcol_detail_nvtx_push(const char *name);
 void gcol_detail_nvtx_pop(void);
+#endif
 #ifdef __cplusplus
 }
 #endif
-#define GCOL_DETAIL_NVTX_PUSH(name) gcol_detail_nvtx_push(name)
-#define GCOL_DETAIL_NVTX_POP() gcol_detail_nvtx_pop()
+
+#if GCOL_NVTX
+#define GCOL_DETAIL_NVTX_PUSH(name) (gcol_detail_api_enter(name), gcol_detail_nvtx_push(name))
+#define GCOL_DETAIL_NVTX_POP() (gcol_detail_nvtx_pop(), gcol_detail_api_leave())
 #else
-#define GCOL_DETAIL_NVTX_PUSH(name) ((void)0)
-#define GCOL_DETAIL_NVTX_POP() ((void)0)
+#define GCOL_DETAIL_NVTX_PUSH(name) gcol_detail_api_enter(name)
+#define GCOL_DETAIL_NVTX_POP() gcol_detail_api_leave()
 #endif
 
 #endif /* GCOL_INTERNAL_NVTX_H */

@@ -77,6 +77,8 @@ static void test_join_tables_argument_checks(void **state) {
                                     false, &out, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
   assert_message();
+  /* found by an internal helper, reported under the public function the user called */
+  assert_non_null(strstr(gcol_last_error(), "gcol_join_tables: left_on[0] is 2"));
   GCOL_TEST_STATUS(gcol_join_tables(t, &ok, t, &negative, 1, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL,
                                     false, &out, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
