@@ -51,10 +51,19 @@ typedef enum gcol_order {
   GCOL_ORDER_DESCENDING = 1 /**< Largest first. */
 } gcol_order;
 
-/** @brief Where nulls of one key column go. */
+/**
+ * @brief Where nulls of one key column go in the output, whatever its ::gcol_order (SQL's
+ *        NULLS LAST / NULLS FIRST).
+ *
+ * Porting from libcudf: its `null_order` of the same names says how a null *compares*
+ * (BEFORE: smaller than every value), so under DESCENDING its BEFORE puts nulls last. gcol
+ * names the place in the output: libcudf's (DESCENDING, BEFORE) is gcol's
+ * (::GCOL_ORDER_DESCENDING, ::GCOL_NULLS_AFTER), and (DESCENDING, AFTER) is
+ * (::GCOL_ORDER_DESCENDING, ::GCOL_NULLS_BEFORE); under ASCENDING the two agree.
+ */
 typedef enum gcol_null_order {
-  GCOL_NULLS_AFTER = 0, /**< Nulls after all values (in the sorted direction). */
-  GCOL_NULLS_BEFORE = 1 /**< Nulls before all values. */
+  GCOL_NULLS_AFTER = 0, /**< Nulls after all values, ascending or descending. */
+  GCOL_NULLS_BEFORE = 1 /**< Nulls before all values, ascending or descending. */
 } gcol_null_order;
 
 /**
