@@ -130,16 +130,6 @@ int64_t output_rows(context *c) {
   return c->batch > 0 && c->batch < n ? c->batch : n;
 }
 
-/* int64 keys in [0, range) (random) as a device array (for the strings rows). */
-int64_t *random_keys(int64_t n, int64_t range, uint64_t seed, cudaStream_t stream) {
-  int64_t *keys = NULL;
-  GCOL_BENCH_CHECK(cudaMalloc(&keys, (size_t)n * 8));
-  gcol_bench_fill_random(keys, (size_t)n * 8, seed, (gcol_stream)stream);
-  in_range<int64_t><<<4096, 256, 0, stream>>>(keys, n, range);
-  GCOL_BENCH_CHECK(cudaGetLastError());
-  return keys;
-}
-
 }  // namespace
 
 int main(void) {
@@ -194,13 +184,12 @@ int main(void) {
   }
   {
     /* strings: keys 0..1M-1 on the build side, 10M draws on the probe side */
-    int64_t *build = NULL;
-    GCOL_BENCH_CHECK(cudaMalloc(&build, (size_t)1000000 * 8));
-    arithmetic<int64_t><<<4096, 256, 0, stream>>>(build, 1000000, 1);
-    int64_t *probe = random_keys(10000000, 1000000, 105, stream);
+    void *build = NULL, *probe = NULL;
+    (void)make_keys<int64_t>(1000000, true, 1, 0, stream, &build);
+    (void)make_keys<int64_t>(10000000, false, 1000000, 105, stream, &probe);
     gcol_bench_strings bs, ps;
-    gcol_bench_strings_make(build, 1000000, (gcol_stream)stream, &bs);
-    gcol_bench_strings_make(probe, 10000000, (gcol_stream)stream, &ps);
+    gcol_bench_strings_make((const int64_t *)build, 1000000, (gcol_stream)stream, &bs);
+    gcol_bench_strings_make((const int64_t *)probe, 10000000, (gcol_stream)stream, &ps);
     GCOL_BENCH_CHECK(gcol_table_view_make(&bs.view, 1, &c.right));
     GCOL_BENCH_CHECK(gcol_table_view_make(&ps.view, 1, &c.left));
     c.kind = GCOL_JOIN_INNER;

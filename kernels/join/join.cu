@@ -798,7 +798,6 @@ gcol_status fill_runs(gcol_join_hash *h, gcol_stream stream) {
       (const int64_t *)h->row_slot->data, n, (unsigned long long *)cursor->data,
       (R *)h->rows->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s)); /* the cursor is freed below */
 done:
   gcol_buffer_free(cursor);
   return status;
@@ -909,8 +908,7 @@ extern "C" gcol_status gcol_join_hash_create(gcol_table_view build_keys, gcol_nu
         (const int64_t *)h->row_slot->data, n, (long long *)h->dir->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s)); /* the ranks are freed below */
-  gcol_buffer_free(h->rank);
+  gcol_buffer_free(h->rank); /* stream-ordered frees: no synchronization */
   gcol_buffer_free(h->counts);
   h->rank = h->counts = NULL;
   *out = h;
