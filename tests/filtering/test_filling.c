@@ -99,11 +99,11 @@ static void check_fill(gcol_test_rng *rng, gcol_data_type type, int64_t n, int64
 }
 
 static void test_fill_every_type(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(501);
   static const int64_t sizes[] = {0, 1, 31, 33, 257, 4097};
   static const int64_t offsets[] = {0, 1, 33, 65};
   for (int id = GCOL_INT8; id <= GCOL_STRING; ++id) {
+    if (!gcol_test_in_part(state, (size_t)id)) continue;
     if (id > GCOL_DECIMAL128 && id != GCOL_STRING) continue;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
       for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; ++o) {
@@ -355,7 +355,9 @@ static void test_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_fill_every_type),
+      GCOL_TEST_GPU_PART(test_fill_every_type, 0, 3),
+      GCOL_TEST_GPU_PART(test_fill_every_type, 1, 3),
+      GCOL_TEST_GPU_PART(test_fill_every_type, 2, 3),
       GCOL_TEST_GPU(test_sequence),
       GCOL_TEST_GPU(test_repeat),
       GCOL_TEST_GPU(test_bad_input),

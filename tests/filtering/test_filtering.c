@@ -121,9 +121,9 @@ static void test_apply_boolean_mask_fast_path_densities(void **state) {
 }
 
 static void test_apply_boolean_mask_every_fixed_type(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(401);
   for (int id = GCOL_INT8; id <= GCOL_DECIMAL128; ++id) {
+    if (!gcol_test_in_part(state, (size_t)id)) continue;
     gcol_data_type const type = gcol_type_is_decimal((gcol_type_id)id)
                                     ? gcol_data_type_decimal((gcol_type_id)id, -2)
                                     : gcol_data_type_make((gcol_type_id)id);
@@ -376,9 +376,9 @@ static void check_drop(gcol_test_rng *rng, bool nans, int64_t n, int64_t off) {
 }
 
 static void test_drop_nulls(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(406);
   for (size_t s = 0; s < gcol_test_num_sizes; ++s) {
+    if (!gcol_test_in_part(state, (size_t)s)) continue;
     check_drop(&rng, false, gcol_test_sizes[s], gcol_test_offsets[s % gcol_test_num_offsets]);
   }
 }
@@ -678,13 +678,16 @@ static void test_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_apply_boolean_mask_every_fixed_type),
+      GCOL_TEST_GPU_PART(test_apply_boolean_mask_every_fixed_type, 0, 3),
+      GCOL_TEST_GPU_PART(test_apply_boolean_mask_every_fixed_type, 1, 3),
+      GCOL_TEST_GPU_PART(test_apply_boolean_mask_every_fixed_type, 2, 3),
       GCOL_TEST_GPU(test_apply_boolean_mask_int64_sizes_offsets),
       GCOL_TEST_GPU(test_apply_boolean_mask_fast_path_densities),
       GCOL_TEST_GPU(test_apply_boolean_mask_strings),
       GCOL_TEST_GPU(test_apply_boolean_mask_strings_int64_offsets),
       GCOL_TEST_GPU(test_filter_lists_and_structs),
-      GCOL_TEST_GPU(test_drop_nulls),
+      GCOL_TEST_GPU_PART(test_drop_nulls, 0, 2),
+      GCOL_TEST_GPU_PART(test_drop_nulls, 1, 2),
       GCOL_TEST_GPU(test_drop_nans),
       GCOL_TEST_GPU(test_distinct),
       GCOL_TEST_GPU(test_unique),

@@ -180,10 +180,10 @@ static void check_replace(gcol_test_rng *rng, gcol_type_id id, int64_t n, int64_
 }
 
 static void test_replace_nulls(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(602);
   static const int64_t sizes[] = {0, 1, 2, 33, 257, 4097};
   for (int id = GCOL_INT8; id <= GCOL_STRING; ++id) {
+    if (!gcol_test_in_part(state, (size_t)id)) continue;
     if (id > GCOL_DECIMAL128 && id != GCOL_STRING) continue;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
       for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
@@ -335,11 +335,11 @@ static void check_replace_nested(gcol_test_rng *rng, nested_kind kind, int64_t n
 }
 
 static void test_replace_nulls_nested(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(605);
   static const int64_t sizes[] = {0, 1, 2, 33, 257, 2000};
   static const int64_t offsets[] = {0, 1, 33};
   for (int k = NESTED_LIST; k <= NESTED_STRUCT_OF_LIST; ++k) {
+    if (!gcol_test_in_part(state, (size_t)k)) continue;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
       for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; ++o) {
         for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
@@ -517,9 +517,15 @@ static void test_nested_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_is_null_is_valid_is_nan),    GCOL_TEST_GPU(test_replace_nulls),
-      GCOL_TEST_GPU(test_bools_mask_round_trip),      GCOL_TEST_GPU(test_bad_input),
-      GCOL_TEST_GPU(test_allocation_failures),        GCOL_TEST_GPU(test_replace_nulls_nested),
+      GCOL_TEST_GPU(test_is_null_is_valid_is_nan),
+      GCOL_TEST_GPU_PART(test_replace_nulls, 0, 3),
+      GCOL_TEST_GPU_PART(test_replace_nulls, 1, 3),
+      GCOL_TEST_GPU_PART(test_replace_nulls, 2, 3),
+      GCOL_TEST_GPU_PART(test_replace_nulls_nested, 0, 2),
+      GCOL_TEST_GPU_PART(test_replace_nulls_nested, 1, 2),
+      GCOL_TEST_GPU(test_bools_mask_round_trip),
+      GCOL_TEST_GPU(test_bad_input),
+      GCOL_TEST_GPU(test_allocation_failures),
       GCOL_TEST_GPU(test_nested_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("null_ops", tests);

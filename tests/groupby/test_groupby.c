@@ -418,9 +418,10 @@ static void run_case(int which, int64_t n, int64_t off, bool key_nulls, gcol_tes
 
 /* Every aggregation over the size list on key path `which` (one test per path, so the
  * suite's shards run them in parallel). */
-static void every_aggregation_on_key_path(int which) {
+static void every_aggregation_on_key_path(int which, void **state) {
   gcol_test_rng rng = gcol_test_rng_make(1101 + (uint64_t)which);
   for (size_t s = 0; s < gcol_test_num_sizes; ++s) {
+    if (!gcol_test_in_part(state, s)) continue;
     int const iter = which * (int)gcol_test_num_sizes + (int)s;
     int64_t const n = gcol_test_sizes[s] > 70000 ? gcol_test_cap(70000) : gcol_test_sizes[s];
     if (n != gcol_test_sizes[s] && s + 1 < gcol_test_num_sizes) continue;
@@ -437,8 +438,7 @@ static void every_aggregation_on_key_path(int which) {
 
 #define KEY_PATH_TEST(which)                            \
   static void every_aggregation_##which(void **state) { \
-    (void)state;                                        \
-    every_aggregation_on_key_path(which);               \
+    every_aggregation_on_key_path(which, state);        \
   }
 KEY_PATH_TEST(KEY_INT32_SMALL)
 KEY_PATH_TEST(KEY_INT64_SPREAD)
@@ -692,12 +692,12 @@ static void fault_cleanup(void *p) {
 }
 
 static void allocation_failures_leak_nothing(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1104);
   gcol_groupby_agg aggs[40];
   int const na = all_aggs(aggs);
   int const cases[3] = {KEY_INT32_SMALL, KEY_STRING, KEY_INT64_SPREAD};
   for (int c = 0; c < 3; ++c) {
+    if (!gcol_test_in_part(state, (size_t)c)) continue;
     for (int sorted = 0; sorted <= 1; ++sorted) {
       key_col k[2];
       int const nk = make_keys(cases[c], 200, &rng, true, k);
@@ -728,13 +728,16 @@ int main(void) {
       GCOL_TEST_GPU(every_aggregation_KEY_FLOAT64),
       GCOL_TEST_GPU(every_aggregation_KEY_STRING),
       GCOL_TEST_GPU(every_aggregation_KEY_INT32_STRING),
-      GCOL_TEST_GPU(every_aggregation_KEY_INT32_INT64),
+      GCOL_TEST_GPU_PART(every_aggregation_KEY_INT32_INT64, 0, 2),
+      GCOL_TEST_GPU_PART(every_aggregation_KEY_INT32_INT64, 1, 2),
       GCOL_TEST_GPU(every_aggregation_KEY_ONE_GROUP),
       GCOL_TEST_GPU(every_aggregation_KEY_UNIQUE),
       GCOL_TEST_GPU(every_option_on_small_inputs),
       GCOL_TEST_GPU(several_requests_and_no_request),
       GCOL_TEST_GPU(partitions_merged_equal_the_whole),
-      GCOL_TEST_GPU(allocation_failures_leak_nothing),
+      GCOL_TEST_GPU_PART(allocation_failures_leak_nothing, 0, 3),
+      GCOL_TEST_GPU_PART(allocation_failures_leak_nothing, 1, 3),
+      GCOL_TEST_GPU_PART(allocation_failures_leak_nothing, 2, 3),
   };
   return GCOL_TEST_RUN_GPU("groupby", tests);
 }

@@ -91,11 +91,11 @@ static void check_one_column(gcol_test_rng *rng, gcol_data_type type, int64_t n,
 
 /* Every type, every function, every validity pattern, a few sizes and offsets. */
 static void test_hash_every_type(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1101);
   static const int64_t sizes[] = {0, 1, 7, 33, 257, 1000};
   static const int64_t offsets[] = {0, 3, 33, 65};
   for (int id = GCOL_INT8; id <= GCOL_STRING; ++id) {
+    if (!gcol_test_in_part(state, (size_t)id)) continue;
     for (size_t f = 0; f < NUM_OF(fns); ++f) {
       for (size_t s = 0; s < NUM_OF(sizes); ++s) {
         for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
@@ -227,7 +227,9 @@ static void test_hash_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_hash_every_type),          GCOL_TEST_GPU(test_hash_sizes_offsets),
+      GCOL_TEST_GPU_PART(test_hash_every_type, 0, 2),
+      GCOL_TEST_GPU_PART(test_hash_every_type, 1, 2),
+      GCOL_TEST_GPU(test_hash_sizes_offsets),
       GCOL_TEST_GPU(test_hash_strings_edge_cases),  GCOL_TEST_GPU(test_hash_multi_column),
       GCOL_TEST_GPU(test_hash_allocation_failures),
   };

@@ -233,7 +233,6 @@ static void check_columns(ref_column *cols, const join_case *jc, int64_t nl, int
 }
 
 static void test_join_kinds(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1401);
   static const join_case cases[] = {
       {{GCOL_INT32}, 1, 7, GCOL_TEST_RANDOM_NULLS},
@@ -258,6 +257,7 @@ static void test_join_kinds(void **state) {
   static const int64_t sizes[][2] = {{0, 0},   {0, 5},     {6, 0},      {1, 1},
                                      {33, 17}, {257, 100}, {700, 1200}, {4500, 200}};
   for (size_t c = 0; c < NUM_OF(cases); ++c) {
+    if (!gcol_test_in_part(state, (size_t)c)) continue;
     for (size_t s = 0; s < NUM_OF(sizes); ++s) {
       int64_t const off = (int64_t)((c + s) % 3) * 33;
       check_case(&rng, &cases[c], sizes[s][0], sizes[s][1], off);
@@ -489,7 +489,10 @@ static void test_join_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_join_kinds),
+      GCOL_TEST_GPU_PART(test_join_kinds, 0, 4),
+      GCOL_TEST_GPU_PART(test_join_kinds, 1, 4),
+      GCOL_TEST_GPU_PART(test_join_kinds, 2, 4),
+      GCOL_TEST_GPU_PART(test_join_kinds, 3, 4),
       GCOL_TEST_GPU(test_join_direct_keys),
       GCOL_TEST_GPU(test_join_duplicates),
       GCOL_TEST_GPU(test_join_tables),

@@ -82,9 +82,9 @@ static void check_random(gcol_test_rng *rng, gcol_type_id id, int64_t size, int6
 }
 
 static void test_scan_every_type_and_size(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(6301);
   for (size_t t = 0; t < NUM_SCAN_TYPES; ++t) {
+    if (!gcol_test_in_part(state, (size_t)t)) continue;
     for (size_t k = 0; k < gcol_test_num_sizes; ++k) {
       check_random(&rng, scan_types[t], gcol_test_sizes[k], 0, GCOL_TEST_RANDOM_NULLS, "sizes");
     }
@@ -232,7 +232,8 @@ static void test_scan_fail_every_allocation(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_scan_every_type_and_size),
+      GCOL_TEST_GPU_PART(test_scan_every_type_and_size, 0, 2),
+      GCOL_TEST_GPU_PART(test_scan_every_type_and_size, 1, 2),
       GCOL_TEST_GPU(test_scan_validity_and_slices),
       GCOL_TEST_GPU(test_scan_large),
       GCOL_TEST_GPU(test_scan_spelled_out),

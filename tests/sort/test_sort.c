@@ -69,9 +69,9 @@ static void expect_sorting_permutation(gcol_column_view perm, const ref_column *
 
 /* Every type x size x validity x order x null order, one column, stable and unstable. */
 static void test_sorted_order_every_type(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(11);
   for (size_t t = 0; t < NUM_KEY_TYPES; ++t) {
+    if (!gcol_test_in_part(state, (size_t)t)) continue;
     for (size_t s = 0; s < gcol_test_num_sizes; ++s) {
       int64_t const n = gcol_test_sizes[s];
       for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
@@ -898,7 +898,10 @@ static void test_unsortable_types(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_sorted_order_every_type),
+      GCOL_TEST_GPU_PART(test_sorted_order_every_type, 0, 4),
+      GCOL_TEST_GPU_PART(test_sorted_order_every_type, 1, 4),
+      GCOL_TEST_GPU_PART(test_sorted_order_every_type, 2, 4),
+      GCOL_TEST_GPU_PART(test_sorted_order_every_type, 3, 4),
       GCOL_TEST_GPU(test_sorted_order_slices),
       GCOL_TEST_GPU(test_sorted_order_multi_column),
       GCOL_TEST_GPU(test_sorted_order_ties_and_all_null),

@@ -73,6 +73,18 @@ int gcol_test_setup(void **state);
 int gcol_test_teardown(void **state);
 #define GCOL_TEST_GPU(fn) cmocka_unit_test_setup_teardown(fn, gcol_test_setup, gcol_test_teardown)
 
+/*
+ * A heavy GPU test as several test cases: GCOL_TEST_GPU_PART(fn, k, n) registers part k of n
+ * (0 <= k < n <= 8), named fn_k; inside fn, gcol_test_in_part(state, i) is true for the
+ * loop iterations i of this part (i % n == k), and always true for a test registered whole.
+ * The parts go to different shards (GCOL_TEST_SHARD), so under the sanitizers one test case
+ * no longer sets the wall time of the GPU check alone.
+ */
+extern char gcol_test_part_slots[9][8];
+bool gcol_test_in_part(void **state, size_t i);
+#define GCOL_TEST_GPU_PART(fn, k, n)                                                  \
+  {#fn "_" #k, fn, gcol_test_setup, gcol_test_teardown, &gcol_test_part_slots[n][k]}
+
 /* The statistics resource installed by gcol_test_setup (the default during a test). */
 gcol_mr *gcol_test_stats_mr(void);
 /* Its upstream (what the statistics resource wraps); use to build fail-on-Nth resources. */
