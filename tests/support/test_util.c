@@ -137,31 +137,58 @@ int gcol_test_teardown(void **state) {
   return rc;
 }
 
+/* Runs op with its n-th allocation failing; a failure must be OUT_OF_MEMORY and leak nothing.
+ * Returns the op's status (GCOL_OK: it made fewer than n allocations; its outputs are freed). */
+static gcol_status fail_at(gcol_status (*op)(void *ctx), void (*cleanup)(void *ctx), void *ctx,
+                           int64_t n) {
+  gcol_mr *failing = NULL;
+  GCOL_TEST_OK(gcol_mr_fail_nth_create(stats_mr, n, &failing));
+  GCOL_TEST_OK(gcol_mr_set_default(failing, NULL));
+  int64_t const before = gcol_test_live_bytes();
+  gcol_status const st = op(ctx);
+  if (cudaDeviceSynchronize() != cudaSuccess)
+    fail_msg("CUDA error after allocation %lld", (long long)n);
+  GCOL_TEST_OK(gcol_mr_set_default(stats_mr, NULL));
+  if (st == GCOL_OK) cleanup(ctx); /* the outputs still refer to `failing`: free them first */
+  gcol_mr_destroy(failing);
+  if (st != GCOL_OK && st != GCOL_ERROR_OUT_OF_MEMORY) {
+    fail_msg("allocation %lld failing gave %s (%s), expected GCOL_ERROR_OUT_OF_MEMORY",
+             (long long)n, gcol_status_string(st), gcol_last_error());
+  }
+  if (st != GCOL_OK && gcol_test_live_bytes() != before) {
+    fail_msg("allocation %lld failing leaked %lld bytes", (long long)n,
+             (long long)(gcol_test_live_bytes() - before));
+  }
+  return st;
+}
+
+/* GCOL_TEST_FAULTS=sparse (all sanitizer tools but memcheck): counts the op's allocations in one clean
+ * run, then fails the first two, the last and about six between. Those tools look at the
+ * kernels, which every failing point runs again on the same data; memcheck (leaks on every
+ * error path) and the plain run fail every allocation in turn. */
+static int sparse_allocation_failures(gcol_status (*op)(void *ctx), void (*cleanup)(void *ctx),
+                                      void *ctx) {
+  gcol_mr_statistics s0, s1;
+  GCOL_TEST_OK(gcol_mr_statistics_get(stats_mr, &s0));
+  GCOL_TEST_OK(op(ctx));
+  GCOL_TEST_OK(gcol_mr_statistics_get(stats_mr, &s1));
+  cleanup(ctx);
+  int64_t const count = s1.total_allocations - s0.total_allocations;
+  int64_t const step = count / 6 > 1 ? count / 6 : 1;
+  for (int64_t n = 1; n <= count; ++n) {
+    if (n > 2 && n != count && n % step != 0) continue;
+    if (fail_at(op, cleanup, ctx, n) == GCOL_OK) return (int)(n - 1); /* as below */
+  }
+  return (int)count;
+}
+
 int gcol_test_check_allocation_failures(gcol_status (*op)(void *ctx), void (*cleanup)(void *ctx),
                                         void *ctx) {
+  char const *faults = getenv("GCOL_TEST_FAULTS");
+  if (faults != NULL && strcmp(faults, "sparse") == 0)
+    return sparse_allocation_failures(op, cleanup, ctx);
   for (int64_t n = 1; n < 10000; ++n) {
-    gcol_mr *failing = NULL;
-    GCOL_TEST_OK(gcol_mr_fail_nth_create(stats_mr, n, &failing));
-    GCOL_TEST_OK(gcol_mr_set_default(failing, NULL));
-    int64_t const before = gcol_test_live_bytes();
-    gcol_status const st = op(ctx);
-    if (cudaDeviceSynchronize() != cudaSuccess)
-      fail_msg("CUDA error after allocation %lld", (long long)n);
-    GCOL_TEST_OK(gcol_mr_set_default(stats_mr, NULL));
-    if (st == GCOL_OK) {
-      cleanup(ctx); /* the outputs still refer to `failing`: free them before it */
-      gcol_mr_destroy(failing);
-      return (int)(n - 1);
-    }
-    gcol_mr_destroy(failing);
-    if (st != GCOL_ERROR_OUT_OF_MEMORY) {
-      fail_msg("allocation %lld failing gave %s (%s), expected GCOL_ERROR_OUT_OF_MEMORY",
-               (long long)n, gcol_status_string(st), gcol_last_error());
-    }
-    if (gcol_test_live_bytes() != before) {
-      fail_msg("allocation %lld failing leaked %lld bytes", (long long)n,
-               (long long)(gcol_test_live_bytes() - before));
-    }
+    if (fail_at(op, cleanup, ctx, n) == GCOL_OK) return (int)(n - 1);
   }
   fail_msg("%s", "the operation never succeeded");
   return -1;
@@ -243,9 +270,15 @@ const char *gcol_test_validity_name(gcol_test_validity pattern) {
   return (int)pattern >= 0 && pattern < GCOL_TEST_NUM_VALIDITY ? names[pattern] : "unknown";
 }
 
-const int64_t gcol_test_sizes[] = {0,  1,   2,   7,   8,   9,   31,  32,   33,   63,    64,
-                                   65, 127, 128, 129, 255, 256, 257, 1000, 4097, 65537, 100003};
-size_t gcol_test_num_sizes = sizeof gcol_test_sizes / sizeof gcol_test_sizes[0];
+static const int64_t every_size[] = {0,  1,   2,   7,   8,   9,   31,  32,   33,   63,    64,
+                                     65, 127, 128, 129, 255, 256, 257, 1000, 4097, 65537, 100003};
+/* Sizes that end inside a byte, inside and at the end of a mask word, past a warp and past
+ * a block, for the tools whose findings depend on such shapes rather than on every size
+ * (initcheck, synccheck, racecheck: scripts/gpu-check); memcheck keeps every size. */
+static const int64_t sparse_sizes[] = {0,   1,   7,    33,   64,    129,
+                                       257, 1000, 4097, 65537, 100003};
+const int64_t *gcol_test_sizes = every_size;
+size_t gcol_test_num_sizes = sizeof every_size / sizeof every_size[0];
 
 int64_t gcol_test_cap(int64_t n) {
   const char *env = getenv("GCOL_TEST_MAX_SIZE");
@@ -254,8 +287,19 @@ int64_t gcol_test_cap(int64_t n) {
   return max > 0 && max < n ? max : n;
 }
 
-/* Applies GCOL_TEST_MAX_SIZE to the size list. */
+static bool sparse_mode = false; /* GCOL_TEST_SIZES=sparse */
+
+bool gcol_test_keep_combination(size_t i) { return !sparse_mode || i % 2 == 0; }
+
+/* Applies GCOL_TEST_SIZES=sparse and GCOL_TEST_MAX_SIZE to the size list. */
 static void limit_sizes(void) {
+  const char *sparse = getenv("GCOL_TEST_SIZES");
+  if (sparse != NULL && strcmp(sparse, "sparse") == 0) {
+    sparse_mode = true;
+    gcol_test_sizes = sparse_sizes;
+    gcol_test_num_sizes = sizeof sparse_sizes / sizeof sparse_sizes[0];
+    printf("# GCOL_TEST_SIZES=sparse: %zu sizes\n", gcol_test_num_sizes);
+  }
   const char *env = getenv("GCOL_TEST_MAX_SIZE");
   if (env == NULL) return;
   int64_t const max = strtoll(env, NULL, 10);

@@ -98,6 +98,8 @@ int64_t gcol_test_live_bytes(void);
  * return GCOL_ERROR_OUT_OF_MEMORY and leave the live bytes as before the call; the
  * succeeding run's outputs are freed by cleanup(ctx). Returns the number of allocation
  * points seen (N - 1). op must take its memory from the default resource (mr NULL).
+ * GCOL_TEST_FAULTS=sparse (set by scripts/gpu-check for the tools that look at kernels, not
+ * at leaks) fails only the first two, the last and about six allocations between.
  */
 int gcol_test_check_allocation_failures(gcol_status (*op)(void *ctx), void (*cleanup)(void *ctx),
                                         void *ctx);
@@ -138,9 +140,14 @@ const char *gcol_test_validity_name(gcol_test_validity pattern);
 
 /* The sizes of TESTING.md (0, 1, 2, 7, ... 129, 255, 256, 257, and a few larger ones),
  * ascending. GCOL_TEST_MAX_SIZE=N (set under compute-sanitizer, which is slow) drops the
- * sizes above N: gcol_test_num_sizes is set when the group starts. */
-extern const int64_t gcol_test_sizes[];
+ * sizes above N; GCOL_TEST_SIZES=sparse keeps sizes that end in a byte, a mask word, past a
+ * warp and past a block (scripts/gpu-check, all tools but memcheck): both apply when the group
+ * starts. */
+extern const int64_t *gcol_test_sizes;
 extern size_t gcol_test_num_sizes;
+/* Under GCOL_TEST_SIZES=sparse, true for every other i (pass a sum of a cross product's loop
+ * indices, so each value of each loop still runs); otherwise always true. */
+bool gcol_test_keep_combination(size_t i);
 /* n, or GCOL_TEST_MAX_SIZE where that is smaller: the single large cases of a test run at
  * the capped size under the sanitizers too, so a whole check stays within its time. */
 int64_t gcol_test_cap(int64_t n);
