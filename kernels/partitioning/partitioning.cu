@@ -1,22 +1,29 @@
 /*
- * Partitioning (include/gcol/partitioning.h): hash, map and round-robin partitions.
+ * Partitioning (include/gcol/partitioning.h): hash, map and round-robin partitions. Rows
+ * land in input order within each partition (stable).
  *
- * 1. A partition id per row (int32): the row hash of the key columns modulo the partition
- *    count (kernels/detail/row_hash.cuh), the partition map's value (checked on the device:
- *    a flag records a null or out-of-range entry), or (i + start) % P.
- * 2. The rows are cut into tiles of TILE rows, one warp a tile. count_smem_kernel builds each
- *    tile's histogram (counters in shared memory when P is small, else in the global column
- *    of the tile) into a P x tiles matrix, partition-major: entry (p, t) = rows of tile t in
- *    partition p.
- * 3. An exclusive scan of the matrix (one CUB instantiation) gives, for each (p, t), the
+ * Up to TILE_PARTITIONS partitions (the tiled path, where the figures are taken):
+ * 1. tile_count_smem_kernel: one block a tile of TILE rows computes each row's partition
+ *    (the row hash of the keys modulo P, the map's value, or (i + start) % P: a "pid
+ *    source") and counts them in shared memory into a P x tiles matrix, partition-major.
+ * 2. An exclusive scan of the matrix (one CUB instantiation) gives, for each (p, t), the
  *    output position of the first row of tile t in partition p; entry (p, 0) is partition
  *    p's offset.
- * 4. scatter_smem_kernel walks each tile again in row order, 32 rows a step; lanes with the same
- *    partition find each other with __match_any_sync, take their rank among the lower lanes,
- *    and the group's leader advances the partition's running position. Rows land in input
- *    order within each partition (stable), as an int64 row map.
- * 5. The one gather engine (kernels/detail/gather.h) moves every column through the map.
+ * 3. tile_scatter_smem_kernel: the block computes the partitions again, sorts its tile by
+ *    partition in shared memory (a stable block radix sort of the row's rank) and writes
+ *    the rows in sorted order, so that consecutive threads write consecutive positions of a
+ *    partition's run: for a table of fixed-width columns the values themselves (validity
+ *    through atomicOr into a zeroed mask), else an int64 row map that the one gather engine
+ *    (kernels/detail/gather.h) moves every column through. Hash keys are read twice rather
+ *    than a partition id written and read back.
+ *
+ * Above TILE_PARTITIONS (the first-row table of a tile would not fit in shared memory), the
+ * partition ids are written to a buffer and one warp a tile of WARP_TILE rows counts and
+ * scatters the row map with __match_any_sync (warp_count_kernel, warp_scatter_kernel),
+ * counters in the matrix itself; then the gather engine.
  */
+#include <cub/block/block_exchange.cuh>
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "detail/gather.h"
@@ -26,23 +33,48 @@
 
 namespace {
 
-/* Rows a warp handles in count_smem_kernel and scatter_smem_kernel. */
-constexpr int64_t TILE = 8192;
-/* Most partitions whose per-tile counters live in shared memory (8 bytes each). */
-constexpr int32_t SMEM_PARTITIONS = 2048;
+/* The tiled path: a block of TILE_THREADS threads, TILE_ITEMS rows each. */
+constexpr int TILE_THREADS = 256;
+constexpr int TILE_ITEMS = 16;
+constexpr int64_t TILE = (int64_t)TILE_THREADS * TILE_ITEMS;
+/* Most partitions of the tiled path: a tile's first-row table (16-bit) in shared memory. */
+constexpr int32_t TILE_PARTITIONS = 4096;
+static_assert(TILE <= 65536 && TILE_PARTITIONS < 65536, "16-bit ranks and partition ids");
+/* Rows a warp handles in warp_count_kernel and warp_scatter_kernel. */
+constexpr int64_t WARP_TILE = 8192;
 
-__global__ void hash_pid_kernel(const gcol_detail_hash_column *cols, int32_t num_cols, int64_t n,
-                                int32_t fn, uint64_t seed, uint32_t num_partitions, int32_t *pid) {
-  GCOL_DETAIL_GRID_LOOP(i, n) {
+/* Pid sources: the partition of row i (0 <= i < n) of the input. */
+struct hash_pids {
+  const gcol_detail_hash_column *cols;
+  int32_t num_cols;
+  int32_t fn; /* gcol_hash_function */
+  uint64_t seed;
+  uint32_t num_partitions;
+  __device__ uint32_t operator()(int64_t i) const {
     if (fn == GCOL_HASH_XXHASH64) {
-      pid[i] = (int32_t)(gcol_detail_row_hash_xxhash64(cols, num_cols, i, seed) %
-                         (uint64_t)num_partitions);
-    } else {
-      pid[i] = (int32_t)(gcol_detail_row_hash_murmur3(cols, num_cols, i, (uint32_t)seed,
-                                                      fn == GCOL_HASH_MURMUR3_32_SPARK) %
-                         num_partitions);
+      return (uint32_t)(gcol_detail_row_hash_xxhash64(cols, num_cols, i, seed) %
+                        (uint64_t)num_partitions);
     }
+    return gcol_detail_row_hash_murmur3(cols, num_cols, i, (uint32_t)seed,
+                                        fn == GCOL_HASH_MURMUR3_32_SPARK) %
+           num_partitions;
   }
+};
+
+struct buffer_pids { /* ids checked beforehand (map_pid_kernel) */
+  const int32_t *pid;
+  __device__ uint32_t operator()(int64_t i) const { return (uint32_t)pid[i]; }
+};
+
+struct round_robin_pids {
+  int64_t start;
+  int64_t num_partitions;
+  __device__ uint32_t operator()(int64_t i) const { return (uint32_t)((i + start) % num_partitions); }
+};
+
+template <class Pids>
+__global__ void pid_kernel(Pids pids, int64_t n, int32_t *pid) {
+  GCOL_DETAIL_GRID_LOOP(i, n) { pid[i] = (int32_t)pids(i); }
 }
 
 __global__ void map_pid_kernel(gcol_indexalator map, const uint32_t *mask, int64_t mask_offset,
@@ -67,71 +99,144 @@ __global__ void map_pid_kernel(gcol_indexalator map, const uint32_t *mask, int64
   }
 }
 
-__global__ void round_robin_pid_kernel(int64_t n, int64_t start, int64_t num_partitions,
-                                       int32_t *pid) {
-  GCOL_DETAIL_GRID_LOOP(i, n) { pid[i] = (int32_t)((i + start) % num_partitions); }
-}
-
-/* Tile histograms into matrix (P x tiles, partition-major, zeroed beforehand when !SMEM). */
-template <bool SMEM>
-__global__ void count_smem_kernel(const int32_t *pid, int64_t n, int64_t tiles,
-                                  int32_t num_partitions, int64_t *matrix) {
-  extern __shared__ int64_t shared_counts[];
+/* The warp path: tile histograms into matrix (P x tiles, partition-major, zeroed). */
+__global__ void warp_count_kernel(const int32_t *pid, int64_t n, int64_t tiles, int64_t *matrix) {
   int const lane = (int)threadIdx.x;
   for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-    int64_t *counts = SMEM ? shared_counts : matrix + t;
-    int64_t const stride = SMEM ? 1 : tiles;
-    if (SMEM) {
-      for (int32_t p = lane; p < num_partitions; p += 32) shared_counts[p] = 0;
-      __syncwarp();
-    }
-    int64_t const first = t * TILE;
-    int64_t const end = first + TILE < n ? first + TILE : n;
+    int64_t const first = t * WARP_TILE;
+    int64_t const end = first + WARP_TILE < n ? first + WARP_TILE : n;
     for (int64_t base = first; base < end; base += 32) {
       int64_t const i = base + lane;
       int32_t const p = i < end ? pid[i] : -1;
       unsigned const peers = __match_any_sync(0xFFFFFFFFu, p);
-      if (p >= 0 && lane == __ffs(peers) - 1) counts[p * stride] += __popc(peers);
-      __syncwarp();
-    }
-    if (SMEM) {
-      for (int32_t p = lane; p < num_partitions; p += 32) matrix[p * tiles + t] = shared_counts[p];
+      if (p >= 0 && lane == __ffs(peers) - 1) matrix[p * tiles + t] += __popc(peers);
       __syncwarp();
     }
   }
 }
 
 /* Stable scatter of row indices: map[position] = row (matrix scanned; consumed). */
-template <bool SMEM>
-__global__ void scatter_smem_kernel(const int32_t *pid, int64_t n, int64_t tiles,
-                                    int32_t num_partitions, int64_t *matrix, int64_t *map) {
-  extern __shared__ int64_t shared_next[];
+__global__ void warp_scatter_kernel(const int32_t *pid, int64_t n, int64_t tiles, int64_t *matrix,
+                                    int64_t *map) {
   int const lane = (int)threadIdx.x;
   unsigned const lower = (1u << lane) - 1u;
   for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-    int64_t *next = SMEM ? shared_next : matrix + t;
-    int64_t const stride = SMEM ? 1 : tiles;
-    if (SMEM) {
-      for (int32_t p = lane; p < num_partitions; p += 32) shared_next[p] = matrix[p * tiles + t];
-      __syncwarp();
-    }
-    int64_t const first = t * TILE;
-    int64_t const end = first + TILE < n ? first + TILE : n;
+    int64_t const first = t * WARP_TILE;
+    int64_t const end = first + WARP_TILE < n ? first + WARP_TILE : n;
     for (int64_t base = first; base < end; base += 32) {
       int64_t const i = base + lane;
       int32_t const p = i < end ? pid[i] : -1;
       unsigned const peers = __match_any_sync(0xFFFFFFFFu, p);
       int const leader = __ffs(peers) - 1;
       int64_t position = 0;
-      if (p >= 0 && lane == leader) position = next[p * stride];
+      if (p >= 0 && lane == leader) position = matrix[p * tiles + t];
       position = __shfl_sync(0xFFFFFFFFu, position, leader);
       if (p >= 0) {
         map[position + __popc(peers & lower)] = i;
-        if (lane == leader) next[p * stride] = position + __popc(peers);
+        if (lane == leader) matrix[p * tiles + t] = position + __popc(peers);
       }
       __syncwarp();
     }
-    __syncwarp();
+  }
+}
+
+/* ---- the tiled path ---- */
+
+/* Tile t's partition counts into column t of matrix (P x tiles, partition-major). */
+template <class Pids>
+__global__ void __launch_bounds__(TILE_THREADS)
+    tile_count_smem_kernel(Pids pids, int64_t n, int64_t tiles, uint32_t num_partitions,
+                           int64_t *matrix) {
+  extern __shared__ uint32_t tile_counts[]; /* num_partitions entries */
+  int64_t const t = blockIdx.x;
+  int64_t const first = t * TILE;
+  for (uint32_t p = threadIdx.x; p < num_partitions; p += TILE_THREADS) tile_counts[p] = 0;
+  __syncthreads();
+  for (int k = 0; k < TILE_ITEMS; ++k) {
+    int64_t const i = first + (int64_t)k * TILE_THREADS + threadIdx.x;
+    if (i < n) atomicAdd(&tile_counts[pids(i)], 1u);
+  }
+  __syncthreads();
+  for (uint32_t p = threadIdx.x; p < num_partitions; p += TILE_THREADS) {
+    matrix[(int64_t)p * tiles + t] = tile_counts[p];
+  }
+}
+
+/* A fixed-width column the tiled scatter writes directly. */
+struct fixed_column {
+  const char *in;         /* row 0 of the input (offset applied) */
+  const uint32_t *in_mask; /* or NULL */
+  int64_t in_mask_offset;
+  char *out;
+  uint32_t *out_mask; /* zeroed; NULL when in_mask is */
+  int32_t width;
+};
+
+__device__ __forceinline__ void copy_value(const fixed_column &c, int64_t row, int64_t pos) {
+  switch (c.width) {
+    case 1: c.out[pos] = c.in[row]; break;
+    case 2: ((uint16_t *)c.out)[pos] = ((const uint16_t *)c.in)[row]; break;
+    case 4: ((uint32_t *)c.out)[pos] = ((const uint32_t *)c.in)[row]; break;
+    case 8: ((uint64_t *)c.out)[pos] = ((const uint64_t *)c.in)[row]; break;
+    default: ((ulonglong2 *)c.out)[pos] = ((const ulonglong2 *)c.in)[row]; break; /* 16 */
+  }
+  if (c.in_mask != NULL && gcol_bit_is_set(c.in_mask, c.in_mask_offset + row)) {
+    atomicOr(&c.out_mask[pos >> 5], 1u << (pos & 31));
+  }
+}
+
+/*
+ * Tile t's rows in partition order: the ids are read striped (coalesced), exchanged to a
+ * blocked arrangement so that the block radix sort's stability keeps row order, and sorted
+ * to a striped one, so that thread j of item k holds sorted rank k * TILE_THREADS + j and a
+ * warp writes consecutive positions. Sorted rank r of partition p lands at
+ * matrix(p, t) + r - (the first rank of p in the tile). Rows past n take the id
+ * num_partitions (sorted last, not written); end_bit covers it.
+ */
+template <class Pids>
+__global__ void __launch_bounds__(TILE_THREADS)
+    tile_scatter_smem_kernel(Pids pids, int64_t n, int64_t tiles, uint32_t num_partitions,
+                             int end_bit, const int64_t *matrix, const fixed_column *cols,
+                             int32_t num_cols, int64_t *map) {
+  using exchange = cub::BlockExchange<uint32_t, TILE_THREADS, TILE_ITEMS>;
+  using sort = cub::BlockRadixSort<uint32_t, TILE_THREADS, TILE_ITEMS, uint16_t>;
+  __shared__ union {
+    typename exchange::TempStorage exchange;
+    typename sort::TempStorage sort;
+    uint16_t sorted_pid[TILE];
+  } shared;
+  __shared__ uint16_t first_rank[TILE_PARTITIONS];
+  int64_t const t = blockIdx.x;
+  int64_t const first = t * TILE;
+  uint32_t pid[TILE_ITEMS];
+  uint16_t rank[TILE_ITEMS];
+  for (int k = 0; k < TILE_ITEMS; ++k) {
+    int64_t const i = first + (int64_t)k * TILE_THREADS + threadIdx.x;
+    pid[k] = i < n ? pids(i) : num_partitions;
+  }
+  exchange(shared.exchange).StripedToBlocked(pid);
+  for (int k = 0; k < TILE_ITEMS; ++k) rank[k] = (uint16_t)(threadIdx.x * TILE_ITEMS + k);
+  __syncthreads();
+  sort(shared.sort).SortBlockedToStriped(pid, rank, 0, end_bit);
+  __syncthreads();
+  for (int k = 0; k < TILE_ITEMS; ++k) {
+    shared.sorted_pid[k * TILE_THREADS + threadIdx.x] = (uint16_t)pid[k];
+  }
+  __syncthreads();
+  for (int k = 0; k < TILE_ITEMS; ++k) {
+    int const r = k * TILE_THREADS + (int)threadIdx.x;
+    if (pid[k] < num_partitions && (r == 0 || shared.sorted_pid[r - 1] != pid[k])) {
+      first_rank[pid[k]] = (uint16_t)r;
+    }
+  }
+  __syncthreads();
+  for (int k = 0; k < TILE_ITEMS; ++k) {
+    if (pid[k] >= num_partitions) continue;
+    int const r = k * TILE_THREADS + (int)threadIdx.x;
+    int64_t const pos = matrix[(int64_t)pid[k] * tiles + t] + (r - first_rank[pid[k]]);
+    int64_t const row = first + rank[k];
+    if (map != NULL) map[pos] = row;
+    for (int32_t c = 0; c < num_cols; ++c) copy_value(cols[c], row, pos);
   }
 }
 
@@ -147,67 +252,223 @@ done:
 }
 
 /*
- * Steps 2 to 5 over the partition ids `pid` (device, n entries; NULL when n == 0): fills
- * the host offsets and gathers the output table.
+ * Scans the P x tiles count matrix in place (entry (p, t) becomes the output position of
+ * tile t's first row in partition p) and copies entry (p, 0) of each p to offsets[p].
  */
-gcol_status partition_by_ids(gcol_table_view input, const int32_t *pid, int32_t num_partitions,
-                             gcol_table **out, int64_t *offsets, gcol_stream stream, gcol_mr *mr) {
+gcol_status scan_matrix(int64_t *m, int64_t tiles, int32_t num_partitions, int64_t *offsets,
+                        gcol_stream stream) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *matrix = NULL, *map = NULL, *temp = NULL;
+  gcol_buffer *temp = NULL;
   cudaStream_t const s = (cudaStream_t)stream;
-  int64_t const n = input.num_rows;
-  int64_t const tiles = (n + TILE - 1) / TILE;
-  bool const smem = num_partitions <= SMEM_PARTITIONS;
-  size_t const smem_bytes = smem ? (size_t)num_partitions * sizeof(int64_t) : 0;
-  unsigned int const grid = (unsigned int)(tiles < (1 << 20) ? (tiles < 1 ? 1 : tiles) : (1 << 20));
+  int64_t const entries = tiles * (int64_t)num_partitions;
+  size_t temp_bytes = 0;
+  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, m, m, entries, s));
+  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
+  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data, temp_bytes, m, m, entries, s));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpy2DAsync(offsets, sizeof(int64_t), m,
+                                         (size_t)tiles * sizeof(int64_t), sizeof(int64_t),
+                                         (size_t)num_partitions, cudaMemcpyDeviceToHost, s));
+done:
+  gcol_buffer_free(temp);
+  return status;
+}
+
+gcol_status create_matrix(int64_t tiles, int32_t num_partitions, int64_t n, gcol_stream stream,
+                          gcol_buffer **matrix) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_CHECK(tiles <= INT64_MAX / 8 / num_partitions, GCOL_ERROR_OVERFLOW,
+                    "%d partitions of %lld rows need too large a histogram", (int)num_partitions,
+                    (long long)n);
+  GCOL_DETAIL_TRY(
+      gcol_buffer_create((size_t)(tiles * num_partitions) * sizeof(int64_t), stream, NULL, matrix));
+done:
+  return status;
+}
+
+/* The gather engine moves every column of input through the row map (n int64 entries). */
+gcol_status gather_by_map(gcol_table_view input, const int64_t *map, gcol_stream stream,
+                          gcol_mr *mr, gcol_table **out) {
   gcol_detail_gather_map gmap;
   memset(&gmap, 0, sizeof gmap);
+  gmap.indices.data = map;
+  gmap.indices.width = 8;
+  gmap.indices.is_signed = true;
+  gmap.size = input.num_rows;
+  gmap.source_rows = input.num_rows;
+  return gcol_detail_copying_gather_table(input, gmap, stream, mr, out);
+}
+
+/*
+ * The warp path over the partition ids `pid` (device, n entries; NULL when n == 0): fills
+ * the host offsets and gathers the output table.
+ */
+gcol_status partition_by_warps(gcol_table_view input, const int32_t *pid, int32_t num_partitions,
+                               gcol_table **out, int64_t *offsets, gcol_stream stream,
+                               gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *matrix = NULL, *map = NULL;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const n = input.num_rows;
+  int64_t const tiles = (n + WARP_TILE - 1) / WARP_TILE;
+  unsigned int const grid = (unsigned int)(tiles < (1 << 20) ? (tiles < 1 ? 1 : tiles) : (1 << 20));
   if (n > 0) {
-    int64_t const entries = tiles * (int64_t)num_partitions;
-    size_t temp_bytes = 0;
-    GCOL_DETAIL_CHECK(tiles <= INT64_MAX / 8 / num_partitions, GCOL_ERROR_OVERFLOW,
-                      "%d partitions of %lld rows need too large a histogram", (int)num_partitions,
-                      (long long)n);
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)entries * sizeof(int64_t), stream, NULL, &matrix));
+    GCOL_DETAIL_TRY(create_matrix(tiles, num_partitions, n, stream, &matrix));
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &map));
     int64_t *const m = (int64_t *)matrix->data;
-    if (smem) {
-      count_smem_kernel<true><<<grid, 32, smem_bytes, s>>>(pid, n, tiles, num_partitions, m);
-    } else {
-      GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(m, 0, (size_t)entries * sizeof(int64_t), s));
-      count_smem_kernel<false><<<grid, 32, 0, s>>>(pid, n, tiles, num_partitions, m);
-    }
+    GCOL_DETAIL_CUDA_TRY(
+        cudaMemsetAsync(m, 0, (size_t)(tiles * num_partitions) * sizeof(int64_t), s));
+    warp_count_kernel<<<grid, 32, 0, s>>>(pid, n, tiles, m);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, m, m, entries, s));
-    GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
-    GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data, temp_bytes, m, m, entries, s));
-    /* Entry (p, 0) of the scanned matrix is partition p's first output row. */
-    GCOL_DETAIL_CUDA_TRY(cudaMemcpy2DAsync(offsets, sizeof(int64_t), m,
-                                           (size_t)tiles * sizeof(int64_t), sizeof(int64_t),
-                                           (size_t)num_partitions, cudaMemcpyDeviceToHost, s));
-    if (smem) {
-      scatter_smem_kernel<true>
-          <<<grid, 32, smem_bytes, s>>>(pid, n, tiles, num_partitions, m, (int64_t *)map->data);
-    } else {
-      scatter_smem_kernel<false>
-          <<<grid, 32, 0, s>>>(pid, n, tiles, num_partitions, m, (int64_t *)map->data);
-    }
+    GCOL_DETAIL_TRY(scan_matrix(m, tiles, num_partitions, offsets, stream));
+    warp_scatter_kernel<<<grid, 32, 0, s>>>(pid, n, tiles, m, (int64_t *)map->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
-    gmap.indices.data = map->data;
   } else {
     for (int32_t p = 0; p < num_partitions; ++p) offsets[p] = 0;
   }
   offsets[num_partitions] = n;
-  gmap.indices.width = 8;
-  gmap.indices.is_signed = true;
-  gmap.size = n;
-  gmap.source_rows = n;
-  GCOL_DETAIL_TRY(gcol_detail_copying_gather_table(input, gmap, stream, mr, out));
+  GCOL_DETAIL_TRY(
+      gather_by_map(input, map == NULL ? NULL : (const int64_t *)map->data, stream, mr, out));
 done:
   gcol_buffer_free(matrix);
   gcol_buffer_free(map);
-  gcol_buffer_free(temp);
+  return status;
+}
+
+bool is_flat_fixed_width(gcol_table_view input) {
+  for (int32_t c = 0; c < input.num_columns; ++c) {
+    if (!gcol_type_is_fixed_width(input.columns[c].type.id)) return false;
+  }
+  return true;
+}
+
+/*
+ * The output columns of a fixed-width table (masks zeroed where the input has one) and
+ * their descriptors for tile_scatter_smem_kernel, in a device buffer.
+ */
+gcol_status fixed_outputs_create(gcol_table_view input, gcol_stream stream, gcol_mr *mr,
+                                 gcol_column **cols, gcol_buffer **descriptors) {
+  gcol_status status = GCOL_OK;
+  int32_t const num = input.num_columns;
+  fixed_column *host = (fixed_column *)calloc((size_t)num, sizeof(fixed_column));
+  GCOL_DETAIL_CHECK(host != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d descriptors",
+                    (int)num);
+  for (int32_t c = 0; c < num; ++c) {
+    gcol_column_view const v = input.columns[c];
+    size_t const width = gcol_type_size(v.type.id);
+    GCOL_DETAIL_TRY(gcol_column_create(v.type, input.num_rows,
+                                       v.null_mask != NULL ? GCOL_MASK_ALL_NULL : GCOL_MASK_UNALLOCATED,
+                                       stream, mr, &cols[c]));
+    host[c].in = (const char *)v.data + (size_t)v.offset * width;
+    host[c].in_mask = v.null_mask;
+    host[c].in_mask_offset = v.offset;
+    host[c].out = (char *)cols[c]->data->data;
+    host[c].out_mask = v.null_mask != NULL ? (uint32_t *)cols[c]->null_mask->data : NULL;
+    host[c].width = (int32_t)width;
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)num * sizeof(fixed_column), stream, NULL, descriptors));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync((*descriptors)->data, host, (size_t)num * sizeof(fixed_column),
+                                       cudaMemcpyHostToDevice, (cudaStream_t)stream));
+  /* the host array is freed below: the copy must have read it */
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream));
+done:
+  free(host);
+  return status;
+}
+
+/* Each output column's null count is its input's: partitioning moves every row. */
+gcol_status fixed_outputs_finish(gcol_table_view input, gcol_column **cols, gcol_stream stream,
+                                 gcol_table **out) {
+  gcol_status status = GCOL_OK;
+  for (int32_t c = 0; c < input.num_columns; ++c) {
+    int64_t nulls = 0;
+    if (input.columns[c].null_mask == NULL) continue;
+    GCOL_DETAIL_TRY(gcol_column_view_null_count(input.columns[c], stream, &nulls));
+    GCOL_DETAIL_TRY(gcol_column_set_null_count(cols[c], nulls));
+  }
+  GCOL_DETAIL_TRY(gcol_table_make(cols, input.num_columns, out));
+done:
+  return status;
+}
+
+/* The tiled path (1 <= num_partitions <= TILE_PARTITIONS, n >= 1). */
+template <class Pids>
+gcol_status partition_by_tiles(gcol_table_view input, Pids pids, int32_t num_partitions,
+                               gcol_table **out, int64_t *offsets, gcol_stream stream,
+                               gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *matrix = NULL, *map = NULL, *descriptors = NULL;
+  gcol_column **cols = NULL;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const n = input.num_rows;
+  int64_t const tiles = (n + TILE - 1) / TILE;
+  uint32_t const P = (uint32_t)num_partitions;
+  int const end_bit = 32 - __builtin_clz(P); /* P itself marks rows past n */
+  bool const direct = is_flat_fixed_width(input);
+  GCOL_DETAIL_CHECK(tiles <= INT32_MAX, GCOL_ERROR_OVERFLOW, "%lld rows are too many tiles",
+                    (long long)n);
+  GCOL_DETAIL_TRY(create_matrix(tiles, num_partitions, n, stream, &matrix));
+  tile_count_smem_kernel<<<(unsigned int)tiles, TILE_THREADS, P * sizeof(uint32_t), s>>>(
+      pids, n, tiles, P, (int64_t *)matrix->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(scan_matrix((int64_t *)matrix->data, tiles, num_partitions, offsets, stream));
+  if (direct) {
+    cols = (gcol_column **)calloc((size_t)input.num_columns, sizeof(gcol_column *));
+    GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d columns",
+                      (int)input.num_columns);
+    GCOL_DETAIL_TRY(fixed_outputs_create(input, stream, mr, cols, &descriptors));
+  } else {
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &map));
+  }
+  tile_scatter_smem_kernel<<<(unsigned int)tiles, TILE_THREADS, 0, s>>>(
+      pids, n, tiles, P, end_bit, (const int64_t *)matrix->data,
+      direct ? (const fixed_column *)descriptors->data : NULL, direct ? input.num_columns : 0,
+      direct ? NULL : (int64_t *)map->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s)); /* the offsets reached the host */
+  offsets[num_partitions] = n;
+  if (direct) {
+    GCOL_DETAIL_TRY(fixed_outputs_finish(input, cols, stream, out));
+    free(cols); /* the table owns them */
+    cols = NULL;
+  } else {
+    GCOL_DETAIL_TRY(gather_by_map(input, (const int64_t *)map->data, stream, mr, out));
+  }
+done:
+  if (cols != NULL) {
+    for (int32_t c = 0; c < input.num_columns; ++c) gcol_column_free(cols[c]);
+    free(cols);
+  }
+  gcol_buffer_free(matrix);
+  gcol_buffer_free(map);
+  gcol_buffer_free(descriptors);
+  return status;
+}
+
+/*
+ * Partitions input by the ids of `pids`: the tiled path up to TILE_PARTITIONS, else the warp
+ * path over an id buffer (`pid` when the caller has one, else written here).
+ */
+template <class Pids>
+gcol_status partition_rows(gcol_table_view input, Pids pids, const int32_t *pid,
+                           int32_t num_partitions, gcol_table **out, int64_t *offsets,
+                           gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *ids = NULL;
+  int64_t const n = input.num_rows;
+  if (n > 0 && num_partitions <= TILE_PARTITIONS) {
+    return partition_by_tiles(input, pids, num_partitions, out, offsets, stream, mr);
+  }
+  if (n > 0 && pid == NULL) {
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int32_t), stream, NULL, &ids));
+    pid_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0,
+                 (cudaStream_t)stream>>>(pids, n, (int32_t *)ids->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    pid = (const int32_t *)ids->data;
+  }
+  GCOL_DETAIL_TRY(partition_by_warps(input, pid, num_partitions, out, offsets, stream, mr));
+done:
+  gcol_buffer_free(ids);
   return status;
 }
 
@@ -230,9 +491,8 @@ extern "C" gcol_status gcol_hash_partition(gcol_table_view input, const int32_t 
                                            int64_t *partition_offsets, gcol_stream stream,
                                            gcol_mr *mr) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *cols = NULL, *pid = NULL;
+  gcol_buffer *cols = NULL;
   int32_t num_cols = 0;
-  int64_t const n = input.num_rows;
   GCOL_DETAIL_NVTX_PUSH("gcol_hash_partition");
   GCOL_DETAIL_TRY(check_outputs(out, partition_offsets, num_partitions));
   GCOL_DETAIL_CHECK_NOT_NULL(key_columns);
@@ -245,19 +505,14 @@ extern "C" gcol_status gcol_hash_partition(gcol_table_view input, const int32_t 
   GCOL_DETAIL_TRY(check_table(input));
   GCOL_DETAIL_TRY(
       gcol_detail_hash_columns_make(input, key_columns, num_keys, stream, &cols, &num_cols));
-  if (n > 0) {
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int32_t), stream, NULL, &pid));
-    hash_pid_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0,
-                      (cudaStream_t)stream>>>((const gcol_detail_hash_column *)cols->data, num_cols,
-                                              n, (int32_t)fn, seed, (uint32_t)num_partitions,
-                                              (int32_t *)pid->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  {
+    hash_pids const pids = {(const gcol_detail_hash_column *)cols->data, num_cols, (int32_t)fn,
+                            seed, (uint32_t)num_partitions};
+    GCOL_DETAIL_TRY(partition_rows(input, pids, NULL, num_partitions, out, partition_offsets,
+                                   stream, mr));
   }
-  GCOL_DETAIL_TRY(partition_by_ids(input, pid == NULL ? NULL : (const int32_t *)pid->data,
-                                   num_partitions, out, partition_offsets, stream, mr));
 done:
   gcol_buffer_free(cols);
-  gcol_buffer_free(pid);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }
@@ -296,8 +551,12 @@ extern "C" gcol_status gcol_partition(gcol_table_view input, gcol_column_view pa
     GCOL_DETAIL_CHECK(host_bad == 0, GCOL_ERROR_INVALID_ARGUMENT,
                       "partition_map holds a null or a value outside [0, %d)", (int)num_partitions);
   }
-  GCOL_DETAIL_TRY(partition_by_ids(input, pid == NULL ? NULL : (const int32_t *)pid->data,
-                                   num_partitions, out, partition_offsets, stream, mr));
+  {
+    const int32_t *ids = pid == NULL ? NULL : (const int32_t *)pid->data;
+    buffer_pids const pids = {ids};
+    GCOL_DETAIL_TRY(
+        partition_rows(input, pids, ids, num_partitions, out, partition_offsets, stream, mr));
+  }
 done:
   gcol_buffer_free(pid);
   gcol_buffer_free(bad);
@@ -310,25 +569,18 @@ extern "C" gcol_status gcol_round_robin_partition(gcol_table_view input, int32_t
                                                   int64_t *partition_offsets, gcol_stream stream,
                                                   gcol_mr *mr) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *pid = NULL;
-  int64_t const n = input.num_rows;
   GCOL_DETAIL_NVTX_PUSH("gcol_round_robin_partition");
   GCOL_DETAIL_TRY(check_outputs(out, partition_offsets, num_partitions));
   GCOL_DETAIL_CHECK(start_partition >= 0 && start_partition < num_partitions,
                     GCOL_ERROR_INVALID_ARGUMENT, "start_partition is %d, outside [0, %d)",
                     (int)start_partition, (int)num_partitions);
   GCOL_DETAIL_TRY(check_table(input));
-  if (n > 0) {
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int32_t), stream, NULL, &pid));
-    round_robin_pid_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
-                             GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
-        n, (int64_t)start_partition, (int64_t)num_partitions, (int32_t *)pid->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  {
+    round_robin_pids const pids = {(int64_t)start_partition, (int64_t)num_partitions};
+    GCOL_DETAIL_TRY(partition_rows(input, pids, NULL, num_partitions, out, partition_offsets,
+                                   stream, mr));
   }
-  GCOL_DETAIL_TRY(partition_by_ids(input, pid == NULL ? NULL : (const int32_t *)pid->data,
-                                   num_partitions, out, partition_offsets, stream, mr));
 done:
-  gcol_buffer_free(pid);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }

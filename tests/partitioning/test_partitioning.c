@@ -128,6 +128,7 @@ static void test_hash_partition(void **state) {
     }
   }
   check_hash_partition_case(&rng, gcol_test_cap(300001), 7, 256, GCOL_HASH_MURMUR3_32, 1);
+  check_hash_partition_case(&rng, 20000, 3, 5000, GCOL_HASH_XXHASH64, 2); /* the warp path */
 }
 
 /* The map column of the partitions pid (values in range), of type id. */
@@ -183,11 +184,12 @@ static void test_partition_map(void **state) {
       }
     }
   }
-  check_map_case(&rng, GCOL_INT32, 5000, 1, 4096); /* global counters */
+  check_map_case(&rng, GCOL_INT32, 5000, 1, 4096); /* the most of the tiled path */
+  check_map_case(&rng, GCOL_INT32, 9000, 1, 4097); /* the warp path */
 }
 
-/* Tables of fixed-width columns only (1 to 16 bytes, nulls and slices): the direct scatter,
- * with shared-memory counters (<= 2048 partitions) and global ones. */
+/* Tables of fixed-width columns only (1 to 16 bytes, nulls and slices): the tiled path's
+ * direct scatter up to 4096 partitions, the warp path and the gather engine above. */
 static void check_fixed_width_case(gcol_test_rng *rng, int64_t n, int64_t off,
                                    int32_t num_partitions, bool by_hash) {
   static const gcol_type_id types[] = {GCOL_INT8,    GCOL_INT16,   GCOL_FLOAT32,
@@ -249,7 +251,7 @@ static void test_partition_fixed_width(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1207);
   static const int64_t sizes[] = {1, 31, 33, 1000, 8193, 40000};
-  static const int32_t parts[] = {1, 2, 33, 256, 3000};
+  static const int32_t parts[] = {1, 2, 33, 256, 3000, 4096, 4097};
   for (size_t s = 0; s < NUM_OF(sizes); ++s) {
     for (size_t p = 0; p < NUM_OF(parts); ++p) {
       int64_t const n = gcol_test_cap(sizes[s]), off = (int64_t)((s + p) % 3) * 31;
