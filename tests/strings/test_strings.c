@@ -554,6 +554,46 @@ static void test_contains_warp_edges(void **state) {
   free_strings(&h);
 }
 
+/* A row longer than INT32_MAX bytes (INT64 offsets) cannot have an INT32 length or position:
+ * overflow, nothing leaked. The offsets claim 3e9 bytes over a 64-byte chars buffer; the
+ * check reads only the offsets and fails before any kernel reads the chars. */
+static void test_int32_overflow(void **state) {
+  (void)state;
+  int64_t const offsets[3] = {0, 10, 3000000000LL};
+  gcol_column *offs = NULL;
+  gcol_buffer *chars = NULL;
+  gcol_scalar *t = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), 3, offsets, NULL,
+                                            NULL, NULL, &offs));
+  GCOL_TEST_OK(gcol_buffer_create(64, NULL, NULL, &chars));
+  gcol_column_view const ov = gcol_column_get_view(offs);
+  gcol_column_view v = gcol_column_view_make(gcol_data_type_make(GCOL_STRING), 2, chars->data,
+                                             NULL, 0);
+  v.children = &ov;
+  v.num_children = 1;
+  GCOL_TEST_OK(gcol_scalar_create_cstring("a", &t));
+  int64_t const live = gcol_test_live_bytes();
+  gcol_column *out = (gcol_column *)(uintptr_t)1;
+  GCOL_TEST_STATUS(gcol_strings_count_bytes(v, &out, NULL, NULL), GCOL_ERROR_OVERFLOW);
+  assert_null(out);
+  GCOL_TEST_STATUS(gcol_strings_count_characters(v, &out, NULL, NULL), GCOL_ERROR_OVERFLOW);
+  GCOL_TEST_STATUS(gcol_strings_find(v, t, 0, -1, &out, NULL, NULL), GCOL_ERROR_OVERFLOW);
+  GCOL_TEST_STATUS(gcol_strings_count_matches(v, t, &out, NULL, NULL), GCOL_ERROR_OVERFLOW);
+  assert_null(out);
+  assert_int_equal(gcol_test_live_bytes(), live);
+  /* the first row alone is fine */
+  gcol_column_view first;
+  GCOL_TEST_OK(gcol_column_view_slice(v, 0, 1, &first));
+  GCOL_TEST_OK(gcol_strings_count_bytes(first, &out, NULL, NULL));
+  int32_t len = 0;
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_column_get_view(out), &len, NULL, NULL));
+  assert_int_equal(len, 10);
+  gcol_column_free(out);
+  gcol_scalar_free(t);
+  gcol_buffer_free(chars);
+  gcol_column_free(offs);
+}
+
 /* ---------------------------------------------------------------- faults */
 
 typedef struct fault_ctx {
@@ -638,6 +678,7 @@ int main(void) {
       GCOL_TEST_GPU(test_special_rows),
       GCOL_TEST_GPU(test_long_rows),
       GCOL_TEST_GPU(test_contains_warp_edges),
+      GCOL_TEST_GPU(test_int32_overflow),
       GCOL_TEST_GPU(test_allocation_failures),
       GCOL_TEST_GPU(test_bad_input),
   };
