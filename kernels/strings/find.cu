@@ -1,10 +1,10 @@
 /*
  * Literal search (strings/find.h): one kernel, a thread per string, running the per-string
- * functions of search_ops.h; the operation is a uniform switch. `contains` with a scalar
- * target gives each string a warp instead when the rows average 64 bytes or more: the lanes
- * try 32 consecutive start positions at a time and stop at the first hit (libcudf switches
- * near the same length). The comparison is a plain loop (faster than Boyer-Moore or KMP for
- * these lengths in libcudf's trials).
+ * functions of search_ops.h; the operation is a uniform switch. `contains` (a scalar target
+ * or one per row) gives each string a warp instead when the rows average 64 bytes or more:
+ * the lanes try 32 consecutive start positions at a time and stop at the first hit
+ * (libcudf switches near the same length). The comparison is a plain loop (faster than
+ * Boyer-Moore or KMP for these lengths in libcudf's trials).
  */
 #include "common.cuh"
 #include "gcol/string_view.h"
@@ -70,20 +70,27 @@ static __global__ void gcol_detail_search_kernel(gcol_strings_view s, search_tar
   }
 }
 
-/* contains, scalar target, a warp per string (target non-empty). */
-static __global__ void gcol_detail_contains_warp_kernel(gcol_strings_view s, const char *t,
-                                                        int64_t tn, uint8_t *out) {
+/* contains, a warp per string: the lanes try 32 consecutive start positions at a time and
+ * the warp stops at the first window with a hit. Null rows (input or target) get 0. */
+static __global__ void gcol_detail_contains_warp_kernel(gcol_strings_view s, search_target target,
+                                                        uint8_t *out) {
   unsigned const lane = threadIdx.x & 31u;
   int64_t const warps = gcol_detail_grid_stride() >> 5;
   for (int64_t i = gcol_detail_thread_index() >> 5; i < s.size; i += warps) {
-    bool found = false;
-    if (gcol_strings_view_is_valid(s, i)) {
+    bool valid = gcol_strings_view_is_valid(s, i);
+    gcol_string_ref t = gcol_string_ref_make(target.data, target.size);
+    if (target.per_row) {
+      valid = valid && gcol_strings_view_is_valid(target.column, i);
+      if (valid) t = gcol_strings_view_get(target.column, i);
+    }
+    bool found = valid && t.size == 0;
+    if (valid && t.size > 0) {
       gcol_string_ref const r = gcol_strings_view_get(s, i);
-      char const first = t[0];
-      for (int64_t base = 0; base + tn <= r.size && !found; base += 32) {
+      char const first = t.data[0];
+      for (int64_t base = 0; base + t.size <= r.size && !found; base += 32) {
         int64_t const p = base + lane;
-        bool const hit = p + tn <= r.size && r.data[p] == first &&
-                         gcol_detail_bytes_at(r.data, p + 1, t + 1, tn - 1);
+        bool const hit = p + t.size <= r.size && r.data[p] == first &&
+                         gcol_detail_bytes_at(r.data, p + 1, t.data + 1, t.size - 1);
         found = __any_sync(0xFFFFFFFFu, hit) != 0;
       }
     }
@@ -132,14 +139,14 @@ static gcol_status search(gcol_column_view input, const gcol_scalar *target_scal
     target.data = (const char *)target_buf->data;
     target.size = target_size;
   }
-  if (op == SEARCH_CONTAINS && targets == NULL && target_size > 0) {
+  if (op == SEARCH_CONTAINS) {
     int64_t begin = 0, end = 0;
     GCOL_DETAIL_TRY(gcol_strings_view_chars_range(input, stream, &begin, &end));
     if ((end - begin) >= 64 * input.size) {
       gcol_detail_contains_warp_kernel<<<gcol_detail_grid_size(input.size * 32,
                                                                GCOL_DETAIL_BLOCK_SIZE),
                                          GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
-          s, target.data, target.size, (uint8_t *)col->data->data);
+          s, target, (uint8_t *)col->data->data);
       GCOL_DETAIL_CUDA_CHECK_LAUNCH();
       goto finish;
     }

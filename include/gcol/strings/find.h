@@ -17,8 +17,8 @@
  * Nulls: an output row is null where the input row is null, and, with a target column,
  * where the row's target is null. A scalar target must be valid.
  *
- * Work layout: one thread per string; `contains` with a scalar target gives each string a
- * warp when the rows average 64 bytes or more.
+ * Work layout: one thread per string; `contains` (scalar or per-row targets) gives each
+ * string a warp when the rows average 64 bytes or more.
  *
  * @code
  * gcol_scalar *needle = NULL;
@@ -116,7 +116,7 @@ gcol_status gcol_strings_ends_with(gcol_column_view input, const gcol_scalar *ta
 gcol_status gcol_strings_count_matches(gcol_column_view input, const gcol_scalar *target,
                                        gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
-/** @brief As gcol_strings_contains(), row i's target is row i of @p targets (no synchronization). */
+/** @brief As gcol_strings_contains(), row i's target is row i of @p targets (synchronizes as it does). */
 gcol_status gcol_strings_contains_column(gcol_column_view input, gcol_column_view targets,
                                          gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
