@@ -217,21 +217,18 @@ static gcol_status rows_are_ascii(gcol_column_view input, gcol_stream stream, in
                                   int64_t *end, bool *ascii) {
   gcol_status status = GCOL_OK;
   gcol_buffer *flag = NULL;
-  unsigned int host = 0;
-  cudaStream_t const st = (cudaStream_t)stream;
+  bool non_ascii = false;
   GCOL_DETAIL_TRY(gcol_strings_view_chars_range(input, stream, begin, end));
   *ascii = true;
   if (*end == *begin) goto done;
-  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(unsigned int), stream, NULL, &flag));
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(flag->data, 0, sizeof(unsigned int), st));
+  GCOL_DETAIL_TRY(gcol_detail_strings_flag_create(stream, &flag));
   gcol_detail_non_ascii_kernel<<<gcol_detail_grid_size((*end - *begin) / 8 + 16,
                                                        GCOL_DETAIL_BLOCK_SIZE),
-                                 GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+                                 GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
       (const char *)input.data, *begin, *end, (unsigned int *)flag->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host, flag->data, sizeof host, cudaMemcpyDeviceToHost, st));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
-  *ascii = host == 0u;
+  GCOL_DETAIL_TRY(gcol_detail_strings_flag_read(flag, stream, &non_ascii));
+  *ascii = !non_ascii;
 done:
   gcol_buffer_free(flag);
   return status;

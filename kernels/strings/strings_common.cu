@@ -63,23 +63,46 @@ static __global__ void gcol_detail_long_rows_kernel(gcol_strings_view s, unsigne
   }
 }
 
+extern "C" gcol_status gcol_detail_strings_flag_create(gcol_stream stream, gcol_buffer **out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *flag = NULL;
+  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(unsigned int), stream, NULL, &flag));
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemsetAsync(flag->data, 0, sizeof(unsigned int), (cudaStream_t)stream));
+  *out = flag;
+  flag = NULL;
+done:
+  gcol_buffer_free(flag);
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_strings_flag_read(const gcol_buffer *flag, gcol_stream stream,
+                                                     bool *set) {
+  gcol_status status = GCOL_OK;
+  unsigned int host = 0;
+  cudaStream_t const st = (cudaStream_t)stream;
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host, flag->data, sizeof host, cudaMemcpyDeviceToHost, st));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
+  *set = host != 0u;
+done:
+  return status;
+}
+
 extern "C" gcol_status gcol_detail_strings_check_int32_rows(gcol_column_view view,
                                                             gcol_stream stream) {
   gcol_status status = GCOL_OK;
   gcol_buffer *flag = NULL;
   gcol_strings_view s;
-  unsigned int host = 0;
-  cudaStream_t const st = (cudaStream_t)stream;
+  bool too_long = false;
   if (view.size == 0 || view.children[GCOL_OFFSETS_CHILD].type.id != GCOL_INT64) goto done;
   GCOL_DETAIL_TRY(gcol_strings_view_make(view, &s));
-  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(unsigned int), stream, NULL, &flag));
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(flag->data, 0, sizeof(unsigned int), st));
+  GCOL_DETAIL_TRY(gcol_detail_strings_flag_create(stream, &flag));
   gcol_detail_long_rows_kernel<<<gcol_detail_grid_size(view.size, GCOL_DETAIL_BLOCK_SIZE),
-                                 GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(s, (unsigned int *)flag->data);
+                                 GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+      s, (unsigned int *)flag->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host, flag->data, sizeof host, cudaMemcpyDeviceToHost, st));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
-  GCOL_DETAIL_CHECK(host == 0u, GCOL_ERROR_OVERFLOW,
+  GCOL_DETAIL_TRY(gcol_detail_strings_flag_read(flag, stream, &too_long));
+  GCOL_DETAIL_CHECK(!too_long, GCOL_ERROR_OVERFLOW,
                     "input has a row longer than INT32_MAX bytes: its INT32 result would wrap");
 done:
   gcol_buffer_free(flag);

@@ -36,6 +36,12 @@ gcol_status gcol_detail_strings_check_int32_rows(gcol_column_view view, gcol_str
 gcol_status gcol_detail_strings_to_device(const void *data, int64_t size, gcol_stream stream,
                                           gcol_buffer **out);
 
+/* A zeroed unsigned int flag in a new temporary device buffer, for a kernel to set. */
+gcol_status gcol_detail_strings_flag_create(gcol_stream stream, gcol_buffer **out);
+
+/* Whether the flag was set (copies it back: synchronizes). */
+gcol_status gcol_detail_strings_flag_read(const gcol_buffer *flag, gcol_stream stream, bool *set);
+
 GCOL_EXTERN_C_END
 
 #endif /* GCOL_KERNELS_STRINGS_STRINGS_COMMON_H */
