@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 import unicodedata
+import importlib.util
 from importlib.machinery import SourceFileLoader
 
 root, dump = sys.argv[1], sys.argv[2]
@@ -32,7 +33,9 @@ if version != unicodedata.unidata_version:
     sys.exit(0)
 
 gen_path = os.path.join(root, 'scripts', 'gen-unicode-table')
-gen = SourceFileLoader('gen_unicode_table', gen_path).load_module()
+_loader = SourceFileLoader('gen_unicode_table', gen_path)
+gen = importlib.util.module_from_spec(importlib.util.spec_from_loader('gen_unicode_table', _loader))
+_loader.exec_module(gen)
 UPPER, LOWER, TITLE = gen.simple_mappings()
 
 print('1..4')
