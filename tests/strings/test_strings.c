@@ -460,36 +460,37 @@ static void run_dataset(gcol_test_rng *rng, int64_t n, content kind, gcol_test_v
 }
 
 static void test_sizes(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1210);
   static const int64_t sizes[] = {0, 1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257};
-  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+  size_t const count = sizeof sizes / sizeof sizes[0];
+  for (size_t k = 0; k < count; ++k) {
+    if (!gcol_test_in_part(state, k)) continue;
     run_dataset(&rng, sizes[k], CONTENT_MIXED, GCOL_TEST_RANDOM_NULLS, 0, false, "mixed");
     run_dataset(&rng, sizes[k], CONTENT_ASCII, GCOL_TEST_NO_MASK, 0, false, "ascii");
   }
-  run_dataset(&rng, gcol_test_cap(3001), CONTENT_MIXED, GCOL_TEST_RANDOM_NULLS, 0, false, "mixed");
+  if (gcol_test_in_part(state, count)) {
+    run_dataset(&rng, gcol_test_cap(3001), CONTENT_MIXED, GCOL_TEST_RANDOM_NULLS, 0, false,
+                "mixed");
+  }
 }
 
 /* Slices at 1, 3, 33, 65 under every validity pattern. */
-static void run_slices_validity(uint64_t salt, bool wide) {
+static void run_slices_validity(void **state, uint64_t salt, bool wide) {
   gcol_test_rng rng = gcol_test_rng_make(salt);
   static const int64_t begins[] = {1, 3, 33, 65};
   for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
     for (size_t b = 0; b < sizeof begins / sizeof begins[0]; ++b) {
+      if (!gcol_test_in_part(state, (size_t)v * 4 + b)) continue;
       run_dataset(&rng, 129, (b % 2) ? CONTENT_ASCII : CONTENT_MIXED, (gcol_test_validity)v,
                   begins[b], wide, (b % 2) ? "ascii" : "mixed");
     }
   }
 }
 
-static void test_slices_validity(void **state) {
-  (void)state;
-  run_slices_validity(1211, false);
-}
+static void test_slices_validity(void **state) { run_slices_validity(state, 1211, false); }
 
 static void test_slices_validity_int64_offsets(void **state) {
-  (void)state;
-  run_slices_validity(1216, true);
+  run_slices_validity(state, 1216, true);
 }
 
 static void test_special_rows(void **state) {
@@ -698,9 +699,12 @@ static void test_bad_input(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_sizes),
-      GCOL_TEST_GPU(test_slices_validity),
-      GCOL_TEST_GPU(test_slices_validity_int64_offsets),
+      GCOL_TEST_GPU_PART(test_sizes, 0, 2),
+      GCOL_TEST_GPU_PART(test_sizes, 1, 2),
+      GCOL_TEST_GPU_PART(test_slices_validity, 0, 2),
+      GCOL_TEST_GPU_PART(test_slices_validity, 1, 2),
+      GCOL_TEST_GPU_PART(test_slices_validity_int64_offsets, 0, 2),
+      GCOL_TEST_GPU_PART(test_slices_validity_int64_offsets, 1, 2),
       GCOL_TEST_GPU(test_special_rows),
       GCOL_TEST_GPU(test_long_rows),
       GCOL_TEST_GPU(test_contains_warp_edges),
