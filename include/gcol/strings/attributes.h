@@ -12,6 +12,10 @@
  * Every output row is null where the input row is null; "" is a valid row (length 0, and
  * false for every class, as Python's `"".isdigit()`).
  *
+ * Synchronization: the strings operations copy the input's null mask for their output, which
+ * synchronizes only when the input is a slice whose null count is unknown (it is counted);
+ * each function's note lists what else it waits for.
+ *
  * @code
  * gcol_column *lengths = NULL, *digits = NULL;
  * gcol_strings_count_characters(names, &lengths, stream, NULL);    // INT32
@@ -80,7 +84,7 @@ gcol_status gcol_strings_count_characters(gcol_column_view input, gcol_column **
  * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed view, unknown
  *         class); ::GCOL_ERROR_TYPE_MISMATCH (not STRING); ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA
  *         status.
- * @note Asynchronous. The caller owns *out.
+ * @note No other synchronization. The caller owns *out.
  */
 gcol_status gcol_strings_is_char_class(gcol_column_view input, gcol_char_class char_class,
                                        gcol_column **out, gcol_stream stream, gcol_mr *mr);

@@ -15,7 +15,8 @@
  * not "found". No byte outside a row or the target is ever read.
  *
  * Nulls: an output row is null where the input row is null, and, with a target column,
- * where the row's target is null. A scalar target must be valid.
+ * where the row's target is null. A scalar target must be valid. Synchronization: see
+ * strings/attributes.h, and each function's note.
  *
  * Work layout: one thread per string; `contains` (scalar or per-row targets) gives each
  * string a warp when the rows average 64 bytes or more.
@@ -75,7 +76,8 @@ gcol_status gcol_strings_rfind(gcol_column_view input, const gcol_scalar *target
  * @param[in] stream Stream of the work.
  * @param[in] mr Resource of the output, or NULL for the default.
  * @return As gcol_strings_find(), plus ::GCOL_ERROR_SIZE_MISMATCH (sizes differ).
- * @note As gcol_strings_find() (no target copy).
+ * @note As gcol_strings_find(), without the target copy; the output's mask (input AND
+ *       targets) has its null count counted, which synchronizes @p stream.
  */
 gcol_status gcol_strings_find_column(gcol_column_view input, gcol_column_view targets,
                                      int64_t start, int64_t stop, gcol_column **out,
@@ -101,7 +103,7 @@ gcol_status gcol_strings_rfind_column(gcol_column_view input, gcol_column_view t
 gcol_status gcol_strings_contains(gcol_column_view input, const gcol_scalar *target,
                                   gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
-/** @brief Whether each row begins with @p target; as gcol_strings_contains() (no synchronization). */
+/** @brief Whether each row begins with @p target; as gcol_strings_contains(), without its byte-range read. */
 gcol_status gcol_strings_starts_with(gcol_column_view input, const gcol_scalar *target,
                                      gcol_column **out, gcol_stream stream, gcol_mr *mr);
 

@@ -41,7 +41,9 @@ GCOL_EXTERN_C_BEGIN
  *         pattern, a malformed pattern or escape character: the message names the byte,
  *         malformed view); ::GCOL_ERROR_TYPE_MISMATCH (input or pattern not STRING);
  *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
- * @note Copies the compiled pattern to the device (a temporary; 4 bytes per pattern byte).
+ * @note Copies the compiled pattern to the device (a temporary; 4 bytes per pattern byte);
+ *       no other synchronization than the null count of an unknown slice (see
+ *       strings/attributes.h).
  *       The caller owns *out.
  */
 gcol_status gcol_strings_like(gcol_column_view input, const gcol_scalar *pattern,
