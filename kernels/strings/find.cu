@@ -1,10 +1,14 @@
 /*
  * Literal search (strings/find.h): one kernel, a thread per string, running the per-string
- * functions of search_ops.h; the operation is a uniform switch. `contains` (a scalar target
- * or one per row) gives each string a warp instead when the rows average 64 bytes or more:
- * the lanes try 32 consecutive start positions at a time and stop at the first hit
- * (libcudf switches near the same length). The comparison is a plain loop (faster than
- * Boyer-Moore or KMP for these lengths in libcudf's trials).
+ * functions of search_ops.h; the operation is a uniform switch. `contains`, `find` and
+ * `rfind` (a scalar target or one per row) give each string a warp instead when the rows
+ * average 64 bytes or more (libcudf switches near the same length): the lanes take 32
+ * consecutive start positions at a time; contains stops at the first window with a hit,
+ * find/rfind also ballot the character boundaries of the window to count characters
+ * (search_ops.h: a boundary is decided from at most 3 bytes back). count_matches (its
+ * non-overlapping rule is sequential) and starts/ends_with (one comparison) stay a thread
+ * per string. The comparison is a plain loop (faster than Boyer-Moore or KMP for these
+ * lengths in libcudf's trials).
  */
 #include "common.cuh"
 #include "gcol/string_view.h"
@@ -98,6 +102,40 @@ static __global__ void gcol_detail_contains_warp_kernel(gcol_strings_view s, sea
   }
 }
 
+/* find / rfind, a warp per string, window by window as gcol_detail_string_find_windows
+ * (search_ops.h, checked on the CPU) does with its lanes in a loop: the boundary bits of 32
+ * positions, their character indices, the candidate bits, then the fold. Null rows get 0. */
+static __global__ void gcol_detail_find_warp_kernel(gcol_strings_view s, search_target target,
+                                                    int64_t start, int64_t stop, bool reverse,
+                                                    int32_t *out) {
+  int const lane = (int)(threadIdx.x & 31u);
+  int64_t const warps = gcol_detail_grid_stride() >> 5;
+  for (int64_t i = gcol_detail_thread_index() >> 5; i < s.size; i += warps) {
+    bool valid = gcol_strings_view_is_valid(s, i);
+    gcol_string_ref t = gcol_string_ref_make(target.data, target.size);
+    if (target.per_row) {
+      valid = valid && gcol_strings_view_is_valid(target.column, i);
+      if (valid) t = gcol_strings_view_get(target.column, i);
+    }
+    int64_t result = valid ? -1 : 0;
+    if (valid) {
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      int64_t before = 0;
+      for (int64_t base = 0; base <= r.size; base += 32) {
+        int64_t const p = base + lane;
+        bool const boundary = gcol_detail_is_char_boundary(r.data, r.size, p);
+        uint32_t const boundaries = __ballot_sync(0xFFFFFFFFu, boundary);
+        int64_t const ci = gcol_detail_window_char(boundaries, before, lane);
+        bool const candidate = boundary && gcol_detail_find_candidate(r.data, r.size, t.data, t.size,
+                                                                      p, ci, start, stop);
+        uint32_t const candidates = __ballot_sync(0xFFFFFFFFu, candidate);
+        if (gcol_detail_window_fold(boundaries, candidates, reverse, stop, &before, &result)) break;
+      }
+    }
+    if (lane == 0) out[i] = (int32_t)result;
+  }
+}
+
 static gcol_status search(gcol_column_view input, const gcol_scalar *target_scalar,
                           const gcol_column_view *targets, search_op op, int64_t start,
                           int64_t stop, gcol_column **out, gcol_stream stream, gcol_mr *mr) {
@@ -139,14 +177,18 @@ static gcol_status search(gcol_column_view input, const gcol_scalar *target_scal
     target.data = (const char *)target_buf->data;
     target.size = target_size;
   }
-  if (op == SEARCH_CONTAINS) {
+  if (op == SEARCH_CONTAINS || op == SEARCH_FIND || op == SEARCH_RFIND) {
     int64_t begin = 0, end = 0;
     GCOL_DETAIL_TRY(gcol_strings_view_chars_range(input, stream, &begin, &end));
     if ((end - begin) >= 64 * input.size) {
-      gcol_detail_contains_warp_kernel<<<gcol_detail_grid_size(input.size * 32,
-                                                               GCOL_DETAIL_BLOCK_SIZE),
-                                         GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
-          s, target, (uint8_t *)col->data->data);
+      unsigned int const grid = gcol_detail_grid_size(input.size * 32, GCOL_DETAIL_BLOCK_SIZE);
+      if (op == SEARCH_CONTAINS) {
+        gcol_detail_contains_warp_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+            s, target, (uint8_t *)col->data->data);
+      } else {
+        gcol_detail_find_warp_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+            s, target, start, stop, op == SEARCH_RFIND, (int32_t *)col->data->data);
+      }
       GCOL_DETAIL_CUDA_CHECK_LAUNCH();
       goto finish;
     }

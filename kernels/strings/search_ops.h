@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "gcol/bits.h"
 #include "gcol/config.h"
 #include "gcol/utf8.h"
 
@@ -110,6 +111,90 @@ GCOL_HD_INLINE int64_t gcol_detail_string_count(const char *s, int64_t n, const 
     }
   }
   return count;
+}
+
+/* ---- find by windows of 32 positions (a warp per string) ---- */
+
+/*
+ * Whether byte position p (0 <= p <= n) begins a character as gcol/utf8.h decodes s (n, the
+ * end, counts as one). Local: a position is inside a character only when it holds a
+ * continuation byte and the nearest non-continuation byte before it, at most 3 back,
+ * starts a valid sequence that reaches p (a non-continuation byte always begins one).
+ */
+GCOL_HD_INLINE bool gcol_detail_is_char_boundary(const char *s, int64_t n, int64_t p) {
+  if (p >= n) return p == n;
+  if (!gcol_utf8_is_continuation((unsigned char)s[p])) return true;
+  for (int64_t k = 1; k <= 3 && p - k >= 0; ++k) {
+    if (gcol_utf8_is_continuation((unsigned char)s[p - k])) continue;
+    gcol_utf8_char const c = gcol_utf8_decode(s + p - k, n - (p - k));
+    return !(c.valid && c.length > k);
+  }
+  return true;
+}
+
+/* Lane work of a window: whether position p, a boundary of character index ci, begins an
+ * occurrence of t lying within characters [start, stop) (stop < 0: the end). */
+GCOL_HD_INLINE bool gcol_detail_find_candidate(const char *s, int64_t n, const char *t, int64_t tn,
+                                               int64_t p, int64_t ci, int64_t start,
+                                               int64_t stop) {
+  if (ci < start || p + tn > n || !gcol_detail_bytes_at(s, p, t, tn)) return false;
+  if (stop < 0) return true;
+  int64_t inside = 0; /* characters that begin in [p, p + tn) */
+  for (int64_t q = p; q < p + tn; ++q) inside += gcol_detail_is_char_boundary(s, n, q);
+  return ci + inside <= stop;
+}
+
+/* Character index of lane `lane` of a window, given the window's boundary bits. */
+GCOL_HD_INLINE int64_t gcol_detail_window_char(uint32_t boundaries, int64_t before, int lane) {
+  uint32_t const below = lane == 0 ? 0u : (boundaries & (0xFFFFFFFFu >> (32 - lane)));
+  return before + gcol_popcount32(below);
+}
+
+/*
+ * Folds one window (boundary bits, candidate bits) into the search: *result becomes the
+ * character index of the first (reverse: last so far) candidate; *before counts the
+ * characters that begin before the next window. Returns true when the search is over
+ * (forward: found; any: no later window can hold a candidate).
+ */
+GCOL_HD_INLINE bool gcol_detail_window_fold(uint32_t boundaries, uint32_t candidates, bool reverse,
+                                            int64_t stop, int64_t *before, int64_t *result) {
+  if (candidates != 0u) {
+    int lane = 0;
+    if (reverse) {
+      while ((candidates >> lane) > 1u) ++lane; /* the highest set bit */
+    } else {
+      while (((candidates >> lane) & 1u) == 0u) ++lane; /* the lowest set bit */
+    }
+    *result = gcol_detail_window_char(boundaries, *before, lane);
+    if (!reverse) return true;
+  }
+  *before += gcol_popcount32(boundaries);
+  return stop >= 0 && *before > stop;
+}
+
+/* gcol_detail_string_find computed window by window as the warp does (the lanes run one
+ * after another): the host tests check it against the reference. */
+GCOL_HD_INLINE int64_t gcol_detail_string_find_windows(const char *s, int64_t n, const char *t,
+                                                       int64_t tn, int64_t start, int64_t stop,
+                                                       bool reverse) {
+  int64_t before = 0;
+  int64_t result = -1;
+  for (int64_t base = 0; base <= n; base += 32) {
+    uint32_t boundaries = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      if (gcol_detail_is_char_boundary(s, n, base + lane)) boundaries |= 1u << lane;
+    }
+    uint32_t candidates = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      int64_t const ci = gcol_detail_window_char(boundaries, before, lane);
+      if (((boundaries >> lane) & 1u) != 0u &&
+          gcol_detail_find_candidate(s, n, t, tn, base + lane, ci, start, stop)) {
+        candidates |= 1u << lane;
+      }
+    }
+    if (gcol_detail_window_fold(boundaries, candidates, reverse, stop, &before, &result)) break;
+  }
+  return result;
 }
 
 GCOL_EXTERN_C_END

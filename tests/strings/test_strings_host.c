@@ -45,7 +45,8 @@ static void test_search_ops_match_reference(void **state) {
   gcol_test_rng rng = gcol_test_rng_make(1201);
   char s[256], t[64];
   for (int iter = 0; iter < 200000; ++iter) {
-    int64_t const n = random_string(&rng, s, 12, (int)NUM_PIECES);
+    /* one string in eight spans several 32-byte windows */
+    int64_t const n = random_string(&rng, s, iter % 8 == 0 ? 60 : 12, (int)NUM_PIECES);
     /* targets from the same pieces (often found), sometimes cut from s itself */
     int64_t tn;
     if (n > 0 && gcol_test_rng_range(&rng, 0, 3) == 0) {
@@ -56,22 +57,45 @@ static void test_search_ops_match_reference(void **state) {
     } else {
       tn = random_string(&rng, t, 3, (int)NUM_PIECES);
     }
-    int64_t const start = gcol_test_rng_range(&rng, 0, 14);
-    int64_t const stop = gcol_test_rng_range(&rng, -1, 14);
+    int64_t const reach = iter % 8 == 0 ? 70 : 14;
+    int64_t const start = gcol_test_rng_range(&rng, 0, reach);
+    int64_t const stop = gcol_test_rng_range(&rng, -1, reach);
     for (int rev = 0; rev < 2; ++rev) {
       int64_t const got = gcol_detail_string_find(s, n, t, tn, start, stop, rev != 0);
       int64_t const want = ref_find(s, n, t, tn, start, stop, rev != 0);
-      if (got != want) {
+      int64_t const windows = gcol_detail_string_find_windows(s, n, t, tn, start, stop, rev != 0);
+      if (got != want || windows != want) {
         fail_msg("find(rev %d, start %lld, stop %lld) of %lld target bytes in %lld bytes: %lld, "
-                 "want %lld (iteration %d)",
+                 "by windows %lld, want %lld (iteration %d)",
                  rev, (long long)start, (long long)stop, (long long)tn, (long long)n,
-                 (long long)got, (long long)want, iter);
+                 (long long)got, (long long)windows, (long long)want, iter);
       }
     }
     assert_int_equal(gcol_detail_string_contains(s, n, t, tn), ref_contains(s, n, t, tn));
     assert_int_equal(gcol_detail_string_starts_with(s, n, t, tn), ref_starts_with(s, n, t, tn));
     assert_int_equal(gcol_detail_string_ends_with(s, n, t, tn), ref_ends_with(s, n, t, tn));
     assert_int_equal(gcol_detail_string_count(s, n, t, tn), ref_count(s, n, t, tn));
+  }
+}
+
+/* The local boundary rule of the warp search against sequential decoding. */
+static void test_char_boundaries_are_local(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1203);
+  char s[256];
+  bool expected[257];
+  for (int iter = 0; iter < 100000; ++iter) {
+    int64_t const n = random_string(&rng, s, 40, (int)NUM_PIECES);
+    memset(expected, 0, sizeof expected);
+    for (int64_t p = 0; p < n; p += gcol_utf8_decode(s + p, n - p).length) expected[p] = true;
+    expected[n] = true;
+    for (int64_t p = 0; p <= n + 1; ++p) {
+      bool const want = p <= n && expected[p];
+      if (gcol_detail_is_char_boundary(s, n, p) != want) {
+        fail_msg("position %lld of %lld bytes: boundary %d, want %d (iteration %d)", (long long)p,
+                 (long long)n, !want, want, iter);
+      }
+    }
   }
 }
 
@@ -365,6 +389,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_search_ops_match_reference),
       cmocka_unit_test(test_search_known_answers),
+      cmocka_unit_test(test_char_boundaries_are_local),
       cmocka_unit_test(test_like_compile),
       cmocka_unit_test(test_like_matches_reference),
       cmocka_unit_test(test_case_known_answers),

@@ -18,8 +18,9 @@
  * where the row's target is null. A scalar target must be valid. Synchronization: see
  * strings/attributes.h, and each function's note.
  *
- * Work layout: one thread per string; `contains` (scalar or per-row targets) gives each
- * string a warp when the rows average 64 bytes or more.
+ * Work layout: one thread per string; `contains`, `find` and `rfind` (scalar or per-row
+ * targets) give each string a warp when the rows average 64 bytes or more, which they learn
+ * by reading the rows' byte range (one synchronization).
  *
  * @code
  * gcol_scalar *needle = NULL;
@@ -56,8 +57,9 @@ GCOL_EXTERN_C_BEGIN
  *         start < 0, stop < -1, malformed view); ::GCOL_ERROR_TYPE_MISMATCH (not STRING);
  *         ::GCOL_ERROR_OVERFLOW (a row longer than INT32_MAX bytes);
  *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
- * @note Copies the target to the device (a temporary); with INT64 offsets synchronizes
- *       @p stream to check the row lengths. The caller owns *out.
+ * @note Copies the target to the device (a temporary); synchronizes @p stream to read the
+ *       rows' byte range (thread or warp per string) and, with INT64 offsets, to check the
+ *       row lengths. The caller owns *out.
  */
 gcol_status gcol_strings_find(gcol_column_view input, const gcol_scalar *target, int64_t start,
                               int64_t stop, gcol_column **out, gcol_stream stream, gcol_mr *mr);
