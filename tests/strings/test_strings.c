@@ -580,6 +580,61 @@ static void test_contains_warp_edges(void **state) {
   free_strings(&h);
 }
 
+/* find/rfind on rows averaging over 64 bytes (the warp per string): 2-, 3- and 4-byte
+ * characters and invalid bytes straddling the 32-byte windows, targets at window edges, and
+ * (start, stop) around them; every row against the reference. */
+static void test_find_warp_edges(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1217);
+  int64_t const n = 64;
+  static const char *const fill[] = {"\xc3\xa9", "\xe2\x82\xac", "\xf4\x8f\xbf\xbf", "a", "\x80",
+                                     "\xe2\x82"};
+  host_strings h;
+  int64_t cap = 1 << 12;
+  h.n = 0;
+  h.chars = (char *)malloc((size_t)cap);
+  h.offsets = (int64_t *)calloc((size_t)(n + 1), sizeof(int64_t));
+  h.valid = (uint8_t *)malloc((size_t)n);
+  gcol_test_fill_valid(&rng, GCOL_TEST_RANDOM_NULLS, h.valid, n);
+  for (int64_t i = 0; i < n; ++i) {
+    h.n = i;
+    h.offsets[i + 1] = h.offsets[i];
+    int64_t const lead = i % 40;
+    for (int64_t k = 0; k < lead; ++k) append(&h, &cap, fill[(i + k) % 6], strlen(fill[(i + k) % 6]));
+    append(&h, &cap, "x\xc3\xa9", 3);
+    for (int64_t k = 0; k < 30 + i % 7; ++k) append(&h, &cap, fill[(i * 7 + k) % 6], strlen(fill[(i * 7 + k) % 6]));
+    append(&h, &cap, "x", 1);
+  }
+  h.n = n;
+  for (int wide = 0; wide < 2; ++wide) {
+    gcol_column *col = to_device(&h, wide != 0, true);
+    gcol_column_view v;
+    GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 1, n, &v));
+    check_ctx c = {&h, 1, true, "find warp edges", wide != 0};
+    static const char *const targets[] = {"x", "\xc3\xa9", "", "\x80", "x\xc3\xa9", "\xbf"};
+    static const int64_t starts[] = {0, 1, 31, 32, 33, 45, 90};
+    static const int64_t stops[] = {-1, 0, 31, 32, 33, 46, 100};
+    for (size_t k = 0; k < sizeof targets / sizeof targets[0]; ++k) {
+      gcol_scalar *t = NULL;
+      GCOL_TEST_OK(gcol_scalar_create_cstring(targets[k], &t));
+      for (size_t a = 0; a < sizeof starts / sizeof starts[0]; ++a) {
+        for (size_t b = 0; b < sizeof stops / sizeof stops[0]; ++b) {
+          for (int op = 0; op < 2; ++op) {
+            gcol_column *out = NULL;
+            GCOL_TEST_OK(run_scalar_search(op, v, t, starts[a], stops[b], &out));
+            compare_search(&c, op, out, n - 1, NULL, targets[k], (int64_t)strlen(targets[k]),
+                           starts[a], stops[b]);
+            gcol_column_free(out);
+          }
+        }
+      }
+      gcol_scalar_free(t);
+    }
+    gcol_column_free(col);
+  }
+  free_strings(&h);
+}
+
 /* A row longer than INT32_MAX bytes (INT64 offsets) cannot have an INT32 length or position:
  * overflow, nothing leaked. The offsets claim 3e9 bytes over a 64-byte chars buffer; the
  * check reads only the offsets and fails before any kernel reads the chars. */
@@ -708,6 +763,7 @@ int main(void) {
       GCOL_TEST_GPU(test_special_rows),
       GCOL_TEST_GPU(test_long_rows),
       GCOL_TEST_GPU(test_contains_warp_edges),
+      GCOL_TEST_GPU(test_find_warp_edges),
       GCOL_TEST_GPU(test_int32_overflow),
       GCOL_TEST_GPU(test_allocation_failures),
       GCOL_TEST_GPU(test_bad_input),
