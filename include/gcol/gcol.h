@@ -38,6 +38,10 @@
 #include "gcol/hashing.h"
 #include "gcol/partitioning.h"
 #include "gcol/interop.h"
+#include "gcol/strings/attributes.h"
+#include "gcol/strings/case.h"
+#include "gcol/strings/find.h"
+#include "gcol/strings/like.h"
 
 #include "gcol/typed_view.h"
 #include "gcol/accessors.h"

@@ -1,0 +1,291 @@
+/*
+ * Literal search (strings/find.h): one kernel, a thread per string, running the per-string
+ * functions of search_ops.h; the operation is a uniform switch. `contains`, `find` and
+ * `rfind` (a scalar target or one per row) give each string a warp instead when the rows
+ * average 64 bytes or more (libcudf switches near the same length): the lanes take 32
+ * consecutive start positions at a time; contains stops at the first window with a hit,
+ * find/rfind also ballot the character boundaries of the window to count characters
+ * (search_ops.h: a boundary is decided from at most 3 bytes back). count_matches (its
+ * non-overlapping rule is sequential) and starts/ends_with (one comparison) stay a thread
+ * per string. The comparison is a plain loop (faster than Boyer-Moore or KMP for these
+ * lengths in libcudf's trials).
+ */
+#include "common.cuh"
+#include "gcol/string_view.h"
+#include "gcol/strings/find.h"
+#include "strings/search_ops.h"
+#include "strings/strings_common.h"
+
+typedef enum search_op {
+  SEARCH_FIND = 0,
+  SEARCH_RFIND,
+  SEARCH_CONTAINS,
+  SEARCH_STARTS_WITH,
+  SEARCH_ENDS_WITH,
+  SEARCH_COUNT
+} search_op;
+
+/* The target of row i: the scalar's bytes, or row i of a targets column. */
+typedef struct search_target {
+  const char *data; /* scalar bytes (device) */
+  int64_t size;
+  gcol_strings_view column; /* per-row targets when per_row */
+  bool per_row;
+} search_target;
+
+static __host__ __device__ bool op_is_int32(search_op op) {
+  return op == SEARCH_FIND || op == SEARCH_RFIND || op == SEARCH_COUNT;
+}
+
+/* Null rows (input or target) get 0. */
+static __global__ void gcol_detail_search_kernel(gcol_strings_view s, search_target target, int op,
+                                                 int64_t start, int64_t stop, void *out) {
+  GCOL_DETAIL_GRID_LOOP(i, s.size) {
+    bool valid = gcol_strings_view_is_valid(s, i);
+    gcol_string_ref t = gcol_string_ref_make(target.data, target.size);
+    if (target.per_row) {
+      valid = valid && gcol_strings_view_is_valid(target.column, i);
+      if (valid) t = gcol_strings_view_get(target.column, i);
+    }
+    int64_t value = 0;
+    if (valid) {
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      switch (op) {
+        case SEARCH_FIND:
+        case SEARCH_RFIND:
+          value = gcol_detail_string_find(r.data, r.size, t.data, t.size, start, stop,
+                                          op == SEARCH_RFIND);
+          break;
+        case SEARCH_CONTAINS: value = gcol_detail_string_contains(r.data, r.size, t.data, t.size); break;
+        case SEARCH_STARTS_WITH:
+          value = gcol_detail_string_starts_with(r.data, r.size, t.data, t.size);
+          break;
+        case SEARCH_ENDS_WITH:
+          value = gcol_detail_string_ends_with(r.data, r.size, t.data, t.size);
+          break;
+        default: value = gcol_detail_string_count(r.data, r.size, t.data, t.size); break;
+      }
+    }
+    if (op_is_int32((search_op)op)) {
+      ((int32_t *)out)[i] = (int32_t)value;
+    } else {
+      ((uint8_t *)out)[i] = (uint8_t)value;
+    }
+  }
+}
+
+/* contains, a warp per string: the lanes try 32 consecutive start positions at a time and
+ * the warp stops at the first window with a hit. Null rows (input or target) get 0. */
+static __global__ void gcol_detail_contains_warp_kernel(gcol_strings_view s, search_target target,
+                                                        uint8_t *out) {
+  unsigned const lane = threadIdx.x & 31u;
+  int64_t const warps = gcol_detail_grid_stride() >> 5;
+  for (int64_t i = gcol_detail_thread_index() >> 5; i < s.size; i += warps) {
+    bool valid = gcol_strings_view_is_valid(s, i);
+    gcol_string_ref t = gcol_string_ref_make(target.data, target.size);
+    if (target.per_row) {
+      valid = valid && gcol_strings_view_is_valid(target.column, i);
+      if (valid) t = gcol_strings_view_get(target.column, i);
+    }
+    bool found = valid && t.size == 0;
+    if (valid && t.size > 0) {
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      char const first = t.data[0];
+      for (int64_t base = 0; base + t.size <= r.size && !found; base += 32) {
+        int64_t const p = base + lane;
+        bool const hit = p + t.size <= r.size && r.data[p] == first &&
+                         gcol_detail_bytes_at(r.data, p + 1, t.data + 1, t.size - 1);
+        found = __any_sync(0xFFFFFFFFu, hit) != 0;
+      }
+    }
+    if (lane == 0) out[i] = (uint8_t)found;
+  }
+}
+
+/* find / rfind, a warp per string, window by window as gcol_detail_string_find_windows
+ * (search_ops.h, checked on the CPU) does with its lanes in a loop: the boundary bits of 32
+ * positions, their character indices, the candidate bits, then the fold. Null rows get 0. */
+static __global__ void gcol_detail_find_warp_kernel(gcol_strings_view s, search_target target,
+                                                    int64_t start, int64_t stop, bool reverse,
+                                                    int32_t *out) {
+  int const lane = (int)(threadIdx.x & 31u);
+  int64_t const warps = gcol_detail_grid_stride() >> 5;
+  for (int64_t i = gcol_detail_thread_index() >> 5; i < s.size; i += warps) {
+    bool valid = gcol_strings_view_is_valid(s, i);
+    gcol_string_ref t = gcol_string_ref_make(target.data, target.size);
+    if (target.per_row) {
+      valid = valid && gcol_strings_view_is_valid(target.column, i);
+      if (valid) t = gcol_strings_view_get(target.column, i);
+    }
+    int64_t result = valid ? -1 : 0;
+    if (valid) {
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      int64_t before = 0;
+      for (int64_t base = 0; base <= r.size; base += 32) {
+        int64_t const p = base + lane;
+        bool const boundary = gcol_detail_is_char_boundary(r.data, r.size, p);
+        uint32_t const boundaries = __ballot_sync(0xFFFFFFFFu, boundary);
+        int64_t const ci = gcol_detail_window_char(boundaries, before, lane);
+        bool const candidate = boundary && gcol_detail_find_candidate(r.data, r.size, t.data, t.size,
+                                                                      p, ci, start, stop);
+        uint32_t const candidates = __ballot_sync(0xFFFFFFFFu, candidate);
+        if (gcol_detail_window_fold(boundaries, candidates, reverse, stop, &before, &result)) break;
+      }
+    }
+    if (lane == 0) out[i] = (int32_t)result;
+  }
+}
+
+static gcol_status search(gcol_column_view input, const gcol_scalar *target_scalar,
+                          const gcol_column_view *targets, search_op op, int64_t start,
+                          int64_t stop, gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *col = NULL;
+  gcol_buffer *target_buf = NULL;
+  search_target target;
+  gcol_strings_view s;
+  const char *target_host = NULL;
+  int64_t target_size = 0;
+  cudaStream_t const st = (cudaStream_t)stream;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
+  memset(&target, 0, sizeof target);
+  if (targets != NULL) {
+    GCOL_DETAIL_TRY(gcol_detail_strings_check(*targets, "targets"));
+    GCOL_DETAIL_CHECK(targets->size == input.size, GCOL_ERROR_SIZE_MISMATCH,
+                      "targets has %lld rows, input %lld", (long long)targets->size,
+                      (long long)input.size);
+  } else {
+    GCOL_DETAIL_TRY(gcol_detail_strings_scalar(target_scalar, "target", &target_host, &target_size));
+  }
+  GCOL_DETAIL_CHECK(start >= 0, GCOL_ERROR_INVALID_ARGUMENT, "start is %lld, below 0",
+                    (long long)start);
+  GCOL_DETAIL_CHECK(stop >= -1, GCOL_ERROR_INVALID_ARGUMENT,
+                    "stop is %lld: -1 (to the end) or a position >= 0", (long long)stop);
+  if (op_is_int32(op)) GCOL_DETAIL_TRY(gcol_detail_strings_check_int32_rows(input, stream));
+  GCOL_DETAIL_TRY(gcol_detail_strings_fixed_output(input, targets,
+                                                   op_is_int32(op) ? GCOL_INT32 : GCOL_BOOL8,
+                                                   stream, mr, &col));
+  if (input.size == 0) goto finish;
+  GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
+  if (targets != NULL) {
+    target.per_row = true;
+    GCOL_DETAIL_TRY(gcol_strings_view_make(*targets, &target.column));
+  } else {
+    GCOL_DETAIL_TRY(gcol_detail_strings_to_device(target_host, target_size, stream, &target_buf));
+    target.data = (const char *)target_buf->data;
+    target.size = target_size;
+  }
+  if (op == SEARCH_CONTAINS || op == SEARCH_FIND || op == SEARCH_RFIND) {
+    int64_t begin = 0, end = 0;
+    GCOL_DETAIL_TRY(gcol_strings_view_chars_range(input, stream, &begin, &end));
+    if ((end - begin) >= 64 * input.size) {
+      unsigned int const grid = gcol_detail_grid_size(input.size * 32, GCOL_DETAIL_BLOCK_SIZE);
+      if (op == SEARCH_CONTAINS) {
+        gcol_detail_contains_warp_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+            s, target, (uint8_t *)col->data->data);
+      } else {
+        gcol_detail_find_warp_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+            s, target, start, stop, op == SEARCH_RFIND, (int32_t *)col->data->data);
+      }
+      GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+      goto finish;
+    }
+  }
+  gcol_detail_search_kernel<<<gcol_detail_grid_size(input.size, GCOL_DETAIL_BLOCK_SIZE),
+                              GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(s, target, (int)op, start, stop,
+                                                               col->data->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+finish:
+  *out = col;
+  col = NULL;
+done:
+  gcol_buffer_free(target_buf);
+  gcol_column_free(col);
+  return status;
+}
+
+#define GCOL_DETAIL_SEARCH_SCALAR(name, op, start, stop)                                       \
+  GCOL_DETAIL_NVTX_PUSH(#name);                                                                \
+  gcol_status const status = search(input, target, NULL, (op), (start), (stop), out, stream, mr); \
+  GCOL_DETAIL_NVTX_POP();                                                                      \
+  return status
+
+#define GCOL_DETAIL_SEARCH_COLUMN(name, op, start, stop)                                          \
+  GCOL_DETAIL_NVTX_PUSH(#name);                                                                   \
+  gcol_status const status = search(input, NULL, &targets, (op), (start), (stop), out, stream, mr); \
+  GCOL_DETAIL_NVTX_POP();                                                                         \
+  return status
+
+extern "C" gcol_status gcol_strings_find(gcol_column_view input, const gcol_scalar *target,
+                                         int64_t start, int64_t stop, gcol_column **out,
+                                         gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_SCALAR(gcol_strings_find, SEARCH_FIND, start, stop);
+}
+
+extern "C" gcol_status gcol_strings_rfind(gcol_column_view input, const gcol_scalar *target,
+                                          int64_t start, int64_t stop, gcol_column **out,
+                                          gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_SCALAR(gcol_strings_rfind, SEARCH_RFIND, start, stop);
+}
+
+extern "C" gcol_status gcol_strings_find_column(gcol_column_view input, gcol_column_view targets,
+                                                int64_t start, int64_t stop, gcol_column **out,
+                                                gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_COLUMN(gcol_strings_find_column, SEARCH_FIND, start, stop);
+}
+
+extern "C" gcol_status gcol_strings_rfind_column(gcol_column_view input, gcol_column_view targets,
+                                                 int64_t start, int64_t stop, gcol_column **out,
+                                                 gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_COLUMN(gcol_strings_rfind_column, SEARCH_RFIND, start, stop);
+}
+
+extern "C" gcol_status gcol_strings_contains(gcol_column_view input, const gcol_scalar *target,
+                                             gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_SCALAR(gcol_strings_contains, SEARCH_CONTAINS, 0, -1);
+}
+
+extern "C" gcol_status gcol_strings_starts_with(gcol_column_view input, const gcol_scalar *target,
+                                                gcol_column **out, gcol_stream stream,
+                                                gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_SCALAR(gcol_strings_starts_with, SEARCH_STARTS_WITH, 0, -1);
+}
+
+extern "C" gcol_status gcol_strings_ends_with(gcol_column_view input, const gcol_scalar *target,
+                                              gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_SCALAR(gcol_strings_ends_with, SEARCH_ENDS_WITH, 0, -1);
+}
+
+extern "C" gcol_status gcol_strings_count_matches(gcol_column_view input,
+                                                  const gcol_scalar *target, gcol_column **out,
+                                                  gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_SCALAR(gcol_strings_count_matches, SEARCH_COUNT, 0, -1);
+}
+
+extern "C" gcol_status gcol_strings_contains_column(gcol_column_view input,
+                                                    gcol_column_view targets, gcol_column **out,
+                                                    gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_COLUMN(gcol_strings_contains_column, SEARCH_CONTAINS, 0, -1);
+}
+
+extern "C" gcol_status gcol_strings_starts_with_column(gcol_column_view input,
+                                                       gcol_column_view targets,
+                                                       gcol_column **out, gcol_stream stream,
+                                                       gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_COLUMN(gcol_strings_starts_with_column, SEARCH_STARTS_WITH, 0, -1);
+}
+
+extern "C" gcol_status gcol_strings_ends_with_column(gcol_column_view input,
+                                                     gcol_column_view targets, gcol_column **out,
+                                                     gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_COLUMN(gcol_strings_ends_with_column, SEARCH_ENDS_WITH, 0, -1);
+}
+
+extern "C" gcol_status gcol_strings_count_matches_column(gcol_column_view input,
+                                                         gcol_column_view targets,
+                                                         gcol_column **out, gcol_stream stream,
+                                                         gcol_mr *mr) {
+  GCOL_DETAIL_SEARCH_COLUMN(gcol_strings_count_matches_column, SEARCH_COUNT, 0, -1);
+}

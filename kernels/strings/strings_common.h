@@ -1,0 +1,47 @@
+/*
+ * What the strings operations (include/gcol/strings/, kernels/strings/) share: argument
+ * checks, the validity of a fixed-width output (the input's, AND the per-row targets'),
+ * the check that every row fits an INT32 output, and a target or pattern copied to the
+ * device.
+ */
+#ifndef GCOL_KERNELS_STRINGS_STRINGS_COMMON_H
+#define GCOL_KERNELS_STRINGS_STRINGS_COMMON_H
+
+#include "gcol/buffer.h"
+#include "gcol/column.h"
+#include "gcol/scalar.h"
+#include "gcol/string_view.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/* Fails unless `view` is a well-formed STRING column view; `what` names the argument. */
+gcol_status gcol_detail_strings_check(gcol_column_view view, const char *what);
+
+/* The bytes of a valid STRING scalar (`what` names it): invalid argument when NULL or null,
+ * type mismatch when not STRING. */
+gcol_status gcol_detail_strings_scalar(const gcol_scalar *scalar, const char *what,
+                                       const char **data, int64_t *size);
+
+/* A fixed-width column of input.size rows of `type` whose mask is the input's validity
+ * (AND the targets' when `targets` is not NULL); data uninitialized. */
+gcol_status gcol_detail_strings_fixed_output(gcol_column_view input,
+                                             const gcol_column_view *targets, gcol_type_id type,
+                                             gcol_stream stream, gcol_mr *mr, gcol_column **out);
+
+/* Fails with GCOL_ERROR_OVERFLOW when a row of `view` is longer than INT32_MAX bytes (only
+ * possible, and only checked, with INT64 offsets; synchronizes then). */
+gcol_status gcol_detail_strings_check_int32_rows(gcol_column_view view, gcol_stream stream);
+
+/* `size` bytes of host memory copied into a new temporary device buffer (at least 1 byte). */
+gcol_status gcol_detail_strings_to_device(const void *data, int64_t size, gcol_stream stream,
+                                          gcol_buffer **out);
+
+/* A zeroed unsigned int flag in a new temporary device buffer, for a kernel to set. */
+gcol_status gcol_detail_strings_flag_create(gcol_stream stream, gcol_buffer **out);
+
+/* Whether the flag was set (copies it back: synchronizes). */
+gcol_status gcol_detail_strings_flag_read(const gcol_buffer *flag, gcol_stream stream, bool *set);
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_KERNELS_STRINGS_STRINGS_COMMON_H */

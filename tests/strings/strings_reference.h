@@ -1,0 +1,37 @@
+/*
+ * Host references of the strings operations (include/gcol/strings/), written apart from the
+ * kernels' per-string code where an independent formulation exists: find/rfind over an
+ * explicit list of character boundaries, count and contains with memcmp, LIKE by dynamic
+ * programming. Case conversion and classes run the kernels' own host+device functions
+ * (char_props.h), which check_unicode_table.py checks against Python's str methods.
+ */
+#ifndef GCOL_TESTS_STRINGS_REFERENCE_H
+#define GCOL_TESTS_STRINGS_REFERENCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gcol/strings/attributes.h"
+#include "gcol/strings/case.h"
+
+/* Characters of s (each invalid byte one character). */
+int64_t ref_char_count(const char *s, int64_t n);
+
+/* Python's str.find / str.rfind over characters, -1 when absent. */
+int64_t ref_find(const char *s, int64_t n, const char *t, int64_t tn, int64_t start,
+                 int64_t stop, bool reverse);
+
+bool ref_contains(const char *s, int64_t n, const char *t, int64_t tn);
+bool ref_starts_with(const char *s, int64_t n, const char *t, int64_t tn);
+bool ref_ends_with(const char *s, int64_t n, const char *t, int64_t tn);
+int64_t ref_count(const char *s, int64_t n, const char *t, int64_t tn);
+
+/* SQL LIKE by dynamic programming over the raw pattern (escape: NULL/"" none). Returns -1
+ * for a malformed pattern. */
+int ref_like(const char *s, int64_t n, const char *pattern, int64_t pn, const char *escape);
+
+/* Case conversion into out (room for 3 * n bytes); returns the bytes written. */
+int64_t ref_convert_case(const char *s, int64_t n, gcol_case_op op, char *out);
+bool ref_is_class(const char *s, int64_t n, gcol_char_class cls);
+
+#endif /* GCOL_TESTS_STRINGS_REFERENCE_H */
