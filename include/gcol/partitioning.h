@@ -8,7 +8,9 @@
  * output rows `[partition_offsets[p], partition_offsets[p + 1])` (`partition_offsets[0]` is
  * 0, the last entry the row count). Within a partition the rows keep their input order
  * (stable). Every column layout is carried along (fixed-width, STRING, LIST, STRUCT), nulls
- * included; DICTIONARY32 gives ::GCOL_ERROR_UNSUPPORTED.
+ * included; DICTIONARY32 gives ::GCOL_ERROR_UNSUPPORTED. Up to 1024 partitions each tile of
+ * rows is ordered by partition in shared memory and written in runs (a table of fixed-width
+ * columns moves in that one pass); above, the rows go through a row map, which is slower.
  *
  * @code
  * int64_t offsets[9];

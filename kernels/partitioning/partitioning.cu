@@ -9,21 +9,21 @@
  * 2. An exclusive scan of the matrix (one CUB instantiation) gives, for each (p, t), the
  *    output position of the first row of tile t in partition p; entry (p, 0) is partition
  *    p's offset.
- * 3. tile_scatter_smem_kernel: the block computes the partitions again, sorts its tile by
- *    partition in shared memory (a stable block radix sort of the row's rank) and writes
- *    the rows in sorted order, so that consecutive threads write consecutive positions of a
- *    partition's run: for a table of fixed-width columns the values themselves (validity
- *    through atomicOr into a zeroed mask), else an int64 row map that the one gather engine
- *    (kernels/detail/gather.h) moves every column through. Hash keys are read twice rather
- *    than a partition id written and read back.
+ * 3. tile_scatter_smem_kernel: the block computes the partitions again and orders its tile
+ *    by partition in shared memory, stably and without a sort (each warp ranks its rows per
+ *    partition with __match_any_sync; a scan over partitions and warps gives each row its
+ *    index in the ordered tile), then writes the rows in that order, so that consecutive
+ *    threads write consecutive positions of a partition's run: for a table of fixed-width
+ *    columns the values themselves (validity through atomicOr into a zeroed mask), else an
+ *    int64 row map that the one gather engine (kernels/detail/gather.h) moves every column
+ *    through. Hash keys are read twice rather than a partition id written and read back.
  *
- * Above TILE_PARTITIONS (the first-row table of a tile would not fit in shared memory), the
+ * Above TILE_PARTITIONS (the per-warp counters would not fit in shared memory), the
  * partition ids are written to a buffer and one warp a tile of WARP_TILE rows counts and
  * scatters the row map with __match_any_sync (warp_count_kernel, warp_scatter_kernel),
  * counters in the matrix itself; then the gather engine.
  */
-#include <cub/block/block_exchange.cuh>
-#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "detail/gather.h"
@@ -38,8 +38,10 @@ constexpr int TILE_THREADS = 256;
 constexpr int TILE_ITEMS = 16;
 constexpr int64_t TILE = (int64_t)TILE_THREADS * TILE_ITEMS;
 /* Most partitions of the tiled path: a tile's first-row table (16-bit) in shared memory. */
-constexpr int32_t TILE_PARTITIONS = 4096;
-static_assert(TILE <= 65536 && TILE_PARTITIONS < 65536, "16-bit ranks and partition ids");
+constexpr int32_t TILE_PARTITIONS = 1024;
+static_assert(TILE <= 65536 && TILE_PARTITIONS < 65535, "16-bit ranks and partition ids");
+static_assert(TILE_PARTITIONS % TILE_THREADS == 0 && TILE % (TILE_THREADS / 32 * 32) == 0,
+              "whole partitions per thread and rows per warp");
 /* Rows a warp handles in warp_count_kernel and warp_scatter_kernel. */
 constexpr int64_t WARP_TILE = 8192;
 
@@ -186,55 +188,92 @@ __device__ __forceinline__ void copy_value(const fixed_column &c, int64_t row, i
 }
 
 /*
- * Tile t's rows in partition order: the ids are read striped (coalesced), exchanged to a
- * blocked arrangement so that the block radix sort's stability keeps row order, and sorted
- * to a striped one, so that thread j of item k holds sorted rank k * TILE_THREADS + j and a
- * warp writes consecutive positions. Sorted rank r of partition p lands at
- * matrix(p, t) + r - (the first rank of p in the tile). Rows past n take the id
- * num_partitions (sorted last, not written); end_bit covers it.
+ * Tile t's rows in partition order, stable, without a sort. Warp w owns rows
+ * [w * WARP_ROWS, (w + 1) * WARP_ROWS) of the tile, 32 at a time in row order:
+ * 1. each row's rank among the earlier rows of its warp with the same partition
+ *    (__match_any_sync; warp_counts[w][p] is warp w's running count of p, its leader alone
+ *    writes it);
+ * 2. warp_counts[w][p] becomes the sorted-tile index of warp w's first row of p: the tile's
+ *    exclusive scan over partitions plus the counts of warps before w; base[p] = matrix(p, t)
+ *    minus the tile's first index of p;
+ * 3. order[index] = (row in tile, partition) for each row;
+ * 4. thread j of the block takes sorted indices j, j + TILE_THREADS, ...: a warp writes
+ *    consecutive positions base[p] + index of a partition's run, coalesced.
+ * Shared memory: order (static) and, dynamic, warp_counts (16-bit) and base (int64) per
+ * partition; up to TILE_PARTITIONS partitions.
  */
 template <class Pids>
 __global__ void __launch_bounds__(TILE_THREADS)
     tile_scatter_smem_kernel(Pids pids, int64_t n, int64_t tiles, uint32_t num_partitions,
-                             int end_bit, const int64_t *matrix, const fixed_column *cols,
-                             int32_t num_cols, int64_t *map) {
-  using exchange = cub::BlockExchange<uint32_t, TILE_THREADS, TILE_ITEMS>;
-  using sort = cub::BlockRadixSort<uint32_t, TILE_THREADS, TILE_ITEMS, uint16_t>;
-  __shared__ union {
-    typename exchange::TempStorage exchange;
-    typename sort::TempStorage sort;
-    uint16_t sorted_pid[TILE];
-  } shared;
-  __shared__ uint16_t first_rank[TILE_PARTITIONS];
+                             const int64_t *matrix, const fixed_column *cols, int32_t num_cols,
+                             int64_t *map) {
+  using block_scan = cub::BlockScan<uint32_t, TILE_THREADS>;
+  constexpr int WARPS = TILE_THREADS / 32;
+  constexpr int WARP_ROWS = (int)(TILE / WARPS);
+  constexpr int PER_THREAD = TILE_PARTITIONS / TILE_THREADS;
+  __shared__ typename block_scan::TempStorage scan_storage;
+  __shared__ uint32_t order[TILE];
+  extern __shared__ int64_t dynamic[];
+  int64_t *const base = dynamic;                                   /* [P] */
+  uint16_t *const warp_counts = (uint16_t *)(base + num_partitions); /* [WARPS][P] */
   int64_t const t = blockIdx.x;
   int64_t const first = t * TILE;
-  uint32_t pid[TILE_ITEMS];
-  uint16_t rank[TILE_ITEMS];
-  for (int k = 0; k < TILE_ITEMS; ++k) {
-    int64_t const i = first + (int64_t)k * TILE_THREADS + threadIdx.x;
-    pid[k] = i < n ? pids(i) : num_partitions;
+  int const rows = (int)(n - first < TILE ? n - first : TILE);
+  int const warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
+  unsigned const lower = (1u << lane) - 1u;
+  for (uint32_t e = threadIdx.x; e < WARPS * num_partitions; e += TILE_THREADS) warp_counts[e] = 0;
+  __syncthreads();
+  /* 1. ranks within the warp, kept as (partition << 16 | rank), or ~0u past the tile */
+  uint32_t packed[WARP_ROWS / 32];
+  uint16_t *const mine = warp_counts + (size_t)warp * num_partitions;
+  for (int k = 0; k < WARP_ROWS / 32; ++k) {
+    int const r = warp * WARP_ROWS + k * 32 + lane;
+    uint32_t const p = r < rows ? pids(first + r) : 0xFFFFu;
+    unsigned const peers = __match_any_sync(0xFFFFFFFFu, p);
+    uint32_t rank = 0;
+    if (r < rows) rank = mine[p] + __popc(peers & lower);
+    __syncwarp();
+    if (r < rows && lane == __ffs(peers) - 1) mine[p] = (uint16_t)(mine[p] + __popc(peers));
+    __syncwarp();
+    packed[k] = r < rows ? (p << 16 | rank) : ~0u;
   }
-  exchange(shared.exchange).StripedToBlocked(pid);
-  for (int k = 0; k < TILE_ITEMS; ++k) rank[k] = (uint16_t)(threadIdx.x * TILE_ITEMS + k);
   __syncthreads();
-  sort(shared.sort).SortBlockedToStriped(pid, rank, 0, end_bit);
-  __syncthreads();
-  for (int k = 0; k < TILE_ITEMS; ++k) {
-    shared.sorted_pid[k * TILE_THREADS + threadIdx.x] = (uint16_t)pid[k];
+  /* 2. the tile's first index of each partition, then each warp's */
+  uint32_t totals[PER_THREAD];
+  for (int q = 0; q < PER_THREAD; ++q) {
+    uint32_t const p = threadIdx.x * PER_THREAD + q;
+    uint32_t sum = 0;
+    if (p < num_partitions) {
+      for (int w = 0; w < WARPS; ++w) sum += warp_counts[(size_t)w * num_partitions + p];
+    }
+    totals[q] = sum;
   }
-  __syncthreads();
-  for (int k = 0; k < TILE_ITEMS; ++k) {
-    int const r = k * TILE_THREADS + (int)threadIdx.x;
-    if (pid[k] < num_partitions && (r == 0 || shared.sorted_pid[r - 1] != pid[k])) {
-      first_rank[pid[k]] = (uint16_t)r;
+  block_scan(scan_storage).ExclusiveSum(totals, totals);
+  for (int q = 0; q < PER_THREAD; ++q) {
+    uint32_t const p = threadIdx.x * PER_THREAD + q;
+    if (p >= num_partitions) continue;
+    uint32_t index = totals[q];
+    base[p] = matrix[(int64_t)p * tiles + t] - index;
+    for (int w = 0; w < WARPS; ++w) {
+      uint16_t const c = warp_counts[(size_t)w * num_partitions + p];
+      warp_counts[(size_t)w * num_partitions + p] = (uint16_t)index;
+      index += c;
     }
   }
   __syncthreads();
-  for (int k = 0; k < TILE_ITEMS; ++k) {
-    if (pid[k] >= num_partitions) continue;
-    int const r = k * TILE_THREADS + (int)threadIdx.x;
-    int64_t const pos = matrix[(int64_t)pid[k] * tiles + t] + (r - first_rank[pid[k]]);
-    int64_t const row = first + rank[k];
+  /* 3. the tile in partition order */
+  for (int k = 0; k < WARP_ROWS / 32; ++k) {
+    if (packed[k] == ~0u) continue;
+    uint32_t const p = packed[k] >> 16;
+    uint32_t const r = (uint32_t)(warp * WARP_ROWS + k * 32 + lane);
+    order[mine[p] + (packed[k] & 0xFFFFu)] = r << 16 | p;
+  }
+  __syncthreads();
+  /* 4. the writes */
+  for (int j = (int)threadIdx.x; j < rows; j += TILE_THREADS) {
+    uint32_t const v = order[j];
+    int64_t const pos = base[v & 0xFFFFu] + j;
+    int64_t const row = first + (v >> 16);
     if (map != NULL) map[pos] = row;
     for (int32_t c = 0; c < num_cols; ++c) copy_value(cols[c], row, pos);
   }
@@ -403,7 +442,7 @@ gcol_status partition_by_tiles(gcol_table_view input, Pids pids, int32_t num_par
   int64_t const n = input.num_rows;
   int64_t const tiles = (n + TILE - 1) / TILE;
   uint32_t const P = (uint32_t)num_partitions;
-  int const end_bit = 32 - __builtin_clz(P); /* P itself marks rows past n */
+  size_t const scatter_smem = P * (sizeof(int64_t) + (TILE_THREADS / 32) * sizeof(uint16_t));
   bool const direct = is_flat_fixed_width(input);
   GCOL_DETAIL_CHECK(tiles <= INT32_MAX, GCOL_ERROR_OVERFLOW, "%lld rows are too many tiles",
                     (long long)n);
@@ -420,8 +459,8 @@ gcol_status partition_by_tiles(gcol_table_view input, Pids pids, int32_t num_par
   } else {
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &map));
   }
-  tile_scatter_smem_kernel<<<(unsigned int)tiles, TILE_THREADS, 0, s>>>(
-      pids, n, tiles, P, end_bit, (const int64_t *)matrix->data,
+  tile_scatter_smem_kernel<<<(unsigned int)tiles, TILE_THREADS, scatter_smem, s>>>(
+      pids, n, tiles, P, (const int64_t *)matrix->data,
       direct ? (const fixed_column *)descriptors->data : NULL, direct ? input.num_columns : 0,
       direct ? NULL : (int64_t *)map->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();

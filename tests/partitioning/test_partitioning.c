@@ -184,12 +184,12 @@ static void test_partition_map(void **state) {
       }
     }
   }
-  check_map_case(&rng, GCOL_INT32, 5000, 1, 4096); /* the most of the tiled path */
-  check_map_case(&rng, GCOL_INT32, 9000, 1, 4097); /* the warp path */
+  check_map_case(&rng, GCOL_INT32, 5000, 1, 1024); /* the most of the tiled path */
+  check_map_case(&rng, GCOL_INT32, 9000, 1, 1025); /* the warp path */
 }
 
 /* Tables of fixed-width columns only (1 to 16 bytes, nulls and slices): the tiled path's
- * direct scatter up to 4096 partitions, the warp path and the gather engine above. */
+ * direct scatter up to 1024 partitions, the warp path and the gather engine above. */
 static void check_fixed_width_case(gcol_test_rng *rng, int64_t n, int64_t off,
                                    int32_t num_partitions, bool by_hash) {
   static const gcol_type_id types[] = {GCOL_INT8,    GCOL_INT16,   GCOL_FLOAT32,
@@ -251,7 +251,7 @@ static void test_partition_fixed_width(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1207);
   static const int64_t sizes[] = {1, 31, 33, 1000, 8193, 40000};
-  static const int32_t parts[] = {1, 2, 33, 256, 3000, 4096, 4097};
+  static const int32_t parts[] = {1, 2, 33, 256, 1024, 1025, 3000};
   for (size_t s = 0; s < NUM_OF(sizes); ++s) {
     for (size_t p = 0; p < NUM_OF(parts); ++p) {
       int64_t const n = gcol_test_cap(sizes[s]), off = (int64_t)((s + p) % 3) * 31;
