@@ -1,0 +1,329 @@
+/*
+ * Expression evaluation (include/gcol/expression.h): one kernel per expression.
+ *
+ * The host compiles the tree into a register-machine program (expression_compile.c),
+ * uploads its instructions and column descriptors in one copy, and one grid-stride kernel
+ * interprets it. Each block copies the program into shared memory; each thread's slots
+ * live there too, slot s of thread t at [s * blockDim + t] (no bank conflicts, and a slot
+ * index chosen at run time costs no local memory). Every thread of a warp runs the same
+ * instruction, so the interpreter's dispatch does not diverge.
+ *
+ * Two instantiations per output: with validity tracking, and without, for the common case
+ * where no referenced column has a null and no instruction can make one (then no mask is
+ * read or written and compute_column does not synchronize).
+ *
+ * compute_column writes the value (0 under nulls) and, with nulls, the mask a warp word
+ * at a time (a warp's rows are 32 consecutive rows starting at a multiple of 32, so a ballot
+ * is one mask word) and counts the nulls. filter_expression writes a keep flag per row and
+ * hands it to filtering's compaction (gcol_detail_select_rows).
+ */
+#include <algorithm>
+
+#include "common.cuh"
+#include "detail/compaction.h"
+#include "expression/expression_program.h"
+#include "gcol/expression.h"
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr unsigned int kMaxBlocks = 8192;
+
+enum output_mode { OUTPUT_COLUMN = 0, OUTPUT_FLAGS = 1 };
+
+__device__ __forceinline__ void store_value(void *out, int type, int64_t i, uint64_t v) {
+  switch (gcol_type_size((gcol_type_id)type)) {
+    case 1:
+      ((uint8_t *)out)[i] = (uint8_t)v;
+      break;
+    case 2:
+      ((uint16_t *)out)[i] = (uint16_t)v;
+      break;
+    case 4:
+      if (type == GCOL_FLOAT32) {
+        ((float *)out)[i] = (float)gcol_detail_expr_as_double(v);
+      } else {
+        ((uint32_t *)out)[i] = (uint32_t)v;
+      }
+      break;
+    default:
+      ((uint64_t *)out)[i] = v;
+      break;
+  }
+}
+
+/*
+ * Shared memory: the instructions, the column descriptors, then num_slots * blockDim slots.
+ * Mode OUTPUT_COLUMN writes `out` (type out_type), and with TrackNulls `out_mask` and the
+ * null count; OUTPUT_FLAGS writes one byte a row to `out` (1 where the value is valid and
+ * non-zero).
+ */
+template <bool TrackNulls, int Mode>
+__global__ void __launch_bounds__(kBlock)
+    expr_eval_smem_kernel(const gcol_detail_expr_instr *instructions, int32_t num_instructions,
+                          const gcol_detail_expr_column *columns, int32_t num_columns,
+                          int32_t num_slots, int64_t rows, void *out, int out_type,
+                          uint32_t *out_mask, unsigned long long *null_count) {
+  extern __shared__ uint64_t smem[];
+  gcol_detail_expr_instr *ins = (gcol_detail_expr_instr *)smem;
+  gcol_detail_expr_column *cols = (gcol_detail_expr_column *)(ins + num_instructions);
+  uint64_t *slots = (uint64_t *)(cols + num_columns);
+  __shared__ unsigned long long block_nulls;
+  {
+    const uint64_t *src = (const uint64_t *)instructions;
+    int32_t const words = num_instructions * (int32_t)(sizeof(gcol_detail_expr_instr) / 8);
+    for (int32_t w = threadIdx.x; w < words; w += blockDim.x) smem[w] = src[w];
+    const uint64_t *csrc = (const uint64_t *)columns;
+    uint64_t *cdst = (uint64_t *)cols;
+    int32_t const cwords = num_columns * (int32_t)(sizeof(gcol_detail_expr_column) / 8);
+    for (int32_t w = threadIdx.x; w < cwords; w += blockDim.x) cdst[w] = csrc[w];
+    if (threadIdx.x == 0) block_nulls = 0;
+  }
+  __syncthreads();
+  int const lane = (int)(threadIdx.x & 31u);
+  int64_t const stride = (int64_t)gridDim.x * blockDim.x;
+  unsigned long long nulls = 0;
+  for (int64_t base = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < rows;
+       base += stride) {
+    int64_t const i = base + lane;
+    bool const active = i < rows;
+    uint64_t v = 0;
+    bool valid = false;
+    if (active) {
+      gcol_detail_expr_eval_row(ins, num_instructions, cols, i, slots + threadIdx.x, blockDim.x,
+                                TrackNulls, &v, &valid);
+    }
+    if (Mode == OUTPUT_FLAGS) {
+      if (active) ((uint8_t *)out)[i] = (valid && v != 0) ? 1 : 0;
+    } else {
+      if (active) store_value(out, out_type, i, valid ? v : 0);
+      if (TrackNulls) {
+        unsigned const ballot = __ballot_sync(0xFFFFFFFFu, active && valid);
+        if (lane == 0) {
+          out_mask[base >> 5] = ballot;
+          int64_t const in_word = rows - base < 32 ? rows - base : 32;
+          nulls += (unsigned long long)(in_word - __popc(ballot));
+        }
+      }
+    }
+  }
+  if (Mode == OUTPUT_COLUMN && TrackNulls) {
+    if (lane == 0 && nulls != 0) atomicAdd(&block_nulls, nulls);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_nulls != 0) atomicAdd(null_count, block_nulls);
+  }
+}
+
+template <bool TrackNulls, int Mode>
+void launch_eval(const gcol_detail_expr_program *p, const void *device_program, int64_t rows,
+                 void *out, uint32_t *out_mask, unsigned long long *null_count, cudaStream_t s) {
+  const gcol_detail_expr_instr *ins = (const gcol_detail_expr_instr *)device_program;
+  const gcol_detail_expr_column *cols =
+      (const gcol_detail_expr_column *)(ins + p->num_instructions);
+  size_t const smem = (size_t)p->num_instructions * sizeof(gcol_detail_expr_instr) +
+                      (size_t)p->num_columns * sizeof(gcol_detail_expr_column) +
+                      (size_t)p->num_slots * kBlock * sizeof(uint64_t);
+  unsigned int const blocks = std::min(gcol_detail_grid_size(rows, kBlock), kMaxBlocks);
+  expr_eval_smem_kernel<TrackNulls, Mode>
+      <<<blocks, kBlock, smem, s>>>(ins, p->num_instructions, cols, p->num_columns, p->num_slots,
+                                    rows, out, (int)p->out_type.id, out_mask, null_count);
+}
+
+/* A compiled expression bound to a table's columns, its program on the device. */
+typedef struct bound_expression {
+  gcol_detail_expr_program *program; /* host */
+  gcol_buffer *device_program;       /* instructions then column descriptors */
+  bool track_nulls;
+} bound_expression;
+
+void bound_free(bound_expression *b) {
+  free(b->program);
+  gcol_buffer_free(b->device_program);
+  b->program = NULL;
+  b->device_program = NULL;
+}
+
+/* Checks the table's structure (every column: its view and its size; DICTIONARY32 only
+ * where @p whole_table, since the filter copies every column). */
+gcol_status check_input(gcol_table_view input, bool whole_table) {
+  gcol_status status = GCOL_OK;
+  if (whole_table) return gcol_detail_validate_table(input, "input");
+  GCOL_DETAIL_CHECK(input.num_columns >= 0 && (input.num_columns == 0 || input.columns != NULL),
+                    GCOL_ERROR_INVALID_ARGUMENT, "input has %d columns and columns %p",
+                    (int)input.num_columns, (const void *)input.columns);
+  GCOL_DETAIL_CHECK(input.num_rows >= 0, GCOL_ERROR_INVALID_ARGUMENT, "input has %lld rows",
+                    (long long)input.num_rows);
+  for (int32_t c = 0; c < input.num_columns; ++c) {
+    GCOL_DETAIL_TRY(gcol_column_view_validate(input.columns[c], "input"));
+    GCOL_DETAIL_CHECK(input.columns[c].size == input.num_rows, GCOL_ERROR_SIZE_MISMATCH,
+                      "input column %d has %lld rows, the table %lld", (int)c,
+                      (long long)input.columns[c].size, (long long)input.num_rows);
+  }
+done:
+  return status;
+}
+
+/* Compiles @p expr against @p input's types (host only: nothing is allocated on the device). */
+gcol_status bind(gcol_table_view input, const gcol_expression *expr, int32_t root,
+                 bound_expression *b) {
+  gcol_status status = GCOL_OK;
+  gcol_data_type *types = NULL;
+  b->program = NULL;
+  b->device_program = NULL;
+  b->track_nulls = false;
+  GCOL_DETAIL_CHECK_NOT_NULL(expr);
+  types = (gcol_data_type *)malloc(sizeof(gcol_data_type) * (size_t)(input.num_columns + 1));
+  b->program = (gcol_detail_expr_program *)malloc(sizeof(gcol_detail_expr_program));
+  GCOL_DETAIL_CHECK(types != NULL && b->program != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "no host memory to compile an expression");
+  for (int32_t c = 0; c < input.num_columns; ++c) types[c] = input.columns[c].type;
+  GCOL_DETAIL_TRY(
+      gcol_detail_expr_compile(expr, root, types, input.num_columns, NULL, 0, b->program));
+  b->track_nulls = b->program->can_make_nulls;
+  for (int32_t k = 0; k < b->program->num_columns; ++k) {
+    gcol_column_view const v = input.columns[b->program->column_index[k]];
+    if (v.null_mask != NULL && v.null_count != 0) b->track_nulls = true;
+  }
+done:
+  free(types);
+  if (status != GCOL_OK) bound_free(b);
+  return status;
+}
+
+/* Copies the program's instructions and its columns' descriptors to the device. */
+gcol_status upload(gcol_table_view input, gcol_stream stream, bound_expression *b) {
+  gcol_status status = GCOL_OK;
+  gcol_detail_expr_column *cols = NULL;
+  unsigned char *staging = NULL;
+  size_t const ins_bytes = (size_t)b->program->num_instructions * sizeof(gcol_detail_expr_instr);
+  size_t const col_bytes = (size_t)b->program->num_columns * sizeof(gcol_detail_expr_column);
+  staging = (unsigned char *)malloc(ins_bytes + col_bytes);
+  GCOL_DETAIL_CHECK(staging != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "no host memory to stage an expression");
+  memcpy(staging, b->program->instructions, ins_bytes);
+  cols = (gcol_detail_expr_column *)(staging + ins_bytes);
+  for (int32_t k = 0; k < b->program->num_columns; ++k) {
+    gcol_column_view const v = input.columns[b->program->column_index[k]];
+    gcol_detail_expr_column c;
+    memset(&c, 0, sizeof c);
+    c.data = v.data;
+    c.mask = v.null_mask != NULL && v.null_count != 0 ? v.null_mask : NULL;
+    c.offset = v.offset;
+    c.type = (int32_t)v.type.id;
+    memcpy(&cols[k], &c, sizeof c);
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create(ins_bytes + col_bytes, stream, NULL, &b->device_program));
+  /* From pageable memory: the copy is staged before the call returns, so staging may go. */
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(b->device_program->data, staging, ins_bytes + col_bytes,
+                                       cudaMemcpyHostToDevice, (cudaStream_t)stream));
+done:
+  free(staging);
+  return status;
+}
+
+gcol_status compute_column(gcol_table_view input, const gcol_expression *expr, int32_t root,
+                           gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  bound_expression b = {NULL, NULL, false};
+  gcol_column *result = NULL;
+  gcol_buffer *counter = NULL;
+  unsigned long long nulls = 0;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const n = input.num_rows;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(check_input(input, false));
+  GCOL_DETAIL_TRY(bind(input, expr, root, &b));
+  if (n == 0) {
+    GCOL_DETAIL_TRY(
+        gcol_column_create(b.program->out_type, 0, GCOL_MASK_UNALLOCATED, stream, mr, &result));
+    goto finish;
+  }
+  GCOL_DETAIL_TRY(upload(input, stream, &b));
+  GCOL_DETAIL_TRY(gcol_column_create(
+      b.program->out_type, n, b.track_nulls ? GCOL_MASK_UNINITIALIZED : GCOL_MASK_UNALLOCATED,
+      stream, mr, &result));
+  if (b.track_nulls) {
+    GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(unsigned long long), stream, NULL, &counter));
+    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(counter->data, 0, sizeof(unsigned long long), s));
+    launch_eval<true, OUTPUT_COLUMN>(b.program, b.device_program->data, n, result->data->data,
+                                     (uint32_t *)result->null_mask->data,
+                                     (unsigned long long *)counter->data, s);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_CUDA_TRY(
+        cudaMemcpyAsync(&nulls, counter->data, sizeof nulls, cudaMemcpyDeviceToHost, s));
+    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+    GCOL_DETAIL_TRY(gcol_column_set_null_count(result, (int64_t)nulls));
+  } else {
+    launch_eval<false, OUTPUT_COLUMN>(b.program, b.device_program->data, n, result->data->data,
+                                      NULL, NULL, s);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+finish:
+  *out = result;
+  result = NULL;
+done:
+  gcol_column_free(result);
+  gcol_buffer_free(counter);
+  bound_free(&b);
+  return status;
+}
+
+gcol_status filter_expression(gcol_table_view input, const gcol_expression *expr, int32_t root,
+                              gcol_table **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  bound_expression b = {NULL, NULL, false};
+  gcol_buffer *flags = NULL;
+  char type_name[48];
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const n = input.num_rows;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(check_input(input, true));
+  GCOL_DETAIL_TRY(bind(input, expr, root, &b));
+  gcol_data_type_format(b.program->out_type, type_name, sizeof type_name);
+  GCOL_DETAIL_CHECK(b.program->out_type.id == GCOL_BOOL8, GCOL_ERROR_TYPE_MISMATCH,
+                    "the predicate (node %d) is %s, not bool8", (int)root, type_name);
+  if (n == 0) { /* no flags: the compaction gives every column with 0 rows */
+    status = gcol_detail_select_rows(input, NULL, NULL, 0, stream, mr, out);
+    goto done;
+  }
+  GCOL_DETAIL_TRY(upload(input, stream, &b));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, &flags));
+  if (b.track_nulls) {
+    launch_eval<true, OUTPUT_FLAGS>(b.program, b.device_program->data, n, flags->data, NULL, NULL,
+                                    s);
+  } else {
+    launch_eval<false, OUTPUT_FLAGS>(b.program, b.device_program->data, n, flags->data, NULL, NULL,
+                                     s);
+  }
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(
+      gcol_detail_select_rows(input, (const uint8_t *)flags->data, NULL, 0, stream, mr, out));
+done:
+  gcol_buffer_free(flags);
+  bound_free(&b);
+  return status;
+}
+
+}  // namespace
+
+extern "C" gcol_status gcol_compute_column(gcol_table_view input, const gcol_expression *expr,
+                                           int32_t root, gcol_column **out, gcol_stream stream,
+                                           gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_compute_column");
+  status = compute_column(input, expr, root, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_filter_expression(gcol_table_view input, const gcol_expression *expr,
+                                              int32_t root, gcol_table **out, gcol_stream stream,
+                                              gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_filter_expression");
+  status = filter_expression(input, expr, root, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}

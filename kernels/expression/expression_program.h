@@ -1,0 +1,468 @@
+/*
+ * The expression engine's internals, shared by the host compiler (expression_compile.c),
+ * the kernels (expression.cu) and the host tests:
+ *
+ * - the tree as the builder stores it (gcol_expression's nodes);
+ * - the flat program the compiler makes from it: a register machine whose instructions
+ *   each write one of at most GCOL_EXPRESSION_MAX_SLOTS 64-bit slots (plus a validity
+ *   bit per slot), in an order chosen so that the fewest slots are live at once
+ *   (Sethi-Ullman numbering);
+ * - the interpreter of one row (gcol_detail_expr_eval_row), a host/device inline function:
+ *   the kernel runs it with the slots in shared memory, the host tests run the same code
+ *   over host arrays, so the compiler and the operators' semantics are tested in CI.
+ *
+ * Slot values: signed integers, timestamps, durations and decimals sign-extended to 64
+ * bits; unsigned integers zero-extended; BOOL8 as 0 or 1; FLOAT32 and FLOAT64 as the bits
+ * of a double (a FLOAT32 value converted exactly; FLOAT32 operators compute in float).
+ */
+#ifndef GCOL_KERNELS_EXPRESSION_PROGRAM_H
+#define GCOL_KERNELS_EXPRESSION_PROGRAM_H
+
+#include <math.h>
+#include <string.h>
+
+#include "gcol/expression.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the tree ---- */
+
+typedef enum gcol_detail_expr_node_kind {
+  GCOL_DETAIL_EXPR_NODE_COLUMN = 0,
+  GCOL_DETAIL_EXPR_NODE_LITERAL = 1,
+  GCOL_DETAIL_EXPR_NODE_UNARY = 2,
+  GCOL_DETAIL_EXPR_NODE_BINARY = 3,
+  GCOL_DETAIL_EXPR_NODE_CAST = 4
+} gcol_detail_expr_node_kind;
+
+typedef struct gcol_detail_expr_node {
+  gcol_detail_expr_node_kind kind;
+  gcol_expression_op op;     /* UNARY, BINARY */
+  int32_t lhs;               /* UNARY, BINARY, CAST: operand node ids (lower than this one) */
+  int32_t rhs;               /* BINARY */
+  gcol_expression_side side; /* COLUMN */
+  int32_t column;            /* COLUMN */
+  gcol_data_type type;       /* LITERAL: its type; CAST: the target */
+  bool literal_valid;        /* LITERAL */
+  uint64_t literal_bits;     /* LITERAL: the slot value (see the file comment) */
+} gcol_detail_expr_node;
+
+struct gcol_expression {
+  gcol_detail_expr_node *nodes;
+  int32_t count;
+  int32_t capacity;
+};
+
+/* ---- the program ---- */
+
+/* Opcodes past the operators' own values. */
+#define GCOL_DETAIL_EXPR_LOAD_COLUMN 100  /* slot dst = column imm at the row */
+#define GCOL_DETAIL_EXPR_LOAD_LITERAL 101 /* slot dst = imm, valid */
+#define GCOL_DETAIL_EXPR_LOAD_NULL 102    /* slot dst = 0, null */
+#define GCOL_DETAIL_EXPR_CAST 103         /* slot dst = cast of slot a from type to out_type */
+
+/* One instruction: 16 bytes. Operators read slots a (and b) of type `type` and write slot
+ * dst of type `out_type`. */
+typedef struct gcol_detail_expr_instr {
+  uint8_t opcode;   /* a gcol_expression_op or GCOL_DETAIL_EXPR_* above */
+  uint8_t type;     /* operand type id (LOAD_COLUMN: the column's) */
+  uint8_t out_type; /* result type id */
+  uint8_t dst;
+  uint8_t a;
+  uint8_t b;
+  uint16_t unused;
+  uint64_t imm; /* LOAD_LITERAL: the value; LOAD_COLUMN: the program's column index */
+} gcol_detail_expr_instr;
+
+/* A column as the interpreter reads it: data and mask of the view (not offset-adjusted). */
+typedef struct gcol_detail_expr_column {
+  const void *data;
+  const uint32_t *mask; /* NULL: all valid */
+  int64_t offset;
+  int32_t type; /* gcol_type_id */
+  int32_t unused;
+} gcol_detail_expr_column;
+
+typedef struct gcol_detail_expr_program {
+  int32_t num_instructions;
+  int32_t num_slots; /* slots the program uses (>= 1); the result is in slot 0 */
+  int32_t num_columns;
+  bool can_make_nulls;     /* an instruction may give null from valid operands */
+  gcol_data_type out_type; /* the root's type */
+  gcol_detail_expr_instr instructions[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
+  /* The table column each program column reads. */
+  gcol_expression_side column_side[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
+  int32_t column_index[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
+} gcol_detail_expr_program;
+
+/*
+ * Type-checks the tree under @p root against the tables' column types and compiles it.
+ * Errors name the node (see gcol_expression_output_type()).
+ */
+gcol_status gcol_detail_expr_compile(const gcol_expression *expr, int32_t root,
+                                     const gcol_data_type *left_types, int32_t num_left,
+                                     const gcol_data_type *right_types, int32_t num_right,
+                                     gcol_detail_expr_program *out);
+
+/* The slot value of a fixed-width value stored at @p storage with type @p id. */
+uint64_t gcol_detail_expr_slot_from_storage(gcol_type_id id, const void *storage);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- the interpreter ---- */
+
+typedef enum gcol_detail_expr_kind {
+  GCOL_DETAIL_EXPR_SIGNED = 0,
+  GCOL_DETAIL_EXPR_UNSIGNED = 1,
+  GCOL_DETAIL_EXPR_F32 = 2,
+  GCOL_DETAIL_EXPR_F64 = 3,
+  GCOL_DETAIL_EXPR_BOOL = 4
+} gcol_detail_expr_kind;
+
+GCOL_HD_INLINE gcol_detail_expr_kind gcol_detail_expr_kind_of(int type) {
+  gcol_type_id const id = (gcol_type_id)type;
+  if (gcol_type_is_unsigned_integral(id)) return GCOL_DETAIL_EXPR_UNSIGNED;
+  if (id == GCOL_FLOAT32) return GCOL_DETAIL_EXPR_F32;
+  if (id == GCOL_FLOAT64) return GCOL_DETAIL_EXPR_F64;
+  if (id == GCOL_BOOL8) return GCOL_DETAIL_EXPR_BOOL;
+  return GCOL_DETAIL_EXPR_SIGNED;
+}
+
+GCOL_HD_INLINE double gcol_detail_expr_as_double(uint64_t v) {
+  double d;
+  memcpy(&d, &v, sizeof d);
+  return d;
+}
+
+GCOL_HD_INLINE uint64_t gcol_detail_expr_from_double(double d) {
+  uint64_t v;
+  memcpy(&v, &d, sizeof v);
+  return v;
+}
+
+/* An integer slot value wrapped to the width of @p type (two's complement). */
+GCOL_HD_INLINE uint64_t gcol_detail_expr_wrap(int type, uint64_t v) {
+  gcol_type_id const id = (gcol_type_id)type;
+  size_t const w = gcol_type_size(id);
+  if (id == GCOL_BOOL8) return v != 0 ? 1u : 0u;
+  if (gcol_type_is_unsigned_integral(id)) {
+    return w == 1   ? (uint64_t)(uint8_t)v
+           : w == 2 ? (uint64_t)(uint16_t)v
+           : w == 4 ? (uint64_t)(uint32_t)v
+                    : v;
+  }
+  return w == 1   ? (uint64_t)(int64_t)(int8_t)(uint8_t)v
+         : w == 2 ? (uint64_t)(int64_t)(int16_t)(uint16_t)v
+         : w == 4 ? (uint64_t)(int64_t)(int32_t)(uint32_t)v
+                  : v;
+}
+
+/* Reads row @p row of @p c as a slot value. */
+GCOL_HD_INLINE uint64_t gcol_detail_expr_load(const gcol_detail_expr_column *c, int64_t row) {
+  int64_t const i = c->offset + row;
+  switch ((gcol_type_id)c->type) {
+    case GCOL_INT8:
+      return (uint64_t)(int64_t)((const int8_t *)c->data)[i];
+    case GCOL_INT16:
+      return (uint64_t)(int64_t)((const int16_t *)c->data)[i];
+    case GCOL_UINT8:
+      return (uint64_t)((const uint8_t *)c->data)[i];
+    case GCOL_UINT16:
+      return (uint64_t)((const uint16_t *)c->data)[i];
+    case GCOL_UINT32:
+      return (uint64_t)((const uint32_t *)c->data)[i];
+    case GCOL_UINT64:
+      return ((const uint64_t *)c->data)[i];
+    case GCOL_FLOAT32:
+      return gcol_detail_expr_from_double((double)((const float *)c->data)[i]);
+    case GCOL_FLOAT64:
+      return ((const uint64_t *)c->data)[i];
+    case GCOL_BOOL8:
+      return ((const uint8_t *)c->data)[i] != 0 ? 1u : 0u;
+    default:
+      break;
+  }
+  if (gcol_type_size((gcol_type_id)c->type) == 4) {
+    return (uint64_t)(int64_t)((const int32_t *)c->data)[i];
+  }
+  return (uint64_t)((const int64_t *)c->data)[i];
+}
+
+/* True when row @p row of @p c is valid. */
+GCOL_HD_INLINE bool gcol_detail_expr_valid(const gcol_detail_expr_column *c, int64_t row) {
+  if (c->mask == NULL) return true;
+  uint64_t const bit = (uint64_t)(c->offset + row);
+  return ((c->mask[bit >> 5] >> (bit & 31u)) & 1u) != 0;
+}
+
+/* 2^bits as a double (bits <= 64). */
+GCOL_HD_INLINE double gcol_detail_expr_pow2(int bits) {
+  double p = 1.0;
+  for (int k = 0; k < bits; ++k) p *= 2.0;
+  return p;
+}
+
+/* Converts slot value @p v of type @p from to type @p to; *valid = false when a float is
+ * NaN or out of the integer target's range. */
+GCOL_HD_INLINE uint64_t gcol_detail_expr_cast(int from, int to, uint64_t v, bool *valid) {
+  gcol_detail_expr_kind const fk = gcol_detail_expr_kind_of(from);
+  gcol_detail_expr_kind const tk = gcol_detail_expr_kind_of(to);
+  bool const from_float = fk == GCOL_DETAIL_EXPR_F32 || fk == GCOL_DETAIL_EXPR_F64;
+  *valid = true;
+  if (tk == GCOL_DETAIL_EXPR_BOOL) {
+    return from_float ? (gcol_detail_expr_as_double(v) != 0.0 ? 1u : 0u) : (v != 0 ? 1u : 0u);
+  }
+  if (tk == GCOL_DETAIL_EXPR_F64) {
+    if (from_float) return v;
+    return gcol_detail_expr_from_double(fk == GCOL_DETAIL_EXPR_SIGNED ? (double)(int64_t)v
+                                                                      : (double)v);
+  }
+  if (tk == GCOL_DETAIL_EXPR_F32) {
+    float f;
+    if (from_float) {
+      f = (float)gcol_detail_expr_as_double(v);
+    } else {
+      f = fk == GCOL_DETAIL_EXPR_SIGNED ? (float)(int64_t)v : (float)v;
+    }
+    return gcol_detail_expr_from_double((double)f);
+  }
+  if (from_float) {
+    double const t = trunc(gcol_detail_expr_as_double(v));
+    int const bits = (int)gcol_type_size((gcol_type_id)to) * 8;
+    if (tk == GCOL_DETAIL_EXPR_UNSIGNED) {
+      if (!(t >= 0.0 && t < gcol_detail_expr_pow2(bits))) {
+        *valid = false;
+        return 0;
+      }
+      return (uint64_t)t;
+    }
+    double const half = gcol_detail_expr_pow2(bits - 1);
+    if (!(t >= -half && t < half)) {
+      *valid = false;
+      return 0;
+    }
+    return (uint64_t)(int64_t)t;
+  }
+  return gcol_detail_expr_wrap(to, v);
+}
+
+/* A comparison's result (0 or 1) of slot values @p x and @p y of type @p type. */
+GCOL_HD_INLINE uint64_t gcol_detail_expr_compare(int op, int type, uint64_t x, uint64_t y) {
+  gcol_detail_expr_kind const k = gcol_detail_expr_kind_of(type);
+  bool lt, eq;
+  if (k == GCOL_DETAIL_EXPR_F32 || k == GCOL_DETAIL_EXPR_F64) {
+    double const a = gcol_detail_expr_as_double(x), b = gcol_detail_expr_as_double(y);
+    switch (op) {
+      case GCOL_EXPR_EQUAL:
+      case GCOL_EXPR_NULL_EQUALS:
+        return a == b;
+      case GCOL_EXPR_NOT_EQUAL:
+        return a != b;
+      case GCOL_EXPR_LESS:
+        return a < b;
+      case GCOL_EXPR_LESS_EQUAL:
+        return a <= b;
+      case GCOL_EXPR_GREATER:
+        return a > b;
+      default:
+        return a >= b;
+    }
+  }
+  if (k == GCOL_DETAIL_EXPR_SIGNED) {
+    lt = (int64_t)x < (int64_t)y;
+  } else {
+    lt = x < y;
+  }
+  eq = x == y;
+  switch (op) {
+    case GCOL_EXPR_EQUAL:
+    case GCOL_EXPR_NULL_EQUALS:
+      return eq;
+    case GCOL_EXPR_NOT_EQUAL:
+      return !eq;
+    case GCOL_EXPR_LESS:
+      return lt;
+    case GCOL_EXPR_LESS_EQUAL:
+      return lt || eq;
+    case GCOL_EXPR_GREATER:
+      return !lt && !eq;
+    default:
+      return !lt;
+  }
+}
+
+/* ADD .. MOD on slot values of type @p type; *valid = false for an integer division by 0. */
+GCOL_HD_INLINE uint64_t gcol_detail_expr_arith(int op, int type, uint64_t x, uint64_t y,
+                                               bool *valid) {
+  gcol_detail_expr_kind const k = gcol_detail_expr_kind_of(type);
+  *valid = true;
+  if (k == GCOL_DETAIL_EXPR_F32) {
+    float const a = (float)gcol_detail_expr_as_double(x), b = (float)gcol_detail_expr_as_double(y);
+    float r;
+    switch (op) {
+      case GCOL_EXPR_ADD:
+        r = a + b;
+        break;
+      case GCOL_EXPR_SUB:
+        r = a - b;
+        break;
+      case GCOL_EXPR_MUL:
+        r = a * b;
+        break;
+      case GCOL_EXPR_DIV:
+        r = a / b;
+        break;
+      default:
+        r = fmodf(a, b);
+        break;
+    }
+    return gcol_detail_expr_from_double((double)r);
+  }
+  if (k == GCOL_DETAIL_EXPR_F64) {
+    double const a = gcol_detail_expr_as_double(x), b = gcol_detail_expr_as_double(y);
+    double r;
+    switch (op) {
+      case GCOL_EXPR_ADD:
+        r = a + b;
+        break;
+      case GCOL_EXPR_SUB:
+        r = a - b;
+        break;
+      case GCOL_EXPR_MUL:
+        r = a * b;
+        break;
+      case GCOL_EXPR_DIV:
+        r = a / b;
+        break;
+      default:
+        r = fmod(a, b);
+        break;
+    }
+    return gcol_detail_expr_from_double(r);
+  }
+  uint64_t r;
+  switch (op) {
+    case GCOL_EXPR_ADD:
+      r = x + y;
+      break;
+    case GCOL_EXPR_SUB:
+      r = x - y;
+      break;
+    case GCOL_EXPR_MUL:
+      r = x * y;
+      break;
+    default:
+      if (y == 0) {
+        *valid = false;
+        return 0;
+      }
+      if (k == GCOL_DETAIL_EXPR_SIGNED) {
+        if ((int64_t)y == -1) {
+          r = op == GCOL_EXPR_DIV ? (uint64_t)0 - x : 0; /* MIN / -1 wraps, MIN % -1 is 0 */
+        } else {
+          r = op == GCOL_EXPR_DIV ? (uint64_t)((int64_t)x / (int64_t)y)
+                                  : (uint64_t)((int64_t)x % (int64_t)y);
+        }
+      } else {
+        r = op == GCOL_EXPR_DIV ? x / y : x % y;
+      }
+      break;
+  }
+  return gcol_detail_expr_wrap(type, r);
+}
+
+/* A unary operator (not IS_NULL / IS_VALID) on a valid slot value. */
+GCOL_HD_INLINE uint64_t gcol_detail_expr_unary(int op, int type, uint64_t x) {
+  gcol_detail_expr_kind const k = gcol_detail_expr_kind_of(type);
+  if (op == GCOL_EXPR_NOT) return x != 0 ? 0u : 1u;
+  if (k == GCOL_DETAIL_EXPR_F32) {
+    float const a = (float)gcol_detail_expr_as_double(x);
+    return gcol_detail_expr_from_double((double)(op == GCOL_EXPR_NEGATE ? -a : fabsf(a)));
+  }
+  if (k == GCOL_DETAIL_EXPR_F64) {
+    double const a = gcol_detail_expr_as_double(x);
+    return gcol_detail_expr_from_double(op == GCOL_EXPR_NEGATE ? -a : fabs(a));
+  }
+  if (k == GCOL_DETAIL_EXPR_UNSIGNED) return x; /* ABS; NEGATE is refused for unsigned */
+  if (op == GCOL_EXPR_NEGATE || (int64_t)x < 0) return gcol_detail_expr_wrap(type, (uint64_t)0 - x);
+  return x;
+}
+
+/*
+ * Evaluates the program's @p n instructions for row @p row. Slot s lives at
+ * slots[s * stride]. With @p track_nulls false the columns are taken to have no nulls and
+ * validity is not tracked (the caller checked that no instruction can make a null).
+ */
+GCOL_HD_INLINE void gcol_detail_expr_eval_row(const gcol_detail_expr_instr *ins, int32_t n,
+                                              const gcol_detail_expr_column *cols, int64_t row,
+                                              uint64_t *slots, int64_t stride, bool track_nulls,
+                                              uint64_t *out_value, bool *out_valid) {
+  uint32_t valid = 0;
+  for (int32_t k = 0; k < n; ++k) {
+    gcol_detail_expr_instr const in = ins[k];
+    uint64_t r = 0;
+    bool vr = true;
+    int const op = in.opcode;
+    if (op == GCOL_DETAIL_EXPR_LOAD_COLUMN) {
+      const gcol_detail_expr_column *c = &cols[in.imm];
+      r = gcol_detail_expr_load(c, row);
+      if (track_nulls) {
+        vr = gcol_detail_expr_valid(c, row);
+        if (!vr) r = 0;
+      }
+    } else if (op == GCOL_DETAIL_EXPR_LOAD_LITERAL) {
+      r = in.imm;
+    } else if (op == GCOL_DETAIL_EXPR_LOAD_NULL) {
+      vr = false;
+    } else {
+      uint64_t const x = slots[(int64_t)in.a * stride];
+      bool const vx = !track_nulls || ((valid >> in.a) & 1u) != 0;
+      if (op == GCOL_DETAIL_EXPR_CAST) {
+        if (vx) {
+          r = gcol_detail_expr_cast(in.type, in.out_type, x, &vr);
+        } else {
+          vr = false;
+        }
+      } else if (op == GCOL_EXPR_IS_NULL || op == GCOL_EXPR_IS_VALID) {
+        r = (op == GCOL_EXPR_IS_VALID) == vx ? 1u : 0u;
+      } else if (op <= GCOL_EXPR_IS_VALID) {
+        vr = vx;
+        r = vx ? gcol_detail_expr_unary(op, in.type, x) : 0u;
+      } else {
+        uint64_t const y = slots[(int64_t)in.b * stride];
+        bool const vy = !track_nulls || ((valid >> in.b) & 1u) != 0;
+        if (op == GCOL_EXPR_NULL_EQUALS) {
+          r = vx && vy ? gcol_detail_expr_compare(op, in.type, x, y) : (vx == vy ? 1u : 0u);
+        } else if (op == GCOL_EXPR_NULL_LOGICAL_AND) {
+          bool const known_false = (vx && x == 0) || (vy && y == 0);
+          vr = known_false || (vx && vy);
+          r = !known_false && vr ? 1u : 0u;
+        } else if (op == GCOL_EXPR_NULL_LOGICAL_OR) {
+          bool const known_true = (vx && x != 0) || (vy && y != 0);
+          vr = known_true || (vx && vy);
+          r = known_true ? 1u : 0u;
+        } else if (!(vx && vy)) {
+          vr = false;
+        } else if (op == GCOL_EXPR_LOGICAL_AND) {
+          r = (x != 0 && y != 0) ? 1u : 0u;
+        } else if (op == GCOL_EXPR_LOGICAL_OR) {
+          r = (x != 0 || y != 0) ? 1u : 0u;
+        } else if (op >= GCOL_EXPR_EQUAL) {
+          r = gcol_detail_expr_compare(op, in.type, x, y);
+        } else {
+          r = gcol_detail_expr_arith(op, in.type, x, y, &vr);
+        }
+      }
+    }
+    slots[(int64_t)in.dst * stride] = r;
+    valid = (valid & ~(1u << in.dst)) | ((vr ? 1u : 0u) << in.dst);
+  }
+  *out_value = slots[0];
+  *out_valid = !track_nulls || (valid & 1u) != 0;
+}
+
+#endif /* GCOL_KERNELS_EXPRESSION_PROGRAM_H */
