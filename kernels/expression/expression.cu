@@ -53,6 +53,21 @@ __device__ __forceinline__ void store_value(void *out, int type, int64_t i, uint
 }
 
 /*
+ * A program's instructions followed by its column descriptors, as 64-bit words: passed to
+ * the kernel by value (a __grid_constant__ parameter, read in place) when it fits, which
+ * costs no allocation and no copy; a larger program is copied to a device buffer.
+ */
+constexpr int kInlineWords = 160; /* 1280 bytes: e.g. 48 instructions and 16 columns */
+struct inline_program {
+  uint64_t words[kInlineWords];
+};
+
+__host__ __device__ inline int32_t program_words(int32_t num_instructions, int32_t num_columns) {
+  return num_instructions * (int32_t)(sizeof(gcol_detail_expr_instr) / 8) +
+         num_columns * (int32_t)(sizeof(gcol_detail_expr_column) / 8);
+}
+
+/*
  * Shared memory: the instructions, the column descriptors, then num_slots * blockDim slots.
  * Mode OUTPUT_COLUMN writes `out` (type out_type), and with TrackNulls `out_mask` and the
  * null count; OUTPUT_FLAGS writes one byte a row to `out` (1 where the value is valid and
@@ -60,23 +75,19 @@ __device__ __forceinline__ void store_value(void *out, int type, int64_t i, uint
  */
 template <bool TrackNulls, int Mode>
 __global__ void __launch_bounds__(kBlock)
-    expr_eval_smem_kernel(const gcol_detail_expr_instr *instructions, int32_t num_instructions,
-                          const gcol_detail_expr_column *columns, int32_t num_columns,
-                          int32_t num_slots, int64_t rows, void *out, int out_type,
-                          uint32_t *out_mask, unsigned long long *null_count) {
+    expr_eval_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
+                          int32_t num_instructions, int32_t num_columns, int32_t num_slots,
+                          int64_t rows, void *out, int out_type, uint32_t *out_mask,
+                          unsigned long long *null_count) {
   extern __shared__ uint64_t smem[];
   gcol_detail_expr_instr *ins = (gcol_detail_expr_instr *)smem;
   gcol_detail_expr_column *cols = (gcol_detail_expr_column *)(ins + num_instructions);
   uint64_t *slots = (uint64_t *)(cols + num_columns);
   __shared__ unsigned long long block_nulls;
   {
-    const uint64_t *src = (const uint64_t *)instructions;
-    int32_t const words = num_instructions * (int32_t)(sizeof(gcol_detail_expr_instr) / 8);
+    const uint64_t *src = program != NULL ? program : inl.words;
+    int32_t const words = program_words(num_instructions, num_columns);
     for (int32_t w = threadIdx.x; w < words; w += blockDim.x) smem[w] = src[w];
-    const uint64_t *csrc = (const uint64_t *)columns;
-    uint64_t *cdst = (uint64_t *)cols;
-    int32_t const cwords = num_columns * (int32_t)(sizeof(gcol_detail_expr_column) / 8);
-    for (int32_t w = threadIdx.x; w < cwords; w += blockDim.x) cdst[w] = csrc[w];
     if (threadIdx.x == 0) block_nulls = 0;
   }
   __syncthreads();
@@ -114,27 +125,26 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-template <bool TrackNulls, int Mode>
-void launch_eval(const gcol_detail_expr_program *p, const void *device_program, int64_t rows,
-                 void *out, uint32_t *out_mask, unsigned long long *null_count, cudaStream_t s) {
-  const gcol_detail_expr_instr *ins = (const gcol_detail_expr_instr *)device_program;
-  const gcol_detail_expr_column *cols =
-      (const gcol_detail_expr_column *)(ins + p->num_instructions);
-  size_t const smem = (size_t)p->num_instructions * sizeof(gcol_detail_expr_instr) +
-                      (size_t)p->num_columns * sizeof(gcol_detail_expr_column) +
-                      (size_t)p->num_slots * kBlock * sizeof(uint64_t);
-  unsigned int const blocks = std::min(gcol_detail_grid_size(rows, kBlock), kMaxBlocks);
-  expr_eval_smem_kernel<TrackNulls, Mode>
-      <<<blocks, kBlock, smem, s>>>(ins, p->num_instructions, cols, p->num_columns, p->num_slots,
-                                    rows, out, (int)p->out_type.id, out_mask, null_count);
-}
-
-/* A compiled expression bound to a table's columns, its program on the device. */
+/* A compiled expression bound to a table's columns, ready for the kernel. */
 typedef struct bound_expression {
   gcol_detail_expr_program *program; /* host */
-  gcol_buffer *device_program;       /* instructions then column descriptors */
+  inline_program inl;                /* the program, when it fits */
+  gcol_buffer *device_program;       /* the program, when it does not */
   bool track_nulls;
 } bound_expression;
+
+template <bool TrackNulls, int Mode>
+void launch_eval(const bound_expression *b, int64_t rows, void *out, uint32_t *out_mask,
+                 unsigned long long *null_count, cudaStream_t s) {
+  const gcol_detail_expr_program *p = b->program;
+  size_t const smem = (size_t)program_words(p->num_instructions, p->num_columns) * 8 +
+                      (size_t)p->num_slots * kBlock * sizeof(uint64_t);
+  unsigned int const blocks = std::min(gcol_detail_grid_size(rows, kBlock), kMaxBlocks);
+  expr_eval_smem_kernel<TrackNulls, Mode><<<blocks, kBlock, smem, s>>>(
+      b->inl, b->device_program != NULL ? (const uint64_t *)b->device_program->data : NULL,
+      p->num_instructions, p->num_columns, p->num_slots, rows, out, (int)p->out_type.id, out_mask,
+      null_count);
+}
 
 void bound_free(bound_expression *b) {
   free(b->program);
@@ -190,18 +200,20 @@ done:
   return status;
 }
 
-/* Copies the program's instructions and its columns' descriptors to the device. */
+/* Lays out the program's instructions and its columns' descriptors for the kernel: in the
+ * by-value parameter when they fit, else in a device buffer. */
 gcol_status upload(gcol_table_view input, gcol_stream stream, bound_expression *b) {
   gcol_status status = GCOL_OK;
-  gcol_detail_expr_column *cols = NULL;
   unsigned char *staging = NULL;
   size_t const ins_bytes = (size_t)b->program->num_instructions * sizeof(gcol_detail_expr_instr);
-  size_t const col_bytes = (size_t)b->program->num_columns * sizeof(gcol_detail_expr_column);
-  staging = (unsigned char *)malloc(ins_bytes + col_bytes);
+  size_t const bytes =
+      (size_t)program_words(b->program->num_instructions, b->program->num_columns) * 8;
+  bool const fits = bytes <= sizeof b->inl.words;
+  memset(&b->inl, 0, sizeof b->inl);
+  staging = fits ? (unsigned char *)b->inl.words : (unsigned char *)malloc(bytes);
   GCOL_DETAIL_CHECK(staging != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                     "no host memory to stage an expression");
   memcpy(staging, b->program->instructions, ins_bytes);
-  cols = (gcol_detail_expr_column *)(staging + ins_bytes);
   for (int32_t k = 0; k < b->program->num_columns; ++k) {
     gcol_column_view const v = input.columns[b->program->column_index[k]];
     gcol_detail_expr_column c;
@@ -210,21 +222,24 @@ gcol_status upload(gcol_table_view input, gcol_stream stream, bound_expression *
     c.mask = v.null_mask != NULL && v.null_count != 0 ? v.null_mask : NULL;
     c.offset = v.offset;
     c.type = (int32_t)v.type.id;
-    memcpy(&cols[k], &c, sizeof c);
+    memcpy(staging + ins_bytes + (size_t)k * sizeof c, &c, sizeof c);
   }
-  GCOL_DETAIL_TRY(gcol_buffer_create(ins_bytes + col_bytes, stream, NULL, &b->device_program));
-  /* From pageable memory: the copy is staged before the call returns, so staging may go. */
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(b->device_program->data, staging, ins_bytes + col_bytes,
-                                       cudaMemcpyHostToDevice, (cudaStream_t)stream));
+  if (!fits) {
+    GCOL_DETAIL_TRY(gcol_buffer_create(bytes, stream, NULL, &b->device_program));
+    /* From pageable memory: staged before the call returns, so `staging` may go. */
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(b->device_program->data, staging, bytes,
+                                         cudaMemcpyHostToDevice, (cudaStream_t)stream));
+  }
 done:
-  free(staging);
+  if (!fits) free(staging);
   return status;
 }
 
 gcol_status compute_column(gcol_table_view input, const gcol_expression *expr, int32_t root,
                            gcol_column **out, gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
-  bound_expression b = {NULL, NULL, false};
+  bound_expression b;
+  memset(&b, 0, sizeof b);
   gcol_column *result = NULL;
   gcol_buffer *counter = NULL;
   unsigned long long nulls = 0;
@@ -246,8 +261,7 @@ gcol_status compute_column(gcol_table_view input, const gcol_expression *expr, i
   if (b.track_nulls) {
     GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(unsigned long long), stream, NULL, &counter));
     GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(counter->data, 0, sizeof(unsigned long long), s));
-    launch_eval<true, OUTPUT_COLUMN>(b.program, b.device_program->data, n, result->data->data,
-                                     (uint32_t *)result->null_mask->data,
+    launch_eval<true, OUTPUT_COLUMN>(&b, n, result->data->data, (uint32_t *)result->null_mask->data,
                                      (unsigned long long *)counter->data, s);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     GCOL_DETAIL_CUDA_TRY(
@@ -255,8 +269,7 @@ gcol_status compute_column(gcol_table_view input, const gcol_expression *expr, i
     GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
     GCOL_DETAIL_TRY(gcol_column_set_null_count(result, (int64_t)nulls));
   } else {
-    launch_eval<false, OUTPUT_COLUMN>(b.program, b.device_program->data, n, result->data->data,
-                                      NULL, NULL, s);
+    launch_eval<false, OUTPUT_COLUMN>(&b, n, result->data->data, NULL, NULL, s);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
 finish:
@@ -272,7 +285,8 @@ done:
 gcol_status filter_expression(gcol_table_view input, const gcol_expression *expr, int32_t root,
                               gcol_table **out, gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
-  bound_expression b = {NULL, NULL, false};
+  bound_expression b;
+  memset(&b, 0, sizeof b);
   gcol_buffer *flags = NULL;
   char type_name[48];
   cudaStream_t const s = (cudaStream_t)stream;
@@ -291,11 +305,9 @@ gcol_status filter_expression(gcol_table_view input, const gcol_expression *expr
   GCOL_DETAIL_TRY(upload(input, stream, &b));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, &flags));
   if (b.track_nulls) {
-    launch_eval<true, OUTPUT_FLAGS>(b.program, b.device_program->data, n, flags->data, NULL, NULL,
-                                    s);
+    launch_eval<true, OUTPUT_FLAGS>(&b, n, flags->data, NULL, NULL, s);
   } else {
-    launch_eval<false, OUTPUT_FLAGS>(b.program, b.device_program->data, n, flags->data, NULL, NULL,
-                                     s);
+    launch_eval<false, OUTPUT_FLAGS>(&b, n, flags->data, NULL, NULL, s);
   }
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_TRY(

@@ -243,6 +243,32 @@ static void test_arith_and_null_literal(void **state) {
   expr_ref_table_free(&t);
 }
 
+/* A program too large for the kernel parameter (127 steps): the device-buffer path. */
+static void test_large_program(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(0xE8);
+  expr_ref_table t;
+  expr_ref_table_random(&t, 2000, &rng);
+  expr_ref_tree *tree = expr_ref_tree_create();
+  int32_t level[64];
+  for (int k = 0; k < 64; ++k) {
+    level[k] = k % 5 == 4 ? expr_ref_literal_float(tree, t.types[8], 0.25 * k)
+                          : expr_ref_column(tree, &t, k % 2 == 0 ? 8 : 14);
+  }
+  for (int width = 64; width > 1; width /= 2) {
+    for (int k = 0; k < width / 2; ++k) {
+      level[k] = expr_ref_binary(tree, k % 3 == 0 ? GCOL_EXPR_SUB : GCOL_EXPR_ADD, level[2 * k],
+                                 level[2 * k + 1]);
+    }
+  }
+  check_compute(tree, level[0], &t, 7, "a sum of 64 leaves");
+  int32_t const pred = expr_ref_binary(tree, GCOL_EXPR_LESS, level[0],
+                                       expr_ref_literal_float(tree, t.types[8], 0.0));
+  check_filter(tree, pred, &t, 0, "a sum of 64 leaves < 0");
+  expr_ref_tree_free(tree);
+  expr_ref_table_free(&t);
+}
+
 static void test_empty_table(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(0xE6);
@@ -317,7 +343,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_compute_random_trees),  GCOL_TEST_GPU(test_filter_random_predicates),
       GCOL_TEST_GPU(test_three_terms_sizes),     GCOL_TEST_GPU(test_arith_and_null_literal),
-      GCOL_TEST_GPU(test_empty_table),           GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_large_program),         GCOL_TEST_GPU(test_empty_table),           GCOL_TEST_GPU(test_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("expression", tests);
 }
