@@ -242,7 +242,8 @@ gcol_status gcol_expression_output_type(const gcol_expression *expr, int32_t roo
  * @brief Evaluates the expression under @p root for every row of @p input into one new
  *        column, in one kernel.
  * @param[in] input The table the column references read (any offsets, with or without
- *                  masks; only the referenced columns need supported types).
+ *                  masks; only the referenced columns need types expressions take, but no
+ *                  column may be DICTIONARY32).
  * @param[in] expr The expression.
  * @param[in] root The node whose value is the result.
  * @param[out] out The result: the root's type, @p input.num_rows rows, starting at offset 0;
@@ -253,7 +254,8 @@ gcol_status gcol_expression_output_type(const gcol_expression *expr, int32_t roo
  * @return ::GCOL_OK; the statuses of gcol_expression_output_type() (a right-table
  *         reference is ::GCOL_ERROR_INVALID_ARGUMENT); ::GCOL_ERROR_INVALID_ARGUMENT (NULL
  *         pointers, malformed views); ::GCOL_ERROR_SIZE_MISMATCH (columns of different
- *         sizes); ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ *         sizes); ::GCOL_ERROR_UNSUPPORTED (a DICTIONARY32 column); ::GCOL_ERROR_OUT_OF_MEMORY;
+ *         a CUDA status.
  * @note Synchronizes @p stream to count the output's nulls when it has a mask (a
  *       referenced column has one, or an operator can make nulls); otherwise asynchronous.
  *       The caller owns *out.
@@ -274,7 +276,7 @@ gcol_status gcol_compute_column(gcol_table_view input, const gcol_expression *ex
  * @param[in] stream Stream of the work.
  * @param[in] mr Resource of the output, or NULL for the default.
  * @return As gcol_compute_column(), plus ::GCOL_ERROR_TYPE_MISMATCH (the root is not
- *         BOOL8) and ::GCOL_ERROR_UNSUPPORTED (DICTIONARY32 columns in @p input).
+ *         BOOL8).
  * @note Synchronizes @p stream to learn the output size. Temporary memory: 1 byte a row
  *       plus the row map of the kept rows (8 bytes each). The caller owns *out.
  */

@@ -153,26 +153,6 @@ void bound_free(bound_expression *b) {
   b->device_program = NULL;
 }
 
-/* Checks the table's structure (every column: its view and its size; DICTIONARY32 only
- * where @p whole_table, since the filter copies every column). */
-gcol_status check_input(gcol_table_view input, bool whole_table) {
-  gcol_status status = GCOL_OK;
-  if (whole_table) return gcol_detail_validate_table(input, "input");
-  GCOL_DETAIL_CHECK(input.num_columns >= 0 && (input.num_columns == 0 || input.columns != NULL),
-                    GCOL_ERROR_INVALID_ARGUMENT, "input has %d columns and columns %p",
-                    (int)input.num_columns, (const void *)input.columns);
-  GCOL_DETAIL_CHECK(input.num_rows >= 0, GCOL_ERROR_INVALID_ARGUMENT, "input has %lld rows",
-                    (long long)input.num_rows);
-  for (int32_t c = 0; c < input.num_columns; ++c) {
-    GCOL_DETAIL_TRY(gcol_column_view_validate(input.columns[c], "input"));
-    GCOL_DETAIL_CHECK(input.columns[c].size == input.num_rows, GCOL_ERROR_SIZE_MISMATCH,
-                      "input column %d has %lld rows, the table %lld", (int)c,
-                      (long long)input.columns[c].size, (long long)input.num_rows);
-  }
-done:
-  return status;
-}
-
 /* Compiles @p expr against @p input's types (host only: nothing is allocated on the device). */
 gcol_status bind(gcol_table_view input, const gcol_expression *expr, int32_t root,
                  bound_expression *b) {
@@ -247,7 +227,7 @@ gcol_status compute_column(gcol_table_view input, const gcol_expression *expr, i
   int64_t const n = input.num_rows;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
-  GCOL_DETAIL_TRY(check_input(input, false));
+  GCOL_DETAIL_TRY(gcol_detail_validate_table(input, "input"));
   GCOL_DETAIL_TRY(bind(input, expr, root, &b));
   if (n == 0) {
     GCOL_DETAIL_TRY(
@@ -293,7 +273,7 @@ gcol_status filter_expression(gcol_table_view input, const gcol_expression *expr
   int64_t const n = input.num_rows;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
-  GCOL_DETAIL_TRY(check_input(input, true));
+  GCOL_DETAIL_TRY(gcol_detail_validate_table(input, "input"));
   GCOL_DETAIL_TRY(bind(input, expr, root, &b));
   gcol_data_type_format(b.program->out_type, type_name, sizeof type_name);
   GCOL_DETAIL_CHECK(b.program->out_type.id == GCOL_BOOL8, GCOL_ERROR_TYPE_MISMATCH,
