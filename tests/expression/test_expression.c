@@ -132,6 +132,13 @@ static void check_filter(const expr_ref_tree *tree, int32_t root, const expr_ref
   free(flags_ok);
 }
 
+/* Every masked column all null (TESTING.md's all-null pattern; Kleene logic then decides). */
+static void all_null(expr_ref_table *t) {
+  for (int32_t c = 0; c < t->num_columns; ++c) {
+    if (t->valid[c] != NULL) memset(t->valid[c], 0, (size_t)t->rows);
+  }
+}
+
 static void drop_masks(expr_ref_table *t) {
   for (int32_t c = 0; c < t->num_columns; ++c) {
     free(t->valid[c]);
@@ -149,6 +156,7 @@ static void test_compute_random_trees(void **state) {
     int64_t const offset = gcol_test_offsets[(size_t)round % gcol_test_num_offsets];
     expr_ref_table_random(&t, rows, &rng);
     if (round % 4 == 3) drop_masks(&t); /* the no-validity kernel, unless an op makes nulls */
+    if (round % 8 == 1) all_null(&t);
     expr_ref_tree *tree = expr_ref_tree_create();
     gcol_data_type const want = expr_ref_random_type(&rng);
     int32_t const root = expr_ref_random(tree, &t, &rng, want, (int)gcol_test_rng_range(&rng, 1, 7));
@@ -170,6 +178,7 @@ static void test_filter_random_predicates(void **state) {
     int64_t const offset = gcol_test_offsets[(size_t)round % gcol_test_num_offsets];
     expr_ref_table_random(&t, rows, &rng);
     if (round % 3 == 2) drop_masks(&t);
+    if (round % 6 == 1) all_null(&t);
     expr_ref_tree *tree = expr_ref_tree_create();
     int32_t const root = expr_ref_random(tree, &t, &rng, gcol_data_type_make(GCOL_BOOL8),
                                          (int)gcol_test_rng_range(&rng, 2, 6));
