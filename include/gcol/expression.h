@@ -2,7 +2,8 @@
  * @file expression.h
  * @brief Expressions: a tree of column references, literals and operators, type-checked
  *        once against a table's types and evaluated by one kernel over all its columns
- *        (a computed column, or a filter that keeps the rows where a predicate is true).
+ *        (a computed column, a filter that keeps the rows where a predicate is true, or a
+ *        conditional join of two tables by a predicate over both).
  *
  * A filter like `a > 20 AND b != 7 AND c < 0.5` otherwise takes five binary operations,
  * five temporary columns and a boolean mask; as one expression it is one pass over the
@@ -70,6 +71,7 @@
 
 #include "gcol/column.h"
 #include "gcol/config.h"
+#include "gcol/join.h"
 #include "gcol/memory.h"
 #include "gcol/scalar.h"
 #include "gcol/status.h"
@@ -282,6 +284,41 @@ gcol_status gcol_compute_column(gcol_table_view input, const gcol_expression *ex
  */
 gcol_status gcol_filter_expression(gcol_table_view input, const gcol_expression *expr, int32_t root,
                                    gcol_table **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Conditional join: the pairs (left row, right row) for which the BOOL8 predicate
+ *        under @p root, over columns of both tables (::GCOL_EXPRESSION_LEFT and
+ *        ::GCOL_EXPRESSION_RIGHT references), is true; false and null do not match.
+ *
+ * Evaluated by a nested loop (every left row against every right row, one thread per left
+ * row), counting the output rows of each left row, then writing them at their offsets:
+ * O(left x right) predicate evaluations, meant for predicates that equality keys cannot
+ * express (ranges, inequalities) on moderate sizes.
+ * Output order: left rows ascending, each row's matches in ascending right order; a left
+ * join's unmatched left row appears once with -1 on the right, in its place.
+ * @param[in] left Left table.
+ * @param[in] right Right table.
+ * @param[in] expr The expression.
+ * @param[in] root A BOOL8 node.
+ * @param[in] kind ::GCOL_JOIN_INNER, ::GCOL_JOIN_LEFT, ::GCOL_JOIN_LEFT_SEMI or
+ *                 ::GCOL_JOIN_LEFT_ANTI (::GCOL_JOIN_FULL: ::GCOL_ERROR_UNSUPPORTED).
+ * @param[out] left_map Left rows: INT32 when both tables have fewer than 2^31 rows, INT64
+ *                      otherwise; NULL on failure.
+ * @param[out] right_map Right rows (-1: none), same type; NULL allowed, and set to NULL, for
+ *                       semi and anti joins.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the outputs, or NULL for the default.
+ * @return ::GCOL_OK; the statuses of gcol_expression_output_type(); ::GCOL_ERROR_TYPE_MISMATCH
+ *         (the root is not BOOL8); ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, malformed
+ *         tables, a bad @p kind); ::GCOL_ERROR_UNSUPPORTED (a full join, DICTIONARY32
+ *         columns); ::GCOL_ERROR_OUT_OF_MEMORY (also when the output does not fit); a CUDA
+ *         status.
+ * @note Synchronizes @p stream (the output size sizes the maps). The caller owns the maps.
+ */
+gcol_status gcol_conditional_join(gcol_table_view left, gcol_table_view right,
+                                  const gcol_expression *expr, int32_t root, gcol_join_kind kind,
+                                  gcol_column **left_map, gcol_column **right_map,
+                                  gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
 

@@ -21,8 +21,10 @@
 
 #include "common.cuh"
 #include "detail/compaction.h"
+#include "detail/scan.h"
 #include "expression/expression_program.h"
 #include "gcol/expression.h"
+#include "gcol/indexalator.h"
 
 namespace {
 
@@ -101,7 +103,7 @@ __global__ void __launch_bounds__(kBlock)
     uint64_t v = 0;
     bool valid = false;
     if (active) {
-      gcol_detail_expr_eval_row(ins, num_instructions, cols, i, slots + threadIdx.x, blockDim.x,
+      gcol_detail_expr_eval_row(ins, num_instructions, cols, i, i, slots + threadIdx.x, blockDim.x,
                                 TrackNulls, &v, &valid);
     }
     if (Mode == OUTPUT_FLAGS) {
@@ -122,6 +124,99 @@ __global__ void __launch_bounds__(kBlock)
     if (lane == 0 && nulls != 0) atomicAdd(&block_nulls, nulls);
     __syncthreads();
     if (threadIdx.x == 0 && block_nulls != 0) atomicAdd(null_count, block_nulls);
+  }
+}
+
+/* Copies the program (by-value parameter or device buffer) to the block's shared memory,
+ * laid out as expr_eval_smem_kernel's; returns the slots. Synchronizes the block. */
+__device__ __forceinline__ uint64_t *stage_program(uint64_t *smem, const inline_program &inl,
+                                                   const uint64_t *program,
+                                                   int32_t num_instructions, int32_t num_columns) {
+  const uint64_t *src = program != NULL ? program : inl.words;
+  int32_t const words = program_words(num_instructions, num_columns);
+  for (int32_t w = threadIdx.x; w < words; w += blockDim.x) smem[w] = src[w];
+  __syncthreads();
+  return smem + words;
+}
+
+/* True when the predicate holds for (left row i, right row j). */
+template <bool TrackNulls>
+__device__ __forceinline__ bool pair_matches(const uint64_t *smem, int32_t num_instructions,
+                                             int64_t i, int64_t j, uint64_t *slots) {
+  const gcol_detail_expr_instr *ins = (const gcol_detail_expr_instr *)smem;
+  const gcol_detail_expr_column *cols = (const gcol_detail_expr_column *)(ins + num_instructions);
+  uint64_t v = 0;
+  bool valid = false;
+  gcol_detail_expr_eval_row(ins, num_instructions, cols, i, j, slots, blockDim.x, TrackNulls, &v,
+                            &valid);
+  return valid && v != 0;
+}
+
+/*
+ * Conditional join, pass 1: output rows of each left row (a nested loop over the right rows;
+ * semi and anti stop at the first match). counts has left_rows + 1 entries; the last is 0
+ * so that the exclusive sum ends with the total.
+ */
+template <bool TrackNulls>
+__global__ void __launch_bounds__(kBlock)
+    cond_join_count_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
+                                int32_t num_instructions, int32_t num_columns, int64_t left_rows,
+                                int64_t right_rows, int kind, int64_t *counts) {
+  extern __shared__ uint64_t smem[];
+  uint64_t *slots = stage_program(smem, inl, program, num_instructions, num_columns) + threadIdx.x;
+  bool const stop_at_first = kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI;
+  GCOL_DETAIL_GRID_LOOP(i, left_rows) {
+    int64_t matches = 0;
+    for (int64_t j = 0; j < right_rows; ++j) {
+      if (pair_matches<TrackNulls>(smem, num_instructions, i, j, slots)) {
+        ++matches;
+        if (stop_at_first) break;
+      }
+    }
+    counts[i] = kind == GCOL_JOIN_INNER       ? matches
+                : kind == GCOL_JOIN_LEFT      ? (matches > 0 ? matches : 1)
+                : kind == GCOL_JOIN_LEFT_SEMI ? (matches > 0 ? 1 : 0)
+                                              : (matches > 0 ? 0 : 1);
+  }
+  if (gcol_detail_thread_index() == 0) counts[left_rows] = 0;
+}
+
+__device__ __forceinline__ void store_index(void *map, bool wide, int64_t k, int64_t v) {
+  if (wide) {
+    ((int64_t *)map)[k] = v;
+  } else {
+    ((int32_t *)map)[k] = (int32_t)v;
+  }
+}
+
+/* Pass 2: each left row writes its pairs at its offset, right rows ascending; a left row
+ * without a match writes (i, -1) in a left join; semi and anti write i where counted. */
+template <bool TrackNulls>
+__global__ void __launch_bounds__(kBlock)
+    cond_join_write_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
+                                int32_t num_instructions, int32_t num_columns, int64_t left_rows,
+                                int64_t right_rows, int kind, const int64_t *offsets, bool wide,
+                                void *left_map, void *right_map) {
+  extern __shared__ uint64_t smem[];
+  uint64_t *slots = stage_program(smem, inl, program, num_instructions, num_columns) + threadIdx.x;
+  GCOL_DETAIL_GRID_LOOP(i, left_rows) {
+    int64_t out = offsets[i];
+    int64_t const end = offsets[i + 1];
+    if (kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI) {
+      if (end > out) store_index(left_map, wide, out, i);
+      continue;
+    }
+    for (int64_t j = 0; j < right_rows && out < end; ++j) {
+      if (pair_matches<TrackNulls>(smem, num_instructions, i, j, slots)) {
+        store_index(left_map, wide, out, i);
+        store_index(right_map, wide, out, j);
+        ++out;
+      }
+    }
+    if (kind == GCOL_JOIN_LEFT && out == offsets[i] && out < end) { /* no match */
+      store_index(left_map, wide, out, i);
+      store_index(right_map, wide, out, -1);
+    }
   }
 }
 
@@ -153,25 +248,36 @@ void bound_free(bound_expression *b) {
   b->device_program = NULL;
 }
 
-/* Compiles @p expr against @p input's types (host only: nothing is allocated on the device). */
-gcol_status bind(gcol_table_view input, const gcol_expression *expr, int32_t root,
-                 bound_expression *b) {
+/* The view of the program's column @p k: a column of @p left or of @p right. */
+gcol_column_view program_column(const gcol_detail_expr_program *p, gcol_table_view left,
+                                const gcol_table_view *right, int32_t k) {
+  return p->column_side[k] == GCOL_EXPRESSION_RIGHT ? right->columns[p->column_index[k]]
+                                                    : left.columns[p->column_index[k]];
+}
+
+/* Compiles @p expr against the types of @p left (and of @p right, when not NULL); host only,
+ * nothing is allocated on the device. */
+gcol_status bind(gcol_table_view left, const gcol_table_view *right, const gcol_expression *expr,
+                 int32_t root, bound_expression *b) {
   gcol_status status = GCOL_OK;
   gcol_data_type *types = NULL;
+  int32_t const num_right = right != NULL ? right->num_columns : 0;
   b->program = NULL;
   b->device_program = NULL;
   b->track_nulls = false;
   GCOL_DETAIL_CHECK_NOT_NULL(expr);
-  types = (gcol_data_type *)malloc(sizeof(gcol_data_type) * (size_t)(input.num_columns + 1));
+  types =
+      (gcol_data_type *)malloc(sizeof(gcol_data_type) * (size_t)(left.num_columns + num_right + 1));
   b->program = (gcol_detail_expr_program *)malloc(sizeof(gcol_detail_expr_program));
   GCOL_DETAIL_CHECK(types != NULL && b->program != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                     "no host memory to compile an expression");
-  for (int32_t c = 0; c < input.num_columns; ++c) types[c] = input.columns[c].type;
-  GCOL_DETAIL_TRY(
-      gcol_detail_expr_compile(expr, root, types, input.num_columns, NULL, 0, b->program));
+  for (int32_t c = 0; c < left.num_columns; ++c) types[c] = left.columns[c].type;
+  for (int32_t c = 0; c < num_right; ++c) types[left.num_columns + c] = right->columns[c].type;
+  GCOL_DETAIL_TRY(gcol_detail_expr_compile(expr, root, types, left.num_columns,
+                                           types + left.num_columns, num_right, b->program));
   b->track_nulls = b->program->can_make_nulls;
   for (int32_t k = 0; k < b->program->num_columns; ++k) {
-    gcol_column_view const v = input.columns[b->program->column_index[k]];
+    gcol_column_view const v = program_column(b->program, left, right, k);
     if (v.null_mask != NULL && v.null_count != 0) b->track_nulls = true;
   }
 done:
@@ -182,7 +288,8 @@ done:
 
 /* Lays out the program's instructions and its columns' descriptors for the kernel: in the
  * by-value parameter when they fit, else in a device buffer. */
-gcol_status upload(gcol_table_view input, gcol_stream stream, bound_expression *b) {
+gcol_status upload(gcol_table_view left, const gcol_table_view *right, gcol_stream stream,
+                   bound_expression *b) {
   gcol_status status = GCOL_OK;
   unsigned char *staging = NULL;
   size_t const ins_bytes = (size_t)b->program->num_instructions * sizeof(gcol_detail_expr_instr);
@@ -195,13 +302,14 @@ gcol_status upload(gcol_table_view input, gcol_stream stream, bound_expression *
                     "no host memory to stage an expression");
   memcpy(staging, b->program->instructions, ins_bytes);
   for (int32_t k = 0; k < b->program->num_columns; ++k) {
-    gcol_column_view const v = input.columns[b->program->column_index[k]];
+    gcol_column_view const v = program_column(b->program, left, right, k);
     gcol_detail_expr_column c;
     memset(&c, 0, sizeof c);
     c.data = v.data;
     c.mask = v.null_mask != NULL && v.null_count != 0 ? v.null_mask : NULL;
     c.offset = v.offset;
     c.type = (int32_t)v.type.id;
+    c.side = (int32_t)b->program->column_side[k];
     memcpy(staging + ins_bytes + (size_t)k * sizeof c, &c, sizeof c);
   }
   if (!fits) {
@@ -228,13 +336,13 @@ gcol_status compute_column(gcol_table_view input, const gcol_expression *expr, i
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
   GCOL_DETAIL_TRY(gcol_detail_validate_table(input, "input"));
-  GCOL_DETAIL_TRY(bind(input, expr, root, &b));
+  GCOL_DETAIL_TRY(bind(input, NULL, expr, root, &b));
   if (n == 0) {
     GCOL_DETAIL_TRY(
         gcol_column_create(b.program->out_type, 0, GCOL_MASK_UNALLOCATED, stream, mr, &result));
     goto finish;
   }
-  GCOL_DETAIL_TRY(upload(input, stream, &b));
+  GCOL_DETAIL_TRY(upload(input, NULL, stream, &b));
   GCOL_DETAIL_TRY(gcol_column_create(
       b.program->out_type, n, b.track_nulls ? GCOL_MASK_UNINITIALIZED : GCOL_MASK_UNALLOCATED,
       stream, mr, &result));
@@ -274,7 +382,7 @@ gcol_status filter_expression(gcol_table_view input, const gcol_expression *expr
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
   GCOL_DETAIL_TRY(gcol_detail_validate_table(input, "input"));
-  GCOL_DETAIL_TRY(bind(input, expr, root, &b));
+  GCOL_DETAIL_TRY(bind(input, NULL, expr, root, &b));
   gcol_data_type_format(b.program->out_type, type_name, sizeof type_name);
   GCOL_DETAIL_CHECK(b.program->out_type.id == GCOL_BOOL8, GCOL_ERROR_TYPE_MISMATCH,
                     "the predicate (node %d) is %s, not bool8", (int)root, type_name);
@@ -282,7 +390,7 @@ gcol_status filter_expression(gcol_table_view input, const gcol_expression *expr
     status = gcol_detail_select_rows(input, NULL, NULL, 0, stream, mr, out);
     goto done;
   }
-  GCOL_DETAIL_TRY(upload(input, stream, &b));
+  GCOL_DETAIL_TRY(upload(input, NULL, stream, &b));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, &flags));
   if (b.track_nulls) {
     launch_eval<true, OUTPUT_FLAGS>(&b, n, flags->data, NULL, NULL, s);
@@ -294,6 +402,99 @@ gcol_status filter_expression(gcol_table_view input, const gcol_expression *expr
       gcol_detail_select_rows(input, (const uint8_t *)flags->data, NULL, 0, stream, mr, out));
 done:
   gcol_buffer_free(flags);
+  bound_free(&b);
+  return status;
+}
+
+/* Smem of the conditional join's kernels: the program and the slots. */
+size_t join_smem(const gcol_detail_expr_program *p) {
+  return (size_t)program_words(p->num_instructions, p->num_columns) * 8 +
+         (size_t)p->num_slots * kBlock * sizeof(uint64_t);
+}
+
+gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
+                             const gcol_expression *expr, int32_t root, gcol_join_kind kind,
+                             gcol_column **left_map, gcol_column **right_map, gcol_stream stream,
+                             gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  bound_expression b;
+  gcol_buffer *counts = NULL;
+  gcol_column *lmap = NULL, *rmap = NULL;
+  char type_name[48];
+  int64_t total = 0;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const nl = left.num_rows, nr = right.num_rows;
+  bool const pairs = kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT;
+  gcol_data_type const index_type = gcol_data_type_make(gcol_index_type_for(nl > nr ? nl : nr));
+  bool const wide = index_type.id == GCOL_INT64;
+  unsigned int const blocks = std::min(gcol_detail_grid_size(nl > 0 ? nl : 1, kBlock), kMaxBlocks);
+  memset(&b, 0, sizeof b);
+  GCOL_DETAIL_CHECK_NOT_NULL(left_map);
+  *left_map = NULL;
+  if (right_map != NULL) *right_map = NULL;
+  GCOL_DETAIL_CHECK(kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT ||
+                        kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI,
+                    kind == GCOL_JOIN_FULL ? GCOL_ERROR_UNSUPPORTED : GCOL_ERROR_INVALID_ARGUMENT,
+                    "kind is %d: inner, left, left semi and left anti conditional joins are "
+                    "supported",
+                    (int)kind);
+  GCOL_DETAIL_CHECK(!pairs || right_map != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                    "right_map is NULL for an inner or left join");
+  GCOL_DETAIL_TRY(gcol_detail_validate_table(left, "left"));
+  GCOL_DETAIL_TRY(gcol_detail_validate_table(right, "right"));
+  GCOL_DETAIL_TRY(bind(left, &right, expr, root, &b));
+  gcol_data_type_format(b.program->out_type, type_name, sizeof type_name);
+  GCOL_DETAIL_CHECK(b.program->out_type.id == GCOL_BOOL8, GCOL_ERROR_TYPE_MISMATCH,
+                    "the predicate (node %d) is %s, not bool8", (int)root, type_name);
+  if (nl > 0) {
+    GCOL_DETAIL_TRY(upload(left, &right, stream, &b));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(nl + 1) * sizeof(int64_t), stream, NULL, &counts));
+    if (b.track_nulls) {
+      cond_join_count_smem_kernel<true><<<blocks, kBlock, join_smem(b.program), s>>>(
+          b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
+          b.program->num_instructions, b.program->num_columns, nl, nr, (int)kind,
+          (int64_t *)counts->data);
+    } else {
+      cond_join_count_smem_kernel<false><<<blocks, kBlock, join_smem(b.program), s>>>(
+          b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
+          b.program->num_instructions, b.program->num_columns, nl, nr, (int)kind,
+          (int64_t *)counts->data);
+    }
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)counts->data,
+                                                  (int64_t *)counts->data, nl + 1, stream));
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&total, (const int64_t *)counts->data + nl, sizeof total,
+                                         cudaMemcpyDeviceToHost, s));
+    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  }
+  GCOL_DETAIL_TRY(gcol_column_create(index_type, total, GCOL_MASK_UNALLOCATED, stream, mr, &lmap));
+  if (pairs) {
+    GCOL_DETAIL_TRY(
+        gcol_column_create(index_type, total, GCOL_MASK_UNALLOCATED, stream, mr, &rmap));
+  }
+  if (total > 0) {
+    void *const rdata = rmap != NULL ? rmap->data->data : NULL;
+    if (b.track_nulls) {
+      cond_join_write_smem_kernel<true><<<blocks, kBlock, join_smem(b.program), s>>>(
+          b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
+          b.program->num_instructions, b.program->num_columns, nl, nr, (int)kind,
+          (const int64_t *)counts->data, wide, lmap->data->data, rdata);
+    } else {
+      cond_join_write_smem_kernel<false><<<blocks, kBlock, join_smem(b.program), s>>>(
+          b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
+          b.program->num_instructions, b.program->num_columns, nl, nr, (int)kind,
+          (const int64_t *)counts->data, wide, lmap->data->data, rdata);
+    }
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  *left_map = lmap;
+  if (right_map != NULL) *right_map = rmap;
+  lmap = NULL;
+  rmap = NULL;
+done:
+  gcol_column_free(lmap);
+  gcol_column_free(rmap);
+  gcol_buffer_free(counts);
   bound_free(&b);
   return status;
 }
@@ -316,6 +517,18 @@ extern "C" gcol_status gcol_filter_expression(gcol_table_view input, const gcol_
   gcol_status status = GCOL_OK;
   GCOL_DETAIL_NVTX_PUSH("gcol_filter_expression");
   status = filter_expression(input, expr, root, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_conditional_join(gcol_table_view left, gcol_table_view right,
+                                             const gcol_expression *expr, int32_t root,
+                                             gcol_join_kind kind, gcol_column **left_map,
+                                             gcol_column **right_map, gcol_stream stream,
+                                             gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_conditional_join");
+  status = conditional_join(left, right, expr, root, kind, left_map, right_map, stream, mr);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }

@@ -103,7 +103,7 @@ uint64_t gcol_detail_expr_slot_from_storage(gcol_type_id id, const void *storage
   c.mask = NULL;
   c.offset = 0;
   c.type = (int32_t)id;
-  c.unused = 0;
+  c.side = GCOL_EXPRESSION_LEFT;
   return gcol_detail_expr_load(&c, 0);
 }
 

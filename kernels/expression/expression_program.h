@@ -82,7 +82,7 @@ typedef struct gcol_detail_expr_column {
   const uint32_t *mask; /* NULL: all valid */
   int64_t offset;
   int32_t type; /* gcol_type_id */
-  int32_t unused;
+  int32_t side; /* gcol_expression_side: which row index reads it */
 } gcol_detail_expr_column;
 
 typedef struct gcol_detail_expr_program {
@@ -393,14 +393,16 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_unary(int op, int type, uint64_t x) {
 }
 
 /*
- * Evaluates the program's @p n instructions for row @p row. Slot s lives at
+ * Evaluates the program's @p n instructions for row @p row of the left table and
+ * @p right_row of the right one (a one-table program passes the same row twice). Slot s lives at
  * slots[s * stride]. With @p track_nulls false the columns are taken to have no nulls and
  * validity is not tracked (the caller checked that no instruction can make a null).
  */
 GCOL_HD_INLINE void gcol_detail_expr_eval_row(const gcol_detail_expr_instr *ins, int32_t n,
                                               const gcol_detail_expr_column *cols, int64_t row,
-                                              uint64_t *slots, int64_t stride, bool track_nulls,
-                                              uint64_t *out_value, bool *out_valid) {
+                                              int64_t right_row, uint64_t *slots, int64_t stride,
+                                              bool track_nulls, uint64_t *out_value,
+                                              bool *out_valid) {
   uint32_t valid = 0;
   for (int32_t k = 0; k < n; ++k) {
     gcol_detail_expr_instr const in = ins[k];
@@ -409,9 +411,10 @@ GCOL_HD_INLINE void gcol_detail_expr_eval_row(const gcol_detail_expr_instr *ins,
     int const op = in.opcode;
     if (op == GCOL_DETAIL_EXPR_LOAD_COLUMN) {
       const gcol_detail_expr_column *c = &cols[in.imm];
-      r = gcol_detail_expr_load(c, row);
+      int64_t const at = c->side == GCOL_EXPRESSION_RIGHT ? right_row : row;
+      r = gcol_detail_expr_load(c, at);
       if (track_nulls) {
-        vr = gcol_detail_expr_valid(c, row);
+        vr = gcol_detail_expr_valid(c, at);
         if (!vr) r = 0;
       }
     } else if (op == GCOL_DETAIL_EXPR_LOAD_LITERAL) {

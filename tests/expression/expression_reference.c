@@ -20,29 +20,42 @@ static ref_kind kind_of(gcol_type_id id) {
     case GCOL_UINT8:
     case GCOL_UINT16:
     case GCOL_UINT32:
-    case GCOL_UINT64: return K_UNSIGNED;
-    case GCOL_FLOAT32: return K_F32;
-    case GCOL_FLOAT64: return K_F64;
-    case GCOL_BOOL8: return K_BOOL;
-    default: return K_SIGNED;
+    case GCOL_UINT64:
+      return K_UNSIGNED;
+    case GCOL_FLOAT32:
+      return K_F32;
+    case GCOL_FLOAT64:
+      return K_F64;
+    case GCOL_BOOL8:
+      return K_BOOL;
+    default:
+      return K_SIGNED;
   }
 }
 
 static int64_t narrow_signed(gcol_type_id id, uint64_t v) {
   switch (gcol_type_size(id)) {
-    case 1: return (int8_t)(uint8_t)v;
-    case 2: return (int16_t)(uint16_t)v;
-    case 4: return (int32_t)(uint32_t)v;
-    default: return (int64_t)v;
+    case 1:
+      return (int8_t)(uint8_t)v;
+    case 2:
+      return (int16_t)(uint16_t)v;
+    case 4:
+      return (int32_t)(uint32_t)v;
+    default:
+      return (int64_t)v;
   }
 }
 
 static uint64_t narrow_unsigned(gcol_type_id id, uint64_t v) {
   switch (gcol_type_size(id)) {
-    case 1: return (uint8_t)v;
-    case 2: return (uint16_t)v;
-    case 4: return (uint32_t)v;
-    default: return v;
+    case 1:
+      return (uint8_t)v;
+    case 2:
+      return (uint16_t)v;
+    case 4:
+      return (uint32_t)v;
+    default:
+      return v;
   }
 }
 
@@ -63,9 +76,15 @@ static ref_value read_storage(gcol_type_id id, const void *p) {
       r.u = bits;
       break;
     }
-    case K_F32: memcpy(&r.f, p, 4); break;
-    case K_F64: memcpy(&r.d, p, 8); break;
-    default: r.u = *(const uint8_t *)p != 0; break;
+    case K_F32:
+      memcpy(&r.f, p, 4);
+      break;
+    case K_F64:
+      memcpy(&r.d, p, 8);
+      break;
+    default:
+      r.u = *(const uint8_t *)p != 0;
+      break;
   }
   return r;
 }
@@ -75,11 +94,21 @@ static void write_storage(gcol_type_id id, ref_value v, void *p) {
   memset(p, 0, w);
   if (!v.valid) return;
   switch (kind_of(id)) {
-    case K_SIGNED: memcpy(p, &v.i, w); break;
-    case K_UNSIGNED: memcpy(p, &v.u, w); break;
-    case K_F32: memcpy(p, &v.f, 4); break;
-    case K_F64: memcpy(p, &v.d, 8); break;
-    default: *(uint8_t *)p = (uint8_t)(v.u != 0); break;
+    case K_SIGNED:
+      memcpy(p, &v.i, w);
+      break;
+    case K_UNSIGNED:
+      memcpy(p, &v.u, w);
+      break;
+    case K_F32:
+      memcpy(p, &v.f, 4);
+      break;
+    case K_F64:
+      memcpy(p, &v.d, 8);
+      break;
+    default:
+      *(uint8_t *)p = (uint8_t)(v.u != 0);
+      break;
   }
 }
 
@@ -103,14 +132,14 @@ static ref_value arith(gcol_expression_op op, gcol_type_id t, ref_value x, ref_v
   r.valid = true;
   switch (kind_of(t)) {
     case K_F32:
-      r.f = op == GCOL_EXPR_ADD ? x.f + y.f
+      r.f = op == GCOL_EXPR_ADD   ? x.f + y.f
             : op == GCOL_EXPR_SUB ? x.f - y.f
             : op == GCOL_EXPR_MUL ? x.f * y.f
             : op == GCOL_EXPR_DIV ? x.f / y.f
                                   : fmodf(x.f, y.f);
       return r;
     case K_F64:
-      r.d = op == GCOL_EXPR_ADD ? x.d + y.d
+      r.d = op == GCOL_EXPR_ADD   ? x.d + y.d
             : op == GCOL_EXPR_SUB ? x.d - y.d
             : op == GCOL_EXPR_MUL ? x.d * y.d
             : op == GCOL_EXPR_DIV ? x.d / y.d
@@ -154,8 +183,10 @@ static int compare3(gcol_type_id t, ref_value x, ref_value y, bool *unordered) {
     case K_F64:
       if (isnan(x.d) || isnan(y.d)) *unordered = true;
       return x.d < y.d ? -1 : x.d > y.d ? 1 : 0;
-    case K_SIGNED: return x.i < y.i ? -1 : x.i > y.i ? 1 : 0;
-    default: return x.u < y.u ? -1 : x.u > y.u ? 1 : 0;
+    case K_SIGNED:
+      return x.i < y.i ? -1 : x.i > y.i ? 1 : 0;
+    default:
+      return x.u < y.u ? -1 : x.u > y.u ? 1 : 0;
   }
 }
 
@@ -165,25 +196,39 @@ static ref_value compare(gcol_expression_op op, gcol_type_id t, ref_value x, ref
   if (unordered) return bool_value(op == GCOL_EXPR_NOT_EQUAL);
   switch (op) {
     case GCOL_EXPR_EQUAL:
-    case GCOL_EXPR_NULL_EQUALS: return bool_value(c == 0);
-    case GCOL_EXPR_NOT_EQUAL: return bool_value(c != 0);
-    case GCOL_EXPR_LESS: return bool_value(c < 0);
-    case GCOL_EXPR_LESS_EQUAL: return bool_value(c <= 0);
-    case GCOL_EXPR_GREATER: return bool_value(c > 0);
-    default: return bool_value(c >= 0);
+    case GCOL_EXPR_NULL_EQUALS:
+      return bool_value(c == 0);
+    case GCOL_EXPR_NOT_EQUAL:
+      return bool_value(c != 0);
+    case GCOL_EXPR_LESS:
+      return bool_value(c < 0);
+    case GCOL_EXPR_LESS_EQUAL:
+      return bool_value(c <= 0);
+    case GCOL_EXPR_GREATER:
+      return bool_value(c > 0);
+    default:
+      return bool_value(c >= 0);
   }
 }
 
 static bool in_range(gcol_type_id to, double t) {
   switch (to) {
-    case GCOL_INT8: return t >= -128.0 && t <= 127.0;
-    case GCOL_INT16: return t >= -32768.0 && t <= 32767.0;
-    case GCOL_INT32: return t >= -2147483648.0 && t <= 2147483647.0;
-    case GCOL_INT64: return t >= -9223372036854775808.0 && t < 9223372036854775808.0;
-    case GCOL_UINT8: return t >= 0.0 && t <= 255.0;
-    case GCOL_UINT16: return t >= 0.0 && t <= 65535.0;
-    case GCOL_UINT32: return t >= 0.0 && t <= 4294967295.0;
-    default: return t >= 0.0 && t < 18446744073709551616.0;
+    case GCOL_INT8:
+      return t >= -128.0 && t <= 127.0;
+    case GCOL_INT16:
+      return t >= -32768.0 && t <= 32767.0;
+    case GCOL_INT32:
+      return t >= -2147483648.0 && t <= 2147483647.0;
+    case GCOL_INT64:
+      return t >= -9223372036854775808.0 && t < 9223372036854775808.0;
+    case GCOL_UINT8:
+      return t >= 0.0 && t <= 255.0;
+    case GCOL_UINT16:
+      return t >= 0.0 && t <= 65535.0;
+    case GCOL_UINT32:
+      return t >= 0.0 && t <= 4294967295.0;
+    default:
+      return t >= 0.0 && t < 18446744073709551616.0;
   }
 }
 
@@ -192,7 +237,10 @@ static ref_value cast(gcol_type_id from, gcol_type_id to, ref_value x) {
   ref_kind const fk = kind_of(from), tk = kind_of(to);
   r.valid = true;
   if (tk == K_BOOL) {
-    bool b = fk == K_F32 ? x.f != 0.0f : fk == K_F64 ? x.d != 0.0 : fk == K_SIGNED ? x.i != 0 : x.u != 0;
+    bool b = fk == K_F32      ? x.f != 0.0f
+             : fk == K_F64    ? x.d != 0.0
+             : fk == K_SIGNED ? x.i != 0
+                              : x.u != 0;
     return bool_value(b);
   }
   if (tk == K_F32) {
@@ -200,7 +248,10 @@ static ref_value cast(gcol_type_id from, gcol_type_id to, ref_value x) {
     return r;
   }
   if (tk == K_F64) {
-    r.d = fk == K_F32 ? (double)x.f : fk == K_F64 ? x.d : fk == K_SIGNED ? (double)x.i : (double)x.u;
+    r.d = fk == K_F32      ? (double)x.f
+          : fk == K_F64    ? x.d
+          : fk == K_SIGNED ? (double)x.i
+                           : (double)x.u;
     return r;
   }
   if (fk == K_F32 || fk == K_F64) {
@@ -234,12 +285,17 @@ static ref_value unary(gcol_expression_op op, gcol_type_id t, ref_value x) {
   if (!x.valid) return null_value();
   if (op == GCOL_EXPR_NOT) return bool_value(x.u == 0);
   switch (kind_of(t)) {
-    case K_F32: r.f = op == GCOL_EXPR_NEGATE ? -x.f : fabsf(x.f); break;
-    case K_F64: r.d = op == GCOL_EXPR_NEGATE ? -x.d : fabs(x.d); break;
+    case K_F32:
+      r.f = op == GCOL_EXPR_NEGATE ? -x.f : fabsf(x.f);
+      break;
+    case K_F64:
+      r.d = op == GCOL_EXPR_NEGATE ? -x.d : fabs(x.d);
+      break;
     case K_SIGNED:
       if (op == GCOL_EXPR_NEGATE || x.i < 0) r.i = narrow_signed(t, 0 - (uint64_t)x.i);
       break;
-    default: break; /* ABS of unsigned */
+    default:
+      break; /* ABS of unsigned */
   }
   return r;
 }
@@ -251,7 +307,8 @@ static ref_value eval(const expr_ref_tree *tree, int32_t id, const expr_ref_tabl
     case EXPR_REF_COLUMN: {
       gcol_type_id const t = table->types[n->column].id;
       if (table->valid[n->column] != NULL && !table->valid[n->column][row]) return null_value();
-      return read_storage(t, (const char *)table->data[n->column] + row * (int64_t)gcol_type_size(t));
+      return read_storage(t,
+                          (const char *)table->data[n->column] + row * (int64_t)gcol_type_size(t));
     }
     case EXPR_REF_LITERAL:
       return n->literal_valid ? read_storage(n->type.id, &n->literal) : null_value();
@@ -275,7 +332,8 @@ static ref_value eval(const expr_ref_tree *tree, int32_t id, const expr_ref_tabl
         case GCOL_EXPR_NULL_LOGICAL_OR:
           if ((x.valid && x.u) || (y.valid && y.u)) return bool_value(true);
           return x.valid && y.valid ? bool_value(false) : null_value();
-        default: break;
+        default:
+          break;
       }
       if (!x.valid || !y.valid) return null_value();
       if (n->op == GCOL_EXPR_LOGICAL_AND) return bool_value(x.u && y.u);
@@ -286,8 +344,8 @@ static ref_value eval(const expr_ref_tree *tree, int32_t id, const expr_ref_tabl
   }
 }
 
-void expr_ref_eval(const expr_ref_tree *tree, int32_t root, const expr_ref_table *table,
-                   void *out, uint8_t *valid) {
+void expr_ref_eval(const expr_ref_tree *tree, int32_t root, const expr_ref_table *table, void *out,
+                   uint8_t *valid) {
   gcol_type_id const t = tree->nodes[root].type.id;
   size_t const w = gcol_type_size(t);
   for (int64_t row = 0; row < table->rows; ++row) {
@@ -362,7 +420,12 @@ static expr_ref_node blank(expr_ref_kind kind) {
 int32_t expr_ref_column(expr_ref_tree *tree, const expr_ref_table *table, int32_t column) {
   int32_t id = -1;
   expr_ref_node n = blank(EXPR_REF_COLUMN);
-  GCOL_TEST_OK(gcol_expression_add_column(tree->expr, GCOL_EXPRESSION_LEFT, column, &id));
+  if (tree->right_base > 0 && column >= tree->right_base) {
+    GCOL_TEST_OK(gcol_expression_add_column(tree->expr, GCOL_EXPRESSION_RIGHT,
+                                            column - tree->right_base, &id));
+  } else {
+    GCOL_TEST_OK(gcol_expression_add_column(tree->expr, GCOL_EXPRESSION_LEFT, column, &id));
+  }
   n.column = column;
   n.type = table->types[column];
   return record(tree, id, n);
@@ -407,9 +470,8 @@ int32_t expr_ref_unary(expr_ref_tree *tree, gcol_expression_op op, int32_t opera
   GCOL_TEST_OK(gcol_expression_add_unary(tree->expr, op, operand, &id));
   n.op = op;
   n.lhs = operand;
-  n.type = (op == GCOL_EXPR_IS_NULL || op == GCOL_EXPR_IS_VALID)
-               ? gcol_data_type_make(GCOL_BOOL8)
-               : tree->nodes[operand].type;
+  n.type = (op == GCOL_EXPR_IS_NULL || op == GCOL_EXPR_IS_VALID) ? gcol_data_type_make(GCOL_BOOL8)
+                                                                 : tree->nodes[operand].type;
   return record(tree, id, n);
 }
 
@@ -436,11 +498,22 @@ int32_t expr_ref_cast(expr_ref_tree *tree, int32_t operand, gcol_data_type type)
 /* ---- random tables and trees ---- */
 
 static gcol_data_type column_type(int k) {
-  static const gcol_type_id ids[] = {
-      GCOL_INT8,    GCOL_INT16,   GCOL_INT32,   GCOL_INT64,
-      GCOL_UINT8,   GCOL_UINT32,  GCOL_UINT64,  GCOL_FLOAT32,
-      GCOL_FLOAT64, GCOL_BOOL8,   GCOL_TIMESTAMP_MILLISECONDS, GCOL_DURATION_DAYS,
-      GCOL_DECIMAL64, GCOL_INT32, GCOL_FLOAT64, GCOL_FLOAT32};
+  static const gcol_type_id ids[] = {GCOL_INT8,
+                                     GCOL_INT16,
+                                     GCOL_INT32,
+                                     GCOL_INT64,
+                                     GCOL_UINT8,
+                                     GCOL_UINT32,
+                                     GCOL_UINT64,
+                                     GCOL_FLOAT32,
+                                     GCOL_FLOAT64,
+                                     GCOL_BOOL8,
+                                     GCOL_TIMESTAMP_MILLISECONDS,
+                                     GCOL_DURATION_DAYS,
+                                     GCOL_DECIMAL64,
+                                     GCOL_INT32,
+                                     GCOL_FLOAT64,
+                                     GCOL_FLOAT32};
   int const n = (int)(sizeof ids / sizeof ids[0]);
   if (k >= n) return gcol_data_type_make(GCOL_EMPTY);
   return ids[k] == GCOL_DECIMAL64 ? gcol_data_type_decimal(GCOL_DECIMAL64, -2)
@@ -458,14 +531,30 @@ static void random_storage(gcol_test_rng *rng, gcol_type_id t, void *out) {
   if (t == GCOL_FLOAT32 || t == GCOL_FLOAT64) {
     double d;
     switch (pick) {
-      case 0: d = NAN; break;
-      case 1: d = INFINITY; break;
-      case 2: d = -INFINITY; break;
-      case 3: d = -0.0; break;
-      case 4: d = 0.0; break;
-      case 5: d = 3e9; break;
-      case 6: d = -1e20; break;
-      default: d = (gcol_test_rng_double(rng) - 0.5) * 200.0; break;
+      case 0:
+        d = NAN;
+        break;
+      case 1:
+        d = INFINITY;
+        break;
+      case 2:
+        d = -INFINITY;
+        break;
+      case 3:
+        d = -0.0;
+        break;
+      case 4:
+        d = 0.0;
+        break;
+      case 5:
+        d = 3e9;
+        break;
+      case 6:
+        d = -1e20;
+        break;
+      default:
+        d = (gcol_test_rng_double(rng) - 0.5) * 200.0;
+        break;
     }
     if (t == GCOL_FLOAT32) {
       float const f = (float)d;
@@ -483,12 +572,22 @@ static void random_storage(gcol_test_rng *rng, gcol_type_id t, void *out) {
   {
     uint64_t bits;
     switch (pick) {
-      case 0: bits = (uint64_t)1 << (8 * w - 1); break;         /* signed MIN */
-      case 1: bits = ((uint64_t)1 << (8 * w - 1)) - 1; break;   /* signed MAX */
-      case 2: bits = ~(uint64_t)0; break;                       /* -1 / unsigned MAX */
+      case 0:
+        bits = (uint64_t)1 << (8 * w - 1);
+        break; /* signed MIN */
+      case 1:
+        bits = ((uint64_t)1 << (8 * w - 1)) - 1;
+        break; /* signed MAX */
+      case 2:
+        bits = ~(uint64_t)0;
+        break; /* -1 / unsigned MAX */
       case 3:
-      case 4: bits = 0; break;
-      default: bits = (uint64_t)gcol_test_rng_range(rng, -40, 40); break;
+      case 4:
+        bits = 0;
+        break;
+      default:
+        bits = (uint64_t)gcol_test_rng_range(rng, -40, 40);
+        break;
     }
     memcpy(out, &bits, w); /* little-endian: the low bytes */
   }
@@ -504,7 +603,8 @@ void expr_ref_table_random(expr_ref_table *table, int64_t rows, gcol_test_rng *r
     table->types[c] = column_type(c);
     table->data[c] = malloc((size_t)(rows > 0 ? rows : 1) * w);
     assert_non_null(table->data[c]);
-    for (int64_t r = 0; r < rows; ++r) random_storage(rng, t, (char *)table->data[c] + r * (int64_t)w);
+    for (int64_t r = 0; r < rows; ++r)
+      random_storage(rng, t, (char *)table->data[c] + r * (int64_t)w);
     if (c % 3 != 2) { /* two columns in three have nulls */
       table->valid[c] = (uint8_t *)malloc((size_t)(rows > 0 ? rows : 1));
       assert_non_null(table->valid[c]);
@@ -519,6 +619,36 @@ void expr_ref_table_free(expr_ref_table *table) {
     free(table->valid[c]);
   }
   memset(table, 0, sizeof *table);
+}
+
+void expr_ref_table_pairs(const expr_ref_table *left, const expr_ref_table *right,
+                          expr_ref_table *out) {
+  int64_t const rows = left->rows * right->rows;
+  memset(out, 0, sizeof *out);
+  assert_true(left->num_columns + right->num_columns <= EXPR_REF_MAX_COLUMNS);
+  out->rows = rows;
+  out->num_columns = left->num_columns + right->num_columns;
+  for (int32_t c = 0; c < out->num_columns; ++c) {
+    bool const is_left = c < left->num_columns;
+    const expr_ref_table *src = is_left ? left : right;
+    int32_t const sc = is_left ? c : c - left->num_columns;
+    size_t const w = gcol_type_size(src->types[sc].id);
+    out->types[c] = src->types[sc];
+    out->data[c] = malloc((size_t)(rows > 0 ? rows : 1) * w);
+    assert_non_null(out->data[c]);
+    if (src->valid[sc] != NULL) {
+      out->valid[c] = (uint8_t *)malloc((size_t)(rows > 0 ? rows : 1));
+      assert_non_null(out->valid[c]);
+    }
+    for (int64_t i = 0; i < left->rows; ++i) {
+      for (int64_t j = 0; j < right->rows; ++j) {
+        int64_t const r = i * right->rows + j, from = is_left ? i : j;
+        memcpy((char *)out->data[c] + r * (int64_t)w,
+               (const char *)src->data[sc] + from * (int64_t)w, w);
+        if (out->valid[c] != NULL) out->valid[c][r] = src->valid[sc][from];
+      }
+    }
+  }
 }
 
 static int32_t random_leaf(expr_ref_tree *tree, const expr_ref_table *table, gcol_test_rng *rng,
@@ -546,14 +676,15 @@ static int32_t random_leaf(expr_ref_tree *tree, const expr_ref_table *table, gco
       return expr_ref_literal_float(tree, want, d);
     }
     if (want.id == GCOL_BOOL8) return expr_ref_literal_int(tree, want, bits != 0);
-    if (gcol_type_is_unsigned_integral(want.id)) return expr_ref_literal_int(tree, want, (int64_t)bits);
+    if (gcol_type_is_unsigned_integral(want.id))
+      return expr_ref_literal_int(tree, want, (int64_t)bits);
     return expr_ref_literal_int(tree, want, narrow_signed(want.id, bits));
   }
 }
 
 static gcol_data_type random_numeric(gcol_test_rng *rng) {
-  static const gcol_type_id ids[] = {GCOL_INT8,   GCOL_INT16,   GCOL_INT32,   GCOL_INT64,
-                                     GCOL_UINT8,  GCOL_UINT32,  GCOL_UINT64,  GCOL_FLOAT32,
+  static const gcol_type_id ids[] = {GCOL_INT8,    GCOL_INT16,  GCOL_INT32,  GCOL_INT64,
+                                     GCOL_UINT8,   GCOL_UINT32, GCOL_UINT64, GCOL_FLOAT32,
                                      GCOL_FLOAT64, GCOL_BOOL8};
   return gcol_data_type_make(ids[gcol_test_rng_range(rng, 0, 9)]);
 }
@@ -583,18 +714,23 @@ int32_t expr_ref_random(expr_ref_tree *tree, const expr_ref_table *table, gcol_t
       int32_t const b = expr_ref_random(tree, table, rng, want, depth - 1);
       return expr_ref_binary(tree, op, a, b);
     }
-    if (pick == 7) return expr_ref_unary(tree, GCOL_EXPR_NOT, expr_ref_random(tree, table, rng, want, depth - 1));
+    if (pick == 7)
+      return expr_ref_unary(tree, GCOL_EXPR_NOT,
+                            expr_ref_random(tree, table, rng, want, depth - 1));
     if (pick == 8) {
-      gcol_expression_op const op = gcol_test_rng_range(rng, 0, 1) ? GCOL_EXPR_IS_NULL : GCOL_EXPR_IS_VALID;
-      return expr_ref_unary(tree, op,
-                            expr_ref_random(tree, table, rng, expr_ref_random_type(rng), depth - 1));
+      gcol_expression_op const op =
+          gcol_test_rng_range(rng, 0, 1) ? GCOL_EXPR_IS_NULL : GCOL_EXPR_IS_VALID;
+      return expr_ref_unary(
+          tree, op, expr_ref_random(tree, table, rng, expr_ref_random_type(rng), depth - 1));
     }
-    return expr_ref_cast(tree, expr_ref_random(tree, table, rng, random_numeric(rng), depth - 1), want);
+    return expr_ref_cast(tree, expr_ref_random(tree, table, rng, random_numeric(rng), depth - 1),
+                         want);
   }
   {
     int64_t const pick = gcol_test_rng_range(rng, 0, 9);
     if (pick < 6) {
-      gcol_expression_op op = (gcol_expression_op)gcol_test_rng_range(rng, GCOL_EXPR_ADD, GCOL_EXPR_MOD);
+      gcol_expression_op op =
+          (gcol_expression_op)gcol_test_rng_range(rng, GCOL_EXPR_ADD, GCOL_EXPR_MOD);
       int32_t a, b;
       if (gcol_type_is_duration(t) && op > GCOL_EXPR_SUB) op = GCOL_EXPR_SUB;
       a = expr_ref_random(tree, table, rng, want, depth - 1);
@@ -607,6 +743,7 @@ int32_t expr_ref_random(expr_ref_tree *tree, const expr_ref_table *table, gcol_t
       return expr_ref_unary(tree, op, expr_ref_random(tree, table, rng, want, depth - 1));
     }
     if (!arithmetic) return random_leaf(tree, table, rng, want);
-    return expr_ref_cast(tree, expr_ref_random(tree, table, rng, random_numeric(rng), depth - 1), want);
+    return expr_ref_cast(tree, expr_ref_random(tree, table, rng, random_numeric(rng), depth - 1),
+                         want);
   }
 }

@@ -53,6 +53,10 @@ typedef struct expr_ref_tree {
   expr_ref_node nodes[EXPR_REF_MAX_NODES];
   int32_t count;
   gcol_expression *expr;
+  /* Two-table trees (conditional joins): the reference table is a pair table
+   * (expr_ref_table_pairs) whose columns >= right_base are the right table's, added to the
+   * gcol_expression as RIGHT references to column (c - right_base). 0: one table. */
+  int32_t right_base;
 } expr_ref_tree;
 
 /* Creates an empty tree (and its gcol_expression); free with expr_ref_tree_free. */
@@ -72,6 +76,11 @@ int32_t expr_ref_cast(expr_ref_tree *tree, int32_t operand, gcol_data_type type)
 /* A random table of @p rows rows: the generator's column types, random nulls in some. */
 void expr_ref_table_random(expr_ref_table *table, int64_t rows, gcol_test_rng *rng);
 void expr_ref_table_free(expr_ref_table *table);
+
+/* The pair table of @p left and @p right: left's columns then right's, row i * right.rows + j
+ * holding left row i and right row j. */
+void expr_ref_table_pairs(const expr_ref_table *left, const expr_ref_table *right,
+                          expr_ref_table *out);
 
 /* A random tree of result type @p want and depth at most @p depth over @p table. */
 int32_t expr_ref_random(expr_ref_tree *tree, const expr_ref_table *table, gcol_test_rng *rng,

@@ -36,10 +36,10 @@ static void device_table_make(const expr_ref_table *t, int64_t offset, device_ta
       for (int64_t r = 0; r < offset; ++r) valid[r] = (uint8_t)(r & 1);
       memcpy(valid + offset, t->valid[c], (size_t)t->rows);
     }
-    GCOL_TEST_OK(gcol_column_create_from_host(t->types[c], total, data, valid, NULL, NULL,
-                                              &d->owned[c]));
-    GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(d->owned[c]), offset, total,
-                                        &d->views[c]));
+    GCOL_TEST_OK(
+        gcol_column_create_from_host(t->types[c], total, data, valid, NULL, NULL, &d->owned[c]));
+    GCOL_TEST_OK(
+        gcol_column_view_slice(gcol_column_get_view(d->owned[c]), offset, total, &d->views[c]));
     free(data);
     free(valid);
   }
@@ -94,7 +94,8 @@ static void check_filter(const expr_ref_tree *tree, int32_t root, const expr_ref
                          int64_t offset, const char *what) {
   device_table d;
   gcol_table *kept = NULL;
-  uint8_t *flags = (uint8_t *)malloc((size_t)t->rows + 1), *flags_ok = (uint8_t *)malloc((size_t)t->rows + 1);
+  uint8_t *flags = (uint8_t *)malloc((size_t)t->rows + 1),
+          *flags_ok = (uint8_t *)malloc((size_t)t->rows + 1);
   int64_t count = 0;
   assert_true(flags != NULL && flags_ok != NULL);
   expr_ref_eval(tree, root, t, flags, flags_ok);
@@ -159,7 +160,8 @@ static void test_compute_random_trees(void **state) {
     if (round % 8 == 1) all_null(&t);
     expr_ref_tree *tree = expr_ref_tree_create();
     gcol_data_type const want = expr_ref_random_type(&rng);
-    int32_t const root = expr_ref_random(tree, &t, &rng, want, (int)gcol_test_rng_range(&rng, 1, 7));
+    int32_t const root =
+        expr_ref_random(tree, &t, &rng, want, (int)gcol_test_rng_range(&rng, 1, 7));
     char what[96];
     snprintf(what, sizeof what, "round %d (%d nodes, %s, %lld rows, offset %lld)", round,
              (int)tree->count, gcol_type_name(want.id), (long long)rows, (long long)offset);
@@ -192,7 +194,8 @@ static void test_filter_random_predicates(void **state) {
 }
 
 /* The benchmark's predicate a > 20 AND b != 7 AND c < 0.5 on every size of TESTING.md. */
-static int32_t three_terms(expr_ref_tree *tree, const expr_ref_table *t, int32_t a, int32_t b, int32_t c) {
+static int32_t three_terms(expr_ref_tree *tree, const expr_ref_table *t, int32_t a, int32_t b,
+                           int32_t c) {
   int32_t const t1 = expr_ref_binary(tree, GCOL_EXPR_GREATER, expr_ref_column(tree, t, a),
                                      expr_ref_literal_int(tree, t->types[a], 20));
   int32_t const t2 = expr_ref_binary(tree, GCOL_EXPR_NOT_EQUAL, expr_ref_column(tree, t, b),
@@ -234,8 +237,8 @@ static void test_arith_and_null_literal(void **state) {
       tree, GCOL_EXPR_DIV,
       expr_ref_binary(tree, GCOL_EXPR_ADD, expr_ref_binary(tree, GCOL_EXPR_MUL, a, b), b), a);
   check_compute(tree, root, &t, 0, "(a * b + c) / d");
-  int32_t const nul = expr_ref_binary(tree, GCOL_EXPR_ADD, a,
-                                      expr_ref_literal_null(tree, gcol_data_type_make(GCOL_FLOAT64)));
+  int32_t const nul = expr_ref_binary(
+      tree, GCOL_EXPR_ADD, a, expr_ref_literal_null(tree, gcol_data_type_make(GCOL_FLOAT64)));
   check_compute(tree, nul, &t, 5, "a + null");
   gcol_column *out = NULL;
   device_table d;
@@ -278,6 +281,147 @@ static void test_large_program(void **state) {
   expr_ref_table_free(&t);
 }
 
+/* ---- conditional joins against a nested loop over the reference's pair table ---- */
+
+static void read_map(const gcol_column *map, int64_t *out) {
+  gcol_column_view const v = gcol_column_get_view(map);
+  assert_int_equal(v.type.id, GCOL_INT32); /* small tables: INT32 maps */
+  int32_t *h = (int32_t *)malloc((size_t)(v.size + 1) * sizeof(int32_t));
+  assert_non_null(h);
+  GCOL_TEST_OK(gcol_column_copy_to_host(v, h, NULL, NULL));
+  for (int64_t k = 0; k < v.size; ++k) out[k] = h[k];
+  free(h);
+}
+
+static void check_join(const expr_ref_tree *tree, int32_t root, const expr_ref_table *left,
+                       const expr_ref_table *right, const expr_ref_table *pairs,
+                       gcol_join_kind kind, int64_t loff, int64_t roff, const char *what) {
+  int64_t const nl = left->rows, nr = right->rows;
+  uint8_t *flags = (uint8_t *)malloc((size_t)pairs->rows + 1);
+  uint8_t *flags_ok = (uint8_t *)malloc((size_t)pairs->rows + 1);
+  int64_t *exp_l = (int64_t *)malloc((size_t)(pairs->rows + nl + 1) * sizeof(int64_t));
+  int64_t *exp_r = (int64_t *)malloc((size_t)(pairs->rows + nl + 1) * sizeof(int64_t));
+  int64_t count = 0;
+  assert_true(flags && flags_ok && exp_l && exp_r);
+  expr_ref_eval(tree, root, pairs, flags, flags_ok);
+  for (int64_t i = 0; i < nl; ++i) {
+    int64_t matches = 0;
+    for (int64_t j = 0; j < nr; ++j) {
+      if (!(flags_ok[i * nr + j] && flags[i * nr + j])) continue;
+      ++matches;
+      if (kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT) {
+        exp_l[count] = i;
+        exp_r[count++] = j;
+      }
+    }
+    if ((kind == GCOL_JOIN_LEFT && matches == 0)) {
+      exp_l[count] = i;
+      exp_r[count++] = -1;
+    }
+    if ((kind == GCOL_JOIN_LEFT_SEMI && matches > 0) ||
+        (kind == GCOL_JOIN_LEFT_ANTI && matches == 0)) {
+      exp_l[count++] = i;
+    }
+  }
+  device_table dl, dr;
+  device_table_make(left, loff, &dl);
+  device_table_make(right, roff, &dr);
+  bool const pairs_out = kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT;
+  gcol_column *lm = NULL, *rm = (gcol_column *)(uintptr_t)1;
+  GCOL_TEST_OK(
+      gcol_conditional_join(dl.view, dr.view, tree->expr, root, kind, &lm, &rm, NULL, NULL));
+  if (!pairs_out) assert_null(rm);
+  if (lm->size != count) {
+    fail_msg("%s, kind %d: %lld rows, expected %lld", what, (int)kind, (long long)lm->size,
+             (long long)count);
+  }
+  int64_t *got = (int64_t *)malloc((size_t)(count + 1) * sizeof(int64_t));
+  assert_non_null(got);
+  read_map(lm, got);
+  for (int64_t k = 0; k < count; ++k) {
+    if (got[k] != exp_l[k])
+      fail_msg("%s, kind %d: left_map[%lld] %lld, expected %lld", what, (int)kind, (long long)k,
+               (long long)got[k], (long long)exp_l[k]);
+  }
+  if (pairs_out) {
+    assert_int_equal(rm->size, count);
+    read_map(rm, got);
+    for (int64_t k = 0; k < count; ++k) {
+      if (got[k] != exp_r[k])
+        fail_msg("%s, kind %d: right_map[%lld] %lld, expected %lld", what, (int)kind, (long long)k,
+                 (long long)got[k], (long long)exp_r[k]);
+    }
+  }
+  free(got);
+  gcol_column_free(lm);
+  if (pairs_out) gcol_column_free(rm);
+  device_table_free(&dl);
+  device_table_free(&dr);
+  free(flags);
+  free(flags_ok);
+  free(exp_l);
+  free(exp_r);
+}
+
+static void test_conditional_join_random(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(0xEA);
+  static const int64_t sizes[] = {0, 1, 7, 33, 100, 257};
+  static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_LEFT_SEMI,
+                                         GCOL_JOIN_LEFT_ANTI};
+  for (int round = 0; round < 40; ++round) {
+    expr_ref_table left, right, pairs;
+    expr_ref_table_random(&left, sizes[gcol_test_rng_range(&rng, 0, 5)], &rng);
+    expr_ref_table_random(&right, sizes[gcol_test_rng_range(&rng, 0, 5)], &rng);
+    if (round % 4 == 3) {
+      drop_masks(&left);
+      drop_masks(&right);
+    }
+    expr_ref_table_pairs(&left, &right, &pairs);
+    expr_ref_tree *tree = expr_ref_tree_create();
+    tree->right_base = left.num_columns;
+    int32_t const root = expr_ref_random(tree, &pairs, &rng, gcol_data_type_make(GCOL_BOOL8),
+                                         (int)gcol_test_rng_range(&rng, 2, 5));
+    char what[96];
+    snprintf(what, sizeof what, "round %d (%d nodes, %lld x %lld rows)", round, (int)tree->count,
+             (long long)left.rows, (long long)right.rows);
+    for (size_t k = 0; k < 4; ++k) {
+      check_join(tree, root, &left, &right, &pairs, kinds[k], round % 2 ? 3 : 0, round % 3 ? 0 : 65,
+                 what);
+    }
+    expr_ref_tree_free(tree);
+    expr_ref_table_free(&pairs);
+    expr_ref_table_free(&left);
+    expr_ref_table_free(&right);
+  }
+}
+
+/* A range join: left.a (int64) between right.lo and right.hi, by hand. */
+static void test_conditional_join_range(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(0xEB);
+  expr_ref_table left, right, pairs;
+  expr_ref_table_random(&left, 300, &rng);
+  expr_ref_table_random(&right, 40, &rng);
+  expr_ref_table_pairs(&left, &right, &pairs);
+  expr_ref_tree *tree = expr_ref_tree_create();
+  tree->right_base = left.num_columns;
+  int32_t const a = expr_ref_column(tree, &pairs, 3); /* left int64 */
+  int32_t const lo = expr_ref_column(tree, &pairs, 16 + 3);
+  int32_t const hi = expr_ref_binary(
+      tree, GCOL_EXPR_ADD, lo, expr_ref_literal_int(tree, gcol_data_type_make(GCOL_INT64), 10));
+  int32_t const root = expr_ref_binary(tree, GCOL_EXPR_NULL_LOGICAL_AND,
+                                       expr_ref_binary(tree, GCOL_EXPR_GREATER_EQUAL, a, lo),
+                                       expr_ref_binary(tree, GCOL_EXPR_LESS, a, hi));
+  check_join(tree, root, &left, &right, &pairs, GCOL_JOIN_INNER, 0, 0, "range join");
+  check_join(tree, root, &left, &right, &pairs, GCOL_JOIN_LEFT, 1, 7, "range join");
+  check_join(tree, root, &left, &right, &pairs, GCOL_JOIN_LEFT_ANTI, 0, 0, "range join");
+  expr_ref_tree_free(tree);
+  expr_ref_table_free(&pairs);
+  expr_ref_table_free(&left);
+  expr_ref_table_free(&right);
+}
+
 static void test_empty_table(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(0xE6);
@@ -304,6 +448,8 @@ static void test_empty_table(void **state) {
 
 typedef struct alloc_ctx {
   gcol_table_view input;
+  gcol_table_view right;
+  gcol_column *right_map;
   const gcol_expression *expr;
   int32_t root;
   int op;
@@ -314,13 +460,19 @@ typedef struct alloc_ctx {
 static gcol_status alloc_op(void *p) {
   alloc_ctx *c = (alloc_ctx *)p;
   if (c->op == 0) return gcol_compute_column(c->input, c->expr, c->root, &c->col, NULL, NULL);
+  if (c->op == 2) {
+    return gcol_conditional_join(c->input, c->right, c->expr, c->root, GCOL_JOIN_LEFT, &c->col,
+                                 &c->right_map, NULL, NULL);
+  }
   return gcol_filter_expression(c->input, c->expr, c->root, &c->table, NULL, NULL);
 }
 
 static void alloc_cleanup(void *p) {
   alloc_ctx *c = (alloc_ctx *)p;
   gcol_column_free(c->col);
+  gcol_column_free(c->right_map);
   gcol_table_free(c->table);
+  c->right_map = NULL;
   c->col = NULL;
   c->table = NULL;
 }
@@ -343,6 +495,17 @@ static void test_allocation_failures(void **state) {
     ctx.op = op;
     assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
   }
+  /* a conditional join of the table with a slice of itself by the same predicate (left
+   * references only: every left row either matches every right row or none) */
+  device_table small;
+  expr_ref_table t2;
+  expr_ref_table_random(&t2, 50, &rng);
+  device_table_make(&t2, 0, &small);
+  ctx.right = small.view;
+  ctx.op = 2;
+  assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+  device_table_free(&small);
+  expr_ref_table_free(&t2);
   device_table_free(&d);
   expr_ref_tree_free(tree);
   expr_ref_table_free(&t);
@@ -350,9 +513,11 @@ static void test_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_compute_random_trees),  GCOL_TEST_GPU(test_filter_random_predicates),
-      GCOL_TEST_GPU(test_three_terms_sizes),     GCOL_TEST_GPU(test_arith_and_null_literal),
-      GCOL_TEST_GPU(test_large_program),         GCOL_TEST_GPU(test_empty_table),           GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_compute_random_trees),   GCOL_TEST_GPU(test_filter_random_predicates),
+      GCOL_TEST_GPU(test_three_terms_sizes),      GCOL_TEST_GPU(test_arith_and_null_literal),
+      GCOL_TEST_GPU(test_large_program),          GCOL_TEST_GPU(test_conditional_join_random),
+      GCOL_TEST_GPU(test_conditional_join_range), GCOL_TEST_GPU(test_empty_table),
+      GCOL_TEST_GPU(test_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("expression", tests);
 }

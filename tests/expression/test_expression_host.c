@@ -92,8 +92,8 @@ static void run_program(const expr_ref_tree *tree, int32_t root, const expr_ref_
     bool ok = false;
     /* poison the slots: the program must not read a slot it did not write */
     for (int s = 0; s < GCOL_EXPRESSION_MAX_SLOTS; ++s) slots[s] = 0xDEADBEEFCAFEF00Dull;
-    gcol_detail_expr_eval_row(p->instructions, p->num_instructions, used, row, slots, 1, track, &v,
-                              &ok);
+    gcol_detail_expr_eval_row(p->instructions, p->num_instructions, used, row, row, slots, 1, track,
+                              &v, &ok);
     valid[row] = ok;
     char *dst = (char *)out + row * (int64_t)w;
     memset(dst, 0, w);
@@ -145,20 +145,25 @@ static void test_builder_bad_input(void **state) {
   GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 0, &a));
   assert_int_equal(a, 0);
   /* operands must be nodes already added: no forward reference, so no cycle */
-  GCOL_TEST_STATUS(gcol_expression_add_unary(e, GCOL_EXPR_NEGATE, 1, &n), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_add_unary(e, GCOL_EXPR_NEGATE, 1, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("operand is 1");
-  GCOL_TEST_STATUS(gcol_expression_add_binary(e, GCOL_EXPR_ADD, a, -1, &n), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_add_binary(e, GCOL_EXPR_ADD, a, -1, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("rhs is -1");
-  GCOL_TEST_STATUS(gcol_expression_add_binary(e, GCOL_EXPR_ADD, 5, a, &n), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_add_binary(e, GCOL_EXPR_ADD, 5, a, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("lhs is 5");
   GCOL_TEST_STATUS(gcol_expression_add_cast(e, 3, dt(GCOL_INT8), &n), GCOL_ERROR_INVALID_ARGUMENT);
   /* arity */
   GCOL_TEST_STATUS(gcol_expression_add_unary(e, GCOL_EXPR_ADD, a, &n), GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("add");
-  GCOL_TEST_STATUS(gcol_expression_add_binary(e, GCOL_EXPR_NOT, a, a, &n), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_add_binary(e, GCOL_EXPR_NOT, a, a, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_STATUS(gcol_expression_add_binary(e, GCOL_NUM_EXPRESSION_OPS, a, a, &n),
                    GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_expression_add_cast(e, a, dt((gcol_type_id)99), &n), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_add_cast(e, a, dt((gcol_type_id)99), &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   /* literals */
   GCOL_TEST_STATUS(gcol_expression_add_literal(e, NULL, &n), GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_OK(gcol_scalar_create_string("ab", 2, &str));
@@ -258,46 +263,57 @@ static void test_bind_errors(void **state) {
   gcol_data_type out;
   gcol_data_type types[3] = {dt(GCOL_INT32), dt(GCOL_INT64), dt(GCOL_STRING)};
   GCOL_TEST_OK(gcol_expression_create(&e));
-  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 0, &a));  /* 0 */
-  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 1, &b));  /* 1 */
-  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_ADD, a, b, &n));      /* 2 */
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 3, NULL, 0, &out), GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 0, &a)); /* 0 */
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 1, &b)); /* 1 */
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_ADD, a, b, &n));     /* 2 */
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 3, NULL, 0, &out),
+                   GCOL_ERROR_TYPE_MISMATCH);
   expect_message("node 2 (add)");
   expect_message("int32");
   expect_message("int64");
   /* the cast repairs it */
-  GCOL_TEST_OK(gcol_expression_add_cast(e, a, dt(GCOL_INT64), &cast));       /* 3 */
-  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_ADD, cast, b, &n));   /* 4 */
+  GCOL_TEST_OK(gcol_expression_add_cast(e, a, dt(GCOL_INT64), &cast));     /* 3 */
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_ADD, cast, b, &n)); /* 4 */
   GCOL_TEST_OK(gcol_expression_output_type(e, n, types, 3, NULL, 0, &out));
   assert_int_equal(out.id, GCOL_INT64);
   /* a node outside the root's tree is not checked */
   GCOL_TEST_OK(gcol_expression_output_type(e, b, types, 2, NULL, 0, &out));
   /* column out of range, and unsupported column types */
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 1, NULL, 0, &out), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 1, NULL, 0, &out),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("node 1");
   expect_message("column 1");
-  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 2, &c));  /* 5 */
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, c, types, 3, NULL, 0, &out), GCOL_ERROR_UNSUPPORTED);
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 2, &c)); /* 5 */
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, c, types, 3, NULL, 0, &out),
+                   GCOL_ERROR_UNSUPPORTED);
   expect_message("node 5");
   expect_message("string");
   /* right-table references need a right table */
   GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_RIGHT, 0, &r)); /* 6 */
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, r, types, 3, NULL, 0, &out), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, r, types, 3, NULL, 0, &out),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("right");
   GCOL_TEST_OK(gcol_expression_output_type(e, r, types, 3, types + 1, 1, &out));
   assert_int_equal(out.id, GCOL_INT64);
   /* casts between numeric types only */
   GCOL_TEST_OK(gcol_expression_add_cast(e, a, dt(GCOL_TIMESTAMP_DAYS), &cast)); /* 7 */
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, cast, types, 3, NULL, 0, &out), GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, cast, types, 3, NULL, 0, &out),
+                   GCOL_ERROR_TYPE_MISMATCH);
   expect_message("node 7 (cast)");
   /* bad arguments */
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, 99, types, 3, NULL, 0, &out), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, 99, types, 3, NULL, 0, &out),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("root is 99");
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, -1, types, 3, NULL, 0, &out), GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_expression_output_type(NULL, 0, types, 3, NULL, 0, &out), GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, 0, types, 3, NULL, 0, NULL), GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, 0, NULL, 3, NULL, 0, &out), GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, 0, types, -1, NULL, 0, &out), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, -1, types, 3, NULL, 0, &out),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_output_type(NULL, 0, types, 3, NULL, 0, &out),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, 0, types, 3, NULL, 0, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, 0, NULL, 3, NULL, 0, &out),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, 0, types, -1, NULL, 0, &out),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   gcol_expression_free(e);
 }
 
@@ -315,20 +331,25 @@ static void test_limits(void **state) {
   }
   GCOL_TEST_OK(gcol_expression_output_type(e, n, types, 1, NULL, 0, &out));
   GCOL_TEST_OK(gcol_expression_add_unary(e, GCOL_EXPR_NOT, n, &n));
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 1, NULL, 0, &out), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 1, NULL, 0, &out),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("deeper");
   gcol_expression_free(e);
   /* steps: x = x AND x doubles the steps per node: 2^8 - 1 + ... past 256 at depth 9 */
   GCOL_TEST_OK(gcol_expression_create(&e));
   GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 0, &n));
-  for (int k = 0; k < 7; ++k) GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LOGICAL_AND, n, n, &n));
+  for (int k = 0; k < 7; ++k)
+    GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LOGICAL_AND, n, n, &n));
   GCOL_TEST_OK(gcol_expression_output_type(e, n, types, 1, NULL, 0, &out)); /* 255 steps */
   GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LOGICAL_AND, n, n, &n));
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 1, NULL, 0, &out), GCOL_ERROR_UNSUPPORTED);
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 1, NULL, 0, &out),
+                   GCOL_ERROR_UNSUPPORTED);
   expect_message("steps");
   /* sharing far past the limit saturates instead of overflowing */
-  for (int k = 0; k < 40; ++k) GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LOGICAL_AND, n, n, &n));
-  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 1, NULL, 0, &out), GCOL_ERROR_UNSUPPORTED);
+  for (int k = 0; k < 40; ++k)
+    GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LOGICAL_AND, n, n, &n));
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 1, NULL, 0, &out),
+                   GCOL_ERROR_UNSUPPORTED);
   gcol_expression_free(e);
 }
 
@@ -344,11 +365,15 @@ static void test_program_shape(void **state) {
   expr_ref_tree *tree = expr_ref_tree_create();
   int32_t const a = expr_ref_column(tree, &t, 0), b = expr_ref_column(tree, &t, 1),
                 c = expr_ref_column(tree, &t, 2);
-  int32_t const t1 = expr_ref_binary(tree, GCOL_EXPR_GREATER, a, expr_ref_literal_int(tree, t.types[0], 20));
-  int32_t const t2 = expr_ref_binary(tree, GCOL_EXPR_NOT_EQUAL, b, expr_ref_literal_int(tree, t.types[1], 7));
-  int32_t const t3 = expr_ref_binary(tree, GCOL_EXPR_LESS, c, expr_ref_literal_float(tree, t.types[2], 0.5));
-  int32_t const root = expr_ref_binary(tree, GCOL_EXPR_NULL_LOGICAL_AND,
-                                       expr_ref_binary(tree, GCOL_EXPR_NULL_LOGICAL_AND, t1, t2), t3);
+  int32_t const t1 =
+      expr_ref_binary(tree, GCOL_EXPR_GREATER, a, expr_ref_literal_int(tree, t.types[0], 20));
+  int32_t const t2 =
+      expr_ref_binary(tree, GCOL_EXPR_NOT_EQUAL, b, expr_ref_literal_int(tree, t.types[1], 7));
+  int32_t const t3 =
+      expr_ref_binary(tree, GCOL_EXPR_LESS, c, expr_ref_literal_float(tree, t.types[2], 0.5));
+  int32_t const root =
+      expr_ref_binary(tree, GCOL_EXPR_NULL_LOGICAL_AND,
+                      expr_ref_binary(tree, GCOL_EXPR_NULL_LOGICAL_AND, t1, t2), t3);
   gcol_detail_expr_program *p = (gcol_detail_expr_program *)malloc(sizeof *p);
   assert_non_null(p);
   GCOL_TEST_OK(gcol_detail_expr_compile(tree->expr, root, t.types, 3, NULL, 0, p));
@@ -402,8 +427,8 @@ static void test_kleene_logic(void **state) {
                      {GCOL_EXPR_NULL_EQUALS, eq_n}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     expr_ref_tree *tree = expr_ref_tree_create();
-    int32_t const root =
-        expr_ref_binary(tree, cases[c].op, expr_ref_column(tree, &t, 0), expr_ref_column(tree, &t, 1));
+    int32_t const root = expr_ref_binary(tree, cases[c].op, expr_ref_column(tree, &t, 0),
+                                         expr_ref_column(tree, &t, 1));
     uint8_t out[9], ok[9], ref[9], ref_ok[9];
     for (int64_t off = 0; off <= 33; off += 33) {
       run_program(tree, root, &t, off, out, ok);
@@ -465,8 +490,9 @@ static void test_hand_values(void **state) {
     gcol_data_type type;
     if (cases[c].kind == 0 || cases[c].kind == 1) {
       type = dt(cases[c].kind == 0 ? GCOL_INT64 : GCOL_INT8);
-      root = expr_ref_binary(tree, cases[c].op, expr_ref_literal_int(tree, type, (int64_t)cases[c].x),
-                             expr_ref_literal_int(tree, type, (int64_t)cases[c].y));
+      root =
+          expr_ref_binary(tree, cases[c].op, expr_ref_literal_int(tree, type, (int64_t)cases[c].x),
+                          expr_ref_literal_int(tree, type, (int64_t)cases[c].y));
     } else if (cases[c].kind == 2) {
       type = dt(GCOL_INT32);
       root = expr_ref_cast(tree, expr_ref_literal_float(tree, dt(GCOL_FLOAT64), cases[c].x), type);
@@ -479,7 +505,8 @@ static void test_hand_values(void **state) {
     uint64_t out = 0;
     uint8_t ok = 0;
     run_program(tree, root, &t, 0, &out, &ok);
-    if ((bool)ok != cases[c].valid) fail_msg("case %zu: valid %d, expected %d", c, ok, cases[c].valid);
+    if ((bool)ok != cases[c].valid)
+      fail_msg("case %zu: valid %d, expected %d", c, ok, cases[c].valid);
     if (ok) {
       double got;
       if (type.id == GCOL_FLOAT64) {
@@ -493,7 +520,8 @@ static void test_hand_values(void **state) {
       } else {
         got = (double)(int64_t)out;
       }
-      if (got != cases[c].expected) fail_msg("case %zu: %g, expected %g", c, got, cases[c].expected);
+      if (got != cases[c].expected)
+        fail_msg("case %zu: %g, expected %g", c, got, cases[c].expected);
     }
     /* the reference agrees */
     uint64_t ref = 0;
@@ -517,10 +545,12 @@ static void test_random_trees_host(void **state) {
     expr_ref_table_random(&t, rows, &rng);
     expr_ref_tree *tree = expr_ref_tree_create();
     gcol_data_type const want = expr_ref_random_type(&rng);
-    int32_t const root = expr_ref_random(tree, &t, &rng, want, (int)gcol_test_rng_range(&rng, 1, 7));
+    int32_t const root =
+        expr_ref_random(tree, &t, &rng, want, (int)gcol_test_rng_range(&rng, 1, 7));
     size_t const w = gcol_type_size(want.id);
     void *out = malloc((size_t)(rows + 1) * w), *ref = malloc((size_t)(rows + 1) * w);
-    uint8_t *ok = (uint8_t *)malloc((size_t)rows + 1), *ref_ok = (uint8_t *)malloc((size_t)rows + 1);
+    uint8_t *ok = (uint8_t *)malloc((size_t)rows + 1),
+            *ref_ok = (uint8_t *)malloc((size_t)rows + 1);
     assert_true(out && ref && ok && ref_ok);
     expr_ref_eval(tree, root, &t, ref, ref_ok);
     int64_t const off = offsets[round % 6];
@@ -538,13 +568,128 @@ static void test_random_trees_host(void **state) {
   }
 }
 
+/* ---- two tables (conditional joins): programs over (left row, right row) pairs ---- */
+
+static void test_two_table_programs_host(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(0xE9);
+  for (int round = 0; round < 150; ++round) {
+    expr_ref_table left, right, pairs;
+    expr_ref_table_random(&left, gcol_test_rng_range(&rng, 0, 12), &rng);
+    expr_ref_table_random(&right, gcol_test_rng_range(&rng, 0, 12), &rng);
+    expr_ref_table_pairs(&left, &right, &pairs);
+    expr_ref_tree *tree = expr_ref_tree_create();
+    tree->right_base = left.num_columns;
+    gcol_data_type const want =
+        round % 2 ? gcol_data_type_make(GCOL_BOOL8) : expr_ref_random_type(&rng);
+    int32_t const root =
+        expr_ref_random(tree, &pairs, &rng, want, (int)gcol_test_rng_range(&rng, 2, 6));
+    size_t const w = gcol_type_size(want.id);
+    void *ref = malloc((size_t)(pairs.rows + 1) * w);
+    uint8_t *ref_ok = (uint8_t *)malloc((size_t)pairs.rows + 1);
+    assert_true(ref != NULL && ref_ok != NULL);
+    expr_ref_eval(tree, root, &pairs, ref, ref_ok);
+    gcol_detail_expr_program *p = (gcol_detail_expr_program *)malloc(sizeof *p);
+    assert_non_null(p);
+    GCOL_TEST_OK(gcol_detail_expr_compile(tree->expr, root, left.types, left.num_columns,
+                                          right.types, right.num_columns, p));
+    host_columns hl, hr;
+    host_columns_make(&left, round % 3 == 0 ? 0 : 33, &hl);
+    host_columns_make(&right, round % 2 == 0 ? 0 : 5, &hr);
+    gcol_detail_expr_column used[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
+    for (int32_t k = 0; k < p->num_columns; ++k) {
+      bool const is_right = p->column_side[k] == GCOL_EXPRESSION_RIGHT;
+      used[k] = (is_right ? hr.cols : hl.cols)[p->column_index[k]];
+      used[k].side = (int32_t)p->column_side[k];
+    }
+    uint64_t slots[GCOL_EXPRESSION_MAX_SLOTS];
+    char *got = (char *)calloc((size_t)(pairs.rows + 1), w);
+    uint8_t *ok = (uint8_t *)malloc((size_t)pairs.rows + 1);
+    assert_true(got != NULL && ok != NULL);
+    for (int64_t i = 0; i < left.rows; ++i) {
+      for (int64_t j = 0; j < right.rows; ++j) {
+        int64_t const r = i * right.rows + j;
+        uint64_t v = 0;
+        bool valid = false;
+        gcol_detail_expr_eval_row(p->instructions, p->num_instructions, used, i, j, slots, 1, true,
+                                  &v, &valid);
+        ok[r] = valid;
+        if (!valid) continue;
+        if (want.id == GCOL_FLOAT32) {
+          float const f = (float)gcol_detail_expr_as_double(v);
+          memcpy(got + r * (int64_t)w, &f, 4);
+        } else {
+          memcpy(got + r * (int64_t)w, &v, w);
+        }
+      }
+    }
+    char what[64];
+    snprintf(what, sizeof what, "two tables, round %d (%d nodes)", round, (int)tree->count);
+    expr_ref_assert_equal(want, pairs.rows, got, ok, ref, ref_ok, what);
+    free(got);
+    free(ok);
+    free(ref);
+    free(ref_ok);
+    free(p);
+    host_columns_free(&hl);
+    host_columns_free(&hr);
+    expr_ref_tree_free(tree);
+    expr_ref_table_free(&pairs);
+    expr_ref_table_free(&left);
+    expr_ref_table_free(&right);
+  }
+}
+
+static void test_conditional_join_checks(void **state) {
+  (void)state;
+  gcol_column_view lc = gcol_column_view_make(dt(GCOL_INT32), 10, FAKE_PTR, NULL, 0);
+  gcol_column_view rc = gcol_column_view_make(dt(GCOL_INT64), 4, FAKE_PTR, NULL, 0);
+  gcol_table_view l, r;
+  GCOL_TEST_OK(gcol_table_view_make(&lc, 1, &l));
+  GCOL_TEST_OK(gcol_table_view_make(&rc, 1, &r));
+  gcol_expression *e = NULL;
+  int32_t a, b, ca, lt, sum;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 0, &a));
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_RIGHT, 0, &b));
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LESS, a, b, &lt)); /* int32 < int64 */
+  GCOL_TEST_OK(gcol_expression_add_cast(e, a, dt(GCOL_INT64), &ca));
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_ADD, ca, b, &sum));
+  gcol_column *lm = (gcol_column *)(uintptr_t)1, *rm = (gcol_column *)(uintptr_t)1;
+  GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, lt, GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("gcol_conditional_join");
+  expect_message("node 2 (less)");
+  assert_null(lm);
+  assert_null(rm);
+  GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, sum, GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("not bool8");
+  GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, sum, GCOL_JOIN_FULL, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_UNSUPPORTED);
+  GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, sum, (gcol_join_kind)9, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, sum, GCOL_JOIN_INNER, &lm, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("right_map");
+  GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, sum, GCOL_JOIN_INNER, NULL, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_conditional_join(l, r, NULL, 0, GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  /* a right reference past the right table */
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_RIGHT, 3, &b));
+  GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, b, GCOL_JOIN_LEFT_SEMI, &lm, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("column 3 of the right table");
+  gcol_expression_free(e);
+}
+
 /* ---- the public operations refuse bad input before touching the GPU ---- */
 
 static void test_operation_checks(void **state) {
   (void)state;
-  gcol_column_view cols[2] = {
-      gcol_column_view_make(dt(GCOL_INT32), 10, FAKE_PTR, NULL, 0),
-      gcol_column_view_make(dt(GCOL_INT64), 10, FAKE_PTR, NULL, 0)};
+  gcol_column_view cols[2] = {gcol_column_view_make(dt(GCOL_INT32), 10, FAKE_PTR, NULL, 0),
+                              gcol_column_view_make(dt(GCOL_INT64), 10, FAKE_PTR, NULL, 0)};
   gcol_table_view t;
   GCOL_TEST_OK(gcol_table_view_make(cols, 2, &t));
   gcol_expression *e = NULL;
@@ -584,11 +729,18 @@ static void test_operation_checks(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_op_names),          cmocka_unit_test(test_builder_bad_input),
-      cmocka_unit_test(test_type_rules),        cmocka_unit_test(test_bind_errors),
-      cmocka_unit_test(test_limits),            cmocka_unit_test(test_program_shape),
-      cmocka_unit_test(test_kleene_logic),      cmocka_unit_test(test_hand_values),
-      cmocka_unit_test(test_random_trees_host), cmocka_unit_test(test_operation_checks),
+      cmocka_unit_test(test_op_names),
+      cmocka_unit_test(test_builder_bad_input),
+      cmocka_unit_test(test_type_rules),
+      cmocka_unit_test(test_bind_errors),
+      cmocka_unit_test(test_limits),
+      cmocka_unit_test(test_program_shape),
+      cmocka_unit_test(test_kleene_logic),
+      cmocka_unit_test(test_hand_values),
+      cmocka_unit_test(test_random_trees_host),
+      cmocka_unit_test(test_operation_checks),
+      cmocka_unit_test(test_two_table_programs_host),
+      cmocka_unit_test(test_conditional_join_checks),
   };
   return GCOL_TEST_RUN("expression_host", tests);
 }
