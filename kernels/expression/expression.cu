@@ -69,64 +69,6 @@ __host__ __device__ inline int32_t program_words(int32_t num_instructions, int32
          num_columns * (int32_t)(sizeof(gcol_detail_expr_column) / 8);
 }
 
-/*
- * Shared memory: the instructions, the column descriptors, then num_slots * blockDim slots.
- * Mode OUTPUT_COLUMN writes `out` (type out_type), and with TrackNulls `out_mask` and the
- * null count; OUTPUT_FLAGS writes one byte a row to `out` (1 where the value is valid and
- * non-zero).
- */
-template <bool TrackNulls, int Mode>
-__global__ void __launch_bounds__(kBlock)
-    expr_eval_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
-                          int32_t num_instructions, int32_t num_columns, int32_t num_slots,
-                          int64_t rows, void *out, int out_type, uint32_t *out_mask,
-                          unsigned long long *null_count) {
-  extern __shared__ uint64_t smem[];
-  gcol_detail_expr_instr *ins = (gcol_detail_expr_instr *)smem;
-  gcol_detail_expr_column *cols = (gcol_detail_expr_column *)(ins + num_instructions);
-  uint64_t *slots = (uint64_t *)(cols + num_columns);
-  __shared__ unsigned long long block_nulls;
-  {
-    const uint64_t *src = program != NULL ? program : inl.words;
-    int32_t const words = program_words(num_instructions, num_columns);
-    for (int32_t w = threadIdx.x; w < words; w += blockDim.x) smem[w] = src[w];
-    if (threadIdx.x == 0) block_nulls = 0;
-  }
-  __syncthreads();
-  int const lane = (int)(threadIdx.x & 31u);
-  int64_t const stride = (int64_t)gridDim.x * blockDim.x;
-  unsigned long long nulls = 0;
-  for (int64_t base = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < rows;
-       base += stride) {
-    int64_t const i = base + lane;
-    bool const active = i < rows;
-    uint64_t v = 0;
-    bool valid = false;
-    if (active) {
-      gcol_detail_expr_eval_row(ins, num_instructions, cols, i, i, slots + threadIdx.x, blockDim.x,
-                                TrackNulls, &v, &valid);
-    }
-    if (Mode == OUTPUT_FLAGS) {
-      if (active) ((uint8_t *)out)[i] = (valid && v != 0) ? 1 : 0;
-    } else {
-      if (active) store_value(out, out_type, i, valid ? v : 0);
-      if (TrackNulls) {
-        unsigned const ballot = __ballot_sync(0xFFFFFFFFu, active && valid);
-        if (lane == 0) {
-          out_mask[base >> 5] = ballot;
-          int64_t const in_word = rows - base < 32 ? rows - base : 32;
-          nulls += (unsigned long long)(in_word - __popc(ballot));
-        }
-      }
-    }
-  }
-  if (Mode == OUTPUT_COLUMN && TrackNulls) {
-    if (lane == 0 && nulls != 0) atomicAdd(&block_nulls, nulls);
-    __syncthreads();
-    if (threadIdx.x == 0 && block_nulls != 0) atomicAdd(null_count, block_nulls);
-  }
-}
-
 /* Copies the program (by-value parameter or device buffer) to the block's shared memory,
  * laid out as expr_eval_smem_kernel's; returns the slots. Synchronizes the block. */
 __device__ __forceinline__ uint64_t *stage_program(uint64_t *smem, const inline_program &inl,
@@ -137,6 +79,79 @@ __device__ __forceinline__ uint64_t *stage_program(uint64_t *smem, const inline_
   for (int32_t w = threadIdx.x; w < words; w += blockDim.x) smem[w] = src[w];
   __syncthreads();
   return smem + words;
+}
+
+/*
+ * Shared memory: the instructions, the column descriptors, then the slots: slot s of a
+ * thread's row r (of Rows) at [(s * Rows + r) * blockDim + thread]. Each thread takes Rows
+ * rows per pass (tile of Rows * blockDim rows, row r at tile + r * blockDim + thread, so
+ * every load is coalesced) and runs each instruction on all of them: Rows independent loads
+ * in flight per thread, and one dispatch per instruction for Rows rows.
+ * Mode OUTPUT_COLUMN writes `out` (type out_type), and with TrackNulls `out_mask` and the
+ * null count; OUTPUT_FLAGS writes one byte a row to `out` (1 where the value is valid and
+ * non-zero).
+ */
+template <bool TrackNulls, int Mode, int Rows>
+__global__ void __launch_bounds__(kBlock)
+    expr_eval_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
+                          int32_t num_instructions, int32_t num_columns, int64_t rows, void *out,
+                          int out_type, uint32_t *out_mask, unsigned long long *null_count) {
+  extern __shared__ uint64_t smem[];
+  const gcol_detail_expr_instr *ins = (const gcol_detail_expr_instr *)smem;
+  const gcol_detail_expr_column *cols = (const gcol_detail_expr_column *)(ins + num_instructions);
+  __shared__ unsigned long long block_nulls;
+  if (threadIdx.x == 0) block_nulls = 0;
+  uint64_t *slots = stage_program(smem, inl, program, num_instructions, num_columns) + threadIdx.x;
+  int const lane = (int)(threadIdx.x & 31u);
+  int64_t const tile = (int64_t)Rows * blockDim.x;
+  int64_t const slot_stride = tile; /* from slot s to slot s + 1 of one row */
+  unsigned long long nulls = 0;
+  for (int64_t first = (int64_t)blockIdx.x * tile; first < rows;
+       first += (int64_t)gridDim.x * tile) {
+    int64_t row[Rows];
+    uint32_t valid[Rows];
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) {
+      row[r] = first + (int64_t)r * blockDim.x + threadIdx.x;
+      valid[r] = 0;
+    }
+    for (int32_t k = 0; k < num_instructions; ++k) {
+      gcol_detail_expr_instr const in = ins[k];
+#pragma unroll
+      for (int r = 0; r < Rows; ++r) {
+        if (row[r] < rows) {
+          gcol_detail_expr_step(in, cols, row[r], row[r], slots + (int64_t)r * blockDim.x,
+                                slot_stride, TrackNulls, &valid[r]);
+        }
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) {
+      int64_t const i = row[r];
+      bool const active = i < rows;
+      uint64_t const v = active ? slots[(int64_t)r * blockDim.x] : 0;
+      bool const ok = active && (!TrackNulls || (valid[r] & 1u) != 0);
+      if (Mode == OUTPUT_FLAGS) {
+        if (active) ((uint8_t *)out)[i] = (ok && v != 0) ? 1 : 0;
+      } else {
+        if (active) store_value(out, out_type, i, ok ? v : 0);
+        if (TrackNulls) {
+          unsigned const ballot = __ballot_sync(0xFFFFFFFFu, ok);
+          int64_t const word_first = i - lane; /* a multiple of 32: this warp's first row */
+          if (lane == 0 && word_first < rows) {
+            out_mask[word_first >> 5] = ballot;
+            int64_t const in_word = rows - word_first < 32 ? rows - word_first : 32;
+            nulls += (unsigned long long)(in_word - __popc(ballot));
+          }
+        }
+      }
+    }
+  }
+  if (Mode == OUTPUT_COLUMN && TrackNulls) {
+    if (lane == 0 && nulls != 0) atomicAdd(&block_nulls, nulls);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_nulls != 0) atomicAdd(null_count, block_nulls);
+  }
 }
 
 /* True when the predicate holds for (left row i, right row j). */
@@ -228,17 +243,32 @@ typedef struct bound_expression {
   bool track_nulls;
 } bound_expression;
 
+/* Rows per thread and pass: 4 while their slots fit in 32 KiB (a program of at most 4
+ * slots: every benchmark shape), else 1 (at most 16 slots, 32 KiB). */
+constexpr int kBatchRows = 4;
+constexpr int kBatchMaxSlots = 4;
+
+template <bool TrackNulls, int Mode, int Rows>
+void launch_eval_rows(const bound_expression *b, int64_t rows, void *out, uint32_t *out_mask,
+                      unsigned long long *null_count, cudaStream_t s) {
+  const gcol_detail_expr_program *p = b->program;
+  size_t const smem = (size_t)program_words(p->num_instructions, p->num_columns) * 8 +
+                      (size_t)p->num_slots * Rows * kBlock * sizeof(uint64_t);
+  unsigned int const blocks =
+      std::min(gcol_detail_grid_size((rows + Rows - 1) / Rows, kBlock), kMaxBlocks);
+  expr_eval_smem_kernel<TrackNulls, Mode, Rows><<<blocks, kBlock, smem, s>>>(
+      b->inl, b->device_program != NULL ? (const uint64_t *)b->device_program->data : NULL,
+      p->num_instructions, p->num_columns, rows, out, (int)p->out_type.id, out_mask, null_count);
+}
+
 template <bool TrackNulls, int Mode>
 void launch_eval(const bound_expression *b, int64_t rows, void *out, uint32_t *out_mask,
                  unsigned long long *null_count, cudaStream_t s) {
-  const gcol_detail_expr_program *p = b->program;
-  size_t const smem = (size_t)program_words(p->num_instructions, p->num_columns) * 8 +
-                      (size_t)p->num_slots * kBlock * sizeof(uint64_t);
-  unsigned int const blocks = std::min(gcol_detail_grid_size(rows, kBlock), kMaxBlocks);
-  expr_eval_smem_kernel<TrackNulls, Mode><<<blocks, kBlock, smem, s>>>(
-      b->inl, b->device_program != NULL ? (const uint64_t *)b->device_program->data : NULL,
-      p->num_instructions, p->num_columns, p->num_slots, rows, out, (int)p->out_type.id, out_mask,
-      null_count);
+  if (b->program->num_slots <= kBatchMaxSlots) {
+    launch_eval_rows<TrackNulls, Mode, kBatchRows>(b, rows, out, out_mask, null_count, s);
+  } else {
+    launch_eval_rows<TrackNulls, Mode, 1>(b, rows, out, out_mask, null_count, s);
+  }
 }
 
 void bound_free(bound_expression *b) {

@@ -393,11 +393,76 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_unary(int op, int type, uint64_t x) {
 }
 
 /*
- * Evaluates the program's @p n instructions for row @p row of the left table and
- * @p right_row of the right one (a one-table program passes the same row twice). Slot s lives at
- * slots[s * stride]. With @p track_nulls false the columns are taken to have no nulls and
- * validity is not tracked (the caller checked that no instruction can make a null).
+ * Runs one instruction for row @p row of the left table and @p right_row of the right one
+ * (a one-table program passes the same row twice). Slot s lives at slots[s * stride]; bit s
+ * of *valid is its validity. With @p track_nulls false the columns are taken to have no
+ * nulls and validity is not tracked (the caller checked that no instruction can make one).
  */
+GCOL_HD_INLINE void gcol_detail_expr_step(gcol_detail_expr_instr in,
+                                          const gcol_detail_expr_column *cols, int64_t row,
+                                          int64_t right_row, uint64_t *slots, int64_t stride,
+                                          bool track_nulls, uint32_t *valid) {
+  uint64_t r = 0;
+  bool vr = true;
+  int const op = in.opcode;
+  if (op == GCOL_DETAIL_EXPR_LOAD_COLUMN) {
+    const gcol_detail_expr_column *c = &cols[in.imm];
+    int64_t const at = c->side == GCOL_EXPRESSION_RIGHT ? right_row : row;
+    r = gcol_detail_expr_load(c, at);
+    if (track_nulls) {
+      vr = gcol_detail_expr_valid(c, at);
+      if (!vr) r = 0;
+    }
+  } else if (op == GCOL_DETAIL_EXPR_LOAD_LITERAL) {
+    r = in.imm;
+  } else if (op == GCOL_DETAIL_EXPR_LOAD_NULL) {
+    vr = false;
+  } else {
+    uint64_t const x = slots[(int64_t)in.a * stride];
+    bool const vx = !track_nulls || ((*valid >> in.a) & 1u) != 0;
+    if (op == GCOL_DETAIL_EXPR_CAST) {
+      if (vx) {
+        r = gcol_detail_expr_cast(in.type, in.out_type, x, &vr);
+      } else {
+        vr = false;
+      }
+    } else if (op == GCOL_EXPR_IS_NULL || op == GCOL_EXPR_IS_VALID) {
+      r = (op == GCOL_EXPR_IS_VALID) == vx ? 1u : 0u;
+    } else if (op <= GCOL_EXPR_IS_VALID) {
+      vr = vx;
+      r = vx ? gcol_detail_expr_unary(op, in.type, x) : 0u;
+    } else {
+      uint64_t const y = slots[(int64_t)in.b * stride];
+      bool const vy = !track_nulls || ((*valid >> in.b) & 1u) != 0;
+      if (op == GCOL_EXPR_NULL_EQUALS) {
+        r = vx && vy ? gcol_detail_expr_compare(op, in.type, x, y) : (vx == vy ? 1u : 0u);
+      } else if (op == GCOL_EXPR_NULL_LOGICAL_AND) {
+        bool const known_false = (vx && x == 0) || (vy && y == 0);
+        vr = known_false || (vx && vy);
+        r = !known_false && vr ? 1u : 0u;
+      } else if (op == GCOL_EXPR_NULL_LOGICAL_OR) {
+        bool const known_true = (vx && x != 0) || (vy && y != 0);
+        vr = known_true || (vx && vy);
+        r = known_true ? 1u : 0u;
+      } else if (!(vx && vy)) {
+        vr = false;
+      } else if (op == GCOL_EXPR_LOGICAL_AND) {
+        r = (x != 0 && y != 0) ? 1u : 0u;
+      } else if (op == GCOL_EXPR_LOGICAL_OR) {
+        r = (x != 0 || y != 0) ? 1u : 0u;
+      } else if (op >= GCOL_EXPR_EQUAL) {
+        r = gcol_detail_expr_compare(op, in.type, x, y);
+      } else {
+        r = gcol_detail_expr_arith(op, in.type, x, y, &vr);
+      }
+    }
+  }
+  slots[(int64_t)in.dst * stride] = r;
+  *valid = (*valid & ~(1u << in.dst)) | ((vr ? 1u : 0u) << in.dst);
+}
+
+/* Runs the program's @p n instructions for one row (as gcol_detail_expr_step()); the result
+ * is slot 0. */
 GCOL_HD_INLINE void gcol_detail_expr_eval_row(const gcol_detail_expr_instr *ins, int32_t n,
                                               const gcol_detail_expr_column *cols, int64_t row,
                                               int64_t right_row, uint64_t *slots, int64_t stride,
@@ -405,64 +470,7 @@ GCOL_HD_INLINE void gcol_detail_expr_eval_row(const gcol_detail_expr_instr *ins,
                                               bool *out_valid) {
   uint32_t valid = 0;
   for (int32_t k = 0; k < n; ++k) {
-    gcol_detail_expr_instr const in = ins[k];
-    uint64_t r = 0;
-    bool vr = true;
-    int const op = in.opcode;
-    if (op == GCOL_DETAIL_EXPR_LOAD_COLUMN) {
-      const gcol_detail_expr_column *c = &cols[in.imm];
-      int64_t const at = c->side == GCOL_EXPRESSION_RIGHT ? right_row : row;
-      r = gcol_detail_expr_load(c, at);
-      if (track_nulls) {
-        vr = gcol_detail_expr_valid(c, at);
-        if (!vr) r = 0;
-      }
-    } else if (op == GCOL_DETAIL_EXPR_LOAD_LITERAL) {
-      r = in.imm;
-    } else if (op == GCOL_DETAIL_EXPR_LOAD_NULL) {
-      vr = false;
-    } else {
-      uint64_t const x = slots[(int64_t)in.a * stride];
-      bool const vx = !track_nulls || ((valid >> in.a) & 1u) != 0;
-      if (op == GCOL_DETAIL_EXPR_CAST) {
-        if (vx) {
-          r = gcol_detail_expr_cast(in.type, in.out_type, x, &vr);
-        } else {
-          vr = false;
-        }
-      } else if (op == GCOL_EXPR_IS_NULL || op == GCOL_EXPR_IS_VALID) {
-        r = (op == GCOL_EXPR_IS_VALID) == vx ? 1u : 0u;
-      } else if (op <= GCOL_EXPR_IS_VALID) {
-        vr = vx;
-        r = vx ? gcol_detail_expr_unary(op, in.type, x) : 0u;
-      } else {
-        uint64_t const y = slots[(int64_t)in.b * stride];
-        bool const vy = !track_nulls || ((valid >> in.b) & 1u) != 0;
-        if (op == GCOL_EXPR_NULL_EQUALS) {
-          r = vx && vy ? gcol_detail_expr_compare(op, in.type, x, y) : (vx == vy ? 1u : 0u);
-        } else if (op == GCOL_EXPR_NULL_LOGICAL_AND) {
-          bool const known_false = (vx && x == 0) || (vy && y == 0);
-          vr = known_false || (vx && vy);
-          r = !known_false && vr ? 1u : 0u;
-        } else if (op == GCOL_EXPR_NULL_LOGICAL_OR) {
-          bool const known_true = (vx && x != 0) || (vy && y != 0);
-          vr = known_true || (vx && vy);
-          r = known_true ? 1u : 0u;
-        } else if (!(vx && vy)) {
-          vr = false;
-        } else if (op == GCOL_EXPR_LOGICAL_AND) {
-          r = (x != 0 && y != 0) ? 1u : 0u;
-        } else if (op == GCOL_EXPR_LOGICAL_OR) {
-          r = (x != 0 || y != 0) ? 1u : 0u;
-        } else if (op >= GCOL_EXPR_EQUAL) {
-          r = gcol_detail_expr_compare(op, in.type, x, y);
-        } else {
-          r = gcol_detail_expr_arith(op, in.type, x, y, &vr);
-        }
-      }
-    }
-    slots[(int64_t)in.dst * stride] = r;
-    valid = (valid & ~(1u << in.dst)) | ((vr ? 1u : 0u) << in.dst);
+    gcol_detail_expr_step(ins[k], cols, row, right_row, slots, stride, track_nulls, &valid);
   }
   *out_value = slots[0];
   *out_valid = !track_nulls || (valid & 1u) != 0;
