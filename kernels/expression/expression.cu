@@ -33,25 +33,13 @@ constexpr unsigned int kMaxBlocks = 8192;
 
 enum output_mode { OUTPUT_COLUMN = 0, OUTPUT_FLAGS = 1 };
 
+/* Writes slot value @p v as element i of an output of type @p type. */
 __device__ __forceinline__ void store_value(void *out, int type, int64_t i, uint64_t v) {
-  switch (gcol_type_size((gcol_type_id)type)) {
-    case 1:
-      ((uint8_t *)out)[i] = (uint8_t)v;
-      break;
-    case 2:
-      ((uint16_t *)out)[i] = (uint16_t)v;
-      break;
-    case 4:
-      if (type == GCOL_FLOAT32) {
-        ((float *)out)[i] = (float)gcol_detail_expr_as_double(v);
-      } else {
-        ((uint32_t *)out)[i] = (uint32_t)v;
-      }
-      break;
-    default:
-      ((uint64_t *)out)[i] = v;
-      break;
+  int32_t const width = (int32_t)gcol_type_size((gcol_type_id)type);
+  if (gcol_type_is_floating((gcol_type_id)type)) {
+    v = gcol_detail_storage_from_f64(gcol_detail_f64_from_bits(v), width);
   }
+  gcol_detail_store_bits(out, i, width, v);
 }
 
 /*
@@ -332,13 +320,11 @@ gcol_status upload(gcol_table_view left, const gcol_table_view *right, gcol_stre
                     "no host memory to stage an expression");
   memcpy(staging, b->program->instructions, ins_bytes);
   for (int32_t k = 0; k < b->program->num_columns; ++k) {
-    gcol_column_view const v = program_column(b->program, left, right, k);
+    gcol_column_view v = program_column(b->program, left, right, k);
     gcol_detail_expr_column c;
     memset(&c, 0, sizeof c);
-    c.data = v.data;
-    c.mask = v.null_mask != NULL && v.null_count != 0 ? v.null_mask : NULL;
-    c.offset = v.offset;
-    c.type = (int32_t)v.type.id;
+    if (v.null_count == 0) v.null_mask = NULL; /* no nulls: no mask to read */
+    c.reader = gcol_detail_reader_make(v);
     c.side = (int32_t)b->program->column_side[k];
     memcpy(staging + ins_bytes + (size_t)k * sizeof c, &c, sizeof c);
   }

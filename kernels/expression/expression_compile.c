@@ -99,11 +99,9 @@ static bool value_type_supported(gcol_type_id id) {
 
 uint64_t gcol_detail_expr_slot_from_storage(gcol_type_id id, const void *storage) {
   gcol_detail_expr_column c;
-  c.data = storage;
-  c.mask = NULL;
-  c.offset = 0;
-  c.type = (int32_t)id;
-  c.side = GCOL_EXPRESSION_LEFT;
+  memset(&c, 0, sizeof c);
+  c.reader =
+      gcol_detail_reader_make(gcol_column_view_make(gcol_data_type_make(id), 1, storage, NULL, 0));
   return gcol_detail_expr_load(&c, 0);
 }
 

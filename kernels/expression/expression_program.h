@@ -21,6 +21,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "detail/aggregate.h"
 #include "gcol/expression.h"
 
 #ifdef __cplusplus
@@ -76,13 +77,11 @@ typedef struct gcol_detail_expr_instr {
   uint64_t imm; /* LOAD_LITERAL: the value; LOAD_COLUMN: the program's column index */
 } gcol_detail_expr_instr;
 
-/* A column as the interpreter reads it: data and mask of the view (not offset-adjusted). */
+/* A column as the interpreter reads it: the shared element reader and the table it is in. */
 typedef struct gcol_detail_expr_column {
-  const void *data;
-  const uint32_t *mask; /* NULL: all valid */
-  int64_t offset;
-  int32_t type; /* gcol_type_id */
+  gcol_detail_reader reader;
   int32_t side; /* gcol_expression_side: which row index reads it */
+  int32_t unused;
 } gcol_detail_expr_column;
 
 typedef struct gcol_detail_expr_program {
@@ -132,18 +131,6 @@ GCOL_HD_INLINE gcol_detail_expr_kind gcol_detail_expr_kind_of(int type) {
   return GCOL_DETAIL_EXPR_SIGNED;
 }
 
-GCOL_HD_INLINE double gcol_detail_expr_as_double(uint64_t v) {
-  double d;
-  memcpy(&d, &v, sizeof d);
-  return d;
-}
-
-GCOL_HD_INLINE uint64_t gcol_detail_expr_from_double(double d) {
-  uint64_t v;
-  memcpy(&v, &d, sizeof v);
-  return v;
-}
-
 /* An integer slot value wrapped to the width of @p type (two's complement). */
 GCOL_HD_INLINE uint64_t gcol_detail_expr_wrap(int type, uint64_t v) {
   gcol_type_id const id = (gcol_type_id)type;
@@ -161,42 +148,12 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_wrap(int type, uint64_t v) {
                   : v;
 }
 
-/* Reads row @p row of @p c as a slot value. */
+/* Reads row @p row of @p c as a slot value (floats as the bits of a double). */
 GCOL_HD_INLINE uint64_t gcol_detail_expr_load(const gcol_detail_expr_column *c, int64_t row) {
-  int64_t const i = c->offset + row;
-  switch ((gcol_type_id)c->type) {
-    case GCOL_INT8:
-      return (uint64_t)(int64_t)((const int8_t *)c->data)[i];
-    case GCOL_INT16:
-      return (uint64_t)(int64_t)((const int16_t *)c->data)[i];
-    case GCOL_UINT8:
-      return (uint64_t)((const uint8_t *)c->data)[i];
-    case GCOL_UINT16:
-      return (uint64_t)((const uint16_t *)c->data)[i];
-    case GCOL_UINT32:
-      return (uint64_t)((const uint32_t *)c->data)[i];
-    case GCOL_UINT64:
-      return ((const uint64_t *)c->data)[i];
-    case GCOL_FLOAT32:
-      return gcol_detail_expr_from_double((double)((const float *)c->data)[i]);
-    case GCOL_FLOAT64:
-      return ((const uint64_t *)c->data)[i];
-    case GCOL_BOOL8:
-      return ((const uint8_t *)c->data)[i] != 0 ? 1u : 0u;
-    default:
-      break;
+  if (c->reader.kind == GCOL_DETAIL_KIND_FLOAT) {
+    return gcol_detail_f64_bits(gcol_detail_reader_f64(c->reader, row));
   }
-  if (gcol_type_size((gcol_type_id)c->type) == 4) {
-    return (uint64_t)(int64_t)((const int32_t *)c->data)[i];
-  }
-  return (uint64_t)((const int64_t *)c->data)[i];
-}
-
-/* True when row @p row of @p c is valid. */
-GCOL_HD_INLINE bool gcol_detail_expr_valid(const gcol_detail_expr_column *c, int64_t row) {
-  if (c->mask == NULL) return true;
-  uint64_t const bit = (uint64_t)(c->offset + row);
-  return ((c->mask[bit >> 5] >> (bit & 31u)) & 1u) != 0;
+  return gcol_detail_reader_bits(c->reader, row);
 }
 
 /* 2^bits as a double (bits <= 64). */
@@ -214,24 +171,23 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_cast(int from, int to, uint64_t v, bool
   bool const from_float = fk == GCOL_DETAIL_EXPR_F32 || fk == GCOL_DETAIL_EXPR_F64;
   *valid = true;
   if (tk == GCOL_DETAIL_EXPR_BOOL) {
-    return from_float ? (gcol_detail_expr_as_double(v) != 0.0 ? 1u : 0u) : (v != 0 ? 1u : 0u);
+    return from_float ? (gcol_detail_f64_from_bits(v) != 0.0 ? 1u : 0u) : (v != 0 ? 1u : 0u);
   }
   if (tk == GCOL_DETAIL_EXPR_F64) {
     if (from_float) return v;
-    return gcol_detail_expr_from_double(fk == GCOL_DETAIL_EXPR_SIGNED ? (double)(int64_t)v
-                                                                      : (double)v);
+    return gcol_detail_f64_bits(fk == GCOL_DETAIL_EXPR_SIGNED ? (double)(int64_t)v : (double)v);
   }
   if (tk == GCOL_DETAIL_EXPR_F32) {
     float f;
     if (from_float) {
-      f = (float)gcol_detail_expr_as_double(v);
+      f = (float)gcol_detail_f64_from_bits(v);
     } else {
       f = fk == GCOL_DETAIL_EXPR_SIGNED ? (float)(int64_t)v : (float)v;
     }
-    return gcol_detail_expr_from_double((double)f);
+    return gcol_detail_f64_bits((double)f);
   }
   if (from_float) {
-    double const t = trunc(gcol_detail_expr_as_double(v));
+    double const t = trunc(gcol_detail_f64_from_bits(v));
     int const bits = (int)gcol_type_size((gcol_type_id)to) * 8;
     if (tk == GCOL_DETAIL_EXPR_UNSIGNED) {
       if (!(t >= 0.0 && t < gcol_detail_expr_pow2(bits))) {
@@ -255,7 +211,7 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_compare(int op, int type, uint64_t x, u
   gcol_detail_expr_kind const k = gcol_detail_expr_kind_of(type);
   bool lt, eq;
   if (k == GCOL_DETAIL_EXPR_F32 || k == GCOL_DETAIL_EXPR_F64) {
-    double const a = gcol_detail_expr_as_double(x), b = gcol_detail_expr_as_double(y);
+    double const a = gcol_detail_f64_from_bits(x), b = gcol_detail_f64_from_bits(y);
     switch (op) {
       case GCOL_EXPR_EQUAL:
       case GCOL_EXPR_NULL_EQUALS:
@@ -301,7 +257,7 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_arith(int op, int type, uint64_t x, uin
   gcol_detail_expr_kind const k = gcol_detail_expr_kind_of(type);
   *valid = true;
   if (k == GCOL_DETAIL_EXPR_F32) {
-    float const a = (float)gcol_detail_expr_as_double(x), b = (float)gcol_detail_expr_as_double(y);
+    float const a = (float)gcol_detail_f64_from_bits(x), b = (float)gcol_detail_f64_from_bits(y);
     float r;
     switch (op) {
       case GCOL_EXPR_ADD:
@@ -320,10 +276,10 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_arith(int op, int type, uint64_t x, uin
         r = fmodf(a, b);
         break;
     }
-    return gcol_detail_expr_from_double((double)r);
+    return gcol_detail_f64_bits((double)r);
   }
   if (k == GCOL_DETAIL_EXPR_F64) {
-    double const a = gcol_detail_expr_as_double(x), b = gcol_detail_expr_as_double(y);
+    double const a = gcol_detail_f64_from_bits(x), b = gcol_detail_f64_from_bits(y);
     double r;
     switch (op) {
       case GCOL_EXPR_ADD:
@@ -342,7 +298,7 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_arith(int op, int type, uint64_t x, uin
         r = fmod(a, b);
         break;
     }
-    return gcol_detail_expr_from_double(r);
+    return gcol_detail_f64_bits(r);
   }
   uint64_t r;
   switch (op) {
@@ -380,12 +336,12 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_unary(int op, int type, uint64_t x) {
   gcol_detail_expr_kind const k = gcol_detail_expr_kind_of(type);
   if (op == GCOL_EXPR_NOT) return x != 0 ? 0u : 1u;
   if (k == GCOL_DETAIL_EXPR_F32) {
-    float const a = (float)gcol_detail_expr_as_double(x);
-    return gcol_detail_expr_from_double((double)(op == GCOL_EXPR_NEGATE ? -a : fabsf(a)));
+    float const a = (float)gcol_detail_f64_from_bits(x);
+    return gcol_detail_f64_bits((double)(op == GCOL_EXPR_NEGATE ? -a : fabsf(a)));
   }
   if (k == GCOL_DETAIL_EXPR_F64) {
-    double const a = gcol_detail_expr_as_double(x);
-    return gcol_detail_expr_from_double(op == GCOL_EXPR_NEGATE ? -a : fabs(a));
+    double const a = gcol_detail_f64_from_bits(x);
+    return gcol_detail_f64_bits(op == GCOL_EXPR_NEGATE ? -a : fabs(a));
   }
   if (k == GCOL_DETAIL_EXPR_UNSIGNED) return x; /* ABS; NEGATE is refused for unsigned */
   if (op == GCOL_EXPR_NEGATE || (int64_t)x < 0) return gcol_detail_expr_wrap(type, (uint64_t)0 - x);
@@ -410,7 +366,7 @@ GCOL_HD_INLINE void gcol_detail_expr_step(gcol_detail_expr_instr in,
     int64_t const at = c->side == GCOL_EXPRESSION_RIGHT ? right_row : row;
     r = gcol_detail_expr_load(c, at);
     if (track_nulls) {
-      vr = gcol_detail_expr_valid(c, at);
+      vr = gcol_detail_reader_valid(c->reader, at);
       if (!vr) r = 0;
     }
   } else if (op == GCOL_DETAIL_EXPR_LOAD_LITERAL) {

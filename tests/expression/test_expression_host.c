@@ -53,10 +53,12 @@ static void host_columns_make(const expr_ref_table *t, int64_t offset, host_colu
         if (t->valid[c][r]) h->masks[c][bit / 32] |= 1u << (bit % 32);
       }
     }
-    h->cols[c].data = h->data[c];
-    h->cols[c].mask = h->masks[c];
-    h->cols[c].offset = offset;
-    h->cols[c].type = (int32_t)t->types[c].id;
+    gcol_column_view v =
+        gcol_column_view_make(t->types[c], t->rows, NULL, h->masks[c], GCOL_UNKNOWN_NULL_COUNT);
+    v.data = h->data[c];
+    v.offset = offset;
+    h->cols[c].reader = gcol_detail_reader_make(v);
+    h->cols[c].side = GCOL_EXPRESSION_LEFT;
   }
 }
 
@@ -83,7 +85,7 @@ static void run_program(const expr_ref_tree *tree, int32_t root, const expr_ref_
   for (int32_t k = 0; k < p->num_columns; ++k) {
     assert_int_equal(p->column_side[k], GCOL_EXPRESSION_LEFT);
     used[k] = h.cols[p->column_index[k]];
-    if (used[k].mask != NULL) track = true;
+    if (used[k].reader.mask != NULL) track = true;
   }
   if (p->can_make_nulls) track = true;
   size_t const w = gcol_type_size(p->out_type.id);
@@ -99,7 +101,7 @@ static void run_program(const expr_ref_tree *tree, int32_t root, const expr_ref_
     memset(dst, 0, w);
     if (!ok) continue;
     if (p->out_type.id == GCOL_FLOAT32) {
-      float const f = (float)gcol_detail_expr_as_double(v);
+      float const f = (float)gcol_detail_f64_from_bits(v);
       memcpy(dst, &f, 4);
     } else {
       memcpy(dst, &v, w);
@@ -616,7 +618,7 @@ static void test_two_table_programs_host(void **state) {
         ok[r] = valid;
         if (!valid) continue;
         if (want.id == GCOL_FLOAT32) {
-          float const f = (float)gcol_detail_expr_as_double(v);
+          float const f = (float)gcol_detail_f64_from_bits(v);
           memcpy(got + r * (int64_t)w, &f, 4);
         } else {
           memcpy(got + r * (int64_t)w, &v, w);
