@@ -17,6 +17,7 @@
 
 #include "expression/expression_program.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 #define GCOL_DETAIL_EXPR_OP_NAME_CASE(NAME, ARITY, STRING) \
   case GCOL_EXPR_##NAME:                                   \
@@ -173,12 +174,20 @@ done:
 
 gcol_status gcol_expression_add_unary(gcol_expression *expr, gcol_expression_op op, int32_t operand,
                                       int32_t *node) {
-  return add_operator(expr, op, 1, operand, -1, node);
+  gcol_status status;
+  GCOL_DETAIL_NVTX_PUSH("gcol_expression_add_unary");
+  status = add_operator(expr, op, 1, operand, -1, node);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 gcol_status gcol_expression_add_binary(gcol_expression *expr, gcol_expression_op op, int32_t lhs,
                                        int32_t rhs, int32_t *node) {
-  return add_operator(expr, op, 2, lhs, rhs, node);
+  gcol_status status;
+  GCOL_DETAIL_NVTX_PUSH("gcol_expression_add_binary");
+  status = add_operator(expr, op, 2, lhs, rhs, node);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 gcol_status gcol_expression_add_cast(gcol_expression *expr, int32_t operand, gcol_data_type type,
@@ -454,13 +463,15 @@ gcol_status gcol_expression_output_type(const gcol_expression *expr, int32_t roo
                                         gcol_data_type *out) {
   gcol_status status = GCOL_OK;
   gcol_detail_expr_program *program = NULL;
+  GCOL_DETAIL_NVTX_PUSH("gcol_expression_output_type");
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   program = (gcol_detail_expr_program *)malloc(sizeof *program);
   GCOL_DETAIL_CHECK(program != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for a program");
-  GCOL_DETAIL_TRY(
-      gcol_detail_expr_compile(expr, root, left_types, num_left, right_types, num_right, program));
+  GCOL_DETAIL_TRY(gcol_detail_expr_compile(expr, root, left_types, num_left, right_types,
+                                           num_right, program));
   *out = program->out_type;
 done:
   free(program);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }

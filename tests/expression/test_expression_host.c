@@ -149,7 +149,7 @@ static void test_builder_bad_input(void **state) {
   /* operands must be nodes already added: no forward reference, so no cycle */
   GCOL_TEST_STATUS(gcol_expression_add_unary(e, GCOL_EXPR_NEGATE, 1, &n),
                    GCOL_ERROR_INVALID_ARGUMENT);
-  expect_message("operand is 1");
+  expect_message("gcol_expression_add_unary: operand is 1");
   GCOL_TEST_STATUS(gcol_expression_add_binary(e, GCOL_EXPR_ADD, a, -1, &n),
                    GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("rhs is -1");
@@ -270,7 +270,7 @@ static void test_bind_errors(void **state) {
   GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_ADD, a, b, &n));     /* 2 */
   GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 3, NULL, 0, &out),
                    GCOL_ERROR_TYPE_MISMATCH);
-  expect_message("node 2 (add)");
+  expect_message("gcol_expression_output_type: node 2 (add)");
   expect_message("int32");
   expect_message("int64");
   /* the cast repairs it */
