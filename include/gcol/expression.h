@@ -294,14 +294,14 @@ gcol_status gcol_filter_expression(gcol_table_view input, const gcol_expression 
  * row), counting the output rows of each left row, then writing them at their offsets:
  * O(left x right) predicate evaluations, meant for predicates that equality keys cannot
  * express (ranges, inequalities) on moderate sizes.
- * Output order: left rows ascending, each row's matches in ascending right order; a left
- * join's unmatched left row appears once with -1 on the right, in its place.
+ * Output order: left rows ascending, each row's matches in ascending right order; a left or
+ * full join's unmatched left row appears once with -1 on the right, in its place; a full
+ * join then appends (-1, row) for each right row no left row matched, ascending.
  * @param[in] left Left table.
  * @param[in] right Right table.
  * @param[in] expr The expression.
  * @param[in] root A BOOL8 node.
- * @param[in] kind ::GCOL_JOIN_INNER, ::GCOL_JOIN_LEFT, ::GCOL_JOIN_LEFT_SEMI or
- *                 ::GCOL_JOIN_LEFT_ANTI (::GCOL_JOIN_FULL: ::GCOL_ERROR_UNSUPPORTED).
+ * @param[in] kind Any ::gcol_join_kind.
  * @param[out] left_map Left rows: INT32 when both tables have fewer than 2^31 rows, INT64
  *                      otherwise; NULL on failure.
  * @param[out] right_map Right rows (-1: none), same type; NULL allowed, and set to NULL, for
@@ -310,10 +310,11 @@ gcol_status gcol_filter_expression(gcol_table_view input, const gcol_expression 
  * @param[in] mr Resource of the outputs, or NULL for the default.
  * @return ::GCOL_OK; the statuses of gcol_expression_output_type(); ::GCOL_ERROR_TYPE_MISMATCH
  *         (the root is not BOOL8); ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, malformed
- *         tables, a bad @p kind); ::GCOL_ERROR_UNSUPPORTED (a full join, DICTIONARY32
- *         columns); ::GCOL_ERROR_OUT_OF_MEMORY (also when the output does not fit); a CUDA
+ *         tables, a bad @p kind); ::GCOL_ERROR_UNSUPPORTED (DICTIONARY32 columns); ::GCOL_ERROR_OUT_OF_MEMORY (also when the output does not fit); a CUDA
  *         status.
- * @note Synchronizes @p stream (the output size sizes the maps). The caller owns the maps.
+ * @note Synchronizes @p stream (the output size sizes the maps; a full join once more for
+ *       its right-only rows). Temporary memory: 8 bytes a left row, and for a full join 1
+ *       byte a right row plus 8 bytes a right-only row. The caller owns the maps.
  */
 gcol_status gcol_conditional_join(gcol_table_view left, gcol_table_view right,
                                   const gcol_expression *expr, int32_t root, gcol_join_kind kind,

@@ -164,7 +164,8 @@ template <bool TrackNulls>
 __global__ void __launch_bounds__(kBlock)
     cond_join_count_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
                                 int32_t num_instructions, int32_t num_columns, int64_t left_rows,
-                                int64_t right_rows, int kind, int64_t *counts) {
+                                int64_t right_rows, int kind, int64_t *counts,
+                                uint8_t *unmatched_right) {
   extern __shared__ uint64_t smem[];
   uint64_t *slots = stage_program(smem, inl, program, num_instructions, num_columns) + threadIdx.x;
   bool const stop_at_first = kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI;
@@ -173,13 +174,14 @@ __global__ void __launch_bounds__(kBlock)
     for (int64_t j = 0; j < right_rows; ++j) {
       if (pair_matches<TrackNulls>(smem, num_instructions, i, j, slots)) {
         ++matches;
+        if (unmatched_right != NULL) unmatched_right[j] = 0; /* full join: j has a match */
         if (stop_at_first) break;
       }
     }
-    counts[i] = kind == GCOL_JOIN_INNER       ? matches
-                : kind == GCOL_JOIN_LEFT      ? (matches > 0 ? matches : 1)
-                : kind == GCOL_JOIN_LEFT_SEMI ? (matches > 0 ? 1 : 0)
-                                              : (matches > 0 ? 0 : 1);
+    counts[i] = kind == GCOL_JOIN_INNER                              ? matches
+                : (kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL) ? (matches > 0 ? matches : 1)
+                : kind == GCOL_JOIN_LEFT_SEMI                        ? (matches > 0 ? 1 : 0)
+                                                                     : (matches > 0 ? 0 : 1);
   }
   if (gcol_detail_thread_index() == 0) counts[left_rows] = 0;
 }
@@ -216,10 +218,20 @@ __global__ void __launch_bounds__(kBlock)
         ++out;
       }
     }
-    if (kind == GCOL_JOIN_LEFT && out == offsets[i] && out < end) { /* no match */
+    if (kind != GCOL_JOIN_INNER && out == offsets[i] && out < end) { /* left, full: no match */
       store_index(left_map, wide, out, i);
       store_index(right_map, wide, out, -1);
     }
+  }
+}
+
+/* A full join's right-only rows: (-1, right_rows[k]) at first + k. */
+__global__ void cond_join_append_right_kernel(const int64_t *right_rows, int64_t count,
+                                              int64_t first, bool wide, void *left_map,
+                                              void *right_map) {
+  GCOL_DETAIL_GRID_LOOP(k, count) {
+    store_index(left_map, wide, first + k, -1);
+    store_index(right_map, wide, first + k, right_rows[k]);
   }
 }
 
@@ -440,7 +452,10 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
   int64_t total = 0;
   cudaStream_t const s = (cudaStream_t)stream;
   int64_t const nl = left.num_rows, nr = right.num_rows;
-  bool const pairs = kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT;
+  bool const pairs = kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL;
+  bool const full = kind == GCOL_JOIN_FULL;
+  gcol_buffer *unmatched = NULL, *right_only = NULL;
+  int64_t left_total = 0, right_only_count = 0;
   gcol_data_type const index_type = gcol_data_type_make(gcol_index_type_for(nl > nr ? nl : nr));
   bool const wide = index_type.id == GCOL_INT64;
   unsigned int const blocks = std::min(gcol_detail_grid_size(nl > 0 ? nl : 1, kBlock), kMaxBlocks);
@@ -448,14 +463,11 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
   GCOL_DETAIL_CHECK_NOT_NULL(left_map);
   *left_map = NULL;
   if (right_map != NULL) *right_map = NULL;
-  GCOL_DETAIL_CHECK(kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT ||
+  GCOL_DETAIL_CHECK(kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL ||
                         kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI,
-                    kind == GCOL_JOIN_FULL ? GCOL_ERROR_UNSUPPORTED : GCOL_ERROR_INVALID_ARGUMENT,
-                    "kind is %d: inner, left, left semi and left anti conditional joins are "
-                    "supported",
-                    (int)kind);
+                    GCOL_ERROR_INVALID_ARGUMENT, "kind is %d, not a gcol_join_kind", (int)kind);
   GCOL_DETAIL_CHECK(!pairs || right_map != NULL, GCOL_ERROR_INVALID_ARGUMENT,
-                    "right_map is NULL for an inner or left join");
+                    "right_map is NULL for an inner, left or full join");
   GCOL_DETAIL_TRY(gcol_detail_validate_table(left, "left"));
   GCOL_DETAIL_TRY(gcol_detail_validate_table(right, "right"));
   GCOL_DETAIL_TRY(bind(left, &right, expr, root, &b));
@@ -465,30 +477,43 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
   if (nl > 0) {
     GCOL_DETAIL_TRY(upload(left, &right, stream, &b));
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(nl + 1) * sizeof(int64_t), stream, NULL, &counts));
+    if (full && nr > 0) { /* 1 per right row until a left row matches it */
+      GCOL_DETAIL_TRY(gcol_buffer_create((size_t)nr, stream, NULL, &unmatched));
+      GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(unmatched->data, 1, (size_t)nr, s));
+    }
     if (b.track_nulls) {
       cond_join_count_smem_kernel<true><<<blocks, kBlock, join_smem(b.program), s>>>(
           b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
           b.program->num_instructions, b.program->num_columns, nl, nr, (int)kind,
-          (int64_t *)counts->data);
+          (int64_t *)counts->data, unmatched != NULL ? (uint8_t *)unmatched->data : NULL);
     } else {
       cond_join_count_smem_kernel<false><<<blocks, kBlock, join_smem(b.program), s>>>(
           b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
           b.program->num_instructions, b.program->num_columns, nl, nr, (int)kind,
-          (int64_t *)counts->data);
+          (int64_t *)counts->data, unmatched != NULL ? (uint8_t *)unmatched->data : NULL);
     }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)counts->data,
                                                   (int64_t *)counts->data, nl + 1, stream));
-    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&total, (const int64_t *)counts->data + nl, sizeof total,
-                                         cudaMemcpyDeviceToHost, s));
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&left_total, (const int64_t *)counts->data + nl,
+                                         sizeof left_total, cudaMemcpyDeviceToHost, s));
     GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
   }
+  if (full && nr > 0) {      /* the right rows no left row matched, ascending */
+    if (unmatched == NULL) { /* no left rows: every right row */
+      GCOL_DETAIL_TRY(gcol_buffer_create((size_t)nr, stream, NULL, &unmatched));
+      GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(unmatched->data, 1, (size_t)nr, s));
+    }
+    GCOL_DETAIL_TRY(gcol_detail_flags_to_map((const uint8_t *)unmatched->data, NULL, 0, nr, stream,
+                                             &right_only, &right_only_count));
+  }
+  total = left_total + right_only_count;
   GCOL_DETAIL_TRY(gcol_column_create(index_type, total, GCOL_MASK_UNALLOCATED, stream, mr, &lmap));
   if (pairs) {
     GCOL_DETAIL_TRY(
         gcol_column_create(index_type, total, GCOL_MASK_UNALLOCATED, stream, mr, &rmap));
   }
-  if (total > 0) {
+  if (left_total > 0) {
     void *const rdata = rmap != NULL ? rmap->data->data : NULL;
     if (b.track_nulls) {
       cond_join_write_smem_kernel<true><<<blocks, kBlock, join_smem(b.program), s>>>(
@@ -503,6 +528,12 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
     }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
+  if (right_only_count > 0) {
+    cond_join_append_right_kernel<<<gcol_detail_grid_size(right_only_count, kBlock), kBlock, 0,
+                                    s>>>((const int64_t *)right_only->data, right_only_count,
+                                         left_total, wide, lmap->data->data, rmap->data->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
   *left_map = lmap;
   if (right_map != NULL) *right_map = rmap;
   lmap = NULL;
@@ -511,6 +542,8 @@ done:
   gcol_column_free(lmap);
   gcol_column_free(rmap);
   gcol_buffer_free(counts);
+  gcol_buffer_free(unmatched);
+  gcol_buffer_free(right_only);
   bound_free(&b);
   return status;
 }

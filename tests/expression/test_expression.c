@@ -299,8 +299,8 @@ static void check_join(const expr_ref_tree *tree, int32_t root, const expr_ref_t
   int64_t const nl = left->rows, nr = right->rows;
   uint8_t *flags = (uint8_t *)malloc((size_t)pairs->rows + 1);
   uint8_t *flags_ok = (uint8_t *)malloc((size_t)pairs->rows + 1);
-  int64_t *exp_l = (int64_t *)malloc((size_t)(pairs->rows + nl + 1) * sizeof(int64_t));
-  int64_t *exp_r = (int64_t *)malloc((size_t)(pairs->rows + nl + 1) * sizeof(int64_t));
+  int64_t *exp_l = (int64_t *)malloc((size_t)(pairs->rows + nl + nr + 1) * sizeof(int64_t));
+  int64_t *exp_r = (int64_t *)malloc((size_t)(pairs->rows + nl + nr + 1) * sizeof(int64_t));
   int64_t count = 0;
   assert_true(flags && flags_ok && exp_l && exp_r);
   expr_ref_eval(tree, root, pairs, flags, flags_ok);
@@ -309,12 +309,12 @@ static void check_join(const expr_ref_tree *tree, int32_t root, const expr_ref_t
     for (int64_t j = 0; j < nr; ++j) {
       if (!(flags_ok[i * nr + j] && flags[i * nr + j])) continue;
       ++matches;
-      if (kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT) {
+      if (kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL) {
         exp_l[count] = i;
         exp_r[count++] = j;
       }
     }
-    if ((kind == GCOL_JOIN_LEFT && matches == 0)) {
+    if ((kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL) && matches == 0) {
       exp_l[count] = i;
       exp_r[count++] = -1;
     }
@@ -323,10 +323,21 @@ static void check_join(const expr_ref_tree *tree, int32_t root, const expr_ref_t
       exp_l[count++] = i;
     }
   }
+  if (kind == GCOL_JOIN_FULL) { /* then the right rows no left row matched, ascending */
+    for (int64_t j = 0; j < nr; ++j) {
+      bool matched = false;
+      for (int64_t i = 0; i < nl && !matched; ++i)
+        matched = flags_ok[i * nr + j] && flags[i * nr + j];
+      if (!matched) {
+        exp_l[count] = -1;
+        exp_r[count++] = j;
+      }
+    }
+  }
   device_table dl, dr;
   device_table_make(left, loff, &dl);
   device_table_make(right, roff, &dr);
-  bool const pairs_out = kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT;
+  bool const pairs_out = kind != GCOL_JOIN_LEFT_SEMI && kind != GCOL_JOIN_LEFT_ANTI;
   gcol_column *lm = NULL, *rm = (gcol_column *)(uintptr_t)1;
   GCOL_TEST_OK(
       gcol_conditional_join(dl.view, dr.view, tree->expr, root, kind, &lm, &rm, NULL, NULL));
@@ -367,8 +378,8 @@ static void test_conditional_join_random(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(0xEA);
   static const int64_t sizes[] = {0, 1, 7, 33, 100, 257};
-  static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_LEFT_SEMI,
-                                         GCOL_JOIN_LEFT_ANTI};
+  static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_FULL,
+                                         GCOL_JOIN_LEFT_SEMI, GCOL_JOIN_LEFT_ANTI};
   for (int round = 0; round < 40; ++round) {
     expr_ref_table left, right, pairs;
     expr_ref_table_random(&left, sizes[gcol_test_rng_range(&rng, 0, 5)], &rng);
@@ -385,7 +396,7 @@ static void test_conditional_join_random(void **state) {
     char what[96];
     snprintf(what, sizeof what, "round %d (%d nodes, %lld x %lld rows)", round, (int)tree->count,
              (long long)left.rows, (long long)right.rows);
-    for (size_t k = 0; k < 4; ++k) {
+    for (size_t k = 0; k < 5; ++k) {
       check_join(tree, root, &left, &right, &pairs, kinds[k], round % 2 ? 3 : 0, round % 3 ? 0 : 65,
                  what);
     }
@@ -416,6 +427,7 @@ static void test_conditional_join_range(void **state) {
   check_join(tree, root, &left, &right, &pairs, GCOL_JOIN_INNER, 0, 0, "range join");
   check_join(tree, root, &left, &right, &pairs, GCOL_JOIN_LEFT, 1, 7, "range join");
   check_join(tree, root, &left, &right, &pairs, GCOL_JOIN_LEFT_ANTI, 0, 0, "range join");
+  check_join(tree, root, &left, &right, &pairs, GCOL_JOIN_FULL, 3, 0, "range join");
   expr_ref_tree_free(tree);
   expr_ref_table_free(&pairs);
   expr_ref_table_free(&left);
@@ -461,7 +473,7 @@ static gcol_status alloc_op(void *p) {
   alloc_ctx *c = (alloc_ctx *)p;
   if (c->op == 0) return gcol_compute_column(c->input, c->expr, c->root, &c->col, NULL, NULL);
   if (c->op == 2) {
-    return gcol_conditional_join(c->input, c->right, c->expr, c->root, GCOL_JOIN_LEFT, &c->col,
+    return gcol_conditional_join(c->input, c->right, c->expr, c->root, GCOL_JOIN_FULL, &c->col,
                                  &c->right_map, NULL, NULL);
   }
   return gcol_filter_expression(c->input, c->expr, c->root, &c->table, NULL, NULL);

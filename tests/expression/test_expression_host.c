@@ -667,8 +667,9 @@ static void test_conditional_join_checks(void **state) {
   GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, sum, GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
                    GCOL_ERROR_TYPE_MISMATCH);
   expect_message("not bool8");
-  GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, sum, GCOL_JOIN_FULL, &lm, &rm, NULL, NULL),
-                   GCOL_ERROR_UNSUPPORTED);
+  GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, lt, GCOL_JOIN_FULL, &lm, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("full");
   GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, sum, (gcol_join_kind)9, &lm, &rm, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_STATUS(gcol_conditional_join(l, r, e, sum, GCOL_JOIN_INNER, &lm, NULL, NULL, NULL),
