@@ -279,8 +279,10 @@ gcol_status gcol_compute_column(gcol_table_view input, const gcol_expression *ex
  * @param[in] mr Resource of the output, or NULL for the default.
  * @return As gcol_compute_column(), plus ::GCOL_ERROR_TYPE_MISMATCH (the root is not
  *         BOOL8).
- * @note Synchronizes @p stream to learn the output size. Temporary memory: 1 byte a row
- *       plus the row map of the kept rows (8 bytes each). The caller owns *out.
+ * @note Synchronizes @p stream to learn the output size. The predicate is evaluated into a
+ *       byte a row (temporary), which gcol_apply_boolean_mask() then applies (see its
+ *       memory note: one fixed-width column without nulls takes its single-pass path). The
+ *       caller owns *out.
  */
 gcol_status gcol_filter_expression(gcol_table_view input, const gcol_expression *expr, int32_t root,
                                    gcol_table **out, gcol_stream stream, gcol_mr *mr);

@@ -24,6 +24,7 @@
 #include "detail/scan.h"
 #include "expression/expression_program.h"
 #include "gcol/expression.h"
+#include "gcol/filtering.h"
 #include "gcol/indexalator.h"
 
 namespace {
@@ -418,6 +419,9 @@ gcol_status filter_expression(gcol_table_view input, const gcol_expression *expr
     status = gcol_detail_select_rows(input, NULL, NULL, 0, stream, mr, out);
     goto done;
   }
+  /* The flags are a BOOL8 column without nulls: filtering's own entry point picks its path
+   * (the single-pass select for one fixed-width column without nulls, else row map and
+   * gather). */
   GCOL_DETAIL_TRY(upload(input, NULL, stream, &b));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, &flags));
   if (b.track_nulls) {
@@ -426,8 +430,9 @@ gcol_status filter_expression(gcol_table_view input, const gcol_expression *expr
     launch_eval<false, OUTPUT_FLAGS>(&b, n, flags->data, NULL, NULL, s);
   }
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(
-      gcol_detail_select_rows(input, (const uint8_t *)flags->data, NULL, 0, stream, mr, out));
+  GCOL_DETAIL_TRY(gcol_apply_boolean_mask(
+      input, gcol_column_view_make(gcol_data_type_make(GCOL_BOOL8), n, flags->data, NULL, 0), out,
+      stream, mr));
 done:
   gcol_buffer_free(flags);
   bound_free(&b);

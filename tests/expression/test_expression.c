@@ -224,6 +224,34 @@ static void test_three_terms_sizes(void **state) {
   }
 }
 
+/* A one-column table without nulls: the filter hands its flags to apply_boolean_mask's
+ * single-pass path; with a mask, to the general one. */
+static void test_filter_one_column(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(0xEC);
+  for (size_t s = 0; s < gcol_test_num_sizes; ++s) {
+    expr_ref_table t, one;
+    expr_ref_table_random(&t, gcol_test_sizes[s], &rng);
+    memset(&one, 0, sizeof one);
+    one.num_columns = 1;
+    one.rows = t.rows;
+    one.types[0] = t.types[3]; /* int64 */
+    one.data[0] = t.data[3];
+    one.valid[0] = s % 3 == 2 ? t.valid[3] : NULL;
+    expr_ref_tree *tree = expr_ref_tree_create();
+    int32_t const a = expr_ref_column(tree, &one, 0);
+    int32_t const root = expr_ref_binary(
+        tree, GCOL_EXPR_NULL_LOGICAL_OR,
+        expr_ref_binary(tree, GCOL_EXPR_GREATER, a, expr_ref_literal_int(tree, one.types[0], 3)),
+        expr_ref_binary(tree, GCOL_EXPR_EQUAL, a, expr_ref_literal_int(tree, one.types[0], -1)));
+    char what[64];
+    snprintf(what, sizeof what, "one column, %lld rows", (long long)t.rows);
+    check_filter(tree, root, &one, s % 2 == 0 ? 0 : 5, what);
+    expr_ref_tree_free(tree);
+    expr_ref_table_free(&t); /* `one` borrows t's arrays */
+  }
+}
+
 /* (a * b + c) / d in float64 and a null literal: the mask exists and every row is null. */
 static void test_arith_and_null_literal(void **state) {
   (void)state;
@@ -525,10 +553,15 @@ static void test_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_compute_random_trees),   GCOL_TEST_GPU(test_filter_random_predicates),
-      GCOL_TEST_GPU(test_three_terms_sizes),      GCOL_TEST_GPU(test_arith_and_null_literal),
-      GCOL_TEST_GPU(test_large_program),          GCOL_TEST_GPU(test_conditional_join_random),
-      GCOL_TEST_GPU(test_conditional_join_range), GCOL_TEST_GPU(test_empty_table),
+      GCOL_TEST_GPU(test_compute_random_trees),
+      GCOL_TEST_GPU(test_filter_random_predicates),
+      GCOL_TEST_GPU(test_three_terms_sizes),
+      GCOL_TEST_GPU(test_arith_and_null_literal),
+      GCOL_TEST_GPU(test_large_program),
+      GCOL_TEST_GPU(test_filter_one_column),
+      GCOL_TEST_GPU(test_conditional_join_random),
+      GCOL_TEST_GPU(test_conditional_join_range),
+      GCOL_TEST_GPU(test_empty_table),
       GCOL_TEST_GPU(test_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("expression", tests);
