@@ -149,9 +149,9 @@ static void drop_masks(expr_ref_table *t) {
 
 /* Random trees of every result type, random tables with and without nulls, sliced. */
 static void test_compute_random_trees(void **state) {
-  (void)state;
-  gcol_test_rng rng = gcol_test_rng_make(0xE2);
   for (int round = 0; round < 120; ++round) {
+    if (!gcol_test_in_part(state, (size_t)round)) continue;
+    gcol_test_rng rng = gcol_test_rng_make(0xE2000 + (uint64_t)round); /* a round alone replays */
     expr_ref_table t;
     int64_t const rows = gcol_test_cap(gcol_test_rng_range(&rng, 0, 3000));
     int64_t const offset = gcol_test_offsets[(size_t)round % gcol_test_num_offsets];
@@ -172,9 +172,9 @@ static void test_compute_random_trees(void **state) {
 }
 
 static void test_filter_random_predicates(void **state) {
-  (void)state;
-  gcol_test_rng rng = gcol_test_rng_make(0xE3);
   for (int round = 0; round < 60; ++round) {
+    if (!gcol_test_in_part(state, (size_t)round)) continue;
+    gcol_test_rng rng = gcol_test_rng_make(0xE3000 + (uint64_t)round);
     expr_ref_table t;
     int64_t const rows = gcol_test_cap(gcol_test_rng_range(&rng, 0, 3000));
     int64_t const offset = gcol_test_offsets[(size_t)round % gcol_test_num_offsets];
@@ -403,12 +403,12 @@ static void check_join(const expr_ref_tree *tree, int32_t root, const expr_ref_t
 }
 
 static void test_conditional_join_random(void **state) {
-  (void)state;
-  gcol_test_rng rng = gcol_test_rng_make(0xEA);
   static const int64_t sizes[] = {0, 1, 7, 33, 100, 257};
   static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_FULL,
                                          GCOL_JOIN_LEFT_SEMI, GCOL_JOIN_LEFT_ANTI};
   for (int round = 0; round < 40; ++round) {
+    if (!gcol_test_in_part(state, (size_t)round)) continue;
+    gcol_test_rng rng = gcol_test_rng_make(0xEA000 + (uint64_t)round);
     expr_ref_table left, right, pairs;
     expr_ref_table_random(&left, sizes[gcol_test_rng_range(&rng, 0, 5)], &rng);
     expr_ref_table_random(&right, sizes[gcol_test_rng_range(&rng, 0, 5)], &rng);
@@ -553,13 +553,16 @@ static void test_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_compute_random_trees),
-      GCOL_TEST_GPU(test_filter_random_predicates),
+      GCOL_TEST_GPU_PART(test_compute_random_trees, 0, 2),
+      GCOL_TEST_GPU_PART(test_compute_random_trees, 1, 2),
+      GCOL_TEST_GPU_PART(test_filter_random_predicates, 0, 2),
+      GCOL_TEST_GPU_PART(test_filter_random_predicates, 1, 2),
       GCOL_TEST_GPU(test_three_terms_sizes),
       GCOL_TEST_GPU(test_arith_and_null_literal),
       GCOL_TEST_GPU(test_large_program),
       GCOL_TEST_GPU(test_filter_one_column),
-      GCOL_TEST_GPU(test_conditional_join_random),
+      GCOL_TEST_GPU_PART(test_conditional_join_random, 0, 2),
+      GCOL_TEST_GPU_PART(test_conditional_join_random, 1, 2),
       GCOL_TEST_GPU(test_conditional_join_range),
       GCOL_TEST_GPU(test_empty_table),
       GCOL_TEST_GPU(test_allocation_failures),
