@@ -292,10 +292,10 @@ gcol_status gcol_filter_expression(gcol_table_view input, const gcol_expression 
  *        under @p root, over columns of both tables (::GCOL_EXPRESSION_LEFT and
  *        ::GCOL_EXPRESSION_RIGHT references), is true; false and null do not match.
  *
- * Evaluated by a nested loop (every left row against every right row, one thread per left
- * row), counting the output rows of each left row, then writing them at their offsets:
- * O(left x right) predicate evaluations, meant for predicates that equality keys cannot
- * express (ranges, inequalities) on moderate sizes.
+ * Evaluated by a nested loop (every left row against every right row, the right rows in
+ * chunks when the left table is small), counting the output rows of each left row, then
+ * writing them at their offsets: O(left x right) predicate evaluations, twice, meant for
+ * predicates that equality keys cannot express (ranges, inequalities) on moderate sizes.
  * Output order: left rows ascending, each row's matches in ascending right order; a left or
  * full join's unmatched left row appears once with -1 on the right, in its place; a full
  * join then appends (-1, row) for each right row no left row matched, ascending.
@@ -315,8 +315,10 @@ gcol_status gcol_filter_expression(gcol_table_view input, const gcol_expression 
  *         tables, a bad @p kind); ::GCOL_ERROR_UNSUPPORTED (DICTIONARY32 columns); ::GCOL_ERROR_OUT_OF_MEMORY (also when the output does not fit); a CUDA
  *         status.
  * @note Synchronizes @p stream (the output size sizes the maps; a full join once more for
- *       its right-only rows). Temporary memory: 8 bytes a left row, and for a full join 1
- *       byte a right row plus 8 bytes a right-only row. The caller owns the maps.
+ *       its right-only rows). Temporary memory: 8 bytes a work item (a left row, or a chunk
+ *       of a left row's right rows: at most about 2^19 items below 2^18 left rows), and for
+ *       a full join 1 byte a right row plus 8 bytes a right-only row. The caller owns the
+ *       maps.
  */
 gcol_status gcol_conditional_join(gcol_table_view left, gcol_table_view right,
                                   const gcol_expression *expr, int32_t root, gcol_join_kind kind,

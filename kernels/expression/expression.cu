@@ -157,34 +157,65 @@ __device__ __forceinline__ bool pair_matches(const uint64_t *smem, int32_t num_i
 }
 
 /*
- * Conditional join, pass 1: output rows of each left row (a nested loop over the right rows;
- * semi and anti stop at the first match). counts has left_rows + 1 entries; the last is 0
- * so that the exclusive sum ends with the total.
+ * The conditional join's work items: left row i's right rows are split into `parts` chunks
+ * of `chunk` rows, item = i * parts + p (row-major, so items in order are pairs in (left,
+ * right) order). One part per left row for large left tables; a small left table gets more
+ * parts so that the GPU has work (a few hundred thousand items).
+ */
+typedef struct join_shape {
+  int64_t left_rows;
+  int64_t right_rows;
+  int64_t parts;
+  int64_t chunk;
+} join_shape;
+
+/*
+ * Pass 1: the matches of each item (semi and anti stop at the first); a full join also
+ * clears unmatched_right[j] for every right row j that matches. counts has items + 1
+ * entries; the last is 0 so that the exclusive sum ends with the total.
  */
 template <bool TrackNulls>
 __global__ void __launch_bounds__(kBlock)
     cond_join_count_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
-                                int32_t num_instructions, int32_t num_columns, int64_t left_rows,
-                                int64_t right_rows, int kind, int64_t *counts,
-                                uint8_t *unmatched_right) {
+                                int32_t num_instructions, int32_t num_columns, join_shape shape,
+                                int kind, int64_t *counts, uint8_t *unmatched_right) {
   extern __shared__ uint64_t smem[];
   uint64_t *slots = stage_program(smem, inl, program, num_instructions, num_columns) + threadIdx.x;
   bool const stop_at_first = kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI;
-  GCOL_DETAIL_GRID_LOOP(i, left_rows) {
+  int64_t const items = shape.left_rows * shape.parts;
+  GCOL_DETAIL_GRID_LOOP(item, items) {
+    int64_t const i = item / shape.parts;
+    int64_t const first = (item % shape.parts) * shape.chunk;
+    int64_t const last =
+        first + shape.chunk < shape.right_rows ? first + shape.chunk : shape.right_rows;
     int64_t matches = 0;
-    for (int64_t j = 0; j < right_rows; ++j) {
+    for (int64_t j = first; j < last; ++j) {
       if (pair_matches<TrackNulls>(smem, num_instructions, i, j, slots)) {
         ++matches;
         if (unmatched_right != NULL) unmatched_right[j] = 0; /* full join: j has a match */
         if (stop_at_first) break;
       }
     }
-    counts[i] = kind == GCOL_JOIN_INNER                              ? matches
-                : (kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL) ? (matches > 0 ? matches : 1)
-                : kind == GCOL_JOIN_LEFT_SEMI                        ? (matches > 0 ? 1 : 0)
-                                                                     : (matches > 0 ? 0 : 1);
+    counts[item] = matches;
   }
-  if (gcol_detail_thread_index() == 0) counts[left_rows] = 0;
+  if (gcol_detail_thread_index() == 0) counts[items] = 0;
+}
+
+/* Pass 1b, per left row: the join kind's output rows from the matches of its parts. A left
+ * or full join's row without a match gets 1 row in its last part; a semi or anti join's kept
+ * row 1 row in its first part, the other parts 0. */
+__global__ void cond_join_settle_kernel(join_shape shape, int kind, int64_t *counts) {
+  GCOL_DETAIL_GRID_LOOP(i, shape.left_rows) {
+    int64_t *row = counts + i * shape.parts;
+    int64_t sum = 0;
+    for (int64_t p = 0; p < shape.parts; ++p) sum += row[p];
+    if (kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL) {
+      if (sum == 0) row[shape.parts - 1] = 1;
+    } else if (kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI) {
+      row[0] = (kind == GCOL_JOIN_LEFT_SEMI) == (sum > 0) ? 1 : 0;
+      for (int64_t p = 1; p < shape.parts; ++p) row[p] = 0;
+    }
+  }
 }
 
 __device__ __forceinline__ void store_index(void *map, bool wide, int64_t k, int64_t v) {
@@ -195,31 +226,37 @@ __device__ __forceinline__ void store_index(void *map, bool wide, int64_t k, int
   }
 }
 
-/* Pass 2: each left row writes its pairs at its offset, right rows ascending; a left row
- * without a match writes (i, -1) in a left join; semi and anti write i where counted. */
+/* Pass 2: each item writes its pairs at its offset, right rows ascending; the item that
+ * settle gave a row without matches writes (i, -1) (left and full joins); semi and anti
+ * write i from the first part where counted. */
 template <bool TrackNulls>
 __global__ void __launch_bounds__(kBlock)
     cond_join_write_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
-                                int32_t num_instructions, int32_t num_columns, int64_t left_rows,
-                                int64_t right_rows, int kind, const int64_t *offsets, bool wide,
-                                void *left_map, void *right_map) {
+                                int32_t num_instructions, int32_t num_columns, join_shape shape,
+                                int kind, const int64_t *offsets, bool wide, void *left_map,
+                                void *right_map) {
   extern __shared__ uint64_t smem[];
   uint64_t *slots = stage_program(smem, inl, program, num_instructions, num_columns) + threadIdx.x;
-  GCOL_DETAIL_GRID_LOOP(i, left_rows) {
-    int64_t out = offsets[i];
-    int64_t const end = offsets[i + 1];
+  int64_t const items = shape.left_rows * shape.parts;
+  GCOL_DETAIL_GRID_LOOP(item, items) {
+    int64_t const i = item / shape.parts;
+    int64_t const first = (item % shape.parts) * shape.chunk;
+    int64_t const last =
+        first + shape.chunk < shape.right_rows ? first + shape.chunk : shape.right_rows;
+    int64_t out = offsets[item];
+    int64_t const end = offsets[item + 1];
     if (kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI) {
       if (end > out) store_index(left_map, wide, out, i);
       continue;
     }
-    for (int64_t j = 0; j < right_rows && out < end; ++j) {
+    for (int64_t j = first; j < last && out < end; ++j) {
       if (pair_matches<TrackNulls>(smem, num_instructions, i, j, slots)) {
         store_index(left_map, wide, out, i);
         store_index(right_map, wide, out, j);
         ++out;
       }
     }
-    if (kind != GCOL_JOIN_INNER && out == offsets[i] && out < end) { /* left, full: no match */
+    if (kind != GCOL_JOIN_INNER && out == offsets[item] && out < end) { /* no match in the row */
       store_index(left_map, wide, out, i);
       store_index(right_map, wide, out, -1);
     }
@@ -439,6 +476,26 @@ done:
   return status;
 }
 
+/* Parts per left row: 1 from 2^18 left rows up; below, enough parts for about 2^18 items,
+ * each of at least kMinChunk right rows. */
+constexpr int64_t kJoinTargetItems = (int64_t)1 << 18;
+constexpr int64_t kMinChunk = 32;
+
+join_shape make_join_shape(int64_t nl, int64_t nr) {
+  join_shape shape;
+  int64_t parts = 1;
+  shape.left_rows = nl;
+  shape.right_rows = nr;
+  if (nl > 0 && nl < kJoinTargetItems && nr > kMinChunk) {
+    int64_t const want = (kJoinTargetItems + nl - 1) / nl;
+    int64_t const most = (nr + kMinChunk - 1) / kMinChunk;
+    parts = want < most ? want : most;
+  }
+  shape.chunk = nr > 0 ? (nr + parts - 1) / parts : 1;
+  shape.parts = nr > 0 ? (nr + shape.chunk - 1) / shape.chunk : 1; /* no empty last part */
+  return shape;
+}
+
 /* Smem of the conditional join's kernels: the program and the slots. */
 size_t join_smem(const gcol_detail_expr_program *p) {
   return (size_t)program_words(p->num_instructions, p->num_columns) * 8 +
@@ -463,7 +520,10 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
   int64_t left_total = 0, right_only_count = 0;
   gcol_data_type const index_type = gcol_data_type_make(gcol_index_type_for(nl > nr ? nl : nr));
   bool const wide = index_type.id == GCOL_INT64;
-  unsigned int const blocks = std::min(gcol_detail_grid_size(nl > 0 ? nl : 1, kBlock), kMaxBlocks);
+  join_shape const shape = make_join_shape(nl, nr);
+  int64_t const items = nl * shape.parts;
+  unsigned int const blocks =
+      std::min(gcol_detail_grid_size(items > 0 ? items : 1, kBlock), kMaxBlocks);
   memset(&b, 0, sizeof b);
   GCOL_DETAIL_CHECK_NOT_NULL(left_map);
   *left_map = NULL;
@@ -481,7 +541,8 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
                     "the predicate (node %d) is %s, not bool8", (int)root, type_name);
   if (nl > 0) {
     GCOL_DETAIL_TRY(upload(left, &right, stream, &b));
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(nl + 1) * sizeof(int64_t), stream, NULL, &counts));
+    GCOL_DETAIL_TRY(
+        gcol_buffer_create((size_t)(items + 1) * sizeof(int64_t), stream, NULL, &counts));
     if (full && nr > 0) { /* 1 per right row until a left row matches it */
       GCOL_DETAIL_TRY(gcol_buffer_create((size_t)nr, stream, NULL, &unmatched));
       GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(unmatched->data, 1, (size_t)nr, s));
@@ -489,18 +550,23 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
     if (b.track_nulls) {
       cond_join_count_smem_kernel<true><<<blocks, kBlock, join_smem(b.program), s>>>(
           b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
-          b.program->num_instructions, b.program->num_columns, nl, nr, (int)kind,
+          b.program->num_instructions, b.program->num_columns, shape, (int)kind,
           (int64_t *)counts->data, unmatched != NULL ? (uint8_t *)unmatched->data : NULL);
     } else {
       cond_join_count_smem_kernel<false><<<blocks, kBlock, join_smem(b.program), s>>>(
           b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
-          b.program->num_instructions, b.program->num_columns, nl, nr, (int)kind,
+          b.program->num_instructions, b.program->num_columns, shape, (int)kind,
           (int64_t *)counts->data, unmatched != NULL ? (uint8_t *)unmatched->data : NULL);
     }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    if (kind != GCOL_JOIN_INNER) {
+      cond_join_settle_kernel<<<gcol_detail_grid_size(nl, kBlock), kBlock, 0, s>>>(
+          shape, (int)kind, (int64_t *)counts->data);
+      GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    }
     GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)counts->data,
-                                                  (int64_t *)counts->data, nl + 1, stream));
-    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&left_total, (const int64_t *)counts->data + nl,
+                                                  (int64_t *)counts->data, items + 1, stream));
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&left_total, (const int64_t *)counts->data + items,
                                          sizeof left_total, cudaMemcpyDeviceToHost, s));
     GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
   }
@@ -523,12 +589,12 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
     if (b.track_nulls) {
       cond_join_write_smem_kernel<true><<<blocks, kBlock, join_smem(b.program), s>>>(
           b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
-          b.program->num_instructions, b.program->num_columns, nl, nr, (int)kind,
+          b.program->num_instructions, b.program->num_columns, shape, (int)kind,
           (const int64_t *)counts->data, wide, lmap->data->data, rdata);
     } else {
       cond_join_write_smem_kernel<false><<<blocks, kBlock, join_smem(b.program), s>>>(
           b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
-          b.program->num_instructions, b.program->num_columns, nl, nr, (int)kind,
+          b.program->num_instructions, b.program->num_columns, shape, (int)kind,
           (const int64_t *)counts->data, wide, lmap->data->data, rdata);
     }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
