@@ -143,123 +143,47 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-/* True when the predicate holds for (left row i, right row j). */
-template <bool TrackNulls>
-__device__ __forceinline__ bool pair_matches(const uint64_t *smem, int32_t num_instructions,
-                                             int64_t i, int64_t j, uint64_t *slots) {
-  const gcol_detail_expr_instr *ins = (const gcol_detail_expr_instr *)smem;
-  const gcol_detail_expr_column *cols = (const gcol_detail_expr_column *)(ins + num_instructions);
-  uint64_t v = 0;
-  bool valid = false;
-  gcol_detail_expr_eval_row(ins, num_instructions, cols, i, j, slots, blockDim.x, TrackNulls, &v,
-                            &valid);
-  return valid && v != 0;
-}
-
 /*
- * The conditional join's work items: left row i's right rows are split into `parts` chunks
- * of `chunk` rows, item = i * parts + p (row-major, so items in order are pairs in (left,
- * right) order). One part per left row for large left tables; a small left table gets more
- * parts so that the GPU has work (a few hundred thousand items).
- */
-typedef struct join_shape {
-  int64_t left_rows;
-  int64_t right_rows;
-  int64_t parts;
-  int64_t chunk;
-} join_shape;
-
-/*
- * Pass 1: the matches of each item (semi and anti stop at the first); a full join also
- * clears unmatched_right[j] for every right row j that matches. counts has items + 1
- * entries; the last is 0 so that the exclusive sum ends with the total.
+ * Conditional join kernels: one grid-stride loop over the work items (see
+ * gcol_detail_join_shape in expression_program.h, which holds the per-item work the host
+ * tests run too). counts has items + 1 entries; the last is 0 so that the exclusive sum ends
+ * with the total.
  */
 template <bool TrackNulls>
 __global__ void __launch_bounds__(kBlock)
     cond_join_count_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
-                                int32_t num_instructions, int32_t num_columns, join_shape shape,
-                                int kind, int64_t *counts, uint8_t *unmatched_right) {
+                                int32_t num_instructions, int32_t num_columns,
+                                gcol_detail_join_shape shape, int kind, int64_t *counts,
+                                uint8_t *unmatched_right) {
   extern __shared__ uint64_t smem[];
   uint64_t *slots = stage_program(smem, inl, program, num_instructions, num_columns) + threadIdx.x;
-  bool const stop_at_first = kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI;
+  const gcol_detail_expr_instr *ins = (const gcol_detail_expr_instr *)smem;
+  const gcol_detail_expr_column *cols = (const gcol_detail_expr_column *)(ins + num_instructions);
   int64_t const items = shape.left_rows * shape.parts;
   GCOL_DETAIL_GRID_LOOP(item, items) {
-    int64_t const i = item / shape.parts;
-    int64_t const first = (item % shape.parts) * shape.chunk;
-    int64_t const last =
-        first + shape.chunk < shape.right_rows ? first + shape.chunk : shape.right_rows;
-    int64_t matches = 0;
-    for (int64_t j = first; j < last; ++j) {
-      if (pair_matches<TrackNulls>(smem, num_instructions, i, j, slots)) {
-        ++matches;
-        if (unmatched_right != NULL) unmatched_right[j] = 0; /* full join: j has a match */
-        if (stop_at_first) break;
-      }
-    }
-    counts[item] = matches;
+    counts[item] = gcol_detail_join_count_item(ins, num_instructions, cols, shape, kind, item,
+                                               slots, blockDim.x, TrackNulls, unmatched_right);
   }
   if (gcol_detail_thread_index() == 0) counts[items] = 0;
 }
 
-/* Pass 1b, per left row: the join kind's output rows from the matches of its parts. A left
- * or full join's row without a match gets 1 row in its last part; a semi or anti join's kept
- * row 1 row in its first part, the other parts 0. */
-__global__ void cond_join_settle_kernel(join_shape shape, int kind, int64_t *counts) {
-  GCOL_DETAIL_GRID_LOOP(i, shape.left_rows) {
-    int64_t *row = counts + i * shape.parts;
-    int64_t sum = 0;
-    for (int64_t p = 0; p < shape.parts; ++p) sum += row[p];
-    if (kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL) {
-      if (sum == 0) row[shape.parts - 1] = 1;
-    } else if (kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI) {
-      row[0] = (kind == GCOL_JOIN_LEFT_SEMI) == (sum > 0) ? 1 : 0;
-      for (int64_t p = 1; p < shape.parts; ++p) row[p] = 0;
-    }
-  }
+__global__ void cond_join_settle_kernel(gcol_detail_join_shape shape, int kind, int64_t *counts) {
+  GCOL_DETAIL_GRID_LOOP(i, shape.left_rows) gcol_detail_join_settle_row(shape, kind, i, counts);
 }
 
-__device__ __forceinline__ void store_index(void *map, bool wide, int64_t k, int64_t v) {
-  if (wide) {
-    ((int64_t *)map)[k] = v;
-  } else {
-    ((int32_t *)map)[k] = (int32_t)v;
-  }
-}
-
-/* Pass 2: each item writes its pairs at its offset, right rows ascending; the item that
- * settle gave a row without matches writes (i, -1) (left and full joins); semi and anti
- * write i from the first part where counted. */
 template <bool TrackNulls>
 __global__ void __launch_bounds__(kBlock)
     cond_join_write_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
-                                int32_t num_instructions, int32_t num_columns, join_shape shape,
-                                int kind, const int64_t *offsets, bool wide, void *left_map,
-                                void *right_map) {
+                                int32_t num_instructions, int32_t num_columns,
+                                gcol_detail_join_shape shape, int kind, const int64_t *offsets,
+                                bool wide, void *left_map, void *right_map) {
   extern __shared__ uint64_t smem[];
   uint64_t *slots = stage_program(smem, inl, program, num_instructions, num_columns) + threadIdx.x;
-  int64_t const items = shape.left_rows * shape.parts;
-  GCOL_DETAIL_GRID_LOOP(item, items) {
-    int64_t const i = item / shape.parts;
-    int64_t const first = (item % shape.parts) * shape.chunk;
-    int64_t const last =
-        first + shape.chunk < shape.right_rows ? first + shape.chunk : shape.right_rows;
-    int64_t out = offsets[item];
-    int64_t const end = offsets[item + 1];
-    if (kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI) {
-      if (end > out) store_index(left_map, wide, out, i);
-      continue;
-    }
-    for (int64_t j = first; j < last && out < end; ++j) {
-      if (pair_matches<TrackNulls>(smem, num_instructions, i, j, slots)) {
-        store_index(left_map, wide, out, i);
-        store_index(right_map, wide, out, j);
-        ++out;
-      }
-    }
-    if (kind != GCOL_JOIN_INNER && out == offsets[item] && out < end) { /* no match in the row */
-      store_index(left_map, wide, out, i);
-      store_index(right_map, wide, out, -1);
-    }
+  const gcol_detail_expr_instr *ins = (const gcol_detail_expr_instr *)smem;
+  const gcol_detail_expr_column *cols = (const gcol_detail_expr_column *)(ins + num_instructions);
+  GCOL_DETAIL_GRID_LOOP(item, shape.left_rows * shape.parts) {
+    gcol_detail_join_write_item(ins, num_instructions, cols, shape, kind, item, offsets, wide,
+                                left_map, right_map, slots, blockDim.x, TrackNulls);
   }
 }
 
@@ -268,8 +192,8 @@ __global__ void cond_join_append_right_kernel(const int64_t *right_rows, int64_t
                                               int64_t first, bool wide, void *left_map,
                                               void *right_map) {
   GCOL_DETAIL_GRID_LOOP(k, count) {
-    store_index(left_map, wide, first + k, -1);
-    store_index(right_map, wide, first + k, right_rows[k]);
+    gcol_detail_join_store_index(left_map, wide, first + k, -1);
+    gcol_detail_join_store_index(right_map, wide, first + k, right_rows[k]);
   }
 }
 
@@ -476,25 +400,9 @@ done:
   return status;
 }
 
-/* Parts per left row: 1 from 2^18 left rows up; below, enough parts for about 2^18 items,
- * each of at least kMinChunk right rows. */
+/* Work items of a conditional join: about 2^18, chunks of at least 32 right rows. */
 constexpr int64_t kJoinTargetItems = (int64_t)1 << 18;
 constexpr int64_t kMinChunk = 32;
-
-join_shape make_join_shape(int64_t nl, int64_t nr) {
-  join_shape shape;
-  int64_t parts = 1;
-  shape.left_rows = nl;
-  shape.right_rows = nr;
-  if (nl > 0 && nl < kJoinTargetItems && nr > kMinChunk) {
-    int64_t const want = (kJoinTargetItems + nl - 1) / nl;
-    int64_t const most = (nr + kMinChunk - 1) / kMinChunk;
-    parts = want < most ? want : most;
-  }
-  shape.chunk = nr > 0 ? (nr + parts - 1) / parts : 1;
-  shape.parts = nr > 0 ? (nr + shape.chunk - 1) / shape.chunk : 1; /* no empty last part */
-  return shape;
-}
 
 /* Smem of the conditional join's kernels: the program and the slots. */
 size_t join_smem(const gcol_detail_expr_program *p) {
@@ -520,7 +428,8 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
   int64_t left_total = 0, right_only_count = 0;
   gcol_data_type const index_type = gcol_data_type_make(gcol_index_type_for(nl > nr ? nl : nr));
   bool const wide = index_type.id == GCOL_INT64;
-  join_shape const shape = make_join_shape(nl, nr);
+  gcol_detail_join_shape const shape =
+      gcol_detail_join_shape_make(nl, nr, kJoinTargetItems, kMinChunk);
   int64_t const items = nl * shape.parts;
   unsigned int const blocks =
       std::min(gcol_detail_grid_size(items > 0 ? items : 1, kBlock), kMaxBlocks);

@@ -432,4 +432,125 @@ GCOL_HD_INLINE void gcol_detail_expr_eval_row(const gcol_detail_expr_instr *ins,
   *out_valid = !track_nulls || (valid & 1u) != 0;
 }
 
+/* ---- conditional joins: the work of one item, shared by the kernels and the host tests ---- */
+
+/* Left row i's right rows in `parts` chunks of `chunk` rows; item = i * parts + p, so items in
+ * order are pairs in (left, right) order. */
+typedef struct gcol_detail_join_shape {
+  int64_t left_rows;
+  int64_t right_rows;
+  int64_t parts;
+  int64_t chunk;
+} gcol_detail_join_shape;
+
+/* One chunk per left row from @p target_items left rows up; below, enough chunks of at least
+ * @p min_chunk right rows for about @p target_items items (no empty last chunk). */
+GCOL_HD_INLINE gcol_detail_join_shape gcol_detail_join_shape_make(int64_t nl, int64_t nr,
+                                                                  int64_t target_items,
+                                                                  int64_t min_chunk) {
+  gcol_detail_join_shape shape;
+  int64_t parts = 1;
+  shape.left_rows = nl;
+  shape.right_rows = nr;
+  if (nl > 0 && nl < target_items && nr > min_chunk) {
+    int64_t const want = (target_items + nl - 1) / nl;
+    int64_t const most = (nr + min_chunk - 1) / min_chunk;
+    parts = want < most ? want : most;
+  }
+  shape.chunk = nr > 0 ? (nr + parts - 1) / parts : 1;
+  shape.parts = nr > 0 ? (nr + shape.chunk - 1) / shape.chunk : 1;
+  return shape;
+}
+
+/* True when the predicate program holds for (left row i, right row j). */
+GCOL_HD_INLINE bool gcol_detail_join_pair_matches(const gcol_detail_expr_instr *ins, int32_t n,
+                                                  const gcol_detail_expr_column *cols, int64_t i,
+                                                  int64_t j, uint64_t *slots, int64_t stride,
+                                                  bool track_nulls) {
+  uint64_t v = 0;
+  bool valid = false;
+  gcol_detail_expr_eval_row(ins, n, cols, i, j, slots, stride, track_nulls, &v, &valid);
+  return valid && v != 0;
+}
+
+/* Pass 1: the matches of @p item (semi and anti stop at the first); clears
+ * unmatched_right[j] for each matching j when it is not NULL (full joins). */
+GCOL_HD_INLINE int64_t gcol_detail_join_count_item(const gcol_detail_expr_instr *ins, int32_t n,
+                                                   const gcol_detail_expr_column *cols,
+                                                   gcol_detail_join_shape shape, int kind,
+                                                   int64_t item, uint64_t *slots, int64_t stride,
+                                                   bool track_nulls, uint8_t *unmatched_right) {
+  int64_t const i = item / shape.parts;
+  int64_t const first = (item % shape.parts) * shape.chunk;
+  int64_t const last =
+      first + shape.chunk < shape.right_rows ? first + shape.chunk : shape.right_rows;
+  bool const stop_at_first = kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI;
+  int64_t matches = 0;
+  for (int64_t j = first; j < last; ++j) {
+    if (gcol_detail_join_pair_matches(ins, n, cols, i, j, slots, stride, track_nulls)) {
+      ++matches;
+      if (unmatched_right != NULL) unmatched_right[j] = 0;
+      if (stop_at_first) break;
+    }
+  }
+  return matches;
+}
+
+/* Pass 1b for left row @p i: the kind's output rows from its chunks' matches. A left or full
+ * join's row without a match gets 1 row in its last chunk; a semi or anti join's kept row 1
+ * row in its first chunk, the other chunks 0. */
+GCOL_HD_INLINE void gcol_detail_join_settle_row(gcol_detail_join_shape shape, int kind, int64_t i,
+                                                int64_t *counts) {
+  int64_t *row = counts + i * shape.parts;
+  int64_t sum = 0;
+  for (int64_t p = 0; p < shape.parts; ++p) sum += row[p];
+  if (kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL) {
+    if (sum == 0) row[shape.parts - 1] = 1;
+  } else if (kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI) {
+    row[0] = (kind == GCOL_JOIN_LEFT_SEMI) == (sum > 0) ? 1 : 0;
+    for (int64_t p = 1; p < shape.parts; ++p) row[p] = 0;
+  }
+}
+
+/* Writes an index as INT64 (@p wide) or INT32. */
+GCOL_HD_INLINE void gcol_detail_join_store_index(void *map, bool wide, int64_t k, int64_t v) {
+  if (wide) {
+    ((int64_t *)map)[k] = v;
+  } else {
+    ((int32_t *)map)[k] = (int32_t)v;
+  }
+}
+
+/* Pass 2: @p item writes its pairs in [offsets[item], offsets[item + 1]), right rows
+ * ascending; the item settle gave a row without matches writes (i, -1); semi and anti write
+ * i where counted (right_map unused). */
+GCOL_HD_INLINE void gcol_detail_join_write_item(const gcol_detail_expr_instr *ins, int32_t n,
+                                                const gcol_detail_expr_column *cols,
+                                                gcol_detail_join_shape shape, int kind,
+                                                int64_t item, const int64_t *offsets, bool wide,
+                                                void *left_map, void *right_map, uint64_t *slots,
+                                                int64_t stride, bool track_nulls) {
+  int64_t const i = item / shape.parts;
+  int64_t const first = (item % shape.parts) * shape.chunk;
+  int64_t const last =
+      first + shape.chunk < shape.right_rows ? first + shape.chunk : shape.right_rows;
+  int64_t out = offsets[item];
+  int64_t const end = offsets[item + 1];
+  if (kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI) {
+    if (end > out) gcol_detail_join_store_index(left_map, wide, out, i);
+    return;
+  }
+  for (int64_t j = first; j < last && out < end; ++j) {
+    if (gcol_detail_join_pair_matches(ins, n, cols, i, j, slots, stride, track_nulls)) {
+      gcol_detail_join_store_index(left_map, wide, out, i);
+      gcol_detail_join_store_index(right_map, wide, out, j);
+      ++out;
+    }
+  }
+  if (kind != GCOL_JOIN_INNER && out == offsets[item] && out < end) { /* no match in the row */
+    gcol_detail_join_store_index(left_map, wide, out, i);
+    gcol_detail_join_store_index(right_map, wide, out, -1);
+  }
+}
+
 #endif /* GCOL_KERNELS_EXPRESSION_PROGRAM_H */

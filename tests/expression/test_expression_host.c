@@ -642,6 +642,151 @@ static void test_two_table_programs_host(void **state) {
   }
 }
 
+/* The conditional join's passes (count, settle, exclusive sum, write, right-only rows) run on
+ * the host with the kernels' per-item functions, for every kind and several chunkings,
+ * against a nested loop over the reference's pair table. */
+static void test_join_items_host(void **state) {
+  (void)state;
+  static const int kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_FULL, GCOL_JOIN_LEFT_SEMI,
+                              GCOL_JOIN_LEFT_ANTI};
+  static const int64_t shapes[][2] = {{(int64_t)1 << 18, 32}, {64, 4}, {16, 1}};
+  for (int round = 0; round < 60; ++round) {
+    gcol_test_rng rng = gcol_test_rng_make(0xED000 + (uint64_t)round);
+    expr_ref_table left, right, pairs;
+    expr_ref_table_random(&left, gcol_test_rng_range(&rng, 0, 40), &rng);
+    expr_ref_table_random(&right, gcol_test_rng_range(&rng, 0, 70), &rng);
+    expr_ref_table_pairs(&left, &right, &pairs);
+    expr_ref_tree *tree = expr_ref_tree_create();
+    tree->right_base = left.num_columns;
+    int32_t const root = expr_ref_random(tree, &pairs, &rng, gcol_data_type_make(GCOL_BOOL8),
+                                         (int)gcol_test_rng_range(&rng, 2, 4));
+    int64_t const nl = left.rows, nr = right.rows;
+    uint8_t *flags = (uint8_t *)malloc((size_t)pairs.rows + 1);
+    uint8_t *flags_ok = (uint8_t *)malloc((size_t)pairs.rows + 1);
+    assert_true(flags != NULL && flags_ok != NULL);
+    expr_ref_eval(tree, root, &pairs, flags, flags_ok);
+    gcol_detail_expr_program *p = (gcol_detail_expr_program *)malloc(sizeof *p);
+    assert_non_null(p);
+    GCOL_TEST_OK(gcol_detail_expr_compile(tree->expr, root, left.types, left.num_columns,
+                                          right.types, right.num_columns, p));
+    host_columns hl, hr;
+    host_columns_make(&left, 3, &hl);
+    host_columns_make(&right, 0, &hr);
+    gcol_detail_expr_column used[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
+    for (int32_t k = 0; k < p->num_columns; ++k) {
+      bool const is_right = p->column_side[k] == GCOL_EXPRESSION_RIGHT;
+      used[k] = (is_right ? hr.cols : hl.cols)[p->column_index[k]];
+      used[k].side = (int32_t)p->column_side[k];
+    }
+    uint64_t slots[GCOL_EXPRESSION_MAX_SLOTS];
+    int64_t const cap = nl * nr + nl + nr + 1;
+    int64_t *exp_l = (int64_t *)malloc((size_t)cap * sizeof(int64_t));
+    int64_t *exp_r = (int64_t *)malloc((size_t)cap * sizeof(int64_t));
+    int64_t *got_l = (int64_t *)malloc((size_t)cap * sizeof(int64_t));
+    int64_t *got_r = (int64_t *)malloc((size_t)cap * sizeof(int64_t));
+    assert_true(exp_l && exp_r && got_l && got_r);
+    for (size_t kk = 0; kk < sizeof kinds / sizeof kinds[0]; ++kk) {
+      int const kind = kinds[kk];
+      bool const pairs_out = kind != GCOL_JOIN_LEFT_SEMI && kind != GCOL_JOIN_LEFT_ANTI;
+      int64_t count = 0;
+      for (int64_t i = 0; i < nl; ++i) { /* the nested loop */
+        int64_t matches = 0;
+        for (int64_t j = 0; j < nr; ++j) {
+          if (!(flags_ok[i * nr + j] && flags[i * nr + j])) continue;
+          ++matches;
+          if (pairs_out) {
+            exp_l[count] = i;
+            exp_r[count++] = j;
+          }
+        }
+        if ((kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL) && matches == 0) {
+          exp_l[count] = i;
+          exp_r[count++] = -1;
+        }
+        if ((kind == GCOL_JOIN_LEFT_SEMI && matches > 0) ||
+            (kind == GCOL_JOIN_LEFT_ANTI && matches == 0)) {
+          exp_l[count++] = i;
+        }
+      }
+      if (kind == GCOL_JOIN_FULL) {
+        for (int64_t j = 0; j < nr; ++j) {
+          bool matched = false;
+          for (int64_t i = 0; i < nl && !matched; ++i)
+            matched = flags_ok[i * nr + j] && flags[i * nr + j];
+          if (!matched) {
+            exp_l[count] = -1;
+            exp_r[count++] = j;
+          }
+        }
+      }
+      for (size_t sh = 0; sh < 3; ++sh) {
+        gcol_detail_join_shape const shape =
+            gcol_detail_join_shape_make(nl, nr, shapes[sh][0], shapes[sh][1]);
+        int64_t const items = nl * shape.parts;
+        assert_true(shape.parts >= 1 && shape.chunk >= 1);
+        assert_true((shape.parts - 1) * shape.chunk < (nr > 0 ? nr : 1)); /* no empty chunk */
+        int64_t *counts = (int64_t *)calloc((size_t)items + 1, sizeof(int64_t));
+        uint8_t *unmatched = (uint8_t *)malloc((size_t)nr + 1);
+        assert_true(counts != NULL && unmatched != NULL);
+        memset(unmatched, 1, (size_t)nr + 1);
+        for (int64_t item = 0; item < items; ++item) {
+          counts[item] = gcol_detail_join_count_item(p->instructions, p->num_instructions, used,
+                                                     shape, kind, item, slots, 1, true,
+                                                     kind == GCOL_JOIN_FULL ? unmatched : NULL);
+        }
+        if (kind != GCOL_JOIN_INNER) {
+          for (int64_t i = 0; i < nl; ++i) gcol_detail_join_settle_row(shape, kind, i, counts);
+        }
+        int64_t acc = 0;
+        for (int64_t k = 0; k <= items; ++k) {
+          int64_t const c = counts[k];
+          counts[k] = acc;
+          acc += c;
+        }
+        int64_t total = counts[items];
+        for (int64_t item = 0; item < items; ++item) {
+          gcol_detail_join_write_item(p->instructions, p->num_instructions, used, shape, kind, item,
+                                      counts, true, got_l, got_r, slots, 1, true);
+        }
+        if (kind == GCOL_JOIN_FULL) {
+          for (int64_t j = 0; j < nr; ++j) {
+            if (!unmatched[j]) continue;
+            got_l[total] = -1;
+            got_r[total++] = j;
+          }
+        }
+        if (total != count) {
+          fail_msg("round %d kind %d shape %zu: %lld rows, expected %lld", round, kind, sh,
+                   (long long)total, (long long)count);
+        }
+        for (int64_t k = 0; k < count; ++k) {
+          if (got_l[k] != exp_l[k] || (pairs_out && got_r[k] != exp_r[k])) {
+            fail_msg("round %d kind %d shape %zu: row %lld is (%lld, %lld), expected (%lld, %lld)",
+                     round, kind, sh, (long long)k, (long long)got_l[k],
+                     (long long)(pairs_out ? got_r[k] : 0), (long long)exp_l[k],
+                     (long long)(pairs_out ? exp_r[k] : 0));
+          }
+        }
+        free(counts);
+        free(unmatched);
+      }
+    }
+    free(exp_l);
+    free(exp_r);
+    free(got_l);
+    free(got_r);
+    free(flags);
+    free(flags_ok);
+    free(p);
+    host_columns_free(&hl);
+    host_columns_free(&hr);
+    expr_ref_tree_free(tree);
+    expr_ref_table_free(&pairs);
+    expr_ref_table_free(&left);
+    expr_ref_table_free(&right);
+  }
+}
+
 static void test_conditional_join_checks(void **state) {
   (void)state;
   gcol_column_view lc = gcol_column_view_make(dt(GCOL_INT32), 10, FAKE_PTR, NULL, 0);
@@ -743,6 +888,7 @@ int main(void) {
       cmocka_unit_test(test_random_trees_host),
       cmocka_unit_test(test_operation_checks),
       cmocka_unit_test(test_two_table_programs_host),
+      cmocka_unit_test(test_join_items_host),
       cmocka_unit_test(test_conditional_join_checks),
   };
   return GCOL_TEST_RUN("expression_host", tests);
