@@ -31,6 +31,7 @@
 #include "gcol/cast.h"
 #include "gcol/datetime.h"
 #include "gcol/copying.h"
+#include "gcol/expression.h"
 #include "gcol/filtering.h"
 #include "gcol/filling.h"
 #include "gcol/null_ops.h"

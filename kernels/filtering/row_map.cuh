@@ -15,6 +15,7 @@
 #define GCOL_KERNELS_FILTERING_ROW_MAP_CUH
 
 #include "common.cuh"
+#include "detail/compaction.h"
 #include "detail/row_operators.cuh"
 #include "gcol/string_view.h"
 #include "gcol/table.h"
@@ -50,32 +51,5 @@ extern "C" gcol_status gcol_detail_gather_column(gcol_column_view view, const gc
 extern "C" gcol_status gcol_detail_gather_table(gcol_table_view input, const int64_t *map,
                                                 int64_t size, bool map_may_null, gcol_stream stream,
                                                 gcol_mr *mr, gcol_table **out);
-
-/*
- * Stream compaction of keep flags: @p flags holds @p size bytes (non-zero keeps the row);
- * if @p flag_mask is not NULL, a row whose bit `flag_mask_offset + i` is unset is dropped.
- * Writes the kept row indices in ascending order into a new temporary buffer (default
- * resource) and their number into @p out_count (host). Synchronizes @p stream.
- * *out_map is NULL when nothing is kept.
- */
-extern "C" gcol_status gcol_detail_flags_to_map(const uint8_t *flags, const uint32_t *flag_mask,
-                                                int64_t flag_mask_offset, int64_t size,
-                                                gcol_stream stream, gcol_buffer **out_map,
-                                                int64_t *out_count);
-
-/* Keeps the rows of @p input whose flag is set (as gcol_detail_flags_to_map()). */
-extern "C" gcol_status gcol_detail_select_rows(gcol_table_view input, const uint8_t *flags,
-                                               const uint32_t *flag_mask, int64_t flag_mask_offset,
-                                               gcol_stream stream, gcol_mr *mr, gcol_table **out);
-
-/* Counts the non-zero bytes of @p flags[0, size) on the device; synchronizes @p stream. */
-extern "C" gcol_status gcol_detail_count_flags(const uint8_t *flags, int64_t size,
-                                               gcol_stream stream, int64_t *out_count);
-
-/*
- * Checks a table view: column count and pointers, each column's structure, equal sizes, no
- * DICTIONARY32 (GCOL_ERROR_UNSUPPORTED). Messages name @p what.
- */
-extern "C" gcol_status gcol_detail_validate_table(gcol_table_view input, const char *what);
 
 #endif /* GCOL_KERNELS_FILTERING_ROW_MAP_CUH */
