@@ -38,6 +38,7 @@
 #include "gcol/hashing.h"
 #include "gcol/partitioning.h"
 #include "gcol/interop.h"
+#include "gcol/io/parquet.h"
 
 #include "gcol/typed_view.h"
 #include "gcol/accessors.h"

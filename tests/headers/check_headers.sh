@@ -4,7 +4,8 @@
 #
 #   check_headers.sh c11|cxx17|nvcc|nvcc-device INCLUDE_DIR COMPILER [FLAG...]
 #
-# c11, cxx17, nvcc: include/gcol/*.h; nvcc-device: include/gcol/device/*.cuh.
+# c11, cxx17, nvcc: include/gcol/*.h and include/gcol/io/*.h; nvcc-device:
+# include/gcol/device/*.cuh.
 # Each header is included twice (include guard) into an otherwise empty translation unit.
 set -euo pipefail
 
@@ -25,6 +26,9 @@ trap 'rm -rf "$work"' EXIT
 
 shopt -s nullglob
 headers=("$include_dir/gcol/$sub"$pattern)
+if [[ -z $sub ]]; then
+  headers+=("$include_dir/gcol/io/"$pattern)
+fi
 if ((${#headers[@]} == 0)); then
   echo "1..0 # SKIP no headers in $include_dir/gcol/$sub"
   exit 0
@@ -34,7 +38,7 @@ echo "1..${#headers[@]}"
 n=0 failed=0
 for path in "${headers[@]}"; do
   n=$((n + 1))
-  header=gcol/$sub$(basename "$path")
+  header=${path#"$include_dir/"}
   src=$work/$n.$ext
   printf '#include "%s"\n#include "%s"\n' "$header" "$header" >"$src"
   if out=$("${compiler[@]}" -I"$include_dir" -c "$src" -o "$work/$n.o" 2>&1); then
