@@ -253,6 +253,31 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
 /* Names a page error. */
 const char *gcol_detail_parquet_page_error(int code);
 
+/* ---- writer ---- */
+
+/* A column in host memory, as the writer takes it. */
+typedef struct gcol_detail_pq_host_column {
+  const char *name;
+  char *owned_name; /* freed with the column (a generated name) */
+  gcol_data_type type;
+  const void *data;           /* fixed width: size values of the type's storage */
+  const uint8_t *valid;       /* NULL: no mask (a REQUIRED column); else 1 valid, 0 null */
+  const int64_t *offsets;     /* STRING: size + 1 offsets into chars */
+  const char *chars;          /* STRING */
+  gcol_host_strings *strings; /* STRING: the copy owning offsets, chars and valid */
+} gcol_detail_pq_host_column;
+
+/* Appends the RLE/bit-packed hybrid encoding of n values of bw bits. */
+struct gcol_detail_thrift_writer;
+void gcol_detail_parquet_rle_encode(struct gcol_detail_thrift_writer *w, const uint32_t *v,
+                                    int64_t n, int bw);
+
+/* Writes host columns of num_rows rows as a Parquet file into a malloc'd buffer. */
+gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *cols,
+                                           int32_t num_columns, int64_t num_rows,
+                                           const gcol_parquet_write_options *options, uint8_t **out,
+                                           int64_t *size);
+
 /* ---- per-page decoders (host and device) ---- */
 
 enum {

@@ -742,7 +742,7 @@ static gcol_status check_row_groups(gcol_parquet_metadata *md) {
                                  (int)info->physical_type);
       }
       int64_t const start =
-          ch->dictionary_page_offset >= 0 && ch->dictionary_page_offset < ch->data_page_offset
+          ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < ch->data_page_offset
               ? ch->dictionary_page_offset
               : ch->data_page_offset;
       int64_t const size = ch->stats.compressed_size;

@@ -410,7 +410,7 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
     int32_t const g = row_groups[i];
     const gcol_detail_pq_chunk *ch = &md->row_groups[g].chunks[column];
     int64_t const start =
-        ch->dictionary_page_offset >= 0 && ch->dictionary_page_offset < ch->data_page_offset
+        ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < ch->data_page_offset
             ? ch->dictionary_page_offset
             : ch->data_page_offset;
     int64_t const size = ch->stats.compressed_size;

@@ -19,40 +19,7 @@ static void put_le(tw *w, uint64_t v, int bytes) {
 }
 
 static void rle_encode(tw *w, const uint32_t *v, int64_t n, int bw) {
-  int64_t i = 0;
-  while (i < n) {
-    int64_t run = 1;
-    while (i + run < n && v[i + run] == v[i]) ++run;
-    if (run >= 8) {
-      gcol_detail_thrift_write_varint(w, (uint64_t)run << 1);
-      put_le(w, v[i], (bw + 7) / 8);
-      i += run;
-      continue;
-    }
-    /* bit-packed groups of 8 until a run of 8 starts (or the end) */
-    int64_t j = i;
-    for (;;) {
-      j = j + 8 < n ? j + 8 : n;
-      if (j >= n || j - i >= 8 * 63) break;
-      int64_t r = 1;
-      while (j + r < n && v[j + r] == v[j]) ++r;
-      if (r >= 8) break;
-    }
-    int64_t const groups = (j - i + 7) / 8;
-    gcol_detail_thrift_write_varint(w, ((uint64_t)groups << 1) | 1);
-    int64_t const bytes = groups * bw;
-    uint8_t *packed = (uint8_t *)calloc((size_t)bytes + 8, 1);
-    for (int64_t k = 0; k < groups * 8; ++k) {
-      uint64_t const x = i + k < j ? v[i + k] : 0;
-      int64_t const bit = k * bw;
-      for (int b = 0; b < bw; ++b) {
-        if ((x >> b) & 1) packed[(bit + b) / 8] |= (uint8_t)(1u << ((bit + b) % 8));
-      }
-    }
-    gcol_detail_thrift_write_bytes(w, packed, (size_t)bytes);
-    free(packed);
-    i = j;
-  }
+  gcol_detail_parquet_rle_encode(w, v, n, bw);
 }
 
 int64_t pqb_rle_encode(const uint32_t *values, int64_t n, int bit_width, uint8_t **out) {

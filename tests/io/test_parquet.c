@@ -413,6 +413,87 @@ static void test_corrupt_pages_on_the_gpu(void **state) {
   free(file);
 }
 
+/* A table made on the GPU, written by gcol, read back by gcol: the same columns. */
+static void test_write_and_read_back(void **state) {
+  (void)state;
+  make_data(17);
+  enum { K = 8 };
+  gcol_type_id const ids[K] = {GCOL_INT16,          GCOL_UINT64,    GCOL_FLOAT64,
+                               GCOL_BOOL8,          GCOL_DECIMAL32, GCOL_TIMESTAMP_MILLISECONDS,
+                               GCOL_TIMESTAMP_DAYS, GCOL_STRING};
+  static int16_t i16[ROWS];
+  static uint8_t b8[ROWS];
+  static int32_t i32[ROWS];
+  static const char *strs[ROWS];
+  for (int i = 0; i < ROWS; ++i) {
+    i16[i] = (int16_t)pq_data.ints[i];
+    b8[i] = (uint8_t)pq_data.bools[i];
+    i32[i] = (int32_t)(pq_data.ints[i] % 1000000);
+    strs[i] = pq_data.valid[i] ? pq_data.strings[i] : NULL;
+  }
+  const void *datas[K] = {i16, pq_data.big, pq_data.reals, b8, i32, pq_data.big, i32, NULL};
+  gcol_column *cols[K];
+  gcol_column_view views[K];
+  for (int k = 0; k < K; ++k) {
+    gcol_data_type const t = ids[k] == GCOL_DECIMAL32 ? gcol_data_type_decimal(GCOL_DECIMAL32, -4)
+                                                      : gcol_data_type_make(ids[k]);
+    if (ids[k] == GCOL_STRING) {
+      GCOL_TEST_OK(gcol_column_create_strings_from_host(ROWS, strs, NULL, NULL, NULL, &cols[k]));
+    } else {
+      GCOL_TEST_OK(gcol_column_create_from_host(t, ROWS, datas[k], k % 2 ? pq_data.valid : NULL,
+                                                NULL, NULL, &cols[k]));
+    }
+    views[k] = gcol_column_get_view(cols[k]);
+  }
+  gcol_table_view table;
+  GCOL_TEST_OK(gcol_table_view_make(views, K, &table));
+  const char *const names[K] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.column_names = names;
+  opt.row_group_rows = 333;
+  void *file = NULL;
+  int64_t size = 0;
+  GCOL_TEST_OK(gcol_parquet_write_buffer(table, &opt, &file, &size, NULL));
+  gcol_table *back = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &back, NULL, NULL));
+  gcol_table_view const bv = gcol_table_get_view(back);
+  assert_int_equal(bv.num_columns, K);
+  for (int k = 0; k < K; ++k) gcol_test_assert_columns_equal(bv.columns[k], views[k]);
+  gcol_table_free(back);
+  gcol_parquet_buffer_free(file);
+
+  /* through a file, a slice */
+  gcol_column_view sliced[K];
+  gcol_table_view part;
+  GCOL_TEST_OK(gcol_table_view_slice(table, 33, 777, sliced, &part));
+  char path[] = "/tmp/gcol_parquet_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  GCOL_TEST_OK(gcol_parquet_write_file(part, NULL, path, NULL));
+  back = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_file(path, NULL, &back, NULL, NULL));
+  unlink(path);
+  gcol_table_view const pv = gcol_table_get_view(back);
+  for (int k = 0; k < K; ++k) gcol_test_assert_columns_equal(pv.columns[k], part.columns[k]);
+  gcol_table_free(back);
+
+  /* a type the writer does not take */
+  gcol_column *dur = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_DURATION_SECONDS), ROWS,
+                                            pq_data.big, NULL, NULL, NULL, &dur));
+  gcol_column_view const dv = gcol_column_get_view(dur);
+  gcol_table_view one;
+  GCOL_TEST_OK(gcol_table_view_make(&dv, 1, &one));
+  file = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_write_buffer(one, NULL, &file, &size, NULL),
+                   GCOL_ERROR_UNSUPPORTED);
+  assert_null(file);
+  gcol_column_free(dur);
+  for (int k = 0; k < K; ++k) gcol_column_free(cols[k]);
+}
+
 typedef struct alloc_ctx {
   const uint8_t *file;
   int64_t size;
@@ -446,7 +527,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_read_every_type),          GCOL_TEST_GPU(test_projection_and_row_groups),
       GCOL_TEST_GPU(test_read_file_and_source),     GCOL_TEST_GPU(test_empty_and_all_null),
-      GCOL_TEST_GPU(test_corrupt_pages_on_the_gpu), GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_corrupt_pages_on_the_gpu),
+      GCOL_TEST_GPU(test_write_and_read_back),
+      GCOL_TEST_GPU(test_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("parquet", tests);
 }

@@ -7,6 +7,7 @@
  * table; and a seeded fuzzer over footers and page headers (GCOL_TEST_SEED replays).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -671,6 +672,149 @@ static void test_unsupported_and_corrupt_pages(void **state) {
   free(file);
 }
 
+/* ------------------------------------------------------------------ writer */
+
+static void test_writer_on_the_host(void **state) {
+  (void)state;
+  make_data(6);
+  enum { N = ROWS, K = 10 };
+  static int8_t i8[N];
+  static uint32_t u32[N];
+  static float f32[N];
+  static uint8_t b8[N];
+  static int32_t day[N];
+  static int64_t offsets[N + 1];
+  static char chars[N * 24];
+  int64_t at = 0;
+  for (int i = 0; i < N; ++i) {
+    i8[i] = (int8_t)pq_data.small[i];
+    u32[i] = (uint32_t)pq_data.big[i];
+    f32[i] = i % 97 == 5 ? NAN : (float)pq_data.reals[i];
+    b8[i] = (uint8_t)pq_data.bools[i];
+    day[i] = (int32_t)pq_data.ints[i] / 100;
+    offsets[i] = at;
+    size_t const n = strlen(pq_data.strings[i]);
+    memcpy(chars + at, pq_data.strings[i], n);
+    at += (int64_t)n;
+  }
+  offsets[N] = at;
+  gcol_detail_pq_host_column cols[K];
+  memset(cols, 0, sizeof cols);
+  const char *const names[K] = {"i8",   "u32", "i64",   "f32",   "f64",
+                                "flag", "day", "ts_ns", "price", "name"};
+  gcol_type_id const ids[K] = {
+      GCOL_INT8,      GCOL_UINT32, GCOL_INT64,          GCOL_FLOAT32,
+      GCOL_FLOAT64,   GCOL_BOOL8,  GCOL_TIMESTAMP_DAYS, GCOL_TIMESTAMP_NANOSECONDS,
+      GCOL_DECIMAL64, GCOL_STRING};
+  const void *datas[K] = {i8, u32, pq_data.big, f32,         pq_data.reals,
+                          b8, day, pq_data.big, pq_data.big, NULL};
+  for (int k = 0; k < K; ++k) {
+    cols[k].name = names[k];
+    cols[k].type = ids[k] == GCOL_DECIMAL64 ? gcol_data_type_decimal(GCOL_DECIMAL64, -3)
+                                            : gcol_data_type_make(ids[k]);
+    cols[k].data = datas[k];
+    cols[k].valid = k % 2 == 0 ? pq_data.valid : NULL;
+  }
+  cols[K - 1].offsets = offsets;
+  cols[K - 1].chars = chars;
+  const char *const keys[] = {"origin"};
+  const char *const values[] = {"gcol test"};
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.row_group_rows = 300;
+  opt.keys = keys;
+  opt.values = values;
+  opt.num_key_values = 1;
+  uint8_t *file = NULL;
+  int64_t size = 0;
+  GCOL_TEST_OK(gcol_detail_parquet_write_host(cols, K, N, &opt, &file, &size));
+
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  assert_int_equal(gcol_parquet_metadata_num_rows(md), N);
+  assert_int_equal(gcol_parquet_metadata_num_row_groups(md), 4);
+  assert_int_equal(gcol_parquet_metadata_num_key_values(md), 1);
+  for (int k = 0; k < K; ++k) {
+    gcol_parquet_column_info info;
+    GCOL_TEST_OK(gcol_parquet_metadata_column(md, k, &info));
+    assert_string_equal(info.name, names[k]);
+    assert_int_equal(info.type.id, ids[k]);
+    assert_int_equal(info.type.scale, cols[k].type.scale);
+    assert_int_equal(info.nullable, k % 2 == 0);
+  }
+  /* statistics of row group 1 */
+  for (int k = 0; k < K; ++k) {
+    gcol_parquet_statistics st;
+    GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 1, k, &st));
+    int64_t nulls = 0;
+    for (int r = 300; r < 600; ++r) nulls += cols[k].valid != NULL && !cols[k].valid[r];
+    assert_int_equal(st.null_count, nulls);
+    assert_true(st.has_min_max);
+    if (ids[k] == GCOL_FLOAT32) { /* NaN left out */
+      float lo = INFINITY, hi = -INFINITY;
+      for (int r = 300; r < 600; ++r) {
+        if (!isnan(f32[r])) {
+          lo = f32[r] < lo ? f32[r] : lo;
+          hi = f32[r] > hi ? f32[r] : hi;
+        }
+      }
+      assert_true(st.min_f64 == lo && st.max_f64 == hi);
+    }
+    if (ids[k] == GCOL_UINT32) {
+      uint32_t lo = UINT32_MAX, hi = 0;
+      for (int r = 300; r < 600; ++r) {
+        lo = u32[r] < lo ? u32[r] : lo;
+        hi = u32[r] > hi ? u32[r] : hi;
+      }
+      assert_true(st.min_i64 == lo && st.max_i64 == hi);
+    }
+  }
+  /* every value back through the plan and the page decoders */
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+  int32_t const groups[] = {0, 1, 2, 3};
+  for (int k = 0; k < K; ++k) {
+    gcol_detail_pq_column_plan plan;
+    GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, k, groups, 4, &plan));
+    uint64_t *vals = (uint64_t *)malloc(N * 8);
+    int64_t *pos = (int64_t *)malloc(N * 8);
+    int64_t *len = (int64_t *)malloc(N * 8);
+    uint8_t *valid = (uint8_t *)malloc(N);
+    int32_t bad = 0;
+    bool is_dict = false;
+    assert_int_equal(
+        gcol_detail_parquet_decode_column_host(&plan, vals, pos, len, valid, &bad, &is_dict), 0);
+    size_t const w = gcol_type_size(ids[k]);
+    for (int r = 0; r < N; ++r) {
+      bool const v = cols[k].valid == NULL || cols[k].valid[r];
+      assert_int_equal(valid[r], v);
+      if (!v) continue;
+      if (ids[k] == GCOL_STRING) {
+        assert_int_equal(len[r], offsets[r + 1] - offsets[r]);
+        assert_memory_equal(plan.bytes + pos[r], chars + offsets[r], (size_t)len[r]);
+      } else if (memcmp(&vals[r], (const uint8_t *)datas[k] + (size_t)r * w, w) != 0) {
+        fail_msg("column %s row %d differs", names[k], r);
+      }
+    }
+    free(vals);
+    free(pos);
+    free(len);
+    free(valid);
+    gcol_detail_parquet_plan_free(&plan);
+  }
+  gcol_parquet_metadata_free(md);
+  free(file);
+
+  /* a type Parquet cannot hold yet */
+  cols[0].type = gcol_data_type_make(GCOL_DURATION_SECONDS);
+  cols[0].data = pq_data.big;
+  file = NULL;
+  GCOL_TEST_STATUS(gcol_detail_parquet_write_host(cols, K, N, &opt, &file, &size),
+                   GCOL_ERROR_UNSUPPORTED);
+  assert_null(file);
+  assert_non_null(strstr(gcol_last_error(), "duration[s]"));
+}
+
 /* ------------------------------------------------------------------ fuzzer */
 
 /* Runs everything the host does on a file: footer, plans, page decoders. Only statuses. */
@@ -839,6 +983,7 @@ int main(void) {
       cmocka_unit_test(test_pages_decoded_on_the_host),
       cmocka_unit_test(test_bad_files),
       cmocka_unit_test(test_unsupported_and_corrupt_pages),
+      cmocka_unit_test(test_writer_on_the_host),
       cmocka_unit_test(test_fuzz_footers_and_pages),
       cmocka_unit_test(test_fuzz_page_headers),
   };

@@ -39,6 +39,9 @@
  * DURATION_MICROSECONDS/NANOSECONDS (TIME); FLOAT -> FLOAT32; DOUBLE -> FLOAT64;
  * BYTE_ARRAY -> STRING (binary too).
  *
+ * Writing: gcol_parquet_write_file() / gcol_parquet_write_buffer() (PLAIN, UNCOMPRESSED, with
+ * statistics and nulls), read back by pyarrow.
+ *
  * Bad input (wrong magic bytes, a truncated file, a footer or page header that is not valid
  * Thrift or points outside the file, sizes that disagree): ::GCOL_ERROR_INVALID_ARGUMENT and
  * a message saying which file, row group, column and page; never a read outside the input.
@@ -319,6 +322,60 @@ gcol_status gcol_parquet_read_buffer(const void *data, int64_t size,
 gcol_status gcol_parquet_read_source(const gcol_parquet_source *source,
                                      const gcol_parquet_read_options *options, gcol_table **out,
                                      gcol_stream stream, gcol_mr *mr);
+
+/** @brief How to write. Start from gcol_parquet_write_options_init(). */
+typedef struct gcol_parquet_write_options {
+  /** One name per column, or NULL for "c0", "c1", ... (not copied). */
+  const char *const *column_names;
+  /** Rows per row group; 0 for 2^20. */
+  int64_t row_group_rows;
+  /** Keys of the file's key-value metadata (NUL-terminated), or NULL. */
+  const char *const *keys;
+  /** Values, one per key (NULL: a key without a value), or NULL. */
+  const char *const *values;
+  /** Entries of @p keys and @p values. */
+  int32_t num_key_values;
+} gcol_parquet_write_options;
+
+/** @brief Options that write columns "c0", "c1", ... in row groups of 2^20 rows. */
+void gcol_parquet_write_options_init(gcol_parquet_write_options *options);
+
+/**
+ * @brief Writes a table as a Parquet file in host memory.
+ *
+ * This part writes PLAIN values in data pages v1, UNCOMPRESSED, with RLE definition levels
+ * (columns with a null mask are OPTIONAL, the others REQUIRED) and min/max/null-count
+ * statistics per column chunk (NaN left out of min and max). Types: INT8..UINT64 (INTEGER
+ * logical types), FLOAT32/64, BOOL8, TIMESTAMP_DAYS (DATE), TIMESTAMP_MILLISECONDS/
+ * MICROSECONDS/NANOSECONDS (TIMESTAMP, not adjusted to UTC), DECIMAL32/64 (INT32/INT64
+ * DECIMAL of precision 9/18), STRING (BYTE_ARRAY, STRING). Others give
+ * ::GCOL_ERROR_UNSUPPORTED.
+ *
+ * @param[in] table The columns (all of one size).
+ * @param[in] options Names, row group size, key-value pairs; NULL for the defaults.
+ * @param[out] data The file (free with gcol_parquet_buffer_free()); NULL on failure.
+ * @param[out] size Its bytes.
+ * @param[in] stream Stream of the copies to the host.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_SIZE_MISMATCH,
+ *         ::GCOL_ERROR_UNSUPPORTED, ::GCOL_ERROR_OVERFLOW (a page over 2^31 - 1 bytes),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @note Synchronizes @p stream. The encoding runs on the host in this part.
+ */
+gcol_status gcol_parquet_write_buffer(gcol_table_view table,
+                                      const gcol_parquet_write_options *options, void **data,
+                                      int64_t *size, gcol_stream stream);
+
+/** @brief Frees a buffer of gcol_parquet_write_buffer(). NULL is a no-op. */
+void gcol_parquet_buffer_free(void *data);
+
+/**
+ * @brief As gcol_parquet_write_buffer(), into the file at @p path (created or truncated).
+ * @return As gcol_parquet_write_buffer(); ::GCOL_ERROR_INVALID_ARGUMENT also when the file
+ *         cannot be written (the message names it).
+ */
+gcol_status gcol_parquet_write_file(gcol_table_view table,
+                                    const gcol_parquet_write_options *options, const char *path,
+                                    gcol_stream stream);
 
 GCOL_EXTERN_C_END
 
