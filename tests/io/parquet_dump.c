@@ -14,6 +14,11 @@
  * script decides whether the failure was expected). Without a GPU: "skip", exit 0.
  *
  *   parquet_dump FILE
+ *   parquet_dump --rewrite FILE OUT [SKIP...]
+ *
+ * --rewrite reads FILE with gcol and writes the columns gcol can write (all but durations and
+ * those named SKIP) to OUT with gcol's writer, printing "wrote NAME" for each, so that the
+ * script can read OUT with pyarrow.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -78,15 +83,62 @@ static void print_strings(gcol_column_view v) {
   gcol_host_strings_free(hs);
 }
 
+static int rewrite(int argc, char **argv) {
+  gcol_parquet_metadata *md = NULL;
+  gcol_table *t = NULL;
+  gcol_status st = gcol_parquet_metadata_read_file(argv[2], &md);
+  if (st == GCOL_OK) st = gcol_parquet_read_file(argv[2], NULL, &t, NULL, NULL);
+  if (st != GCOL_OK) {
+    printf("error %s\n", gcol_status_string(st));
+    fprintf(stderr, "%s\n", gcol_last_error());
+    gcol_parquet_metadata_free(md);
+    return 1;
+  }
+  gcol_table_view const tv = gcol_table_get_view(t);
+  gcol_column_view *keep = (gcol_column_view *)calloc((size_t)tv.num_columns + 1, sizeof *keep);
+  const char **names = (const char **)calloc((size_t)tv.num_columns + 1, sizeof *names);
+  int32_t n = 0;
+  for (int32_t k = 0; k < tv.num_columns; ++k) {
+    gcol_parquet_column_info info;
+    gcol_parquet_metadata_column(md, k, &info);
+    gcol_type_id const id = tv.columns[k].type.id;
+    bool skip = id >= GCOL_DURATION_DAYS && id <= GCOL_DURATION_NANOSECONDS;
+    for (int a = 4; a < argc; ++a) skip = skip || strcmp(argv[a], info.name) == 0;
+    if (skip) continue;
+    keep[n] = tv.columns[k];
+    names[n++] = info.name;
+  }
+  gcol_table_view out;
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.column_names = names;
+  opt.row_group_rows = 5000;
+  st = gcol_table_view_make(keep, n, &out);
+  if (st == GCOL_OK) st = gcol_parquet_write_file(out, &opt, argv[3], NULL);
+  if (st != GCOL_OK) {
+    printf("error %s\n", gcol_status_string(st));
+    fprintf(stderr, "%s\n", gcol_last_error());
+  } else {
+    for (int32_t k = 0; k < n; ++k) printf("wrote %s\n", names[k]);
+  }
+  free(keep);
+  free(names);
+  gcol_table_free(t);
+  gcol_parquet_metadata_free(md);
+  return st == GCOL_OK ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: parquet_dump FILE\n");
+  bool const is_rewrite = argc >= 4 && strcmp(argv[1], "--rewrite") == 0;
+  if (argc != 2 && !is_rewrite) {
+    fprintf(stderr, "usage: parquet_dump FILE | parquet_dump --rewrite FILE OUT [SKIP...]\n");
     return 2;
   }
   if (gcol_device_count() == 0) {
     printf("skip\n");
     return 0;
   }
+  if (is_rewrite) return rewrite(argc, argv);
   gcol_parquet_metadata *md = NULL;
   gcol_status st = gcol_parquet_metadata_read_file(argv[1], &md);
   if (st != GCOL_OK) {
