@@ -89,7 +89,8 @@ __device__ int32_t page_of(const gcol_detail_pq_page *pages, int32_t num_pages, 
 __global__ void fixed_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pages,
                              int32_t num_pages, const gcol_detail_pq_dict *dicts,
                              int32_t physical_type, const uint8_t *valid, const int32_t *slot,
-                             const int32_t *index, int64_t n, int out_width, uint8_t *out) {
+                             const int32_t *index, const int64_t *delta, int64_t n, int out_width,
+                             uint8_t *out) {
   GCOL_DETAIL_GRID_LOOP(row, n) {
     uint64_t v = 0;
     if (valid[row]) {
@@ -99,6 +100,8 @@ __global__ void fixed_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pa
         v = gcol_detail_pq_plain_value(bytes, pg.values_begin, k, physical_type);
       } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL) {
         v = (uint64_t)index[pg.first_row + k];
+      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
+        v = (uint64_t)delta[pg.first_row + k]; /* the output width keeps the low bytes */
       } else {
         v = gcol_detail_pq_plain_value(bytes, dicts[pg.dict].begin, index[pg.first_row + k],
                                        physical_type);
@@ -214,12 +217,14 @@ extern "C" gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_co
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_valid->data, 0, d_valid->size, s));
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_slot->data, 0, d_slot->size, s));
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_index->data, 0, d_index->size, s));
-  if (is_string) {
+  if (is_string || plan->has_delta) {
     GCOL_DETAIL_TRY(temp(n, sizeof(int64_t), stream, &d_pos));
+    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_pos->data, 0, d_pos->size, s));
+  }
+  if (is_string) {
     GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &d_len));
     GCOL_DETAIL_TRY(temp(plan->num_dict_entries, sizeof(int64_t), stream, &d_dpos));
     GCOL_DETAIL_TRY(temp(plan->num_dict_entries, sizeof(int32_t), stream, &d_dlen));
-    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_pos->data, 0, d_pos->size, s));
     GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_len->data, 0, d_len->size, s));
     GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_dpos->data, 0, d_dpos->size, s));
     GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_dlen->data, 0, d_dlen->size, s));
@@ -230,7 +235,7 @@ extern "C" gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_co
     const gcol_detail_pq_dict *dicts = (const gcol_detail_pq_dict *)d_dicts->data;
     int64_t *dpos = is_string ? (int64_t *)d_dpos->data : NULL;
     int32_t *dlen = is_string ? (int32_t *)d_dlen->data : NULL;
-    int64_t *pos = is_string ? (int64_t *)d_pos->data : NULL;
+    int64_t *pos = d_pos != NULL ? (int64_t *)d_pos->data : NULL;
     int32_t *len = is_string ? (int32_t *)d_len->data : NULL;
     unsigned long long *err = (unsigned long long *)d_error->data;
     if (plan->num_dicts > 0) {
@@ -276,7 +281,7 @@ extern "C" gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_co
       GCOL_DETAIL_TRY(gcol_column_create(plan->type, n, GCOL_MASK_UNALLOCATED, stream, mr, &col));
       if (n > 0) {
         LAUNCH(fixed_kernel, n)
-        (bytes, pages, P, dicts, plan->physical_type, valid, slot, index, n, width,
+        (bytes, pages, P, dicts, plan->physical_type, valid, slot, index, pos, n, width,
          (uint8_t *)col->data->data);
         GCOL_DETAIL_CUDA_CHECK_LAUNCH();
       }

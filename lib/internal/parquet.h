@@ -183,6 +183,7 @@ enum {
   GCOL_DETAIL_PQ_VALUES_PLAIN = 0,
   GCOL_DETAIL_PQ_VALUES_DICT = 1,     /* bit width byte + RLE/bit-packed indices */
   GCOL_DETAIL_PQ_VALUES_RLE_BOOL = 2, /* 4-byte length + RLE/bit-packed bits (width 1) */
+  GCOL_DETAIL_PQ_VALUES_DELTA = 3,    /* DELTA_BINARY_PACKED (INT32, INT64) */
 };
 
 /* A data page, as byte ranges of the column's buffer. */
@@ -226,6 +227,7 @@ typedef struct gcol_detail_pq_column_plan {
   gcol_detail_pq_dict *dicts;
   gcol_detail_pq_where *dict_where;
   int64_t num_dict_entries;
+  bool has_delta; /* some page is DELTA_BINARY_PACKED: values decoded into 64-bit words */
 } gcol_detail_pq_column_plan;
 
 /* Reads the chunks of leaf `column` in the `row_groups` given (bytes into host memory), scans
@@ -289,6 +291,7 @@ enum {
   GCOL_DETAIL_PQ_E_DICT_INDEX = 5,       /* a dictionary index past the dictionary */
   GCOL_DETAIL_PQ_E_DICT_TRUNCATED = 6,   /* dictionary values past the end of its page */
   GCOL_DETAIL_PQ_E_NO_DICT = 7,          /* dictionary-encoded page without a dictionary */
+  GCOL_DETAIL_PQ_E_DELTA_HEADER = 8,     /* a DELTA_BINARY_PACKED header or width out of range */
 };
 
 /* Reader of an RLE/bit-packed hybrid stream of `bit_width`-bit values in [p, end). */
@@ -439,9 +442,78 @@ GCOL_HD_INLINE bool gcol_detail_pq_plain_fits(int32_t physical_type, int64_t beg
   return need <= end - begin;
 }
 
+/* An unsigned LEB128 varint of at most 64 bits from [*p, end). */
+GCOL_HD_INLINE bool gcol_detail_pq_uleb(const uint8_t **p, const uint8_t *end, uint64_t *out) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (*p >= end) return false;
+    uint8_t const b = *(*p)++;
+    v |= (uint64_t)(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) {
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* DELTA_BINARY_PACKED: the first `count` values in [begin, end) as 64-bit words (INT32
+ * values in their low 32 bits; the sums wrap, as the encoders' do). */
+GCOL_HD_INLINE int gcol_detail_pq_decode_delta(const uint8_t *bytes, int64_t begin, int64_t end,
+                                               int64_t count, uint64_t *out) {
+  const uint8_t *p = bytes + begin;
+  const uint8_t *const e = bytes + end;
+  uint64_t block, minis, total, first;
+  if (!gcol_detail_pq_uleb(&p, e, &block) || !gcol_detail_pq_uleb(&p, e, &minis) ||
+      !gcol_detail_pq_uleb(&p, e, &total) || !gcol_detail_pq_uleb(&p, e, &first)) {
+    return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+  }
+  if (block == 0 || block > (1u << 20) || block % 128 != 0 || minis == 0 || minis > block ||
+      block % minis != 0 || (block / minis) % 32 != 0) {
+    return GCOL_DETAIL_PQ_E_DELTA_HEADER;
+  }
+  if (total < (uint64_t)count) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+  if (count == 0) return GCOL_DETAIL_PQ_E_OK;
+  int64_t const per_mini = (int64_t)(block / minis);
+  uint64_t v = (first >> 1) ^ (0 - (first & 1));
+  out[0] = v;
+  int64_t i = 1;
+  while (i < count) {
+    uint64_t zmin;
+    if (!gcol_detail_pq_uleb(&p, e, &zmin)) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+    uint64_t const min_delta = (zmin >> 1) ^ (0 - (zmin & 1));
+    if ((uint64_t)(e - p) < minis) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+    const uint8_t *const widths = p;
+    p += minis;
+    for (uint64_t m = 0; m < minis && i < count; ++m) {
+      int const bw = widths[m];
+      if (bw > 64) return GCOL_DETAIL_PQ_E_DELTA_HEADER;
+      int64_t const avail = (int64_t)(e - p);
+      for (int64_t j = 0; j < per_mini && i < count; ++j, ++i) {
+        int64_t const bit = j * bw;
+        if ((bit + bw + 7) / 8 > avail) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+        uint64_t x = 0;
+        for (int got = 0; got < bw;) {
+          int64_t const at = bit + got;
+          int const off = (int)(at % 8);
+          int const take = 8 - off < bw - got ? 8 - off : bw - got;
+          x |= (uint64_t)((p[at / 8] >> off) & ((1u << take) - 1)) << got;
+          got += take;
+        }
+        v += min_delta + x;
+        out[i] = v;
+      }
+      int64_t const full = per_mini * bw / 8;
+      p += full < avail ? full : avail;
+    }
+  }
+  return GCOL_DETAIL_PQ_E_OK;
+}
+
 /* The values of a data page with `num_valid` non-null values: for DICT pages the indices
  * (checked against `dict_size`), for RLE_BOOL the bits, into index[0, num_valid); for PLAIN
- * BYTE_ARRAY the positions and lengths; for PLAIN fixed width a bounds check. */
+ * BYTE_ARRAY the positions and lengths; for DELTA the values into pos (as 64-bit words); for
+ * PLAIN fixed width a bounds check. */
 GCOL_HD_INLINE int gcol_detail_pq_decode_values(const uint8_t *bytes, gcol_detail_pq_page page,
                                                 int32_t physical_type, int64_t num_valid,
                                                 int64_t dict_size, int32_t *index, int64_t *pos,
@@ -456,6 +528,10 @@ GCOL_HD_INLINE int gcol_detail_pq_decode_values(const uint8_t *bytes, gcol_detai
     return gcol_detail_pq_plain_fits(physical_type, page.values_begin, page.values_end, num_valid)
                ? GCOL_DETAIL_PQ_E_OK
                : GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+  }
+  if (page.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
+    return gcol_detail_pq_decode_delta(bytes, page.values_begin, page.values_end, num_valid,
+                                       (uint64_t *)pos);
   }
   int64_t begin = page.values_begin;
   int bit_width = 1;

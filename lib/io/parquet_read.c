@@ -50,6 +50,8 @@ const char *gcol_detail_parquet_page_error(int code) {
       return "the dictionary page holds fewer values than it announces";
     case GCOL_DETAIL_PQ_E_NO_DICT:
       return "a dictionary-encoded page without a dictionary page";
+    case GCOL_DETAIL_PQ_E_DELTA_HEADER:
+      return "a DELTA_BINARY_PACKED block header or bit width out of range";
     default:
       return "unknown page error";
   }
@@ -334,6 +336,11 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, int64_t base, int64_t size
         pg.encoding = GCOL_DETAIL_PQ_VALUES_DICT;
       } else if (enc == GCOL_DETAIL_PQ_ENC_RLE && c->info->physical_type == GCOL_PARQUET_BOOLEAN) {
         pg.encoding = GCOL_DETAIL_PQ_VALUES_RLE_BOOL;
+      } else if (enc == GCOL_DETAIL_PQ_ENC_DELTA_BINARY_PACKED &&
+                 (c->info->physical_type == GCOL_PARQUET_INT32 ||
+                  c->info->physical_type == GCOL_PARQUET_INT64)) {
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_DELTA;
+        plan->has_delta = true;
       } else {
         PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "value encoding %s is not supported yet",
                   encoding_name(enc));
@@ -490,6 +497,10 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
         }
       } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL) {
         values[row] = (uint64_t)index[pg.first_row + k];
+      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
+        uint64_t const x = (uint64_t)pos[pg.first_row + k];
+        values[row] =
+            plan->physical_type == GCOL_PARQUET_INT32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)x : x;
       } else {
         gcol_detail_pq_dict const dict = plan->dicts[pg.dict];
         int64_t const entry = index[pg.first_row + k];

@@ -15,8 +15,10 @@ of about 8 KiB, so several row groups and pages per column):
   plain_v1, plain_v2, dict_v1, dict_v2   every type gcol reads, ~10% nulls, PLAIN or
                                          dictionary values, data page v1 or v2
   required                               the same columns, no nulls (REQUIRED fields)
-  snappy, list, delta                    a SNAPPY chunk, a list column, DELTA_BINARY_PACKED:
-                                         refused with GCOL_ERROR_UNSUPPORTED in this part
+  delta                                  int32, int64 and timestamp DELTA_BINARY_PACKED, nulls
+  snappy, list, delta_byte_array,        a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY
+  byte_stream_split                      strings, BYTE_STREAM_SPLIT floats: refused with
+                                         GCOL_ERROR_UNSUPPORTED in this part
 
   make_parquet_files.py OUT_DIR [SEED]
 """
@@ -192,12 +194,33 @@ def main():
     write(path, required, use_dictionary=True, data_page_version="2.0")
     write_expected(path, required, rgtypes)
 
-    small = pa.table({"x": pa.array(range(1000), pa.int64())})
+    # DELTA_BINARY_PACKED integers: sequences, random values, extremes (wrapping deltas), nulls
+    def ints(bits, n):
+        lo, hi = -2**(bits - 1), 2**(bits - 1) - 1
+        out = []
+        for i in range(n):
+            k = rng.random()
+            out.append(None if k < 0.1 else i * 3 if k < 0.5 else rng.choice([lo, hi])
+                       if k < 0.55 else rng.randint(lo, hi))
+        return out
+    delta = pa.table({"d32": pa.array(ints(32, ROWS), pa.int32()),
+                      "d64": pa.array(ints(64, ROWS), pa.int64()),
+                      "dts": pa.array(ints(48, ROWS), pa.int64()).cast(pa.timestamp("us"))})
+    path = os.path.join(out, "delta.parquet")
+    write(path, delta, use_dictionary=False,
+          column_encoding={c: "DELTA_BINARY_PACKED" for c in delta.column_names})
+    write_expected(path, delta, ["int32", "int64", "timestamp[us]"])
+
+    small = pa.table({"x": pa.array(range(1000), pa.int64()),
+                      "s": pa.array([str(i % 37) for i in range(1000)]),
+                      "f": pa.array([i / 7 for i in range(1000)], pa.float64())})
     refused = {
         "snappy": (small, dict(compression="snappy")),
         "list": (pa.table({"l": pa.array([[1, 2], None, []] * 10, pa.list_(pa.int32()))}), {}),
-        "delta": (small, dict(use_dictionary=False,
-                              column_encoding={"x": "DELTA_BINARY_PACKED"})),
+        "delta_byte_array": (small.select(["s"]), dict(use_dictionary=False,
+                                                        column_encoding={"s": "DELTA_BYTE_ARRAY"})),
+        "byte_stream_split": (small.select(["f"]), dict(use_dictionary=False,
+                                                         column_encoding={"f": "BYTE_STREAM_SPLIT"})),
     }
     for name, (t, kw) in refused.items():
         path = os.path.join(out, name + ".parquet")

@@ -95,6 +95,51 @@ static void plain_values(tw *w, const pqb_column *c, const int64_t *rows, int64_
   for (int64_t i = 0; i < n; ++i) plain_value(w, c, rows[i], true);
 }
 
+/* DELTA_BINARY_PACKED of the rows' values: blocks of 128 deltas in 4 miniblocks of 32. */
+static void delta_values(tw *w, const pqb_column *c, const int64_t *rows, int64_t n) {
+  gcol_detail_thrift_write_varint(w, 128);
+  gcol_detail_thrift_write_varint(w, 4);
+  gcol_detail_thrift_write_varint(w, (uint64_t)n);
+  gcol_detail_thrift_write_i64(w, n > 0 ? c->ints[rows[0]] : 0);
+  uint64_t prev = n > 0 ? (uint64_t)c->ints[rows[0]] : 0;
+  for (int64_t i = 1; i < n;) {
+    int64_t const cnt = n - i < 128 ? n - i : 128;
+    uint64_t d[128];
+    for (int64_t j = 0; j < cnt; ++j) {
+      uint64_t const cur = (uint64_t)c->ints[rows[i + j]];
+      d[j] = cur - prev;
+      prev = cur;
+    }
+    int64_t mn = (int64_t)d[0];
+    for (int64_t j = 1; j < cnt; ++j) mn = (int64_t)d[j] < mn ? (int64_t)d[j] : mn;
+    gcol_detail_thrift_write_i64(w, mn);
+    uint8_t widths[4] = {0, 0, 0, 0};
+    for (int m = 0; m < 4; ++m) {
+      for (int64_t j = m * 32; j < cnt && j < m * 32 + 32; ++j) {
+        uint64_t const x = d[j] - (uint64_t)mn;
+        int bw = 0;
+        while (bw < 64 && (x >> bw) != 0) ++bw;
+        widths[m] = (uint8_t)(bw > widths[m] ? bw : widths[m]);
+      }
+    }
+    gcol_detail_thrift_write_bytes(w, widths, 4);
+    for (int m = 0; m < 4 && m * 32 < cnt; ++m) {
+      uint8_t packed[32 * 8];
+      memset(packed, 0, sizeof packed);
+      int const bw = widths[m];
+      for (int64_t j = 0; j < 32; ++j) {
+        int64_t const at = m * 32 + j;
+        uint64_t const x = at < cnt ? d[at] - (uint64_t)mn : 0;
+        for (int b = 0; b < bw; ++b) {
+          if ((x >> b) & 1) packed[(j * bw + b) / 8] |= (uint8_t)(1u << ((j * bw + b) % 8));
+        }
+      }
+      gcol_detail_thrift_write_bytes(w, packed, (size_t)(32 * bw / 8));
+    }
+    i += cnt;
+  }
+}
+
 static bool is_valid(const pqb_column *c, int64_t row) {
   return c->valid == NULL || c->valid[row] != 0;
 }
@@ -217,6 +262,9 @@ static void write_chunk(tw *out, const pqb_column *c, int64_t r0, int64_t r1, ch
       gcol_detail_thrift_write_bytes(&values, bits.data, bits.size);
       gcol_detail_thrift_writer_free(&bits);
       encoding = GCOL_DETAIL_PQ_ENC_RLE;
+    } else if (c->delta) {
+      delta_values(&values, c, rows, nvalid);
+      encoding = GCOL_DETAIL_PQ_ENC_DELTA_BINARY_PACKED;
     } else {
       plain_values(&values, c, rows, nvalid);
     }

@@ -29,6 +29,8 @@ typedef struct pqb_column {
   const uint8_t *valid;       /* NULL: all valid (rows with valid 0 are null) */
   bool dictionary;
   bool rle_booleans;     /* BOOLEAN values as RLE (data page v2 style) */
+  bool delta;            /* INT32/INT64 values as DELTA_BINARY_PACKED (blocks of 128, 4
+                            miniblocks) */
   int32_t page_version;  /* 1 or 2 */
   int64_t rows_per_page; /* 0: one page per chunk */
   /* lies */

@@ -41,7 +41,7 @@ pqb_column col_base(const char *name, int32_t physical) {
 /* The columns of the main test file; `variant` picks page version and encodings. */
 void make_columns(pqb_column *c, int variant) {
   bool const v2 = variant & 1;
-  bool const dict = (variant & 2) != 0;
+  bool const dict = (variant & 2) != 0 && (variant & 4) == 0;
   c[0] = col_base("i32", GCOL_PARQUET_INT32);
   c[0].ints = pq_data.ints;
   c[1] = col_base("i32_small_nullable", GCOL_PARQUET_INT32);
@@ -93,6 +93,8 @@ void make_columns(pqb_column *c, int variant) {
     c[i].page_version = v2 ? 2 : 1;
     c[i].rows_per_page = 97 + 10 * i;
     c[i].dictionary = dict && c[i].physical != GCOL_PARQUET_BOOLEAN;
+    c[i].delta = (variant & 4) != 0 && !c[i].dictionary &&
+                 (c[i].physical == GCOL_PARQUET_INT32 || c[i].physical == GCOL_PARQUET_INT64);
   }
 }
 

@@ -132,7 +132,7 @@ static void test_read_every_type(void **state) {
   make_data(11);
   int64_t const per_groups[] = {250, 1000};
   static int64_t rows[ROWS];
-  for (int variant = 0; variant < 4; ++variant) {
+  for (int variant = 0; variant < 8; ++variant) {
     for (int gi = 0; gi < 2; ++gi) {
       pqb_column cols[NUM_COLS];
       int64_t size = 0;
@@ -527,8 +527,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_read_every_type),          GCOL_TEST_GPU(test_projection_and_row_groups),
       GCOL_TEST_GPU(test_read_file_and_source),     GCOL_TEST_GPU(test_empty_and_all_null),
-      GCOL_TEST_GPU(test_corrupt_pages_on_the_gpu),
-      GCOL_TEST_GPU(test_write_and_read_back),
+      GCOL_TEST_GPU(test_corrupt_pages_on_the_gpu), GCOL_TEST_GPU(test_write_and_read_back),
       GCOL_TEST_GPU(test_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("parquet", tests);

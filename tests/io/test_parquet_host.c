@@ -470,7 +470,7 @@ static void check_host_decode(const uint8_t *file, int64_t size, const pqb_colum
 static void test_pages_decoded_on_the_host(void **state) {
   (void)state;
   make_data(2);
-  for (int variant = 0; variant < 4; ++variant) {
+  for (int variant = 0; variant < 8; ++variant) {
     pqb_column cols[NUM_COLS];
     int64_t size = 0;
     uint8_t *file = build(variant, 250, &size, cols);
@@ -597,9 +597,9 @@ static void test_unsupported_and_corrupt_pages(void **state) {
   free(file);
   c.lie_codec = 0;
 
-  c.lie_encoding = GCOL_DETAIL_PQ_ENC_DELTA_BINARY_PACKED;
+  c.lie_encoding = GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT;
   file = pqb_build(&f, &size);
-  expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "DELTA_BINARY_PACKED");
+  expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "BYTE_STREAM_SPLIT");
   expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "page 0");
   free(file);
   c.lie_encoding = GCOL_DETAIL_PQ_ENC_RLE_DICTIONARY; /* no dictionary page */
@@ -871,17 +871,17 @@ static void test_fuzz_footers_and_pages(void **state) {
   int const iterations = 1500;
   make_data(5);
   gcol_test_rng rng = gcol_test_rng_make(1414);
-  uint8_t *files[4];
-  int64_t sizes[4];
-  pqb_column cols[4][NUM_COLS];
-  for (int v = 0; v < 4; ++v) {
+  uint8_t *files[8];
+  int64_t sizes[8];
+  pqb_column cols[8][NUM_COLS];
+  for (int v = 0; v < 8; ++v) {
     files[v] = build(v, 333, &sizes[v], cols[v]);
     /* smaller pages: more headers to hit */
     (void)cols;
   }
   int64_t ok_plans = 0;
   for (int it = 0; it < iterations; ++it) {
-    int const v = (int)gcol_test_rng_range(&rng, 0, 3);
+    int const v = (int)gcol_test_rng_range(&rng, 0, 7);
     int64_t const size = sizes[v];
     uint8_t *m = (uint8_t *)malloc((size_t)size);
     memcpy(m, files[v], (size_t)size);
@@ -924,7 +924,7 @@ static void test_fuzz_footers_and_pages(void **state) {
   }
   /* the mutations left many files valid enough to plan: the decoders ran too */
   assert_true(ok_plans > iterations / 4);
-  for (int v = 0; v < 4; ++v) free(files[v]);
+  for (int v = 0; v < 8; ++v) free(files[v]);
 }
 
 static void test_fuzz_page_headers(void **state) {

@@ -2,8 +2,8 @@
 """Files written by pyarrow, read by gcol (suite clients): make_parquet_files.py writes
 Parquet files and what gcol must read from each (FILE.expected); parquet_dump reads each
 file with gcol on the GPU and prints the same text form; they must agree line by line. Files
-gcol must refuse (a SNAPPY chunk, a list column, DELTA_BINARY_PACKED) must give the expected
-status. Then gcol writes the columns it read from some of them (parquet_dump --rewrite) and
+gcol must refuse (a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) must
+give the expected status. Then gcol writes the columns it read from some of them (parquet_dump --rewrite) and
 pyarrow must read back the same values. TAP output; `1..0 # SKIP` without pyarrow or a GPU.
 
   test_parquet_python.py PATH/TO/parquet_dump PATH/TO/make_parquet_files.py
@@ -33,7 +33,7 @@ with tempfile.TemporaryDirectory() as tmp:
                            capture_output=True, text=True)
     if probe.stdout.strip() == "skip":
         skip("no CUDA device")
-    rewrites = [n for n in ("plain_v1", "dict_v2", "required") if n in names]
+    rewrites = [n for n in ("plain_v1", "dict_v2", "required", "delta") if n in names]
     print(f"1..{len(names) + len(rewrites)}")
     failed = 0
     for i, name in enumerate(names, 1):
