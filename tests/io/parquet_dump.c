@@ -11,14 +11,17 @@
  * VALUE: integers (timestamps, dates, durations, decimals unscaled, booleans 0/1) in decimal;
  * floats as the hex of their IEEE bits (%08x, %016llx); strings as "s:" + hex of the bytes.
  * A failed read prints "error STATUS_NAME" and the message on stderr, and exits 0 (the
- * script decides whether the failure was expected). Without a GPU: "skip", exit 0.
+ * script decides whether the failure was expected).
  *
- *   parquet_dump FILE
- *   parquet_dump --rewrite FILE OUT [SKIP...]
+ *   parquet_dump [--host] FILE
+ *   parquet_dump [--host] --rewrite FILE OUT [SKIP...]
  *
- * --rewrite reads FILE with gcol and writes the columns gcol can write (all but durations and
- * those named SKIP) to OUT with gcol's writer, printing "wrote NAME" for each, so that the
- * script can read OUT with pyarrow.
+ * Without --host the file is read by gcol_parquet_read_file on the GPU (no GPU: prints "skip").
+ * With --host it is read by the same plan and per-page decoders on the CPU (what the kernels
+ * run), so that a machine with pyarrow and no GPU checks them against pyarrow's files.
+ * --rewrite writes the columns gcol can write (all but durations and those named SKIP) to OUT
+ * with gcol's writer (the public one from the GPU table, or the host writer under --host),
+ * printing "wrote NAME" for each, so that the script can read OUT with pyarrow.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,149 +29,255 @@
 #include <string.h>
 
 #include "gcol/gcol.h"
+#include "internal/parquet.h"
 
-static void print_fixed(gcol_column_view v) {
-  size_t const w = gcol_type_size(v.type.id);
-  uint8_t *values = (uint8_t *)malloc((size_t)(v.size > 0 ? v.size : 1) * w);
-  uint8_t *valid = (uint8_t *)malloc((size_t)(v.size > 0 ? v.size : 1));
-  if (values == NULL || valid == NULL ||
-      gcol_column_copy_to_host(v, values, valid, NULL) != GCOL_OK) {
-    printf("error copy\n");
+/* One column read, in host memory. */
+typedef struct host_column {
+  const char *name;
+  gcol_data_type type;
+  int64_t size;
+  uint8_t *values;  /* fixed width: size values */
+  uint8_t *valid;   /* size bytes */
+  int64_t *offsets; /* STRING: size + 1 */
+  char *chars;      /* STRING */
+} host_column;
+
+static void host_column_free(host_column *c) {
+  free(c->values);
+  free(c->valid);
+  free(c->offsets);
+  free(c->chars);
+}
+
+static void *xmalloc(size_t n) {
+  void *p = malloc(n > 0 ? n : 1);
+  if (p == NULL) {
+    fprintf(stderr, "out of memory\n");
     exit(1);
   }
-  bool const is_unsigned = v.type.id == GCOL_UINT8 || v.type.id == GCOL_UINT16 ||
-                           v.type.id == GCOL_UINT32 || v.type.id == GCOL_UINT64 ||
-                           v.type.id == GCOL_BOOL8;
-  for (int64_t i = 0; i < v.size; ++i) {
-    const uint8_t *p = values + (size_t)i * w;
-    if (!valid[i]) {
+  return p;
+}
+
+/* Column k read on the GPU (the table already read) and copied back. */
+static void from_device(gcol_column_view v, host_column *c) {
+  c->type = v.type;
+  c->size = v.size;
+  if (v.type.id == GCOL_STRING) {
+    gcol_host_strings *hs = NULL;
+    if (gcol_column_strings_copy_to_host(v, NULL, &hs) != GCOL_OK) exit(1);
+    c->offsets = (int64_t *)xmalloc((size_t)(v.size + 1) * 8);
+    memcpy(c->offsets, hs->offsets, (size_t)(v.size + 1) * 8);
+    c->chars = (char *)xmalloc((size_t)hs->offsets[v.size]);
+    memcpy(c->chars, hs->chars, (size_t)hs->offsets[v.size]);
+    c->valid = (uint8_t *)xmalloc((size_t)v.size);
+    memcpy(c->valid, hs->valid, (size_t)v.size);
+    gcol_host_strings_free(hs);
+    return;
+  }
+  c->values = (uint8_t *)xmalloc((size_t)v.size * gcol_type_size(v.type.id));
+  c->valid = (uint8_t *)xmalloc((size_t)v.size);
+  if (gcol_column_copy_to_host(v, c->values, c->valid, NULL) != GCOL_OK) exit(1);
+}
+
+/* Column k read on the CPU through the plan and the per-page decoders. */
+static gcol_status from_host(const gcol_detail_pq_file *file, const gcol_parquet_metadata *md,
+                             int32_t k, host_column *c) {
+  int32_t const ng = gcol_parquet_metadata_num_row_groups(md);
+  int32_t *groups = (int32_t *)xmalloc((size_t)ng * sizeof *groups);
+  for (int32_t g = 0; g < ng; ++g) groups[g] = g;
+  gcol_detail_pq_column_plan plan;
+  gcol_status st = gcol_detail_parquet_plan_column(file, md, k, groups, ng, &plan);
+  free(groups);
+  if (st != GCOL_OK) return st;
+  int64_t const n = plan.num_rows;
+  uint64_t *words = (uint64_t *)xmalloc((size_t)n * 8);
+  int64_t *pos = (int64_t *)xmalloc((size_t)n * 8);
+  int64_t *len = (int64_t *)xmalloc((size_t)n * 8);
+  c->valid = (uint8_t *)xmalloc((size_t)n);
+  c->type = plan.type;
+  c->size = n;
+  int32_t bad = 0;
+  bool is_dict = false;
+  int const code =
+      gcol_detail_parquet_decode_column_host(&plan, words, pos, len, c->valid, &bad, &is_dict);
+  if (code != 0) {
+    fprintf(stderr, "column %d, %s %d: %s\n", k, is_dict ? "dictionary" : "page", bad,
+            gcol_detail_parquet_page_error(code));
+    st = GCOL_ERROR_INVALID_ARGUMENT;
+  } else if (plan.type.id == GCOL_STRING) {
+    c->offsets = (int64_t *)xmalloc((size_t)(n + 1) * 8);
+    int64_t total = 0;
+    for (int64_t i = 0; i < n; ++i) total += len[i];
+    c->chars = (char *)xmalloc((size_t)total);
+    c->offsets[0] = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      memcpy(c->chars + c->offsets[i], plan.bytes + pos[i], (size_t)len[i]);
+      c->offsets[i + 1] = c->offsets[i] + len[i];
+    }
+  } else {
+    size_t const w = gcol_type_size(plan.type.id);
+    c->values = (uint8_t *)xmalloc((size_t)n * w);
+    for (int64_t i = 0; i < n; ++i) memcpy(c->values + (size_t)i * w, &words[i], w);
+  }
+  free(words);
+  free(pos);
+  free(len);
+  gcol_detail_parquet_plan_free(&plan);
+  return st;
+}
+
+static void print_column(const host_column *c) {
+  printf("column %s %s\n", c->name, gcol_type_name(c->type.id));
+  gcol_type_id const id = c->type.id;
+  size_t const w = id == GCOL_STRING ? 0 : gcol_type_size(id);
+  bool const is_unsigned = id == GCOL_UINT8 || id == GCOL_UINT16 || id == GCOL_UINT32 ||
+                           id == GCOL_UINT64 || id == GCOL_BOOL8;
+  for (int64_t i = 0; i < c->size; ++i) {
+    if (!c->valid[i]) {
       printf("null\n");
       continue;
     }
+    if (id == GCOL_STRING) {
+      printf("s:");
+      for (int64_t b = c->offsets[i]; b < c->offsets[i + 1]; ++b) {
+        printf("%02x", (unsigned char)c->chars[b]);
+      }
+      printf("\n");
+      continue;
+    }
     uint64_t bits = 0;
-    memcpy(&bits, p, w);
-    if (v.type.id == GCOL_FLOAT32) {
+    memcpy(&bits, c->values + (size_t)i * w, w);
+    if (id == GCOL_FLOAT32) {
       printf("%08" PRIx32 "\n", (uint32_t)bits);
-    } else if (v.type.id == GCOL_FLOAT64) {
+    } else if (id == GCOL_FLOAT64) {
       printf("%016" PRIx64 "\n", bits);
     } else if (is_unsigned) {
       printf("%" PRIu64 "\n", bits);
     } else {
       int const shift = 64 - 8 * (int)w; /* sign-extend the width's bits */
-      int64_t const x = (int64_t)(bits << shift) >> shift;
-      printf("%" PRId64 "\n", x);
+      printf("%" PRId64 "\n", (int64_t)(bits << shift) >> shift);
     }
   }
-  free(values);
-  free(valid);
 }
 
-static void print_strings(gcol_column_view v) {
-  gcol_host_strings *hs = NULL;
-  if (gcol_column_strings_copy_to_host(v, NULL, &hs) != GCOL_OK) {
-    printf("error copy\n");
-    exit(1);
-  }
-  for (int64_t i = 0; i < v.size; ++i) {
-    if (!hs->valid[i]) {
-      printf("null\n");
-      continue;
-    }
-    printf("s:");
-    for (int64_t b = hs->offsets[i]; b < hs->offsets[i + 1]; ++b) {
-      printf("%02x", (unsigned char)hs->chars[b]);
-    }
-    printf("\n");
-  }
-  gcol_host_strings_free(hs);
+static int fail(gcol_status st) {
+  printf("error %s\n", gcol_status_string(st));
+  fprintf(stderr, "%s\n", gcol_last_error());
+  return 0;
 }
 
-static int rewrite(int argc, char **argv) {
-  gcol_parquet_metadata *md = NULL;
-  gcol_table *t = NULL;
-  gcol_status st = gcol_parquet_metadata_read_file(argv[2], &md);
-  if (st == GCOL_OK) st = gcol_parquet_read_file(argv[2], NULL, &t, NULL, NULL);
-  if (st != GCOL_OK) {
-    printf("error %s\n", gcol_status_string(st));
-    fprintf(stderr, "%s\n", gcol_last_error());
-    gcol_parquet_metadata_free(md);
-    return 1;
+static bool writable(const host_column *c, int argc, char **argv, int first_skip) {
+  gcol_type_id const id = c->type.id;
+  if (id >= GCOL_DURATION_DAYS && id <= GCOL_DURATION_NANOSECONDS) return false;
+  for (int a = first_skip; a < argc; ++a) {
+    if (strcmp(argv[a], c->name) == 0) return false;
   }
-  gcol_table_view const tv = gcol_table_get_view(t);
-  gcol_column_view *keep = (gcol_column_view *)calloc((size_t)tv.num_columns + 1, sizeof *keep);
-  const char **names = (const char **)calloc((size_t)tv.num_columns + 1, sizeof *names);
-  int32_t n = 0;
-  for (int32_t k = 0; k < tv.num_columns; ++k) {
-    gcol_parquet_column_info info;
-    gcol_parquet_metadata_column(md, k, &info);
-    gcol_type_id const id = tv.columns[k].type.id;
-    bool skip = id >= GCOL_DURATION_DAYS && id <= GCOL_DURATION_NANOSECONDS;
-    for (int a = 4; a < argc; ++a) skip = skip || strcmp(argv[a], info.name) == 0;
-    if (skip) continue;
-    keep[n] = tv.columns[k];
-    names[n++] = info.name;
-  }
-  gcol_table_view out;
-  gcol_parquet_write_options opt;
-  gcol_parquet_write_options_init(&opt);
-  opt.column_names = names;
-  opt.row_group_rows = 5000;
-  st = gcol_table_view_make(keep, n, &out);
-  if (st == GCOL_OK) st = gcol_parquet_write_file(out, &opt, argv[3], NULL);
-  if (st != GCOL_OK) {
-    printf("error %s\n", gcol_status_string(st));
-    fprintf(stderr, "%s\n", gcol_last_error());
-  } else {
-    for (int32_t k = 0; k < n; ++k) printf("wrote %s\n", names[k]);
-  }
-  free(keep);
-  free(names);
-  gcol_table_free(t);
-  gcol_parquet_metadata_free(md);
-  return st == GCOL_OK ? 0 : 1;
+  return true;
 }
 
 int main(int argc, char **argv) {
-  bool const is_rewrite = argc >= 4 && strcmp(argv[1], "--rewrite") == 0;
-  if (argc != 2 && !is_rewrite) {
-    fprintf(stderr, "usage: parquet_dump FILE | parquet_dump --rewrite FILE OUT [SKIP...]\n");
+  int a = 1;
+  bool const host = a < argc && strcmp(argv[a], "--host") == 0;
+  a += host;
+  bool const rewrite = a < argc && strcmp(argv[a], "--rewrite") == 0;
+  a += rewrite;
+  if (a >= argc || (rewrite && a + 1 >= argc) || (!rewrite && a + 1 != argc)) {
+    fprintf(stderr, "usage: parquet_dump [--host] FILE | [--host] --rewrite FILE OUT [SKIP...]\n");
     return 2;
   }
-  if (gcol_device_count() == 0) {
+  const char *path = argv[a];
+  if (!host && gcol_device_count() == 0) {
     printf("skip\n");
     return 0;
   }
-  if (is_rewrite) return rewrite(argc, argv);
   gcol_parquet_metadata *md = NULL;
-  gcol_status st = gcol_parquet_metadata_read_file(argv[1], &md);
-  if (st != GCOL_OK) {
-    printf("error %s\n", gcol_status_string(st));
-    fprintf(stderr, "%s\n", gcol_last_error());
-    return 0;
-  }
+  gcol_status st = gcol_parquet_metadata_read_file(path, &md);
+  if (st != GCOL_OK) return fail(st);
+  int32_t const ncols = gcol_parquet_metadata_num_columns(md);
+  host_column *cols = (host_column *)calloc((size_t)ncols + 1, sizeof *cols);
   gcol_table *t = NULL;
-  st = gcol_parquet_read_file(argv[1], NULL, &t, NULL, NULL);
-  if (st != GCOL_OK) {
-    printf("error %s\n", gcol_status_string(st));
-    fprintf(stderr, "%s\n", gcol_last_error());
-    gcol_parquet_metadata_free(md);
-    return 0;
-  }
-  printf("rows %" PRId64 "\n", gcol_parquet_metadata_num_rows(md));
-  printf("row_groups %d\n", gcol_parquet_metadata_num_row_groups(md));
-  gcol_table_view const tv = gcol_table_get_view(t);
-  for (int32_t k = 0; k < tv.num_columns; ++k) {
-    gcol_parquet_column_info info;
-    gcol_parquet_metadata_column(md, k, &info);
-    gcol_column_view const v = tv.columns[k];
-    printf("column %s %s\n", info.name, gcol_type_name(v.type.id));
-    if (v.type.id == GCOL_STRING) {
-      print_strings(v);
-    } else {
-      print_fixed(v);
+  if (host) {
+    gcol_detail_pq_file file;
+    st = gcol_detail_pq_file_open(path, &file);
+    for (int32_t k = 0; k < ncols && st == GCOL_OK; ++k) st = from_host(&file, md, k, &cols[k]);
+    gcol_detail_pq_file_close(&file);
+  } else {
+    st = gcol_parquet_read_file(path, NULL, &t, NULL, NULL);
+    if (st == GCOL_OK) {
+      gcol_table_view const tv = gcol_table_get_view(t);
+      for (int32_t k = 0; k < ncols; ++k) from_device(tv.columns[k], &cols[k]);
     }
   }
+  for (int32_t k = 0; k < ncols; ++k) {
+    gcol_parquet_column_info info;
+    gcol_parquet_metadata_column(md, k, &info);
+    cols[k].name = info.name;
+  }
+  int rc = 0;
+  if (st != GCOL_OK) {
+    rc = fail(st);
+  } else if (!rewrite) {
+    printf("rows %" PRId64 "\n", gcol_parquet_metadata_num_rows(md));
+    printf("row_groups %d\n", gcol_parquet_metadata_num_row_groups(md));
+    for (int32_t k = 0; k < ncols; ++k) print_column(&cols[k]);
+  } else {
+    gcol_parquet_write_options opt;
+    gcol_parquet_write_options_init(&opt);
+    opt.row_group_rows = 5000;
+    const char **names = (const char **)calloc((size_t)ncols + 1, sizeof *names);
+    int32_t n = 0;
+    if (host) {
+      gcol_detail_pq_host_column *hc =
+          (gcol_detail_pq_host_column *)calloc((size_t)ncols + 1, sizeof *hc);
+      for (int32_t k = 0; k < ncols; ++k) {
+        if (!writable(&cols[k], argc, argv, a + 2)) continue;
+        hc[n].name = cols[k].name;
+        hc[n].type = cols[k].type;
+        hc[n].data = cols[k].values;
+        gcol_parquet_column_info info;
+        gcol_parquet_metadata_column(md, k, &info);
+        hc[n].valid = info.nullable ? cols[k].valid : NULL;
+        hc[n].offsets = cols[k].offsets;
+        hc[n].chars = cols[k].chars;
+        names[n++] = cols[k].name;
+      }
+      uint8_t *bytes = NULL;
+      int64_t size = 0;
+      st = gcol_detail_parquet_write_host(hc, n, cols[0].size, &opt, &bytes, &size);
+      if (st == GCOL_OK) {
+        FILE *f = fopen(argv[a + 1], "wb");
+        if (f == NULL || fwrite(bytes, 1, (size_t)size, f) != (size_t)size) {
+          st = GCOL_ERROR_INVALID_ARGUMENT;
+        }
+        if (f != NULL) fclose(f);
+      }
+      free(bytes);
+      free(hc);
+    } else {
+      gcol_table_view const tv = gcol_table_get_view(t);
+      gcol_column_view *keep = (gcol_column_view *)calloc((size_t)ncols + 1, sizeof *keep);
+      for (int32_t k = 0; k < ncols; ++k) {
+        if (!writable(&cols[k], argc, argv, a + 2)) continue;
+        keep[n] = tv.columns[k];
+        names[n++] = cols[k].name;
+      }
+      gcol_table_view out;
+      opt.column_names = names;
+      st = gcol_table_view_make(keep, n, &out);
+      if (st == GCOL_OK) st = gcol_parquet_write_file(out, &opt, argv[a + 1], NULL);
+      free(keep);
+    }
+    if (st != GCOL_OK) {
+      fail(st);
+      rc = 1;
+    } else {
+      for (int32_t k = 0; k < n; ++k) printf("wrote %s\n", names[k]);
+    }
+    free(names);
+  }
+  for (int32_t k = 0; k < ncols; ++k) host_column_free(&cols[k]);
+  free(cols);
   gcol_table_free(t);
   gcol_parquet_metadata_free(md);
-  return 0;
+  return rc;
 }
