@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcol/version.h"
 #include "internal/error.h"
 #include "internal/nvtx.h"
 #include "internal/parquet.h"
@@ -468,7 +469,19 @@ gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *col
       gcol_detail_thrift_write_struct_end(&meta);
     }
   }
-  gcol_detail_thrift_write_binary_field(&meta, 6, "gcol", 4);
+  /* "NAME version X.Y.Z", the form readers parse to decide which writers to trust */
+  static const char created_by[] = "gcol version " GCOL_VERSION_STRING;
+  gcol_detail_thrift_write_binary_field(&meta, 6, created_by, (int64_t)strlen(created_by));
+  /* column orders: TYPE_DEFINED_ORDER for every leaf, without which readers ignore
+   * min_value/max_value */
+  gcol_detail_thrift_write_list_field(&meta, 7, GCOL_DETAIL_THRIFT_STRUCT, num_columns);
+  for (int32_t k = 0; k < num_columns; ++k) {
+    gcol_detail_thrift_write_struct_begin(&meta);
+    gcol_detail_thrift_write_field(&meta, 1, GCOL_DETAIL_THRIFT_STRUCT);
+    gcol_detail_thrift_write_struct_begin(&meta);
+    gcol_detail_thrift_write_struct_end(&meta);
+    gcol_detail_thrift_write_struct_end(&meta);
+  }
   gcol_detail_thrift_write_struct_end(&meta);
   GCOL_DETAIL_CHECK(!meta.failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   GCOL_DETAIL_CHECK(meta.size <= UINT32_MAX, GCOL_ERROR_OVERFLOW, "a footer of %zu bytes",

@@ -15,6 +15,7 @@
  *
  *   parquet_dump [--host] FILE
  *   parquet_dump [--host] --rewrite FILE OUT [SKIP...]
+ *   parquet_dump --stats FILE
  *
  * Without --host the file is read by gcol_parquet_read_file on the GPU (no GPU: prints "skip").
  * With --host it is read by the same plan and per-page decoders on the CPU (what the kernels
@@ -22,6 +23,9 @@
  * --rewrite writes the columns gcol can write (all but durations and those named SKIP) to OUT
  * with gcol's writer (the public one from the GPU table, or the host writer under --host),
  * printing "wrote NAME" for each, so that the script can read OUT with pyarrow.
+ * --stats prints the footer's statistics as gcol decodes them, one line per column chunk:
+ * "ROW_GROUP COLUMN NULL_COUNT|- int MIN MAX" (BOOLEAN, INT32, INT64), "... float MIN MAX"
+ * (%.17g), or "... none" (no decoded min/max).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -175,7 +179,35 @@ static bool writable(const host_column *c, int argc, char **argv, int first_skip
   return true;
 }
 
+static int print_stats(const char *path) {
+  gcol_parquet_metadata *md = NULL;
+  gcol_status const st = gcol_parquet_metadata_read_file(path, &md);
+  if (st != GCOL_OK) return fail(st);
+  for (int32_t g = 0; g < gcol_parquet_metadata_num_row_groups(md); ++g) {
+    for (int32_t k = 0; k < gcol_parquet_metadata_num_columns(md); ++k) {
+      gcol_parquet_statistics s;
+      gcol_parquet_metadata_statistics(md, g, k, &s);
+      printf("%d %d ", g, k);
+      if (s.has_null_count) {
+        printf("%" PRId64, s.null_count);
+      } else {
+        printf("-");
+      }
+      if (s.has_integer_min_max) {
+        printf(" int %" PRId64 " %" PRId64 "\n", s.min_i64, s.max_i64);
+      } else if (s.has_float_min_max) {
+        printf(" float %.17g %.17g\n", s.min_f64, s.max_f64);
+      } else {
+        printf(" none\n");
+      }
+    }
+  }
+  gcol_parquet_metadata_free(md);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--stats") == 0) return print_stats(argv[2]);
   int a = 1;
   bool const host = a < argc && strcmp(argv[a], "--host") == 0;
   a += host;

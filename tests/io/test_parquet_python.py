@@ -36,7 +36,9 @@ with tempfile.TemporaryDirectory() as tmp:
     mode = ["--host"] if probe.stdout.strip() == "skip" else []
     where = " (CPU decoders, no GPU)" if mode else ""
     rewrites = [n for n in ("plain_v1", "dict_v2", "required", "delta") if n in names]
-    print(f"1..{len(names) + len(rewrites)}")
+    stats_files = [n for n in ("plain_v1", "dict_v2", "required", "delta") if n in names]
+    stats_files += [n + ".gcol" for n in rewrites]  # the writer's statistics, read by pyarrow
+    print(f"1..{len(names) + len(rewrites) + len(stats_files)}")
     failed = 0
     for i, name in enumerate(names, 1):
         r = subprocess.run([dump] + mode + [os.path.join(tmp, name + ".parquet")],
@@ -107,4 +109,46 @@ with tempfile.TemporaryDirectory() as tmp:
                 print(f"# {p}")
         else:
             print(f"ok {j} - {name} written by gcol, read by pyarrow{where}")
+
+    # the footer's statistics as gcol decodes them, against pyarrow's reading of them
+    for j, name in enumerate(stats_files, len(names) + len(rewrites) + 1):
+        path = os.path.join(tmp, name + ".parquet")
+        r = subprocess.run([dump, "--stats", path], capture_output=True, text=True, timeout=300)
+        md = pq.ParquetFile(path).metadata
+        problems = []
+        lines = r.stdout.splitlines()
+        checked = 0
+        for line in lines:
+            g, k, nulls, kind, *rest = line.split(" ")
+            col = md.row_group(int(g)).column(int(k))
+            st = col.statistics
+            if st is None or not st.has_null_count or str(st.null_count) != nulls:
+                problems.append(f"{line}: pyarrow null count "
+                                f"{None if st is None else st.null_count}")
+                continue
+            if col.physical_type in ("BOOLEAN", "INT32", "INT64", "FLOAT", "DOUBLE") \
+                    and st.has_min_max:
+                lo, hi = st.min_raw, st.max_raw
+                lt = col.statistics.logical_type
+                if col.physical_type == "INT32" and lt is not None and \
+                        '"isSigned":false' in lt.to_json().replace(" ", ""):
+                    lo, hi = lo & 0xffffffff, hi & 0xffffffff
+                if kind == "int":
+                    ok = [int(rest[0]), int(rest[1])] == [int(lo), int(hi)]
+                elif kind == "float":
+                    ok = [float(rest[0]), float(rest[1])] == [float(lo), float(hi)]
+                else:
+                    ok = False
+                if not ok:
+                    problems.append(f"{line}: pyarrow min {lo} max {hi}")
+                checked += 1
+        if r.returncode != 0 or not lines or checked == 0:
+            problems.append(f"exit {r.returncode}, {len(lines)} lines, {checked} min/max checked")
+        if problems:
+            failed += 1
+            print(f"not ok {j} - {name} statistics")
+            for p in problems[:10]:
+                print(f"# {p}")
+        else:
+            print(f"ok {j} - {name} statistics ({checked} min/max pairs)")
     sys.exit(1 if failed else 0)
