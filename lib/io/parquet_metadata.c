@@ -1026,3 +1026,91 @@ gcol_status gcol_parquet_metadata_key_value(const gcol_parquet_metadata *metadat
   if (value_size != NULL) *value_size = metadata->value_sizes[index];
   return GCOL_OK;
 }
+
+/* ---- row groups by statistics ---- */
+
+/* -1, 0, 1: a compared with b, for three kinds of values. */
+typedef struct stat_value {
+  int kind; /* 0 signed, 1 unsigned, 2 double */
+  int64_t i;
+  double f;
+} stat_value;
+
+static int compare_values(stat_value a, stat_value b) {
+  if (a.kind == 2) return a.f < b.f ? -1 : a.f > b.f;
+  if (a.kind == 1) return (uint64_t)a.i < (uint64_t)b.i ? -1 : (uint64_t)a.i > (uint64_t)b.i;
+  return a.i < b.i ? -1 : a.i > b.i;
+}
+
+/* Whether [lo, hi] may hold x with `x op v` true. */
+static bool may_match(stat_value lo, stat_value hi, gcol_parquet_compare op, stat_value v) {
+  switch (op) {
+    case GCOL_PARQUET_EQUAL:
+      return compare_values(lo, v) <= 0 && compare_values(hi, v) >= 0;
+    case GCOL_PARQUET_LESS:
+      return compare_values(lo, v) < 0;
+    case GCOL_PARQUET_LESS_EQUAL:
+      return compare_values(lo, v) <= 0;
+    case GCOL_PARQUET_GREATER:
+      return compare_values(hi, v) > 0;
+    default:
+      return compare_values(hi, v) >= 0;
+  }
+}
+
+static gcol_status filter_row_groups(const gcol_parquet_metadata *md, int32_t column,
+                                     gcol_parquet_compare op, bool is_float, int64_t iv, double fv,
+                                     int32_t *out, int32_t *count) {
+  GCOL_DETAIL_REQUIRE(md != NULL, GCOL_ERROR_INVALID_ARGUMENT, "metadata is NULL");
+  GCOL_DETAIL_REQUIRE(out != NULL && count != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                      "row_groups or num_row_groups is NULL");
+  GCOL_DETAIL_REQUIRE(column >= 0 && column < md->num_leaves, GCOL_ERROR_INVALID_ARGUMENT,
+                      "column %d is outside the %d columns", column, md->num_leaves);
+  GCOL_DETAIL_REQUIRE(op >= GCOL_PARQUET_EQUAL && op <= GCOL_PARQUET_GREATER_EQUAL,
+                      GCOL_ERROR_INVALID_ARGUMENT, "op %d is not a gcol_parquet_compare", (int)op);
+  const gcol_parquet_column_info *info = &md->leaves[column];
+  bool const is_unsigned = info->logical_type == GCOL_PARQUET_LOGICAL_INTEGER && !info->is_signed &&
+                           info->bit_width == 64;
+  *count = 0;
+  for (int32_t g = 0; g < md->num_row_groups; ++g) {
+    const gcol_parquet_statistics *st = &md->row_groups[g].chunks[column].stats;
+    bool keep = true;
+    if (st->has_null_count && st->num_values > 0 && st->null_count == st->num_values) {
+      keep = false; /* only nulls: no comparison holds */
+    } else if (st->has_integer_min_max || st->has_float_min_max) {
+      stat_value lo = {0, 0, 0.0}, hi = {0, 0, 0.0}, v = {0, 0, 0.0};
+      if (st->has_float_min_max || is_float) {
+        lo.kind = hi.kind = v.kind = 2;
+        lo.f = st->has_float_min_max ? st->min_f64
+               : is_unsigned         ? (double)(uint64_t)st->min_i64
+                                     : (double)st->min_i64;
+        hi.f = st->has_float_min_max ? st->max_f64
+               : is_unsigned         ? (double)(uint64_t)st->max_i64
+                                     : (double)st->max_i64;
+        v.f = is_float ? fv : is_unsigned ? (double)(uint64_t)iv : (double)iv;
+      } else {
+        lo.kind = hi.kind = v.kind = is_unsigned ? 1 : 0;
+        lo.i = st->min_i64;
+        hi.i = st->max_i64;
+        v.i = iv;
+      }
+      keep = may_match(lo, hi, op, v);
+    }
+    if (keep) out[(*count)++] = g;
+  }
+  return GCOL_OK;
+}
+
+gcol_status gcol_parquet_metadata_filter_row_groups(const gcol_parquet_metadata *metadata,
+                                                    int32_t column, gcol_parquet_compare op,
+                                                    int64_t value, int32_t *row_groups,
+                                                    int32_t *num_row_groups) {
+  return filter_row_groups(metadata, column, op, false, value, 0.0, row_groups, num_row_groups);
+}
+
+gcol_status gcol_parquet_metadata_filter_row_groups_f64(const gcol_parquet_metadata *metadata,
+                                                        int32_t column, gcol_parquet_compare op,
+                                                        double value, int32_t *row_groups,
+                                                        int32_t *num_row_groups) {
+  return filter_row_groups(metadata, column, op, true, 0, value, row_groups, num_row_groups);
+}

@@ -672,6 +672,83 @@ static void test_unsupported_and_corrupt_pages(void **state) {
   free(file);
 }
 
+/* ------------------------------------------------------------------ row groups by statistics */
+
+static void expect_groups(const gcol_parquet_metadata *md, int32_t column, gcol_parquet_compare op,
+                          bool is_float, int64_t iv, double fv, const int32_t *want, int32_t n) {
+  int32_t got[8];
+  int32_t count = -1;
+  if (is_float) {
+    GCOL_TEST_OK(gcol_parquet_metadata_filter_row_groups_f64(md, column, op, fv, got, &count));
+  } else {
+    GCOL_TEST_OK(gcol_parquet_metadata_filter_row_groups(md, column, op, iv, got, &count));
+  }
+  if (count != n)
+    fail_msg("column %d op %d: %d row groups kept, expected %d", column, op, count, n);
+  for (int32_t i = 0; i < n; ++i) assert_int_equal(got[i], want[i]);
+}
+
+static void test_row_groups_by_statistics(void **state) {
+  (void)state;
+  static int64_t seq[ROWS], big[ROWS];
+  static double half[ROWS];
+  static uint8_t none[ROWS];
+  for (int i = 0; i < ROWS; ++i) {
+    seq[i] = i;
+    big[i] = (int64_t)((UINT64_C(1) << 63) + (uint64_t)i);
+    half[i] = i * 0.5;
+    none[i] = 0;
+  }
+  pqb_column c[4];
+  c[0] = col_base("seq", GCOL_PARQUET_INT64);
+  c[0].ints = seq;
+  c[1] = col_base("half", GCOL_PARQUET_DOUBLE);
+  c[1].reals = half;
+  c[2] = col_base("u64", GCOL_PARQUET_INT64);
+  c[2].ints = big;
+  c[2].logical = GCOL_PARQUET_LOGICAL_INTEGER;
+  c[2].bit_width = 64;
+  c[3] = col_base("nothing", GCOL_PARQUET_INT64);
+  c[3].ints = seq;
+  c[3].optional = true;
+  c[3].valid = none;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 4;
+  f.columns = c;
+  f.num_rows = ROWS;
+  f.rows_per_group = 250;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  int32_t const g0[] = {0}, g1[] = {1}, g3[] = {3}, g01[] = {0, 1}, g23[] = {2, 3};
+  expect_groups(md, 0, GCOL_PARQUET_EQUAL, false, 300, 0, g1, 1);
+  expect_groups(md, 0, GCOL_PARQUET_EQUAL, false, -5, 0, NULL, 0);
+  expect_groups(md, 0, GCOL_PARQUET_LESS, false, 250, 0, g0, 1);
+  expect_groups(md, 0, GCOL_PARQUET_LESS_EQUAL, false, 250, 0, g01, 2);
+  expect_groups(md, 0, GCOL_PARQUET_GREATER, false, 749, 0, g3, 1);
+  expect_groups(md, 0, GCOL_PARQUET_GREATER_EQUAL, false, 749, 0, g23, 2);
+  expect_groups(md, 0, GCOL_PARQUET_GREATER, true, 0, 748.5, g23, 2);
+  expect_groups(md, 1, GCOL_PARQUET_GREATER, true, 0, 374.5, g3, 1);
+  expect_groups(md, 1, GCOL_PARQUET_EQUAL, false, 100, 0, g0, 1);
+  /* unsigned: 2^63 + 900 compares above 2^63 + 749, not as a negative number */
+  expect_groups(md, 2, GCOL_PARQUET_GREATER, false, (int64_t)((UINT64_C(1) << 63) + 900), 0, g3, 1);
+  expect_groups(md, 2, GCOL_PARQUET_LESS, false, 5, 0, NULL, 0);
+  expect_groups(md, 3, GCOL_PARQUET_GREATER_EQUAL, false, INT64_MIN, 0, NULL, 0);
+  int32_t out[4];
+  int32_t n = 0;
+  GCOL_TEST_STATUS(gcol_parquet_metadata_filter_row_groups(md, 4, GCOL_PARQUET_EQUAL, 0, out, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_parquet_metadata_filter_row_groups(md, 0, (gcol_parquet_compare)9, 0, out, &n),
+      GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_filter_row_groups(md, 0, GCOL_PARQUET_EQUAL, 0, NULL, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_parquet_metadata_free(md);
+  free(file);
+}
+
 /* ------------------------------------------------------------------ writer */
 
 static void test_writer_on_the_host(void **state) {
@@ -983,6 +1060,7 @@ int main(void) {
       cmocka_unit_test(test_pages_decoded_on_the_host),
       cmocka_unit_test(test_bad_files),
       cmocka_unit_test(test_unsupported_and_corrupt_pages),
+      cmocka_unit_test(test_row_groups_by_statistics),
       cmocka_unit_test(test_writer_on_the_host),
       cmocka_unit_test(test_fuzz_footers_and_pages),
       cmocka_unit_test(test_fuzz_page_headers),

@@ -278,6 +278,47 @@ gcol_status gcol_parquet_metadata_key_value(const gcol_parquet_metadata *metadat
                                             const char **key, int64_t *key_size, const char **value,
                                             int64_t *value_size);
 
+/** @brief Comparisons of a column with a constant, for gcol_parquet_metadata_filter_row_groups().
+ */
+typedef enum gcol_parquet_compare {
+  GCOL_PARQUET_EQUAL = 0,        /**< column == value */
+  GCOL_PARQUET_LESS = 1,         /**< column < value */
+  GCOL_PARQUET_LESS_EQUAL = 2,   /**< column <= value */
+  GCOL_PARQUET_GREATER = 3,      /**< column > value */
+  GCOL_PARQUET_GREATER_EQUAL = 4 /**< column >= value */
+} gcol_parquet_compare;
+
+/**
+ * @brief The row groups that may hold a row where `column op value` holds: those whose
+ *        statistics do not exclude it (row groups without statistics are kept; a chunk whose
+ *        every value is null is dropped). Pass the result as gcol_parquet_read_options's
+ *        row_groups to read only them.
+ *
+ * Integer-like columns (BOOLEAN, INT32, INT64 physical types, unsigned ones compared as
+ * unsigned) compare with @p value exactly; FLOAT and DOUBLE columns compare with
+ * `(double)value`. Other columns keep every row group.
+ *
+ * @param[in] metadata The metadata.
+ * @param[in] column A leaf index.
+ * @param[in] op The comparison.
+ * @param[in] value The constant (for unsigned 64-bit columns, its bits as uint64).
+ * @param[out] row_groups At least gcol_parquet_metadata_num_row_groups() entries: the kept
+ *                        row groups, ascending.
+ * @param[out] num_row_groups How many were kept.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL, column or op out of range).
+ */
+gcol_status gcol_parquet_metadata_filter_row_groups(const gcol_parquet_metadata *metadata,
+                                                    int32_t column, gcol_parquet_compare op,
+                                                    int64_t value, int32_t *row_groups,
+                                                    int32_t *num_row_groups);
+
+/** @brief As gcol_parquet_metadata_filter_row_groups() with a floating-point constant
+ *         (integer columns compare their min and max as doubles). */
+gcol_status gcol_parquet_metadata_filter_row_groups_f64(const gcol_parquet_metadata *metadata,
+                                                        int32_t column, gcol_parquet_compare op,
+                                                        double value, int32_t *row_groups,
+                                                        int32_t *num_row_groups);
+
 /** @brief What to read. Start from gcol_parquet_read_options_init(). */
 typedef struct gcol_parquet_read_options {
   /** Leaf column indices to read, in output order, or NULL for every column. */
