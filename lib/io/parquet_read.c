@@ -540,6 +540,8 @@ static gcol_status read_table(const gcol_detail_pq_file *file,
   gcol_column **outputs = NULL;
   int32_t num_columns = 0;
   int32_t num_groups = 0;
+  gcol_table *table = NULL;
+  gcol_column_view *slices = NULL;
   gcol_detail_pq_column_plan plan;
   memset(&plan, 0, sizeof plan);
   gcol_parquet_read_options opt;
@@ -547,6 +549,9 @@ static gcol_status read_table(const gcol_detail_pq_file *file,
   if (options != NULL) opt = *options;
   GCOL_DETAIL_CHECK(opt.num_columns >= 0 && opt.num_column_names >= 0 && opt.num_row_groups >= 0,
                     GCOL_ERROR_INVALID_ARGUMENT, "options hold a negative count");
+  GCOL_DETAIL_CHECK(opt.skip_rows >= 0 && opt.num_rows >= 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->skip_rows (%lld) or num_rows (%lld) is negative",
+                    (long long)opt.skip_rows, (long long)opt.num_rows);
   GCOL_DETAIL_CHECK(opt.columns != NULL || opt.num_columns == 0, GCOL_ERROR_INVALID_ARGUMENT,
                     "options->columns is NULL with num_columns %d", opt.num_columns);
   GCOL_DETAIL_CHECK(opt.column_names != NULL || opt.num_column_names == 0,
@@ -589,15 +594,57 @@ static gcol_status read_table(const gcol_detail_pq_file *file,
                       "%s: options->row_groups[%d] is %d, outside the file's %d row groups",
                       md->name, i, groups[i], md->num_row_groups);
   }
+  /* the row range: row groups wholly before or after it are not read */
+  int64_t first_group = 0, last_group = num_groups, local_skip = 0, take = -1;
+  if (opt.skip_rows > 0 || opt.num_rows > 0) {
+    int64_t before = 0;
+    first_group = num_groups;
+    for (int32_t i = 0; i < num_groups; ++i) {
+      int64_t const rows = md->row_groups[groups[i]].num_rows;
+      if (first_group == num_groups && before + rows > opt.skip_rows) {
+        first_group = i;
+        local_skip = opt.skip_rows - before;
+      }
+      before += rows;
+      if (opt.num_rows > 0 && first_group < num_groups && before >= opt.skip_rows + opt.num_rows) {
+        last_group = i + 1;
+        break;
+      }
+    }
+    if (first_group > last_group) first_group = last_group;
+    take = opt.num_rows;
+  }
   for (int32_t i = 0; i < num_columns; ++i) {
-    GCOL_DETAIL_TRY(
-        gcol_detail_parquet_plan_column(file, md, columns[i], groups, num_groups, &plan));
+    GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column(file, md, columns[i], groups + first_group,
+                                                    (int32_t)(last_group - first_group), &plan));
     GCOL_DETAIL_TRY(gcol_detail_parquet_decode_column(&plan, md->name, stream, mr, &outputs[i]));
     gcol_detail_parquet_plan_free(&plan);
   }
-  GCOL_DETAIL_TRY(gcol_table_make(outputs, num_columns, out));
+  GCOL_DETAIL_TRY(gcol_table_make(outputs, num_columns, &table));
   for (int32_t i = 0; i < num_columns; ++i) outputs[i] = NULL;
+  {
+    gcol_table_view const all = gcol_table_get_view(table);
+    int64_t const rows = num_columns > 0 ? all.columns[0].size : 0;
+    int64_t const begin = local_skip < rows ? local_skip : rows;
+    int64_t const end = take > 0 && take < rows - begin ? begin + take : rows;
+    if (begin > 0 || end < rows) {
+      /* a slice of the row groups read, compacted (a copy) */
+      slices =
+          (gcol_column_view *)malloc((size_t)(num_columns > 0 ? num_columns : 1) * sizeof *slices);
+      GCOL_DETAIL_CHECK(slices != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+      gcol_table_view part;
+      GCOL_DETAIL_TRY(gcol_table_view_slice(all, begin, end, slices, &part));
+      GCOL_DETAIL_TRY(gcol_table_copy(part, stream, mr, out));
+      gcol_table_free(table);
+      table = NULL;
+    } else {
+      *out = table;
+      table = NULL;
+    }
+  }
 done:
+  gcol_table_free(table);
+  free(slices);
   gcol_detail_parquet_plan_free(&plan);
   if (outputs != NULL) {
     for (int32_t i = 0; i < num_columns; ++i) gcol_column_free(outputs[i]);

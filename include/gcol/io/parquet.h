@@ -333,9 +333,14 @@ typedef struct gcol_parquet_read_options {
   const int32_t *row_groups;
   /** Entries of @p row_groups. */
   int32_t num_row_groups;
+  /** Rows to skip at the start of the rows read (those of the chosen row groups, in order). */
+  int64_t skip_rows;
+  /** Rows to read after them, or 0 for all the rest. Row groups wholly outside the range are
+   *  not read; the others are decoded and the range copied out of them. */
+  int64_t num_rows;
 } gcol_parquet_read_options;
 
-/** @brief Options that read every column of every row group. */
+/** @brief Options that read every row of every column of every row group. */
 void gcol_parquet_read_options_init(gcol_parquet_read_options *options);
 
 /**
