@@ -163,9 +163,9 @@ static void parquet_round_trip(gcol_table_view orders, gcol_stream stream) {
   gcol_parquet_statistics amount;
   CHECK(gcol_parquet_metadata_read_buffer(file, size, &metadata));
   CHECK(gcol_parquet_metadata_statistics(metadata, 0, 1, &amount));
-  printf("parquet: %.1f KiB, %lld rows; amount in [%.2f, %.2f], %lld nulls\n",
-         (double)size / 1024, (long long)gcol_parquet_metadata_num_rows(metadata),
-         amount.min_f64, amount.max_f64, (long long)amount.null_count);
+  printf("parquet: %.1f KiB, %lld rows; amount in [%.2f, %.2f], %lld nulls\n", (double)size / 1024,
+         (long long)gcol_parquet_metadata_num_rows(metadata), amount.min_f64, amount.max_f64,
+         (long long)amount.null_count);
   gcol_parquet_metadata_free(metadata);
   gcol_table *back = NULL;
   CHECK(gcol_parquet_read_buffer(file, size, NULL, &back, stream, NULL));
