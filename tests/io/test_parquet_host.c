@@ -945,7 +945,7 @@ static void run_on(const uint8_t *file, int64_t size, int64_t *ok_plans) {
 
 static void test_fuzz_footers_and_pages(void **state) {
   (void)state;
-  int const iterations = 1500;
+  int const iterations = 5000;
   make_data(5);
   gcol_test_rng rng = gcol_test_rng_make(1414);
   uint8_t *files[8];
