@@ -35,12 +35,12 @@ __device__ void record_error(unsigned long long *error, int code, bool is_dict, 
 }
 
 __global__ void dict_kernel(const uint8_t *bytes, const gcol_detail_pq_dict *dicts,
-                            int32_t num_dicts, int32_t physical_type, int64_t *dpos, int32_t *dlen,
-                            unsigned long long *error) {
+                            int32_t num_dicts, int32_t physical_type, int32_t type_length,
+                            int64_t *dpos, int32_t *dlen, unsigned long long *error) {
   GCOL_DETAIL_GRID_LOOP(d, num_dicts) {
     gcol_detail_pq_dict const dict = dicts[d];
-    int const code = gcol_detail_pq_decode_dict(bytes, dict, physical_type, dpos + dict.first_entry,
-                                                dlen + dict.first_entry);
+    int const code = gcol_detail_pq_decode_dict(bytes, dict, physical_type, type_length,
+                                                dpos + dict.first_entry, dlen + dict.first_entry);
     if (code != GCOL_DETAIL_PQ_E_OK) record_error(error, code, true, d);
   }
 }
@@ -60,13 +60,14 @@ __global__ void levels_kernel(const uint8_t *bytes, const gcol_detail_pq_page *p
 
 __global__ void values_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pages,
                               int32_t num_pages, const gcol_detail_pq_dict *dicts,
-                              int32_t physical_type, const int64_t *num_valid, int32_t *index,
-                              int64_t *pos, int32_t *len, unsigned long long *error) {
+                              int32_t physical_type, int32_t type_length, const int64_t *num_valid,
+                              int32_t *index, int64_t *pos, int32_t *len,
+                              unsigned long long *error) {
   GCOL_DETAIL_GRID_LOOP(p, num_pages) {
     gcol_detail_pq_page const pg = pages[p];
     int64_t const dict_size = pg.dict >= 0 ? dicts[pg.dict].num_values : 0;
     int const code = gcol_detail_pq_decode_values(
-        bytes, pg, physical_type, num_valid[p], dict_size, index + pg.first_row,
+        bytes, pg, physical_type, type_length, num_valid[p], dict_size, index + pg.first_row,
         pos == NULL ? NULL : pos + pg.first_row, len == NULL ? NULL : len + pg.first_row);
     if (code != GCOL_DETAIL_PQ_E_OK) record_error(error, code, false, p);
   }
@@ -88,15 +89,19 @@ __device__ int32_t page_of(const gcol_detail_pq_page *pages, int32_t num_pages, 
 
 __global__ void fixed_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pages,
                              int32_t num_pages, const gcol_detail_pq_dict *dicts,
-                             int32_t physical_type, const uint8_t *valid, const int32_t *slot,
-                             const int32_t *index, const int64_t *delta, int64_t n, int out_width,
-                             uint8_t *out) {
+                             int32_t physical_type, int32_t type_length, const uint8_t *valid,
+                             const int32_t *slot, const int32_t *index, const int64_t *delta,
+                             int64_t n, int out_width, uint8_t *out) {
   GCOL_DETAIL_GRID_LOOP(row, n) {
-    uint64_t v = 0;
+    uint64_t v = 0, hi = 0;
     if (valid[row]) {
       gcol_detail_pq_page const pg = pages[page_of(pages, num_pages, row)];
       int64_t const k = slot[row];
-      if (pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
+      if (physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) { /* decimals: PLAIN or dict */
+        bool const plain = pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN;
+        gcol_detail_pq_flba_value(bytes, plain ? pg.values_begin : dicts[pg.dict].begin,
+                                  plain ? k : index[pg.first_row + k], type_length, &v, &hi);
+      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
         v = gcol_detail_pq_plain_value(bytes, pg.values_begin, k, physical_type);
       } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL) {
         v = (uint64_t)index[pg.first_row + k];
@@ -108,7 +113,7 @@ __global__ void fixed_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pa
       }
     }
     uint8_t *dst = out + row * out_width;
-    for (int b = 0; b < out_width; ++b) dst[b] = (uint8_t)(v >> (8 * b));
+    for (int b = 0; b < out_width; ++b) dst[b] = (uint8_t)((b < 8 ? v : hi) >> (8 * (b % 8)));
   }
 }
 
@@ -240,7 +245,7 @@ extern "C" gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_co
     unsigned long long *err = (unsigned long long *)d_error->data;
     if (plan->num_dicts > 0) {
       LAUNCH(dict_kernel, plan->num_dicts)
-      (bytes, dicts, plan->num_dicts, plan->physical_type, dpos, dlen, err);
+      (bytes, dicts, plan->num_dicts, plan->physical_type, plan->type_length, dpos, dlen, err);
       GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     }
     if (P > 0) {
@@ -249,8 +254,8 @@ extern "C" gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_co
        (int64_t *)d_nvalid->data, err);
       GCOL_DETAIL_CUDA_CHECK_LAUNCH();
       LAUNCH(values_kernel, P)
-      (bytes, pages, P, dicts, plan->physical_type, (const int64_t *)d_nvalid->data,
-       (int32_t *)d_index->data, pos, len, err);
+      (bytes, pages, P, dicts, plan->physical_type, plan->type_length,
+       (const int64_t *)d_nvalid->data, (int32_t *)d_index->data, pos, len, err);
       GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     }
     /* the page errors and valid counts, before any row pass trusts them */
@@ -281,8 +286,8 @@ extern "C" gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_co
       GCOL_DETAIL_TRY(gcol_column_create(plan->type, n, GCOL_MASK_UNALLOCATED, stream, mr, &col));
       if (n > 0) {
         LAUNCH(fixed_kernel, n)
-        (bytes, pages, P, dicts, plan->physical_type, valid, slot, index, pos, n, width,
-         (uint8_t *)col->data->data);
+        (bytes, pages, P, dicts, plan->physical_type, plan->type_length, valid, slot, index, pos, n,
+         width, (uint8_t *)col->data->data);
         GCOL_DETAIL_CUDA_CHECK_LAUNCH();
       }
     } else {

@@ -216,6 +216,7 @@ typedef struct gcol_detail_pq_column_plan {
   const char *name;
   gcol_data_type type;
   int32_t physical_type;
+  int32_t type_length; /* FIXED_LEN_BYTE_ARRAY: bytes per value */
   int32_t max_def;
   uint8_t *bytes; /* host: the chunks of the column, concatenated */
   int64_t num_bytes;
@@ -244,13 +245,15 @@ gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_column_plan *
                                               gcol_mr *mr, gcol_column **out);
 
 /* Decodes a planned column on the host (the same per-page functions, for tests and the
- * fuzzer): values as 64-bit words (fixed-width, the output width's bits) or string ranges
- * into plan->bytes, and valid bytes. Arrays have plan->num_rows entries. Returns 0 or the
- * first page error (GCOL_DETAIL_PQ_E_*), with *bad_page its page (or dictionary, see
- * *bad_is_dict). */
+ * fuzzer): values as 64-bit words (fixed-width: the physical value, INT32 sign-extended;
+ * FIXED_LEN_BYTE_ARRAY decimals: the low word, the high word in values_hi unless it is NULL)
+ * or string ranges into plan->bytes, and valid bytes. Arrays have plan->num_rows entries.
+ * Returns 0 or the first page error (GCOL_DETAIL_PQ_E_*), with *bad_page its page (or
+ * dictionary, see *bad_is_dict). */
 int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *plan, uint64_t *values,
-                                           int64_t *string_pos, int64_t *string_len, uint8_t *valid,
-                                           int32_t *bad_page, bool *bad_is_dict);
+                                           uint64_t *values_hi, int64_t *string_pos,
+                                           int64_t *string_len, uint8_t *valid, int32_t *bad_page,
+                                           bool *bad_is_dict);
 
 /* Names a page error. */
 const char *gcol_detail_parquet_page_error(int code);
@@ -409,10 +412,12 @@ GCOL_HD_INLINE int gcol_detail_pq_decode_levels(const uint8_t *bytes, gcol_detai
   return GCOL_DETAIL_PQ_E_OK;
 }
 
-/* Bytes of one PLAIN value of a fixed-width physical type (BOOLEAN: 0, it is bit-packed). */
-GCOL_HD_INLINE int gcol_detail_pq_plain_width(int32_t physical_type) {
+/* Bytes of one PLAIN value of a fixed-width physical type (BOOLEAN: 0, it is bit-packed;
+ * FIXED_LEN_BYTE_ARRAY: its type length). */
+GCOL_HD_INLINE int gcol_detail_pq_plain_width(int32_t physical_type, int32_t type_length) {
   return physical_type == GCOL_PARQUET_INT32 || physical_type == GCOL_PARQUET_FLOAT    ? 4
          : physical_type == GCOL_PARQUET_INT64 || physical_type == GCOL_PARQUET_DOUBLE ? 8
+         : physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY                          ? type_length
                                                                                        : 0;
 }
 
@@ -435,9 +440,9 @@ GCOL_HD_INLINE bool gcol_detail_pq_walk_byte_arrays(const uint8_t *bytes, int64_
 }
 
 /* Checks that a PLAIN run of `count` fixed-width values (or bits) fits in [begin, end). */
-GCOL_HD_INLINE bool gcol_detail_pq_plain_fits(int32_t physical_type, int64_t begin, int64_t end,
-                                              int64_t count) {
-  int const w = gcol_detail_pq_plain_width(physical_type);
+GCOL_HD_INLINE bool gcol_detail_pq_plain_fits(int32_t physical_type, int32_t type_length,
+                                              int64_t begin, int64_t end, int64_t count) {
+  int const w = gcol_detail_pq_plain_width(physical_type, type_length);
   int64_t const need = w == 0 ? (count + 7) / 8 : count * w;
   return need <= end - begin;
 }
@@ -515,9 +520,9 @@ GCOL_HD_INLINE int gcol_detail_pq_decode_delta(const uint8_t *bytes, int64_t beg
  * BYTE_ARRAY the positions and lengths; for DELTA the values into pos (as 64-bit words); for
  * PLAIN fixed width a bounds check. */
 GCOL_HD_INLINE int gcol_detail_pq_decode_values(const uint8_t *bytes, gcol_detail_pq_page page,
-                                                int32_t physical_type, int64_t num_valid,
-                                                int64_t dict_size, int32_t *index, int64_t *pos,
-                                                int32_t *len) {
+                                                int32_t physical_type, int32_t type_length,
+                                                int64_t num_valid, int64_t dict_size,
+                                                int32_t *index, int64_t *pos, int32_t *len) {
   if (page.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
     if (physical_type == GCOL_PARQUET_BYTE_ARRAY) {
       return gcol_detail_pq_walk_byte_arrays(bytes, page.values_begin, page.values_end, num_valid,
@@ -525,7 +530,8 @@ GCOL_HD_INLINE int gcol_detail_pq_decode_values(const uint8_t *bytes, gcol_detai
                  ? GCOL_DETAIL_PQ_E_OK
                  : GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
     }
-    return gcol_detail_pq_plain_fits(physical_type, page.values_begin, page.values_end, num_valid)
+    return gcol_detail_pq_plain_fits(physical_type, type_length, page.values_begin, page.values_end,
+                                     num_valid)
                ? GCOL_DETAIL_PQ_E_OK
                : GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
   }
@@ -566,13 +572,15 @@ GCOL_HD_INLINE int gcol_detail_pq_decode_values(const uint8_t *bytes, gcol_detai
 
 /* The entries of a dictionary page: positions and lengths (BYTE_ARRAY), or a bounds check. */
 GCOL_HD_INLINE int gcol_detail_pq_decode_dict(const uint8_t *bytes, gcol_detail_pq_dict dict,
-                                              int32_t physical_type, int64_t *pos, int32_t *len) {
+                                              int32_t physical_type, int32_t type_length,
+                                              int64_t *pos, int32_t *len) {
   if (physical_type == GCOL_PARQUET_BYTE_ARRAY) {
     return gcol_detail_pq_walk_byte_arrays(bytes, dict.begin, dict.end, dict.num_values, pos, len)
                ? GCOL_DETAIL_PQ_E_OK
                : GCOL_DETAIL_PQ_E_DICT_TRUNCATED;
   }
-  return gcol_detail_pq_plain_fits(physical_type, dict.begin, dict.end, dict.num_values)
+  return gcol_detail_pq_plain_fits(physical_type, type_length, dict.begin, dict.end,
+                                   dict.num_values)
              ? GCOL_DETAIL_PQ_E_OK
              : GCOL_DETAIL_PQ_E_DICT_TRUNCATED;
 }
@@ -584,12 +592,26 @@ GCOL_HD_INLINE uint64_t gcol_detail_pq_plain_value(const uint8_t *bytes, int64_t
   if (physical_type == GCOL_PARQUET_BOOLEAN) {
     return (bytes[begin + k / 8] >> (k % 8)) & 1u;
   }
-  int const w = gcol_detail_pq_plain_width(physical_type);
+  int const w = gcol_detail_pq_plain_width(physical_type, 0);
   const uint8_t *p = bytes + begin + k * w;
   uint64_t v = 0;
   for (int i = 0; i < w; ++i) v |= (uint64_t)p[i] << (8 * i);
   if (physical_type == GCOL_PARQUET_INT32) v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
   return v;
+}
+
+/* FIXED_LEN_BYTE_ARRAY value `k` of `type_length` (1..16) big-endian two's-complement bytes
+ * (a DECIMAL), sign-extended to 128 bits. */
+GCOL_HD_INLINE void gcol_detail_pq_flba_value(const uint8_t *bytes, int64_t begin, int64_t k,
+                                              int32_t type_length, uint64_t *lo, uint64_t *hi) {
+  const uint8_t *p = bytes + begin + k * type_length;
+  uint64_t l = p[0] & 0x80 ? ~0ull : 0, h = l; /* the sign fills what the bytes do not */
+  for (int32_t i = 0; i < type_length; ++i) {
+    h = (h << 8) | (l >> 56);
+    l = (l << 8) | p[i];
+  }
+  *lo = l;
+  *hi = h;
 }
 
 #ifdef __cplusplus

@@ -461,6 +461,16 @@ static gcol_data_type type_of(const gcol_detail_pq_schema *s, int32_t max_rep) {
     case GCOL_PARQUET_DOUBLE:
       t.id = lg == GCOL_PARQUET_LOGICAL_NONE ? GCOL_FLOAT64 : GCOL_EMPTY;
       break;
+    case GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY:
+      /* decimals of up to 16 big-endian bytes, as wide as their precision needs */
+      if (lg == GCOL_PARQUET_LOGICAL_DECIMAL && s->type_length >= 1 && s->type_length <= 16 &&
+          s->precision >= 1 && s->precision <= 38) {
+        t = gcol_data_type_decimal(s->precision <= 9    ? GCOL_DECIMAL32
+                                   : s->precision <= 18 ? GCOL_DECIMAL64
+                                                        : GCOL_DECIMAL128,
+                                   -s->scale);
+      }
+      break;
     case GCOL_PARQUET_BYTE_ARRAY:
       t.id = lg == GCOL_PARQUET_LOGICAL_NONE || lg == GCOL_PARQUET_LOGICAL_STRING ||
                      lg == GCOL_PARQUET_LOGICAL_ENUM || lg == GCOL_PARQUET_LOGICAL_JSON ||

@@ -377,6 +377,7 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
   plan->name = info->name;
   plan->type = info->type;
   plan->physical_type = info->physical_type;
+  plan->type_length = info->type_length;
   plan->max_def = info->max_definition_level;
   if (info->type.id == GCOL_EMPTY) {
     GCOL_DETAIL_CHECK(info->max_repetition_level == 0, GCOL_ERROR_UNSUPPORTED,
@@ -439,8 +440,9 @@ done:
 /* ---- host decode (tests, fuzzer) ---- */
 
 int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *plan, uint64_t *values,
-                                           int64_t *string_pos, int64_t *string_len, uint8_t *valid,
-                                           int32_t *bad_page, bool *bad_is_dict) {
+                                           uint64_t *values_hi, int64_t *string_pos,
+                                           int64_t *string_len, uint8_t *valid, int32_t *bad_page,
+                                           bool *bad_is_dict) {
   int code = GCOL_DETAIL_PQ_E_OK;
   int64_t const n = plan->num_rows;
   int64_t const e = plan->num_dict_entries;
@@ -458,7 +460,7 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
   }
   for (int32_t d = 0; d < plan->num_dicts && code == 0; ++d) {
     gcol_detail_pq_dict const dict = plan->dicts[d];
-    code = gcol_detail_pq_decode_dict(plan->bytes, dict, plan->physical_type,
+    code = gcol_detail_pq_decode_dict(plan->bytes, dict, plan->physical_type, plan->type_length,
                                       dpos + dict.first_entry, dlen + dict.first_entry);
     if (code != 0) {
       *bad_page = d;
@@ -472,9 +474,9 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
                                         slot + pg.first_row, &nvalid);
     if (code == 0) {
       int64_t const dict_size = pg.dict >= 0 ? plan->dicts[pg.dict].num_values : 0;
-      code = gcol_detail_pq_decode_values(plan->bytes, pg, plan->physical_type, nvalid, dict_size,
-                                          index + pg.first_row, pos + pg.first_row,
-                                          len + pg.first_row);
+      code = gcol_detail_pq_decode_values(plan->bytes, pg, plan->physical_type, plan->type_length,
+                                          nvalid, dict_size, index + pg.first_row,
+                                          pos + pg.first_row, len + pg.first_row);
     }
     if (code != 0) {
       *bad_page = p;
@@ -483,6 +485,7 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
     for (int64_t i = 0; i < pg.num_rows; ++i) {
       int64_t const row = pg.first_row + i;
       values[row] = 0;
+      if (values_hi != NULL) values_hi[row] = 0;
       string_pos[row] = 0;
       string_len[row] = 0;
       if (!valid[row]) continue;
@@ -491,6 +494,11 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
         if (plan->physical_type == GCOL_PARQUET_BYTE_ARRAY) {
           string_pos[row] = pos[pg.first_row + k];
           string_len[row] = len[pg.first_row + k];
+        } else if (plan->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
+          uint64_t hi = 0;
+          gcol_detail_pq_flba_value(plan->bytes, pg.values_begin, k, plan->type_length,
+                                    &values[row], &hi);
+          if (values_hi != NULL) values_hi[row] = hi;
         } else {
           values[row] =
               gcol_detail_pq_plain_value(plan->bytes, pg.values_begin, k, plan->physical_type);
@@ -507,6 +515,11 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
         if (plan->physical_type == GCOL_PARQUET_BYTE_ARRAY) {
           string_pos[row] = dpos[dict.first_entry + entry];
           string_len[row] = dlen[dict.first_entry + entry];
+        } else if (plan->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
+          uint64_t hi = 0;
+          gcol_detail_pq_flba_value(plan->bytes, dict.begin, entry, plan->type_length, &values[row],
+                                    &hi);
+          if (values_hi != NULL) values_hi[row] = hi;
         } else {
           values[row] =
               gcol_detail_pq_plain_value(plan->bytes, dict.begin, entry, plan->physical_type);

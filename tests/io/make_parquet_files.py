@@ -16,6 +16,7 @@ of about 8 KiB, so several row groups and pages per column):
                                          dictionary values, data page v1 or v2
   required                               the same columns, no nulls (REQUIRED fields)
   delta                                  int32, int64 and timestamp DELTA_BINARY_PACKED, nulls
+  decimal_flba_plain, decimal_flba_dict  decimals as FIXED_LEN_BYTE_ARRAY (precision 5..38)
   snappy, list, delta_byte_array,        a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY
   byte_stream_split                      strings, BYTE_STREAM_SPLIT floats: refused with
                                          GCOL_ERROR_UNSUPPORTED in this part
@@ -171,8 +172,9 @@ def write(path, table, **kw):
     kw.setdefault("compression", "none")
     kw.setdefault("row_group_size", GROUP)
     kw.setdefault("data_page_size", PAGE)
+    kw.setdefault("store_decimal_as_integer", True)
     try:
-        pq.write_table(table, path, store_decimal_as_integer=True, **kw)
+        pq.write_table(table, path, **kw)
     except TypeError:  # an older pyarrow: decimals as FIXED_LEN_BYTE_ARRAY, not read yet
         raise SystemExit("make_parquet_files.py needs pyarrow with store_decimal_as_integer")
 
@@ -181,6 +183,7 @@ def main():
     out = sys.argv[1]
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 14
     rng = random.Random(seed)
+    decimal.getcontext().prec = 60  # 38-digit decimals, unrounded
     os.makedirs(out, exist_ok=True)
     table, gtypes = make_table(rng, nullable=True)
     for dictionary in (False, True):
@@ -210,6 +213,24 @@ def main():
     write(path, delta, use_dictionary=False,
           column_encoding={c: "DELTA_BINARY_PACKED" for c in delta.column_names})
     write_expected(path, delta, ["int32", "int64", "timestamp[us]"])
+
+    # decimals as FIXED_LEN_BYTE_ARRAY (pyarrow's default): decimal32/64/128 by precision
+    def decimals(digits, scale):
+        pool = [decimal.Decimal(rng.randint(-10**digits + 1, 10**digits - 1)).scaleb(-scale)
+                for _ in range(40)]
+        pool += [decimal.Decimal(10**digits - 1).scaleb(-scale),
+                 decimal.Decimal(-10**digits + 1).scaleb(-scale), decimal.Decimal(0)]
+        return [None if rng.random() < 0.1 else rng.choice(pool) if rng.random() < 0.7 else
+                decimal.Decimal(rng.randint(-10**digits + 1, 10**digits - 1)).scaleb(-scale)
+                for _ in range(ROWS)]
+    specs = [("d5", 5, 0, "decimal32"), ("d9", 9, 2, "decimal32"), ("d18", 18, 4, "decimal64"),
+             ("d30", 30, 7, "decimal128"), ("d38", 38, 10, "decimal128")]
+    flba = pa.table({n: pa.array(decimals(p, sc), pa.decimal128(p, sc)) for n, p, sc, _ in specs})
+    for dictionary in (False, True):
+        name = "decimal_flba_%s" % ("dict" if dictionary else "plain")
+        path = os.path.join(out, name + ".parquet")
+        write(path, flba, use_dictionary=dictionary, store_decimal_as_integer=False)
+        write_expected(path, flba, [g for _, _, _, g in specs])
 
     small = pa.table({"x": pa.array(range(1000), pa.int64()),
                       "s": pa.array([str(i % 37) for i in range(1000)]),

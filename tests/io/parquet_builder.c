@@ -70,6 +70,15 @@ static void plain_value(tw *w, const pqb_column *c, int64_t row, bool length_pre
       put_le(w, bits, 8);
       break;
     }
+    case GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY: { /* big-endian, sign-extended */
+      uint8_t b[16];
+      for (int i = 0; i < c->type_length; ++i) {
+        int const shift = 8 * (c->type_length - 1 - i);
+        b[i] = shift >= 64 ? (c->ints[row] < 0 ? 0xff : 0) : (uint8_t)(c->ints[row] >> shift);
+      }
+      gcol_detail_thrift_write_bytes(w, b, (size_t)c->type_length);
+      break;
+    }
     case GCOL_PARQUET_BYTE_ARRAY: {
       size_t const n = strlen(c->strings[row]);
       if (length_prefix) put_le(w, n, 4);
@@ -311,6 +320,9 @@ static void write_stat_value(tw *w, int16_t id, const pqb_column *c, int64_t row
 static void write_schema_leaf(tw *w, const pqb_column *c) {
   gcol_detail_thrift_write_struct_begin(w);
   gcol_detail_thrift_write_i32_field(w, 1, c->physical);
+  if (c->physical == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
+    gcol_detail_thrift_write_i32_field(w, 2, c->type_length);
+  }
   gcol_detail_thrift_write_i32_field(w, 3, c->optional ? 1 : 0);
   gcol_detail_thrift_write_binary_field(w, 4, c->name, (int64_t)strlen(c->name));
   if (c->converted_type >= 0) gcol_detail_thrift_write_i32_field(w, 6, c->converted_type);

@@ -15,6 +15,8 @@
 typedef struct pqb_column {
   const char *name;
   int32_t physical;       /* gcol_parquet_physical_type */
+  int32_t type_length;    /* FIXED_LEN_BYTE_ARRAY: bytes (1..16) of big-endian decimals from
+                             `ints`, sign-extended */
   int32_t logical;        /* gcol_parquet_logical_type, 0 none */
   int32_t time_unit;      /* TIME/TIMESTAMP: 1 ms, 2 us, 3 ns */
   int32_t bit_width;      /* INTEGER */
@@ -23,7 +25,7 @@ typedef struct pqb_column {
   int32_t scale;          /* DECIMAL */
   int32_t converted_type; /* legacy annotation, -1 none (written instead of a logical type) */
   bool optional;
-  const int64_t *ints;        /* BOOLEAN (0/1), INT32, INT64 values, one per row */
+  const int64_t *ints;        /* BOOLEAN (0/1), INT32, INT64, FIXED_LEN_BYTE_ARRAY values */
   const double *reals;        /* FLOAT, DOUBLE */
   const char *const *strings; /* BYTE_ARRAY (NUL-terminated) */
   const uint8_t *valid;       /* NULL: all valid (rows with valid 0 are null) */

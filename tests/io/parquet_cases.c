@@ -89,6 +89,14 @@ void make_columns(pqb_column *c, int variant) {
   c[11].logical = GCOL_PARQUET_LOGICAL_DECIMAL;
   c[11].precision = 18;
   c[11].scale = 2;
+  c[12] = col_base("wide", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[12].type_length = 16;
+  c[12].ints = pq_data.big;
+  c[12].optional = true;
+  c[12].valid = pq_data.valid;
+  c[12].logical = GCOL_PARQUET_LOGICAL_DECIMAL;
+  c[12].precision = 38;
+  c[12].scale = 3;
   for (int i = 0; i < NUM_COLS; ++i) {
     c[i].page_version = v2 ? 2 : 1;
     c[i].rows_per_page = 97 + 10 * i;

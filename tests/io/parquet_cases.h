@@ -6,7 +6,7 @@
 #include "parquet_builder.h"
 
 #define ROWS 1000
-enum { NUM_COLS = 12 };
+enum { NUM_COLS = 13 };
 
 typedef struct test_data {
   int64_t ints[ROWS];

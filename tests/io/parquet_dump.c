@@ -95,6 +95,7 @@ static gcol_status from_host(const gcol_detail_pq_file *file, const gcol_parquet
   if (st != GCOL_OK) return st;
   int64_t const n = plan.num_rows;
   uint64_t *words = (uint64_t *)xmalloc((size_t)n * 8);
+  uint64_t *words_hi = (uint64_t *)xmalloc((size_t)n * 8);
   int64_t *pos = (int64_t *)xmalloc((size_t)n * 8);
   int64_t *len = (int64_t *)xmalloc((size_t)n * 8);
   c->valid = (uint8_t *)xmalloc((size_t)n);
@@ -102,8 +103,8 @@ static gcol_status from_host(const gcol_detail_pq_file *file, const gcol_parquet
   c->size = n;
   int32_t bad = 0;
   bool is_dict = false;
-  int const code =
-      gcol_detail_parquet_decode_column_host(&plan, words, pos, len, c->valid, &bad, &is_dict);
+  int const code = gcol_detail_parquet_decode_column_host(&plan, words, words_hi, pos, len,
+                                                          c->valid, &bad, &is_dict);
   if (code != 0) {
     fprintf(stderr, "column %d, %s %d: %s\n", k, is_dict ? "dictionary" : "page", bad,
             gcol_detail_parquet_page_error(code));
@@ -121,9 +122,13 @@ static gcol_status from_host(const gcol_detail_pq_file *file, const gcol_parquet
   } else {
     size_t const w = gcol_type_size(plan.type.id);
     c->values = (uint8_t *)xmalloc((size_t)n * w);
-    for (int64_t i = 0; i < n; ++i) memcpy(c->values + (size_t)i * w, &words[i], w);
+    for (int64_t i = 0; i < n; ++i) {
+      memcpy(c->values + (size_t)i * w, &words[i], w < 8 ? w : 8);
+      if (w == 16) memcpy(c->values + (size_t)i * w + 8, &words_hi[i], 8);
+    }
   }
   free(words);
+  free(words_hi);
   free(pos);
   free(len);
   gcol_detail_parquet_plan_free(&plan);
@@ -147,6 +152,32 @@ static void print_column(const host_column *c) {
         printf("%02x", (unsigned char)c->chars[b]);
       }
       printf("\n");
+      continue;
+    }
+    if (w == 16) { /* DECIMAL128: the unscaled value in decimal (32-bit limbs, no __int128) */
+      uint64_t lo, hi;
+      memcpy(&lo, c->values + (size_t)i * 16, 8);
+      memcpy(&hi, c->values + (size_t)i * 16 + 8, 8);
+      bool const negative = hi >> 63;
+      if (negative) { /* two's complement negation */
+        lo = ~lo + 1;
+        hi = ~hi + (lo == 0);
+      }
+      uint32_t limb[4] = {(uint32_t)(hi >> 32), (uint32_t)hi, (uint32_t)(lo >> 32), (uint32_t)lo};
+      char digits[48];
+      int d = 0;
+      do {
+        uint64_t rem = 0;
+        for (int l = 0; l < 4; ++l) {
+          uint64_t const cur = (rem << 32) | limb[l];
+          limb[l] = (uint32_t)(cur / 10);
+          rem = cur % 10;
+        }
+        digits[d++] = (char)('0' + (int)rem);
+      } while (limb[0] | limb[1] | limb[2] | limb[3]);
+      if (negative) putchar('-');
+      while (d > 0) putchar(digits[--d]);
+      putchar('\n');
       continue;
     }
     uint64_t bits = 0;

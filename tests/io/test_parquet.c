@@ -97,6 +97,11 @@ static void check_column(gcol_column_view view, const pqb_column *c, gcol_type_i
           break;
       }
       same = x == c->ints[r];
+      if (width == 16) { /* DECIMAL128: the high word is the sign */
+        int64_t high = 0;
+        memcpy(&high, p + 8, 8);
+        same = same && high == (c->ints[r] < 0 ? -1 : 0);
+      }
     }
     if (!same) fail_msg("column %s row %lld: value differs", c->name, (long long)i);
   }
@@ -115,7 +120,8 @@ static const gcol_type_id expected_ids[NUM_COLS] = {GCOL_INT32,
                                                     GCOL_TIMESTAMP_MICROSECONDS,
                                                     GCOL_INT8,
                                                     GCOL_TIMESTAMP_MILLISECONDS,
-                                                    GCOL_DECIMAL64};
+                                                    GCOL_DECIMAL64,
+                                                    GCOL_DECIMAL128};
 
 /* Rows of the chosen row groups, in order. */
 static int64_t rows_of(const int32_t *groups, int32_t num_groups, int64_t per_group,

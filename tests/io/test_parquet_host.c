@@ -259,7 +259,8 @@ static void check_metadata(const gcol_parquet_metadata *md, const pqb_column *co
                                            GCOL_TIMESTAMP_MICROSECONDS,
                                            GCOL_INT8,
                                            GCOL_TIMESTAMP_MILLISECONDS,
-                                           GCOL_DECIMAL64};
+                                           GCOL_DECIMAL64,
+                                           GCOL_DECIMAL128};
   for (int32_t k = 0; k < NUM_COLS; ++k) {
     gcol_parquet_column_info info;
     GCOL_TEST_OK(gcol_parquet_metadata_column(md, k, &info));
@@ -321,7 +322,7 @@ static void check_metadata(const gcol_parquet_metadata *md, const pqb_column *co
       assert_true(st.has_null_count);
       assert_int_equal(st.null_count, nulls);
       assert_true(st.has_min_max);
-      if (cols[k].ints != NULL) {
+      if (cols[k].ints != NULL && cols[k].physical != GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
         assert_true(st.has_integer_min_max);
         assert_true(st.min_i64 == lo);
         assert_true(st.max_i64 == hi);
@@ -421,13 +422,14 @@ static void check_host_decode(const uint8_t *file, int64_t size, const pqb_colum
     GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, k, groups, num_groups, &plan));
     int64_t const n = plan.num_rows;
     uint64_t *values = (uint64_t *)malloc((size_t)n * 8 + 8);
+    uint64_t *values_hi = (uint64_t *)malloc((size_t)n * 8 + 8);
     int64_t *pos = (int64_t *)malloc((size_t)n * 8 + 8);
     int64_t *len = (int64_t *)malloc((size_t)n * 8 + 8);
     uint8_t *valid = (uint8_t *)malloc((size_t)n + 1);
     int32_t bad = 0;
     bool is_dict = false;
-    int const code =
-        gcol_detail_parquet_decode_column_host(&plan, values, pos, len, valid, &bad, &is_dict);
+    int const code = gcol_detail_parquet_decode_column_host(&plan, values, values_hi, pos, len,
+                                                            valid, &bad, &is_dict);
     if (code != 0)
       fail_msg("column %s: %s (page %d)", cols[k].name, gcol_detail_parquet_page_error(code), bad);
     int64_t out = 0;
@@ -451,7 +453,9 @@ static void check_host_decode(const uint8_t *file, int64_t size, const pqb_colum
           double d;
           memcpy(&d, &values[out], 8);
           assert_true(d == cols[k].reals[r]);
-        } else if ((int64_t)values[out] != cols[k].ints[r]) {
+        } else if ((int64_t)values[out] != cols[k].ints[r] ||
+                   (cols[k].physical == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY &&
+                    values_hi[out] != (cols[k].ints[r] < 0 ? ~UINT64_C(0) : 0))) {
           fail_msg("column %s row %lld: %lld != %lld", cols[k].name, (long long)r,
                    (long long)values[out], (long long)cols[k].ints[r]);
         }
@@ -459,6 +463,7 @@ static void check_host_decode(const uint8_t *file, int64_t size, const pqb_colum
     }
     assert_int_equal(out, n);
     free(values);
+    free(values_hi);
     free(pos);
     free(len);
     free(valid);
@@ -658,8 +663,8 @@ static void test_unsupported_and_corrupt_pages(void **state) {
     uint8_t valid[ROWS];
     int32_t page = -1;
     bool is_dict = true;
-    int const code =
-        gcol_detail_parquet_decode_column_host(&plan, values, pos, len, valid, &page, &is_dict);
+    int const code = gcol_detail_parquet_decode_column_host(&plan, values, NULL, pos, len, valid,
+                                                            &page, &is_dict);
     assert_int_equal(code, GCOL_DETAIL_PQ_E_LEVELS_TRUNCATED);
     assert_int_equal(page, 2);
     assert_false(is_dict);
@@ -860,7 +865,8 @@ static void test_writer_on_the_host(void **state) {
     int32_t bad = 0;
     bool is_dict = false;
     assert_int_equal(
-        gcol_detail_parquet_decode_column_host(&plan, vals, pos, len, valid, &bad, &is_dict), 0);
+        gcol_detail_parquet_decode_column_host(&plan, vals, NULL, pos, len, valid, &bad, &is_dict),
+        0);
     size_t const w = gcol_type_size(ids[k]);
     for (int r = 0; r < N; ++r) {
       bool const v = cols[k].valid == NULL || cols[k].valid[r];
@@ -926,8 +932,8 @@ static void run_on(const uint8_t *file, int64_t size, int64_t *ok_plans) {
     uint8_t *valid = (uint8_t *)malloc((size_t)n + 1);
     int32_t bad = 0;
     bool is_dict = false;
-    int const code =
-        gcol_detail_parquet_decode_column_host(&plan, values, pos, len, valid, &bad, &is_dict);
+    int const code = gcol_detail_parquet_decode_column_host(&plan, values, NULL, pos, len, valid,
+                                                            &bad, &is_dict);
     if (code == 0 && plan.type.id == GCOL_STRING) {
       for (int64_t i = 0; i < n; ++i) {
         assert_true(pos[i] >= 0 && len[i] >= 0 && pos[i] + len[i] <= plan.num_bytes);

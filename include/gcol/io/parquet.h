@@ -28,9 +28,9 @@
  * groups is read as a flat column named by its dotted path), UNCOMPRESSED column chunks,
  * data pages v1 and v2, PLAIN and dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY) values,
  * DELTA_BINARY_PACKED integers, RLE booleans, RLE/bit-packed definition levels; physical types
- * BOOLEAN, INT32, INT64, FLOAT, DOUBLE and BYTE_ARRAY. Anything else (compressed chunks,
- * DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, INT96, FIXED_LEN_BYTE_ARRAY,
- * nested lists) gives ::GCOL_ERROR_UNSUPPORTED with a message that names the file, the row
+ * BOOLEAN, INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY decimals. Anything
+ * else (compressed chunks, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, INT96,
+ * other FIXED_LEN_BYTE_ARRAY columns, nested lists) gives ::GCOL_ERROR_UNSUPPORTED with a message that names the file, the row
  * group, the column and, for pages, the page.
  *
  * Types: BOOLEAN -> BOOL8; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 (INTEGER
@@ -38,7 +38,8 @@
  * `unscaled * 10^scale`), DURATION_MILLISECONDS (TIME in milliseconds); INT64 -> INT64,
  * UINT64, TIMESTAMP_MILLISECONDS/MICROSECONDS/NANOSECONDS (TIMESTAMP), DECIMAL64,
  * DURATION_MICROSECONDS/NANOSECONDS (TIME); FLOAT -> FLOAT32; DOUBLE -> FLOAT64;
- * BYTE_ARRAY -> STRING (binary too).
+ * BYTE_ARRAY -> STRING (binary too); FIXED_LEN_BYTE_ARRAY DECIMAL of up to 16 bytes ->
+ * DECIMAL32/64/128 by its precision (<= 9, <= 18, <= 38).
  *
  * Writing: gcol_parquet_write_file() / gcol_parquet_write_buffer() (PLAIN, UNCOMPRESSED, with
  * statistics and nulls), read back by pyarrow.
