@@ -91,11 +91,12 @@ __global__ void fixed_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pa
                              int32_t num_pages, const gcol_detail_pq_dict *dicts,
                              int32_t physical_type, int32_t type_length, const uint8_t *valid,
                              const int32_t *slot, const int32_t *index, const int64_t *delta,
-                             int64_t n, int out_width, uint8_t *out) {
+                             const int64_t *num_valid, int64_t n, int out_width, uint8_t *out) {
   GCOL_DETAIL_GRID_LOOP(row, n) {
     uint64_t v = 0, hi = 0;
     if (valid[row]) {
-      gcol_detail_pq_page const pg = pages[page_of(pages, num_pages, row)];
+      int32_t const p = page_of(pages, num_pages, row);
+      gcol_detail_pq_page const pg = pages[p];
       int64_t const k = slot[row];
       if (physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) { /* decimals: PLAIN or dict */
         bool const plain = pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN;
@@ -105,6 +106,8 @@ __global__ void fixed_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pa
         v = gcol_detail_pq_plain_value(bytes, pg.values_begin, k, physical_type);
       } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL) {
         v = (uint64_t)index[pg.first_row + k];
+      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_SPLIT) {
+        v = gcol_detail_pq_split_value(bytes, pg.values_begin, k, num_valid[p], physical_type);
       } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
         v = (uint64_t)delta[pg.first_row + k]; /* the output width keeps the low bytes */
       } else {
@@ -286,8 +289,8 @@ extern "C" gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_co
       GCOL_DETAIL_TRY(gcol_column_create(plan->type, n, GCOL_MASK_UNALLOCATED, stream, mr, &col));
       if (n > 0) {
         LAUNCH(fixed_kernel, n)
-        (bytes, pages, P, dicts, plan->physical_type, plan->type_length, valid, slot, index, pos, n,
-         width, (uint8_t *)col->data->data);
+        (bytes, pages, P, dicts, plan->physical_type, plan->type_length, valid, slot, index, pos,
+         (const int64_t *)d_nvalid->data, n, width, (uint8_t *)col->data->data);
         GCOL_DETAIL_CUDA_CHECK_LAUNCH();
       }
     } else {

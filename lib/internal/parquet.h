@@ -184,6 +184,7 @@ enum {
   GCOL_DETAIL_PQ_VALUES_DICT = 1,     /* bit width byte + RLE/bit-packed indices */
   GCOL_DETAIL_PQ_VALUES_RLE_BOOL = 2, /* 4-byte length + RLE/bit-packed bits (width 1) */
   GCOL_DETAIL_PQ_VALUES_DELTA = 3,    /* DELTA_BINARY_PACKED (INT32, INT64) */
+  GCOL_DETAIL_PQ_VALUES_SPLIT = 4,    /* BYTE_STREAM_SPLIT (FLOAT, DOUBLE, INT32, INT64) */
 };
 
 /* A data page, as byte ranges of the column's buffer. */
@@ -539,6 +540,12 @@ GCOL_HD_INLINE int gcol_detail_pq_decode_values(const uint8_t *bytes, gcol_detai
     return gcol_detail_pq_decode_delta(bytes, page.values_begin, page.values_end, num_valid,
                                        (uint64_t *)pos);
   }
+  if (page.encoding == GCOL_DETAIL_PQ_VALUES_SPLIT) { /* the row pass reads it in place */
+    return gcol_detail_pq_plain_fits(physical_type, type_length, page.values_begin, page.values_end,
+                                     num_valid)
+               ? GCOL_DETAIL_PQ_E_OK
+               : GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+  }
   int64_t begin = page.values_begin;
   int bit_width = 1;
   if (page.encoding == GCOL_DETAIL_PQ_VALUES_DICT) {
@@ -596,6 +603,17 @@ GCOL_HD_INLINE uint64_t gcol_detail_pq_plain_value(const uint8_t *bytes, int64_t
   const uint8_t *p = bytes + begin + k * w;
   uint64_t v = 0;
   for (int i = 0; i < w; ++i) v |= (uint64_t)p[i] << (8 * i);
+  if (physical_type == GCOL_PARQUET_INT32) v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+  return v;
+}
+
+/* BYTE_STREAM_SPLIT value `k` of `count` values at `begin` (byte b of every value in stream b
+ * of `count` bytes; checked by the decoders above), as gcol_detail_pq_plain_value gives it. */
+GCOL_HD_INLINE uint64_t gcol_detail_pq_split_value(const uint8_t *bytes, int64_t begin, int64_t k,
+                                                   int64_t count, int32_t physical_type) {
+  int const w = gcol_detail_pq_plain_width(physical_type, 0);
+  uint64_t v = 0;
+  for (int b = 0; b < w; ++b) v |= (uint64_t)bytes[begin + b * count + k] << (8 * b);
   if (physical_type == GCOL_PARQUET_INT32) v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
   return v;
 }

@@ -341,6 +341,9 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, int64_t base, int64_t size
                   c->info->physical_type == GCOL_PARQUET_INT64)) {
         pg.encoding = GCOL_DETAIL_PQ_VALUES_DELTA;
         plan->has_delta = true;
+      } else if (enc == GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT &&
+                 gcol_detail_pq_plain_width(c->info->physical_type, 0) > 0) {
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_SPLIT;
       } else {
         PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "value encoding %s is not supported yet",
                   encoding_name(enc));
@@ -505,6 +508,9 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
         }
       } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL) {
         values[row] = (uint64_t)index[pg.first_row + k];
+      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_SPLIT) {
+        values[row] = gcol_detail_pq_split_value(plan->bytes, pg.values_begin, k, nvalid,
+                                                 plan->physical_type);
       } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
         uint64_t const x = (uint64_t)pos[pg.first_row + k];
         values[row] =

@@ -17,9 +17,9 @@ of about 8 KiB, so several row groups and pages per column):
   required                               the same columns, no nulls (REQUIRED fields)
   delta                                  int32, int64 and timestamp DELTA_BINARY_PACKED, nulls
   decimal_flba_plain, decimal_flba_dict  decimals as FIXED_LEN_BYTE_ARRAY (precision 5..38)
-  snappy, list, delta_byte_array,        a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY
-  byte_stream_split                      strings, BYTE_STREAM_SPLIT floats: refused with
-                                         GCOL_ERROR_UNSUPPORTED in this part
+  byte_stream_split                      floats and integers BYTE_STREAM_SPLIT, nulls
+  snappy, list, delta_byte_array         a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY strings:
+                                         refused with GCOL_ERROR_UNSUPPORTED in this part
 
   make_parquet_files.py OUT_DIR [SEED]
 """
@@ -235,13 +235,30 @@ def main():
     small = pa.table({"x": pa.array(range(1000), pa.int64()),
                       "s": pa.array([str(i % 37) for i in range(1000)]),
                       "f": pa.array([i / 7 for i in range(1000)], pa.float64())})
+    # BYTE_STREAM_SPLIT floats and integers, with nulls
+    split = pa.table({"f32": pa.array([None if i % 11 == 0 else i / 3 for i in range(ROWS)],
+                                      pa.float32()),
+                      "f64": pa.array([None if i % 7 == 0 else -i / 7 for i in range(ROWS)]),
+                      "i32": pa.array([i * 7919 - 5 for i in range(ROWS)], pa.int32()),
+                      "i64": pa.array([None if i % 5 == 0 else i * -104729 for i in range(ROWS)],
+                                      pa.int64())})
+    path = os.path.join(out, "byte_stream_split.parquet")
+    try:
+        write(path, split, use_dictionary=False,
+              column_encoding={c: "BYTE_STREAM_SPLIT" for c in split.column_names})
+        split_types = ["float32", "float64", "int32", "int64"]
+    except Exception:  # a pyarrow that splits only floats
+        split = split.select(["f32", "f64"])
+        write(path, split, use_dictionary=False,
+              column_encoding={c: "BYTE_STREAM_SPLIT" for c in split.column_names})
+        split_types = ["float32", "float64"]
+    write_expected(path, split, split_types)
+
     refused = {
         "snappy": (small, dict(compression="snappy")),
         "list": (pa.table({"l": pa.array([[1, 2], None, []] * 10, pa.list_(pa.int32()))}), {}),
         "delta_byte_array": (small.select(["s"]), dict(use_dictionary=False,
                                                         column_encoding={"s": "DELTA_BYTE_ARRAY"})),
-        "byte_stream_split": (small.select(["f"]), dict(use_dictionary=False,
-                                                         column_encoding={"f": "BYTE_STREAM_SPLIT"})),
     }
     for name, (t, kw) in refused.items():
         path = os.path.join(out, name + ".parquet")

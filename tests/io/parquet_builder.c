@@ -274,6 +274,18 @@ static void write_chunk(tw *out, const pqb_column *c, int64_t r0, int64_t r1, ch
     } else if (c->delta) {
       delta_values(&values, c, rows, nvalid);
       encoding = GCOL_DETAIL_PQ_ENC_DELTA_BINARY_PACKED;
+    } else if (c->split) { /* PLAIN bytes, then byte b of every value in stream b */
+      tw plain;
+      gcol_detail_thrift_writer_init(&plain);
+      plain_values(&plain, c, rows, nvalid);
+      int64_t const w = nvalid > 0 ? (int64_t)plain.size / nvalid : 0;
+      for (int64_t b = 0; b < w; ++b) {
+        for (int64_t i = 0; i < nvalid; ++i) {
+          gcol_detail_thrift_write_bytes(&values, plain.data + i * w + b, 1);
+        }
+      }
+      gcol_detail_thrift_writer_free(&plain);
+      encoding = GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT;
     } else {
       plain_values(&values, c, rows, nvalid);
     }

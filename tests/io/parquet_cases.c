@@ -103,6 +103,8 @@ void make_columns(pqb_column *c, int variant) {
     c[i].dictionary = dict && c[i].physical != GCOL_PARQUET_BOOLEAN;
     c[i].delta = (variant & 4) != 0 && !c[i].dictionary &&
                  (c[i].physical == GCOL_PARQUET_INT32 || c[i].physical == GCOL_PARQUET_INT64);
+    c[i].split = (variant & 4) != 0 &&
+                 (c[i].physical == GCOL_PARQUET_FLOAT || c[i].physical == GCOL_PARQUET_DOUBLE);
   }
 }
 

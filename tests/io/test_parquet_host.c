@@ -602,9 +602,9 @@ static void test_unsupported_and_corrupt_pages(void **state) {
   free(file);
   c.lie_codec = 0;
 
-  c.lie_encoding = GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT;
+  c.lie_encoding = GCOL_DETAIL_PQ_ENC_DELTA_BYTE_ARRAY;
   file = pqb_build(&f, &size);
-  expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "BYTE_STREAM_SPLIT");
+  expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "DELTA_BYTE_ARRAY");
   expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "page 0");
   free(file);
   c.lie_encoding = GCOL_DETAIL_PQ_ENC_RLE_DICTIONARY; /* no dictionary page */

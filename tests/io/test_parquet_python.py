@@ -2,8 +2,8 @@
 """Files written by pyarrow, read by gcol (suite clients): make_parquet_files.py writes
 Parquet files and what gcol must read from each (FILE.expected); parquet_dump reads each
 file with gcol on the GPU and prints the same text form; they must agree line by line. Files
-gcol must refuse (a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) must
-give the expected status. Without a GPU, parquet_dump --host reads the files through the same plan and page
+gcol must refuse (a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY) must give the expected
+status. Without a GPU, parquet_dump --host reads the files through the same plan and page
 decoders on the CPU, and writes with the host writer. Then gcol writes the columns it read from some of them (parquet_dump --rewrite) and
 pyarrow must read back the same values. TAP output; `1..0 # SKIP` without pyarrow.
 
