@@ -131,7 +131,7 @@ __device__ void string_of(const gcol_detail_pq_page *pages, int32_t num_pages,
   if (!valid[row]) return;
   gcol_detail_pq_page const pg = pages[page_of(pages, num_pages, row)];
   int64_t const k = pg.first_row + slot[row];
-  if (pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
+  if (pg.encoding != GCOL_DETAIL_PQ_VALUES_DICT) { /* PLAIN, DELTA_LENGTH_BYTE_ARRAY */
     *begin = pos[k];
     *size = len[k];
   } else {

@@ -181,10 +181,11 @@ bool gcol_detail_parquet_parse_page_header(const uint8_t *p, int64_t size,
 /* How a data page stores its values. */
 enum {
   GCOL_DETAIL_PQ_VALUES_PLAIN = 0,
-  GCOL_DETAIL_PQ_VALUES_DICT = 1,     /* bit width byte + RLE/bit-packed indices */
-  GCOL_DETAIL_PQ_VALUES_RLE_BOOL = 2, /* 4-byte length + RLE/bit-packed bits (width 1) */
-  GCOL_DETAIL_PQ_VALUES_DELTA = 3,    /* DELTA_BINARY_PACKED (INT32, INT64) */
-  GCOL_DETAIL_PQ_VALUES_SPLIT = 4,    /* BYTE_STREAM_SPLIT (FLOAT, DOUBLE, INT32, INT64) */
+  GCOL_DETAIL_PQ_VALUES_DICT = 1,         /* bit width byte + RLE/bit-packed indices */
+  GCOL_DETAIL_PQ_VALUES_RLE_BOOL = 2,     /* 4-byte length + RLE/bit-packed bits (width 1) */
+  GCOL_DETAIL_PQ_VALUES_DELTA = 3,        /* DELTA_BINARY_PACKED (INT32, INT64) */
+  GCOL_DETAIL_PQ_VALUES_SPLIT = 4,        /* BYTE_STREAM_SPLIT (FLOAT, DOUBLE, INT32, INT64) */
+  GCOL_DETAIL_PQ_VALUES_DELTA_LENGTH = 5, /* DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY) */
 };
 
 /* A data page, as byte ranges of the column's buffer. */
@@ -464,9 +465,10 @@ GCOL_HD_INLINE bool gcol_detail_pq_uleb(const uint8_t **p, const uint8_t *end, u
 }
 
 /* DELTA_BINARY_PACKED: the first `count` values in [begin, end) as 64-bit words (INT32
- * values in their low 32 bits; the sums wrap, as the encoders' do). */
+ * values in their low 32 bits; the sums wrap, as the encoders' do); *stop (unless NULL) gets
+ * the offset after the last miniblock read (where DELTA_LENGTH_BYTE_ARRAY's bytes start). */
 GCOL_HD_INLINE int gcol_detail_pq_decode_delta(const uint8_t *bytes, int64_t begin, int64_t end,
-                                               int64_t count, uint64_t *out) {
+                                               int64_t count, uint64_t *out, int64_t *stop) {
   const uint8_t *p = bytes + begin;
   const uint8_t *const e = bytes + end;
   uint64_t block, minis, total, first;
@@ -479,6 +481,7 @@ GCOL_HD_INLINE int gcol_detail_pq_decode_delta(const uint8_t *bytes, int64_t beg
     return GCOL_DETAIL_PQ_E_DELTA_HEADER;
   }
   if (total < (uint64_t)count) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+  if (stop != NULL) *stop = (int64_t)(p - bytes);
   if (count == 0) return GCOL_DETAIL_PQ_E_OK;
   int64_t const per_mini = (int64_t)(block / minis);
   uint64_t v = (first >> 1) ^ (0 - (first & 1));
@@ -513,6 +516,7 @@ GCOL_HD_INLINE int gcol_detail_pq_decode_delta(const uint8_t *bytes, int64_t beg
       p += full < avail ? full : avail;
     }
   }
+  if (stop != NULL) *stop = (int64_t)(p - bytes);
   return GCOL_DETAIL_PQ_E_OK;
 }
 
@@ -538,7 +542,23 @@ GCOL_HD_INLINE int gcol_detail_pq_decode_values(const uint8_t *bytes, gcol_detai
   }
   if (page.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
     return gcol_detail_pq_decode_delta(bytes, page.values_begin, page.values_end, num_valid,
-                                       (uint64_t *)pos);
+                                       (uint64_t *)pos, NULL);
+  }
+  if (page.encoding == GCOL_DETAIL_PQ_VALUES_DELTA_LENGTH) { /* lengths, then the bytes */
+    int64_t at = 0;
+    int const code = gcol_detail_pq_decode_delta(bytes, page.values_begin, page.values_end,
+                                                 num_valid, (uint64_t *)pos, &at);
+    if (code != GCOL_DETAIL_PQ_E_OK) return code;
+    for (int64_t i = 0; i < num_valid; ++i) {
+      uint64_t const n = (uint64_t)pos[i];
+      if (n > (uint64_t)(page.values_end - at) || n > INT32_MAX) {
+        return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+      }
+      pos[i] = at;
+      len[i] = (int32_t)n;
+      at += (int64_t)n;
+    }
+    return GCOL_DETAIL_PQ_E_OK;
   }
   if (page.encoding == GCOL_DETAIL_PQ_VALUES_SPLIT) { /* the row pass reads it in place */
     return gcol_detail_pq_plain_fits(physical_type, type_length, page.values_begin, page.values_end,

@@ -341,6 +341,9 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, int64_t base, int64_t size
                   c->info->physical_type == GCOL_PARQUET_INT64)) {
         pg.encoding = GCOL_DETAIL_PQ_VALUES_DELTA;
         plan->has_delta = true;
+      } else if (enc == GCOL_DETAIL_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY &&
+                 c->info->physical_type == GCOL_PARQUET_BYTE_ARRAY) {
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_DELTA_LENGTH;
       } else if (enc == GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT &&
                  gcol_detail_pq_plain_width(c->info->physical_type, 0) > 0) {
         pg.encoding = GCOL_DETAIL_PQ_VALUES_SPLIT;
@@ -493,7 +496,10 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
       string_len[row] = 0;
       if (!valid[row]) continue;
       int64_t const k = slot[row];
-      if (pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
+      if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DELTA_LENGTH) {
+        string_pos[row] = pos[pg.first_row + k];
+        string_len[row] = len[pg.first_row + k];
+      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
         if (plan->physical_type == GCOL_PARQUET_BYTE_ARRAY) {
           string_pos[row] = pos[pg.first_row + k];
           string_len[row] = len[pg.first_row + k];

@@ -15,7 +15,8 @@ of about 8 KiB, so several row groups and pages per column):
   plain_v1, plain_v2, dict_v1, dict_v2   every type gcol reads, ~10% nulls, PLAIN or
                                          dictionary values, data page v1 or v2
   required                               the same columns, no nulls (REQUIRED fields)
-  delta                                  int32, int64 and timestamp DELTA_BINARY_PACKED, nulls
+  delta                                  int32, int64 and timestamp DELTA_BINARY_PACKED, strings
+                                         DELTA_LENGTH_BYTE_ARRAY, nulls
   decimal_flba_plain, decimal_flba_dict  decimals as FIXED_LEN_BYTE_ARRAY (precision 5..38)
   byte_stream_split                      floats and integers BYTE_STREAM_SPLIT, nulls
   snappy, list, delta_byte_array         a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY strings:
@@ -209,10 +210,14 @@ def main():
     delta = pa.table({"d32": pa.array(ints(32, ROWS), pa.int32()),
                       "d64": pa.array(ints(64, ROWS), pa.int64()),
                       "dts": pa.array(ints(48, ROWS), pa.int64()).cast(pa.timestamp("us"))})
+    delta = delta.append_column("dls", pa.array(
+        [None if rng.random() < 0.1 else "x" * rng.randint(0, 30) + "é" * rng.randint(0, 3)
+         for _ in range(ROWS)]))
     path = os.path.join(out, "delta.parquet")
     write(path, delta, use_dictionary=False,
-          column_encoding={c: "DELTA_BINARY_PACKED" for c in delta.column_names})
-    write_expected(path, delta, ["int32", "int64", "timestamp[us]"])
+          column_encoding=dict({c: "DELTA_BINARY_PACKED" for c in delta.column_names[:3]},
+                               dls="DELTA_LENGTH_BYTE_ARRAY"))
+    write_expected(path, delta, ["int32", "int64", "timestamp[us]", "string"])
 
     # decimals as FIXED_LEN_BYTE_ARRAY (pyarrow's default): decimal32/64/128 by precision
     def decimals(digits, scale):

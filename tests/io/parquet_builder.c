@@ -105,17 +105,17 @@ static void plain_values(tw *w, const pqb_column *c, const int64_t *rows, int64_
 }
 
 /* DELTA_BINARY_PACKED of the rows' values: blocks of 128 deltas in 4 miniblocks of 32. */
-static void delta_values(tw *w, const pqb_column *c, const int64_t *rows, int64_t n) {
+static void delta_encode(tw *w, const int64_t *vals, int64_t n) {
   gcol_detail_thrift_write_varint(w, 128);
   gcol_detail_thrift_write_varint(w, 4);
   gcol_detail_thrift_write_varint(w, (uint64_t)n);
-  gcol_detail_thrift_write_i64(w, n > 0 ? c->ints[rows[0]] : 0);
-  uint64_t prev = n > 0 ? (uint64_t)c->ints[rows[0]] : 0;
+  gcol_detail_thrift_write_i64(w, n > 0 ? vals[0] : 0);
+  uint64_t prev = n > 0 ? (uint64_t)vals[0] : 0;
   for (int64_t i = 1; i < n;) {
     int64_t const cnt = n - i < 128 ? n - i : 128;
     uint64_t d[128];
     for (int64_t j = 0; j < cnt; ++j) {
-      uint64_t const cur = (uint64_t)c->ints[rows[i + j]];
+      uint64_t const cur = (uint64_t)vals[i + j];
       d[j] = cur - prev;
       prev = cur;
     }
@@ -147,6 +147,21 @@ static void delta_values(tw *w, const pqb_column *c, const int64_t *rows, int64_
     }
     i += cnt;
   }
+}
+
+/* DELTA_BINARY_PACKED of the rows' integers, or DELTA_LENGTH_BYTE_ARRAY of their strings. */
+static void delta_values(tw *w, const pqb_column *c, const int64_t *rows, int64_t n) {
+  int64_t *x = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = c->strings != NULL ? (int64_t)strlen(c->strings[rows[i]]) : c->ints[rows[i]];
+  }
+  delta_encode(w, x, n);
+  if (c->strings != NULL) {
+    for (int64_t i = 0; i < n; ++i) {
+      gcol_detail_thrift_write_bytes(w, c->strings[rows[i]], (size_t)x[i]);
+    }
+  }
+  free(x);
 }
 
 static bool is_valid(const pqb_column *c, int64_t row) {
@@ -273,7 +288,8 @@ static void write_chunk(tw *out, const pqb_column *c, int64_t r0, int64_t r1, ch
       encoding = GCOL_DETAIL_PQ_ENC_RLE;
     } else if (c->delta) {
       delta_values(&values, c, rows, nvalid);
-      encoding = GCOL_DETAIL_PQ_ENC_DELTA_BINARY_PACKED;
+      encoding = c->strings != NULL ? GCOL_DETAIL_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY
+                                    : GCOL_DETAIL_PQ_ENC_DELTA_BINARY_PACKED;
     } else if (c->split) { /* PLAIN bytes, then byte b of every value in stream b */
       tw plain;
       gcol_detail_thrift_writer_init(&plain);

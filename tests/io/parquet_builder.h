@@ -32,7 +32,7 @@ typedef struct pqb_column {
   bool dictionary;
   bool rle_booleans;     /* BOOLEAN values as RLE (data page v2 style) */
   bool delta;            /* INT32/INT64 values as DELTA_BINARY_PACKED (blocks of 128, 4
-                            miniblocks) */
+                            miniblocks), BYTE_ARRAY as DELTA_LENGTH_BYTE_ARRAY */
   bool split;            /* FLOAT/DOUBLE/INT32/INT64 values as BYTE_STREAM_SPLIT */
   int32_t page_version;  /* 1 or 2 */
   int64_t rows_per_page; /* 0: one page per chunk */

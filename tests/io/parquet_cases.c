@@ -102,7 +102,8 @@ void make_columns(pqb_column *c, int variant) {
     c[i].rows_per_page = 97 + 10 * i;
     c[i].dictionary = dict && c[i].physical != GCOL_PARQUET_BOOLEAN;
     c[i].delta = (variant & 4) != 0 && !c[i].dictionary &&
-                 (c[i].physical == GCOL_PARQUET_INT32 || c[i].physical == GCOL_PARQUET_INT64);
+                 (c[i].physical == GCOL_PARQUET_INT32 || c[i].physical == GCOL_PARQUET_INT64 ||
+                  c[i].physical == GCOL_PARQUET_BYTE_ARRAY);
     c[i].split = (variant & 4) != 0 &&
                  (c[i].physical == GCOL_PARQUET_FLOAT || c[i].physical == GCOL_PARQUET_DOUBLE);
   }

@@ -26,7 +26,8 @@ void make_data(uint64_t salt);
 /* A column description with defaults (required, page v1, no logical type). */
 pqb_column col_base(const char *name, int32_t physical);
 /* The NUM_COLS columns; variant bit 0: data page v2 (and RLE booleans), bit 1: dictionary,
- * bit 2: DELTA_BINARY_PACKED integers and BYTE_STREAM_SPLIT floats (instead of dictionary). */
+ * bit 2: DELTA_BINARY_PACKED integers, DELTA_LENGTH_BYTE_ARRAY strings and BYTE_STREAM_SPLIT
+ * floats (instead of dictionary). */
 void make_columns(pqb_column *c, int variant);
 /* The file of make_columns(variant) with `rows_per_group`; fails the test if it cannot. */
 uint8_t *build(int variant, int64_t rows_per_group, int64_t *size, pqb_column *cols);

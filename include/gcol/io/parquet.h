@@ -27,12 +27,12 @@
  * What this part reads: flat columns (no repeated fields; a field inside non-repeated
  * groups is read as a flat column named by its dotted path), UNCOMPRESSED column chunks,
  * data pages v1 and v2, PLAIN and dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY) values,
- * DELTA_BINARY_PACKED integers, BYTE_STREAM_SPLIT floats and integers, RLE booleans,
- * RLE/bit-packed definition levels; physical types
- * BOOLEAN, INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY decimals. Anything
- * else (compressed chunks, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, INT96,
- * other FIXED_LEN_BYTE_ARRAY columns, nested lists) gives ::GCOL_ERROR_UNSUPPORTED with a message
- * that names the file, the row group, the column and, for pages, the page.
+ * DELTA_BINARY_PACKED integers, DELTA_LENGTH_BYTE_ARRAY strings, BYTE_STREAM_SPLIT floats and
+ * integers, RLE booleans, RLE/bit-packed definition levels; physical types BOOLEAN, INT32,
+ * INT64, FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY decimals. Anything else
+ * (compressed chunks, DELTA_BYTE_ARRAY, INT96, other FIXED_LEN_BYTE_ARRAY columns, nested
+ * lists) gives ::GCOL_ERROR_UNSUPPORTED with a message that names the file, the row group,
+ * the column and, for pages, the page.
  *
  * Types: BOOLEAN -> BOOL8; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 (INTEGER
  * logical type), TIMESTAMP_DAYS (DATE), DECIMAL32 (DECIMAL, scale negated: gcol's value is
