@@ -419,6 +419,7 @@ GCOL_HD_INLINE int gcol_detail_pq_decode_levels(const uint8_t *bytes, gcol_detai
 GCOL_HD_INLINE int gcol_detail_pq_plain_width(int32_t physical_type, int32_t type_length) {
   return physical_type == GCOL_PARQUET_INT32 || physical_type == GCOL_PARQUET_FLOAT    ? 4
          : physical_type == GCOL_PARQUET_INT64 || physical_type == GCOL_PARQUET_DOUBLE ? 8
+         : physical_type == GCOL_PARQUET_INT96                                         ? 12
          : physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY                          ? type_length
                                                                                        : 0;
 }
@@ -622,8 +623,13 @@ GCOL_HD_INLINE uint64_t gcol_detail_pq_plain_value(const uint8_t *bytes, int64_t
   int const w = gcol_detail_pq_plain_width(physical_type, 0);
   const uint8_t *p = bytes + begin + k * w;
   uint64_t v = 0;
-  for (int i = 0; i < w; ++i) v |= (uint64_t)p[i] << (8 * i);
+  for (int i = 0; i < (w < 8 ? w : 8); ++i) v |= (uint64_t)p[i] << (8 * i);
   if (physical_type == GCOL_PARQUET_INT32) v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+  if (physical_type == GCOL_PARQUET_INT96) { /* nanoseconds of the day, then a Julian day */
+    uint32_t const day =
+        (uint32_t)p[8] | (uint32_t)p[9] << 8 | (uint32_t)p[10] << 16 | (uint32_t)p[11] << 24;
+    v += (uint64_t)((int64_t)day - 2440588) * UINT64_C(86400000000000); /* wraps like int64 */
+  }
   return v;
 }
 

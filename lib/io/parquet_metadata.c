@@ -455,6 +455,9 @@ static gcol_data_type type_of(const gcol_detail_pq_schema *s, int32_t max_rep) {
         t = gcol_data_type_decimal(GCOL_DECIMAL64, -s->scale);
       }
       break;
+    case GCOL_PARQUET_INT96: /* legacy timestamps (Impala, Spark): nanoseconds */
+      t.id = GCOL_TIMESTAMP_NANOSECONDS;
+      break;
     case GCOL_PARQUET_FLOAT:
       t.id = lg == GCOL_PARQUET_LOGICAL_NONE ? GCOL_FLOAT32 : GCOL_EMPTY;
       break;

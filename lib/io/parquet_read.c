@@ -345,7 +345,10 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, int64_t base, int64_t size
                  c->info->physical_type == GCOL_PARQUET_BYTE_ARRAY) {
         pg.encoding = GCOL_DETAIL_PQ_VALUES_DELTA_LENGTH;
       } else if (enc == GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT &&
-                 gcol_detail_pq_plain_width(c->info->physical_type, 0) > 0) {
+                 (c->info->physical_type == GCOL_PARQUET_FLOAT ||
+                  c->info->physical_type == GCOL_PARQUET_DOUBLE ||
+                  c->info->physical_type == GCOL_PARQUET_INT32 ||
+                  c->info->physical_type == GCOL_PARQUET_INT64)) {
         pg.encoding = GCOL_DETAIL_PQ_VALUES_SPLIT;
       } else {
         PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "value encoding %s is not supported yet",

@@ -19,6 +19,7 @@ of about 8 KiB, so several row groups and pages per column):
                                          DELTA_LENGTH_BYTE_ARRAY, nulls
   decimal_flba_plain, decimal_flba_dict  decimals as FIXED_LEN_BYTE_ARRAY (precision 5..38)
   byte_stream_split                      floats and integers BYTE_STREAM_SPLIT, nulls
+  int96_plain, int96_dict                legacy INT96 timestamps, nulls
   snappy, list, delta_byte_array         a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY strings:
                                          refused with GCOL_ERROR_UNSUPPORTED in this part
 
@@ -240,6 +241,14 @@ def main():
     small = pa.table({"x": pa.array(range(1000), pa.int64()),
                       "s": pa.array([str(i % 37) for i in range(1000)]),
                       "f": pa.array([i / 7 for i in range(1000)], pa.float64())})
+    # legacy INT96 timestamps (Impala, Spark), plain and dictionary
+    ns = [None if rng.random() < 0.1 else rng.randint(-2**62, 2**62) for _ in range(ROWS)]
+    legacy = pa.table({"ts96": pa.array(ns, pa.int64()).cast(pa.timestamp("ns"))})
+    for dictionary in (False, True):
+        path = os.path.join(out, "int96_%s.parquet" % ("dict" if dictionary else "plain"))
+        write(path, legacy, use_dictionary=dictionary, use_deprecated_int96_timestamps=True)
+        write_expected(path, legacy, ["timestamp[ns]"])
+
     # BYTE_STREAM_SPLIT floats and integers, with nulls
     split = pa.table({"f32": pa.array([None if i % 11 == 0 else i / 3 for i in range(ROWS)],
                                       pa.float32()),

@@ -70,6 +70,14 @@ static void plain_value(tw *w, const pqb_column *c, int64_t row, bool length_pre
       put_le(w, bits, 8);
       break;
     }
+    case GCOL_PARQUET_INT96: { /* nanoseconds of the day, Julian day */
+      int64_t const ns = c->ints[row], per_day = INT64_C(86400000000000);
+      int64_t days = ns / per_day;
+      if (ns % per_day < 0) --days;
+      put_le(w, (uint64_t)ns - (uint64_t)days * (uint64_t)per_day, 8); /* unsigned: no overflow */
+      put_le(w, (uint64_t)(uint32_t)(days + 2440588), 4);
+      break;
+    }
     case GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY: { /* big-endian, sign-extended */
       uint8_t b[16];
       for (int i = 0; i < c->type_length; ++i) {

@@ -97,6 +97,9 @@ void make_columns(pqb_column *c, int variant) {
   c[12].logical = GCOL_PARQUET_LOGICAL_DECIMAL;
   c[12].precision = 38;
   c[12].scale = 3;
+  c[13] = col_base("legacy_ts", GCOL_PARQUET_INT96);
+  c[13].ints = pq_data.big;
+  c[13].optional = true;
   for (int i = 0; i < NUM_COLS; ++i) {
     c[i].page_version = v2 ? 2 : 1;
     c[i].rows_per_page = 97 + 10 * i;

@@ -6,7 +6,7 @@
 #include "parquet_builder.h"
 
 #define ROWS 1000
-enum { NUM_COLS = 13 };
+enum { NUM_COLS = 14 };
 
 typedef struct test_data {
   int64_t ints[ROWS];

@@ -121,7 +121,8 @@ static const gcol_type_id expected_ids[NUM_COLS] = {GCOL_INT32,
                                                     GCOL_INT8,
                                                     GCOL_TIMESTAMP_MILLISECONDS,
                                                     GCOL_DECIMAL64,
-                                                    GCOL_DECIMAL128};
+                                                    GCOL_DECIMAL128,
+                                                    GCOL_TIMESTAMP_NANOSECONDS};
 
 /* Rows of the chosen row groups, in order. */
 static int64_t rows_of(const int32_t *groups, int32_t num_groups, int64_t per_group,

@@ -260,7 +260,8 @@ static void check_metadata(const gcol_parquet_metadata *md, const pqb_column *co
                                            GCOL_INT8,
                                            GCOL_TIMESTAMP_MILLISECONDS,
                                            GCOL_DECIMAL64,
-                                           GCOL_DECIMAL128};
+                                           GCOL_DECIMAL128,
+                                           GCOL_TIMESTAMP_NANOSECONDS};
   for (int32_t k = 0; k < NUM_COLS; ++k) {
     gcol_parquet_column_info info;
     GCOL_TEST_OK(gcol_parquet_metadata_column(md, k, &info));
@@ -322,7 +323,8 @@ static void check_metadata(const gcol_parquet_metadata *md, const pqb_column *co
       assert_true(st.has_null_count);
       assert_int_equal(st.null_count, nulls);
       assert_true(st.has_min_max);
-      if (cols[k].ints != NULL && cols[k].physical != GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
+      if (cols[k].ints != NULL && cols[k].physical != GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY &&
+          cols[k].physical != GCOL_PARQUET_INT96) {
         assert_true(st.has_integer_min_max);
         assert_true(st.min_i64 == lo);
         assert_true(st.max_i64 == hi);
