@@ -29,18 +29,18 @@
  * data pages v1 and v2, PLAIN and dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY) values,
  * DELTA_BINARY_PACKED integers, DELTA_LENGTH_BYTE_ARRAY strings, BYTE_STREAM_SPLIT floats and
  * integers, RLE booleans, RLE/bit-packed definition levels; physical types BOOLEAN, INT32,
- * INT64, FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY decimals. Anything else
- * (compressed chunks, DELTA_BYTE_ARRAY, INT96, other FIXED_LEN_BYTE_ARRAY columns, nested
- * lists) gives ::GCOL_ERROR_UNSUPPORTED with a message that names the file, the row group,
- * the column and, for pages, the page.
+ * INT64, INT96 (legacy timestamps), FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY
+ * decimals. Anything else (compressed chunks, DELTA_BYTE_ARRAY, other FIXED_LEN_BYTE_ARRAY
+ * columns, nested lists) gives ::GCOL_ERROR_UNSUPPORTED with a message that names the file, the row
+ * group, the column and, for pages, the page.
  *
  * Types: BOOLEAN -> BOOL8; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 (INTEGER
  * logical type), TIMESTAMP_DAYS (DATE), DECIMAL32 (DECIMAL, scale negated: gcol's value is
  * `unscaled * 10^scale`), DURATION_MILLISECONDS (TIME in milliseconds); INT64 -> INT64,
  * UINT64, TIMESTAMP_MILLISECONDS/MICROSECONDS/NANOSECONDS (TIMESTAMP), DECIMAL64,
- * DURATION_MICROSECONDS/NANOSECONDS (TIME); FLOAT -> FLOAT32; DOUBLE -> FLOAT64;
- * BYTE_ARRAY -> STRING (binary too); FIXED_LEN_BYTE_ARRAY DECIMAL of up to 16 bytes ->
- * DECIMAL32/64/128 by its precision (<= 9, <= 18, <= 38).
+ * DURATION_MICROSECONDS/NANOSECONDS (TIME); INT96 -> TIMESTAMP_NANOSECONDS; FLOAT -> FLOAT32;
+ * DOUBLE -> FLOAT64; BYTE_ARRAY -> STRING (binary too); FIXED_LEN_BYTE_ARRAY DECIMAL of up to 16
+ * bytes -> DECIMAL32/64/128 by its precision (<= 9, <= 18, <= 38).
  *
  * Writing: gcol_parquet_write_file() / gcol_parquet_write_buffer() (PLAIN, UNCOMPRESSED, with
  * statistics and nulls), read back by pyarrow.
@@ -68,7 +68,7 @@ typedef enum gcol_parquet_physical_type {
   GCOL_PARQUET_BOOLEAN = 0,             /**< One bit per value. */
   GCOL_PARQUET_INT32 = 1,               /**< 32-bit integers. */
   GCOL_PARQUET_INT64 = 2,               /**< 64-bit integers. */
-  GCOL_PARQUET_INT96 = 3,               /**< Legacy 96-bit timestamps (not read). */
+  GCOL_PARQUET_INT96 = 3,               /**< Legacy 96-bit timestamps (read as nanoseconds). */
   GCOL_PARQUET_FLOAT = 4,               /**< IEEE 754 binary32. */
   GCOL_PARQUET_DOUBLE = 5,              /**< IEEE 754 binary64. */
   GCOL_PARQUET_BYTE_ARRAY = 6,          /**< Variable-length bytes. */
