@@ -288,7 +288,7 @@ static int read_cb(void *user, int64_t offset, int64_t length, void *dst) {
 }
 
 static int failing_cb(void *user, int64_t offset, int64_t length, void *dst) {
-  if (offset > 4 && length > 8) return 1; /* the footer reads work, the chunk reads fail */
+  if (offset > 4 && length > 8) return 1; /* the magic and tail reads work, the footer fails */
   memcpy(dst, (const uint8_t *)user + offset, (size_t)length);
   return 0;
 }
