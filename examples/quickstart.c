@@ -5,7 +5,8 @@
  * GPU under a statistics memory resource, then: slices it without copying and counts nulls;
  * keeps the orders above 400 (a comparison then a boolean mask); sorts them by amount,
  * largest first; sums and averages the amounts; counts the distinct regions; packs the
- * sorted orders into one buffer, serializes them to host bytes and unpacks them again; joins
+ * sorted orders into one buffer, serializes them to host bytes and unpacks them again; writes
+ * them as a Parquet file, reads its footer's statistics and reads it back; joins
  * the orders to a generated customer table (customer = id mod 50,000, each customer in one of
  * three segments) and sums the revenue per segment with a groupby; and prints rows and the
  * memory used. Every call returns a gcol_status; on error gcol_last_error() says
@@ -148,6 +149,32 @@ static void pack_round_trip(gcol_table_view orders, gcol_stream stream) {
   gcol_packed_table_free(restored);
 }
 
+/* Writes a table as a Parquet file (here in host memory; gcol_parquet_write_file writes a
+ * path), reads its statistics from the footer, and reads it back onto the GPU. */
+static void parquet_round_trip(gcol_table_view orders, gcol_stream stream) {
+  const char *const names[3] = {"id", "amount", "region"};
+  gcol_parquet_write_options options;
+  gcol_parquet_write_options_init(&options);
+  options.column_names = names;
+  void *file = NULL;
+  int64_t size = 0;
+  CHECK(gcol_parquet_write_buffer(orders, &options, &file, &size, stream));
+  gcol_parquet_metadata *metadata = NULL;
+  gcol_parquet_statistics amount;
+  CHECK(gcol_parquet_metadata_read_buffer(file, size, &metadata));
+  CHECK(gcol_parquet_metadata_statistics(metadata, 0, 1, &amount));
+  printf("parquet: %.1f KiB, %lld rows; amount in [%.2f, %.2f], %lld nulls\n", (double)size / 1024,
+         (long long)gcol_parquet_metadata_num_rows(metadata), amount.min_f64, amount.max_f64,
+         (long long)amount.null_count);
+  gcol_parquet_metadata_free(metadata);
+  gcol_table *back = NULL;
+  CHECK(gcol_parquet_read_buffer(file, size, NULL, &back, stream, NULL));
+  gcol_parquet_buffer_free(file);
+  printf("read back from parquet:\n");
+  print_rows(gcol_table_get_view(back), 3, stream);
+  gcol_table_free(back);
+}
+
 /* Customers: id 0..NUM_CUSTOMERS-1 and a segment (strings). */
 static gcol_table *make_customers(gcol_stream stream) {
   int64_t *ids = malloc(sizeof(int64_t) * NUM_CUSTOMERS);
@@ -268,6 +295,7 @@ int main(void) {
   print_rows(gcol_table_get_view(sorted), 5, stream);
   summarize(all, stream);
   pack_round_trip(gcol_table_get_view(sorted), stream);
+  parquet_round_trip(gcol_table_get_view(sorted), stream);
   revenue_per_segment(all, stream);
 
   gcol_table_free(sorted);

@@ -43,6 +43,7 @@
 #include "gcol/strings/case.h"
 #include "gcol/strings/find.h"
 #include "gcol/strings/like.h"
+#include "gcol/io/parquet.h"
 
 #include "gcol/typed_view.h"
 #include "gcol/accessors.h"

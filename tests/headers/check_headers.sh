@@ -4,8 +4,8 @@
 #
 #   check_headers.sh c11|cxx17|nvcc|nvcc-device INCLUDE_DIR COMPILER [FLAG...]
 #
-# c11, cxx17, nvcc: include/gcol/*.h and include/gcol/strings/*.h; nvcc-device:
-# include/gcol/device/*.cuh.
+# c11, cxx17, nvcc: include/gcol/*.h, include/gcol/strings/*.h and include/gcol/io/*.h;
+# nvcc-device: include/gcol/device/*.cuh.
 # Each header is included twice (include guard) into an otherwise empty translation unit.
 set -euo pipefail
 
@@ -26,7 +26,9 @@ trap 'rm -rf "$work"' EXIT
 
 shopt -s nullglob
 headers=("$include_dir/gcol/$sub"$pattern)
-if [[ -z $sub ]]; then headers+=("$include_dir/gcol/strings/"$pattern); fi
+if [[ -z $sub ]]; then
+  headers+=("$include_dir/gcol/strings/"$pattern "$include_dir/gcol/io/"$pattern)
+fi
 if ((${#headers[@]} == 0)); then
   echo "1..0 # SKIP no headers in $include_dir/gcol/$sub"
   exit 0

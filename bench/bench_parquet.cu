@@ -1,0 +1,154 @@
+/*
+ * Parquet benchmark (part 1: uncompressed PLAIN files; the issue's snappy/ZSTD rows against
+ * libcudf come with compression):
+ *
+ *   parquet_read_plain   2^24 rows of int64, float64, int32 (random nulls) and strings of 8..24
+ *                        bytes, written by gcol's writer (PLAIN, uncompressed, row groups of
+ *                        2^20 rows), read from pinned host memory into a table. Peer: one
+ *                        cudaMemcpyAsync of the file's bytes from the same pinned memory to the
+ *                        device (the floor of any reader of a file in host memory).
+ *   parquet_write_plain  the same table written to host memory. Peer: cudaMemcpyAsync of the
+ *                        table's bytes device to pinned host.
+ *
+ * Each row also prints GB/s of file bytes and of decoded (column) bytes. The reader scans page
+ * headers on the host, copies the chunks to the device (pageable) and decodes each page with
+ * one thread (levels, then values), so its figure is far from the floor: the next steps are a
+ * block per page for the RLE runs and one pinned copy of the chunks.
+ *
+ * Usage: bench_parquet [scale_shift]  (a positive shift divides the rows by 2^shift).
+ */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "gcol/io/parquet.h"
+
+typedef struct pq_ctx {
+  gcol_table_view table;
+  void *file; /* pinned copy of the file */
+  int64_t file_size;
+  void *device;
+  void *host; /* pinned, table bytes */
+  size_t table_bytes;
+  gcol_stream stream;
+} pq_ctx;
+
+static void run_read(void *p) {
+  pq_ctx *c = (pq_ctx *)p;
+  gcol_table *t = NULL;
+  GCOL_BENCH_CHECK(gcol_parquet_read_buffer(c->file, c->file_size, NULL, &t, c->stream, NULL));
+  gcol_table_free(t);
+}
+
+static void run_h2d(void *p) {
+  pq_ctx *c = (pq_ctx *)p;
+  GCOL_BENCH_CHECK(cudaMemcpyAsync(c->device, c->file, (size_t)c->file_size, cudaMemcpyHostToDevice,
+                                   (cudaStream_t)c->stream));
+}
+
+static void run_write(void *p) {
+  pq_ctx *c = (pq_ctx *)p;
+  void *data = NULL;
+  int64_t size = 0;
+  GCOL_BENCH_CHECK(gcol_parquet_write_buffer(c->table, NULL, &data, &size, c->stream));
+  gcol_parquet_buffer_free(data);
+}
+
+static void run_d2h(void *p) {
+  pq_ctx *c = (pq_ctx *)p;
+  GCOL_BENCH_CHECK(cudaMemcpyAsync(c->host, c->device, c->table_bytes, cudaMemcpyDeviceToHost,
+                                   (cudaStream_t)c->stream));
+}
+
+static gcol_column *random_fixed(gcol_type_id id, int64_t n, uint64_t seed, gcol_stream stream) {
+  gcol_column *col = NULL;
+  GCOL_BENCH_CHECK(
+      gcol_column_create(gcol_data_type_make(id), n, GCOL_MASK_UNALLOCATED, stream, NULL, &col));
+  gcol_bench_fill_random(col->data->data, (size_t)n * gcol_type_size(id), seed, stream);
+  return col;
+}
+
+static void bench_parquet(int64_t n, gcol_stream stream) {
+  gcol_column *cols[3];
+  cols[0] = random_fixed(GCOL_INT64, n, 51, stream);
+  cols[1] = random_fixed(GCOL_FLOAT64, n, 52, stream);
+  cols[2] = random_fixed(GCOL_INT32, n, 53, stream);
+  /* floats: random bits include NaNs, which the writer's statistics skip: fine */
+  gcol_buffer *mask = NULL;
+  int64_t nulls = 0;
+  GCOL_BENCH_CHECK(gcol_bitmask_create(n, GCOL_MASK_ALL_VALID, stream, NULL, &mask));
+  gcol_bench_fill_random(mask->data, (size_t)gcol_bit_num_words(n) * 4, 54, stream);
+  GCOL_BENCH_CHECK(
+      gcol_bitmask_count_unset_bits((const uint32_t *)mask->data, 0, n, stream, &nulls));
+  GCOL_BENCH_CHECK(gcol_column_set_null_mask(cols[2], mask, nulls));
+  int64_t *keys = NULL;
+  GCOL_BENCH_CHECK(cudaMalloc(&keys, (size_t)n * 8));
+  gcol_bench_fill_random(keys, (size_t)n * 8, 55, stream);
+  gcol_bench_strings strings;
+  gcol_bench_strings_make(keys, n, stream, &strings);
+  gcol_column_view views[4];
+  for (int j = 0; j < 3; ++j) views[j] = gcol_column_get_view(cols[j]);
+  views[3] = strings.view;
+  pq_ctx c;
+  memset(&c, 0, sizeof c);
+  c.stream = stream;
+  GCOL_BENCH_CHECK(gcol_table_view_make(views, 4, &c.table));
+
+  void *file = NULL;
+  GCOL_BENCH_CHECK(gcol_parquet_write_buffer(c.table, NULL, &file, &c.file_size, stream));
+  GCOL_BENCH_CHECK(cudaMallocHost(&c.file, (size_t)c.file_size));
+  memcpy(c.file, file, (size_t)c.file_size);
+  gcol_parquet_buffer_free(file);
+  int32_t last = 0;
+  GCOL_BENCH_CHECK(cudaMemcpy(&last, strings.offsets + n, 4, cudaMemcpyDeviceToHost));
+  c.table_bytes = (size_t)n * (8 + 8 + 4 + 4) + (size_t)last + (size_t)gcol_bit_num_words(n) * 4;
+  size_t const big = c.table_bytes > (size_t)c.file_size ? c.table_bytes : (size_t)c.file_size;
+  GCOL_BENCH_CHECK(cudaMalloc(&c.device, big));
+  GCOL_BENCH_CHECK(cudaMallocHost(&c.host, big));
+  gcol_bench_fill_random(c.device, big, 56, stream);
+
+  char note[256];
+  gcol_bench_result r;
+  r.types = "int64, float64, int32 nullable, string[8..24]";
+  r.rows = n;
+  r.bytes = 0; /* host <-> device: the D2D floor does not apply */
+
+  r.bench = "parquet_read_plain";
+  r.peer = "H2D copy of the file from pinned memory";
+  r.gcol_ms = gcol_bench_time_ms(run_read, &c, stream);
+  r.peer_ms = gcol_bench_time_ms(run_h2d, &c, stream);
+  snprintf(note, sizeof note, "file %.3f GB, decoded %.3f GB: %.2f GB/s of file, %.2f GB/s decoded",
+           (double)c.file_size / 1e9, (double)c.table_bytes / 1e9,
+           (double)c.file_size / 1e6 / r.gcol_ms, (double)c.table_bytes / 1e6 / r.gcol_ms);
+  gcol_bench_report_more(&r, 0, note);
+  printf("%s: %s\n", r.bench, note);
+
+  r.bench = "parquet_write_plain";
+  r.peer = "D2H copy of the table's bytes to pinned memory";
+  r.gcol_ms = gcol_bench_time_ms(run_write, &c, stream);
+  r.peer_ms = gcol_bench_time_ms(run_d2h, &c, stream);
+  snprintf(note, sizeof note, "file %.3f GB: %.2f GB/s of file written", (double)c.file_size / 1e9,
+           (double)c.file_size / 1e6 / r.gcol_ms);
+  gcol_bench_report_more(&r, 0, note);
+  printf("%s: %s\n", r.bench, note);
+
+  GCOL_BENCH_CHECK(cudaFreeHost(c.file));
+  GCOL_BENCH_CHECK(cudaFreeHost(c.host));
+  GCOL_BENCH_CHECK(cudaFree(c.device));
+  GCOL_BENCH_CHECK(cudaFree(keys));
+  gcol_bench_strings_free(&strings);
+  for (int j = 0; j < 3; ++j) gcol_column_free(cols[j]);
+}
+
+int main(int argc, char **argv) {
+  int const shift = argc > 1 ? atoi(argv[1]) : 0;
+  cudaStream_t stream;
+  GCOL_BENCH_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  gcol_stream const s = (gcol_stream)stream;
+  gcol_bench_print_header();
+  bench_parquet((int64_t)1 << (24 - shift), s);
+  GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
+  GCOL_BENCH_CHECK(cudaStreamDestroy(stream));
+  return 0;
+}

@@ -1,0 +1,431 @@
+/**
+ * @file parquet.h
+ * @brief Apache Parquet files: the footer's metadata (schema, row groups, statistics,
+ *        key-value pairs) parsed on the host, and a reader of flat columns whose pages are
+ *        decoded on the GPU.
+ *
+ * A file comes from a path, a host buffer or a ::gcol_parquet_source (a callback that reads
+ * byte ranges, so a pipeline can feed its own storage).
+ *
+ * @code
+ * gcol_parquet_metadata *md = NULL;
+ * gcol_parquet_metadata_read_file("data.parquet", &md);
+ * int32_t rg = gcol_parquet_metadata_num_row_groups(md);
+ * gcol_parquet_statistics st;
+ * gcol_parquet_metadata_statistics(md, 0, 0, &st);   // row group 0, leaf column 0
+ * gcol_parquet_metadata_free(md);
+ *
+ * gcol_parquet_read_options opt;
+ * gcol_parquet_read_options_init(&opt);
+ * const char *names[] = {"price", "name"};
+ * opt.column_names = names;
+ * opt.num_column_names = 2;
+ * gcol_table *t = NULL;
+ * gcol_parquet_read_file("data.parquet", &opt, &t, stream, NULL);
+ * @endcode
+ *
+ * What this part reads: flat columns (no repeated fields; a field inside non-repeated
+ * groups is read as a flat column named by its dotted path), UNCOMPRESSED column chunks,
+ * data pages v1 and v2, PLAIN and dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY) values,
+ * DELTA_BINARY_PACKED integers, DELTA_LENGTH_BYTE_ARRAY strings, BYTE_STREAM_SPLIT floats and
+ * integers, RLE booleans, RLE/bit-packed definition levels; physical types BOOLEAN, INT32,
+ * INT64, INT96 (legacy timestamps), FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY
+ * decimals. Anything else (compressed chunks, DELTA_BYTE_ARRAY, other FIXED_LEN_BYTE_ARRAY
+ * columns, nested lists) gives ::GCOL_ERROR_UNSUPPORTED with a message that names the file, the row
+ * group, the column and, for pages, the page.
+ *
+ * Types: BOOLEAN -> BOOL8; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 (INTEGER
+ * logical type), TIMESTAMP_DAYS (DATE), DECIMAL32 (DECIMAL, scale negated: gcol's value is
+ * `unscaled * 10^scale`), DURATION_MILLISECONDS (TIME in milliseconds); INT64 -> INT64,
+ * UINT64, TIMESTAMP_MILLISECONDS/MICROSECONDS/NANOSECONDS (TIMESTAMP), DECIMAL64,
+ * DURATION_MICROSECONDS/NANOSECONDS (TIME); INT96 -> TIMESTAMP_NANOSECONDS; FLOAT -> FLOAT32;
+ * DOUBLE -> FLOAT64; BYTE_ARRAY -> STRING (binary too); FIXED_LEN_BYTE_ARRAY DECIMAL of up to 16
+ * bytes -> DECIMAL32/64/128 by its precision (<= 9, <= 18, <= 38).
+ *
+ * Writing: gcol_parquet_write_file() / gcol_parquet_write_buffer() (PLAIN, UNCOMPRESSED, with
+ * statistics and nulls), read back by pyarrow.
+ *
+ * Bad input (wrong magic bytes, a truncated file, a footer or page header that is not valid
+ * Thrift or points outside the file, sizes that disagree): ::GCOL_ERROR_INVALID_ARGUMENT and
+ * a message saying which file, row group, column and page; never a read outside the input.
+ */
+#ifndef GCOL_IO_PARQUET_H
+#define GCOL_IO_PARQUET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gcol/config.h"
+#include "gcol/memory.h"
+#include "gcol/status.h"
+#include "gcol/table.h"
+#include "gcol/types.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/** @brief Parquet's physical types (the numbers of parquet.thrift's `Type`). */
+typedef enum gcol_parquet_physical_type {
+  GCOL_PARQUET_BOOLEAN = 0,             /**< One bit per value. */
+  GCOL_PARQUET_INT32 = 1,               /**< 32-bit integers. */
+  GCOL_PARQUET_INT64 = 2,               /**< 64-bit integers. */
+  GCOL_PARQUET_INT96 = 3,               /**< Legacy 96-bit timestamps (read as nanoseconds). */
+  GCOL_PARQUET_FLOAT = 4,               /**< IEEE 754 binary32. */
+  GCOL_PARQUET_DOUBLE = 5,              /**< IEEE 754 binary64. */
+  GCOL_PARQUET_BYTE_ARRAY = 6,          /**< Variable-length bytes. */
+  GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY = 7 /**< Fixed-length bytes (not read yet). */
+} gcol_parquet_physical_type;
+
+/** @brief Parquet's logical types (the field ids of parquet.thrift's `LogicalType` union;
+ *         ::GCOL_PARQUET_LOGICAL_NONE when the column has none). A file that carries only a
+ *         legacy `ConvertedType` is mapped to the equivalent logical type. */
+typedef enum gcol_parquet_logical_type {
+  GCOL_PARQUET_LOGICAL_NONE = 0,      /**< No logical type. */
+  GCOL_PARQUET_LOGICAL_STRING = 1,    /**< UTF-8 text. */
+  GCOL_PARQUET_LOGICAL_MAP = 2,       /**< A map group. */
+  GCOL_PARQUET_LOGICAL_LIST = 3,      /**< A list group. */
+  GCOL_PARQUET_LOGICAL_ENUM = 4,      /**< An enum as text. */
+  GCOL_PARQUET_LOGICAL_DECIMAL = 5,   /**< Decimal: see decimal_precision, decimal_scale. */
+  GCOL_PARQUET_LOGICAL_DATE = 6,      /**< Days since the epoch. */
+  GCOL_PARQUET_LOGICAL_TIME = 7,      /**< Time of day: see time_unit. */
+  GCOL_PARQUET_LOGICAL_TIMESTAMP = 8, /**< Instant or local time: see time_unit. */
+  GCOL_PARQUET_LOGICAL_INTEGER = 10,  /**< Integer: see bit_width, is_signed. */
+  GCOL_PARQUET_LOGICAL_UNKNOWN = 11,  /**< Always null. */
+  GCOL_PARQUET_LOGICAL_JSON = 12,     /**< JSON text. */
+  GCOL_PARQUET_LOGICAL_BSON = 13,     /**< BSON bytes. */
+  GCOL_PARQUET_LOGICAL_UUID = 14,     /**< 16-byte UUID. */
+  GCOL_PARQUET_LOGICAL_FLOAT16 = 15   /**< Half-precision float. */
+} gcol_parquet_logical_type;
+
+/** @brief Units of TIME and TIMESTAMP logical types. */
+typedef enum gcol_parquet_time_unit {
+  GCOL_PARQUET_UNIT_NONE = 0,   /**< Not a time type. */
+  GCOL_PARQUET_UNIT_MILLIS = 1, /**< Milliseconds. */
+  GCOL_PARQUET_UNIT_MICROS = 2, /**< Microseconds. */
+  GCOL_PARQUET_UNIT_NANOS = 3   /**< Nanoseconds. */
+} gcol_parquet_time_unit;
+
+/** @brief Compression codecs (parquet.thrift's `CompressionCodec`). */
+typedef enum gcol_parquet_codec {
+  GCOL_PARQUET_UNCOMPRESSED = 0, /**< No compression: the only codec read so far. */
+  GCOL_PARQUET_SNAPPY = 1,       /**< Snappy. */
+  GCOL_PARQUET_GZIP = 2,         /**< Gzip. */
+  GCOL_PARQUET_LZO = 3,          /**< LZO. */
+  GCOL_PARQUET_BROTLI = 4,       /**< Brotli. */
+  GCOL_PARQUET_LZ4 = 5,          /**< Hadoop LZ4 (deprecated). */
+  GCOL_PARQUET_ZSTD = 6,         /**< Zstandard. */
+  GCOL_PARQUET_LZ4_RAW = 7       /**< Raw LZ4 block. */
+} gcol_parquet_codec;
+
+/**
+ * @brief A file as byte ranges read on request, for storage gcol cannot open itself.
+ *
+ * gcol reads the footer first (the last 8 bytes, then the footer), then the byte ranges of
+ * the column chunks it needs. Ranges asked for always lie within [0, size).
+ */
+typedef struct gcol_parquet_source {
+  /** Bytes in the file. */
+  int64_t size;
+  /** Copies @p length bytes at @p offset into @p dst; returns 0 on success, anything else
+   *  is reported as a failed read (::GCOL_ERROR_INVALID_ARGUMENT). */
+  int (*read)(void *user, int64_t offset, int64_t length, void *dst);
+  /** Passed to @p read. */
+  void *user;
+  /** Name used in messages (a path or URL), or NULL for "source". Not copied: it must live
+   *  as long as the call. */
+  const char *name;
+} gcol_parquet_source;
+
+/** @brief A parsed footer (opaque). Free with gcol_parquet_metadata_free(). */
+typedef struct gcol_parquet_metadata gcol_parquet_metadata;
+
+/** @brief One leaf column of the schema, as gcol reads it. Strings point into the metadata
+ *         and live until it is freed. */
+typedef struct gcol_parquet_column_info {
+  const char *name;                         /**< Dotted path from the root ("a.b"). */
+  gcol_parquet_physical_type physical_type; /**< Physical type. */
+  int32_t type_length;                      /**< Bytes of FIXED_LEN_BYTE_ARRAY, else 0. */
+  gcol_parquet_logical_type logical_type;   /**< Logical type, or NONE. */
+  gcol_parquet_time_unit time_unit;         /**< Unit of TIME/TIMESTAMP, else NONE. */
+  bool adjusted_to_utc;                     /**< TIME/TIMESTAMP: an instant (UTC). */
+  int32_t bit_width;                        /**< INTEGER: 8, 16, 32 or 64, else 0. */
+  bool is_signed;                           /**< INTEGER: signed. */
+  int32_t decimal_precision;                /**< DECIMAL: digits, else 0. */
+  int32_t decimal_scale;                    /**< DECIMAL: Parquet's scale (digits after the
+                                                 point), else 0. */
+  bool nullable;                            /**< Some level on the path is optional. */
+  int32_t max_definition_level;             /**< Max definition level. */
+  int32_t max_repetition_level;             /**< Max repetition level (0: not in a list). */
+  /** The gcol type the reader produces, or ::GCOL_EMPTY when the reader cannot read the
+   *  column yet (see the file's description). */
+  gcol_data_type type;
+} gcol_parquet_column_info;
+
+/** @brief One column chunk's metadata and statistics (row group, leaf column). Pointers
+ *         point into the metadata and live until it is freed. */
+typedef struct gcol_parquet_statistics {
+  gcol_parquet_codec codec;  /**< The chunk's compression codec. */
+  int64_t num_values;        /**< Values (levels) in the chunk. */
+  int64_t compressed_size;   /**< Bytes in the file. */
+  int64_t uncompressed_size; /**< Bytes after decompression. */
+  bool has_null_count;       /**< The writer recorded the null count. */
+  int64_t null_count;        /**< Nulls in the chunk, when has_null_count. */
+  bool has_min_max;          /**< The writer recorded min and max. */
+  const uint8_t *min;        /**< Min, PLAIN-encoded (no length prefix for BYTE_ARRAY). */
+  int64_t min_size;          /**< Bytes of min. */
+  const uint8_t *max;        /**< Max, PLAIN-encoded. */
+  int64_t max_size;          /**< Bytes of max. */
+  bool has_integer_min_max;  /**< min_i64/max_i64 hold the decoded values (BOOLEAN,
+                                  INT32, INT64; unsigned INTEGERs as their bits). */
+  int64_t min_i64;           /**< Decoded min of an integer-like column. */
+  int64_t max_i64;           /**< Decoded max of an integer-like column. */
+  bool has_float_min_max;    /**< min_f64/max_f64 hold the decoded values. */
+  double min_f64;            /**< Decoded min of FLOAT/DOUBLE. */
+  double max_f64;            /**< Decoded max of FLOAT/DOUBLE. */
+} gcol_parquet_statistics;
+
+/**
+ * @brief Reads and parses the footer of the file at @p path.
+ * @param[in] path A file.
+ * @param[out] out The metadata; NULL on failure.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL arguments, unreadable file, not a
+ *         Parquet file, a corrupt or inconsistent footer: the message says where),
+ *         ::GCOL_ERROR_UNSUPPORTED (encrypted footers), ::GCOL_ERROR_OUT_OF_MEMORY.
+ */
+gcol_status gcol_parquet_metadata_read_file(const char *path, gcol_parquet_metadata **out);
+
+/**
+ * @brief Parses the footer of a file held in host memory.
+ * @param[in] data The whole file (not copied beyond the footer; may be freed on return).
+ * @param[in] size Its bytes.
+ * @param[out] out The metadata; NULL on failure.
+ * @return As gcol_parquet_metadata_read_file().
+ */
+gcol_status gcol_parquet_metadata_read_buffer(const void *data, int64_t size,
+                                              gcol_parquet_metadata **out);
+
+/**
+ * @brief Parses the footer of a file read through @p source.
+ * @param[in] source The callbacks (copied: only needed during the call).
+ * @param[out] out The metadata; NULL on failure.
+ * @return As gcol_parquet_metadata_read_file().
+ */
+gcol_status gcol_parquet_metadata_read_source(const gcol_parquet_source *source,
+                                              gcol_parquet_metadata **out);
+
+/** @brief Frees metadata. NULL is a no-op. */
+void gcol_parquet_metadata_free(gcol_parquet_metadata *metadata);
+
+/** @brief Rows in the file (the footer's count). */
+int64_t gcol_parquet_metadata_num_rows(const gcol_parquet_metadata *metadata);
+
+/** @brief Row groups in the file. */
+int32_t gcol_parquet_metadata_num_row_groups(const gcol_parquet_metadata *metadata);
+
+/** @brief Rows in row group @p row_group, or -1 when it is out of range. */
+int64_t gcol_parquet_metadata_row_group_num_rows(const gcol_parquet_metadata *metadata,
+                                                 int32_t row_group);
+
+/** @brief Leaf columns of the schema (the columns of the file's table when it is flat). */
+int32_t gcol_parquet_metadata_num_columns(const gcol_parquet_metadata *metadata);
+
+/** @brief The writer's name (`created_by`), or "" when absent. */
+const char *gcol_parquet_metadata_created_by(const gcol_parquet_metadata *metadata);
+
+/**
+ * @brief Describes leaf column @p column.
+ * @param[in] metadata The metadata.
+ * @param[in] column A leaf index in [0, num_columns).
+ * @param[out] out The description.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL, index out of range).
+ */
+gcol_status gcol_parquet_metadata_column(const gcol_parquet_metadata *metadata, int32_t column,
+                                         gcol_parquet_column_info *out);
+
+/**
+ * @brief Finds a leaf column by its dotted name.
+ * @param[in] metadata The metadata.
+ * @param[in] name The name ("a" or "group.a").
+ * @return The leaf index, or -1 when no column has that name.
+ */
+int32_t gcol_parquet_metadata_find_column(const gcol_parquet_metadata *metadata, const char *name);
+
+/**
+ * @brief The statistics of one column chunk.
+ * @param[in] metadata The metadata.
+ * @param[in] row_group A row group index.
+ * @param[in] column A leaf index.
+ * @param[out] out The statistics (flags say which were recorded).
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL, indices out of range).
+ */
+gcol_status gcol_parquet_metadata_statistics(const gcol_parquet_metadata *metadata,
+                                             int32_t row_group, int32_t column,
+                                             gcol_parquet_statistics *out);
+
+/** @brief Key-value pairs of the file's metadata (pyarrow stores its schema there). */
+int32_t gcol_parquet_metadata_num_key_values(const gcol_parquet_metadata *metadata);
+
+/**
+ * @brief Key-value pair @p index. Strings are NUL-terminated copies that may also hold NUL
+ *        bytes: the sizes say their lengths. A pair written without a value has
+ *        `*value == NULL`.
+ * @param[in] metadata The metadata.
+ * @param[in] index In [0, num_key_values).
+ * @param[out] key The key.
+ * @param[out] key_size Bytes of the key, or NULL.
+ * @param[out] value The value, or NULL when absent.
+ * @param[out] value_size Bytes of the value, or NULL.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL, index out of range).
+ */
+gcol_status gcol_parquet_metadata_key_value(const gcol_parquet_metadata *metadata, int32_t index,
+                                            const char **key, int64_t *key_size, const char **value,
+                                            int64_t *value_size);
+
+/** @brief Comparisons of a column with a constant, for gcol_parquet_metadata_filter_row_groups().
+ */
+typedef enum gcol_parquet_compare {
+  GCOL_PARQUET_EQUAL = 0,        /**< column == value */
+  GCOL_PARQUET_LESS = 1,         /**< column < value */
+  GCOL_PARQUET_LESS_EQUAL = 2,   /**< column <= value */
+  GCOL_PARQUET_GREATER = 3,      /**< column > value */
+  GCOL_PARQUET_GREATER_EQUAL = 4 /**< column >= value */
+} gcol_parquet_compare;
+
+/**
+ * @brief The row groups that may hold a row where `column op value` holds: those whose
+ *        statistics do not exclude it (row groups without statistics are kept; a chunk whose
+ *        every value is null is dropped). Pass the result as gcol_parquet_read_options's
+ *        row_groups to read only them.
+ *
+ * Integer-like columns (BOOLEAN, INT32, INT64 physical types, unsigned ones compared as
+ * unsigned) compare with @p value exactly; FLOAT and DOUBLE columns compare with
+ * `(double)value`. Other columns keep every row group.
+ *
+ * @param[in] metadata The metadata.
+ * @param[in] column A leaf index.
+ * @param[in] op The comparison.
+ * @param[in] value The constant (for unsigned 64-bit columns, its bits as uint64).
+ * @param[out] row_groups At least gcol_parquet_metadata_num_row_groups() entries: the kept
+ *                        row groups, ascending.
+ * @param[out] num_row_groups How many were kept.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL, column or op out of range).
+ */
+gcol_status gcol_parquet_metadata_filter_row_groups(const gcol_parquet_metadata *metadata,
+                                                    int32_t column, gcol_parquet_compare op,
+                                                    int64_t value, int32_t *row_groups,
+                                                    int32_t *num_row_groups);
+
+/** @brief As gcol_parquet_metadata_filter_row_groups() with a floating-point constant
+ *         (integer columns compare their min and max as doubles). */
+gcol_status gcol_parquet_metadata_filter_row_groups_f64(const gcol_parquet_metadata *metadata,
+                                                        int32_t column, gcol_parquet_compare op,
+                                                        double value, int32_t *row_groups,
+                                                        int32_t *num_row_groups);
+
+/** @brief What to read. Start from gcol_parquet_read_options_init(). */
+typedef struct gcol_parquet_read_options {
+  /** Leaf column indices to read, in output order, or NULL for every column. */
+  const int32_t *columns;
+  /** Entries of @p columns. */
+  int32_t num_columns;
+  /** Leaf column names to read, in output order (used when @p columns is NULL), or NULL. */
+  const char *const *column_names;
+  /** Entries of @p column_names. */
+  int32_t num_column_names;
+  /** Row groups to read, in output order, or NULL for all. */
+  const int32_t *row_groups;
+  /** Entries of @p row_groups. */
+  int32_t num_row_groups;
+  /** Rows to skip at the start of the rows read (those of the chosen row groups, in order). */
+  int64_t skip_rows;
+  /** Rows to read after them, or 0 for all the rest. Row groups wholly outside the range are
+   *  not read; the others are decoded and the range copied out of them. */
+  int64_t num_rows;
+} gcol_parquet_read_options;
+
+/** @brief Options that read every row of every column of every row group. */
+void gcol_parquet_read_options_init(gcol_parquet_read_options *options);
+
+/**
+ * @brief Reads columns of a Parquet file into a table on the GPU.
+ * @param[in] path A file.
+ * @param[in] options What to read, or NULL for everything.
+ * @param[out] out The table, one column per requested column; NULL on failure.
+ * @param[in] stream Stream of the copies and kernels.
+ * @param[in] mr Resource of the table's memory, or NULL for the default.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (bad options, an unknown column name, a
+ *         corrupt file: the message names the file, row group, column and page),
+ *         ::GCOL_ERROR_UNSUPPORTED (a codec, encoding or type this part does not read),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @note Synchronizes @p stream (it reads the file on the host, and each column's null
+ *       count and string size from the device).
+ */
+gcol_status gcol_parquet_read_file(const char *path, const gcol_parquet_read_options *options,
+                                   gcol_table **out, gcol_stream stream, gcol_mr *mr);
+
+/** @brief As gcol_parquet_read_file(), from a whole file in host memory. */
+gcol_status gcol_parquet_read_buffer(const void *data, int64_t size,
+                                     const gcol_parquet_read_options *options, gcol_table **out,
+                                     gcol_stream stream, gcol_mr *mr);
+
+/** @brief As gcol_parquet_read_file(), from a ::gcol_parquet_source. */
+gcol_status gcol_parquet_read_source(const gcol_parquet_source *source,
+                                     const gcol_parquet_read_options *options, gcol_table **out,
+                                     gcol_stream stream, gcol_mr *mr);
+
+/** @brief How to write. Start from gcol_parquet_write_options_init(). */
+typedef struct gcol_parquet_write_options {
+  /** One name per column, or NULL for "c0", "c1", ... (not copied). */
+  const char *const *column_names;
+  /** Rows per row group; 0 for 2^20. */
+  int64_t row_group_rows;
+  /** Keys of the file's key-value metadata (NUL-terminated), or NULL. */
+  const char *const *keys;
+  /** Values, one per key (NULL: a key without a value), or NULL. */
+  const char *const *values;
+  /** Entries of @p keys and @p values. */
+  int32_t num_key_values;
+} gcol_parquet_write_options;
+
+/** @brief Options that write columns "c0", "c1", ... in row groups of 2^20 rows. */
+void gcol_parquet_write_options_init(gcol_parquet_write_options *options);
+
+/**
+ * @brief Writes a table as a Parquet file in host memory.
+ *
+ * This part writes PLAIN values in data pages v1, UNCOMPRESSED, with RLE definition levels
+ * (columns with a null mask are OPTIONAL, the others REQUIRED) and min/max/null-count
+ * statistics per column chunk (NaN left out of min and max). Types: INT8..UINT64 (INTEGER
+ * logical types), FLOAT32/64, BOOL8, TIMESTAMP_DAYS (DATE), TIMESTAMP_MILLISECONDS/
+ * MICROSECONDS/NANOSECONDS (TIMESTAMP, not adjusted to UTC), DECIMAL32/64 (INT32/INT64
+ * DECIMAL of precision 9/18), STRING (BYTE_ARRAY, STRING). Others give
+ * ::GCOL_ERROR_UNSUPPORTED.
+ *
+ * @param[in] table The columns (all of one size).
+ * @param[in] options Names, row group size, key-value pairs; NULL for the defaults.
+ * @param[out] data The file (free with gcol_parquet_buffer_free()); NULL on failure.
+ * @param[out] size Its bytes.
+ * @param[in] stream Stream of the copies to the host.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_SIZE_MISMATCH,
+ *         ::GCOL_ERROR_UNSUPPORTED, ::GCOL_ERROR_OVERFLOW (a page over 2^31 - 1 bytes),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @note Synchronizes @p stream. The encoding runs on the host in this part.
+ */
+gcol_status gcol_parquet_write_buffer(gcol_table_view table,
+                                      const gcol_parquet_write_options *options, void **data,
+                                      int64_t *size, gcol_stream stream);
+
+/** @brief Frees a buffer of gcol_parquet_write_buffer(). NULL is a no-op. */
+void gcol_parquet_buffer_free(void *data);
+
+/**
+ * @brief As gcol_parquet_write_buffer(), into the file at @p path (created or truncated).
+ * @return As gcol_parquet_write_buffer(); ::GCOL_ERROR_INVALID_ARGUMENT also when the file
+ *         cannot be written (the message names it).
+ */
+gcol_status gcol_parquet_write_file(gcol_table_view table,
+                                    const gcol_parquet_write_options *options, const char *path,
+                                    gcol_stream stream);
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_IO_PARQUET_H */

@@ -1,0 +1,665 @@
+/*
+ * Parquet internals shared by lib/io/ (footer, page headers, the read plan) and kernels/io/
+ * (the GPU decode): the parsed footer, a column's read plan (its bytes and a table of pages),
+ * and the per-page decoders. The decoders are inline host+device functions over a byte range
+ * they never leave, so the kernels run exactly the code that the host tests and the fuzzer
+ * run on the CPU.
+ */
+#ifndef GCOL_INTERNAL_PARQUET_H
+#define GCOL_INTERNAL_PARQUET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gcol/config.h"
+#include "gcol/io/parquet.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- parquet.thrift numbers ---- */
+enum {
+  GCOL_DETAIL_PQ_REQUIRED = 0,
+  GCOL_DETAIL_PQ_OPTIONAL = 1,
+  GCOL_DETAIL_PQ_REPEATED = 2,
+};
+enum {
+  GCOL_DETAIL_PQ_ENC_PLAIN = 0,
+  GCOL_DETAIL_PQ_ENC_PLAIN_DICTIONARY = 2,
+  GCOL_DETAIL_PQ_ENC_RLE = 3,
+  GCOL_DETAIL_PQ_ENC_BIT_PACKED = 4,
+  GCOL_DETAIL_PQ_ENC_DELTA_BINARY_PACKED = 5,
+  GCOL_DETAIL_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY = 6,
+  GCOL_DETAIL_PQ_ENC_DELTA_BYTE_ARRAY = 7,
+  GCOL_DETAIL_PQ_ENC_RLE_DICTIONARY = 8,
+  GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT = 9,
+};
+enum {
+  GCOL_DETAIL_PQ_PAGE_DATA = 0,
+  GCOL_DETAIL_PQ_PAGE_INDEX = 1,
+  GCOL_DETAIL_PQ_PAGE_DICTIONARY = 2,
+  GCOL_DETAIL_PQ_PAGE_DATA_V2 = 3,
+};
+/* ConvertedType (legacy logical annotations). */
+enum {
+  GCOL_DETAIL_PQ_CT_UTF8 = 0,
+  GCOL_DETAIL_PQ_CT_MAP = 1,
+  GCOL_DETAIL_PQ_CT_MAP_KEY_VALUE = 2,
+  GCOL_DETAIL_PQ_CT_LIST = 3,
+  GCOL_DETAIL_PQ_CT_ENUM = 4,
+  GCOL_DETAIL_PQ_CT_DECIMAL = 5,
+  GCOL_DETAIL_PQ_CT_DATE = 6,
+  GCOL_DETAIL_PQ_CT_TIME_MILLIS = 7,
+  GCOL_DETAIL_PQ_CT_TIME_MICROS = 8,
+  GCOL_DETAIL_PQ_CT_TIMESTAMP_MILLIS = 9,
+  GCOL_DETAIL_PQ_CT_TIMESTAMP_MICROS = 10,
+  GCOL_DETAIL_PQ_CT_UINT_8 = 11,
+  GCOL_DETAIL_PQ_CT_UINT_16 = 12,
+  GCOL_DETAIL_PQ_CT_UINT_32 = 13,
+  GCOL_DETAIL_PQ_CT_UINT_64 = 14,
+  GCOL_DETAIL_PQ_CT_INT_8 = 15,
+  GCOL_DETAIL_PQ_CT_INT_16 = 16,
+  GCOL_DETAIL_PQ_CT_INT_32 = 17,
+  GCOL_DETAIL_PQ_CT_INT_64 = 18,
+  GCOL_DETAIL_PQ_CT_JSON = 19,
+  GCOL_DETAIL_PQ_CT_BSON = 20,
+};
+
+/* Limits on what a footer may announce (beyond them the file is refused as corrupt or
+ * unsupported rather than allocated for). */
+#define GCOL_DETAIL_PQ_MAX_FOOTER (INT64_C(1) << 30)
+#define GCOL_DETAIL_PQ_MAX_SCHEMA_DEPTH 64
+
+/* ---- the parsed footer ---- */
+
+typedef struct gcol_detail_pq_schema {
+  char *name;
+  bool has_type;
+  int32_t type;
+  int32_t type_length;
+  int32_t repetition; /* -1 when absent (the root) */
+  int32_t num_children;
+  int32_t converted_type; /* -1 when absent */
+  int32_t scale;
+  int32_t precision;
+  int32_t logical; /* gcol_parquet_logical_type */
+  int32_t time_unit;
+  bool adjusted_to_utc;
+  int32_t bit_width;
+  bool is_signed;
+} gcol_detail_pq_schema;
+
+typedef struct gcol_detail_pq_chunk {
+  bool has_meta_data;
+  int32_t physical_type;
+  int64_t data_page_offset;
+  int64_t dictionary_page_offset; /* -1 when absent */
+  bool has_file_path;             /* data in another file: not read */
+  int64_t path_depth;             /* entries of path_in_schema */
+  gcol_parquet_statistics stats;
+} gcol_detail_pq_chunk;
+
+typedef struct gcol_detail_pq_row_group {
+  int64_t num_rows;
+  int32_t num_chunks;
+  gcol_detail_pq_chunk *chunks;
+} gcol_detail_pq_row_group;
+
+typedef struct gcol_detail_pq_alloc gcol_detail_pq_alloc;
+
+struct gcol_parquet_metadata {
+  gcol_detail_pq_alloc *allocs; /* everything below, freed together */
+  char name[160];               /* the file's name in messages */
+  int64_t file_size;
+  uint8_t *footer; /* the footer's bytes (statistics point into them) */
+  int64_t footer_size;
+  int32_t version;
+  int64_t num_rows;
+  char *created_by;
+  int32_t num_schema;
+  gcol_detail_pq_schema *schema;
+  int32_t num_leaves;
+  gcol_parquet_column_info *leaves;
+  int32_t num_row_groups;
+  gcol_detail_pq_row_group *row_groups;
+  int32_t num_key_values;
+  char **keys;
+  int64_t *key_sizes;
+  char **values;
+  int64_t *value_sizes;
+};
+
+/* A file being read: a source and its name for messages. */
+typedef struct gcol_detail_pq_file {
+  gcol_parquet_source source;
+  const char *name;
+} gcol_detail_pq_file;
+
+/* Parses a footer (the bytes between the data and the last 8 bytes) of a file of
+ * `file_size` bytes into `out`. Errors are raised (gcol_detail_error) naming `name`. */
+gcol_status gcol_detail_parquet_parse_footer(const uint8_t *footer, int64_t footer_size,
+                                             int64_t file_size, const char *name,
+                                             gcol_parquet_metadata **out);
+
+/* Reads the tail and the footer through `file`, then parses it. */
+gcol_status gcol_detail_parquet_read_metadata(const gcol_detail_pq_file *file,
+                                              gcol_parquet_metadata **out);
+
+/* Sources over a host buffer and over a FILE* (closed by gcol_detail_pq_file_close). */
+void gcol_detail_pq_file_from_buffer(const void *data, int64_t size, gcol_detail_pq_file *out,
+                                     const void **state);
+gcol_status gcol_detail_pq_file_open(const char *path, gcol_detail_pq_file *out);
+void gcol_detail_pq_file_close(gcol_detail_pq_file *file);
+
+/* ---- page headers ---- */
+
+typedef struct gcol_detail_pq_page_header {
+  int32_t type;
+  int32_t uncompressed_size;
+  int32_t compressed_size;
+  int32_t num_values; /* data and dictionary pages */
+  int32_t encoding;
+  int32_t def_encoding; /* v1 */
+  int32_t rep_encoding; /* v1 */
+  int32_t num_nulls;    /* v2 */
+  int32_t num_rows;     /* v2 */
+  int32_t def_length;   /* v2 */
+  int32_t rep_length;   /* v2 */
+  bool is_compressed;   /* v2 (default true) */
+  bool has_body;        /* the header for its type was present */
+} gcol_detail_pq_page_header;
+
+/* Parses one page header from [p, p + size); *header_size receives its bytes. On failure
+ * returns false with a message in `error`. */
+bool gcol_detail_parquet_parse_page_header(const uint8_t *p, int64_t size,
+                                           gcol_detail_pq_page_header *out, int64_t *header_size,
+                                           char *error, int error_size);
+
+/* ---- the read plan of one column ---- */
+
+/* How a data page stores its values. */
+enum {
+  GCOL_DETAIL_PQ_VALUES_PLAIN = 0,
+  GCOL_DETAIL_PQ_VALUES_DICT = 1,         /* bit width byte + RLE/bit-packed indices */
+  GCOL_DETAIL_PQ_VALUES_RLE_BOOL = 2,     /* 4-byte length + RLE/bit-packed bits (width 1) */
+  GCOL_DETAIL_PQ_VALUES_DELTA = 3,        /* DELTA_BINARY_PACKED (INT32, INT64) */
+  GCOL_DETAIL_PQ_VALUES_SPLIT = 4,        /* BYTE_STREAM_SPLIT (FLOAT, DOUBLE, INT32, INT64) */
+  GCOL_DETAIL_PQ_VALUES_DELTA_LENGTH = 5, /* DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY) */
+};
+
+/* A data page, as byte ranges of the column's buffer. */
+typedef struct gcol_detail_pq_page {
+  int64_t first_row; /* output row of the page's first value */
+  int64_t num_rows;  /* its levels (= rows: the column is flat) */
+  int64_t def_begin; /* definition levels, RLE/bit-packed (empty when max_def is 0) */
+  int64_t def_end;
+  int64_t values_begin;
+  int64_t values_end;
+  int32_t encoding; /* GCOL_DETAIL_PQ_VALUES_* */
+  int32_t dict;     /* its dictionary, or -1 */
+} gcol_detail_pq_page;
+
+/* A dictionary page: PLAIN values. */
+typedef struct gcol_detail_pq_dict {
+  int64_t begin;
+  int64_t end;
+  int64_t num_values;
+  int64_t first_entry; /* of its entries in the column's dictionary entry table */
+} gcol_detail_pq_dict;
+
+/* Where a page is, for messages. */
+typedef struct gcol_detail_pq_where {
+  int32_t row_group;
+  int32_t page; /* within its column chunk, dictionary page counted */
+} gcol_detail_pq_where;
+
+typedef struct gcol_detail_pq_column_plan {
+  const char *name;
+  gcol_data_type type;
+  int32_t physical_type;
+  int32_t type_length; /* FIXED_LEN_BYTE_ARRAY: bytes per value */
+  int32_t max_def;
+  uint8_t *bytes; /* host: the chunks of the column, concatenated */
+  int64_t num_bytes;
+  int64_t num_rows;
+  int32_t num_pages;
+  gcol_detail_pq_page *pages;
+  gcol_detail_pq_where *page_where;
+  int32_t num_dicts;
+  gcol_detail_pq_dict *dicts;
+  gcol_detail_pq_where *dict_where;
+  int64_t num_dict_entries;
+  bool has_delta; /* some page is DELTA_BINARY_PACKED: values decoded into 64-bit words */
+} gcol_detail_pq_column_plan;
+
+/* Reads the chunks of leaf `column` in the `row_groups` given (bytes into host memory), scans
+ * their page headers and fills `plan`. Errors name the file, row group, column and page. */
+gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
+                                            const gcol_parquet_metadata *md, int32_t column,
+                                            const int32_t *row_groups, int32_t num_row_groups,
+                                            gcol_detail_pq_column_plan *plan);
+void gcol_detail_parquet_plan_free(gcol_detail_pq_column_plan *plan);
+
+/* Decodes a planned column on the GPU (kernels/io/parquet_decode.cu). */
+gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_column_plan *plan,
+                                              const char *file_name, gcol_stream stream,
+                                              gcol_mr *mr, gcol_column **out);
+
+/* Decodes a planned column on the host (the same per-page functions, for tests and the
+ * fuzzer): values as 64-bit words (fixed-width: the physical value, INT32 sign-extended;
+ * FIXED_LEN_BYTE_ARRAY decimals: the low word, the high word in values_hi unless it is NULL)
+ * or string ranges into plan->bytes, and valid bytes. Arrays have plan->num_rows entries.
+ * Returns 0 or the first page error (GCOL_DETAIL_PQ_E_*), with *bad_page its page (or
+ * dictionary, see *bad_is_dict). */
+int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *plan, uint64_t *values,
+                                           uint64_t *values_hi, int64_t *string_pos,
+                                           int64_t *string_len, uint8_t *valid, int32_t *bad_page,
+                                           bool *bad_is_dict);
+
+/* Names a page error. */
+const char *gcol_detail_parquet_page_error(int code);
+
+/* ---- writer ---- */
+
+/* A column in host memory, as the writer takes it. */
+typedef struct gcol_detail_pq_host_column {
+  const char *name;
+  char *owned_name; /* freed with the column (a generated name) */
+  gcol_data_type type;
+  const void *data;           /* fixed width: size values of the type's storage */
+  const uint8_t *valid;       /* NULL: no mask (a REQUIRED column); else 1 valid, 0 null */
+  const int64_t *offsets;     /* STRING: size + 1 offsets into chars */
+  const char *chars;          /* STRING */
+  gcol_host_strings *strings; /* STRING: the copy owning offsets, chars and valid */
+} gcol_detail_pq_host_column;
+
+/* Appends the RLE/bit-packed hybrid encoding of n values of bw bits. */
+struct gcol_detail_thrift_writer;
+void gcol_detail_parquet_rle_encode(struct gcol_detail_thrift_writer *w, const uint32_t *v,
+                                    int64_t n, int bw);
+
+/* Writes host columns of num_rows rows as a Parquet file into a malloc'd buffer. */
+gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *cols,
+                                           int32_t num_columns, int64_t num_rows,
+                                           const gcol_parquet_write_options *options, uint8_t **out,
+                                           int64_t *size);
+
+/* ---- per-page decoders (host and device) ---- */
+
+enum {
+  GCOL_DETAIL_PQ_E_OK = 0,
+  GCOL_DETAIL_PQ_E_LEVELS_TRUNCATED = 1, /* fewer definition levels than values */
+  GCOL_DETAIL_PQ_E_LEVEL_RANGE = 2,      /* a level above the max definition level */
+  GCOL_DETAIL_PQ_E_BIT_WIDTH = 3,        /* dictionary index bit width above 32 */
+  GCOL_DETAIL_PQ_E_VALUES_TRUNCATED = 4, /* values past the end of the page */
+  GCOL_DETAIL_PQ_E_DICT_INDEX = 5,       /* a dictionary index past the dictionary */
+  GCOL_DETAIL_PQ_E_DICT_TRUNCATED = 6,   /* dictionary values past the end of its page */
+  GCOL_DETAIL_PQ_E_NO_DICT = 7,          /* dictionary-encoded page without a dictionary */
+  GCOL_DETAIL_PQ_E_DELTA_HEADER = 8,     /* a DELTA_BINARY_PACKED header or width out of range */
+};
+
+/* Reader of an RLE/bit-packed hybrid stream of `bit_width`-bit values in [p, end). */
+typedef struct gcol_detail_pq_rle {
+  const uint8_t *p;
+  const uint8_t *end;
+  int bit_width;
+  int64_t left;       /* values left in the current run */
+  bool packed;        /* current run is bit-packed */
+  uint32_t value;     /* RLE run's value */
+  const uint8_t *run; /* bit-packed run's first byte */
+  int64_t run_bytes;  /* bytes of it inside the stream */
+  int64_t index;      /* next value's index within the packed run */
+} gcol_detail_pq_rle;
+
+GCOL_HD_INLINE void gcol_detail_pq_rle_init(gcol_detail_pq_rle *r, const uint8_t *p,
+                                            const uint8_t *end, int bit_width) {
+  r->p = p;
+  r->end = end;
+  r->bit_width = bit_width;
+  r->left = 0;
+  r->packed = false;
+  r->value = 0;
+  r->run = p;
+  r->run_bytes = 0;
+  r->index = 0;
+}
+
+/* Next value; false when the stream ends or is malformed. */
+GCOL_HD_INLINE bool gcol_detail_pq_rle_next(gcol_detail_pq_rle *r, uint32_t *out) {
+  while (r->left == 0) {
+    uint64_t header = 0;
+    int shift = 0;
+    for (;;) {
+      if (r->p >= r->end || shift > 35) return false;
+      uint8_t const b = *r->p++;
+      header |= (uint64_t)(b & 0x7f) << shift;
+      shift += 7;
+      if ((b & 0x80) == 0) break;
+    }
+    if (header & 1) {
+      int64_t const groups = (int64_t)(header >> 1);
+      int64_t const avail = (int64_t)(r->end - r->p);
+      int64_t const need = groups * r->bit_width;
+      r->packed = true;
+      r->left = groups * 8;
+      r->run = r->p;
+      r->run_bytes = need < avail ? need : avail; /* a short last run is read while it lasts */
+      r->index = 0;
+      r->p += r->run_bytes;
+    } else {
+      int const nbytes = (r->bit_width + 7) / 8;
+      if ((int64_t)(r->end - r->p) < nbytes) return false;
+      uint32_t v = 0;
+      for (int i = 0; i < nbytes; ++i) v |= (uint32_t)r->p[i] << (8 * i);
+      r->p += nbytes;
+      r->packed = false;
+      r->value = v;
+      r->left = (int64_t)(header >> 1);
+    }
+  }
+  if (r->packed) {
+    int64_t const bit = r->index * r->bit_width;
+    int64_t const last = bit + r->bit_width; /* one past the value's last bit */
+    if ((last + 7) / 8 > r->run_bytes) return false;
+    uint64_t v = 0;
+    int got = 0;
+    for (int64_t byte = bit / 8; byte * 8 < last; ++byte) {
+      v |= (uint64_t)r->run[byte] << got;
+      got += 8;
+    }
+    v >>= bit % 8;
+    *out = r->bit_width == 32 ? (uint32_t)v : (uint32_t)(v & ((1ull << r->bit_width) - 1));
+    ++r->index;
+  } else {
+    *out = r->value;
+  }
+  --r->left;
+  return true;
+}
+
+/* Bits needed for values up to `max`. */
+GCOL_HD_INLINE int gcol_detail_pq_bit_width(uint32_t max) {
+  int w = 0;
+  while (w < 32 && (max >> w) != 0) ++w;
+  return w;
+}
+
+/* Definition levels of a page: valid[i] (0/1) and slot[i] (the value index among the page's
+ * valid rows) for its rows; *num_valid. */
+GCOL_HD_INLINE int gcol_detail_pq_decode_levels(const uint8_t *bytes, gcol_detail_pq_page page,
+                                                int32_t max_def, uint8_t *valid, int32_t *slot,
+                                                int64_t *num_valid) {
+  int64_t k = 0;
+  if (max_def == 0) {
+    for (int64_t i = 0; i < page.num_rows; ++i) {
+      valid[i] = 1;
+      slot[i] = (int32_t)i;
+    }
+    *num_valid = page.num_rows;
+    return GCOL_DETAIL_PQ_E_OK;
+  }
+  gcol_detail_pq_rle r;
+  gcol_detail_pq_rle_init(&r, bytes + page.def_begin, bytes + page.def_end,
+                          gcol_detail_pq_bit_width((uint32_t)max_def));
+  for (int64_t i = 0; i < page.num_rows; ++i) {
+    uint32_t level;
+    if (!gcol_detail_pq_rle_next(&r, &level)) return GCOL_DETAIL_PQ_E_LEVELS_TRUNCATED;
+    if (level > (uint32_t)max_def) return GCOL_DETAIL_PQ_E_LEVEL_RANGE;
+    valid[i] = level == (uint32_t)max_def;
+    slot[i] = (int32_t)k;
+    k += valid[i];
+  }
+  *num_valid = k;
+  return GCOL_DETAIL_PQ_E_OK;
+}
+
+/* Bytes of one PLAIN value of a fixed-width physical type (BOOLEAN: 0, it is bit-packed;
+ * FIXED_LEN_BYTE_ARRAY: its type length). */
+GCOL_HD_INLINE int gcol_detail_pq_plain_width(int32_t physical_type, int32_t type_length) {
+  return physical_type == GCOL_PARQUET_INT32 || physical_type == GCOL_PARQUET_FLOAT    ? 4
+         : physical_type == GCOL_PARQUET_INT64 || physical_type == GCOL_PARQUET_DOUBLE ? 8
+         : physical_type == GCOL_PARQUET_INT96                                         ? 12
+         : physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY                          ? type_length
+                                                                                       : 0;
+}
+
+/* Reads `count` length-prefixed BYTE_ARRAY values in [begin, end): pos/len of each. */
+GCOL_HD_INLINE bool gcol_detail_pq_walk_byte_arrays(const uint8_t *bytes, int64_t begin,
+                                                    int64_t end, int64_t count, int64_t *pos,
+                                                    int32_t *len) {
+  int64_t at = begin;
+  for (int64_t i = 0; i < count; ++i) {
+    if (end - at < 4) return false;
+    uint32_t const n = (uint32_t)bytes[at] | (uint32_t)bytes[at + 1] << 8 |
+                       (uint32_t)bytes[at + 2] << 16 | (uint32_t)bytes[at + 3] << 24;
+    at += 4;
+    if ((uint64_t)n > (uint64_t)(end - at)) return false;
+    pos[i] = at;
+    len[i] = (int32_t)n;
+    at += n;
+  }
+  return true;
+}
+
+/* Checks that a PLAIN run of `count` fixed-width values (or bits) fits in [begin, end). */
+GCOL_HD_INLINE bool gcol_detail_pq_plain_fits(int32_t physical_type, int32_t type_length,
+                                              int64_t begin, int64_t end, int64_t count) {
+  int const w = gcol_detail_pq_plain_width(physical_type, type_length);
+  int64_t const need = w == 0 ? (count + 7) / 8 : count * w;
+  return need <= end - begin;
+}
+
+/* An unsigned LEB128 varint of at most 64 bits from [*p, end). */
+GCOL_HD_INLINE bool gcol_detail_pq_uleb(const uint8_t **p, const uint8_t *end, uint64_t *out) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (*p >= end) return false;
+    uint8_t const b = *(*p)++;
+    v |= (uint64_t)(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) {
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* DELTA_BINARY_PACKED: the first `count` values in [begin, end) as 64-bit words (INT32
+ * values in their low 32 bits; the sums wrap, as the encoders' do); *stop (unless NULL) gets
+ * the offset after the last miniblock read (where DELTA_LENGTH_BYTE_ARRAY's bytes start). */
+GCOL_HD_INLINE int gcol_detail_pq_decode_delta(const uint8_t *bytes, int64_t begin, int64_t end,
+                                               int64_t count, uint64_t *out, int64_t *stop) {
+  const uint8_t *p = bytes + begin;
+  const uint8_t *const e = bytes + end;
+  uint64_t block, minis, total, first;
+  if (!gcol_detail_pq_uleb(&p, e, &block) || !gcol_detail_pq_uleb(&p, e, &minis) ||
+      !gcol_detail_pq_uleb(&p, e, &total) || !gcol_detail_pq_uleb(&p, e, &first)) {
+    return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+  }
+  if (block == 0 || block > (1u << 20) || block % 128 != 0 || minis == 0 || minis > block ||
+      block % minis != 0 || (block / minis) % 32 != 0) {
+    return GCOL_DETAIL_PQ_E_DELTA_HEADER;
+  }
+  if (total < (uint64_t)count) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+  if (stop != NULL) *stop = (int64_t)(p - bytes);
+  if (count == 0) return GCOL_DETAIL_PQ_E_OK;
+  int64_t const per_mini = (int64_t)(block / minis);
+  uint64_t v = (first >> 1) ^ (0 - (first & 1));
+  out[0] = v;
+  int64_t i = 1;
+  while (i < count) {
+    uint64_t zmin;
+    if (!gcol_detail_pq_uleb(&p, e, &zmin)) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+    uint64_t const min_delta = (zmin >> 1) ^ (0 - (zmin & 1));
+    if ((uint64_t)(e - p) < minis) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+    const uint8_t *const widths = p;
+    p += minis;
+    for (uint64_t m = 0; m < minis && i < count; ++m) {
+      int const bw = widths[m];
+      if (bw > 64) return GCOL_DETAIL_PQ_E_DELTA_HEADER;
+      int64_t const avail = (int64_t)(e - p);
+      for (int64_t j = 0; j < per_mini && i < count; ++j, ++i) {
+        int64_t const bit = j * bw;
+        if ((bit + bw + 7) / 8 > avail) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+        uint64_t x = 0;
+        for (int got = 0; got < bw;) {
+          int64_t const at = bit + got;
+          int const off = (int)(at % 8);
+          int const take = 8 - off < bw - got ? 8 - off : bw - got;
+          x |= (uint64_t)((p[at / 8] >> off) & ((1u << take) - 1)) << got;
+          got += take;
+        }
+        v += min_delta + x;
+        out[i] = v;
+      }
+      int64_t const full = per_mini * bw / 8;
+      p += full < avail ? full : avail;
+    }
+  }
+  if (stop != NULL) *stop = (int64_t)(p - bytes);
+  return GCOL_DETAIL_PQ_E_OK;
+}
+
+/* The values of a data page with `num_valid` non-null values: for DICT pages the indices
+ * (checked against `dict_size`), for RLE_BOOL the bits, into index[0, num_valid); for PLAIN
+ * BYTE_ARRAY the positions and lengths; for DELTA the values into pos (as 64-bit words); for
+ * PLAIN fixed width a bounds check. */
+GCOL_HD_INLINE int gcol_detail_pq_decode_values(const uint8_t *bytes, gcol_detail_pq_page page,
+                                                int32_t physical_type, int32_t type_length,
+                                                int64_t num_valid, int64_t dict_size,
+                                                int32_t *index, int64_t *pos, int32_t *len) {
+  if (page.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
+    if (physical_type == GCOL_PARQUET_BYTE_ARRAY) {
+      return gcol_detail_pq_walk_byte_arrays(bytes, page.values_begin, page.values_end, num_valid,
+                                             pos, len)
+                 ? GCOL_DETAIL_PQ_E_OK
+                 : GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+    }
+    return gcol_detail_pq_plain_fits(physical_type, type_length, page.values_begin, page.values_end,
+                                     num_valid)
+               ? GCOL_DETAIL_PQ_E_OK
+               : GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+  }
+  if (page.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
+    return gcol_detail_pq_decode_delta(bytes, page.values_begin, page.values_end, num_valid,
+                                       (uint64_t *)pos, NULL);
+  }
+  if (page.encoding == GCOL_DETAIL_PQ_VALUES_DELTA_LENGTH) { /* lengths, then the bytes */
+    int64_t at = 0;
+    int const code = gcol_detail_pq_decode_delta(bytes, page.values_begin, page.values_end,
+                                                 num_valid, (uint64_t *)pos, &at);
+    if (code != GCOL_DETAIL_PQ_E_OK) return code;
+    for (int64_t i = 0; i < num_valid; ++i) {
+      uint64_t const n = (uint64_t)pos[i];
+      if (n > (uint64_t)(page.values_end - at) || n > INT32_MAX) {
+        return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+      }
+      pos[i] = at;
+      len[i] = (int32_t)n;
+      at += (int64_t)n;
+    }
+    return GCOL_DETAIL_PQ_E_OK;
+  }
+  if (page.encoding == GCOL_DETAIL_PQ_VALUES_SPLIT) { /* the row pass reads it in place */
+    return gcol_detail_pq_plain_fits(physical_type, type_length, page.values_begin, page.values_end,
+                                     num_valid)
+               ? GCOL_DETAIL_PQ_E_OK
+               : GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+  }
+  int64_t begin = page.values_begin;
+  int bit_width = 1;
+  if (page.encoding == GCOL_DETAIL_PQ_VALUES_DICT) {
+    if (page.dict < 0) return GCOL_DETAIL_PQ_E_NO_DICT;
+    if (num_valid == 0) return GCOL_DETAIL_PQ_E_OK; /* an all-null page may hold no byte */
+    if (page.values_end - begin < 1) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+    bit_width = bytes[begin++];
+    if (bit_width > 32) return GCOL_DETAIL_PQ_E_BIT_WIDTH;
+  } else {
+    if (page.values_end - begin < 4) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+    uint32_t const n = (uint32_t)bytes[begin] | (uint32_t)bytes[begin + 1] << 8 |
+                       (uint32_t)bytes[begin + 2] << 16 | (uint32_t)bytes[begin + 3] << 24;
+    begin += 4;
+    if ((uint64_t)n > (uint64_t)(page.values_end - begin)) {
+      return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+    }
+    page.values_end = begin + n;
+  }
+  gcol_detail_pq_rle r;
+  gcol_detail_pq_rle_init(&r, bytes + begin, bytes + page.values_end, bit_width);
+  for (int64_t i = 0; i < num_valid; ++i) {
+    uint32_t v;
+    if (!gcol_detail_pq_rle_next(&r, &v)) return GCOL_DETAIL_PQ_E_VALUES_TRUNCATED;
+    if (page.encoding == GCOL_DETAIL_PQ_VALUES_DICT && (int64_t)v >= dict_size) {
+      return GCOL_DETAIL_PQ_E_DICT_INDEX;
+    }
+    index[i] = (int32_t)v;
+  }
+  return GCOL_DETAIL_PQ_E_OK;
+}
+
+/* The entries of a dictionary page: positions and lengths (BYTE_ARRAY), or a bounds check. */
+GCOL_HD_INLINE int gcol_detail_pq_decode_dict(const uint8_t *bytes, gcol_detail_pq_dict dict,
+                                              int32_t physical_type, int32_t type_length,
+                                              int64_t *pos, int32_t *len) {
+  if (physical_type == GCOL_PARQUET_BYTE_ARRAY) {
+    return gcol_detail_pq_walk_byte_arrays(bytes, dict.begin, dict.end, dict.num_values, pos, len)
+               ? GCOL_DETAIL_PQ_E_OK
+               : GCOL_DETAIL_PQ_E_DICT_TRUNCATED;
+  }
+  return gcol_detail_pq_plain_fits(physical_type, type_length, dict.begin, dict.end,
+                                   dict.num_values)
+             ? GCOL_DETAIL_PQ_E_OK
+             : GCOL_DETAIL_PQ_E_DICT_TRUNCATED;
+}
+
+/* PLAIN value `k` of a fixed-width physical type at `begin` (checked by the decoders above),
+ * as the bits of a 64-bit word (sign-extended INT32). */
+GCOL_HD_INLINE uint64_t gcol_detail_pq_plain_value(const uint8_t *bytes, int64_t begin, int64_t k,
+                                                   int32_t physical_type) {
+  if (physical_type == GCOL_PARQUET_BOOLEAN) {
+    return (bytes[begin + k / 8] >> (k % 8)) & 1u;
+  }
+  int const w = gcol_detail_pq_plain_width(physical_type, 0);
+  const uint8_t *p = bytes + begin + k * w;
+  uint64_t v = 0;
+  for (int i = 0; i < (w < 8 ? w : 8); ++i) v |= (uint64_t)p[i] << (8 * i);
+  if (physical_type == GCOL_PARQUET_INT32) v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+  if (physical_type == GCOL_PARQUET_INT96) { /* nanoseconds of the day, then a Julian day */
+    uint32_t const day =
+        (uint32_t)p[8] | (uint32_t)p[9] << 8 | (uint32_t)p[10] << 16 | (uint32_t)p[11] << 24;
+    v += (uint64_t)((int64_t)day - 2440588) * UINT64_C(86400000000000); /* wraps like int64 */
+  }
+  return v;
+}
+
+/* BYTE_STREAM_SPLIT value `k` of `count` values at `begin` (byte b of every value in stream b
+ * of `count` bytes; checked by the decoders above), as gcol_detail_pq_plain_value gives it. */
+GCOL_HD_INLINE uint64_t gcol_detail_pq_split_value(const uint8_t *bytes, int64_t begin, int64_t k,
+                                                   int64_t count, int32_t physical_type) {
+  int const w = gcol_detail_pq_plain_width(physical_type, 0);
+  uint64_t v = 0;
+  for (int b = 0; b < w; ++b) v |= (uint64_t)bytes[begin + b * count + k] << (8 * b);
+  if (physical_type == GCOL_PARQUET_INT32) v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+  return v;
+}
+
+/* FIXED_LEN_BYTE_ARRAY value `k` of `type_length` (1..16) big-endian two's-complement bytes
+ * (a DECIMAL), sign-extended to 128 bits. */
+GCOL_HD_INLINE void gcol_detail_pq_flba_value(const uint8_t *bytes, int64_t begin, int64_t k,
+                                              int32_t type_length, uint64_t *lo, uint64_t *hi) {
+  const uint8_t *p = bytes + begin + k * type_length;
+  uint64_t l = p[0] & 0x80 ? ~0ull : 0, h = l; /* the sign fills what the bytes do not */
+  for (int32_t i = 0; i < type_length; ++i) {
+    h = (h << 8) | (l >> 56);
+    l = (l << 8) | p[i];
+  }
+  *lo = l;
+  *hi = h;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GCOL_INTERNAL_PARQUET_H */

@@ -1,0 +1,740 @@
+/* Parquet reading on the host: page headers, the read plan of each column (its chunks' bytes
+ * and a table of pages), a host decode of a plan (tests, fuzzer) and the public read
+ * functions, which hand each plan to the GPU decode (kernels/io/parquet_decode.cu). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/error.h"
+#include "internal/nvtx.h"
+#include "internal/parquet.h"
+#include "internal/thrift.h"
+
+/* ---- names for messages ---- */
+
+static const char *encoding_name(int32_t e) {
+  static const char *const names[] = {
+      "PLAIN",          "GROUP_VAR_INT",       "PLAIN_DICTIONARY",        "RLE",
+      "BIT_PACKED",     "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
+      "RLE_DICTIONARY", "BYTE_STREAM_SPLIT"};
+  return e >= 0 && e < (int32_t)(sizeof names / sizeof names[0]) ? names[e] : "unknown";
+}
+
+static const char *codec_name(int32_t c) {
+  static const char *const names[] = {"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO",
+                                      "BROTLI",       "LZ4",    "ZSTD", "LZ4_RAW"};
+  return c >= 0 && c < (int32_t)(sizeof names / sizeof names[0]) ? names[c] : "unknown";
+}
+
+static const char *physical_name(int32_t t) {
+  static const char *const names[] = {"BOOLEAN", "INT32",  "INT64",      "INT96",
+                                      "FLOAT",   "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"};
+  return t >= 0 && t < (int32_t)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
+}
+
+const char *gcol_detail_parquet_page_error(int code) {
+  switch (code) {
+    case GCOL_DETAIL_PQ_E_OK:
+      return "no error";
+    case GCOL_DETAIL_PQ_E_LEVELS_TRUNCATED:
+      return "the definition levels end before the page's values";
+    case GCOL_DETAIL_PQ_E_LEVEL_RANGE:
+      return "a definition level exceeds the column's maximum";
+    case GCOL_DETAIL_PQ_E_BIT_WIDTH:
+      return "the dictionary indices' bit width exceeds 32";
+    case GCOL_DETAIL_PQ_E_VALUES_TRUNCATED:
+      return "the values end before the page's non-null rows";
+    case GCOL_DETAIL_PQ_E_DICT_INDEX:
+      return "a dictionary index is past the dictionary";
+    case GCOL_DETAIL_PQ_E_DICT_TRUNCATED:
+      return "the dictionary page holds fewer values than it announces";
+    case GCOL_DETAIL_PQ_E_NO_DICT:
+      return "a dictionary-encoded page without a dictionary page";
+    case GCOL_DETAIL_PQ_E_DELTA_HEADER:
+      return "a DELTA_BINARY_PACKED block header or bit width out of range";
+    default:
+      return "unknown page error";
+  }
+}
+
+/* ---- page headers ---- */
+
+typedef struct ph_ctx {
+  gcol_detail_thrift_reader *r;
+  gcol_detail_pq_page_header *h;
+} ph_ctx;
+
+static bool ph_i32(gcol_detail_thrift_reader *r, uint8_t t, int32_t *v) {
+  return gcol_detail_thrift_i32(r, t, v);
+}
+
+/* DataPageHeader (v1), DictionaryPageHeader and DataPageHeaderV2 fields. */
+static bool ph_body(gcol_detail_thrift_reader *r, int32_t kind, gcol_detail_pq_page_header *h) {
+  if (!gcol_detail_thrift_struct_begin(r)) return false;
+  int16_t id = 0;
+  uint8_t t = 0;
+  while (gcol_detail_thrift_field(r, &id, &t) && t != GCOL_DETAIL_THRIFT_STOP) {
+    bool ok = true;
+    if (kind == GCOL_DETAIL_PQ_PAGE_DATA) {
+      ok = id == 1   ? ph_i32(r, t, &h->num_values)
+           : id == 2 ? ph_i32(r, t, &h->encoding)
+           : id == 3 ? ph_i32(r, t, &h->def_encoding)
+           : id == 4 ? ph_i32(r, t, &h->rep_encoding)
+                     : gcol_detail_thrift_skip(r, t);
+    } else if (kind == GCOL_DETAIL_PQ_PAGE_DICTIONARY) {
+      ok = id == 1   ? ph_i32(r, t, &h->num_values)
+           : id == 2 ? ph_i32(r, t, &h->encoding)
+                     : gcol_detail_thrift_skip(r, t);
+    } else {
+      ok = id == 1   ? ph_i32(r, t, &h->num_values)
+           : id == 2 ? ph_i32(r, t, &h->num_nulls)
+           : id == 3 ? ph_i32(r, t, &h->num_rows)
+           : id == 4 ? ph_i32(r, t, &h->encoding)
+           : id == 5 ? ph_i32(r, t, &h->def_length)
+           : id == 6 ? ph_i32(r, t, &h->rep_length)
+           : id == 7 ? gcol_detail_thrift_bool(r, t, false, &h->is_compressed)
+                     : gcol_detail_thrift_skip(r, t);
+    }
+    if (!ok) return false;
+  }
+  return !r->failed && gcol_detail_thrift_struct_end(r);
+}
+
+bool gcol_detail_parquet_parse_page_header(const uint8_t *p, int64_t size,
+                                           gcol_detail_pq_page_header *out, int64_t *header_size,
+                                           char *error, int error_size) {
+  gcol_detail_thrift_reader r;
+  memset(out, 0, sizeof *out);
+  out->type = -1;
+  out->uncompressed_size = -1;
+  out->compressed_size = -1;
+  out->encoding = -1;
+  out->def_encoding = GCOL_DETAIL_PQ_ENC_RLE;
+  out->rep_encoding = GCOL_DETAIL_PQ_ENC_RLE;
+  out->is_compressed = true;
+  gcol_detail_thrift_reader_init(&r, p, size < 0 ? 0 : (size_t)size);
+  bool ok = gcol_detail_thrift_struct_begin(&r);
+  int16_t id = 0;
+  uint8_t t = 0;
+  while (ok && gcol_detail_thrift_field(&r, &id, &t) && t != GCOL_DETAIL_THRIFT_STOP) {
+    switch (id) {
+      case 1:
+        ok = ph_i32(&r, t, &out->type);
+        break;
+      case 2:
+        ok = ph_i32(&r, t, &out->uncompressed_size);
+        break;
+      case 3:
+        ok = ph_i32(&r, t, &out->compressed_size);
+        break;
+      case 5:
+      case 7:
+      case 8: {
+        int32_t const kind = id == 5   ? GCOL_DETAIL_PQ_PAGE_DATA
+                             : id == 7 ? GCOL_DETAIL_PQ_PAGE_DICTIONARY
+                                       : GCOL_DETAIL_PQ_PAGE_DATA_V2;
+        if (t != GCOL_DETAIL_THRIFT_STRUCT) {
+          ok = gcol_detail_thrift_fail(&r, "expected a struct");
+        } else if (out->type != kind) {
+          ok = gcol_detail_thrift_skip(&r, t); /* a header for another page type: ignored */
+        } else {
+          ok = ph_body(&r, kind, out);
+          out->has_body = ok;
+        }
+        break;
+      }
+      default:
+        ok = gcol_detail_thrift_skip(&r, t);
+        break;
+    }
+  }
+  ok = ok && !r.failed && gcol_detail_thrift_struct_end(&r);
+  if (!ok) {
+    snprintf(error, (size_t)error_size, "invalid page header: %s", r.error);
+    return false;
+  }
+  if (out->type < 0 || out->compressed_size < 0 || out->uncompressed_size < 0) {
+    snprintf(error, (size_t)error_size, "page header without a type or sizes");
+    return false;
+  }
+  *header_size = (int64_t)gcol_detail_thrift_consumed(&r);
+  return true;
+}
+
+/* ---- plan ---- */
+
+void gcol_detail_parquet_plan_free(gcol_detail_pq_column_plan *plan) {
+  if (plan == NULL) return;
+  free(plan->bytes);
+  free(plan->pages);
+  free(plan->page_where);
+  free(plan->dicts);
+  free(plan->dict_where);
+  memset(plan, 0, sizeof *plan);
+}
+
+/* Grows two arrays of `capacity` entries (`a_elem` and `b_elem` bytes each) to hold `need`. */
+static bool grow2(void **a, size_t a_elem, void **b, size_t b_elem, int32_t *capacity,
+                  int32_t need) {
+  if (need <= *capacity) return true;
+  int64_t cap = *capacity < 8 ? 8 : (int64_t)*capacity * 2;
+  if (cap < need) cap = need;
+  if (cap > INT32_MAX) cap = INT32_MAX;
+  void *pa = realloc(*a, (size_t)cap * a_elem);
+  if (pa == NULL) return false;
+  *a = pa;
+  void *pb = realloc(*b, (size_t)cap * b_elem);
+  if (pb == NULL) return false; /* *a is larger, *capacity unchanged: still consistent */
+  *b = pb;
+  *capacity = (int32_t)cap;
+  return true;
+}
+
+typedef struct plan_ctx {
+  const gcol_parquet_metadata *md;
+  gcol_detail_pq_column_plan *plan;
+  const gcol_parquet_column_info *info;
+  int32_t page_cap;
+  int32_t dict_cap;
+} plan_ctx;
+
+#define PAGE_FAIL(code, ...)                                                                 \
+  do {                                                                                       \
+    char detail_[256];                                                                       \
+    snprintf(detail_, sizeof detail_, __VA_ARGS__);                                          \
+    return gcol_detail_error((code), __func__, "%s: row group %d, column '%s', page %d: %s", \
+                             c->md->name, g, c->info->name, page_no, detail_);               \
+  } while (0)
+
+/* Scans the pages of one chunk whose bytes are plan->bytes[base, base + size). */
+static gcol_status scan_chunk(plan_ctx *c, int32_t g, int64_t base, int64_t size,
+                              int64_t chunk_values, int64_t row_base) {
+  gcol_detail_pq_column_plan *plan = c->plan;
+  int32_t const max_def = c->info->max_definition_level;
+  int64_t pos = 0;
+  int64_t values = 0;
+  int32_t page_no = 0;
+  int32_t dict = -1;
+  while (values < chunk_values) {
+    if (pos >= size) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "the column chunk ends after %lld of its %lld values",
+                (long long)values, (long long)chunk_values);
+    }
+    gcol_detail_pq_page_header h;
+    int64_t header_size = 0;
+    char error[192];
+    if (!gcol_detail_parquet_parse_page_header(plan->bytes + base + pos, size - pos, &h,
+                                               &header_size, error, (int)sizeof error)) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "%s (at chunk byte %lld)", error, (long long)pos);
+    }
+    int64_t const body = pos + header_size;
+    if (h.compressed_size > size - body) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "the page's %d bytes run past its column chunk (%lld bytes left)",
+                h.compressed_size, (long long)(size - body));
+    }
+    if (h.compressed_size != h.uncompressed_size) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "uncompressed chunk with compressed size %d != uncompressed size %d",
+                h.compressed_size, h.uncompressed_size);
+    }
+    int64_t const begin = base + body;
+    int64_t const end = begin + h.compressed_size;
+    if (h.type == GCOL_DETAIL_PQ_PAGE_DICTIONARY) {
+      if (!h.has_body || h.num_values < 0) {
+        PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "dictionary page without a valid header");
+      }
+      if (dict >= 0 || values > 0) {
+        PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "a dictionary page after the chunk's first page");
+      }
+      if (h.encoding != GCOL_DETAIL_PQ_ENC_PLAIN &&
+          h.encoding != GCOL_DETAIL_PQ_ENC_PLAIN_DICTIONARY) {
+        PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "dictionary page encoding %s is not supported",
+                  encoding_name(h.encoding));
+      }
+      if (!grow2((void **)&plan->dicts, sizeof *plan->dicts, (void **)&plan->dict_where,
+                 sizeof *plan->dict_where, &c->dict_cap, plan->num_dicts + 1)) {
+        return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
+      }
+      dict = plan->num_dicts++;
+      gcol_detail_pq_dict *d = &plan->dicts[dict];
+      d->begin = begin;
+      d->end = end;
+      d->num_values = h.num_values;
+      d->first_entry = plan->num_dict_entries;
+      plan->num_dict_entries += h.num_values;
+      plan->dict_where[dict].row_group = g;
+      plan->dict_where[dict].page = page_no;
+    } else if (h.type == GCOL_DETAIL_PQ_PAGE_DATA || h.type == GCOL_DETAIL_PQ_PAGE_DATA_V2) {
+      bool const v2 = h.type == GCOL_DETAIL_PQ_PAGE_DATA_V2;
+      if (!h.has_body || h.num_values < 0) {
+        PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "data page without a valid header");
+      }
+      if (h.num_values > chunk_values - values) {
+        PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                  "the page's %d values exceed the chunk's remaining %lld", h.num_values,
+                  (long long)(chunk_values - values));
+      }
+      gcol_detail_pq_page pg;
+      memset(&pg, 0, sizeof pg);
+      pg.first_row = row_base + values;
+      pg.num_rows = h.num_values;
+      pg.dict = dict;
+      if (!v2) {
+        pg.def_begin = pg.def_end = begin;
+        if (max_def > 0) {
+          if (h.def_encoding != GCOL_DETAIL_PQ_ENC_RLE) {
+            PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "definition level encoding %s is not supported",
+                      encoding_name(h.def_encoding));
+          }
+          if (end - begin < 4) {
+            PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "no room for the definition levels' length");
+          }
+          const uint8_t *q = plan->bytes + begin;
+          int64_t const n = (int64_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                                      (uint32_t)q[3] << 24);
+          if (n > end - begin - 4) {
+            PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                      "definition levels of %lld bytes in a page of %d bytes", (long long)n,
+                      h.compressed_size);
+          }
+          pg.def_begin = begin + 4;
+          pg.def_end = begin + 4 + n;
+        }
+        pg.values_begin = pg.def_end;
+      } else {
+        if (h.def_length < 0 || h.rep_length < 0 ||
+            (int64_t)h.def_length + h.rep_length > h.compressed_size) {
+          PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                    "level lengths %d (repetition) + %d (definition) exceed the page's %d bytes",
+                    h.rep_length, h.def_length, h.compressed_size);
+        }
+        if (h.rep_length != 0) {
+          PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "repetition levels in a flat column");
+        }
+        if (h.num_rows != h.num_values) {
+          PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "%d rows and %d values in a flat column",
+                    h.num_rows, h.num_values);
+        }
+        if (max_def == 0 && h.def_length != 0) {
+          PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "definition levels in a required column");
+        }
+        pg.def_begin = begin + h.rep_length;
+        pg.def_end = pg.def_begin + h.def_length;
+        pg.values_begin = pg.def_end;
+      }
+      pg.values_end = end;
+      int32_t const enc = h.encoding;
+      if (enc == GCOL_DETAIL_PQ_ENC_PLAIN) {
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_PLAIN;
+      } else if (enc == GCOL_DETAIL_PQ_ENC_PLAIN_DICTIONARY ||
+                 enc == GCOL_DETAIL_PQ_ENC_RLE_DICTIONARY) {
+        if (dict < 0) {
+          PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "a %s page in a chunk without a dictionary page",
+                    encoding_name(enc));
+        }
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_DICT;
+      } else if (enc == GCOL_DETAIL_PQ_ENC_RLE && c->info->physical_type == GCOL_PARQUET_BOOLEAN) {
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_RLE_BOOL;
+      } else if (enc == GCOL_DETAIL_PQ_ENC_DELTA_BINARY_PACKED &&
+                 (c->info->physical_type == GCOL_PARQUET_INT32 ||
+                  c->info->physical_type == GCOL_PARQUET_INT64)) {
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_DELTA;
+        plan->has_delta = true;
+      } else if (enc == GCOL_DETAIL_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY &&
+                 c->info->physical_type == GCOL_PARQUET_BYTE_ARRAY) {
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_DELTA_LENGTH;
+      } else if (enc == GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT &&
+                 (c->info->physical_type == GCOL_PARQUET_FLOAT ||
+                  c->info->physical_type == GCOL_PARQUET_DOUBLE ||
+                  c->info->physical_type == GCOL_PARQUET_INT32 ||
+                  c->info->physical_type == GCOL_PARQUET_INT64)) {
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_SPLIT;
+      } else {
+        PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "value encoding %s is not supported yet",
+                  encoding_name(enc));
+      }
+      if (!grow2((void **)&plan->pages, sizeof *plan->pages, (void **)&plan->page_where,
+                 sizeof *plan->page_where, &c->page_cap, plan->num_pages + 1)) {
+        return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
+      }
+      plan->page_where[plan->num_pages].row_group = g;
+      plan->page_where[plan->num_pages].page = page_no;
+      plan->pages[plan->num_pages++] = pg;
+      values += h.num_values;
+    } else if (h.type != GCOL_DETAIL_PQ_PAGE_INDEX) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "unknown page type %d", h.type);
+    }
+    pos = body + h.compressed_size;
+    ++page_no;
+  }
+  return GCOL_OK;
+}
+
+gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
+                                            const gcol_parquet_metadata *md, int32_t column,
+                                            const int32_t *row_groups, int32_t num_row_groups,
+                                            gcol_detail_pq_column_plan *plan) {
+  gcol_status status = GCOL_OK;
+  plan_ctx c;
+  memset(plan, 0, sizeof *plan);
+  memset(&c, 0, sizeof c);
+  c.md = md;
+  c.plan = plan;
+  c.info = &md->leaves[column];
+  const gcol_parquet_column_info *info = c.info;
+  plan->name = info->name;
+  plan->type = info->type;
+  plan->physical_type = info->physical_type;
+  plan->type_length = info->type_length;
+  plan->max_def = info->max_definition_level;
+  if (info->type.id == GCOL_EMPTY) {
+    GCOL_DETAIL_CHECK(info->max_repetition_level == 0, GCOL_ERROR_UNSUPPORTED,
+                      "%s: column '%s' is nested in a repeated field (lists are not read yet)",
+                      md->name, info->name);
+    GCOL_DETAIL_FAIL(GCOL_ERROR_UNSUPPORTED,
+                     "%s: column '%s' of physical type %s (logical type %d) is not read yet",
+                     md->name, info->name, physical_name(info->physical_type),
+                     (int)info->logical_type);
+  }
+  /* chunk extents (checked against the file by the footer parser) */
+  int64_t total = 0;
+  for (int32_t i = 0; i < num_row_groups; ++i) {
+    int32_t const g = row_groups[i];
+    const gcol_detail_pq_chunk *ch = &md->row_groups[g].chunks[column];
+    GCOL_DETAIL_CHECK(!ch->has_file_path, GCOL_ERROR_UNSUPPORTED,
+                      "%s: row group %d, column '%s': the chunk is in another file", md->name, g,
+                      info->name);
+    GCOL_DETAIL_CHECK(ch->stats.codec == GCOL_PARQUET_UNCOMPRESSED, GCOL_ERROR_UNSUPPORTED,
+                      "%s: row group %d, column '%s': codec %s is not supported yet (only "
+                      "UNCOMPRESSED chunks are read)",
+                      md->name, g, info->name, codec_name(ch->stats.codec));
+    GCOL_DETAIL_CHECK(ch->stats.num_values == md->row_groups[g].num_rows,
+                      GCOL_ERROR_INVALID_ARGUMENT,
+                      "%s: row group %d, column '%s': %lld values in a flat column of a row group "
+                      "of %lld rows",
+                      md->name, g, info->name, (long long)ch->stats.num_values,
+                      (long long)md->row_groups[g].num_rows);
+    total += ch->stats.compressed_size;
+  }
+  plan->bytes = (uint8_t *)malloc(total > 0 ? (size_t)total : 1);
+  GCOL_DETAIL_CHECK(plan->bytes != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "%s: cannot allocate %lld host bytes for column '%s'", md->name,
+                    (long long)total, info->name);
+  plan->num_bytes = total;
+  int64_t base = 0;
+  for (int32_t i = 0; i < num_row_groups; ++i) {
+    int32_t const g = row_groups[i];
+    const gcol_detail_pq_chunk *ch = &md->row_groups[g].chunks[column];
+    int64_t const start =
+        ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < ch->data_page_offset
+            ? ch->dictionary_page_offset
+            : ch->data_page_offset;
+    int64_t const size = ch->stats.compressed_size;
+    if (size > 0) {
+      GCOL_DETAIL_CHECK(file->source.read(file->source.user, start, size, plan->bytes + base) == 0,
+                        GCOL_ERROR_INVALID_ARGUMENT,
+                        "%s: row group %d, column '%s': reading bytes [%lld, +%lld) failed",
+                        md->name, g, info->name, (long long)start, (long long)size);
+    }
+    GCOL_DETAIL_TRY(scan_chunk(&c, g, base, size, ch->stats.num_values, plan->num_rows));
+    plan->num_rows += ch->stats.num_values;
+    base += size;
+  }
+done:
+  if (status != GCOL_OK) gcol_detail_parquet_plan_free(plan);
+  return status;
+}
+
+/* ---- host decode (tests, fuzzer) ---- */
+
+int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *plan, uint64_t *values,
+                                           uint64_t *values_hi, int64_t *string_pos,
+                                           int64_t *string_len, uint8_t *valid, int32_t *bad_page,
+                                           bool *bad_is_dict) {
+  int code = GCOL_DETAIL_PQ_E_OK;
+  int64_t const n = plan->num_rows;
+  int64_t const e = plan->num_dict_entries;
+  int32_t *slot = (int32_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *slot);
+  int32_t *index = (int32_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *index);
+  int64_t *pos = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *pos);
+  int32_t *len = (int32_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *len);
+  int64_t *dpos = (int64_t *)malloc((size_t)(e > 0 ? e : 1) * sizeof *dpos);
+  int32_t *dlen = (int32_t *)malloc((size_t)(e > 0 ? e : 1) * sizeof *dlen);
+  *bad_page = -1;
+  *bad_is_dict = false;
+  if (!slot || !index || !pos || !len || !dpos || !dlen) {
+    code = -1;
+    goto done;
+  }
+  for (int32_t d = 0; d < plan->num_dicts && code == 0; ++d) {
+    gcol_detail_pq_dict const dict = plan->dicts[d];
+    code = gcol_detail_pq_decode_dict(plan->bytes, dict, plan->physical_type, plan->type_length,
+                                      dpos + dict.first_entry, dlen + dict.first_entry);
+    if (code != 0) {
+      *bad_page = d;
+      *bad_is_dict = true;
+    }
+  }
+  for (int32_t p = 0; p < plan->num_pages && code == 0; ++p) {
+    gcol_detail_pq_page const pg = plan->pages[p];
+    int64_t nvalid = 0;
+    code = gcol_detail_pq_decode_levels(plan->bytes, pg, plan->max_def, valid + pg.first_row,
+                                        slot + pg.first_row, &nvalid);
+    if (code == 0) {
+      int64_t const dict_size = pg.dict >= 0 ? plan->dicts[pg.dict].num_values : 0;
+      code = gcol_detail_pq_decode_values(plan->bytes, pg, plan->physical_type, plan->type_length,
+                                          nvalid, dict_size, index + pg.first_row,
+                                          pos + pg.first_row, len + pg.first_row);
+    }
+    if (code != 0) {
+      *bad_page = p;
+      break;
+    }
+    for (int64_t i = 0; i < pg.num_rows; ++i) {
+      int64_t const row = pg.first_row + i;
+      values[row] = 0;
+      if (values_hi != NULL) values_hi[row] = 0;
+      string_pos[row] = 0;
+      string_len[row] = 0;
+      if (!valid[row]) continue;
+      int64_t const k = slot[row];
+      if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DELTA_LENGTH) {
+        string_pos[row] = pos[pg.first_row + k];
+        string_len[row] = len[pg.first_row + k];
+      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
+        if (plan->physical_type == GCOL_PARQUET_BYTE_ARRAY) {
+          string_pos[row] = pos[pg.first_row + k];
+          string_len[row] = len[pg.first_row + k];
+        } else if (plan->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
+          uint64_t hi = 0;
+          gcol_detail_pq_flba_value(plan->bytes, pg.values_begin, k, plan->type_length,
+                                    &values[row], &hi);
+          if (values_hi != NULL) values_hi[row] = hi;
+        } else {
+          values[row] =
+              gcol_detail_pq_plain_value(plan->bytes, pg.values_begin, k, plan->physical_type);
+        }
+      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL) {
+        values[row] = (uint64_t)index[pg.first_row + k];
+      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_SPLIT) {
+        values[row] = gcol_detail_pq_split_value(plan->bytes, pg.values_begin, k, nvalid,
+                                                 plan->physical_type);
+      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
+        uint64_t const x = (uint64_t)pos[pg.first_row + k];
+        values[row] =
+            plan->physical_type == GCOL_PARQUET_INT32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)x : x;
+      } else {
+        gcol_detail_pq_dict const dict = plan->dicts[pg.dict];
+        int64_t const entry = index[pg.first_row + k];
+        if (plan->physical_type == GCOL_PARQUET_BYTE_ARRAY) {
+          string_pos[row] = dpos[dict.first_entry + entry];
+          string_len[row] = dlen[dict.first_entry + entry];
+        } else if (plan->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
+          uint64_t hi = 0;
+          gcol_detail_pq_flba_value(plan->bytes, dict.begin, entry, plan->type_length, &values[row],
+                                    &hi);
+          if (values_hi != NULL) values_hi[row] = hi;
+        } else {
+          values[row] =
+              gcol_detail_pq_plain_value(plan->bytes, dict.begin, entry, plan->physical_type);
+        }
+      }
+    }
+  }
+done:
+  free(slot);
+  free(index);
+  free(pos);
+  free(len);
+  free(dpos);
+  free(dlen);
+  return code;
+}
+
+/* ---- public read ---- */
+
+void gcol_parquet_read_options_init(gcol_parquet_read_options *options) {
+  if (options != NULL) memset(options, 0, sizeof *options);
+}
+
+static gcol_status read_table(const gcol_detail_pq_file *file,
+                              const gcol_parquet_read_options *options, gcol_table **out,
+                              gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_parquet_metadata *md = NULL;
+  int32_t *columns = NULL;
+  int32_t *groups = NULL;
+  gcol_column **outputs = NULL;
+  int32_t num_columns = 0;
+  int32_t num_groups = 0;
+  gcol_table *table = NULL;
+  gcol_column_view *slices = NULL;
+  gcol_detail_pq_column_plan plan;
+  memset(&plan, 0, sizeof plan);
+  gcol_parquet_read_options opt;
+  gcol_parquet_read_options_init(&opt);
+  if (options != NULL) opt = *options;
+  GCOL_DETAIL_CHECK(opt.num_columns >= 0 && opt.num_column_names >= 0 && opt.num_row_groups >= 0,
+                    GCOL_ERROR_INVALID_ARGUMENT, "options hold a negative count");
+  GCOL_DETAIL_CHECK(opt.skip_rows >= 0 && opt.num_rows >= 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->skip_rows (%lld) or num_rows (%lld) is negative",
+                    (long long)opt.skip_rows, (long long)opt.num_rows);
+  GCOL_DETAIL_CHECK(opt.columns != NULL || opt.num_columns == 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->columns is NULL with num_columns %d", opt.num_columns);
+  GCOL_DETAIL_CHECK(opt.column_names != NULL || opt.num_column_names == 0,
+                    GCOL_ERROR_INVALID_ARGUMENT, "options->column_names is NULL with %d names",
+                    opt.num_column_names);
+  GCOL_DETAIL_CHECK(opt.row_groups != NULL || opt.num_row_groups == 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->row_groups is NULL with %d groups", opt.num_row_groups);
+  GCOL_DETAIL_TRY(gcol_detail_parquet_read_metadata(file, &md));
+
+  /* columns */
+  num_columns = opt.columns != NULL        ? opt.num_columns
+                : opt.column_names != NULL ? opt.num_column_names
+                                           : md->num_leaves;
+  columns = (int32_t *)malloc((size_t)(num_columns > 0 ? num_columns : 1) * sizeof *columns);
+  outputs = (gcol_column **)calloc((size_t)(num_columns > 0 ? num_columns : 1), sizeof *outputs);
+  GCOL_DETAIL_CHECK(columns != NULL && outputs != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t i = 0; i < num_columns; ++i) {
+    if (opt.columns != NULL) {
+      columns[i] = opt.columns[i];
+      GCOL_DETAIL_CHECK(columns[i] >= 0 && columns[i] < md->num_leaves, GCOL_ERROR_INVALID_ARGUMENT,
+                        "%s: options->columns[%d] is %d, outside the file's %d columns", md->name,
+                        i, columns[i], md->num_leaves);
+    } else if (opt.column_names != NULL) {
+      GCOL_DETAIL_CHECK(opt.column_names[i] != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                        "options->column_names[%d] is NULL", i);
+      columns[i] = gcol_parquet_metadata_find_column(md, opt.column_names[i]);
+      GCOL_DETAIL_CHECK(columns[i] >= 0, GCOL_ERROR_INVALID_ARGUMENT, "%s: no column named '%s'",
+                        md->name, opt.column_names[i]);
+    } else {
+      columns[i] = i;
+    }
+  }
+  /* row groups */
+  num_groups = opt.row_groups != NULL ? opt.num_row_groups : md->num_row_groups;
+  groups = (int32_t *)malloc((size_t)(num_groups > 0 ? num_groups : 1) * sizeof *groups);
+  GCOL_DETAIL_CHECK(groups != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t i = 0; i < num_groups; ++i) {
+    groups[i] = opt.row_groups != NULL ? opt.row_groups[i] : i;
+    GCOL_DETAIL_CHECK(groups[i] >= 0 && groups[i] < md->num_row_groups, GCOL_ERROR_INVALID_ARGUMENT,
+                      "%s: options->row_groups[%d] is %d, outside the file's %d row groups",
+                      md->name, i, groups[i], md->num_row_groups);
+  }
+  /* the row range: row groups wholly before or after it are not read */
+  int64_t first_group = 0, last_group = num_groups, local_skip = 0, take = -1;
+  if (opt.skip_rows > 0 || opt.num_rows > 0) {
+    int64_t before = 0;
+    first_group = num_groups;
+    for (int32_t i = 0; i < num_groups; ++i) {
+      int64_t const rows = md->row_groups[groups[i]].num_rows;
+      if (first_group == num_groups && before + rows > opt.skip_rows) {
+        first_group = i;
+        local_skip = opt.skip_rows - before;
+      }
+      before += rows;
+      if (opt.num_rows > 0 && first_group < num_groups && before >= opt.skip_rows + opt.num_rows) {
+        last_group = i + 1;
+        break;
+      }
+    }
+    if (first_group > last_group) first_group = last_group;
+    take = opt.num_rows;
+  }
+  for (int32_t i = 0; i < num_columns; ++i) {
+    GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column(file, md, columns[i], groups + first_group,
+                                                    (int32_t)(last_group - first_group), &plan));
+    GCOL_DETAIL_TRY(gcol_detail_parquet_decode_column(&plan, md->name, stream, mr, &outputs[i]));
+    gcol_detail_parquet_plan_free(&plan);
+  }
+  GCOL_DETAIL_TRY(gcol_table_make(outputs, num_columns, &table));
+  for (int32_t i = 0; i < num_columns; ++i) outputs[i] = NULL;
+  {
+    gcol_table_view const all = gcol_table_get_view(table);
+    int64_t const rows = num_columns > 0 ? all.columns[0].size : 0;
+    int64_t const begin = local_skip < rows ? local_skip : rows;
+    int64_t const end = take > 0 && take < rows - begin ? begin + take : rows;
+    if (begin > 0 || end < rows) {
+      /* a slice of the row groups read, compacted (a copy) */
+      slices =
+          (gcol_column_view *)malloc((size_t)(num_columns > 0 ? num_columns : 1) * sizeof *slices);
+      GCOL_DETAIL_CHECK(slices != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+      gcol_table_view part;
+      GCOL_DETAIL_TRY(gcol_table_view_slice(all, begin, end, slices, &part));
+      GCOL_DETAIL_TRY(gcol_table_copy(part, stream, mr, out));
+      gcol_table_free(table);
+      table = NULL;
+    } else {
+      *out = table;
+      table = NULL;
+    }
+  }
+done:
+  gcol_table_free(table);
+  free(slices);
+  gcol_detail_parquet_plan_free(&plan);
+  if (outputs != NULL) {
+    for (int32_t i = 0; i < num_columns; ++i) gcol_column_free(outputs[i]);
+  }
+  free(outputs);
+  free(columns);
+  free(groups);
+  gcol_parquet_metadata_free(md);
+  return status;
+}
+
+gcol_status gcol_parquet_read_source(const gcol_parquet_source *source,
+                                     const gcol_parquet_read_options *options, gcol_table **out,
+                                     gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_read_source");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(source);
+  GCOL_DETAIL_CHECK(source->read != NULL, GCOL_ERROR_INVALID_ARGUMENT, "source->read is NULL");
+  GCOL_DETAIL_CHECK(source->size >= 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "source->size is negative (%lld)", (long long)source->size);
+  gcol_detail_pq_file file;
+  file.source = *source;
+  file.name = source->name != NULL ? source->name : "source";
+  GCOL_DETAIL_TRY(read_table(&file, options, out, stream, mr));
+done:
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+gcol_status gcol_parquet_read_buffer(const void *data, int64_t size,
+                                     const gcol_parquet_read_options *options, gcol_table **out,
+                                     gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_read_buffer");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(data);
+  GCOL_DETAIL_CHECK(size >= 0, GCOL_ERROR_INVALID_ARGUMENT, "size is negative (%lld)",
+                    (long long)size);
+  gcol_detail_pq_file file;
+  gcol_detail_pq_file_from_buffer(data, size, &file, NULL);
+  GCOL_DETAIL_TRY(read_table(&file, options, out, stream, mr));
+done:
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+gcol_status gcol_parquet_read_file(const char *path, const gcol_parquet_read_options *options,
+                                   gcol_table **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_detail_pq_file file;
+  memset(&file, 0, sizeof file);
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_read_file");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(path);
+  GCOL_DETAIL_TRY(gcol_detail_pq_file_open(path, &file));
+  GCOL_DETAIL_TRY(read_table(&file, options, out, stream, mr));
+done:
+  gcol_detail_pq_file_close(&file);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}

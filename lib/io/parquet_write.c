@@ -1,0 +1,631 @@
+/* Parquet writer (include/gcol/io/parquet.h): a table copied to the host, encoded PLAIN with
+ * RLE definition levels into data pages v1, UNCOMPRESSED, with min/max/null-count statistics
+ * per column chunk and a footer written by lib/io/thrift.c. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcol/version.h"
+#include "internal/error.h"
+#include "internal/nvtx.h"
+#include "internal/parquet.h"
+#include "internal/thrift.h"
+
+typedef gcol_detail_thrift_writer tw;
+
+/* Rows per data page: pages stay far below Parquet's 2^31-byte page limit for fixed-width
+ * types; string pages are checked. */
+#define ROWS_PER_PAGE 65536
+#define DEFAULT_ROW_GROUP_ROWS (1 << 20)
+
+static void put_le(tw *w, uint64_t v, int bytes) {
+  uint8_t b[8];
+  for (int i = 0; i < bytes; ++i) b[i] = (uint8_t)(v >> (8 * i));
+  gcol_detail_thrift_write_bytes(w, b, (size_t)bytes);
+}
+
+void gcol_detail_parquet_rle_encode(struct gcol_detail_thrift_writer *w, const uint32_t *v,
+                                    int64_t n, int bw) {
+  int64_t i = 0;
+  while (i < n && !w->failed) {
+    int64_t run = 1;
+    while (i + run < n && v[i + run] == v[i]) ++run;
+    if (run >= 8) {
+      gcol_detail_thrift_write_varint(w, (uint64_t)run << 1);
+      put_le(w, v[i], (bw + 7) / 8);
+      i += run;
+      continue;
+    }
+    /* bit-packed groups of 8 until a run of 8 starts at a group's end, or the end */
+    int64_t j = i;
+    for (;;) {
+      j = j + 8 < n ? j + 8 : n;
+      if (j >= n || j - i >= 8 * 63) break;
+      int64_t r = 1;
+      while (j + r < n && v[j + r] == v[j]) ++r;
+      if (r >= 8) break;
+    }
+    int64_t const groups = (j - i + 7) / 8;
+    gcol_detail_thrift_write_varint(w, ((uint64_t)groups << 1) | 1);
+    int64_t const bytes = groups * bw;
+    uint8_t packed[8 * 63 * 4]; /* at most 63 groups of 8 values of 32 bits */
+    memset(packed, 0, (size_t)bytes);
+    for (int64_t k = 0; k < groups * 8; ++k) {
+      uint64_t const x = i + k < j ? v[i + k] : 0;
+      int64_t const bit = k * bw;
+      for (int b = 0; b < bw; ++b) {
+        if ((x >> b) & 1) packed[(bit + b) / 8] |= (uint8_t)(1u << ((bit + b) % 8));
+      }
+    }
+    gcol_detail_thrift_write_bytes(w, packed, (size_t)bytes);
+    i = j;
+  }
+}
+
+void gcol_parquet_write_options_init(gcol_parquet_write_options *options) {
+  if (options != NULL) memset(options, 0, sizeof *options);
+}
+
+/* ---- what each gcol type becomes ---- */
+
+typedef struct type_map {
+  int32_t physical;
+  int32_t logical; /* 0: none */
+  int32_t time_unit;
+  int32_t bit_width;
+  bool is_signed;
+  int32_t precision;
+} type_map;
+
+static bool map_type(gcol_data_type t, type_map *m) {
+  memset(m, 0, sizeof *m);
+  m->physical = GCOL_PARQUET_INT32;
+  switch (t.id) {
+    case GCOL_INT8:
+    case GCOL_INT16:
+    case GCOL_UINT8:
+    case GCOL_UINT16:
+    case GCOL_UINT32:
+      m->logical = GCOL_PARQUET_LOGICAL_INTEGER;
+      m->bit_width = (int32_t)gcol_type_size(t.id) * 8;
+      m->is_signed = t.id == GCOL_INT8 || t.id == GCOL_INT16;
+      return true;
+    case GCOL_INT32:
+      return true;
+    case GCOL_INT64:
+      m->physical = GCOL_PARQUET_INT64;
+      return true;
+    case GCOL_UINT64:
+      m->physical = GCOL_PARQUET_INT64;
+      m->logical = GCOL_PARQUET_LOGICAL_INTEGER;
+      m->bit_width = 64;
+      return true;
+    case GCOL_FLOAT32:
+      m->physical = GCOL_PARQUET_FLOAT;
+      return true;
+    case GCOL_FLOAT64:
+      m->physical = GCOL_PARQUET_DOUBLE;
+      return true;
+    case GCOL_BOOL8:
+      m->physical = GCOL_PARQUET_BOOLEAN;
+      return true;
+    case GCOL_TIMESTAMP_DAYS:
+      m->logical = GCOL_PARQUET_LOGICAL_DATE;
+      return true;
+    case GCOL_TIMESTAMP_MILLISECONDS:
+    case GCOL_TIMESTAMP_MICROSECONDS:
+    case GCOL_TIMESTAMP_NANOSECONDS:
+      m->physical = GCOL_PARQUET_INT64;
+      m->logical = GCOL_PARQUET_LOGICAL_TIMESTAMP;
+      m->time_unit = t.id == GCOL_TIMESTAMP_MILLISECONDS   ? GCOL_PARQUET_UNIT_MILLIS
+                     : t.id == GCOL_TIMESTAMP_MICROSECONDS ? GCOL_PARQUET_UNIT_MICROS
+                                                           : GCOL_PARQUET_UNIT_NANOS;
+      return true;
+    case GCOL_DECIMAL32:
+    case GCOL_DECIMAL64:
+      if (t.scale > 0) return false; /* Parquet's scale is >= 0 */
+      m->physical = t.id == GCOL_DECIMAL32 ? GCOL_PARQUET_INT32 : GCOL_PARQUET_INT64;
+      m->logical = GCOL_PARQUET_LOGICAL_DECIMAL;
+      m->precision = t.id == GCOL_DECIMAL32 ? 9 : 18;
+      return -t.scale <= m->precision;
+    case GCOL_STRING:
+      m->physical = GCOL_PARQUET_BYTE_ARRAY;
+      m->logical = GCOL_PARQUET_LOGICAL_STRING;
+      return true;
+    default:
+      return false;
+  }
+}
+
+/* ---- values ---- */
+
+static bool row_valid(const gcol_detail_pq_host_column *c, int64_t row) {
+  return c->valid == NULL || c->valid[row] != 0;
+}
+
+/* The value of a fixed-width row as the physical type's bits (sign- or zero-extended). */
+static uint64_t fixed_bits(const gcol_detail_pq_host_column *c, int64_t row) {
+  size_t const w = gcol_type_size(c->type.id);
+  const uint8_t *p = (const uint8_t *)c->data + (size_t)row * w;
+  uint64_t v = 0;
+  for (size_t i = 0; i < w; ++i) v |= (uint64_t)p[i] << (8 * i);
+  bool const is_signed = c->type.id == GCOL_INT8 || c->type.id == GCOL_INT16;
+  if (is_signed && w < 4) {
+    int const shift = 64 - 8 * (int)w;
+    v = (uint64_t)((int64_t)(v << shift) >> shift);
+  }
+  return v;
+}
+
+/* -1, 0, 1 comparing rows a and b of a column (statistics order of its logical type). */
+static int compare_rows(const gcol_detail_pq_host_column *c, int64_t a, int64_t b) {
+  gcol_type_id const id = c->type.id;
+  if (id == GCOL_STRING) {
+    int64_t const la = c->offsets[a + 1] - c->offsets[a], lb = c->offsets[b + 1] - c->offsets[b];
+    int64_t const n = la < lb ? la : lb;
+    int const r = n > 0 ? memcmp(c->chars + c->offsets[a], c->chars + c->offsets[b], (size_t)n) : 0;
+    return r != 0 ? (r < 0 ? -1 : 1) : (la < lb ? -1 : la > lb);
+  }
+  uint64_t const x = fixed_bits(c, a), y = fixed_bits(c, b);
+  if (id == GCOL_FLOAT32 || id == GCOL_FLOAT64) {
+    double dx, dy;
+    if (id == GCOL_FLOAT32) {
+      float fx, fy;
+      uint32_t const bx = (uint32_t)x, by = (uint32_t)y;
+      memcpy(&fx, &bx, 4);
+      memcpy(&fy, &by, 4);
+      dx = fx;
+      dy = fy;
+    } else {
+      memcpy(&dx, &x, 8);
+      memcpy(&dy, &y, 8);
+    }
+    return dx < dy ? -1 : dx > dy;
+  }
+  bool const is_unsigned = id == GCOL_UINT8 || id == GCOL_UINT16 || id == GCOL_UINT32 ||
+                           id == GCOL_UINT64 || id == GCOL_BOOL8;
+  if (is_unsigned) return x < y ? -1 : x > y;
+  int64_t sx = (int64_t)x, sy = (int64_t)y;
+  if (gcol_type_size(id) == 4) {
+    sx = (int32_t)(uint32_t)x;
+    sy = (int32_t)(uint32_t)y;
+  }
+  return sx < sy ? -1 : sx > sy;
+}
+
+static bool is_nan_row(const gcol_detail_pq_host_column *c, int64_t row) {
+  if (c->type.id == GCOL_FLOAT32) {
+    float f;
+    memcpy(&f, (const uint8_t *)c->data + row * 4, 4);
+    return isnan(f);
+  }
+  if (c->type.id == GCOL_FLOAT64) {
+    double d;
+    memcpy(&d, (const uint8_t *)c->data + row * 8, 8);
+    return isnan(d);
+  }
+  return false;
+}
+
+/* PLAIN bytes of one value (strings without their length prefix when `prefix` is false). */
+static void plain_value(tw *w, const gcol_detail_pq_host_column *c, int32_t physical, int64_t row,
+                        bool prefix) {
+  if (physical == GCOL_PARQUET_BYTE_ARRAY) {
+    int64_t const n = c->offsets[row + 1] - c->offsets[row];
+    if (prefix) put_le(w, (uint64_t)n, 4);
+    gcol_detail_thrift_write_bytes(w, c->chars + c->offsets[row], (size_t)n);
+  } else if (physical == GCOL_PARQUET_BOOLEAN) {
+    put_le(w, fixed_bits(c, row) != 0, 1);
+  } else {
+    put_le(w, fixed_bits(c, row),
+           physical == GCOL_PARQUET_INT64 || physical == GCOL_PARQUET_DOUBLE ? 8 : 4);
+  }
+}
+
+typedef struct chunk_meta {
+  int64_t start;
+  int64_t size;
+  int64_t nulls;
+  int64_t min_row;
+  int64_t max_row;
+} chunk_meta;
+
+/* One column chunk of rows [r0, r1) appended to `out`. */
+static gcol_status write_chunk(tw *out, const gcol_detail_pq_host_column *c, const type_map *m,
+                               bool optional, int64_t r0, int64_t r1, chunk_meta *meta) {
+  gcol_status status = GCOL_OK;
+  uint32_t *levels = NULL;
+  tw body;
+  gcol_detail_thrift_writer_init(&body);
+  meta->start = (int64_t)out->size;
+  meta->nulls = 0;
+  meta->min_row = meta->max_row = -1;
+  for (int64_t r = r0; r < r1; ++r) {
+    if (!row_valid(c, r)) {
+      ++meta->nulls;
+    } else if (!is_nan_row(c, r)) {
+      if (meta->min_row < 0 || compare_rows(c, r, meta->min_row) < 0) meta->min_row = r;
+      if (meta->max_row < 0 || compare_rows(c, r, meta->max_row) > 0) meta->max_row = r;
+    }
+  }
+  levels = (uint32_t *)malloc(ROWS_PER_PAGE * sizeof *levels);
+  GCOL_DETAIL_CHECK(levels != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int64_t p0 = r0; p0 < r1; p0 += ROWS_PER_PAGE) {
+    int64_t const p1 = p0 + ROWS_PER_PAGE < r1 ? p0 + ROWS_PER_PAGE : r1;
+    body.size = 0;
+    if (optional) {
+      tw lv;
+      gcol_detail_thrift_writer_init(&lv);
+      for (int64_t r = p0; r < p1; ++r) levels[r - p0] = row_valid(c, r) ? 1u : 0u;
+      gcol_detail_parquet_rle_encode(&lv, levels, p1 - p0, 1);
+      put_le(&body, lv.size, 4);
+      gcol_detail_thrift_write_bytes(&body, lv.data, lv.size);
+      bool const failed = lv.failed;
+      gcol_detail_thrift_writer_free(&lv);
+      GCOL_DETAIL_CHECK(!failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    if (m->physical == GCOL_PARQUET_BOOLEAN) {
+      uint8_t byte = 0;
+      int nbits = 0;
+      for (int64_t r = p0; r < p1; ++r) {
+        if (!row_valid(c, r)) continue;
+        if (fixed_bits(c, r) != 0) byte |= (uint8_t)(1u << nbits);
+        if (++nbits == 8) {
+          gcol_detail_thrift_write_bytes(&body, &byte, 1);
+          byte = 0;
+          nbits = 0;
+        }
+      }
+      if (nbits > 0) gcol_detail_thrift_write_bytes(&body, &byte, 1);
+    } else {
+      for (int64_t r = p0; r < p1; ++r) {
+        if (row_valid(c, r)) plain_value(&body, c, m->physical, r, true);
+      }
+    }
+    GCOL_DETAIL_CHECK(!body.failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+    GCOL_DETAIL_CHECK(body.size <= INT32_MAX, GCOL_ERROR_OVERFLOW,
+                      "column '%s': a page of %zu bytes exceeds Parquet's 2^31 - 1", c->name,
+                      body.size);
+    gcol_detail_thrift_write_struct_begin(out); /* PageHeader */
+    gcol_detail_thrift_write_i32_field(out, 1, GCOL_DETAIL_PQ_PAGE_DATA);
+    gcol_detail_thrift_write_i32_field(out, 2, (int32_t)body.size);
+    gcol_detail_thrift_write_i32_field(out, 3, (int32_t)body.size);
+    gcol_detail_thrift_write_field(out, 5, GCOL_DETAIL_THRIFT_STRUCT);
+    gcol_detail_thrift_write_struct_begin(out); /* DataPageHeader */
+    gcol_detail_thrift_write_i32_field(out, 1, (int32_t)(p1 - p0));
+    gcol_detail_thrift_write_i32_field(out, 2, GCOL_DETAIL_PQ_ENC_PLAIN);
+    gcol_detail_thrift_write_i32_field(out, 3, GCOL_DETAIL_PQ_ENC_RLE);
+    gcol_detail_thrift_write_i32_field(out, 4, GCOL_DETAIL_PQ_ENC_RLE);
+    gcol_detail_thrift_write_struct_end(out);
+    gcol_detail_thrift_write_struct_end(out);
+    gcol_detail_thrift_write_bytes(out, body.data, body.size);
+  }
+  GCOL_DETAIL_CHECK(!out->failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  meta->size = (int64_t)out->size - meta->start;
+done:
+  free(levels);
+  gcol_detail_thrift_writer_free(&body);
+  return status;
+}
+
+static void write_stat(tw *w, int16_t id, const gcol_detail_pq_host_column *c, int32_t physical,
+                       int64_t row) {
+  tw v;
+  gcol_detail_thrift_writer_init(&v);
+  plain_value(&v, c, physical, row, false);
+  gcol_detail_thrift_write_binary_field(w, id, v.data, (int64_t)v.size);
+  if (v.failed) w->failed = true;
+  gcol_detail_thrift_writer_free(&v);
+}
+
+static void write_schema_leaf(tw *w, const char *name, const type_map *m, bool optional,
+                              int32_t scale) {
+  gcol_detail_thrift_write_struct_begin(w);
+  gcol_detail_thrift_write_i32_field(w, 1, m->physical);
+  gcol_detail_thrift_write_i32_field(w, 3,
+                                     optional ? GCOL_DETAIL_PQ_OPTIONAL : GCOL_DETAIL_PQ_REQUIRED);
+  gcol_detail_thrift_write_binary_field(w, 4, name, (int64_t)strlen(name));
+  /* the legacy annotations too, for readers that know only them */
+  int32_t converted = -1;
+  if (m->logical == GCOL_PARQUET_LOGICAL_STRING) converted = GCOL_DETAIL_PQ_CT_UTF8;
+  if (m->logical == GCOL_PARQUET_LOGICAL_DATE) converted = GCOL_DETAIL_PQ_CT_DATE;
+  if (m->logical == GCOL_PARQUET_LOGICAL_DECIMAL) converted = GCOL_DETAIL_PQ_CT_DECIMAL;
+  if (m->logical == GCOL_PARQUET_LOGICAL_INTEGER) {
+    int const k = m->bit_width == 8 ? 0 : m->bit_width == 16 ? 1 : m->bit_width == 32 ? 2 : 3;
+    converted = (m->is_signed ? GCOL_DETAIL_PQ_CT_INT_8 : GCOL_DETAIL_PQ_CT_UINT_8) + k;
+  }
+  /* timestamps: gcol's have no time zone (isAdjustedToUTC false), which no converted type
+   * expresses */
+  if (converted >= 0) gcol_detail_thrift_write_i32_field(w, 6, converted);
+  if (m->logical == GCOL_PARQUET_LOGICAL_DECIMAL) {
+    gcol_detail_thrift_write_i32_field(w, 7, -scale);
+    gcol_detail_thrift_write_i32_field(w, 8, m->precision);
+  }
+  if (m->logical != 0) {
+    gcol_detail_thrift_write_field(w, 10, GCOL_DETAIL_THRIFT_STRUCT);
+    gcol_detail_thrift_write_struct_begin(w);
+    gcol_detail_thrift_write_field(w, (int16_t)m->logical, GCOL_DETAIL_THRIFT_STRUCT);
+    gcol_detail_thrift_write_struct_begin(w);
+    if (m->logical == GCOL_PARQUET_LOGICAL_DECIMAL) {
+      gcol_detail_thrift_write_i32_field(w, 1, -scale);
+      gcol_detail_thrift_write_i32_field(w, 2, m->precision);
+    } else if (m->logical == GCOL_PARQUET_LOGICAL_TIMESTAMP) {
+      gcol_detail_thrift_write_bool_field(w, 1, false);
+      gcol_detail_thrift_write_field(w, 2, GCOL_DETAIL_THRIFT_STRUCT);
+      gcol_detail_thrift_write_struct_begin(w);
+      gcol_detail_thrift_write_field(w, (int16_t)m->time_unit, GCOL_DETAIL_THRIFT_STRUCT);
+      gcol_detail_thrift_write_struct_begin(w);
+      gcol_detail_thrift_write_struct_end(w);
+      gcol_detail_thrift_write_struct_end(w);
+    } else if (m->logical == GCOL_PARQUET_LOGICAL_INTEGER) {
+      gcol_detail_thrift_write_field(w, 1, GCOL_DETAIL_THRIFT_I8);
+      uint8_t const b = (uint8_t)m->bit_width;
+      gcol_detail_thrift_write_bytes(w, &b, 1);
+      gcol_detail_thrift_write_bool_field(w, 2, m->is_signed);
+    }
+    gcol_detail_thrift_write_struct_end(w);
+    gcol_detail_thrift_write_struct_end(w);
+  }
+  gcol_detail_thrift_write_struct_end(w);
+}
+
+gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *cols,
+                                           int32_t num_columns, int64_t num_rows,
+                                           const gcol_parquet_write_options *options, uint8_t **out,
+                                           int64_t *size) {
+  gcol_status status = GCOL_OK;
+  tw file, meta;
+  chunk_meta *chunks = NULL;
+  type_map *maps = NULL;
+  gcol_detail_thrift_writer_init(&file);
+  gcol_detail_thrift_writer_init(&meta);
+  *out = NULL;
+  int64_t const per_group =
+      options->row_group_rows > 0 ? options->row_group_rows : DEFAULT_ROW_GROUP_ROWS;
+  int64_t const groups = (num_rows + per_group - 1) / per_group;
+  GCOL_DETAIL_CHECK(groups <= INT32_MAX, GCOL_ERROR_OVERFLOW, "%lld row groups", (long long)groups);
+  maps = (type_map *)calloc((size_t)(num_columns > 0 ? num_columns : 1), sizeof *maps);
+  chunks = (chunk_meta *)calloc((size_t)(groups * num_columns + 1), sizeof *chunks);
+  GCOL_DETAIL_CHECK(maps != NULL && chunks != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t k = 0; k < num_columns; ++k) {
+    GCOL_DETAIL_CHECK(map_type(cols[k].type, &maps[k]), GCOL_ERROR_UNSUPPORTED,
+                      "column %d ('%s') of type %s cannot be written to Parquet yet", k,
+                      cols[k].name, gcol_type_name(cols[k].type.id));
+  }
+  gcol_detail_thrift_write_bytes(&file, "PAR1", 4);
+  for (int64_t g = 0; g < groups; ++g) {
+    int64_t const r0 = g * per_group;
+    int64_t const r1 = r0 + per_group < num_rows ? r0 + per_group : num_rows;
+    for (int32_t k = 0; k < num_columns; ++k) {
+      GCOL_DETAIL_TRY(write_chunk(&file, &cols[k], &maps[k], cols[k].valid != NULL, r0, r1,
+                                  &chunks[g * num_columns + k]));
+    }
+  }
+  /* FileMetaData */
+  gcol_detail_thrift_write_struct_begin(&meta);
+  gcol_detail_thrift_write_i32_field(&meta, 1, 2);
+  gcol_detail_thrift_write_list_field(&meta, 2, GCOL_DETAIL_THRIFT_STRUCT, num_columns + 1);
+  gcol_detail_thrift_write_struct_begin(&meta);
+  gcol_detail_thrift_write_binary_field(&meta, 4, "schema", 6);
+  gcol_detail_thrift_write_i32_field(&meta, 5, num_columns);
+  gcol_detail_thrift_write_struct_end(&meta);
+  for (int32_t k = 0; k < num_columns; ++k) {
+    write_schema_leaf(&meta, cols[k].name, &maps[k], cols[k].valid != NULL, cols[k].type.scale);
+  }
+  gcol_detail_thrift_write_i64_field(&meta, 3, num_rows);
+  gcol_detail_thrift_write_list_field(&meta, 4, GCOL_DETAIL_THRIFT_STRUCT, groups);
+  for (int64_t g = 0; g < groups; ++g) {
+    int64_t const r0 = g * per_group;
+    int64_t const r1 = r0 + per_group < num_rows ? r0 + per_group : num_rows;
+    int64_t bytes = 0;
+    gcol_detail_thrift_write_struct_begin(&meta);
+    gcol_detail_thrift_write_list_field(&meta, 1, GCOL_DETAIL_THRIFT_STRUCT, num_columns);
+    for (int32_t k = 0; k < num_columns; ++k) {
+      const gcol_detail_pq_host_column *c = &cols[k];
+      const chunk_meta *cm = &chunks[g * num_columns + k];
+      bytes += cm->size;
+      gcol_detail_thrift_write_struct_begin(&meta); /* ColumnChunk */
+      gcol_detail_thrift_write_i64_field(&meta, 2, cm->start);
+      gcol_detail_thrift_write_field(&meta, 3, GCOL_DETAIL_THRIFT_STRUCT);
+      gcol_detail_thrift_write_struct_begin(&meta); /* ColumnMetaData */
+      gcol_detail_thrift_write_i32_field(&meta, 1, maps[k].physical);
+      gcol_detail_thrift_write_list_field(&meta, 2, GCOL_DETAIL_THRIFT_I32, 2);
+      gcol_detail_thrift_write_i32(&meta, GCOL_DETAIL_PQ_ENC_PLAIN);
+      gcol_detail_thrift_write_i32(&meta, GCOL_DETAIL_PQ_ENC_RLE);
+      gcol_detail_thrift_write_list_field(&meta, 3, GCOL_DETAIL_THRIFT_BINARY, 1);
+      gcol_detail_thrift_write_binary(&meta, c->name, (int64_t)strlen(c->name));
+      gcol_detail_thrift_write_i32_field(&meta, 4, GCOL_PARQUET_UNCOMPRESSED);
+      gcol_detail_thrift_write_i64_field(&meta, 5, r1 - r0);
+      gcol_detail_thrift_write_i64_field(&meta, 6, cm->size);
+      gcol_detail_thrift_write_i64_field(&meta, 7, cm->size);
+      gcol_detail_thrift_write_i64_field(&meta, 9, cm->start);
+      gcol_detail_thrift_write_field(&meta, 12, GCOL_DETAIL_THRIFT_STRUCT);
+      gcol_detail_thrift_write_struct_begin(&meta); /* Statistics */
+      gcol_detail_thrift_write_i64_field(&meta, 3, cm->nulls);
+      if (cm->max_row >= 0) write_stat(&meta, 5, c, maps[k].physical, cm->max_row);
+      if (cm->min_row >= 0) write_stat(&meta, 6, c, maps[k].physical, cm->min_row);
+      gcol_detail_thrift_write_struct_end(&meta);
+      gcol_detail_thrift_write_struct_end(&meta); /* ColumnMetaData */
+      gcol_detail_thrift_write_struct_end(&meta); /* ColumnChunk */
+    }
+    gcol_detail_thrift_write_i64_field(&meta, 2, bytes);
+    gcol_detail_thrift_write_i64_field(&meta, 3, r1 - r0);
+    gcol_detail_thrift_write_i64_field(&meta, 6, bytes);
+    gcol_detail_thrift_write_struct_end(&meta);
+  }
+  if (options->num_key_values > 0) {
+    gcol_detail_thrift_write_list_field(&meta, 5, GCOL_DETAIL_THRIFT_STRUCT,
+                                        options->num_key_values);
+    for (int32_t i = 0; i < options->num_key_values; ++i) {
+      gcol_detail_thrift_write_struct_begin(&meta);
+      gcol_detail_thrift_write_binary_field(&meta, 1, options->keys[i],
+                                            (int64_t)strlen(options->keys[i]));
+      if (options->values[i] != NULL) {
+        gcol_detail_thrift_write_binary_field(&meta, 2, options->values[i],
+                                              (int64_t)strlen(options->values[i]));
+      }
+      gcol_detail_thrift_write_struct_end(&meta);
+    }
+  }
+  /* "NAME version X.Y.Z", the form readers parse to decide which writers to trust */
+  static const char created_by[] = "gcol version " GCOL_VERSION_STRING;
+  gcol_detail_thrift_write_binary_field(&meta, 6, created_by, (int64_t)strlen(created_by));
+  /* column orders: TYPE_DEFINED_ORDER for every leaf, without which readers ignore
+   * min_value/max_value */
+  gcol_detail_thrift_write_list_field(&meta, 7, GCOL_DETAIL_THRIFT_STRUCT, num_columns);
+  for (int32_t k = 0; k < num_columns; ++k) {
+    gcol_detail_thrift_write_struct_begin(&meta);
+    gcol_detail_thrift_write_field(&meta, 1, GCOL_DETAIL_THRIFT_STRUCT);
+    gcol_detail_thrift_write_struct_begin(&meta);
+    gcol_detail_thrift_write_struct_end(&meta);
+    gcol_detail_thrift_write_struct_end(&meta);
+  }
+  gcol_detail_thrift_write_struct_end(&meta);
+  GCOL_DETAIL_CHECK(!meta.failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_CHECK(meta.size <= UINT32_MAX, GCOL_ERROR_OVERFLOW, "a footer of %zu bytes",
+                    meta.size);
+  gcol_detail_thrift_write_bytes(&file, meta.data, meta.size);
+  put_le(&file, meta.size, 4);
+  gcol_detail_thrift_write_bytes(&file, "PAR1", 4);
+  GCOL_DETAIL_CHECK(!file.failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  *out = file.data;
+  *size = (int64_t)file.size;
+  file.data = NULL;
+done:
+  gcol_detail_thrift_writer_free(&file);
+  gcol_detail_thrift_writer_free(&meta);
+  free(chunks);
+  free(maps);
+  return status;
+}
+
+/* ---- public: a table on the GPU ---- */
+
+static void free_host_columns(gcol_detail_pq_host_column *cols, int32_t n) {
+  if (cols == NULL) return;
+  for (int32_t k = 0; k < n; ++k) {
+    free((void *)cols[k].data);
+    free((void *)cols[k].valid);
+    gcol_host_strings_free(cols[k].strings);
+    free(cols[k].owned_name);
+  }
+  free(cols);
+}
+
+static gcol_status write_buffer(gcol_table_view table, const gcol_parquet_write_options *options,
+                                uint8_t **out, int64_t *size, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  gcol_detail_pq_host_column *cols = NULL;
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  if (options != NULL) opt = *options;
+  GCOL_DETAIL_CHECK(table.num_columns >= 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "table.num_columns is negative");
+  GCOL_DETAIL_CHECK(opt.row_group_rows >= 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->row_group_rows is negative (%lld)", (long long)opt.row_group_rows);
+  GCOL_DETAIL_CHECK(opt.num_key_values >= 0 &&
+                        (opt.num_key_values == 0 || (opt.keys != NULL && opt.values != NULL)),
+                    GCOL_ERROR_INVALID_ARGUMENT, "options: %d key-value pairs without arrays",
+                    opt.num_key_values);
+  for (int32_t i = 0; i < opt.num_key_values; ++i) {
+    GCOL_DETAIL_CHECK(opt.keys[i] != NULL, GCOL_ERROR_INVALID_ARGUMENT, "options->keys[%d] is NULL",
+                      i);
+  }
+  cols = (gcol_detail_pq_host_column *)calloc(
+      (size_t)(table.num_columns > 0 ? table.num_columns : 1), sizeof *cols);
+  GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  int64_t const rows = table.num_columns > 0 ? table.columns[0].size : 0;
+  for (int32_t k = 0; k < table.num_columns; ++k) {
+    gcol_column_view const v = table.columns[k];
+    gcol_detail_pq_host_column *c = &cols[k];
+    type_map m;
+    GCOL_DETAIL_CHECK(v.size == rows, GCOL_ERROR_SIZE_MISMATCH,
+                      "column %d has %lld rows, column 0 %lld", k, (long long)v.size,
+                      (long long)rows);
+    GCOL_DETAIL_CHECK(map_type(v.type, &m), GCOL_ERROR_UNSUPPORTED,
+                      "column %d of type %s cannot be written to Parquet yet", k,
+                      gcol_type_name(v.type.id));
+    if (opt.column_names != NULL) {
+      GCOL_DETAIL_CHECK(opt.column_names[k] != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                        "options->column_names[%d] is NULL", k);
+      c->name = opt.column_names[k];
+    } else {
+      c->owned_name = (char *)malloc(16);
+      GCOL_DETAIL_CHECK(c->owned_name != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+      snprintf(c->owned_name, 16, "c%d", k);
+      c->name = c->owned_name;
+    }
+    c->type = v.type;
+    if (v.type.id == GCOL_STRING) {
+      GCOL_DETAIL_TRY(gcol_column_strings_copy_to_host(v, stream, &c->strings));
+      c->offsets = c->strings->offsets;
+      c->chars = c->strings->chars;
+      c->valid = v.null_mask != NULL ? c->strings->valid : NULL;
+    } else {
+      size_t const w = gcol_type_size(v.type.id);
+      void *data = malloc((size_t)(rows > 0 ? rows : 1) * w);
+      uint8_t *valid =
+          v.null_mask != NULL ? (uint8_t *)malloc((size_t)(rows > 0 ? rows : 1)) : NULL;
+      c->data = data;
+      c->valid = valid;
+      GCOL_DETAIL_CHECK(data != NULL && (valid != NULL || v.null_mask == NULL),
+                        GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+      GCOL_DETAIL_TRY(gcol_column_copy_to_host(v, data, valid, stream));
+    }
+  }
+  GCOL_DETAIL_TRY(gcol_detail_parquet_write_host(cols, table.num_columns, rows, &opt, out, size));
+done:
+  if (cols != NULL) {
+    /* the strings' valid bytes belong to their gcol_host_strings */
+    for (int32_t k = 0; k < table.num_columns; ++k) {
+      if (cols[k].strings != NULL) cols[k].valid = NULL;
+    }
+  }
+  free_host_columns(cols, table.num_columns);
+  return status;
+}
+
+gcol_status gcol_parquet_write_buffer(gcol_table_view table,
+                                      const gcol_parquet_write_options *options, void **data,
+                                      int64_t *size, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_write_buffer");
+  GCOL_DETAIL_CHECK_NOT_NULL(data);
+  *data = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(size);
+  *size = 0;
+  uint8_t *bytes = NULL;
+  GCOL_DETAIL_TRY(write_buffer(table, options, &bytes, size, stream));
+  *data = bytes;
+done:
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+void gcol_parquet_buffer_free(void *data) { free(data); }
+
+gcol_status gcol_parquet_write_file(gcol_table_view table,
+                                    const gcol_parquet_write_options *options, const char *path,
+                                    gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  uint8_t *bytes = NULL;
+  int64_t size = 0;
+  FILE *f = NULL;
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_write_file");
+  GCOL_DETAIL_CHECK_NOT_NULL(path);
+  GCOL_DETAIL_TRY(write_buffer(table, options, &bytes, &size, stream));
+  f = fopen(path, "wb");
+  GCOL_DETAIL_CHECK(f != NULL, GCOL_ERROR_INVALID_ARGUMENT, "%s: cannot open for writing", path);
+  GCOL_DETAIL_CHECK(fwrite(bytes, 1, (size_t)size, f) == (size_t)size, GCOL_ERROR_INVALID_ARGUMENT,
+                    "%s: writing %lld bytes failed", path, (long long)size);
+  int const closed = fclose(f);
+  f = NULL;
+  GCOL_DETAIL_CHECK(closed == 0, GCOL_ERROR_INVALID_ARGUMENT, "%s: closing failed", path);
+done:
+  if (f != NULL) fclose(f);
+  free(bytes);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}

@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Writes Parquet files with pyarrow, and next to each FILE.parquet a FILE.expected holding
+what gcol must read from it, in the text form of tests/io/parquet_dump.c:
+
+  rows N
+  row_groups G
+  column NAME GCOL_TYPE_NAME
+  VALUE | null        (one line per row; integers in decimal, decimals unscaled, booleans
+                       0/1, floats as the hex of their IEEE bits, strings "s:" + hex bytes)
+
+or, for a file gcol must refuse, a single line "error GCOL_ERROR_...".
+
+Files (all UNCOMPRESSED unless named otherwise; 20000 rows in row groups of 7000 and pages
+of about 8 KiB, so several row groups and pages per column):
+  plain_v1, plain_v2, dict_v1, dict_v2   every type gcol reads, ~10% nulls, PLAIN or
+                                         dictionary values, data page v1 or v2
+  required                               the same columns, no nulls (REQUIRED fields)
+  delta                                  int32, int64 and timestamp DELTA_BINARY_PACKED, strings
+                                         DELTA_LENGTH_BYTE_ARRAY, nulls
+  decimal_flba_plain, decimal_flba_dict  decimals as FIXED_LEN_BYTE_ARRAY (precision 5..38)
+  byte_stream_split                      floats and integers BYTE_STREAM_SPLIT, nulls
+  int96_plain, int96_dict                legacy INT96 timestamps, nulls
+  snappy, list, delta_byte_array         a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY strings:
+                                         refused with GCOL_ERROR_UNSUPPORTED in this part
+
+  make_parquet_files.py OUT_DIR [SEED]
+"""
+import decimal
+import os
+import random
+import struct
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+ROWS = 20000
+GROUP = 7000
+PAGE = 8192
+
+
+def column_specs():
+    """(name, arrow type, gcol type name, value generator taking rng)."""
+    def ints(lo, hi):
+        return lambda r: r.choice([lo, hi, 0, -1 if lo < 0 else 1, r.randint(lo, hi)])
+
+    def real(r):
+        return r.choice([0.0, -0.0, float('inf'), float('-inf'), float('nan'), 1e-310,
+                         r.uniform(-1e6, 1e6), r.uniform(-1, 1)])
+
+    def text(r):
+        pool = ["", "a", "héllo", "日本語", "\U0010FFFF", "x" * 40, "tail"]
+        return r.choice(pool) if r.random() < 0.5 else "".join(
+            r.choice("abcdefgh") for _ in range(r.randint(0, 24)))
+
+    def dec(digits, scale):
+        return lambda r: decimal.Decimal(r.randint(-10**digits + 1, 10**digits - 1)).scaleb(-scale)
+
+    return [
+        ("i8", pa.int8(), "int8", ints(-128, 127)),
+        ("i16", pa.int16(), "int16", ints(-32768, 32767)),
+        ("i32", pa.int32(), "int32", ints(-2**31, 2**31 - 1)),
+        ("i64", pa.int64(), "int64", ints(-2**63, 2**63 - 1)),
+        ("u8", pa.uint8(), "uint8", ints(0, 255)),
+        ("u16", pa.uint16(), "uint16", ints(0, 65535)),
+        ("u32", pa.uint32(), "uint32", ints(0, 2**32 - 1)),
+        ("u64", pa.uint64(), "uint64", ints(0, 2**64 - 1)),
+        ("f32", pa.float32(), "float32", real),
+        ("f64", pa.float64(), "float64", real),
+        ("flag", pa.bool_(), "bool8", lambda r: r.random() < 0.3),
+        ("day", pa.date32(), "timestamp[D]", ints(-100000, 100000)),
+        ("ts_ms", pa.timestamp("ms"), "timestamp[ms]", ints(-2**50, 2**50)),
+        ("ts_us", pa.timestamp("us", tz="UTC"), "timestamp[us]", ints(-2**60, 2**60)),
+        ("ts_ns", pa.timestamp("ns"), "timestamp[ns]", ints(-2**62, 2**62)),
+        ("t_ms", pa.time32("ms"), "duration[ms]", ints(0, 86399999)),
+        ("t_us", pa.time64("us"), "duration[us]", ints(0, 86399999999)),
+        ("d9", pa.decimal128(9, 2), "decimal32", dec(9, 2)),
+        ("d18", pa.decimal128(18, 4), "decimal64", dec(18, 4)),
+        ("name", pa.string(), "string", text),
+        ("blob", pa.binary(), "string", lambda r: bytes(r.randint(0, 255) for _ in range(r.randint(0, 9)))),
+    ]
+
+
+def low_cardinality(values, rng):
+    """Draw from a small pool so that dictionaries stay small (and some pages are RLE runs)."""
+    pool = values[:50]
+    return [rng.choice(pool) if rng.random() < 0.9 else v for v in values]
+
+
+def make_table(rng, nullable):
+    arrays, fields, gtypes = [], [], []
+    for name, atype, gname, gen in column_specs():
+        values = [gen(rng) for _ in range(ROWS)]
+        values = low_cardinality(values, rng)
+        if nullable:
+            values = [None if rng.random() < 0.1 else v for v in values]
+            values[0] = None
+        if pa.types.is_date(atype) or pa.types.is_timestamp(atype) or pa.types.is_time(atype):
+            storage = pa.int32() if atype.bit_width == 32 else pa.int64()
+            arr = pa.array(values, type=storage).cast(atype)
+        else:
+            arr = pa.array(values, type=atype)
+        arrays.append(arr)
+        fields.append(pa.field(name, atype, nullable=nullable))
+        gtypes.append(gname)
+    if nullable:
+        # a struct: its leaves are read as flat columns "st.a", "st.b" (null where the struct
+        # or the field is null)
+        a = [None if rng.random() < 0.1 else rng.randint(-1000, 1000) for _ in range(ROWS)]
+        b = [None if rng.random() < 0.1 else rng.choice(["p", "q", ""]) for _ in range(ROWS)]
+        mask = pa.array([rng.random() < 0.1 for _ in range(ROWS)])
+        st = pa.StructArray.from_arrays([pa.array(a, pa.int32()), pa.array(b, pa.string())],
+                                        names=["a", "b"], mask=mask)
+        arrays.append(st)
+        fields.append(pa.field("st", st.type))
+        gtypes.append(None)
+    return pa.Table.from_arrays(arrays, schema=pa.schema(fields)), gtypes
+
+
+def value_line(atype, v):
+    if v is None:
+        return "null"
+    if pa.types.is_floating(atype):
+        if atype.bit_width == 32:
+            return "%08x" % struct.unpack("<I", struct.pack("<f", v))[0]
+        return "%016x" % struct.unpack("<Q", struct.pack("<d", v))[0]
+    if pa.types.is_boolean(atype):
+        return "1" if v else "0"
+    if pa.types.is_decimal(atype):
+        return str(int(v.scaleb(atype.scale)))
+    if pa.types.is_string(atype):
+        return "s:" + v.encode("utf-8").hex()
+    if pa.types.is_binary(atype):
+        return "s:" + v.hex()
+    return str(v)
+
+
+def leaf_columns(table, gtypes):
+    """(name, gcol type name, arrow type, python values) of every leaf, struct fields
+    flattened with the struct's nulls."""
+    out = []
+    for field, gname in zip(table.schema, gtypes):
+        arr = table.column(field.name).combine_chunks()
+        if pa.types.is_struct(field.type):
+            parent_valid = arr.is_valid().to_pylist()
+            for i, sub in enumerate(field.type):
+                child = arr.field(i)
+                vals = [v if ok else None for v, ok in zip(child.to_pylist(), parent_valid)]
+                gsub = "int32" if pa.types.is_integer(sub.type) else "string"
+                out.append((field.name + "." + sub.name, gsub, sub.type, vals))
+            continue
+        atype = field.type
+        if pa.types.is_date(atype) or pa.types.is_time(atype) or pa.types.is_timestamp(atype):
+            storage = pa.int32() if atype.bit_width == 32 else pa.int64()
+            vals = arr.cast(storage).to_pylist()
+            atype = storage
+        else:
+            vals = arr.to_pylist()
+        out.append((field.name, gname, atype, vals))
+    return out
+
+
+def write_expected(path, table, gtypes):
+    md = pq.ParquetFile(path).metadata
+    with open(path[:-len(".parquet")] + ".expected", "w") as f:
+        f.write("rows %d\nrow_groups %d\n" % (md.num_rows, md.num_row_groups))
+        for name, gname, atype, vals in leaf_columns(table, gtypes):
+            f.write("column %s %s\n" % (name, gname))
+            for v in vals:
+                f.write(value_line(atype, v) + "\n")
+
+
+def write(path, table, **kw):
+    kw.setdefault("compression", "none")
+    kw.setdefault("row_group_size", GROUP)
+    kw.setdefault("data_page_size", PAGE)
+    kw.setdefault("store_decimal_as_integer", True)
+    try:
+        pq.write_table(table, path, **kw)
+    except TypeError:  # an older pyarrow: decimals as FIXED_LEN_BYTE_ARRAY, not read yet
+        raise SystemExit("make_parquet_files.py needs pyarrow with store_decimal_as_integer")
+
+
+def main():
+    out = sys.argv[1]
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 14
+    rng = random.Random(seed)
+    decimal.getcontext().prec = 60  # 38-digit decimals, unrounded
+    os.makedirs(out, exist_ok=True)
+    table, gtypes = make_table(rng, nullable=True)
+    for dictionary in (False, True):
+        for version in ("1.0", "2.0"):
+            name = "%s_v%s" % ("dict" if dictionary else "plain", version[0])
+            path = os.path.join(out, name + ".parquet")
+            write(path, table, use_dictionary=dictionary, data_page_version=version)
+            write_expected(path, table, gtypes)
+    required, rgtypes = make_table(rng, nullable=False)
+    path = os.path.join(out, "required.parquet")
+    write(path, required, use_dictionary=True, data_page_version="2.0")
+    write_expected(path, required, rgtypes)
+
+    # DELTA_BINARY_PACKED integers: sequences, random values, extremes (wrapping deltas), nulls
+    def ints(bits, n):
+        lo, hi = -2**(bits - 1), 2**(bits - 1) - 1
+        out = []
+        for i in range(n):
+            k = rng.random()
+            out.append(None if k < 0.1 else i * 3 if k < 0.5 else rng.choice([lo, hi])
+                       if k < 0.55 else rng.randint(lo, hi))
+        return out
+    delta = pa.table({"d32": pa.array(ints(32, ROWS), pa.int32()),
+                      "d64": pa.array(ints(64, ROWS), pa.int64()),
+                      "dts": pa.array(ints(48, ROWS), pa.int64()).cast(pa.timestamp("us"))})
+    delta = delta.append_column("dls", pa.array(
+        [None if rng.random() < 0.1 else "x" * rng.randint(0, 30) + "é" * rng.randint(0, 3)
+         for _ in range(ROWS)]))
+    path = os.path.join(out, "delta.parquet")
+    write(path, delta, use_dictionary=False,
+          column_encoding=dict({c: "DELTA_BINARY_PACKED" for c in delta.column_names[:3]},
+                               dls="DELTA_LENGTH_BYTE_ARRAY"))
+    write_expected(path, delta, ["int32", "int64", "timestamp[us]", "string"])
+
+    # decimals as FIXED_LEN_BYTE_ARRAY (pyarrow's default): decimal32/64/128 by precision
+    def decimals(digits, scale):
+        pool = [decimal.Decimal(rng.randint(-10**digits + 1, 10**digits - 1)).scaleb(-scale)
+                for _ in range(40)]
+        pool += [decimal.Decimal(10**digits - 1).scaleb(-scale),
+                 decimal.Decimal(-10**digits + 1).scaleb(-scale), decimal.Decimal(0)]
+        return [None if rng.random() < 0.1 else rng.choice(pool) if rng.random() < 0.7 else
+                decimal.Decimal(rng.randint(-10**digits + 1, 10**digits - 1)).scaleb(-scale)
+                for _ in range(ROWS)]
+    specs = [("d5", 5, 0, "decimal32"), ("d9", 9, 2, "decimal32"), ("d18", 18, 4, "decimal64"),
+             ("d30", 30, 7, "decimal128"), ("d38", 38, 10, "decimal128")]
+    flba = pa.table({n: pa.array(decimals(p, sc), pa.decimal128(p, sc)) for n, p, sc, _ in specs})
+    for dictionary in (False, True):
+        name = "decimal_flba_%s" % ("dict" if dictionary else "plain")
+        path = os.path.join(out, name + ".parquet")
+        write(path, flba, use_dictionary=dictionary, store_decimal_as_integer=False)
+        write_expected(path, flba, [g for _, _, _, g in specs])
+
+    small = pa.table({"x": pa.array(range(1000), pa.int64()),
+                      "s": pa.array([str(i % 37) for i in range(1000)]),
+                      "f": pa.array([i / 7 for i in range(1000)], pa.float64())})
+    # legacy INT96 timestamps (Impala, Spark), plain and dictionary
+    ns = [None if rng.random() < 0.1 else rng.randint(-2**62, 2**62) for _ in range(ROWS)]
+    legacy = pa.table({"ts96": pa.array(ns, pa.int64()).cast(pa.timestamp("ns"))})
+    for dictionary in (False, True):
+        path = os.path.join(out, "int96_%s.parquet" % ("dict" if dictionary else "plain"))
+        write(path, legacy, use_dictionary=dictionary, use_deprecated_int96_timestamps=True)
+        write_expected(path, legacy, ["timestamp[ns]"])
+
+    # BYTE_STREAM_SPLIT floats and integers, with nulls
+    split = pa.table({"f32": pa.array([None if i % 11 == 0 else i / 3 for i in range(ROWS)],
+                                      pa.float32()),
+                      "f64": pa.array([None if i % 7 == 0 else -i / 7 for i in range(ROWS)]),
+                      "i32": pa.array([i * 7919 - 5 for i in range(ROWS)], pa.int32()),
+                      "i64": pa.array([None if i % 5 == 0 else i * -104729 for i in range(ROWS)],
+                                      pa.int64())})
+    path = os.path.join(out, "byte_stream_split.parquet")
+    try:
+        write(path, split, use_dictionary=False,
+              column_encoding={c: "BYTE_STREAM_SPLIT" for c in split.column_names})
+        split_types = ["float32", "float64", "int32", "int64"]
+    except Exception:  # a pyarrow that splits only floats
+        split = split.select(["f32", "f64"])
+        write(path, split, use_dictionary=False,
+              column_encoding={c: "BYTE_STREAM_SPLIT" for c in split.column_names})
+        split_types = ["float32", "float64"]
+    write_expected(path, split, split_types)
+
+    refused = {
+        "snappy": (small, dict(compression="snappy")),
+        "list": (pa.table({"l": pa.array([[1, 2], None, []] * 10, pa.list_(pa.int32()))}), {}),
+        "delta_byte_array": (small.select(["s"]), dict(use_dictionary=False,
+                                                        column_encoding={"s": "DELTA_BYTE_ARRAY"})),
+    }
+    for name, (t, kw) in refused.items():
+        path = os.path.join(out, name + ".parquet")
+        write(path, t, **kw)
+        with open(os.path.join(out, name + ".expected"), "w") as f:
+            f.write("error GCOL_ERROR_UNSUPPORTED\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,498 @@
+/* Test Parquet writer (parquet_builder.h) on lib/internal/thrift.h. */
+#include "parquet_builder.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcol/io/parquet.h"
+#include "internal/parquet.h"
+#include "internal/thrift.h"
+
+typedef gcol_detail_thrift_writer tw;
+
+/* ---- RLE / bit-packed hybrid ---- */
+
+static void put_le(tw *w, uint64_t v, int bytes) {
+  uint8_t b[8];
+  for (int i = 0; i < bytes; ++i) b[i] = (uint8_t)(v >> (8 * i));
+  gcol_detail_thrift_write_bytes(w, b, (size_t)bytes);
+}
+
+static void rle_encode(tw *w, const uint32_t *v, int64_t n, int bw) {
+  gcol_detail_parquet_rle_encode(w, v, n, bw);
+}
+
+int64_t pqb_rle_encode(const uint32_t *values, int64_t n, int bit_width, uint8_t **out) {
+  tw w;
+  gcol_detail_thrift_writer_init(&w);
+  rle_encode(&w, values, n, bit_width);
+  *out = w.data;
+  return (int64_t)w.size;
+}
+
+/* ---- values ---- */
+
+static bool equal_value(const pqb_column *c, int64_t a, int64_t b) {
+  if (c->physical == GCOL_PARQUET_BYTE_ARRAY) return strcmp(c->strings[a], c->strings[b]) == 0;
+  if (c->physical == GCOL_PARQUET_FLOAT || c->physical == GCOL_PARQUET_DOUBLE) {
+    return memcmp(&c->reals[a], &c->reals[b], sizeof(double)) == 0;
+  }
+  return c->ints[a] == c->ints[b];
+}
+
+static int compare_value(const pqb_column *c, int64_t a, int64_t b) {
+  if (c->physical == GCOL_PARQUET_BYTE_ARRAY) return strcmp(c->strings[a], c->strings[b]);
+  if (c->physical == GCOL_PARQUET_FLOAT || c->physical == GCOL_PARQUET_DOUBLE) {
+    return c->reals[a] < c->reals[b] ? -1 : c->reals[a] > c->reals[b];
+  }
+  return c->ints[a] < c->ints[b] ? -1 : c->ints[a] > c->ints[b];
+}
+
+/* PLAIN encoding of value `row` (booleans handled by the caller). */
+static void plain_value(tw *w, const pqb_column *c, int64_t row, bool length_prefix) {
+  switch (c->physical) {
+    case GCOL_PARQUET_INT32:
+      put_le(w, (uint64_t)(uint32_t)(int32_t)c->ints[row], 4);
+      break;
+    case GCOL_PARQUET_INT64:
+      put_le(w, (uint64_t)c->ints[row], 8);
+      break;
+    case GCOL_PARQUET_FLOAT: {
+      float const f = (float)c->reals[row];
+      uint32_t bits;
+      memcpy(&bits, &f, 4);
+      put_le(w, bits, 4);
+      break;
+    }
+    case GCOL_PARQUET_DOUBLE: {
+      uint64_t bits;
+      memcpy(&bits, &c->reals[row], 8);
+      put_le(w, bits, 8);
+      break;
+    }
+    case GCOL_PARQUET_INT96: { /* nanoseconds of the day, Julian day */
+      int64_t const ns = c->ints[row], per_day = INT64_C(86400000000000);
+      int64_t days = ns / per_day;
+      if (ns % per_day < 0) --days;
+      put_le(w, (uint64_t)ns - (uint64_t)days * (uint64_t)per_day, 8); /* unsigned: no overflow */
+      put_le(w, (uint64_t)(uint32_t)(days + 2440588), 4);
+      break;
+    }
+    case GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY: { /* big-endian, sign-extended */
+      uint8_t b[16];
+      for (int i = 0; i < c->type_length; ++i) {
+        int const shift = 8 * (c->type_length - 1 - i);
+        b[i] = shift >= 64 ? (c->ints[row] < 0 ? 0xff : 0) : (uint8_t)(c->ints[row] >> shift);
+      }
+      gcol_detail_thrift_write_bytes(w, b, (size_t)c->type_length);
+      break;
+    }
+    case GCOL_PARQUET_BYTE_ARRAY: {
+      size_t const n = strlen(c->strings[row]);
+      if (length_prefix) put_le(w, n, 4);
+      gcol_detail_thrift_write_bytes(w, c->strings[row], n);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+/* PLAIN values of rows (booleans bit-packed). */
+static void plain_values(tw *w, const pqb_column *c, const int64_t *rows, int64_t n) {
+  if (c->physical == GCOL_PARQUET_BOOLEAN) {
+    uint8_t *bits = (uint8_t *)calloc((size_t)(n + 7) / 8 + 1, 1);
+    for (int64_t i = 0; i < n; ++i) {
+      if (c->ints[rows[i]]) bits[i / 8] |= (uint8_t)(1u << (i % 8));
+    }
+    gcol_detail_thrift_write_bytes(w, bits, (size_t)(n + 7) / 8);
+    free(bits);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) plain_value(w, c, rows[i], true);
+}
+
+/* DELTA_BINARY_PACKED of the rows' values: blocks of 128 deltas in 4 miniblocks of 32. */
+static void delta_encode(tw *w, const int64_t *vals, int64_t n) {
+  gcol_detail_thrift_write_varint(w, 128);
+  gcol_detail_thrift_write_varint(w, 4);
+  gcol_detail_thrift_write_varint(w, (uint64_t)n);
+  gcol_detail_thrift_write_i64(w, n > 0 ? vals[0] : 0);
+  uint64_t prev = n > 0 ? (uint64_t)vals[0] : 0;
+  for (int64_t i = 1; i < n;) {
+    int64_t const cnt = n - i < 128 ? n - i : 128;
+    uint64_t d[128];
+    for (int64_t j = 0; j < cnt; ++j) {
+      uint64_t const cur = (uint64_t)vals[i + j];
+      d[j] = cur - prev;
+      prev = cur;
+    }
+    int64_t mn = (int64_t)d[0];
+    for (int64_t j = 1; j < cnt; ++j) mn = (int64_t)d[j] < mn ? (int64_t)d[j] : mn;
+    gcol_detail_thrift_write_i64(w, mn);
+    uint8_t widths[4] = {0, 0, 0, 0};
+    for (int m = 0; m < 4; ++m) {
+      for (int64_t j = m * 32; j < cnt && j < m * 32 + 32; ++j) {
+        uint64_t const x = d[j] - (uint64_t)mn;
+        int bw = 0;
+        while (bw < 64 && (x >> bw) != 0) ++bw;
+        widths[m] = (uint8_t)(bw > widths[m] ? bw : widths[m]);
+      }
+    }
+    gcol_detail_thrift_write_bytes(w, widths, 4);
+    for (int m = 0; m < 4 && m * 32 < cnt; ++m) {
+      uint8_t packed[32 * 8];
+      memset(packed, 0, sizeof packed);
+      int const bw = widths[m];
+      for (int64_t j = 0; j < 32; ++j) {
+        int64_t const at = m * 32 + j;
+        uint64_t const x = at < cnt ? d[at] - (uint64_t)mn : 0;
+        for (int b = 0; b < bw; ++b) {
+          if ((x >> b) & 1) packed[(j * bw + b) / 8] |= (uint8_t)(1u << ((j * bw + b) % 8));
+        }
+      }
+      gcol_detail_thrift_write_bytes(w, packed, (size_t)(32 * bw / 8));
+    }
+    i += cnt;
+  }
+}
+
+/* DELTA_BINARY_PACKED of the rows' integers, or DELTA_LENGTH_BYTE_ARRAY of their strings. */
+static void delta_values(tw *w, const pqb_column *c, const int64_t *rows, int64_t n) {
+  int64_t *x = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = c->strings != NULL ? (int64_t)strlen(c->strings[rows[i]]) : c->ints[rows[i]];
+  }
+  delta_encode(w, x, n);
+  if (c->strings != NULL) {
+    for (int64_t i = 0; i < n; ++i) {
+      gcol_detail_thrift_write_bytes(w, c->strings[rows[i]], (size_t)x[i]);
+    }
+  }
+  free(x);
+}
+
+static bool is_valid(const pqb_column *c, int64_t row) {
+  return c->valid == NULL || c->valid[row] != 0;
+}
+
+/* ---- thrift structs ---- */
+
+static void write_page_header(tw *w, int32_t type, int32_t size, int32_t num_values,
+                              int32_t encoding, int32_t num_nulls, int32_t def_len) {
+  gcol_detail_thrift_write_struct_begin(w);
+  gcol_detail_thrift_write_i32_field(w, 1, type);
+  gcol_detail_thrift_write_i32_field(w, 2, size);
+  gcol_detail_thrift_write_i32_field(w, 3, size);
+  int16_t const id = type == GCOL_DETAIL_PQ_PAGE_DATA         ? 5
+                     : type == GCOL_DETAIL_PQ_PAGE_DICTIONARY ? 7
+                                                              : 8;
+  gcol_detail_thrift_write_field(w, id, GCOL_DETAIL_THRIFT_STRUCT);
+  gcol_detail_thrift_write_struct_begin(w);
+  gcol_detail_thrift_write_i32_field(w, 1, num_values);
+  if (type == GCOL_DETAIL_PQ_PAGE_DATA) {
+    gcol_detail_thrift_write_i32_field(w, 2, encoding);
+    gcol_detail_thrift_write_i32_field(w, 3, GCOL_DETAIL_PQ_ENC_RLE);
+    gcol_detail_thrift_write_i32_field(w, 4, GCOL_DETAIL_PQ_ENC_RLE);
+  } else if (type == GCOL_DETAIL_PQ_PAGE_DICTIONARY) {
+    gcol_detail_thrift_write_i32_field(w, 2, encoding);
+  } else {
+    gcol_detail_thrift_write_i32_field(w, 2, num_nulls);
+    gcol_detail_thrift_write_i32_field(w, 3, num_values);
+    gcol_detail_thrift_write_i32_field(w, 4, encoding);
+    gcol_detail_thrift_write_i32_field(w, 5, def_len);
+    gcol_detail_thrift_write_i32_field(w, 6, 0);
+    gcol_detail_thrift_write_bool_field(w, 7, false);
+  }
+  gcol_detail_thrift_write_struct_end(w);
+  gcol_detail_thrift_write_struct_end(w);
+}
+
+typedef struct chunk_info {
+  int64_t start;
+  int64_t size;
+  int64_t data_page_offset;
+  int64_t dict_offset;
+  int64_t nulls;
+  int64_t min_row;
+  int64_t max_row;
+} chunk_info;
+
+/* Writes one column chunk of rows [r0, r1) at the end of `out`. */
+static void write_chunk(tw *out, const pqb_column *c, int64_t r0, int64_t r1, chunk_info *info) {
+  int64_t const n = r1 - r0;
+  int64_t *dict_rows = NULL;
+  int64_t num_dict = 0;
+  uint32_t *indices = NULL;
+  int64_t *rows = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *rows);
+  info->start = (int64_t)out->size;
+  info->dict_offset = -1;
+  info->nulls = 0;
+  info->min_row = info->max_row = -1;
+  for (int64_t r = r0; r < r1; ++r) {
+    if (!is_valid(c, r)) {
+      ++info->nulls;
+      continue;
+    }
+    if (info->min_row < 0 || compare_value(c, r, info->min_row) < 0) info->min_row = r;
+    if (info->max_row < 0 || compare_value(c, r, info->max_row) > 0) info->max_row = r;
+  }
+  if (c->dictionary) {
+    dict_rows = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *dict_rows);
+    indices = (uint32_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *indices);
+    for (int64_t r = r0; r < r1; ++r) {
+      if (!is_valid(c, r)) continue;
+      int64_t k = 0;
+      while (k < num_dict && !equal_value(c, dict_rows[k], r)) ++k;
+      if (k == num_dict) dict_rows[num_dict++] = r;
+      indices[r - r0] = (uint32_t)k;
+    }
+    tw body;
+    gcol_detail_thrift_writer_init(&body);
+    plain_values(&body, c, dict_rows, num_dict);
+    info->dict_offset = (int64_t)out->size;
+    write_page_header(out, GCOL_DETAIL_PQ_PAGE_DICTIONARY, (int32_t)body.size, (int32_t)num_dict,
+                      GCOL_DETAIL_PQ_ENC_PLAIN, 0, 0);
+    gcol_detail_thrift_write_bytes(out, body.data, body.size);
+    gcol_detail_thrift_writer_free(&body);
+  }
+  info->data_page_offset = (int64_t)out->size;
+  int64_t const per_page = c->rows_per_page > 0 ? c->rows_per_page : (n > 0 ? n : 1);
+  for (int64_t p0 = r0; p0 < r1 || (p0 == r0 && n == 0); p0 += per_page) {
+    int64_t const p1 = p0 + per_page < r1 ? p0 + per_page : r1;
+    int64_t const m = p1 - p0;
+    tw levels, values;
+    gcol_detail_thrift_writer_init(&levels);
+    gcol_detail_thrift_writer_init(&values);
+    int64_t nvalid = 0;
+    uint32_t *lv = (uint32_t *)malloc((size_t)(m > 0 ? m : 1) * sizeof *lv);
+    uint32_t *idx = (uint32_t *)malloc((size_t)(m > 0 ? m : 1) * sizeof *idx);
+    for (int64_t r = p0; r < p1; ++r) {
+      lv[r - p0] = is_valid(c, r) ? 1u : 0u;
+      if (is_valid(c, r)) {
+        rows[nvalid] = r;
+        if (indices != NULL) idx[nvalid] = indices[r - r0];
+        ++nvalid;
+      }
+    }
+    if (c->optional) rle_encode(&levels, lv, m, 1);
+    int32_t encoding = GCOL_DETAIL_PQ_ENC_PLAIN;
+    if (c->dictionary) {
+      int bw = 0;
+      while (bw < 32 && ((uint64_t)(num_dict > 0 ? num_dict - 1 : 0) >> bw) != 0) ++bw;
+      uint8_t const b = (uint8_t)bw;
+      gcol_detail_thrift_write_bytes(&values, &b, 1);
+      rle_encode(&values, idx, nvalid, bw);
+      encoding = c->page_version == 2 ? GCOL_DETAIL_PQ_ENC_RLE_DICTIONARY
+                                      : GCOL_DETAIL_PQ_ENC_PLAIN_DICTIONARY;
+    } else if (c->rle_booleans) {
+      tw bits;
+      gcol_detail_thrift_writer_init(&bits);
+      for (int64_t i = 0; i < nvalid; ++i) idx[i] = c->ints[rows[i]] ? 1u : 0u;
+      rle_encode(&bits, idx, nvalid, 1);
+      put_le(&values, bits.size, 4);
+      gcol_detail_thrift_write_bytes(&values, bits.data, bits.size);
+      gcol_detail_thrift_writer_free(&bits);
+      encoding = GCOL_DETAIL_PQ_ENC_RLE;
+    } else if (c->delta) {
+      delta_values(&values, c, rows, nvalid);
+      encoding = c->strings != NULL ? GCOL_DETAIL_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY
+                                    : GCOL_DETAIL_PQ_ENC_DELTA_BINARY_PACKED;
+    } else if (c->split) { /* PLAIN bytes, then byte b of every value in stream b */
+      tw plain;
+      gcol_detail_thrift_writer_init(&plain);
+      plain_values(&plain, c, rows, nvalid);
+      int64_t const w = nvalid > 0 ? (int64_t)plain.size / nvalid : 0;
+      for (int64_t b = 0; b < w; ++b) {
+        for (int64_t i = 0; i < nvalid; ++i) {
+          gcol_detail_thrift_write_bytes(&values, plain.data + i * w + b, 1);
+        }
+      }
+      gcol_detail_thrift_writer_free(&plain);
+      encoding = GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT;
+    } else {
+      plain_values(&values, c, rows, nvalid);
+    }
+    if (c->lie_encoding > 0) encoding = c->lie_encoding;
+    if (c->page_version == 2) {
+      write_page_header(out, GCOL_DETAIL_PQ_PAGE_DATA_V2, (int32_t)(levels.size + values.size),
+                        (int32_t)m, encoding, (int32_t)(m - nvalid), (int32_t)levels.size);
+      gcol_detail_thrift_write_bytes(out, levels.data, levels.size);
+    } else {
+      size_t const lsize = c->optional ? levels.size + 4 : 0;
+      write_page_header(out, GCOL_DETAIL_PQ_PAGE_DATA, (int32_t)(lsize + values.size), (int32_t)m,
+                        encoding, 0, 0);
+      if (c->optional) {
+        put_le(out, levels.size, 4);
+        gcol_detail_thrift_write_bytes(out, levels.data, levels.size);
+      }
+    }
+    gcol_detail_thrift_write_bytes(out, values.data, values.size);
+    gcol_detail_thrift_writer_free(&levels);
+    gcol_detail_thrift_writer_free(&values);
+    free(lv);
+    free(idx);
+    if (n == 0) break;
+  }
+  info->size = (int64_t)out->size - info->start;
+  free(rows);
+  free(dict_rows);
+  free(indices);
+}
+
+static void write_stat_value(tw *w, int16_t id, const pqb_column *c, int64_t row) {
+  tw v;
+  gcol_detail_thrift_writer_init(&v);
+  if (c->physical == GCOL_PARQUET_BOOLEAN) {
+    uint8_t const b = c->ints[row] ? 1 : 0;
+    gcol_detail_thrift_write_bytes(&v, &b, 1);
+  } else {
+    plain_value(&v, c, row, false);
+  }
+  gcol_detail_thrift_write_binary_field(w, id, v.data, (int64_t)v.size);
+  gcol_detail_thrift_writer_free(&v);
+}
+
+static void write_schema_leaf(tw *w, const pqb_column *c) {
+  gcol_detail_thrift_write_struct_begin(w);
+  gcol_detail_thrift_write_i32_field(w, 1, c->physical);
+  if (c->physical == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
+    gcol_detail_thrift_write_i32_field(w, 2, c->type_length);
+  }
+  gcol_detail_thrift_write_i32_field(w, 3, c->optional ? 1 : 0);
+  gcol_detail_thrift_write_binary_field(w, 4, c->name, (int64_t)strlen(c->name));
+  if (c->converted_type >= 0) gcol_detail_thrift_write_i32_field(w, 6, c->converted_type);
+  if (c->logical == GCOL_PARQUET_LOGICAL_DECIMAL || c->converted_type == 5) {
+    gcol_detail_thrift_write_i32_field(w, 7, c->scale);
+    gcol_detail_thrift_write_i32_field(w, 8, c->precision);
+  }
+  if (c->logical != 0 && c->converted_type < 0) {
+    gcol_detail_thrift_write_field(w, 10, GCOL_DETAIL_THRIFT_STRUCT);
+    gcol_detail_thrift_write_struct_begin(w);
+    gcol_detail_thrift_write_field(w, (int16_t)c->logical, GCOL_DETAIL_THRIFT_STRUCT);
+    gcol_detail_thrift_write_struct_begin(w);
+    switch (c->logical) {
+      case GCOL_PARQUET_LOGICAL_DECIMAL:
+        gcol_detail_thrift_write_i32_field(w, 1, c->scale);
+        gcol_detail_thrift_write_i32_field(w, 2, c->precision);
+        break;
+      case GCOL_PARQUET_LOGICAL_TIME:
+      case GCOL_PARQUET_LOGICAL_TIMESTAMP:
+        gcol_detail_thrift_write_bool_field(w, 1, true);
+        gcol_detail_thrift_write_field(w, 2, GCOL_DETAIL_THRIFT_STRUCT);
+        gcol_detail_thrift_write_struct_begin(w);
+        gcol_detail_thrift_write_field(w, (int16_t)c->time_unit, GCOL_DETAIL_THRIFT_STRUCT);
+        gcol_detail_thrift_write_struct_begin(w);
+        gcol_detail_thrift_write_struct_end(w);
+        gcol_detail_thrift_write_struct_end(w);
+        break;
+      case GCOL_PARQUET_LOGICAL_INTEGER:
+        gcol_detail_thrift_write_field(w, 1, GCOL_DETAIL_THRIFT_I8);
+        {
+          uint8_t const b = (uint8_t)c->bit_width;
+          gcol_detail_thrift_write_bytes(w, &b, 1);
+        }
+        gcol_detail_thrift_write_bool_field(w, 2, c->is_signed);
+        break;
+      default:
+        break;
+    }
+    gcol_detail_thrift_write_struct_end(w);
+    gcol_detail_thrift_write_struct_end(w);
+  }
+  gcol_detail_thrift_write_struct_end(w);
+}
+
+uint8_t *pqb_build(const pqb_file *f, int64_t *size) {
+  tw out, meta;
+  gcol_detail_thrift_writer_init(&out);
+  gcol_detail_thrift_writer_init(&meta);
+  gcol_detail_thrift_write_bytes(&out, "PAR1", 4);
+  int64_t const per_group =
+      f->rows_per_group > 0 ? f->rows_per_group : (f->num_rows > 0 ? f->num_rows : 1);
+  int64_t const groups = f->num_rows == 0 ? 0 : (f->num_rows + per_group - 1) / per_group;
+  chunk_info *chunks = (chunk_info *)calloc((size_t)(groups * f->num_columns + 1), sizeof *chunks);
+  for (int64_t g = 0; g < groups; ++g) {
+    int64_t const r0 = g * per_group;
+    int64_t const r1 = r0 + per_group < f->num_rows ? r0 + per_group : f->num_rows;
+    for (int32_t k = 0; k < f->num_columns; ++k) {
+      write_chunk(&out, &f->columns[k], r0, r1, &chunks[g * f->num_columns + k]);
+    }
+  }
+  /* FileMetaData */
+  gcol_detail_thrift_write_struct_begin(&meta);
+  gcol_detail_thrift_write_i32_field(&meta, 1, 1);
+  gcol_detail_thrift_write_list_field(&meta, 2, GCOL_DETAIL_THRIFT_STRUCT, f->num_columns + 1);
+  gcol_detail_thrift_write_struct_begin(&meta);
+  gcol_detail_thrift_write_binary_field(&meta, 4, "schema", 6);
+  gcol_detail_thrift_write_i32_field(&meta, 5, f->num_columns);
+  gcol_detail_thrift_write_struct_end(&meta);
+  for (int32_t k = 0; k < f->num_columns; ++k) write_schema_leaf(&meta, &f->columns[k]);
+  gcol_detail_thrift_write_i64_field(&meta, 3, f->lie_num_rows > 0 ? f->lie_num_rows : f->num_rows);
+  gcol_detail_thrift_write_list_field(&meta, 4, GCOL_DETAIL_THRIFT_STRUCT, groups);
+  for (int64_t g = 0; g < groups; ++g) {
+    int64_t const r0 = g * per_group;
+    int64_t const r1 = r0 + per_group < f->num_rows ? r0 + per_group : f->num_rows;
+    int64_t bytes = 0;
+    gcol_detail_thrift_write_struct_begin(&meta);
+    gcol_detail_thrift_write_list_field(&meta, 1, GCOL_DETAIL_THRIFT_STRUCT, f->num_columns);
+    for (int32_t k = 0; k < f->num_columns; ++k) {
+      const pqb_column *c = &f->columns[k];
+      const chunk_info *ci = &chunks[g * f->num_columns + k];
+      bytes += ci->size;
+      gcol_detail_thrift_write_struct_begin(&meta); /* ColumnChunk */
+      gcol_detail_thrift_write_i64_field(&meta, 2, ci->start);
+      gcol_detail_thrift_write_field(&meta, 3, GCOL_DETAIL_THRIFT_STRUCT);
+      gcol_detail_thrift_write_struct_begin(&meta); /* ColumnMetaData */
+      gcol_detail_thrift_write_i32_field(&meta, 1, c->physical);
+      gcol_detail_thrift_write_list_field(&meta, 2, GCOL_DETAIL_THRIFT_I32, 2);
+      gcol_detail_thrift_write_i32(&meta, GCOL_DETAIL_PQ_ENC_PLAIN);
+      gcol_detail_thrift_write_i32(&meta, GCOL_DETAIL_PQ_ENC_RLE);
+      gcol_detail_thrift_write_list_field(&meta, 3, GCOL_DETAIL_THRIFT_BINARY, 1);
+      gcol_detail_thrift_write_binary(&meta, c->name, (int64_t)strlen(c->name));
+      gcol_detail_thrift_write_i32_field(&meta, 4, c->lie_codec > 0 ? c->lie_codec : 0);
+      gcol_detail_thrift_write_i64_field(&meta, 5, r1 - r0);
+      gcol_detail_thrift_write_i64_field(&meta, 6, ci->size);
+      gcol_detail_thrift_write_i64_field(&meta, 7, ci->size);
+      gcol_detail_thrift_write_i64_field(&meta, 9, ci->data_page_offset);
+      if (ci->dict_offset >= 0) gcol_detail_thrift_write_i64_field(&meta, 11, ci->dict_offset);
+      gcol_detail_thrift_write_field(&meta, 12, GCOL_DETAIL_THRIFT_STRUCT);
+      gcol_detail_thrift_write_struct_begin(&meta); /* Statistics */
+      gcol_detail_thrift_write_i64_field(&meta, 3, ci->nulls);
+      if (ci->max_row >= 0) write_stat_value(&meta, 5, c, ci->max_row);
+      if (ci->min_row >= 0) write_stat_value(&meta, 6, c, ci->min_row);
+      gcol_detail_thrift_write_struct_end(&meta);
+      gcol_detail_thrift_write_struct_end(&meta); /* ColumnMetaData */
+      gcol_detail_thrift_write_struct_end(&meta); /* ColumnChunk */
+    }
+    gcol_detail_thrift_write_i64_field(&meta, 2, bytes);
+    gcol_detail_thrift_write_i64_field(&meta, 3, r1 - r0);
+    gcol_detail_thrift_write_struct_end(&meta);
+  }
+  if (f->num_key_values > 0) {
+    gcol_detail_thrift_write_list_field(&meta, 5, GCOL_DETAIL_THRIFT_STRUCT, f->num_key_values);
+    for (int32_t i = 0; i < f->num_key_values; ++i) {
+      gcol_detail_thrift_write_struct_begin(&meta);
+      gcol_detail_thrift_write_binary_field(&meta, 1, f->keys[i], (int64_t)strlen(f->keys[i]));
+      if (f->values[i] != NULL) {
+        gcol_detail_thrift_write_binary_field(&meta, 2, f->values[i],
+                                              (int64_t)strlen(f->values[i]));
+      }
+      gcol_detail_thrift_write_struct_end(&meta);
+    }
+  }
+  gcol_detail_thrift_write_binary_field(&meta, 6, "gcol test builder", 17);
+  gcol_detail_thrift_write_struct_end(&meta);
+  gcol_detail_thrift_write_bytes(&out, meta.data, meta.size);
+  put_le(&out, meta.size, 4);
+  gcol_detail_thrift_write_bytes(&out, "PAR1", 4);
+  free(chunks);
+  bool const failed = out.failed || meta.failed;
+  gcol_detail_thrift_writer_free(&meta);
+  if (failed) {
+    gcol_detail_thrift_writer_free(&out);
+    return NULL;
+  }
+  *size = (int64_t)out.size;
+  return out.data;
+}

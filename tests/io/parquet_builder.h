@@ -1,0 +1,62 @@
+/*
+ * A small Parquet writer for tests, on gcol's own Thrift writer: flat columns, PLAIN or
+ * dictionary values, RLE/bit-packed definition levels, data pages v1 or v2, several row
+ * groups and pages, statistics and key-value metadata, UNCOMPRESSED. Options make it lie
+ * (a codec it did not use, a wrong row count, an encoding it did not write) for the
+ * bad-input tests.
+ */
+#ifndef GCOL_TESTS_PARQUET_BUILDER_H
+#define GCOL_TESTS_PARQUET_BUILDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pqb_column {
+  const char *name;
+  int32_t physical;       /* gcol_parquet_physical_type */
+  int32_t type_length;    /* FIXED_LEN_BYTE_ARRAY: bytes (1..16) of big-endian decimals from
+                             `ints`, sign-extended */
+  int32_t logical;        /* gcol_parquet_logical_type, 0 none */
+  int32_t time_unit;      /* TIME/TIMESTAMP: 1 ms, 2 us, 3 ns */
+  int32_t bit_width;      /* INTEGER */
+  bool is_signed;         /* INTEGER */
+  int32_t precision;      /* DECIMAL */
+  int32_t scale;          /* DECIMAL */
+  int32_t converted_type; /* legacy annotation, -1 none (written instead of a logical type) */
+  bool optional;
+  const int64_t *ints;        /* BOOLEAN (0/1), INT32, INT64, FIXED_LEN_BYTE_ARRAY values */
+  const double *reals;        /* FLOAT, DOUBLE */
+  const char *const *strings; /* BYTE_ARRAY (NUL-terminated) */
+  const uint8_t *valid;       /* NULL: all valid (rows with valid 0 are null) */
+  bool dictionary;
+  bool rle_booleans;     /* BOOLEAN values as RLE (data page v2 style) */
+  bool delta;            /* INT32/INT64 values as DELTA_BINARY_PACKED (blocks of 128, 4
+                            miniblocks), BYTE_ARRAY as DELTA_LENGTH_BYTE_ARRAY */
+  bool split;            /* FLOAT/DOUBLE/INT32/INT64 values as BYTE_STREAM_SPLIT */
+  int32_t page_version;  /* 1 or 2 */
+  int64_t rows_per_page; /* 0: one page per chunk */
+  /* lies */
+  int32_t lie_encoding; /* > 0: data pages claim this encoding */
+  int32_t lie_codec;    /* > 0: the chunk claims this codec */
+} pqb_column;
+
+typedef struct pqb_file {
+  int32_t num_columns;
+  const pqb_column *columns;
+  int64_t num_rows;
+  int64_t rows_per_group; /* 0: one row group */
+  int32_t num_key_values;
+  const char *const *keys;
+  const char *const *values;
+  int64_t lie_num_rows; /* > 0: the footer claims this many rows */
+} pqb_file;
+
+/* A malloc'd file; NULL on failure. */
+uint8_t *pqb_build(const pqb_file *file, int64_t *size);
+
+/* RLE/bit-packed hybrid encoding of `n` values of `bit_width` bits, appended to a growing
+ * buffer (exposed for the decoder's tests). Returns the bytes written; *out is malloc'd. */
+int64_t pqb_rle_encode(const uint32_t *values, int64_t n, int bit_width, uint8_t **out);
+
+#endif

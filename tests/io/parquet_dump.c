@@ -1,0 +1,346 @@
+/*
+ * Reads a Parquet file with gcol (every column, every row group) and prints its metadata and
+ * values in the text form tests/io/make_parquet_files.py writes for the values it gave
+ * pyarrow, so test_parquet_python.py can compare them line by line:
+ *
+ *   rows N
+ *   row_groups G
+ *   column NAME TYPE          (gcol_type_name of the column read)
+ *   VALUE | null              (one line per row)
+ *
+ * VALUE: integers (timestamps, dates, durations, decimals unscaled, booleans 0/1) in decimal;
+ * floats as the hex of their IEEE bits (%08x, %016llx); strings as "s:" + hex of the bytes.
+ * A failed read prints "error STATUS_NAME" and the message on stderr, and exits 0 (the
+ * script decides whether the failure was expected).
+ *
+ *   parquet_dump [--host] FILE
+ *   parquet_dump [--host] --rewrite FILE OUT [SKIP...]
+ *   parquet_dump --stats FILE
+ *
+ * Without --host the file is read by gcol_parquet_read_file on the GPU (no GPU: prints "skip").
+ * With --host it is read by the same plan and per-page decoders on the CPU (what the kernels
+ * run), so that a machine with pyarrow and no GPU checks them against pyarrow's files.
+ * --rewrite writes the columns gcol can write (all but durations and those named SKIP) to OUT
+ * with gcol's writer (the public one from the GPU table, or the host writer under --host),
+ * printing "wrote NAME" for each, so that the script can read OUT with pyarrow.
+ * --stats prints the footer's statistics as gcol decodes them, one line per column chunk:
+ * "ROW_GROUP COLUMN NULL_COUNT|- int MIN MAX" (BOOLEAN, INT32, INT64), "... float MIN MAX"
+ * (%.17g), or "... none" (no decoded min/max).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcol/gcol.h"
+#include "internal/parquet.h"
+
+/* One column read, in host memory. */
+typedef struct host_column {
+  const char *name;
+  gcol_data_type type;
+  int64_t size;
+  uint8_t *values;  /* fixed width: size values */
+  uint8_t *valid;   /* size bytes */
+  int64_t *offsets; /* STRING: size + 1 */
+  char *chars;      /* STRING */
+} host_column;
+
+static void host_column_free(host_column *c) {
+  free(c->values);
+  free(c->valid);
+  free(c->offsets);
+  free(c->chars);
+}
+
+static void *xmalloc(size_t n) {
+  void *p = malloc(n > 0 ? n : 1);
+  if (p == NULL) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+  return p;
+}
+
+/* Column k read on the GPU (the table already read) and copied back. */
+static void from_device(gcol_column_view v, host_column *c) {
+  c->type = v.type;
+  c->size = v.size;
+  if (v.type.id == GCOL_STRING) {
+    gcol_host_strings *hs = NULL;
+    if (gcol_column_strings_copy_to_host(v, NULL, &hs) != GCOL_OK) exit(1);
+    c->offsets = (int64_t *)xmalloc((size_t)(v.size + 1) * 8);
+    memcpy(c->offsets, hs->offsets, (size_t)(v.size + 1) * 8);
+    c->chars = (char *)xmalloc((size_t)hs->offsets[v.size]);
+    memcpy(c->chars, hs->chars, (size_t)hs->offsets[v.size]);
+    c->valid = (uint8_t *)xmalloc((size_t)v.size);
+    memcpy(c->valid, hs->valid, (size_t)v.size);
+    gcol_host_strings_free(hs);
+    return;
+  }
+  c->values = (uint8_t *)xmalloc((size_t)v.size * gcol_type_size(v.type.id));
+  c->valid = (uint8_t *)xmalloc((size_t)v.size);
+  if (gcol_column_copy_to_host(v, c->values, c->valid, NULL) != GCOL_OK) exit(1);
+}
+
+/* Column k read on the CPU through the plan and the per-page decoders. */
+static gcol_status from_host(const gcol_detail_pq_file *file, const gcol_parquet_metadata *md,
+                             int32_t k, host_column *c) {
+  int32_t const ng = gcol_parquet_metadata_num_row_groups(md);
+  int32_t *groups = (int32_t *)xmalloc((size_t)ng * sizeof *groups);
+  for (int32_t g = 0; g < ng; ++g) groups[g] = g;
+  gcol_detail_pq_column_plan plan;
+  gcol_status st = gcol_detail_parquet_plan_column(file, md, k, groups, ng, &plan);
+  free(groups);
+  if (st != GCOL_OK) return st;
+  int64_t const n = plan.num_rows;
+  uint64_t *words = (uint64_t *)xmalloc((size_t)n * 8);
+  uint64_t *words_hi = (uint64_t *)xmalloc((size_t)n * 8);
+  int64_t *pos = (int64_t *)xmalloc((size_t)n * 8);
+  int64_t *len = (int64_t *)xmalloc((size_t)n * 8);
+  c->valid = (uint8_t *)xmalloc((size_t)n);
+  c->type = plan.type;
+  c->size = n;
+  int32_t bad = 0;
+  bool is_dict = false;
+  int const code = gcol_detail_parquet_decode_column_host(&plan, words, words_hi, pos, len,
+                                                          c->valid, &bad, &is_dict);
+  if (code != 0) {
+    fprintf(stderr, "column %d, %s %d: %s\n", k, is_dict ? "dictionary" : "page", bad,
+            gcol_detail_parquet_page_error(code));
+    st = GCOL_ERROR_INVALID_ARGUMENT;
+  } else if (plan.type.id == GCOL_STRING) {
+    c->offsets = (int64_t *)xmalloc((size_t)(n + 1) * 8);
+    int64_t total = 0;
+    for (int64_t i = 0; i < n; ++i) total += len[i];
+    c->chars = (char *)xmalloc((size_t)total);
+    c->offsets[0] = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      memcpy(c->chars + c->offsets[i], plan.bytes + pos[i], (size_t)len[i]);
+      c->offsets[i + 1] = c->offsets[i] + len[i];
+    }
+  } else {
+    size_t const w = gcol_type_size(plan.type.id);
+    c->values = (uint8_t *)xmalloc((size_t)n * w);
+    for (int64_t i = 0; i < n; ++i) {
+      memcpy(c->values + (size_t)i * w, &words[i], w < 8 ? w : 8);
+      if (w == 16) memcpy(c->values + (size_t)i * w + 8, &words_hi[i], 8);
+    }
+  }
+  free(words);
+  free(words_hi);
+  free(pos);
+  free(len);
+  gcol_detail_parquet_plan_free(&plan);
+  return st;
+}
+
+static void print_column(const host_column *c) {
+  printf("column %s %s\n", c->name, gcol_type_name(c->type.id));
+  gcol_type_id const id = c->type.id;
+  size_t const w = id == GCOL_STRING ? 0 : gcol_type_size(id);
+  bool const is_unsigned = id == GCOL_UINT8 || id == GCOL_UINT16 || id == GCOL_UINT32 ||
+                           id == GCOL_UINT64 || id == GCOL_BOOL8;
+  for (int64_t i = 0; i < c->size; ++i) {
+    if (!c->valid[i]) {
+      printf("null\n");
+      continue;
+    }
+    if (id == GCOL_STRING) {
+      printf("s:");
+      for (int64_t b = c->offsets[i]; b < c->offsets[i + 1]; ++b) {
+        printf("%02x", (unsigned char)c->chars[b]);
+      }
+      printf("\n");
+      continue;
+    }
+    if (w == 16) { /* DECIMAL128: the unscaled value in decimal (32-bit limbs, no __int128) */
+      uint64_t lo, hi;
+      memcpy(&lo, c->values + (size_t)i * 16, 8);
+      memcpy(&hi, c->values + (size_t)i * 16 + 8, 8);
+      bool const negative = hi >> 63;
+      if (negative) { /* two's complement negation */
+        lo = ~lo + 1;
+        hi = ~hi + (lo == 0);
+      }
+      uint32_t limb[4] = {(uint32_t)(hi >> 32), (uint32_t)hi, (uint32_t)(lo >> 32), (uint32_t)lo};
+      char digits[48];
+      int d = 0;
+      do {
+        uint64_t rem = 0;
+        for (int l = 0; l < 4; ++l) {
+          uint64_t const cur = (rem << 32) | limb[l];
+          limb[l] = (uint32_t)(cur / 10);
+          rem = cur % 10;
+        }
+        digits[d++] = (char)('0' + (int)rem);
+      } while (limb[0] | limb[1] | limb[2] | limb[3]);
+      if (negative) putchar('-');
+      while (d > 0) putchar(digits[--d]);
+      putchar('\n');
+      continue;
+    }
+    uint64_t bits = 0;
+    memcpy(&bits, c->values + (size_t)i * w, w);
+    if (id == GCOL_FLOAT32) {
+      printf("%08" PRIx32 "\n", (uint32_t)bits);
+    } else if (id == GCOL_FLOAT64) {
+      printf("%016" PRIx64 "\n", bits);
+    } else if (is_unsigned) {
+      printf("%" PRIu64 "\n", bits);
+    } else {
+      int const shift = 64 - 8 * (int)w; /* sign-extend the width's bits */
+      printf("%" PRId64 "\n", (int64_t)(bits << shift) >> shift);
+    }
+  }
+}
+
+static int fail(gcol_status st) {
+  printf("error %s\n", gcol_status_string(st));
+  fprintf(stderr, "%s\n", gcol_last_error());
+  return 0;
+}
+
+static bool writable(const host_column *c, int argc, char **argv, int first_skip) {
+  gcol_type_id const id = c->type.id;
+  if (id >= GCOL_DURATION_DAYS && id <= GCOL_DURATION_NANOSECONDS) return false;
+  for (int a = first_skip; a < argc; ++a) {
+    if (strcmp(argv[a], c->name) == 0) return false;
+  }
+  return true;
+}
+
+static int print_stats(const char *path) {
+  gcol_parquet_metadata *md = NULL;
+  gcol_status const st = gcol_parquet_metadata_read_file(path, &md);
+  if (st != GCOL_OK) return fail(st);
+  for (int32_t g = 0; g < gcol_parquet_metadata_num_row_groups(md); ++g) {
+    for (int32_t k = 0; k < gcol_parquet_metadata_num_columns(md); ++k) {
+      gcol_parquet_statistics s;
+      gcol_parquet_metadata_statistics(md, g, k, &s);
+      printf("%d %d ", g, k);
+      if (s.has_null_count) {
+        printf("%" PRId64, s.null_count);
+      } else {
+        printf("-");
+      }
+      if (s.has_integer_min_max) {
+        printf(" int %" PRId64 " %" PRId64 "\n", s.min_i64, s.max_i64);
+      } else if (s.has_float_min_max) {
+        printf(" float %.17g %.17g\n", s.min_f64, s.max_f64);
+      } else {
+        printf(" none\n");
+      }
+    }
+  }
+  gcol_parquet_metadata_free(md);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--stats") == 0) return print_stats(argv[2]);
+  int a = 1;
+  bool const host = a < argc && strcmp(argv[a], "--host") == 0;
+  a += host;
+  bool const rewrite = a < argc && strcmp(argv[a], "--rewrite") == 0;
+  a += rewrite;
+  if (a >= argc || (rewrite && a + 1 >= argc) || (!rewrite && a + 1 != argc)) {
+    fprintf(stderr, "usage: parquet_dump [--host] FILE | [--host] --rewrite FILE OUT [SKIP...]\n");
+    return 2;
+  }
+  const char *path = argv[a];
+  if (!host && gcol_device_count() == 0) {
+    printf("skip\n");
+    return 0;
+  }
+  gcol_parquet_metadata *md = NULL;
+  gcol_status st = gcol_parquet_metadata_read_file(path, &md);
+  if (st != GCOL_OK) return fail(st);
+  int32_t const ncols = gcol_parquet_metadata_num_columns(md);
+  host_column *cols = (host_column *)calloc((size_t)ncols + 1, sizeof *cols);
+  gcol_table *t = NULL;
+  if (host) {
+    gcol_detail_pq_file file;
+    st = gcol_detail_pq_file_open(path, &file);
+    for (int32_t k = 0; k < ncols && st == GCOL_OK; ++k) st = from_host(&file, md, k, &cols[k]);
+    gcol_detail_pq_file_close(&file);
+  } else {
+    st = gcol_parquet_read_file(path, NULL, &t, NULL, NULL);
+    if (st == GCOL_OK) {
+      gcol_table_view const tv = gcol_table_get_view(t);
+      for (int32_t k = 0; k < ncols; ++k) from_device(tv.columns[k], &cols[k]);
+    }
+  }
+  for (int32_t k = 0; k < ncols; ++k) {
+    gcol_parquet_column_info info;
+    gcol_parquet_metadata_column(md, k, &info);
+    cols[k].name = info.name;
+  }
+  int rc = 0;
+  if (st != GCOL_OK) {
+    rc = fail(st);
+  } else if (!rewrite) {
+    printf("rows %" PRId64 "\n", gcol_parquet_metadata_num_rows(md));
+    printf("row_groups %d\n", gcol_parquet_metadata_num_row_groups(md));
+    for (int32_t k = 0; k < ncols; ++k) print_column(&cols[k]);
+  } else {
+    gcol_parquet_write_options opt;
+    gcol_parquet_write_options_init(&opt);
+    opt.row_group_rows = 5000;
+    const char **names = (const char **)calloc((size_t)ncols + 1, sizeof *names);
+    int32_t n = 0;
+    if (host) {
+      gcol_detail_pq_host_column *hc =
+          (gcol_detail_pq_host_column *)calloc((size_t)ncols + 1, sizeof *hc);
+      for (int32_t k = 0; k < ncols; ++k) {
+        if (!writable(&cols[k], argc, argv, a + 2)) continue;
+        hc[n].name = cols[k].name;
+        hc[n].type = cols[k].type;
+        hc[n].data = cols[k].values;
+        gcol_parquet_column_info info;
+        gcol_parquet_metadata_column(md, k, &info);
+        hc[n].valid = info.nullable ? cols[k].valid : NULL;
+        hc[n].offsets = cols[k].offsets;
+        hc[n].chars = cols[k].chars;
+        names[n++] = cols[k].name;
+      }
+      uint8_t *bytes = NULL;
+      int64_t size = 0;
+      st = gcol_detail_parquet_write_host(hc, n, cols[0].size, &opt, &bytes, &size);
+      if (st == GCOL_OK) {
+        FILE *f = fopen(argv[a + 1], "wb");
+        if (f == NULL || fwrite(bytes, 1, (size_t)size, f) != (size_t)size) {
+          st = GCOL_ERROR_INVALID_ARGUMENT;
+        }
+        if (f != NULL) fclose(f);
+      }
+      free(bytes);
+      free(hc);
+    } else {
+      gcol_table_view const tv = gcol_table_get_view(t);
+      gcol_column_view *keep = (gcol_column_view *)calloc((size_t)ncols + 1, sizeof *keep);
+      for (int32_t k = 0; k < ncols; ++k) {
+        if (!writable(&cols[k], argc, argv, a + 2)) continue;
+        keep[n] = tv.columns[k];
+        names[n++] = cols[k].name;
+      }
+      gcol_table_view out;
+      opt.column_names = names;
+      st = gcol_table_view_make(keep, n, &out);
+      if (st == GCOL_OK) st = gcol_parquet_write_file(out, &opt, argv[a + 1], NULL);
+      free(keep);
+    }
+    if (st != GCOL_OK) {
+      fail(st);
+      rc = 1;
+    } else {
+      for (int32_t k = 0; k < n; ++k) printf("wrote %s\n", names[k]);
+    }
+    free(names);
+  }
+  for (int32_t k = 0; k < ncols; ++k) host_column_free(&cols[k]);
+  free(cols);
+  gcol_table_free(t);
+  gcol_parquet_metadata_free(md);
+  return rc;
+}

@@ -1,0 +1,579 @@
+/*
+ * GPU tests of the Parquet reader (include/gcol/io/parquet.h): files written by
+ * parquet_builder.c (every type the reader takes, nulls, PLAIN and dictionary values, data
+ * pages v1 and v2, several row groups and pages) read from a buffer, a file and a callback
+ * source into tables and compared value by value with the data written; column projection by
+ * index and name, row-group selection; empty and all-null columns; errors found on the GPU
+ * (a page whose levels end early) and on the host; allocation failures. The files pyarrow
+ * writes are checked by test_parquet_python.py (suite clients).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gcol/io/parquet.h"
+#include "internal/parquet.h"
+#include "parquet_cases.h"
+#include "test_util.h"
+
+/* Column `view` must hold rows[0..n) of column `c` (a row index into the data). */
+static void check_column(gcol_column_view view, const pqb_column *c, gcol_type_id id,
+                         const int64_t *rows, int64_t n) {
+  assert_int_equal(view.type.id, id);
+  assert_int_equal(view.size, n);
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) nulls += c->valid != NULL && !c->valid[rows[i]];
+  if (c->optional && view.null_mask != NULL) {
+    assert_int_equal(view.null_count, nulls);
+  } else {
+    /* no mask: no nulls (an optional column copied out of a row range may lose its mask
+     * when the range has no null; test_read_every_type checks that whole reads keep it) */
+    assert_int_equal(nulls, 0);
+  }
+  if (!c->optional) assert_null(view.null_mask);
+  if (id == GCOL_STRING) {
+    gcol_host_strings *hs = NULL;
+    GCOL_TEST_OK(gcol_column_strings_copy_to_host(view, NULL, &hs));
+    for (int64_t i = 0; i < n; ++i) {
+      bool const v = c->valid == NULL || c->valid[rows[i]];
+      assert_int_equal(hs->valid[i], v);
+      int64_t const len = hs->offsets[i + 1] - hs->offsets[i];
+      if (!v) {
+        assert_int_equal(len, 0);
+        continue;
+      }
+      const char *want = c->strings[rows[i]];
+      if (len != (int64_t)strlen(want) || memcmp(hs->chars + hs->offsets[i], want, (size_t)len)) {
+        fail_msg("column %s row %lld: string differs", c->name, (long long)i);
+      }
+    }
+    gcol_host_strings_free(hs);
+    return;
+  }
+  size_t const width = gcol_type_size(id);
+  uint8_t *values = (uint8_t *)malloc((size_t)(n > 0 ? n : 1) * width);
+  uint8_t *valid = (uint8_t *)malloc((size_t)(n > 0 ? n : 1));
+  GCOL_TEST_OK(gcol_column_copy_to_host(view, values, valid, NULL));
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t const r = rows[i];
+    bool const v = c->valid == NULL || c->valid[r];
+    if (valid[i] != v) fail_msg("column %s row %lld: valid %d", c->name, (long long)i, valid[i]);
+    if (!v) continue;
+    const uint8_t *p = values + (size_t)i * width;
+    bool same = false;
+    if (c->physical == GCOL_PARQUET_FLOAT) {
+      float f;
+      memcpy(&f, p, 4);
+      same = f == (float)c->reals[r];
+    } else if (c->physical == GCOL_PARQUET_DOUBLE) {
+      double d;
+      memcpy(&d, p, 8);
+      same = d == c->reals[r];
+    } else {
+      int64_t x = 0;
+      switch (width) {
+        case 1: {
+          int8_t y;
+          memcpy(&y, p, 1);
+          x = id == GCOL_BOOL8 ? (uint8_t)y : y;
+          break;
+        }
+        case 2: {
+          int16_t y;
+          memcpy(&y, p, 2);
+          x = y;
+          break;
+        }
+        case 4: {
+          int32_t y;
+          memcpy(&y, p, 4);
+          x = y;
+          break;
+        }
+        default:
+          memcpy(&x, p, 8);
+          break;
+      }
+      same = x == c->ints[r];
+      if (width == 16) { /* DECIMAL128: the high word is the sign */
+        int64_t high = 0;
+        memcpy(&high, p + 8, 8);
+        same = same && high == (c->ints[r] < 0 ? -1 : 0);
+      }
+    }
+    if (!same) fail_msg("column %s row %lld: value differs", c->name, (long long)i);
+  }
+  free(values);
+  free(valid);
+}
+
+static const gcol_type_id expected_ids[NUM_COLS] = {GCOL_INT32,
+                                                    GCOL_INT32,
+                                                    GCOL_INT64,
+                                                    GCOL_FLOAT64,
+                                                    GCOL_FLOAT32,
+                                                    GCOL_BOOL8,
+                                                    GCOL_STRING,
+                                                    GCOL_TIMESTAMP_DAYS,
+                                                    GCOL_TIMESTAMP_MICROSECONDS,
+                                                    GCOL_INT8,
+                                                    GCOL_TIMESTAMP_MILLISECONDS,
+                                                    GCOL_DECIMAL64,
+                                                    GCOL_DECIMAL128,
+                                                    GCOL_TIMESTAMP_NANOSECONDS};
+
+/* Rows of the chosen row groups, in order. */
+static int64_t rows_of(const int32_t *groups, int32_t num_groups, int64_t per_group,
+                       int64_t *rows) {
+  int64_t n = 0;
+  for (int32_t g = 0; g < num_groups; ++g) {
+    int64_t const r0 = groups[g] * per_group;
+    int64_t const r1 = r0 + per_group < ROWS ? r0 + per_group : ROWS;
+    for (int64_t r = r0; r < r1; ++r) rows[n++] = r;
+  }
+  return n;
+}
+
+static void test_read_every_type(void **state) {
+  (void)state;
+  make_data(11);
+  int64_t const per_groups[] = {250, 1000};
+  static int64_t rows[ROWS];
+  for (int variant = 0; variant < 8; ++variant) {
+    for (int gi = 0; gi < 2; ++gi) {
+      pqb_column cols[NUM_COLS];
+      int64_t size = 0;
+      uint8_t *file = build(variant, per_groups[gi], &size, cols);
+      gcol_table *t = NULL;
+      GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL));
+      gcol_table_view const v = gcol_table_get_view(t);
+      assert_int_equal(v.num_columns, NUM_COLS);
+      int32_t all[4] = {0, 1, 2, 3};
+      int64_t const n = rows_of(all, (int32_t)((ROWS + per_groups[gi] - 1) / per_groups[gi]),
+                                per_groups[gi], rows);
+      for (int k = 0; k < NUM_COLS; ++k) {
+        check_column(v.columns[k], &cols[k], expected_ids[k], rows, n);
+        gcol_test_assert_null_count_consistent(v.columns[k]);
+        if (cols[k].optional) assert_non_null(v.columns[k].null_mask);
+      }
+      assert_int_equal(v.columns[11].type.scale, -2);
+      gcol_table_free(t);
+      free(file);
+    }
+  }
+}
+
+static void test_projection_and_row_groups(void **state) {
+  (void)state;
+  make_data(12);
+  pqb_column cols[NUM_COLS];
+  int64_t size = 0;
+  uint8_t *file = build(3, 250, &size, cols);
+  static int64_t rows[ROWS];
+
+  gcol_parquet_read_options opt;
+  gcol_parquet_read_options_init(&opt);
+  int32_t const idx[] = {6, 0, 6};
+  opt.columns = idx;
+  opt.num_columns = 3;
+  int32_t const groups[] = {3, 1};
+  opt.row_groups = groups;
+  opt.num_row_groups = 2;
+  gcol_table *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, &opt, &t, NULL, NULL));
+  gcol_table_view v = gcol_table_get_view(t);
+  int64_t n = rows_of(groups, 2, 250, rows);
+  assert_int_equal(v.num_columns, 3);
+  check_column(v.columns[0], &cols[6], GCOL_STRING, rows, n);
+  check_column(v.columns[1], &cols[0], GCOL_INT32, rows, n);
+  check_column(v.columns[2], &cols[6], GCOL_STRING, rows, n);
+  gcol_table_free(t);
+
+  gcol_parquet_read_options_init(&opt);
+  const char *const names[] = {"flag", "f64", "ts_us"};
+  opt.column_names = names;
+  opt.num_column_names = 3;
+  t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, &opt, &t, NULL, NULL));
+  v = gcol_table_get_view(t);
+  int32_t const all[] = {0, 1, 2, 3};
+  n = rows_of(all, 4, 250, rows);
+  check_column(v.columns[0], &cols[5], GCOL_BOOL8, rows, n);
+  check_column(v.columns[1], &cols[3], GCOL_FLOAT64, rows, n);
+  check_column(v.columns[2], &cols[8], GCOL_TIMESTAMP_MICROSECONDS, rows, n);
+  gcol_table_free(t);
+
+  /* row ranges: across row groups, to the end, past the end, within chosen row groups */
+  {
+    int64_t const ranges[][2] = {{300, 100}, {990, 0}, {0, 1}, {249, 2}, {5000, 7}, {0, 0}};
+    for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; ++r) {
+      for (int chosen = 0; chosen < 2; ++chosen) {
+        gcol_parquet_read_options_init(&opt);
+        opt.skip_rows = ranges[r][0];
+        opt.num_rows = ranges[r][1];
+        int32_t const some[] = {2, 0, 3};
+        if (chosen) {
+          opt.row_groups = some;
+          opt.num_row_groups = 3;
+        }
+        int32_t const every[] = {0, 1, 2, 3};
+        int64_t const all_rows = rows_of(chosen ? some : every, chosen ? 3 : 4, 250, rows);
+        int64_t const begin = opt.skip_rows < all_rows ? opt.skip_rows : all_rows;
+        int64_t const end =
+            opt.num_rows > 0 && opt.num_rows < all_rows - begin ? begin + opt.num_rows : all_rows;
+        t = NULL;
+        GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, &opt, &t, NULL, NULL));
+        v = gcol_table_get_view(t);
+        for (int k = 0; k < NUM_COLS; ++k) {
+          check_column(v.columns[k], &cols[k], expected_ids[k], rows + begin, end - begin);
+        }
+        gcol_table_free(t);
+      }
+    }
+    gcol_parquet_read_options_init(&opt);
+    opt.skip_rows = -1;
+    t = NULL;
+    GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, &opt, &t, NULL, NULL),
+                     GCOL_ERROR_INVALID_ARGUMENT);
+    assert_null(t);
+  }
+
+  /* no row group: every column empty */
+  int32_t const none[] = {0};
+  gcol_parquet_read_options_init(&opt);
+  opt.row_groups = none;
+  opt.num_row_groups = 0;
+  t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, &opt, &t, NULL, NULL));
+  v = gcol_table_get_view(t);
+  assert_int_equal(v.num_columns, NUM_COLS);
+  for (int k = 0; k < NUM_COLS; ++k) assert_int_equal(v.columns[k].size, 0);
+  gcol_table_free(t);
+
+  /* bad options: the status, a message, no table */
+  gcol_parquet_read_options_init(&opt);
+  const char *const unknown[] = {"nope"};
+  opt.column_names = unknown;
+  opt.num_column_names = 1;
+  t = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, &opt, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "nope"));
+  assert_non_null(strstr(gcol_last_error(), "gcol_parquet_read_buffer"));
+  gcol_parquet_read_options_init(&opt);
+  int32_t const far[] = {4};
+  opt.row_groups = far;
+  opt.num_row_groups = 1;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, &opt, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_parquet_read_options_init(&opt);
+  int32_t const neg[] = {-1};
+  opt.columns = neg;
+  opt.num_columns = 1;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, &opt, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(NULL, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  free(file);
+}
+
+static int read_cb(void *user, int64_t offset, int64_t length, void *dst) {
+  memcpy(dst, (const uint8_t *)user + offset, (size_t)length);
+  return 0;
+}
+
+static int failing_cb(void *user, int64_t offset, int64_t length, void *dst) {
+  if (offset > 4 && length > 8) return 1; /* the magic and tail reads work, the footer fails */
+  memcpy(dst, (const uint8_t *)user + offset, (size_t)length);
+  return 0;
+}
+
+static void test_read_file_and_source(void **state) {
+  (void)state;
+  make_data(13);
+  pqb_column cols[NUM_COLS];
+  int64_t size = 0;
+  uint8_t *file = build(1, 400, &size, cols);
+  static int64_t rows[ROWS];
+  int32_t const all[] = {0, 1, 2};
+  int64_t const n = rows_of(all, 3, 400, rows);
+
+  char path[] = "/tmp/gcol_parquet_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, file, (size_t)size), size);
+  close(fd);
+  gcol_table *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_file(path, NULL, &t, NULL, NULL));
+  gcol_table_view v = gcol_table_get_view(t);
+  for (int k = 0; k < NUM_COLS; ++k) check_column(v.columns[k], &cols[k], expected_ids[k], rows, n);
+  gcol_table_free(t);
+  unlink(path);
+  t = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_read_file(path, NULL, &t, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+
+  gcol_parquet_source src = {size, read_cb, file, "my storage"};
+  GCOL_TEST_OK(gcol_parquet_read_source(&src, NULL, &t, NULL, NULL));
+  v = gcol_table_get_view(t);
+  for (int k = 0; k < NUM_COLS; ++k) check_column(v.columns[k], &cols[k], expected_ids[k], rows, n);
+  gcol_table_free(t);
+
+  src.read = failing_cb;
+  t = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_read_source(&src, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "my storage"));
+  free(file);
+}
+
+static void test_empty_and_all_null(void **state) {
+  (void)state;
+  make_data(14);
+  static uint8_t none[ROWS];
+  memset(none, 0, sizeof none);
+  pqb_column c[3];
+  c[0] = col_base("nothing", GCOL_PARQUET_INT64);
+  c[0].ints = pq_data.big;
+  c[0].optional = true;
+  c[0].valid = none;
+  c[0].dictionary = true;
+  c[1] = col_base("no_strings", GCOL_PARQUET_BYTE_ARRAY);
+  c[1].strings = pq_data.strings;
+  c[1].optional = true;
+  c[1].valid = none;
+  c[1].page_version = 2;
+  c[2] = col_base("empty_strings", GCOL_PARQUET_BYTE_ARRAY);
+  static const char *empties[ROWS];
+  for (int i = 0; i < ROWS; ++i) empties[i] = "";
+  c[2].strings = empties;
+  c[2].dictionary = true;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 3;
+  f.columns = c;
+  f.num_rows = ROWS;
+  f.rows_per_group = 300;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  gcol_table *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL));
+  gcol_table_view v = gcol_table_get_view(t);
+  static int64_t rows[ROWS];
+  for (int64_t i = 0; i < ROWS; ++i) rows[i] = i;
+  check_column(v.columns[0], &c[0], GCOL_INT64, rows, ROWS);
+  check_column(v.columns[1], &c[1], GCOL_STRING, rows, ROWS);
+  check_column(v.columns[2], &c[2], GCOL_STRING, rows, ROWS);
+  assert_int_equal(v.columns[0].null_count, ROWS);
+  gcol_table_free(t);
+  free(file);
+
+  /* a file of no rows */
+  f.num_rows = 0;
+  file = pqb_build(&f, &size);
+  t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL));
+  v = gcol_table_get_view(t);
+  assert_int_equal(v.num_columns, 3);
+  assert_int_equal(v.columns[1].size, 0);
+  assert_int_equal(v.columns[1].type.id, GCOL_STRING);
+  gcol_table_free(t);
+  free(file);
+}
+
+/* The byte offset of page `p`'s body (after its header) in the first chunk. */
+static int64_t page_body(const uint8_t *file, int64_t size, int p, gcol_detail_pq_page_header *h) {
+  int64_t pos = 4;
+  for (int k = 0;; ++k) {
+    int64_t hs = 0;
+    char err[128];
+    assert_true(gcol_detail_parquet_parse_page_header(file + pos, size - pos, h, &hs, err, 128));
+    if (k == p) return pos + hs;
+    pos += hs + h->compressed_size;
+  }
+}
+
+static void test_corrupt_pages_on_the_gpu(void **state) {
+  (void)state;
+  make_data(15);
+  pqb_column c = col_base("x", GCOL_PARQUET_INT64);
+  c.ints = pq_data.big;
+  c.optional = true;
+  c.valid = pq_data.valid;
+  c.rows_per_page = 100;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 1;
+  f.columns = &c;
+  f.num_rows = ROWS;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  gcol_detail_pq_page_header h;
+  int64_t const body = page_body(file, size, 2, &h);
+  /* page 2's definition levels claim 1 byte: the planner accepts it (it fits), the levels
+   * kernel runs out of levels */
+  file[body] = 1;
+  file[body + 1] = file[body + 2] = file[body + 3] = 0;
+  gcol_table *t = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "page 2"));
+  assert_non_null(strstr(gcol_last_error(), "definition levels"));
+  free(file);
+
+  /* a dictionary index past the dictionary: the bit width byte raised to 8 with 1-byte RLE
+   * values makes indices of up to 255 from a dictionary of few entries */
+  c.dictionary = true;
+  c.ints = pq_data.small; /* 46 distinct values: 6-bit indices */
+  file = pqb_build(&f, &size);
+  int64_t const data_body = page_body(file, size, 1, &h); /* page 0 is the dictionary */
+  int64_t const values =
+      data_body + 4 + (int64_t)((uint32_t)file[data_body] | (uint32_t)file[data_body + 1] << 8);
+  /* replace the indices by one RLE run of the value 200 (width 8) and its first value fails */
+  file[values] = 8;
+  file[values + 1] = (uint8_t)(50 << 1); /* one-byte header: 50 times... */
+  file[values + 2] = 200;
+  t = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "page 1"));
+  assert_non_null(strstr(gcol_last_error(), "dictionary index"));
+  free(file);
+
+  /* a compressed chunk: unsupported, named */
+  c.dictionary = false;
+  c.lie_codec = GCOL_PARQUET_ZSTD;
+  file = pqb_build(&f, &size);
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_UNSUPPORTED);
+  assert_non_null(strstr(gcol_last_error(), "ZSTD"));
+  free(file);
+}
+
+/* A table made on the GPU, written by gcol, read back by gcol: the same columns. */
+static void test_write_and_read_back(void **state) {
+  (void)state;
+  make_data(17);
+  enum { K = 8 };
+  gcol_type_id const ids[K] = {GCOL_INT16,          GCOL_UINT64,    GCOL_FLOAT64,
+                               GCOL_BOOL8,          GCOL_DECIMAL32, GCOL_TIMESTAMP_MILLISECONDS,
+                               GCOL_TIMESTAMP_DAYS, GCOL_STRING};
+  static int16_t i16[ROWS];
+  static uint8_t b8[ROWS];
+  static int32_t i32[ROWS];
+  static const char *strs[ROWS];
+  for (int i = 0; i < ROWS; ++i) {
+    i16[i] = (int16_t)pq_data.ints[i];
+    b8[i] = (uint8_t)pq_data.bools[i];
+    i32[i] = (int32_t)(pq_data.ints[i] % 1000000);
+    strs[i] = pq_data.valid[i] ? pq_data.strings[i] : NULL;
+  }
+  const void *datas[K] = {i16, pq_data.big, pq_data.reals, b8, i32, pq_data.big, i32, NULL};
+  gcol_column *cols[K];
+  gcol_column_view views[K];
+  for (int k = 0; k < K; ++k) {
+    gcol_data_type const t = ids[k] == GCOL_DECIMAL32 ? gcol_data_type_decimal(GCOL_DECIMAL32, -4)
+                                                      : gcol_data_type_make(ids[k]);
+    if (ids[k] == GCOL_STRING) {
+      GCOL_TEST_OK(gcol_column_create_strings_from_host(ROWS, strs, NULL, NULL, NULL, &cols[k]));
+    } else {
+      GCOL_TEST_OK(gcol_column_create_from_host(t, ROWS, datas[k], k % 2 ? pq_data.valid : NULL,
+                                                NULL, NULL, &cols[k]));
+    }
+    views[k] = gcol_column_get_view(cols[k]);
+  }
+  gcol_table_view table;
+  GCOL_TEST_OK(gcol_table_view_make(views, K, &table));
+  const char *const names[K] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.column_names = names;
+  opt.row_group_rows = 333;
+  void *file = NULL;
+  int64_t size = 0;
+  GCOL_TEST_OK(gcol_parquet_write_buffer(table, &opt, &file, &size, NULL));
+  gcol_table *back = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &back, NULL, NULL));
+  gcol_table_view const bv = gcol_table_get_view(back);
+  assert_int_equal(bv.num_columns, K);
+  for (int k = 0; k < K; ++k) gcol_test_assert_columns_equal(bv.columns[k], views[k]);
+  gcol_table_free(back);
+  gcol_parquet_buffer_free(file);
+
+  /* through a file, a slice */
+  gcol_column_view sliced[K];
+  gcol_table_view part;
+  GCOL_TEST_OK(gcol_table_view_slice(table, 33, 777, sliced, &part));
+  char path[] = "/tmp/gcol_parquet_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  GCOL_TEST_OK(gcol_parquet_write_file(part, NULL, path, NULL));
+  back = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_file(path, NULL, &back, NULL, NULL));
+  unlink(path);
+  gcol_table_view const pv = gcol_table_get_view(back);
+  for (int k = 0; k < K; ++k) gcol_test_assert_columns_equal(pv.columns[k], part.columns[k]);
+  gcol_table_free(back);
+
+  /* a type the writer does not take */
+  gcol_column *dur = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_DURATION_SECONDS), ROWS,
+                                            pq_data.big, NULL, NULL, NULL, &dur));
+  gcol_column_view const dv = gcol_column_get_view(dur);
+  gcol_table_view one;
+  GCOL_TEST_OK(gcol_table_view_make(&dv, 1, &one));
+  file = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_write_buffer(one, NULL, &file, &size, NULL),
+                   GCOL_ERROR_UNSUPPORTED);
+  assert_null(file);
+  gcol_column_free(dur);
+  for (int k = 0; k < K; ++k) gcol_column_free(cols[k]);
+}
+
+typedef struct alloc_ctx {
+  const uint8_t *file;
+  int64_t size;
+  gcol_table *table;
+} alloc_ctx;
+
+static gcol_status read_op(void *p) {
+  alloc_ctx *c = (alloc_ctx *)p;
+  return gcol_parquet_read_buffer(c->file, c->size, NULL, &c->table, NULL, NULL);
+}
+
+static void read_cleanup(void *p) {
+  alloc_ctx *c = (alloc_ctx *)p;
+  gcol_table_free(c->table);
+  c->table = NULL;
+}
+
+static void test_allocation_failures(void **state) {
+  (void)state;
+  make_data(16);
+  pqb_column cols[NUM_COLS];
+  int64_t size = 0;
+  uint8_t *file = build(2, 500, &size, cols);
+  alloc_ctx c = {file, size, NULL};
+  int const points = gcol_test_check_allocation_failures(read_op, read_cleanup, &c);
+  assert_true(points > NUM_COLS);
+  free(file);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      GCOL_TEST_GPU(test_read_every_type),          GCOL_TEST_GPU(test_projection_and_row_groups),
+      GCOL_TEST_GPU(test_read_file_and_source),     GCOL_TEST_GPU(test_empty_and_all_null),
+      GCOL_TEST_GPU(test_corrupt_pages_on_the_gpu), GCOL_TEST_GPU(test_write_and_read_back),
+      GCOL_TEST_GPU(test_allocation_failures),
+  };
+  return GCOL_TEST_RUN_GPU("parquet", tests);
+}

@@ -1,0 +1,1077 @@
+/*
+ * Host tests of Parquet (include/gcol/io/parquet.h, no GPU): the Thrift compact reader and
+ * writer round trip and their limits; the footer parser and the metadata API over files
+ * written by tests/io/parquet_builder.c (every type, logical types, statistics, key-value
+ * pairs) from a buffer, a file and a callback source; the page scan and the page decoders
+ * the kernels run, decoded on the CPU and compared with the values written; the bad-input
+ * table; and a seeded fuzzer over footers and page headers (GCOL_TEST_SEED replays).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gcol/io/parquet.h"
+#include "internal/parquet.h"
+#include "internal/thrift.h"
+#include "parquet_builder.h"
+#include "parquet_cases.h"
+#include "test_util.h"
+
+/* ------------------------------------------------------------------ Thrift */
+
+static void test_thrift_round_trip(void **state) {
+  (void)state;
+  gcol_detail_thrift_writer w;
+  gcol_detail_thrift_writer_init(&w);
+  gcol_detail_thrift_write_struct_begin(&w);
+  gcol_detail_thrift_write_i32_field(&w, 1, INT32_MIN);
+  gcol_detail_thrift_write_i32_field(&w, 2, INT32_MAX);
+  gcol_detail_thrift_write_i64_field(&w, 3, INT64_MIN);
+  gcol_detail_thrift_write_i64_field(&w, 20, INT64_MAX); /* delta > 15: long field header */
+  gcol_detail_thrift_write_double_field(&w, 21, -1.5e300);
+  gcol_detail_thrift_write_binary_field(&w, 22, "a\0b", 3);
+  gcol_detail_thrift_write_bool_field(&w, 23, true);
+  gcol_detail_thrift_write_bool_field(&w, 24, false);
+  gcol_detail_thrift_write_list_field(&w, 25, GCOL_DETAIL_THRIFT_I32, 40); /* long list form */
+  for (int i = 0; i < 40; ++i) gcol_detail_thrift_write_i32(&w, i * 1000 - 7);
+  gcol_detail_thrift_write_field(&w, 26, GCOL_DETAIL_THRIFT_STRUCT);
+  gcol_detail_thrift_write_struct_begin(&w);
+  gcol_detail_thrift_write_i32_field(&w, 300, -5); /* an id beyond a byte */
+  gcol_detail_thrift_write_struct_end(&w);
+  gcol_detail_thrift_write_i32_field(&w, 27, 9); /* delta counted from the outer struct */
+  gcol_detail_thrift_write_struct_end(&w);
+  assert_false(w.failed);
+
+  /* exact-size copy: a read past it is a bug valgrind or ASan would see */
+  uint8_t *copy = (uint8_t *)malloc(w.size);
+  memcpy(copy, w.data, w.size);
+  gcol_detail_thrift_reader r;
+  gcol_detail_thrift_reader_init(&r, copy, w.size);
+  assert_true(gcol_detail_thrift_struct_begin(&r));
+  int16_t id = 0;
+  uint8_t t = 0;
+  int seen = 0;
+  while (gcol_detail_thrift_field(&r, &id, &t) && t != GCOL_DETAIL_THRIFT_STOP) {
+    int32_t i32 = 0;
+    int64_t i64 = 0;
+    double d = 0;
+    const uint8_t *p = NULL;
+    int64_t n = 0;
+    bool b = false;
+    ++seen;
+    switch (id) {
+      case 1:
+        assert_true(gcol_detail_thrift_i32(&r, t, &i32));
+        assert_int_equal(i32, INT32_MIN);
+        break;
+      case 2:
+        assert_true(gcol_detail_thrift_i32(&r, t, &i32));
+        assert_int_equal(i32, INT32_MAX);
+        break;
+      case 3:
+        assert_true(gcol_detail_thrift_i64(&r, t, &i64));
+        assert_true(i64 == INT64_MIN);
+        break;
+      case 20:
+        assert_true(gcol_detail_thrift_i64(&r, t, &i64));
+        assert_true(i64 == INT64_MAX);
+        break;
+      case 21:
+        assert_true(gcol_detail_thrift_double(&r, t, &d));
+        assert_true(d == -1.5e300);
+        break;
+      case 22:
+        assert_true(gcol_detail_thrift_binary(&r, t, &p, &n));
+        assert_int_equal(n, 3);
+        assert_memory_equal(p, "a\0b", 3);
+        break;
+      case 23:
+      case 24:
+        assert_true(gcol_detail_thrift_bool(&r, t, false, &b));
+        assert_int_equal(b, id == 23);
+        break;
+      case 25: {
+        uint8_t et = 0;
+        assert_true(gcol_detail_thrift_list(&r, t, &et, &n));
+        assert_int_equal(et, GCOL_DETAIL_THRIFT_I32);
+        assert_int_equal(n, 40);
+        for (int i = 0; i < 40; ++i) {
+          assert_true(gcol_detail_thrift_i32(&r, et, &i32));
+          assert_int_equal(i32, i * 1000 - 7);
+        }
+        break;
+      }
+      case 26: {
+        assert_int_equal(t, GCOL_DETAIL_THRIFT_STRUCT);
+        assert_true(gcol_detail_thrift_struct_begin(&r));
+        int16_t inner = 0;
+        uint8_t it = 0;
+        assert_true(gcol_detail_thrift_field(&r, &inner, &it));
+        assert_int_equal(inner, 300);
+        assert_true(gcol_detail_thrift_i32(&r, it, &i32));
+        assert_int_equal(i32, -5);
+        assert_true(gcol_detail_thrift_field(&r, &inner, &it));
+        assert_int_equal(it, GCOL_DETAIL_THRIFT_STOP);
+        assert_true(gcol_detail_thrift_struct_end(&r));
+        break;
+      }
+      case 27:
+        assert_true(gcol_detail_thrift_i32(&r, t, &i32));
+        assert_int_equal(i32, 9);
+        break;
+      default:
+        fail_msg("unexpected field %d", id);
+    }
+  }
+  assert_false(r.failed);
+  assert_int_equal(seen, 11);
+  assert_int_equal(gcol_detail_thrift_consumed(&r), w.size);
+
+  /* skipping the whole struct consumes exactly its bytes */
+  gcol_detail_thrift_reader_init(&r, copy, w.size);
+  assert_true(gcol_detail_thrift_skip(&r, GCOL_DETAIL_THRIFT_STRUCT));
+  assert_int_equal(gcol_detail_thrift_consumed(&r), w.size);
+
+  /* every truncation fails cleanly */
+  for (size_t cut = 0; cut < w.size; ++cut) {
+    uint8_t *part = (uint8_t *)malloc(cut > 0 ? cut : 1);
+    memcpy(part, w.data, cut);
+    gcol_detail_thrift_reader_init(&r, part, cut);
+    assert_false(gcol_detail_thrift_skip(&r, GCOL_DETAIL_THRIFT_STRUCT));
+    assert_true(r.failed);
+    assert_true(strlen(r.error) > 0);
+    free(part);
+  }
+  free(copy);
+  gcol_detail_thrift_writer_free(&w);
+}
+
+static void test_thrift_limits(void **state) {
+  (void)state;
+  gcol_detail_thrift_reader r;
+  /* 200 nested structs: refused at the depth limit, not a stack overflow */
+  uint8_t deep[401];
+  for (int i = 0; i < 200; ++i) deep[i] = 0x1c; /* field 1, STRUCT */
+  memset(deep + 200, 0, 201);
+  gcol_detail_thrift_reader_init(&r, deep, sizeof deep);
+  assert_false(gcol_detail_thrift_skip(&r, GCOL_DETAIL_THRIFT_STRUCT));
+  assert_non_null(strstr(r.error, "deeply"));
+
+  /* a list announcing more elements than bytes remain */
+  uint8_t const list[] = {0x19, 0xf5, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x00};
+  gcol_detail_thrift_reader_init(&r, list, sizeof list);
+  assert_false(gcol_detail_thrift_skip(&r, GCOL_DETAIL_THRIFT_STRUCT));
+  assert_non_null(strstr(r.error, "count"));
+
+  /* a binary longer than the data */
+  uint8_t const bin[] = {0x18, 0x7f, 'a', 0x00};
+  gcol_detail_thrift_reader_init(&r, bin, sizeof bin);
+  assert_false(gcol_detail_thrift_skip(&r, GCOL_DETAIL_THRIFT_STRUCT));
+  assert_non_null(strstr(r.error, "binary"));
+
+  /* a varint of 11 bytes */
+  uint8_t const var[] = {0x16, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+  gcol_detail_thrift_reader_init(&r, var, sizeof var);
+  assert_false(gcol_detail_thrift_skip(&r, GCOL_DETAIL_THRIFT_STRUCT));
+
+  /* an i32 field whose value needs 64 bits */
+  uint8_t const big[] = {0x15, 0xff, 0xff, 0xff, 0xff, 0x1f, 0x00};
+  gcol_detail_thrift_reader_init(&r, big, sizeof big);
+  assert_false(gcol_detail_thrift_skip(&r, GCOL_DETAIL_THRIFT_STRUCT));
+  assert_non_null(strstr(r.error, "range"));
+
+  /* an invalid type nibble */
+  uint8_t const bad[] = {0x1d, 0x00};
+  gcol_detail_thrift_reader_init(&r, bad, sizeof bad);
+  assert_false(gcol_detail_thrift_skip(&r, GCOL_DETAIL_THRIFT_STRUCT));
+}
+
+/* ------------------------------------------------------------------ RLE decoder */
+
+static void test_rle_decoder(void **state) {
+  (void)state;
+  /* the spec's example: bit-packed 0..7 at width 3: header 0x03, bytes 88 C6 FA */
+  uint8_t const packed[] = {0x03, 0x88, 0xc6, 0xfa};
+  gcol_detail_pq_rle r;
+  gcol_detail_pq_rle_init(&r, packed, packed + sizeof packed, 3);
+  for (uint32_t i = 0; i < 8; ++i) {
+    uint32_t v = 99;
+    assert_true(gcol_detail_pq_rle_next(&r, &v));
+    assert_int_equal(v, i);
+  }
+  uint32_t v = 0;
+  assert_false(gcol_detail_pq_rle_next(&r, &v));
+  /* an RLE run: 5 times 0x1234 at width 13 */
+  uint8_t const rle[] = {0x0a, 0x34, 0x12};
+  gcol_detail_pq_rle_init(&r, rle, rle + sizeof rle, 13);
+  for (int i = 0; i < 5; ++i) {
+    assert_true(gcol_detail_pq_rle_next(&r, &v));
+    assert_int_equal(v, 0x1234);
+  }
+  assert_false(gcol_detail_pq_rle_next(&r, &v));
+  /* random round trips through the test writer, at every width */
+  gcol_test_rng rng = gcol_test_rng_make(41);
+  for (int bw = 0; bw <= 32; ++bw) {
+    int64_t const n = gcol_test_rng_range(&rng, 1, 3000);
+    uint32_t *values = (uint32_t *)malloc((size_t)n * sizeof *values);
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t const x = gcol_test_rng_next(&rng);
+      uint32_t const mask = bw == 32 ? 0xffffffffu : (uint32_t)((1ull << bw) - 1);
+      /* runs and noise */
+      values[i] = (x & 3) == 0 && i > 0 ? values[i - 1] : (uint32_t)(x >> 13) & mask;
+    }
+    uint8_t *enc = NULL;
+    int64_t const size = pqb_rle_encode(values, n, bw, &enc);
+    gcol_detail_pq_rle_init(&r, enc, enc + size, bw);
+    for (int64_t i = 0; i < n; ++i) {
+      assert_true(gcol_detail_pq_rle_next(&r, &v));
+      if (v != values[i]) fail_msg("width %d value %lld: %u != %u", bw, (long long)i, v, values[i]);
+    }
+    free(enc);
+    free(values);
+  }
+}
+
+/* ------------------------------------------------------------------ test files */
+
+/* ------------------------------------------------------------------ metadata */
+
+static void check_metadata(const gcol_parquet_metadata *md, const pqb_column *cols,
+                           int64_t rows_per_group) {
+  int32_t const groups = (int32_t)((ROWS + rows_per_group - 1) / rows_per_group);
+  assert_int_equal(gcol_parquet_metadata_num_rows(md), ROWS);
+  assert_int_equal(gcol_parquet_metadata_num_row_groups(md), groups);
+  assert_int_equal(gcol_parquet_metadata_num_columns(md), NUM_COLS);
+  assert_string_equal(gcol_parquet_metadata_created_by(md), "gcol test builder");
+  assert_int_equal(gcol_parquet_metadata_row_group_num_rows(md, 0), rows_per_group);
+  assert_int_equal(gcol_parquet_metadata_row_group_num_rows(md, groups), -1);
+  gcol_type_id const expected[NUM_COLS] = {GCOL_INT32,
+                                           GCOL_INT32,
+                                           GCOL_INT64,
+                                           GCOL_FLOAT64,
+                                           GCOL_FLOAT32,
+                                           GCOL_BOOL8,
+                                           GCOL_STRING,
+                                           GCOL_TIMESTAMP_DAYS,
+                                           GCOL_TIMESTAMP_MICROSECONDS,
+                                           GCOL_INT8,
+                                           GCOL_TIMESTAMP_MILLISECONDS,
+                                           GCOL_DECIMAL64,
+                                           GCOL_DECIMAL128,
+                                           GCOL_TIMESTAMP_NANOSECONDS};
+  for (int32_t k = 0; k < NUM_COLS; ++k) {
+    gcol_parquet_column_info info;
+    GCOL_TEST_OK(gcol_parquet_metadata_column(md, k, &info));
+    assert_string_equal(info.name, cols[k].name);
+    assert_int_equal(info.physical_type, cols[k].physical);
+    assert_int_equal(info.type.id, expected[k]);
+    assert_int_equal(info.nullable, cols[k].optional);
+    assert_int_equal(info.max_definition_level, cols[k].optional ? 1 : 0);
+    assert_int_equal(info.max_repetition_level, 0);
+    assert_int_equal(gcol_parquet_metadata_find_column(md, cols[k].name), k);
+  }
+  gcol_parquet_column_info info;
+  GCOL_TEST_OK(gcol_parquet_metadata_column(md, 8, &info));
+  assert_int_equal(info.logical_type, GCOL_PARQUET_LOGICAL_TIMESTAMP);
+  assert_int_equal(info.time_unit, GCOL_PARQUET_UNIT_MICROS);
+  assert_true(info.adjusted_to_utc);
+  GCOL_TEST_OK(gcol_parquet_metadata_column(md, 9, &info));
+  assert_int_equal(info.logical_type, GCOL_PARQUET_LOGICAL_INTEGER);
+  assert_int_equal(info.bit_width, 8);
+  assert_true(info.is_signed);
+  GCOL_TEST_OK(gcol_parquet_metadata_column(md, 10, &info)); /* from the ConvertedType */
+  assert_int_equal(info.logical_type, GCOL_PARQUET_LOGICAL_TIMESTAMP);
+  assert_int_equal(info.time_unit, GCOL_PARQUET_UNIT_MILLIS);
+  GCOL_TEST_OK(gcol_parquet_metadata_column(md, 11, &info));
+  assert_int_equal(info.decimal_precision, 18);
+  assert_int_equal(info.decimal_scale, 2);
+  assert_int_equal(info.type.scale, -2);
+  assert_int_equal(gcol_parquet_metadata_find_column(md, "nope"), -1);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_column(md, NUM_COLS, &info), GCOL_ERROR_INVALID_ARGUMENT);
+
+  /* statistics of every chunk against the data */
+  for (int32_t g = 0; g < groups; ++g) {
+    int64_t const r0 = g * rows_per_group;
+    int64_t const r1 = r0 + rows_per_group < ROWS ? r0 + rows_per_group : ROWS;
+    for (int32_t k = 0; k < NUM_COLS; ++k) {
+      gcol_parquet_statistics st;
+      GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, g, k, &st));
+      int64_t nulls = 0;
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      double flo = 1e308, fhi = -1e308;
+      for (int64_t r = r0; r < r1; ++r) {
+        if (cols[k].valid != NULL && !cols[k].valid[r]) {
+          ++nulls;
+          continue;
+        }
+        if (cols[k].ints != NULL) {
+          lo = cols[k].ints[r] < lo ? cols[k].ints[r] : lo;
+          hi = cols[k].ints[r] > hi ? cols[k].ints[r] : hi;
+        }
+        if (cols[k].reals != NULL) {
+          double const x =
+              cols[k].physical == GCOL_PARQUET_FLOAT ? (float)cols[k].reals[r] : cols[k].reals[r];
+          flo = x < flo ? x : flo;
+          fhi = x > fhi ? x : fhi;
+        }
+      }
+      assert_int_equal(st.codec, GCOL_PARQUET_UNCOMPRESSED);
+      assert_int_equal(st.num_values, r1 - r0);
+      assert_true(st.has_null_count);
+      assert_int_equal(st.null_count, nulls);
+      assert_true(st.has_min_max);
+      if (cols[k].ints != NULL && cols[k].physical != GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY &&
+          cols[k].physical != GCOL_PARQUET_INT96) {
+        assert_true(st.has_integer_min_max);
+        assert_true(st.min_i64 == lo);
+        assert_true(st.max_i64 == hi);
+      }
+      if (cols[k].reals != NULL) {
+        assert_true(st.has_float_min_max);
+        assert_true(st.min_f64 == flo);
+        assert_true(st.max_f64 == fhi);
+      }
+    }
+  }
+  /* key-value pairs */
+  assert_int_equal(gcol_parquet_metadata_num_key_values(md), 3);
+  const char *key = NULL, *value = NULL;
+  int64_t ks = -1, vs = -1;
+  GCOL_TEST_OK(gcol_parquet_metadata_key_value(md, 0, &key, &ks, &value, &vs));
+  assert_string_equal(key, "ARROW:schema");
+  assert_int_equal(ks, 12);
+  assert_string_equal(value, "not really");
+  assert_int_equal(vs, 10);
+  GCOL_TEST_OK(gcol_parquet_metadata_key_value(md, 1, &key, &ks, &value, &vs));
+  assert_string_equal(value, "");
+  GCOL_TEST_OK(gcol_parquet_metadata_key_value(md, 2, &key, NULL, &value, NULL));
+  assert_string_equal(key, "novalue");
+  assert_null(value);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_key_value(md, 3, &key, NULL, &value, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+}
+
+static int source_reads;
+static int read_buffer_cb(void *user, int64_t offset, int64_t length, void *dst) {
+  ++source_reads;
+  memcpy(dst, (const uint8_t *)user + offset, (size_t)length);
+  return 0;
+}
+
+static void test_metadata_from_buffer_file_and_source(void **state) {
+  (void)state;
+  make_data(1);
+  pqb_column cols[NUM_COLS];
+  int64_t size = 0;
+  uint8_t *file = build(0, 300, &size, cols);
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  check_metadata(md, cols, 300);
+  gcol_parquet_metadata_free(md);
+
+  char path[] = "/tmp/gcol_parquet_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, file, (size_t)size), size);
+  close(fd);
+  md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_file(path, &md));
+  check_metadata(md, cols, 300);
+  gcol_parquet_metadata_free(md);
+  unlink(path);
+
+  gcol_parquet_source src = {size, read_buffer_cb, file, "callback"};
+  source_reads = 0;
+  md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_source(&src, &md));
+  assert_true(source_reads >= 2);
+  check_metadata(md, cols, 300);
+  gcol_parquet_metadata_free(md);
+
+  /* arguments */
+  GCOL_TEST_STATUS(gcol_parquet_metadata_read_buffer(NULL, size, &md), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(md);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_read_buffer(file, size, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_read_file("/nonexistent/x.parquet", &md),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "/nonexistent/x.parquet"));
+  src.read = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_metadata_read_source(&src, &md), GCOL_ERROR_INVALID_ARGUMENT);
+  free(file);
+}
+
+/* ------------------------------------------------------------------ plan + host decode */
+
+/* Plans and decodes every column on the CPU and compares with the data written. */
+static void check_host_decode(const uint8_t *file, int64_t size, const pqb_column *cols,
+                              const int32_t *groups, int32_t num_groups, int64_t rows_per_group) {
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+  int32_t all[64];
+  if (groups == NULL) {
+    num_groups = md->num_row_groups;
+    for (int32_t g = 0; g < num_groups; ++g) all[g] = g;
+    groups = all;
+  }
+  for (int32_t k = 0; k < NUM_COLS; ++k) {
+    gcol_detail_pq_column_plan plan;
+    GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, k, groups, num_groups, &plan));
+    int64_t const n = plan.num_rows;
+    uint64_t *values = (uint64_t *)malloc((size_t)n * 8 + 8);
+    uint64_t *values_hi = (uint64_t *)malloc((size_t)n * 8 + 8);
+    int64_t *pos = (int64_t *)malloc((size_t)n * 8 + 8);
+    int64_t *len = (int64_t *)malloc((size_t)n * 8 + 8);
+    uint8_t *valid = (uint8_t *)malloc((size_t)n + 1);
+    int32_t bad = 0;
+    bool is_dict = false;
+    int const code = gcol_detail_parquet_decode_column_host(&plan, values, values_hi, pos, len,
+                                                            valid, &bad, &is_dict);
+    if (code != 0)
+      fail_msg("column %s: %s (page %d)", cols[k].name, gcol_detail_parquet_page_error(code), bad);
+    int64_t out = 0;
+    for (int32_t gi = 0; gi < num_groups; ++gi) {
+      int64_t const r0 = groups[gi] * rows_per_group;
+      int64_t const r1 = r0 + rows_per_group < ROWS ? r0 + rows_per_group : ROWS;
+      for (int64_t r = r0; r < r1; ++r, ++out) {
+        bool const v = cols[k].valid == NULL || cols[k].valid[r];
+        if (valid[out] != v)
+          fail_msg("column %s row %lld: valid %d", cols[k].name, (long long)r, valid[out]);
+        if (!v) continue;
+        if (cols[k].strings != NULL) {
+          assert_int_equal(len[out], strlen(cols[k].strings[r]));
+          assert_memory_equal(plan.bytes + pos[out], cols[k].strings[r], (size_t)len[out]);
+        } else if (cols[k].physical == GCOL_PARQUET_FLOAT) {
+          float f;
+          uint32_t bits = (uint32_t)values[out];
+          memcpy(&f, &bits, 4);
+          assert_true(f == (float)cols[k].reals[r]);
+        } else if (cols[k].physical == GCOL_PARQUET_DOUBLE) {
+          double d;
+          memcpy(&d, &values[out], 8);
+          assert_true(d == cols[k].reals[r]);
+        } else if ((int64_t)values[out] != cols[k].ints[r] ||
+                   (cols[k].physical == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY &&
+                    values_hi[out] != (cols[k].ints[r] < 0 ? ~UINT64_C(0) : 0))) {
+          fail_msg("column %s row %lld: %lld != %lld", cols[k].name, (long long)r,
+                   (long long)values[out], (long long)cols[k].ints[r]);
+        }
+      }
+    }
+    assert_int_equal(out, n);
+    free(values);
+    free(values_hi);
+    free(pos);
+    free(len);
+    free(valid);
+    gcol_detail_parquet_plan_free(&plan);
+  }
+  gcol_parquet_metadata_free(md);
+}
+
+static void test_pages_decoded_on_the_host(void **state) {
+  (void)state;
+  make_data(2);
+  for (int variant = 0; variant < 8; ++variant) {
+    pqb_column cols[NUM_COLS];
+    int64_t size = 0;
+    uint8_t *file = build(variant, 250, &size, cols);
+    check_host_decode(file, size, cols, NULL, 0, 250);
+    int32_t const some[] = {3, 1};
+    check_host_decode(file, size, cols, some, 2, 250);
+    free(file);
+  }
+}
+
+/* ------------------------------------------------------------------ bad input */
+
+static void expect_metadata_error(const uint8_t *file, int64_t size, gcol_status expected,
+                                  const char *needle) {
+  gcol_parquet_metadata *md = (gcol_parquet_metadata *)(uintptr_t)1;
+  uint8_t *copy = (uint8_t *)malloc(size > 0 ? (size_t)size : 1);
+  memcpy(copy, file, (size_t)size);
+  gcol_status const st = gcol_parquet_metadata_read_buffer(copy, size, &md);
+  free(copy);
+  if (st != expected) fail_msg("status %d, expected %d: %s", st, expected, gcol_last_error());
+  assert_null(md);
+  if (strstr(gcol_last_error(), needle) == NULL) {
+    fail_msg("'%s' not in: %s", needle, gcol_last_error());
+  }
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void test_bad_files(void **state) {
+  (void)state;
+  make_data(3);
+  pqb_column cols[NUM_COLS];
+  int64_t size = 0;
+  uint8_t *file = build(0, 400, &size, cols);
+  uint8_t *bad = (uint8_t *)malloc((size_t)size);
+  uint32_t const footer = (uint32_t)file[size - 8] | (uint32_t)file[size - 7] << 8 |
+                          (uint32_t)file[size - 6] << 16 | (uint32_t)file[size - 5] << 24;
+
+  expect_metadata_error(file, 0, GCOL_ERROR_INVALID_ARGUMENT, "fewer than the 12");
+  expect_metadata_error(file, 11, GCOL_ERROR_INVALID_ARGUMENT, "fewer than the 12");
+  memcpy(bad, file, (size_t)size);
+  bad[0] = 'X';
+  expect_metadata_error(bad, size, GCOL_ERROR_INVALID_ARGUMENT, "does not start with PAR1");
+  expect_metadata_error(file, size - 1, GCOL_ERROR_INVALID_ARGUMENT, "does not end with PAR1");
+  memcpy(bad, file, (size_t)size);
+  memcpy(bad + size - 4, "PARE", 4);
+  expect_metadata_error(bad, size, GCOL_ERROR_UNSUPPORTED, "encrypted");
+  memcpy(bad, file, (size_t)size);
+  put32(bad + size - 8, (uint32_t)size);
+  expect_metadata_error(bad, size, GCOL_ERROR_INVALID_ARGUMENT, "footer length");
+  memcpy(bad, file, (size_t)size);
+  put32(bad + size - 8, 0);
+  expect_metadata_error(bad, size, GCOL_ERROR_INVALID_ARGUMENT, "footer length");
+  /* a footer that claims fewer bytes: the Thrift ends early */
+  memcpy(bad, file, (size_t)size);
+  put32(bad + size - 8, footer / 2);
+  expect_metadata_error(bad, size, GCOL_ERROR_INVALID_ARGUMENT, "corrupt footer");
+  /* garbage in the footer */
+  memcpy(bad, file, (size_t)size);
+  memset(bad + size - 8 - footer, 0xff, footer);
+  expect_metadata_error(bad, size, GCOL_ERROR_INVALID_ARGUMENT, "corrupt footer");
+  /* the file cut in the middle of its data keeps a valid tail: offsets now point past it */
+  {
+    int64_t const cut = 200;
+    uint8_t *shorter = (uint8_t *)malloc((size_t)(size - cut));
+    memcpy(shorter, file, 4);
+    memcpy(shorter + 4, file + 4 + cut, (size_t)(size - 4 - cut));
+    expect_metadata_error(shorter, size - cut, GCOL_ERROR_INVALID_ARGUMENT, "outside the file");
+    free(shorter);
+  }
+  free(file);
+
+  /* lying row counts */
+  make_columns(cols, 0);
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = NUM_COLS;
+  f.columns = cols;
+  f.num_rows = ROWS;
+  f.rows_per_group = 400;
+  f.lie_num_rows = ROWS + 1;
+  file = pqb_build(&f, &size);
+  expect_metadata_error(file, size, GCOL_ERROR_INVALID_ARGUMENT, "row groups hold");
+  free(file);
+  free(bad);
+}
+
+/* Plans column `k` of a file and expects `expected` with `needle` in the message. */
+static void expect_plan_error(const uint8_t *file, int64_t size, int32_t k, gcol_status expected,
+                              const char *needle) {
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+  int32_t const groups[] = {0};
+  gcol_detail_pq_column_plan plan;
+  gcol_status const st = gcol_detail_parquet_plan_column(&src, md, k, groups, 1, &plan);
+  if (st != expected) fail_msg("status %d, expected %d: %s", st, expected, gcol_last_error());
+  if (strstr(gcol_last_error(), needle) == NULL) {
+    fail_msg("'%s' not in: %s", needle, gcol_last_error());
+  }
+  assert_null(plan.bytes);
+  gcol_parquet_metadata_free(md);
+}
+
+static void test_unsupported_and_corrupt_pages(void **state) {
+  (void)state;
+  make_data(4);
+  pqb_column c = col_base("x", GCOL_PARQUET_INT64);
+  c.ints = pq_data.big;
+  c.rows_per_page = 100;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 1;
+  f.columns = &c;
+  f.num_rows = ROWS;
+  int64_t size = 0;
+
+  c.lie_codec = GCOL_PARQUET_SNAPPY;
+  uint8_t *file = pqb_build(&f, &size);
+  expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "codec SNAPPY is not supported");
+  free(file);
+  c.lie_codec = 0;
+
+  c.lie_encoding = GCOL_DETAIL_PQ_ENC_DELTA_BYTE_ARRAY;
+  file = pqb_build(&f, &size);
+  expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "DELTA_BYTE_ARRAY");
+  expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "page 0");
+  free(file);
+  c.lie_encoding = GCOL_DETAIL_PQ_ENC_RLE_DICTIONARY; /* no dictionary page */
+  file = pqb_build(&f, &size);
+  expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT, "without a dictionary page");
+  free(file);
+  c.lie_encoding = 0;
+
+  /* a page header's size that runs past the chunk: page 3's compressed size set huge */
+  file = pqb_build(&f, &size);
+  {
+    gcol_parquet_metadata *md = NULL;
+    GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+    int64_t pos = 4;
+    for (int p = 0; p < 3; ++p) {
+      gcol_detail_pq_page_header h;
+      int64_t hs = 0;
+      char err[128];
+      assert_true(gcol_detail_parquet_parse_page_header(file + pos, size - pos, &h, &hs, err, 128));
+      pos += hs + h.compressed_size;
+    }
+    gcol_parquet_metadata_free(md);
+    /* header of page 3 at pos: field 2 (uncompressed) and 3 (compressed) follow the type */
+    gcol_detail_thrift_writer w;
+    gcol_detail_thrift_writer_init(&w);
+    gcol_detail_thrift_write_struct_begin(&w);
+    gcol_detail_thrift_write_i32_field(&w, 1, 0);
+    gcol_detail_thrift_write_i32_field(&w, 2, 1 << 30);
+    gcol_detail_thrift_write_i32_field(&w, 3, 1 << 30);
+    gcol_detail_thrift_write_struct_end(&w);
+    uint8_t *bad = (uint8_t *)malloc((size_t)size);
+    memcpy(bad, file, (size_t)size);
+    memcpy(bad + pos, w.data, w.size);
+    expect_plan_error(bad, size, 0, GCOL_ERROR_INVALID_ARGUMENT, "page 3");
+    free(bad);
+    gcol_detail_thrift_writer_free(&w);
+  }
+  free(file);
+
+  /* definition levels that end early: decoded on the host, the page named */
+  c.optional = true;
+  c.valid = pq_data.valid;
+  file = pqb_build(&f, &size);
+  {
+    gcol_parquet_metadata *md = NULL;
+    GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+    gcol_detail_pq_file src;
+    gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+    int32_t const groups[] = {0};
+    gcol_detail_pq_column_plan plan;
+    GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, 0, groups, 1, &plan));
+    plan.pages[2].def_end = plan.pages[2].def_begin + 1; /* the levels cut to one byte */
+    uint64_t *values = (uint64_t *)malloc(ROWS * 8);
+    int64_t *pos = (int64_t *)malloc(ROWS * 8);
+    int64_t *len = (int64_t *)malloc(ROWS * 8);
+    uint8_t valid[ROWS];
+    int32_t page = -1;
+    bool is_dict = true;
+    int const code = gcol_detail_parquet_decode_column_host(&plan, values, NULL, pos, len, valid,
+                                                            &page, &is_dict);
+    assert_int_equal(code, GCOL_DETAIL_PQ_E_LEVELS_TRUNCATED);
+    assert_int_equal(page, 2);
+    assert_false(is_dict);
+    free(values);
+    free(pos);
+    free(len);
+    gcol_detail_parquet_plan_free(&plan);
+    gcol_parquet_metadata_free(md);
+  }
+  free(file);
+}
+
+/* ------------------------------------------------------------------ row groups by statistics */
+
+static void expect_groups(const gcol_parquet_metadata *md, int32_t column, gcol_parquet_compare op,
+                          bool is_float, int64_t iv, double fv, const int32_t *want, int32_t n) {
+  int32_t got[8];
+  int32_t count = -1;
+  if (is_float) {
+    GCOL_TEST_OK(gcol_parquet_metadata_filter_row_groups_f64(md, column, op, fv, got, &count));
+  } else {
+    GCOL_TEST_OK(gcol_parquet_metadata_filter_row_groups(md, column, op, iv, got, &count));
+  }
+  if (count != n)
+    fail_msg("column %d op %d: %d row groups kept, expected %d", column, op, count, n);
+  for (int32_t i = 0; i < n; ++i) assert_int_equal(got[i], want[i]);
+}
+
+static void test_row_groups_by_statistics(void **state) {
+  (void)state;
+  static int64_t seq[ROWS], big[ROWS];
+  static double half[ROWS];
+  static uint8_t none[ROWS];
+  for (int i = 0; i < ROWS; ++i) {
+    seq[i] = i;
+    big[i] = (int64_t)((UINT64_C(1) << 63) + (uint64_t)i);
+    half[i] = i * 0.5;
+    none[i] = 0;
+  }
+  pqb_column c[4];
+  c[0] = col_base("seq", GCOL_PARQUET_INT64);
+  c[0].ints = seq;
+  c[1] = col_base("half", GCOL_PARQUET_DOUBLE);
+  c[1].reals = half;
+  c[2] = col_base("u64", GCOL_PARQUET_INT64);
+  c[2].ints = big;
+  c[2].logical = GCOL_PARQUET_LOGICAL_INTEGER;
+  c[2].bit_width = 64;
+  c[3] = col_base("nothing", GCOL_PARQUET_INT64);
+  c[3].ints = seq;
+  c[3].optional = true;
+  c[3].valid = none;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 4;
+  f.columns = c;
+  f.num_rows = ROWS;
+  f.rows_per_group = 250;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  int32_t const g0[] = {0}, g1[] = {1}, g3[] = {3}, g01[] = {0, 1}, g23[] = {2, 3};
+  expect_groups(md, 0, GCOL_PARQUET_EQUAL, false, 300, 0, g1, 1);
+  expect_groups(md, 0, GCOL_PARQUET_EQUAL, false, -5, 0, NULL, 0);
+  expect_groups(md, 0, GCOL_PARQUET_LESS, false, 250, 0, g0, 1);
+  expect_groups(md, 0, GCOL_PARQUET_LESS_EQUAL, false, 250, 0, g01, 2);
+  expect_groups(md, 0, GCOL_PARQUET_GREATER, false, 749, 0, g3, 1);
+  expect_groups(md, 0, GCOL_PARQUET_GREATER_EQUAL, false, 749, 0, g23, 2);
+  expect_groups(md, 0, GCOL_PARQUET_GREATER, true, 0, 748.5, g23, 2);
+  expect_groups(md, 1, GCOL_PARQUET_GREATER, true, 0, 374.5, g3, 1);
+  expect_groups(md, 1, GCOL_PARQUET_EQUAL, false, 100, 0, g0, 1);
+  /* unsigned: 2^63 + 900 compares above 2^63 + 749, not as a negative number */
+  expect_groups(md, 2, GCOL_PARQUET_GREATER, false, (int64_t)((UINT64_C(1) << 63) + 900), 0, g3, 1);
+  expect_groups(md, 2, GCOL_PARQUET_LESS, false, 5, 0, NULL, 0);
+  expect_groups(md, 3, GCOL_PARQUET_GREATER_EQUAL, false, INT64_MIN, 0, NULL, 0);
+  int32_t out[4];
+  int32_t n = 0;
+  GCOL_TEST_STATUS(gcol_parquet_metadata_filter_row_groups(md, 4, GCOL_PARQUET_EQUAL, 0, out, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_parquet_metadata_filter_row_groups(md, 0, (gcol_parquet_compare)9, 0, out, &n),
+      GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_filter_row_groups(md, 0, GCOL_PARQUET_EQUAL, 0, NULL, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_parquet_metadata_free(md);
+  free(file);
+}
+
+/* ------------------------------------------------------------------ writer */
+
+static void test_writer_on_the_host(void **state) {
+  (void)state;
+  make_data(6);
+  enum { N = ROWS, K = 10 };
+  static int8_t i8[N];
+  static uint32_t u32[N];
+  static float f32[N];
+  static uint8_t b8[N];
+  static int32_t day[N];
+  static int64_t offsets[N + 1];
+  static char chars[N * 24];
+  int64_t at = 0;
+  for (int i = 0; i < N; ++i) {
+    i8[i] = (int8_t)pq_data.small[i];
+    u32[i] = (uint32_t)pq_data.big[i];
+    f32[i] = i % 97 == 5 ? NAN : (float)pq_data.reals[i];
+    b8[i] = (uint8_t)pq_data.bools[i];
+    day[i] = (int32_t)pq_data.ints[i] / 100;
+    offsets[i] = at;
+    size_t const n = strlen(pq_data.strings[i]);
+    memcpy(chars + at, pq_data.strings[i], n);
+    at += (int64_t)n;
+  }
+  offsets[N] = at;
+  gcol_detail_pq_host_column cols[K];
+  memset(cols, 0, sizeof cols);
+  const char *const names[K] = {"i8",   "u32", "i64",   "f32",   "f64",
+                                "flag", "day", "ts_ns", "price", "name"};
+  gcol_type_id const ids[K] = {
+      GCOL_INT8,      GCOL_UINT32, GCOL_INT64,          GCOL_FLOAT32,
+      GCOL_FLOAT64,   GCOL_BOOL8,  GCOL_TIMESTAMP_DAYS, GCOL_TIMESTAMP_NANOSECONDS,
+      GCOL_DECIMAL64, GCOL_STRING};
+  const void *datas[K] = {i8, u32, pq_data.big, f32,         pq_data.reals,
+                          b8, day, pq_data.big, pq_data.big, NULL};
+  for (int k = 0; k < K; ++k) {
+    cols[k].name = names[k];
+    cols[k].type = ids[k] == GCOL_DECIMAL64 ? gcol_data_type_decimal(GCOL_DECIMAL64, -3)
+                                            : gcol_data_type_make(ids[k]);
+    cols[k].data = datas[k];
+    cols[k].valid = k % 2 == 0 ? pq_data.valid : NULL;
+  }
+  cols[K - 1].offsets = offsets;
+  cols[K - 1].chars = chars;
+  const char *const keys[] = {"origin"};
+  const char *const values[] = {"gcol test"};
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.row_group_rows = 300;
+  opt.keys = keys;
+  opt.values = values;
+  opt.num_key_values = 1;
+  uint8_t *file = NULL;
+  int64_t size = 0;
+  GCOL_TEST_OK(gcol_detail_parquet_write_host(cols, K, N, &opt, &file, &size));
+
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  assert_int_equal(gcol_parquet_metadata_num_rows(md), N);
+  assert_int_equal(gcol_parquet_metadata_num_row_groups(md), 4);
+  assert_int_equal(gcol_parquet_metadata_num_key_values(md), 1);
+  for (int k = 0; k < K; ++k) {
+    gcol_parquet_column_info info;
+    GCOL_TEST_OK(gcol_parquet_metadata_column(md, k, &info));
+    assert_string_equal(info.name, names[k]);
+    assert_int_equal(info.type.id, ids[k]);
+    assert_int_equal(info.type.scale, cols[k].type.scale);
+    assert_int_equal(info.nullable, k % 2 == 0);
+  }
+  /* statistics of row group 1 */
+  for (int k = 0; k < K; ++k) {
+    gcol_parquet_statistics st;
+    GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 1, k, &st));
+    int64_t nulls = 0;
+    for (int r = 300; r < 600; ++r) nulls += cols[k].valid != NULL && !cols[k].valid[r];
+    assert_int_equal(st.null_count, nulls);
+    assert_true(st.has_min_max);
+    if (ids[k] == GCOL_FLOAT32) { /* NaN left out */
+      float lo = INFINITY, hi = -INFINITY;
+      for (int r = 300; r < 600; ++r) {
+        if (!isnan(f32[r])) {
+          lo = f32[r] < lo ? f32[r] : lo;
+          hi = f32[r] > hi ? f32[r] : hi;
+        }
+      }
+      assert_true(st.min_f64 == lo && st.max_f64 == hi);
+    }
+    if (ids[k] == GCOL_UINT32) {
+      uint32_t lo = UINT32_MAX, hi = 0;
+      for (int r = 300; r < 600; ++r) {
+        lo = u32[r] < lo ? u32[r] : lo;
+        hi = u32[r] > hi ? u32[r] : hi;
+      }
+      assert_true(st.min_i64 == lo && st.max_i64 == hi);
+    }
+  }
+  /* every value back through the plan and the page decoders */
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+  int32_t const groups[] = {0, 1, 2, 3};
+  for (int k = 0; k < K; ++k) {
+    gcol_detail_pq_column_plan plan;
+    GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, k, groups, 4, &plan));
+    uint64_t *vals = (uint64_t *)malloc(N * 8);
+    int64_t *pos = (int64_t *)malloc(N * 8);
+    int64_t *len = (int64_t *)malloc(N * 8);
+    uint8_t *valid = (uint8_t *)malloc(N);
+    int32_t bad = 0;
+    bool is_dict = false;
+    assert_int_equal(
+        gcol_detail_parquet_decode_column_host(&plan, vals, NULL, pos, len, valid, &bad, &is_dict),
+        0);
+    size_t const w = gcol_type_size(ids[k]);
+    for (int r = 0; r < N; ++r) {
+      bool const v = cols[k].valid == NULL || cols[k].valid[r];
+      assert_int_equal(valid[r], v);
+      if (!v) continue;
+      if (ids[k] == GCOL_STRING) {
+        assert_int_equal(len[r], offsets[r + 1] - offsets[r]);
+        assert_memory_equal(plan.bytes + pos[r], chars + offsets[r], (size_t)len[r]);
+      } else if (memcmp(&vals[r], (const uint8_t *)datas[k] + (size_t)r * w, w) != 0) {
+        fail_msg("column %s row %d differs", names[k], r);
+      }
+    }
+    free(vals);
+    free(pos);
+    free(len);
+    free(valid);
+    gcol_detail_parquet_plan_free(&plan);
+  }
+  gcol_parquet_metadata_free(md);
+  free(file);
+
+  /* a type Parquet cannot hold yet */
+  cols[0].type = gcol_data_type_make(GCOL_DURATION_SECONDS);
+  cols[0].data = pq_data.big;
+  file = NULL;
+  GCOL_TEST_STATUS(gcol_detail_parquet_write_host(cols, K, N, &opt, &file, &size),
+                   GCOL_ERROR_UNSUPPORTED);
+  assert_null(file);
+  assert_non_null(strstr(gcol_last_error(), "duration[s]"));
+}
+
+/* ------------------------------------------------------------------ fuzzer */
+
+/* Runs everything the host does on a file: footer, plans, page decoders. Only statuses. */
+static void run_on(const uint8_t *file, int64_t size, int64_t *ok_plans) {
+  uint8_t *copy = (uint8_t *)malloc(size > 0 ? (size_t)size : 1);
+  memcpy(copy, file, (size_t)size);
+  gcol_parquet_metadata *md = NULL;
+  gcol_status st = gcol_parquet_metadata_read_buffer(copy, size, &md);
+  if (st != GCOL_OK) {
+    assert_null(md);
+    assert_true(strlen(gcol_last_error()) > 0);
+    free(copy);
+    return;
+  }
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(copy, size, &src, NULL);
+  int32_t groups[64];
+  int32_t const ng = md->num_row_groups < 64 ? md->num_row_groups : 64;
+  for (int32_t g = 0; g < ng; ++g) groups[g] = g;
+  for (int32_t k = 0; k < md->num_leaves; ++k) {
+    gcol_detail_pq_column_plan plan;
+    st = gcol_detail_parquet_plan_column(&src, md, k, groups, ng, &plan);
+    if (st != GCOL_OK) {
+      assert_true(strlen(gcol_last_error()) > 0);
+      continue;
+    }
+    ++*ok_plans;
+    int64_t const n = plan.num_rows;
+    uint64_t *values = (uint64_t *)malloc((size_t)n * 8 + 8);
+    int64_t *pos = (int64_t *)malloc((size_t)n * 8 + 8);
+    int64_t *len = (int64_t *)malloc((size_t)n * 8 + 8);
+    uint8_t *valid = (uint8_t *)malloc((size_t)n + 1);
+    int32_t bad = 0;
+    bool is_dict = false;
+    int const code = gcol_detail_parquet_decode_column_host(&plan, values, NULL, pos, len, valid,
+                                                            &bad, &is_dict);
+    if (code == 0 && plan.type.id == GCOL_STRING) {
+      for (int64_t i = 0; i < n; ++i) {
+        assert_true(pos[i] >= 0 && len[i] >= 0 && pos[i] + len[i] <= plan.num_bytes);
+      }
+    }
+    free(values);
+    free(pos);
+    free(len);
+    free(valid);
+    gcol_detail_parquet_plan_free(&plan);
+  }
+  gcol_parquet_metadata_free(md);
+  free(copy);
+}
+
+static void test_fuzz_footers_and_pages(void **state) {
+  (void)state;
+  int const iterations = 5000;
+  make_data(5);
+  gcol_test_rng rng = gcol_test_rng_make(1414);
+  uint8_t *files[8];
+  int64_t sizes[8];
+  pqb_column cols[8][NUM_COLS];
+  for (int v = 0; v < 8; ++v) {
+    files[v] = build(v, 333, &sizes[v], cols[v]);
+    /* smaller pages: more headers to hit */
+    (void)cols;
+  }
+  int64_t ok_plans = 0;
+  for (int it = 0; it < iterations; ++it) {
+    int const v = (int)gcol_test_rng_range(&rng, 0, 7);
+    int64_t const size = sizes[v];
+    uint8_t *m = (uint8_t *)malloc((size_t)size);
+    memcpy(m, files[v], (size_t)size);
+    uint32_t const footer = (uint32_t)m[size - 8] | (uint32_t)m[size - 7] << 8 |
+                            (uint32_t)m[size - 6] << 16 | (uint32_t)m[size - 5] << 24;
+    int const edits = (int)gcol_test_rng_range(&rng, 1, 8);
+    for (int e = 0; e < edits; ++e) {
+      int64_t at;
+      int const where = (int)gcol_test_rng_range(&rng, 0, 3);
+      if (where <= 1) { /* the footer */
+        at = size - 8 - (int64_t)footer + gcol_test_rng_range(&rng, 0, (int64_t)footer - 1);
+      } else if (where == 2) { /* anywhere (page headers and data) */
+        at = gcol_test_rng_range(&rng, 0, size - 1);
+      } else { /* near the start of the data: the first page headers */
+        at = gcol_test_rng_range(&rng, 4, 64);
+      }
+      uint64_t const x = gcol_test_rng_next(&rng);
+      switch (x % 4) {
+        case 0:
+          m[at] = (uint8_t)(x >> 8);
+          break;
+        case 1:
+          m[at] ^= (uint8_t)(1u << ((x >> 8) % 8));
+          break;
+        case 2:
+          m[at] = (x >> 8) & 1 ? 0xff : 0x00;
+          break;
+        default:
+          m[at] = (uint8_t)(m[at] + ((x >> 8) & 1 ? 1 : -1));
+          break;
+      }
+    }
+    /* now and then a truncation that keeps a plausible tail */
+    int64_t msize = size;
+    if (gcol_test_rng_range(&rng, 0, 9) == 0) {
+      msize = gcol_test_rng_range(&rng, 0, size);
+    }
+    run_on(m, msize, &ok_plans);
+    free(m);
+  }
+  /* the mutations left many files valid enough to plan: the decoders ran too */
+  assert_true(ok_plans > iterations / 4);
+  for (int v = 0; v < 8; ++v) free(files[v]);
+}
+
+static void test_fuzz_page_headers(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1415);
+  gcol_detail_thrift_writer w;
+  gcol_detail_thrift_writer_init(&w);
+  gcol_detail_thrift_write_struct_begin(&w);
+  gcol_detail_thrift_write_i32_field(&w, 1, GCOL_DETAIL_PQ_PAGE_DATA_V2);
+  gcol_detail_thrift_write_i32_field(&w, 2, 1000);
+  gcol_detail_thrift_write_i32_field(&w, 3, 1000);
+  gcol_detail_thrift_write_field(&w, 8, GCOL_DETAIL_THRIFT_STRUCT);
+  gcol_detail_thrift_write_struct_begin(&w);
+  for (int16_t i = 1; i <= 6; ++i) gcol_detail_thrift_write_i32_field(&w, i, 7 * i);
+  gcol_detail_thrift_write_bool_field(&w, 7, true);
+  gcol_detail_thrift_write_struct_end(&w);
+  gcol_detail_thrift_write_struct_end(&w);
+  gcol_detail_pq_page_header h;
+  int64_t hs = 0;
+  char err[160];
+  assert_true(gcol_detail_parquet_parse_page_header(w.data, (int64_t)w.size, &h, &hs, err, 160));
+  assert_int_equal(hs, w.size);
+  assert_int_equal(h.type, GCOL_DETAIL_PQ_PAGE_DATA_V2);
+  assert_int_equal(h.num_values, 7);
+  assert_int_equal(h.def_length, 35);
+  assert_int_equal(h.rep_length, 42);
+  assert_true(h.has_body);
+  int parsed = 0;
+  for (int it = 0; it < 20000; ++it) {
+    size_t const n = w.size;
+    uint8_t *m = (uint8_t *)malloc(n);
+    memcpy(m, w.data, n);
+    int const edits = (int)gcol_test_rng_range(&rng, 1, 4);
+    for (int e = 0; e < edits; ++e) {
+      m[gcol_test_rng_range(&rng, 0, (int64_t)n - 1)] = (uint8_t)gcol_test_rng_next(&rng);
+    }
+    int64_t const len = gcol_test_rng_range(&rng, 0, (int64_t)n);
+    if (gcol_detail_parquet_parse_page_header(m, len, &h, &hs, err, 160)) {
+      assert_true(hs <= len);
+      ++parsed;
+    } else {
+      assert_true(strlen(err) > 0);
+    }
+    free(m);
+  }
+  assert_true(parsed > 0);
+  gcol_detail_thrift_writer_free(&w);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_thrift_round_trip),
+      cmocka_unit_test(test_thrift_limits),
+      cmocka_unit_test(test_rle_decoder),
+      cmocka_unit_test(test_metadata_from_buffer_file_and_source),
+      cmocka_unit_test(test_pages_decoded_on_the_host),
+      cmocka_unit_test(test_bad_files),
+      cmocka_unit_test(test_unsupported_and_corrupt_pages),
+      cmocka_unit_test(test_row_groups_by_statistics),
+      cmocka_unit_test(test_writer_on_the_host),
+      cmocka_unit_test(test_fuzz_footers_and_pages),
+      cmocka_unit_test(test_fuzz_page_headers),
+  };
+  return GCOL_TEST_RUN("parquet_host", tests);
+}

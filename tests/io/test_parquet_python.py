@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Files written by pyarrow, read by gcol (suite clients): make_parquet_files.py writes
+Parquet files and what gcol must read from each (FILE.expected); parquet_dump reads each
+file with gcol on the GPU and prints the same text form; they must agree line by line. Files
+gcol must refuse (a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY) must give the expected
+status. Without a GPU, parquet_dump --host reads the files through the same plan and page
+decoders on the CPU, and writes with the host writer. Then gcol writes the columns it read from some of them (parquet_dump --rewrite) and
+pyarrow must read back the same values. TAP output; `1..0 # SKIP` without pyarrow.
+
+  test_parquet_python.py PATH/TO/parquet_dump PATH/TO/make_parquet_files.py
+"""
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def skip(why):
+    print(f"1..0 # SKIP {why}")
+    sys.exit(0)
+
+
+try:
+    import pyarrow  # noqa: F401
+except ImportError:
+    skip("pyarrow is not installed")
+
+dump, script = sys.argv[1], sys.argv[2]
+with tempfile.TemporaryDirectory() as tmp:
+    subprocess.run([sys.executable, script, tmp], check=True)
+    names = sorted(f[:-len(".parquet")] for f in os.listdir(tmp) if f.endswith(".parquet"))
+    probe = subprocess.run([dump, os.path.join(tmp, names[0] + ".parquet")],
+                           capture_output=True, text=True)
+    # without a GPU: the same plan and page decoders run on the CPU (and the host writer)
+    mode = ["--host"] if probe.stdout.strip() == "skip" else []
+    where = " (CPU decoders, no GPU)" if mode else ""
+    rewrites = [n for n in ("plain_v1", "dict_v2", "required", "delta") if n in names]
+    stats_files = [n for n in ("plain_v1", "dict_v2", "required", "delta") if n in names]
+    stats_files += [n + ".gcol" for n in rewrites]  # the writer's statistics, read by pyarrow
+    print(f"1..{len(names) + len(rewrites) + len(stats_files)}")
+    failed = 0
+    for i, name in enumerate(names, 1):
+        r = subprocess.run([dump] + mode + [os.path.join(tmp, name + ".parquet")],
+                           capture_output=True, text=True, timeout=300)
+        got = r.stdout.splitlines()
+        with open(os.path.join(tmp, name + ".expected")) as f:
+            want = f.read().splitlines()
+        if r.returncode == 0 and got == want:
+            print(f"ok {i} - {name}{where}")
+            for line in r.stderr.splitlines():
+                print(f"# {line}")
+            continue
+        failed += 1
+        print(f"not ok {i} - {name}{where} (exit {r.returncode})")
+        column = "?"
+        for k in range(max(len(got), len(want))):
+            g = got[k] if k < len(got) else "<missing>"
+            w = want[k] if k < len(want) else "<missing>"
+            if w.startswith("column "):
+                column = w
+            if g != w:
+                print(f"# line {k + 1} ({column}): gcol '{g}', pyarrow '{w}'")
+                break
+        for line in r.stderr.splitlines()[:20]:
+            print(f"# {line}")
+
+    # gcol's writer, read by pyarrow
+    spec = importlib.util.spec_from_file_location("make_parquet_files", script)
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    import pyarrow.parquet as pq
+    for j, name in enumerate(rewrites, len(names) + 1):
+        out = os.path.join(tmp, name + ".gcol.parquet")
+        r = subprocess.run([dump] + mode + ["--rewrite", os.path.join(tmp, name + ".parquet"), out,
+                                            "blob"], capture_output=True, text=True, timeout=300)
+        problems = []
+        if r.returncode != 0:
+            problems.append(f"gcol could not write: {r.stdout.strip()} {r.stderr.strip()}")
+        else:
+            expected, current = {}, None
+            with open(os.path.join(tmp, name + ".expected")) as f:
+                for line in f.read().splitlines():
+                    if line.startswith("column "):
+                        current = line.split(" ")[1]
+                        expected[current] = []
+                    elif current is not None:
+                        expected[current].append(line)
+            try:
+                table = pq.ParquetFile(out).read()
+                written = [l.split(" ", 1)[1] for l in r.stdout.splitlines()]
+                if table.column_names != written:
+                    problems.append(f"columns {table.column_names}, gcol wrote {written}")
+                for cname, _, atype, vals in maker.leaf_columns(table, [None] * table.num_columns):
+                    got = [maker.value_line(atype, v) for v in vals]
+                    if got != expected.get(cname):
+                        want = expected.get(cname) or []
+                        k = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
+                                 min(len(got), len(want)))
+                        problems.append(f"column {cname} row {k}: pyarrow read "
+                                        f"'{got[k] if k < len(got) else '<missing>'}', wrote "
+                                        f"'{want[k] if k < len(want) else '<missing>'}'")
+            except Exception as e:  # pyarrow refused gcol's file
+                problems.append(f"pyarrow: {type(e).__name__}: {e}")
+        if problems:
+            failed += 1
+            print(f"not ok {j} - {name} written by gcol, read by pyarrow{where}")
+            for p in problems[:10]:
+                print(f"# {p}")
+        else:
+            print(f"ok {j} - {name} written by gcol, read by pyarrow{where}")
+
+    # the footer's statistics as gcol decodes them, against pyarrow's reading of them
+    for j, name in enumerate(stats_files, len(names) + len(rewrites) + 1):
+        path = os.path.join(tmp, name + ".parquet")
+        r = subprocess.run([dump, "--stats", path], capture_output=True, text=True, timeout=300)
+        md = pq.ParquetFile(path).metadata
+        problems = []
+        lines = r.stdout.splitlines()
+        checked = 0
+        for line in lines:
+            g, k, nulls, kind, *rest = line.split(" ")
+            col = md.row_group(int(g)).column(int(k))
+            st = col.statistics
+            if st is None or not st.has_null_count or str(st.null_count) != nulls:
+                problems.append(f"{line}: pyarrow null count "
+                                f"{None if st is None else st.null_count}")
+                continue
+            if col.physical_type in ("BOOLEAN", "INT32", "INT64", "FLOAT", "DOUBLE") \
+                    and st.has_min_max:
+                lo, hi = st.min_raw, st.max_raw
+                lt = col.statistics.logical_type
+                if col.physical_type == "INT32" and lt is not None and \
+                        '"isSigned":false' in lt.to_json().replace(" ", ""):
+                    lo, hi = lo & 0xffffffff, hi & 0xffffffff
+                if kind == "int":
+                    ok = [int(rest[0]), int(rest[1])] == [int(lo), int(hi)]
+                elif kind == "float":
+                    ok = [float(rest[0]), float(rest[1])] == [float(lo), float(hi)]
+                else:
+                    ok = False
+                if not ok:
+                    problems.append(f"{line}: pyarrow min {lo} max {hi}")
+                checked += 1
+        if r.returncode != 0 or not lines or checked == 0:
+            problems.append(f"exit {r.returncode}, {len(lines)} lines, {checked} min/max checked")
+        if problems:
+            failed += 1
+            print(f"not ok {j} - {name} statistics")
+            for p in problems[:10]:
+                print(f"# {p}")
+        else:
+            print(f"ok {j} - {name} statistics ({checked} min/max pairs)")
+    sys.exit(1 if failed else 0)
