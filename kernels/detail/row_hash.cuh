@@ -118,12 +118,28 @@ gcol_detail_spark_hash_bytes(const unsigned char *p, int64_t len, uint32_t seed)
   return gcol_detail_murmur3_fmix32(h);
 }
 
+/* MurmurHash3_x86_32 of a 4- or 8-byte little-endian value held in registers: what
+ * gcol_murmur3_32 computes over its bytes, without the byte buffer and loops. */
+static __device__ __forceinline__ uint32_t gcol_detail_murmur3_block(uint32_t h, uint32_t k) {
+  h ^= gcol_detail_murmur3_scramble(k);
+  h = gcol_detail_rotl32(h, 13);
+  return h * 5u + 0xE6546B64u;
+}
+static __device__ __forceinline__ uint32_t gcol_detail_murmur3_u32(uint32_t v, uint32_t seed) {
+  return gcol_detail_murmur3_fmix32(gcol_detail_murmur3_block(seed, v) ^ 4u);
+}
+static __device__ __forceinline__ uint32_t gcol_detail_murmur3_u64(uint64_t v, uint32_t seed) {
+  uint32_t const h = gcol_detail_murmur3_block(gcol_detail_murmur3_block(seed, (uint32_t)v),
+                                               (uint32_t)(v >> 32));
+  return gcol_detail_murmur3_fmix32(h ^ 8u);
+}
+
 /* Spark's hashInt and hashLong (equal to MurmurHash3_x86_32 of the little-endian bytes). */
 static __device__ __forceinline__ uint32_t gcol_detail_spark_hash_int(uint32_t v, uint32_t seed) {
-  return gcol_murmur3_32(&v, 4, seed);
+  return gcol_detail_murmur3_u32(v, seed);
 }
 static __device__ __forceinline__ uint32_t gcol_detail_spark_hash_long(uint64_t v, uint32_t seed) {
-  return gcol_murmur3_32(&v, 8, seed);
+  return gcol_detail_murmur3_u64(v, seed);
 }
 
 /* Spark's hash of DECIMAL128 (BigInteger.toByteArray of the unscaled value, big-endian). */
@@ -199,6 +215,10 @@ static __device__ __forceinline__ uint32_t gcol_detail_row_hash_murmur3(
     } else if (c->id == GCOL_STRING) {
       gcol_string_ref const s = gcol_strings_view_get(c->strings, row);
       h = gcol_murmur3_32(s.data, s.size, h);
+    } else if (c->width == 8 && c->id != GCOL_FLOAT64) { /* canonical bytes: the value's */
+      h = gcol_detail_murmur3_u64(((const uint64_t *)c->data)[row], h);
+    } else if (c->width == 4 && c->id != GCOL_FLOAT32) {
+      h = gcol_detail_murmur3_u32(((const uint32_t *)c->data)[row], h);
     } else {
       unsigned char buf[16];
       int const len = gcol_detail_hash_element_bytes(c, row, buf);

@@ -16,7 +16,7 @@
  *    threads write consecutive positions of a partition's run: for a table of fixed-width
  *    columns the values themselves (validity through atomicOr into a zeroed mask), else an
  *    int64 row map that the one gather engine (kernels/detail/gather.h) moves every column
- *    through. Hash keys are read twice rather than a partition id written and read back.
+ *    through. A hash is computed once: the count stores the 16-bit ids for the scatter.
  *
  * Above TILE_PARTITIONS (the per-warp counters would not fit in shared memory), the
  * partition ids are written to a buffer and one warp a tile of WARP_TILE rows counts and
@@ -52,6 +52,7 @@ struct hash_pids {
   int32_t fn; /* gcol_hash_function */
   uint64_t seed;
   uint32_t num_partitions;
+  static constexpr bool store = true; /* the tiled path hashes once (stored_pids) */
   __device__ uint32_t operator()(int64_t i) const {
     if (fn == GCOL_HASH_XXHASH64) {
       return (uint32_t)(gcol_detail_row_hash_xxhash64(cols, num_cols, i, seed) %
@@ -65,12 +66,19 @@ struct hash_pids {
 
 struct buffer_pids { /* ids checked beforehand (map_pid_kernel) */
   const int32_t *pid;
+  static constexpr bool store = false;
   __device__ uint32_t operator()(int64_t i) const { return (uint32_t)pid[i]; }
+};
+
+struct stored_pids { /* written by tile_count_smem_kernel: P <= TILE_PARTITIONS */
+  const uint16_t *pid;
+  __device__ uint32_t operator()(int64_t i) const { return pid[i]; }
 };
 
 struct round_robin_pids {
   int64_t start;
   int64_t num_partitions;
+  static constexpr bool store = false;
   __device__ uint32_t operator()(int64_t i) const { return (uint32_t)((i + start) % num_partitions); }
 };
 
@@ -144,11 +152,12 @@ __global__ void warp_scatter_kernel(const int32_t *pid, int64_t n, int64_t tiles
 
 /* ---- the tiled path ---- */
 
-/* Tile t's partition counts into column t of matrix (P x tiles, partition-major). */
+/* Tile t's partition counts into column t of matrix (P x tiles, partition-major); the ids
+ * into `stored` too unless it is NULL (a hash is computed once, not again in the scatter). */
 template <class Pids>
 __global__ void __launch_bounds__(TILE_THREADS)
     tile_count_smem_kernel(Pids pids, int64_t n, int64_t tiles, uint32_t num_partitions,
-                           int64_t *matrix) {
+                           int64_t *matrix, uint16_t *stored) {
   extern __shared__ uint32_t tile_counts[]; /* num_partitions entries */
   int64_t const t = blockIdx.x;
   int64_t const first = t * TILE;
@@ -156,7 +165,10 @@ __global__ void __launch_bounds__(TILE_THREADS)
   __syncthreads();
   for (int k = 0; k < TILE_ITEMS; ++k) {
     int64_t const i = first + (int64_t)k * TILE_THREADS + threadIdx.x;
-    if (i < n) atomicAdd(&tile_counts[pids(i)], 1u);
+    if (i >= n) continue;
+    uint32_t const p = pids(i);
+    atomicAdd(&tile_counts[p], 1u);
+    if (stored != NULL) stored[i] = (uint16_t)p;
   }
   __syncthreads();
   for (uint32_t p = threadIdx.x; p < num_partitions; p += TILE_THREADS) {
@@ -174,14 +186,19 @@ struct fixed_column {
   int32_t width;
 };
 
-__device__ __forceinline__ void copy_value(const fixed_column &c, int64_t row, int64_t pos) {
-  switch (c.width) {
-    case 1: c.out[pos] = c.in[row]; break;
-    case 2: ((uint16_t *)c.out)[pos] = ((const uint16_t *)c.in)[row]; break;
-    case 4: ((uint32_t *)c.out)[pos] = ((const uint32_t *)c.in)[row]; break;
-    case 8: ((uint64_t *)c.out)[pos] = ((const uint64_t *)c.in)[row]; break;
-    default: ((ulonglong2 *)c.out)[pos] = ((const ulonglong2 *)c.in)[row]; break; /* 16 */
+/* Element `from` of src to element `to` of dst, both of `width` bytes (1, 2, 4, 8, 16). */
+__device__ __forceinline__ void copy_element(int width, const char *src, int64_t from, char *dst,
+                                             int64_t to) {
+  switch (width) {
+    case 1: dst[to] = src[from]; break;
+    case 2: ((uint16_t *)dst)[to] = ((const uint16_t *)src)[from]; break;
+    case 4: ((uint32_t *)dst)[to] = ((const uint32_t *)src)[from]; break;
+    case 8: ((uint64_t *)dst)[to] = ((const uint64_t *)src)[from]; break;
+    default: ((ulonglong2 *)dst)[to] = ((const ulonglong2 *)src)[from]; break; /* 16 */
   }
+}
+
+__device__ __forceinline__ void copy_validity(const fixed_column &c, int64_t row, int64_t pos) {
   if (c.in_mask != NULL && gcol_bit_is_set(c.in_mask, c.in_mask_offset + row)) {
     atomicOr(&c.out_mask[pos >> 5], 1u << (pos & 31));
   }
@@ -199,8 +216,9 @@ __device__ __forceinline__ void copy_value(const fixed_column &c, int64_t row, i
  * 3. order[index] = (row in tile, partition) for each row;
  * 4. thread j of the block takes sorted indices j, j + TILE_THREADS, ...: a warp writes
  *    consecutive positions base[p] + index of a partition's run, coalesced.
- * Shared memory: order (static) and, dynamic, warp_counts (16-bit) and base (int64) per
- * partition; up to TILE_PARTITIONS partitions.
+ * Shared memory: order (static) and, dynamic, base (int64) per partition, a staging buffer
+ * of a tile of one column (8 bytes a row) when there are columns to write, and warp_counts
+ * (16-bit) per warp and partition; up to TILE_PARTITIONS partitions.
  */
 template <class Pids>
 __global__ void __launch_bounds__(TILE_THREADS)
@@ -214,8 +232,10 @@ __global__ void __launch_bounds__(TILE_THREADS)
   __shared__ typename block_scan::TempStorage scan_storage;
   __shared__ uint32_t order[TILE];
   extern __shared__ int64_t dynamic[];
-  int64_t *const base = dynamic;                                   /* [P] */
-  uint16_t *const warp_counts = (uint16_t *)(base + num_partitions); /* [WARPS][P] */
+  int64_t *const base = dynamic;                           /* [P] */
+  char *const stage = (char *)(base + num_partitions);     /* [TILE * 8] when num_cols > 0 */
+  uint16_t *const warp_counts =
+      (uint16_t *)(stage + (num_cols > 0 ? TILE * 8 : 0)); /* [WARPS][P] */
   int64_t const t = blockIdx.x;
   int64_t const first = t * TILE;
   int const rows = (int)(n - first < TILE ? n - first : TILE);
@@ -269,13 +289,34 @@ __global__ void __launch_bounds__(TILE_THREADS)
     order[mine[p] + (packed[k] & 0xFFFFu)] = r << 16 | p;
   }
   __syncthreads();
-  /* 4. the writes */
-  for (int j = (int)threadIdx.x; j < rows; j += TILE_THREADS) {
+  /* 4. the writes: the map, or each column through the staging buffer (its tile read
+   * coalesced; read from global memory in the sorted order, a warp's 32 rows would touch 32
+   * sectors), 16-byte columns straight from global memory */
+  for (int j = (int)threadIdx.x; j < rows && map != NULL; j += TILE_THREADS) {
     uint32_t const v = order[j];
-    int64_t const pos = base[v & 0xFFFFu] + j;
-    int64_t const row = first + (v >> 16);
-    if (map != NULL) map[pos] = row;
-    for (int32_t c = 0; c < num_cols; ++c) copy_value(cols[c], row, pos);
+    map[base[v & 0xFFFFu] + j] = first + (v >> 16);
+  }
+  for (int32_t c = 0; c < num_cols; ++c) {
+    fixed_column const col = cols[c];
+    bool const staged = col.width <= 8;
+    if (staged) {
+      __syncthreads(); /* the previous column's reads of the buffer are done */
+      for (int r = (int)threadIdx.x; r < rows; r += TILE_THREADS) {
+        copy_element(col.width, col.in, first + r, stage, r);
+      }
+      __syncthreads();
+    }
+    for (int j = (int)threadIdx.x; j < rows; j += TILE_THREADS) {
+      uint32_t const v = order[j];
+      int64_t const pos = base[v & 0xFFFFu] + j;
+      int const r = (int)(v >> 16);
+      if (staged) {
+        copy_element(col.width, stage, r, col.out, pos);
+      } else {
+        copy_element(col.width, col.in, first + r, col.out, pos);
+      }
+      copy_validity(col, first + r, pos);
+    }
   }
 }
 
@@ -430,25 +471,45 @@ done:
   return status;
 }
 
+/* The ids the tiled scatter reads: the count's stored ids where computing them again costs. */
+template <class Pids, bool STORE = Pids::store>
+struct scatter_ids {
+  static Pids make(Pids pids, const gcol_buffer *) { return pids; }
+};
+template <class Pids>
+struct scatter_ids<Pids, true> {
+  static stored_pids make(Pids, const gcol_buffer *stored) {
+    return stored_pids{(const uint16_t *)stored->data};
+  }
+};
+
+template <class Pids>
+using scatter_pids_of = decltype(scatter_ids<Pids>::make(Pids(), nullptr));
+
 /* The tiled path (1 <= num_partitions <= TILE_PARTITIONS, n >= 1). */
 template <class Pids>
 gcol_status partition_by_tiles(gcol_table_view input, Pids pids, int32_t num_partitions,
                                gcol_table **out, int64_t *offsets, gcol_stream stream,
                                gcol_mr *mr) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *matrix = NULL, *map = NULL, *descriptors = NULL;
+  gcol_buffer *matrix = NULL, *map = NULL, *descriptors = NULL, *stored = NULL;
   gcol_column **cols = NULL;
   cudaStream_t const s = (cudaStream_t)stream;
   int64_t const n = input.num_rows;
   int64_t const tiles = (n + TILE - 1) / TILE;
   uint32_t const P = (uint32_t)num_partitions;
-  size_t const scatter_smem = P * (sizeof(int64_t) + (TILE_THREADS / 32) * sizeof(uint16_t));
   bool const direct = is_flat_fixed_width(input);
+  size_t const scatter_smem = P * (sizeof(int64_t) + (TILE_THREADS / 32) * sizeof(uint16_t)) +
+                              (direct ? (size_t)TILE * 8 : 0);
   GCOL_DETAIL_CHECK(tiles <= INT32_MAX, GCOL_ERROR_OVERFLOW, "%lld rows are too many tiles",
                     (long long)n);
   GCOL_DETAIL_TRY(create_matrix(tiles, num_partitions, n, stream, &matrix));
+  if (Pids::store) {
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(uint16_t), stream, NULL, &stored));
+  }
   tile_count_smem_kernel<<<(unsigned int)tiles, TILE_THREADS, P * sizeof(uint32_t), s>>>(
-      pids, n, tiles, P, (int64_t *)matrix->data);
+      pids, n, tiles, P, (int64_t *)matrix->data,
+      stored != NULL ? (uint16_t *)stored->data : NULL);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_TRY(scan_matrix((int64_t *)matrix->data, tiles, num_partitions, offsets, stream));
   if (direct) {
@@ -459,8 +520,12 @@ gcol_status partition_by_tiles(gcol_table_view input, Pids pids, int32_t num_par
   } else {
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &map));
   }
+  /* above 48 KiB of dynamic shared memory a kernel must opt in */
+  GCOL_DETAIL_CUDA_TRY(cudaFuncSetAttribute(tile_scatter_smem_kernel<scatter_pids_of<Pids>>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)scatter_smem));
   tile_scatter_smem_kernel<<<(unsigned int)tiles, TILE_THREADS, scatter_smem, s>>>(
-      pids, n, tiles, P, (const int64_t *)matrix->data,
+      scatter_ids<Pids>::make(pids, stored), n, tiles, P, (const int64_t *)matrix->data,
       direct ? (const fixed_column *)descriptors->data : NULL, direct ? input.num_columns : 0,
       direct ? NULL : (int64_t *)map->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
@@ -481,6 +546,7 @@ done:
   gcol_buffer_free(matrix);
   gcol_buffer_free(map);
   gcol_buffer_free(descriptors);
+  gcol_buffer_free(stored);
   return status;
 }
 
