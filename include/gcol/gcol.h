@@ -17,6 +17,7 @@
 #include "gcol/bitmask.h"
 #include "gcol/column.h"
 #include "gcol/table.h"
+#include "gcol/frame.h"
 #include "gcol/scalar.h"
 #include "gcol/indexalator.h"
 #include "gcol/string_view.h"
