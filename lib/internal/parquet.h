@@ -176,6 +176,49 @@ bool gcol_detail_parquet_parse_page_header(const uint8_t *p, int64_t size,
                                            gcol_detail_pq_page_header *out, int64_t *header_size,
                                            char *error, int error_size);
 
+/* ---- page codecs (lib/io/parquet_codec.c): host libraries opened with dlopen ---- */
+
+/* No page decompresses to more than this (1 GiB), whatever its header says. */
+#define GCOL_DETAIL_PQ_MAX_PAGE_BYTES ((int64_t)1 << 30)
+
+enum {
+  GCOL_DETAIL_PQ_CODEC_OK = 0,
+  GCOL_DETAIL_PQ_CODEC_UNSUPPORTED = 1, /* LZO, BROTLI, LZ4 (Hadoop framing), unknown */
+  GCOL_DETAIL_PQ_CODEC_MISSING = 2,     /* its shared library is not installed */
+  GCOL_DETAIL_PQ_CODEC_CORRUPT = 3,     /* the library refused the data */
+  GCOL_DETAIL_PQ_CODEC_SIZE = 4,        /* it decompressed to another size than announced */
+};
+
+/* The codec's parquet.thrift name, and the soname of its library (NULL: none). */
+const char *gcol_detail_pq_codec_name(int32_t codec);
+const char *gcol_detail_pq_codec_library(int32_t codec);
+
+/* Whether pages of `codec` can be decompressed here (loads its library on first use;
+ * thread-safe). UNCOMPRESSED is always available. */
+bool gcol_detail_pq_codec_available(int32_t codec);
+
+/* Tests: makes `codec`'s library look missing (hide true) or present again. */
+void gcol_detail_pq_codec_hide(int32_t codec, bool hide);
+
+/* The most bytes that `size` compressed bytes of `codec` may decompress to, by the format's
+ * largest ratio (ZSTD: the frame's content size when its header has one), capped at
+ * GCOL_DETAIL_PQ_MAX_PAGE_BYTES: a page header announcing more is refused before any
+ * allocation. */
+int64_t gcol_detail_pq_max_decompressed(int32_t codec, const uint8_t *src, int64_t size);
+
+/* Decompresses [src, src + src_size) into exactly dst_size bytes at dst. Returns a
+ * GCOL_DETAIL_PQ_CODEC_* code; on failure a message in `error` ("SNAPPY needs libsnappy.so.1,
+ * not found", "ZSTD data is corrupt (...)", "... decompresses to N bytes, the page header
+ * says M"). Never writes outside dst. */
+int gcol_detail_pq_decompress(int32_t codec, const uint8_t *src, int64_t src_size, uint8_t *dst,
+                              int64_t dst_size, char *error, int error_size);
+
+/* Compression (the writer, tests): the bound of the compressed size of `size` bytes, and the
+ * compressed size written into dst (-1: library missing or failure). */
+int64_t gcol_detail_pq_compress_bound(int32_t codec, int64_t size);
+int64_t gcol_detail_pq_compress(int32_t codec, const uint8_t *src, int64_t size, uint8_t *dst,
+                                int64_t capacity);
+
 /* ---- the read plan of one column ---- */
 
 /* How a data page stores its values. */

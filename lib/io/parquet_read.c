@@ -20,12 +20,6 @@ static const char *encoding_name(int32_t e) {
   return e >= 0 && e < (int32_t)(sizeof names / sizeof names[0]) ? names[e] : "unknown";
 }
 
-static const char *codec_name(int32_t c) {
-  static const char *const names[] = {"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO",
-                                      "BROTLI",       "LZ4",    "ZSTD", "LZ4_RAW"};
-  return c >= 0 && c < (int32_t)(sizeof names / sizeof names[0]) ? names[c] : "unknown";
-}
-
 static const char *physical_name(int32_t t) {
   static const char *const names[] = {"BOOLEAN", "INT32",  "INT64",      "INT96",
                                       "FLOAT",   "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"};
@@ -196,6 +190,8 @@ typedef struct plan_ctx {
   const gcol_parquet_column_info *info;
   int32_t page_cap;
   int32_t dict_cap;
+  int64_t bytes_cap; /* plan->bytes' allocation (plan->num_bytes are used) */
+  int32_t codec;     /* the chunk's */
 } plan_ctx;
 
 #define PAGE_FAIL(code, ...)                                                                 \
@@ -206,9 +202,104 @@ typedef struct plan_ctx {
                              c->md->name, g, c->info->name, page_no, detail_);               \
   } while (0)
 
-/* Scans the pages of one chunk whose bytes are plan->bytes[base, base + size). */
-static gcol_status scan_chunk(plan_ctx *c, int32_t g, int64_t base, int64_t size,
-                              int64_t chunk_values, int64_t row_base) {
+/* Makes room for `more` bytes after plan->num_bytes. */
+static bool reserve_bytes(plan_ctx *c, int64_t more) {
+  gcol_detail_pq_column_plan *plan = c->plan;
+  int64_t const need = plan->num_bytes + more;
+  if (need <= c->bytes_cap) return true;
+  int64_t cap = c->bytes_cap < 4096 ? 4096 : c->bytes_cap * 2;
+  if (cap < need) cap = need;
+  uint8_t *p = (uint8_t *)realloc(plan->bytes, (size_t)cap);
+  if (p == NULL) return false;
+  plan->bytes = p;
+  c->bytes_cap = cap;
+  return true;
+}
+
+/* Places the body of page `h` (its h->compressed_size bytes at src) in plan->bytes and gives
+ * its range there: in place at plan offset `in_place` for an UNCOMPRESSED chunk, else
+ * decompressed into bytes appended after plan->num_bytes (a v2 data page's levels copied as
+ * they are, its values decompressed unless the header says they are not compressed). */
+static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
+                              const gcol_detail_pq_page_header *h, const uint8_t *src,
+                              int64_t in_place, int64_t *begin, int64_t *end) {
+  gcol_detail_pq_column_plan *plan = c->plan;
+  char const *const codec = gcol_detail_pq_codec_name(c->codec);
+  if (c->codec == GCOL_PARQUET_UNCOMPRESSED) {
+    if (h->compressed_size != h->uncompressed_size) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "uncompressed chunk with compressed size %d != uncompressed size %d",
+                h->compressed_size, h->uncompressed_size);
+    }
+    *begin = in_place;
+    *end = in_place + h->compressed_size;
+    return GCOL_OK;
+  }
+  int64_t levels = 0;
+  bool compressed = true;
+  if (h->type == GCOL_DETAIL_PQ_PAGE_DATA_V2 && h->has_body) {
+    levels = (int64_t)h->def_length + h->rep_length;
+    if (h->def_length < 0 || h->rep_length < 0 || levels > h->compressed_size ||
+        levels > h->uncompressed_size) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "level lengths %d (repetition) + %d (definition) exceed the page's %d bytes (%d "
+                "uncompressed)",
+                h->rep_length, h->def_length, h->compressed_size, h->uncompressed_size);
+    }
+    compressed = h->is_compressed;
+  }
+  if (!compressed && h->compressed_size != h->uncompressed_size) {
+    PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+              "a page marked not compressed with compressed size %d != uncompressed size %d",
+              h->compressed_size, h->uncompressed_size);
+  }
+  int64_t const packed = h->compressed_size - levels;
+  int64_t const unpacked = h->uncompressed_size - levels;
+  if (compressed && unpacked > 0) {
+    if (!gcol_detail_pq_codec_available(c->codec)) {
+      char const *lib = gcol_detail_pq_codec_library(c->codec);
+      if (lib == NULL) PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "codec %s is not supported", codec);
+      PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "%s needs %s, not found", codec, lib);
+    }
+    int64_t const most = gcol_detail_pq_max_decompressed(c->codec, src + levels, packed);
+    if (unpacked > most) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "the header's uncompressed size %d is more than %lld compressed %s bytes can hold "
+                "(at most %lld)",
+                h->uncompressed_size, (long long)packed, codec, (long long)most);
+    }
+  }
+  if (!reserve_bytes(c, h->uncompressed_size)) {
+    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__,
+                             "%s: row group %d, column '%s', page %d: cannot allocate %d bytes",
+                             c->md->name, g, c->info->name, page_no, h->uncompressed_size);
+  }
+  uint8_t *dst = plan->bytes + plan->num_bytes;
+  if (levels > 0) memcpy(dst, src, (size_t)levels);
+  if (!compressed) {
+    memcpy(dst + levels, src + levels, (size_t)packed);
+  } else if (unpacked > 0 || packed > 0) {
+    char error[192];
+    int const r = gcol_detail_pq_decompress(c->codec, src + levels, packed, dst + levels, unpacked,
+                                            error, (int)sizeof error);
+    if (r != GCOL_DETAIL_PQ_CODEC_OK) {
+      PAGE_FAIL(r == GCOL_DETAIL_PQ_CODEC_MISSING || r == GCOL_DETAIL_PQ_CODEC_UNSUPPORTED
+                    ? GCOL_ERROR_UNSUPPORTED
+                    : GCOL_ERROR_INVALID_ARGUMENT,
+                "%s", error);
+    }
+  }
+  *begin = plan->num_bytes;
+  *end = plan->num_bytes + h->uncompressed_size;
+  plan->num_bytes = *end;
+  return GCOL_OK;
+}
+
+/* Scans the pages of one chunk whose `size` bytes are at `raw`: plan->bytes + in_place for an
+ * UNCOMPRESSED chunk (its pages stay where they are), a scratch buffer otherwise. */
+
+static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_t in_place,
+                              int64_t size, int64_t chunk_values, int64_t row_base) {
   gcol_detail_pq_column_plan *plan = c->plan;
   int32_t const max_def = c->info->max_definition_level;
   int64_t pos = 0;
@@ -223,8 +314,8 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, int64_t base, int64_t size
     gcol_detail_pq_page_header h;
     int64_t header_size = 0;
     char error[192];
-    if (!gcol_detail_parquet_parse_page_header(plan->bytes + base + pos, size - pos, &h,
-                                               &header_size, error, (int)sizeof error)) {
+    if (!gcol_detail_parquet_parse_page_header(raw + pos, size - pos, &h, &header_size, error,
+                                               (int)sizeof error)) {
       PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "%s (at chunk byte %lld)", error, (long long)pos);
     }
     int64_t const body = pos + header_size;
@@ -233,13 +324,14 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, int64_t base, int64_t size
                 "the page's %d bytes run past its column chunk (%lld bytes left)",
                 h.compressed_size, (long long)(size - body));
     }
-    if (h.compressed_size != h.uncompressed_size) {
-      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
-                "uncompressed chunk with compressed size %d != uncompressed size %d",
-                h.compressed_size, h.uncompressed_size);
+    int64_t begin = 0;
+    int64_t end = 0;
+    if (h.type == GCOL_DETAIL_PQ_PAGE_DATA || h.type == GCOL_DETAIL_PQ_PAGE_DATA_V2 ||
+        h.type == GCOL_DETAIL_PQ_PAGE_DICTIONARY) {
+      gcol_status const st =
+          place_page(c, g, page_no, &h, raw + body, in_place + body, &begin, &end);
+      if (st != GCOL_OK) return st;
     }
-    int64_t const begin = base + body;
-    int64_t const end = begin + h.compressed_size;
     if (h.type == GCOL_DETAIL_PQ_PAGE_DICTIONARY) {
       if (!h.has_body || h.num_values < 0) {
         PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "dictionary page without a valid header");
@@ -295,8 +387,8 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, int64_t base, int64_t size
                                       (uint32_t)q[3] << 24);
           if (n > end - begin - 4) {
             PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
-                      "definition levels of %lld bytes in a page of %d bytes", (long long)n,
-                      h.compressed_size);
+                      "definition levels of %lld bytes in a page of %lld bytes", (long long)n,
+                      (long long)(end - begin));
           }
           pg.def_begin = begin + 4;
           pg.def_end = begin + 4 + n;
@@ -304,10 +396,10 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, int64_t base, int64_t size
         pg.values_begin = pg.def_end;
       } else {
         if (h.def_length < 0 || h.rep_length < 0 ||
-            (int64_t)h.def_length + h.rep_length > h.compressed_size) {
+            (int64_t)h.def_length + h.rep_length > end - begin) {
           PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
-                    "level lengths %d (repetition) + %d (definition) exceed the page's %d bytes",
-                    h.rep_length, h.def_length, h.compressed_size);
+                    "level lengths %d (repetition) + %d (definition) exceed the page's %lld bytes",
+                    h.rep_length, h.def_length, (long long)(end - begin));
         }
         if (h.rep_length != 0) {
           PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "repetition levels in a flat column");
@@ -377,6 +469,8 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                                             gcol_detail_pq_column_plan *plan) {
   gcol_status status = GCOL_OK;
   plan_ctx c;
+  uint8_t *scratch = NULL; /* a compressed chunk's bytes */
+  int64_t scratch_size = 0;
   memset(plan, 0, sizeof *plan);
   memset(&c, 0, sizeof c);
   c.md = md;
@@ -405,10 +499,12 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
     GCOL_DETAIL_CHECK(!ch->has_file_path, GCOL_ERROR_UNSUPPORTED,
                       "%s: row group %d, column '%s': the chunk is in another file", md->name, g,
                       info->name);
-    GCOL_DETAIL_CHECK(ch->stats.codec == GCOL_PARQUET_UNCOMPRESSED, GCOL_ERROR_UNSUPPORTED,
-                      "%s: row group %d, column '%s': codec %s is not supported yet (only "
-                      "UNCOMPRESSED chunks are read)",
-                      md->name, g, info->name, codec_name(ch->stats.codec));
+    GCOL_DETAIL_CHECK(ch->stats.codec == GCOL_PARQUET_UNCOMPRESSED ||
+                          gcol_detail_pq_codec_library(ch->stats.codec) != NULL,
+                      GCOL_ERROR_UNSUPPORTED,
+                      "%s: row group %d, column '%s': codec %s is not supported (UNCOMPRESSED, "
+                      "SNAPPY, GZIP, ZSTD and LZ4_RAW are read)",
+                      md->name, g, info->name, gcol_detail_pq_codec_name(ch->stats.codec));
     GCOL_DETAIL_CHECK(ch->stats.num_values == md->row_groups[g].num_rows,
                       GCOL_ERROR_INVALID_ARGUMENT,
                       "%s: row group %d, column '%s': %lld values in a flat column of a row group "
@@ -417,12 +513,10 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                       (long long)md->row_groups[g].num_rows);
     total += ch->stats.compressed_size;
   }
-  plan->bytes = (uint8_t *)malloc(total > 0 ? (size_t)total : 1);
-  GCOL_DETAIL_CHECK(plan->bytes != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+  /* the file's bytes to start with; compressed chunks grow it page by page */
+  GCOL_DETAIL_CHECK(reserve_bytes(&c, total > 0 ? total : 1), GCOL_ERROR_OUT_OF_MEMORY,
                     "%s: cannot allocate %lld host bytes for column '%s'", md->name,
                     (long long)total, info->name);
-  plan->num_bytes = total;
-  int64_t base = 0;
   for (int32_t i = 0; i < num_row_groups; ++i) {
     int32_t const g = row_groups[i];
     const gcol_detail_pq_chunk *ch = &md->row_groups[g].chunks[column];
@@ -431,17 +525,39 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
             ? ch->dictionary_page_offset
             : ch->data_page_offset;
     int64_t const size = ch->stats.compressed_size;
+    c.codec = ch->stats.codec;
+    bool const in_place = c.codec == GCOL_PARQUET_UNCOMPRESSED;
+    uint8_t *raw = NULL;
+    if (in_place) {
+      GCOL_DETAIL_CHECK(reserve_bytes(&c, size), GCOL_ERROR_OUT_OF_MEMORY,
+                        "%s: cannot allocate %lld host bytes for column '%s'", md->name,
+                        (long long)(plan->num_bytes + size), info->name);
+      raw = plan->bytes + plan->num_bytes;
+    } else {
+      if (size > scratch_size) {
+        free(scratch);
+        scratch = (uint8_t *)malloc((size_t)size);
+        scratch_size = scratch != NULL ? size : 0;
+        GCOL_DETAIL_CHECK(scratch != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                          "%s: cannot allocate %lld host bytes for a chunk of column '%s'",
+                          md->name, (long long)size, info->name);
+      }
+      raw = scratch;
+    }
     if (size > 0) {
-      GCOL_DETAIL_CHECK(file->source.read(file->source.user, start, size, plan->bytes + base) == 0,
+      GCOL_DETAIL_CHECK(file->source.read(file->source.user, start, size, raw) == 0,
                         GCOL_ERROR_INVALID_ARGUMENT,
                         "%s: row group %d, column '%s': reading bytes [%lld, +%lld) failed",
                         md->name, g, info->name, (long long)start, (long long)size);
     }
-    GCOL_DETAIL_TRY(scan_chunk(&c, g, base, size, ch->stats.num_values, plan->num_rows));
+    int64_t const base = plan->num_bytes;
+    GCOL_DETAIL_TRY(
+        scan_chunk(&c, g, raw, in_place ? base : -1, size, ch->stats.num_values, plan->num_rows));
+    if (in_place) plan->num_bytes = base + size;
     plan->num_rows += ch->stats.num_values;
-    base += size;
   }
 done:
+  free(scratch);
   if (status != GCOL_OK) gcol_detail_parquet_plan_free(plan);
   return status;
 }

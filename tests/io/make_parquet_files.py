@@ -20,7 +20,10 @@ of about 8 KiB, so several row groups and pages per column):
   decimal_flba_plain, decimal_flba_dict  decimals as FIXED_LEN_BYTE_ARRAY (precision 5..38)
   byte_stream_split                      floats and integers BYTE_STREAM_SPLIT, nulls
   int96_plain, int96_dict                legacy INT96 timestamps, nulls
-  snappy, list, delta_byte_array         a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY strings:
+  codec_C_dict_v1, codec_C_plain_v2      the columns of plain_v1 compressed with codec C (snappy,
+                                         zstd, gzip, lz4_raw): dictionary values in data page v1,
+                                         PLAIN values in data page v2 (levels not compressed)
+  brotli, list, delta_byte_array         a BROTLI chunk, a list column, DELTA_BYTE_ARRAY strings:
                                          refused with GCOL_ERROR_UNSUPPORTED in this part
 
   make_parquet_files.py OUT_DIR [SEED]
@@ -268,8 +271,22 @@ def main():
         split_types = ["float32", "float64"]
     write_expected(path, split, split_types)
 
+    # compressed pages: every codec gcol reads (the host libraries, loaded at run time)
+    for codec, arrow_name in (("snappy", "snappy"), ("zstd", "zstd"), ("gzip", "gzip"),
+                              ("lz4_raw", "lz4")):
+        for dictionary, version in ((True, "1.0"), (False, "2.0")):
+            name = "codec_%s_%s_v%s" % (codec, "dict" if dictionary else "plain", version[0])
+            path = os.path.join(out, name + ".parquet")
+            write(path, table, use_dictionary=dictionary, data_page_version=version,
+                  compression=arrow_name)
+            # pyarrow names LZ4_RAW chunks "LZ4" (it writes no other LZ4)
+            got = pq.ParquetFile(path).metadata.row_group(0).column(0).compression
+            if got.lower() != codec.replace("_raw", ""):
+                raise SystemExit("pyarrow wrote %s for compression=%s" % (got, arrow_name))
+            write_expected(path, table, gtypes)
+
     refused = {
-        "snappy": (small, dict(compression="snappy")),
+        "brotli": (small, dict(compression="brotli")),
         "list": (pa.table({"l": pa.array([[1, 2], None, []] * 10, pa.list_(pa.int32()))}), {}),
         "delta_byte_array": (small.select(["s"]), dict(use_dictionary=False,
                                                         column_encoding={"s": "DELTA_BYTE_ARRAY"})),

@@ -178,12 +178,13 @@ static bool is_valid(const pqb_column *c, int64_t row) {
 
 /* ---- thrift structs ---- */
 
-static void write_page_header(tw *w, int32_t type, int32_t size, int32_t num_values,
-                              int32_t encoding, int32_t num_nulls, int32_t def_len) {
+static void write_page_header(tw *w, int32_t type, int32_t uncompressed, int32_t compressed,
+                              int32_t num_values, int32_t encoding, int32_t num_nulls,
+                              int32_t def_len, bool is_compressed) {
   gcol_detail_thrift_write_struct_begin(w);
   gcol_detail_thrift_write_i32_field(w, 1, type);
-  gcol_detail_thrift_write_i32_field(w, 2, size);
-  gcol_detail_thrift_write_i32_field(w, 3, size);
+  gcol_detail_thrift_write_i32_field(w, 2, uncompressed);
+  gcol_detail_thrift_write_i32_field(w, 3, compressed);
   int16_t const id = type == GCOL_DETAIL_PQ_PAGE_DATA         ? 5
                      : type == GCOL_DETAIL_PQ_PAGE_DICTIONARY ? 7
                                                               : 8;
@@ -202,10 +203,40 @@ static void write_page_header(tw *w, int32_t type, int32_t size, int32_t num_val
     gcol_detail_thrift_write_i32_field(w, 4, encoding);
     gcol_detail_thrift_write_i32_field(w, 5, def_len);
     gcol_detail_thrift_write_i32_field(w, 6, 0);
-    gcol_detail_thrift_write_bool_field(w, 7, false);
+    gcol_detail_thrift_write_bool_field(w, 7, is_compressed);
   }
   gcol_detail_thrift_write_struct_end(w);
   gcol_detail_thrift_write_struct_end(w);
+}
+
+/* Writes a page: its header, then `raw` (v2 levels, never compressed) and `body` compressed
+ * with the column's codec (through the reader's dlopen'd libraries; out->failed when the
+ * library is missing). The header's uncompressed size is off by c->lie_uncompressed_size. */
+static void write_page(tw *out, const pqb_column *c, int32_t type, const tw *raw, const tw *body,
+                       int32_t num_values, int32_t encoding, int32_t num_nulls) {
+  size_t const raw_size = raw != NULL ? raw->size : 0;
+  const uint8_t *packed = body->data;
+  int64_t packed_size = (int64_t)body->size;
+  uint8_t *buffer = NULL;
+  if (c->codec > 0) {
+    int64_t const bound = gcol_detail_pq_compress_bound(c->codec, (int64_t)body->size);
+    buffer = bound >= 0 ? (uint8_t *)malloc((size_t)bound + 1) : NULL;
+    packed_size = buffer != NULL ? gcol_detail_pq_compress(c->codec, body->data,
+                                                           (int64_t)body->size, buffer, bound)
+                                 : -1;
+    if (packed_size < 0) {
+      out->failed = true;
+      free(buffer);
+      return;
+    }
+    packed = buffer;
+  }
+  int32_t const unpacked = (int32_t)(raw_size + body->size) + c->lie_uncompressed_size;
+  write_page_header(out, type, unpacked, (int32_t)(raw_size + (size_t)packed_size), num_values,
+                    encoding, num_nulls, (int32_t)raw_size, c->codec > 0);
+  if (raw != NULL) gcol_detail_thrift_write_bytes(out, raw->data, raw->size);
+  gcol_detail_thrift_write_bytes(out, packed, (size_t)packed_size);
+  free(buffer);
 }
 
 typedef struct chunk_info {
@@ -251,9 +282,8 @@ static void write_chunk(tw *out, const pqb_column *c, int64_t r0, int64_t r1, ch
     gcol_detail_thrift_writer_init(&body);
     plain_values(&body, c, dict_rows, num_dict);
     info->dict_offset = (int64_t)out->size;
-    write_page_header(out, GCOL_DETAIL_PQ_PAGE_DICTIONARY, (int32_t)body.size, (int32_t)num_dict,
-                      GCOL_DETAIL_PQ_ENC_PLAIN, 0, 0);
-    gcol_detail_thrift_write_bytes(out, body.data, body.size);
+    write_page(out, c, GCOL_DETAIL_PQ_PAGE_DICTIONARY, NULL, &body, (int32_t)num_dict,
+               GCOL_DETAIL_PQ_ENC_PLAIN, 0);
     gcol_detail_thrift_writer_free(&body);
   }
   info->data_page_offset = (int64_t)out->size;
@@ -315,19 +345,19 @@ static void write_chunk(tw *out, const pqb_column *c, int64_t r0, int64_t r1, ch
     }
     if (c->lie_encoding > 0) encoding = c->lie_encoding;
     if (c->page_version == 2) {
-      write_page_header(out, GCOL_DETAIL_PQ_PAGE_DATA_V2, (int32_t)(levels.size + values.size),
-                        (int32_t)m, encoding, (int32_t)(m - nvalid), (int32_t)levels.size);
-      gcol_detail_thrift_write_bytes(out, levels.data, levels.size);
+      write_page(out, c, GCOL_DETAIL_PQ_PAGE_DATA_V2, &levels, &values, (int32_t)m, encoding,
+                 (int32_t)(m - nvalid));
     } else {
-      size_t const lsize = c->optional ? levels.size + 4 : 0;
-      write_page_header(out, GCOL_DETAIL_PQ_PAGE_DATA, (int32_t)(lsize + values.size), (int32_t)m,
-                        encoding, 0, 0);
+      tw body;
+      gcol_detail_thrift_writer_init(&body);
       if (c->optional) {
-        put_le(out, levels.size, 4);
-        gcol_detail_thrift_write_bytes(out, levels.data, levels.size);
+        put_le(&body, levels.size, 4);
+        gcol_detail_thrift_write_bytes(&body, levels.data, levels.size);
       }
+      gcol_detail_thrift_write_bytes(&body, values.data, values.size);
+      write_page(out, c, GCOL_DETAIL_PQ_PAGE_DATA, NULL, &body, (int32_t)m, encoding, 0);
+      gcol_detail_thrift_writer_free(&body);
     }
-    gcol_detail_thrift_write_bytes(out, values.data, values.size);
     gcol_detail_thrift_writer_free(&levels);
     gcol_detail_thrift_writer_free(&values);
     free(lv);
@@ -450,7 +480,7 @@ uint8_t *pqb_build(const pqb_file *f, int64_t *size) {
       gcol_detail_thrift_write_i32(&meta, GCOL_DETAIL_PQ_ENC_RLE);
       gcol_detail_thrift_write_list_field(&meta, 3, GCOL_DETAIL_THRIFT_BINARY, 1);
       gcol_detail_thrift_write_binary(&meta, c->name, (int64_t)strlen(c->name));
-      gcol_detail_thrift_write_i32_field(&meta, 4, c->lie_codec > 0 ? c->lie_codec : 0);
+      gcol_detail_thrift_write_i32_field(&meta, 4, c->lie_codec > 0 ? c->lie_codec : c->codec);
       gcol_detail_thrift_write_i64_field(&meta, 5, r1 - r0);
       gcol_detail_thrift_write_i64_field(&meta, 6, ci->size);
       gcol_detail_thrift_write_i64_field(&meta, 7, ci->size);

@@ -1,7 +1,8 @@
 /*
  * A small Parquet writer for tests, on gcol's own Thrift writer: flat columns, PLAIN or
  * dictionary values, RLE/bit-packed definition levels, data pages v1 or v2, several row
- * groups and pages, statistics and key-value metadata, UNCOMPRESSED. Options make it lie
+ * groups and pages, statistics and key-value metadata, UNCOMPRESSED or compressed with the
+ * reader's own dlopen'd codec functions (lib/io/parquet_codec.c). Options make it lie
  * (a codec it did not use, a wrong row count, an encoding it did not write) for the
  * bad-input tests.
  */
@@ -36,9 +37,12 @@ typedef struct pqb_column {
   bool split;            /* FLOAT/DOUBLE/INT32/INT64 values as BYTE_STREAM_SPLIT */
   int32_t page_version;  /* 1 or 2 */
   int64_t rows_per_page; /* 0: one page per chunk */
+  int32_t codec;         /* gcol_parquet_codec of every page (pqb_build fails when its library
+                            is missing); data pages v2 compress their values only */
   /* lies */
-  int32_t lie_encoding; /* > 0: data pages claim this encoding */
-  int32_t lie_codec;    /* > 0: the chunk claims this codec */
+  int32_t lie_encoding;          /* > 0: data pages claim this encoding */
+  int32_t lie_codec;             /* > 0: the chunk claims this codec */
+  int32_t lie_uncompressed_size; /* added to every page header's uncompressed size */
 } pqb_column;
 
 typedef struct pqb_file {

@@ -598,9 +598,9 @@ static void test_unsupported_and_corrupt_pages(void **state) {
   f.num_rows = ROWS;
   int64_t size = 0;
 
-  c.lie_codec = GCOL_PARQUET_SNAPPY;
+  c.lie_codec = GCOL_PARQUET_BROTLI;
   uint8_t *file = pqb_build(&f, &size);
-  expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "codec SNAPPY is not supported");
+  expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "codec BROTLI is not supported");
   free(file);
   c.lie_codec = 0;
 
@@ -677,6 +677,223 @@ static void test_unsupported_and_corrupt_pages(void **state) {
     gcol_parquet_metadata_free(md);
   }
   free(file);
+}
+
+/* ------------------------------------------------------------------ codecs */
+
+static const int32_t all_codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD, GCOL_PARQUET_GZIP,
+                                     GCOL_PARQUET_LZ4_RAW};
+enum { NUM_CODECS = 4 };
+
+/* Whether `codec`'s library is here; says so when it is not (the codec's cases skip). */
+static bool codec_here(int32_t codec) {
+  if (gcol_detail_pq_codec_available(codec)) return true;
+  print_message("# SKIP codec %s: %s not found\n", gcol_detail_pq_codec_name(codec),
+                gcol_detail_pq_codec_library(codec));
+  return false;
+}
+
+/* The file of make_columns(variant) with every page compressed by `codec`. */
+static uint8_t *build_compressed(int variant, int32_t codec, int64_t rows_per_group, int64_t *size,
+                                 pqb_column *cols) {
+  make_columns(cols, variant);
+  for (int32_t k = 0; k < NUM_COLS; ++k) cols[k].codec = codec;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = NUM_COLS;
+  f.columns = cols;
+  f.num_rows = ROWS;
+  f.rows_per_group = rows_per_group;
+  uint8_t *file = pqb_build(&f, size);
+  if (file == NULL) fail_msg("cannot build a %s file", gcol_detail_pq_codec_name(codec));
+  return file;
+}
+
+static void test_codec_functions(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1416);
+  enum { N = 50000 };
+  uint8_t *src = (uint8_t *)malloc(N);
+  uint8_t *back = (uint8_t *)malloc(N + 1);
+  for (int64_t i = 0; i < N; ++i) { /* runs and noise: compressible, not trivially */
+    src[i] = i % 1000 < 600 ? (uint8_t)(i / 97) : (uint8_t)gcol_test_rng_next(&rng);
+  }
+  assert_true(gcol_detail_pq_codec_available(GCOL_PARQUET_UNCOMPRESSED));
+  assert_false(gcol_detail_pq_codec_available(GCOL_PARQUET_BROTLI));
+  for (int c = 0; c < NUM_CODECS; ++c) {
+    int32_t const codec = all_codecs[c];
+    if (!codec_here(codec)) continue;
+    int64_t const bound = gcol_detail_pq_compress_bound(codec, N);
+    assert_true(bound >= N / 2);
+    uint8_t *packed = (uint8_t *)malloc((size_t)bound);
+    int64_t const n = gcol_detail_pq_compress(codec, src, N, packed, bound);
+    assert_true(n > 0 && n < N);
+    char err[192];
+    assert_int_equal(gcol_detail_pq_decompress(codec, packed, n, back, N, err, 192),
+                     GCOL_DETAIL_PQ_CODEC_OK);
+    assert_memory_equal(back, src, N);
+    assert_true(gcol_detail_pq_max_decompressed(codec, packed, n) >= N);
+    /* a size that is not the data's: one less, one more */
+    /* LZ4_RAW has no size in its stream: too short an output is corrupt data to it */
+    for (int d = -1; d <= 1; d += 2) {
+      int const size_code = codec == GCOL_PARQUET_LZ4_RAW && d < 0 ? GCOL_DETAIL_PQ_CODEC_CORRUPT
+                                                                   : GCOL_DETAIL_PQ_CODEC_SIZE;
+      int const r = gcol_detail_pq_decompress(codec, packed, n, back, N + d, err, 192);
+      if (r != size_code)
+        fail_msg("%s, size %+d: code %d: %s", gcol_detail_pq_codec_name(codec), d, r, err);
+      if (r == GCOL_DETAIL_PQ_CODEC_SIZE) assert_non_null(strstr(err, "the page header says"));
+    }
+    /* truncated and overwritten streams: a status, nothing written past the output */
+    for (int it = 0; it < 200; ++it) {
+      uint8_t *m = (uint8_t *)malloc((size_t)n);
+      memcpy(m, packed, (size_t)n);
+      int64_t const len = it % 2 == 0 ? gcol_test_rng_range(&rng, 0, n - 1) : n;
+      for (int e = 0; e < 1 + it % 5; ++e) {
+        m[gcol_test_rng_range(&rng, 0, n - 1)] = (uint8_t)gcol_test_rng_next(&rng);
+      }
+      back[N] = 0xa5;
+      int const r = gcol_detail_pq_decompress(codec, m, len, back, N, err, 192);
+      assert_int_equal(back[N], 0xa5);
+      if (r != GCOL_DETAIL_PQ_CODEC_OK) assert_true(strlen(err) > 0);
+      if (len < n / 2) assert_int_not_equal(r, GCOL_DETAIL_PQ_CODEC_OK);
+      free(m);
+    }
+    memset(packed, 0xff, (size_t)n); /* garbage from the first byte */
+    assert_int_not_equal(gcol_detail_pq_decompress(codec, packed, n, back, N, err, 192),
+                         GCOL_DETAIL_PQ_CODEC_OK);
+    free(packed);
+  }
+  char err[192];
+  assert_int_equal(gcol_detail_pq_decompress(GCOL_PARQUET_LZO, src, 10, back, 10, err, 192),
+                   GCOL_DETAIL_PQ_CODEC_UNSUPPORTED);
+  assert_non_null(strstr(err, "LZO"));
+  free(src);
+  free(back);
+}
+
+static void test_compressed_pages_decoded_on_the_host(void **state) {
+  (void)state;
+  make_data(6);
+  for (int c = 0; c < NUM_CODECS; ++c) {
+    int32_t const codec = all_codecs[c];
+    if (!codec_here(codec)) continue;
+    for (int variant = 0; variant < 8; ++variant) {
+      pqb_column cols[NUM_COLS];
+      int64_t size = 0;
+      uint8_t *file = build_compressed(variant, codec, 250, &size, cols);
+      /* the chunks say the codec, and their pages are compressed (the file is smaller) */
+      gcol_parquet_metadata *md = NULL;
+      GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+      gcol_parquet_statistics st;
+      GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 0, 0, &st));
+      assert_int_equal(st.codec, codec);
+      gcol_parquet_metadata_free(md);
+      pqb_column plain_cols[NUM_COLS];
+      int64_t plain_size = 0;
+      uint8_t *plain = build(variant, 250, &plain_size, plain_cols);
+      assert_true(size < plain_size);
+      free(plain);
+      check_host_decode(file, size, cols, NULL, 0, 250);
+      int32_t const some[] = {3, 1};
+      check_host_decode(file, size, cols, some, 2, 250);
+      free(file);
+    }
+  }
+}
+
+/* The offset of the body of data page `page` (dictionary pages counted) of a file's first
+ * column chunk, and its header. */
+static int64_t page_body(const uint8_t *file, int64_t size, int page,
+                         gcol_detail_pq_page_header *h) {
+  int64_t pos = 4;
+  for (int p = 0;; ++p) {
+    int64_t hs = 0;
+    char err[128];
+    assert_true(gcol_detail_parquet_parse_page_header(file + pos, size - pos, h, &hs, err, 128));
+    if (p == page) return pos + hs;
+    pos += hs + h->compressed_size;
+  }
+}
+
+static void test_compressed_bad_pages(void **state) {
+  (void)state;
+  make_data(7);
+  pqb_column c = col_base("x", GCOL_PARQUET_INT64);
+  c.ints = pq_data.big;
+  c.rows_per_page = 100;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 1;
+  f.columns = &c;
+  f.num_rows = ROWS;
+  int64_t size = 0;
+  uint8_t *file = NULL;
+  char needle[96];
+  for (int k = 0; k < NUM_CODECS; ++k) {
+    int32_t const codec = all_codecs[k];
+    if (!codec_here(codec)) continue;
+    const char *name = gcol_detail_pq_codec_name(codec);
+    for (int v = 1; v <= 2; ++v) {
+      c.page_version = v;
+      c.optional = v == 2;
+      c.valid = v == 2 ? pq_data.valid : NULL;
+      c.codec = codec;
+      /* the header's uncompressed size one more and one less than the data's */
+      for (int lie = -1; lie <= 1; lie += 2) {
+        c.lie_uncompressed_size = lie;
+        file = pqb_build(&f, &size);
+        assert_non_null(file);
+        expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT, "page 0");
+        expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT, name);
+        free(file);
+      }
+      /* a size no page of this data can reach: refused before any allocation */
+      c.lie_uncompressed_size = 1 << 29;
+      file = pqb_build(&f, &size);
+      expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT, "can hold");
+      free(file);
+      c.lie_uncompressed_size = 0;
+      /* page 2's compressed values overwritten with 0xff */
+      file = pqb_build(&f, &size);
+      gcol_detail_pq_page_header h;
+      int64_t const body = page_body(file, size, 2, &h);
+      int64_t const levels = v == 2 ? h.def_length : 0;
+      memset(file + body + levels, 0xff, (size_t)(h.compressed_size - levels));
+      snprintf(needle, sizeof needle, "page 2: %s data", name);
+      expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT, needle);
+      /* the library missing: named, with the codec and the page */
+      gcol_detail_pq_codec_hide(codec, true);
+      snprintf(needle, sizeof needle, "page 0: %s needs %s, not found", name,
+               gcol_detail_pq_codec_library(codec));
+      expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, needle);
+      gcol_detail_pq_codec_hide(codec, false);
+      free(file);
+    }
+    c.page_version = 1;
+    c.optional = false;
+    c.valid = NULL;
+    c.codec = 0;
+  }
+  /* codecs gcol does not read */
+  int32_t const others[] = {GCOL_PARQUET_LZO, GCOL_PARQUET_BROTLI, GCOL_PARQUET_LZ4};
+  for (int k = 0; k < 3; ++k) {
+    c.lie_codec = others[k];
+    file = pqb_build(&f, &size);
+    snprintf(needle, sizeof needle, "codec %s is not supported",
+             gcol_detail_pq_codec_name(others[k]));
+    expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, needle);
+    free(file);
+  }
+  /* an uncompressed chunk that claims SNAPPY: its pages are not snappy data */
+  c.lie_codec = GCOL_PARQUET_SNAPPY;
+  file = pqb_build(&f, &size);
+  expect_plan_error(file, size, 0,
+                    gcol_detail_pq_codec_available(GCOL_PARQUET_SNAPPY)
+                        ? GCOL_ERROR_INVALID_ARGUMENT
+                        : GCOL_ERROR_UNSUPPORTED,
+                    "page 0: SNAPPY");
+  free(file);
+  c.lie_codec = 0;
 }
 
 /* ------------------------------------------------------------------ row groups by statistics */
@@ -956,17 +1173,24 @@ static void test_fuzz_footers_and_pages(void **state) {
   int const iterations = 5000;
   make_data(5);
   gcol_test_rng rng = gcol_test_rng_make(1414);
-  uint8_t *files[8];
-  int64_t sizes[8];
-  pqb_column cols[8][NUM_COLS];
+  uint8_t *files[8 + NUM_CODECS];
+  int64_t sizes[8 + NUM_CODECS];
+  pqb_column cols[8 + NUM_CODECS][NUM_COLS];
+  int num_files = 0;
   for (int v = 0; v < 8; ++v) {
-    files[v] = build(v, 333, &sizes[v], cols[v]);
-    /* smaller pages: more headers to hit */
-    (void)cols;
+    files[num_files] = build(v, 333, &sizes[num_files], cols[num_files]);
+    ++num_files;
+  }
+  /* compressed pages (v1 and v2, plain, dictionary and delta) for the codecs here */
+  for (int k = 0; k < NUM_CODECS; ++k) {
+    if (!codec_here(all_codecs[k])) continue;
+    files[num_files] =
+        build_compressed(k * 3 % 8, all_codecs[k], 333, &sizes[num_files], cols[num_files]);
+    ++num_files;
   }
   int64_t ok_plans = 0;
   for (int it = 0; it < iterations; ++it) {
-    int const v = (int)gcol_test_rng_range(&rng, 0, 7);
+    int const v = (int)gcol_test_rng_range(&rng, 0, num_files - 1);
     int64_t const size = sizes[v];
     uint8_t *m = (uint8_t *)malloc((size_t)size);
     memcpy(m, files[v], (size_t)size);
@@ -1009,7 +1233,7 @@ static void test_fuzz_footers_and_pages(void **state) {
   }
   /* the mutations left many files valid enough to plan: the decoders ran too */
   assert_true(ok_plans > iterations / 4);
-  for (int v = 0; v < 8; ++v) free(files[v]);
+  for (int v = 0; v < num_files; ++v) free(files[v]);
 }
 
 static void test_fuzz_page_headers(void **state) {
@@ -1068,6 +1292,9 @@ int main(void) {
       cmocka_unit_test(test_pages_decoded_on_the_host),
       cmocka_unit_test(test_bad_files),
       cmocka_unit_test(test_unsupported_and_corrupt_pages),
+      cmocka_unit_test(test_codec_functions),
+      cmocka_unit_test(test_compressed_pages_decoded_on_the_host),
+      cmocka_unit_test(test_compressed_bad_pages),
       cmocka_unit_test(test_row_groups_by_statistics),
       cmocka_unit_test(test_writer_on_the_host),
       cmocka_unit_test(test_fuzz_footers_and_pages),

@@ -2,8 +2,9 @@
 """Files written by pyarrow, read by gcol (suite clients): make_parquet_files.py writes
 Parquet files and what gcol must read from each (FILE.expected); parquet_dump reads each
 file with gcol on the GPU and prints the same text form; they must agree line by line. Files
-gcol must refuse (a SNAPPY chunk, a list column, DELTA_BYTE_ARRAY) must give the expected
-status. Without a GPU, parquet_dump --host reads the files through the same plan and page
+gcol must refuse (a BROTLI chunk, a list column, DELTA_BYTE_ARRAY) must give the expected
+status. A compressed file (codec_*) whose codec's library (libsnappy.so.1, libzstd.so.1,
+libz.so.1, liblz4.so.1) is not installed is skipped, saying so. Without a GPU, parquet_dump --host reads the files through the same plan and page
 decoders on the CPU, and writes with the host writer. Then gcol writes the columns it read from some of them (parquet_dump --rewrite) and
 pyarrow must read back the same values. TAP output; `1..0 # SKIP` without pyarrow.
 
@@ -46,6 +47,10 @@ with tempfile.TemporaryDirectory() as tmp:
         got = r.stdout.splitlines()
         with open(os.path.join(tmp, name + ".expected")) as f:
             want = f.read().splitlines()
+        if name.startswith("codec_") and got == ["error GCOL_ERROR_UNSUPPORTED"] and \
+                "not found" in r.stderr:
+            print(f"ok {i} - {name} # SKIP {r.stderr.strip().split(': ')[-1]}")
+            continue
         if r.returncode == 0 and got == want:
             print(f"ok {i} - {name}{where}")
             for line in r.stderr.splitlines():
