@@ -1,5 +1,6 @@
 /* Parquet writer (include/gcol/io/parquet.h): a table copied to the host, encoded PLAIN with
- * RLE definition levels into data pages v1, UNCOMPRESSED, with min/max/null-count statistics
+ * RLE definition levels into data pages v1, UNCOMPRESSED or compressed by options->codec on the
+ * host (lib/io/parquet_codec.c), with min/max/null-count statistics
  * per column chunk and a footer written by lib/io/thrift.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -226,7 +227,8 @@ static void plain_value(tw *w, const gcol_detail_pq_host_column *c, int32_t phys
 
 typedef struct chunk_meta {
   int64_t start;
-  int64_t size;
+  int64_t size;              /* in the file */
+  int64_t uncompressed_size; /* with page bodies uncompressed */
   int64_t nulls;
   int64_t min_row;
   int64_t max_row;
@@ -234,12 +236,16 @@ typedef struct chunk_meta {
 
 /* One column chunk of rows [r0, r1) appended to `out`. */
 static gcol_status write_chunk(tw *out, const gcol_detail_pq_host_column *c, const type_map *m,
-                               bool optional, int64_t r0, int64_t r1, chunk_meta *meta) {
+                               bool optional, int32_t codec, int64_t r0, int64_t r1,
+                               chunk_meta *meta) {
   gcol_status status = GCOL_OK;
   uint32_t *levels = NULL;
+  uint8_t *packed = NULL; /* a compressed page body */
+  int64_t packed_cap = 0;
   tw body;
   gcol_detail_thrift_writer_init(&body);
   meta->start = (int64_t)out->size;
+  meta->uncompressed_size = 0;
   meta->nulls = 0;
   meta->min_row = meta->max_row = -1;
   for (int64_t r = r0; r < r1; ++r) {
@@ -288,10 +294,30 @@ static gcol_status write_chunk(tw *out, const gcol_detail_pq_host_column *c, con
     GCOL_DETAIL_CHECK(body.size <= INT32_MAX, GCOL_ERROR_OVERFLOW,
                       "column '%s': a page of %zu bytes exceeds Parquet's 2^31 - 1", c->name,
                       body.size);
+    const uint8_t *page = body.data;
+    int64_t page_size = (int64_t)body.size;
+    if (codec != GCOL_PARQUET_UNCOMPRESSED) {
+      int64_t const bound = gcol_detail_pq_compress_bound(codec, (int64_t)body.size);
+      GCOL_DETAIL_CHECK(bound >= 0 && bound <= INT32_MAX, GCOL_ERROR_OVERFLOW,
+                        "column '%s': a page of %zu bytes is too large to compress with %s",
+                        c->name, body.size, gcol_detail_pq_codec_name(codec));
+      if (bound > packed_cap) {
+        free(packed);
+        packed = (uint8_t *)malloc((size_t)bound);
+        packed_cap = packed != NULL ? bound : 0;
+        GCOL_DETAIL_CHECK(packed != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+      }
+      page_size = gcol_detail_pq_compress(codec, body.data, (int64_t)body.size, packed, bound);
+      GCOL_DETAIL_CHECK(page_size >= 0, GCOL_ERROR_INVALID_ARGUMENT,
+                        "column '%s': %s compression of a page of %zu bytes failed", c->name,
+                        gcol_detail_pq_codec_name(codec), body.size);
+      page = packed;
+    }
+    size_t const header_begin = out->size;
     gcol_detail_thrift_write_struct_begin(out); /* PageHeader */
     gcol_detail_thrift_write_i32_field(out, 1, GCOL_DETAIL_PQ_PAGE_DATA);
     gcol_detail_thrift_write_i32_field(out, 2, (int32_t)body.size);
-    gcol_detail_thrift_write_i32_field(out, 3, (int32_t)body.size);
+    gcol_detail_thrift_write_i32_field(out, 3, (int32_t)page_size);
     gcol_detail_thrift_write_field(out, 5, GCOL_DETAIL_THRIFT_STRUCT);
     gcol_detail_thrift_write_struct_begin(out); /* DataPageHeader */
     gcol_detail_thrift_write_i32_field(out, 1, (int32_t)(p1 - p0));
@@ -300,12 +326,14 @@ static gcol_status write_chunk(tw *out, const gcol_detail_pq_host_column *c, con
     gcol_detail_thrift_write_i32_field(out, 4, GCOL_DETAIL_PQ_ENC_RLE);
     gcol_detail_thrift_write_struct_end(out);
     gcol_detail_thrift_write_struct_end(out);
-    gcol_detail_thrift_write_bytes(out, body.data, body.size);
+    meta->uncompressed_size += (int64_t)(out->size - header_begin) + (int64_t)body.size;
+    gcol_detail_thrift_write_bytes(out, page, (size_t)page_size);
   }
   GCOL_DETAIL_CHECK(!out->failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   meta->size = (int64_t)out->size - meta->start;
 done:
   free(levels);
+  free(packed);
   gcol_detail_thrift_writer_free(&body);
   return status;
 }
@@ -389,6 +417,17 @@ gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *col
   maps = (type_map *)calloc((size_t)(num_columns > 0 ? num_columns : 1), sizeof *maps);
   chunks = (chunk_meta *)calloc((size_t)(groups * num_columns + 1), sizeof *chunks);
   GCOL_DETAIL_CHECK(maps != NULL && chunks != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  int32_t const codec = options->codec;
+  GCOL_DETAIL_CHECK(codec == GCOL_PARQUET_UNCOMPRESSED || codec == GCOL_PARQUET_SNAPPY ||
+                        codec == GCOL_PARQUET_ZSTD || codec == GCOL_PARQUET_GZIP ||
+                        codec == GCOL_PARQUET_LZ4_RAW,
+                    GCOL_ERROR_UNSUPPORTED,
+                    "options->codec %d (%s): the writer compresses with SNAPPY, ZSTD, GZIP or "
+                    "LZ4_RAW",
+                    (int)codec, gcol_detail_pq_codec_name(codec));
+  GCOL_DETAIL_CHECK(gcol_detail_pq_codec_available(codec), GCOL_ERROR_UNSUPPORTED,
+                    "options->codec %s needs %s, not found", gcol_detail_pq_codec_name(codec),
+                    gcol_detail_pq_codec_library(codec));
   for (int32_t k = 0; k < num_columns; ++k) {
     GCOL_DETAIL_CHECK(map_type(cols[k].type, &maps[k]), GCOL_ERROR_UNSUPPORTED,
                       "column %d ('%s') of type %s cannot be written to Parquet yet", k,
@@ -399,7 +438,7 @@ gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *col
     int64_t const r0 = g * per_group;
     int64_t const r1 = r0 + per_group < num_rows ? r0 + per_group : num_rows;
     for (int32_t k = 0; k < num_columns; ++k) {
-      GCOL_DETAIL_TRY(write_chunk(&file, &cols[k], &maps[k], cols[k].valid != NULL, r0, r1,
+      GCOL_DETAIL_TRY(write_chunk(&file, &cols[k], &maps[k], cols[k].valid != NULL, codec, r0, r1,
                                   &chunks[g * num_columns + k]));
     }
   }
@@ -420,12 +459,14 @@ gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *col
     int64_t const r0 = g * per_group;
     int64_t const r1 = r0 + per_group < num_rows ? r0 + per_group : num_rows;
     int64_t bytes = 0;
+    int64_t uncompressed_bytes = 0;
     gcol_detail_thrift_write_struct_begin(&meta);
     gcol_detail_thrift_write_list_field(&meta, 1, GCOL_DETAIL_THRIFT_STRUCT, num_columns);
     for (int32_t k = 0; k < num_columns; ++k) {
       const gcol_detail_pq_host_column *c = &cols[k];
       const chunk_meta *cm = &chunks[g * num_columns + k];
       bytes += cm->size;
+      uncompressed_bytes += cm->uncompressed_size;
       gcol_detail_thrift_write_struct_begin(&meta); /* ColumnChunk */
       gcol_detail_thrift_write_i64_field(&meta, 2, cm->start);
       gcol_detail_thrift_write_field(&meta, 3, GCOL_DETAIL_THRIFT_STRUCT);
@@ -436,9 +477,9 @@ gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *col
       gcol_detail_thrift_write_i32(&meta, GCOL_DETAIL_PQ_ENC_RLE);
       gcol_detail_thrift_write_list_field(&meta, 3, GCOL_DETAIL_THRIFT_BINARY, 1);
       gcol_detail_thrift_write_binary(&meta, c->name, (int64_t)strlen(c->name));
-      gcol_detail_thrift_write_i32_field(&meta, 4, GCOL_PARQUET_UNCOMPRESSED);
+      gcol_detail_thrift_write_i32_field(&meta, 4, codec);
       gcol_detail_thrift_write_i64_field(&meta, 5, r1 - r0);
-      gcol_detail_thrift_write_i64_field(&meta, 6, cm->size);
+      gcol_detail_thrift_write_i64_field(&meta, 6, cm->uncompressed_size);
       gcol_detail_thrift_write_i64_field(&meta, 7, cm->size);
       gcol_detail_thrift_write_i64_field(&meta, 9, cm->start);
       gcol_detail_thrift_write_field(&meta, 12, GCOL_DETAIL_THRIFT_STRUCT);
@@ -450,7 +491,7 @@ gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *col
       gcol_detail_thrift_write_struct_end(&meta); /* ColumnMetaData */
       gcol_detail_thrift_write_struct_end(&meta); /* ColumnChunk */
     }
-    gcol_detail_thrift_write_i64_field(&meta, 2, bytes);
+    gcol_detail_thrift_write_i64_field(&meta, 2, uncompressed_bytes);
     gcol_detail_thrift_write_i64_field(&meta, 3, r1 - r0);
     gcol_detail_thrift_write_i64_field(&meta, 6, bytes);
     gcol_detail_thrift_write_struct_end(&meta);

@@ -14,7 +14,7 @@
  * script decides whether the failure was expected).
  *
  *   parquet_dump [--host] FILE
- *   parquet_dump [--host] --rewrite FILE OUT [SKIP...]
+ *   parquet_dump [--host] --rewrite [--codec=snappy|zstd|gzip|lz4_raw] FILE OUT [SKIP...]
  *   parquet_dump --stats FILE
  *
  * Without --host the file is read by gcol_parquet_read_file on the GPU (no GPU: prints "skip").
@@ -22,7 +22,8 @@
  * run), so that a machine with pyarrow and no GPU checks them against pyarrow's files.
  * --rewrite writes the columns gcol can write (all but durations and those named SKIP) to OUT
  * with gcol's writer (the public one from the GPU table, or the host writer under --host),
- * printing "wrote NAME" for each, so that the script can read OUT with pyarrow.
+ * printing "wrote NAME" for each, so that the script can read OUT with pyarrow; --codec picks
+ * the writer's page compression (default none).
  * --stats prints the footer's statistics as gcol decodes them, one line per column chunk:
  * "ROW_GROUP COLUMN NULL_COUNT|- int MIN MAX" (BOOLEAN, INT32, INT64), "... float MIN MAX"
  * (%.17g), or "... none" (no decoded min/max).
@@ -244,8 +245,25 @@ int main(int argc, char **argv) {
   a += host;
   bool const rewrite = a < argc && strcmp(argv[a], "--rewrite") == 0;
   a += rewrite;
+  gcol_parquet_codec codec = GCOL_PARQUET_UNCOMPRESSED;
+  if (rewrite && a < argc && strncmp(argv[a], "--codec=", 8) == 0) {
+    static const char *const codec_names[] = {"snappy", "gzip", "", "", "", "zstd", "lz4_raw"};
+    const char *name = argv[a] + 8;
+    for (int i = 0; i < 7; ++i) {
+      if (codec_names[i][0] != '\0' && strcmp(name, codec_names[i]) == 0) {
+        codec = (gcol_parquet_codec)(i + 1);
+      }
+    }
+    if (codec == GCOL_PARQUET_UNCOMPRESSED) {
+      fprintf(stderr, "parquet_dump: unknown codec '%s'\n", name);
+      return 2;
+    }
+    ++a;
+  }
   if (a >= argc || (rewrite && a + 1 >= argc) || (!rewrite && a + 1 != argc)) {
-    fprintf(stderr, "usage: parquet_dump [--host] FILE | [--host] --rewrite FILE OUT [SKIP...]\n");
+    fprintf(stderr,
+            "usage: parquet_dump [--host] FILE | [--host] --rewrite [--codec=C] FILE OUT "
+            "[SKIP...]\n");
     return 2;
   }
   const char *path = argv[a];
@@ -287,6 +305,7 @@ int main(int argc, char **argv) {
     gcol_parquet_write_options opt;
     gcol_parquet_write_options_init(&opt);
     opt.row_group_rows = 5000;
+    opt.codec = codec;
     const char **names = (const char **)calloc((size_t)ncols + 1, sizeof *names);
     int32_t n = 0;
     if (host) {

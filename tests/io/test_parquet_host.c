@@ -1028,84 +1028,115 @@ static void test_writer_on_the_host(void **state) {
   opt.num_key_values = 1;
   uint8_t *file = NULL;
   int64_t size = 0;
-  GCOL_TEST_OK(gcol_detail_parquet_write_host(cols, K, N, &opt, &file, &size));
+  /* uncompressed, then every codec whose library is here: the same values read back */
+  int32_t const codecs[] = {GCOL_PARQUET_UNCOMPRESSED, GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD,
+                            GCOL_PARQUET_GZIP, GCOL_PARQUET_LZ4_RAW};
+  int64_t uncompressed_file_size = 0;
+  for (int ci = 0; ci < 5; ++ci) {
+    if (ci > 0 && !codec_here(codecs[ci])) continue;
+    opt.codec = (gcol_parquet_codec)codecs[ci];
+    GCOL_TEST_OK(gcol_detail_parquet_write_host(cols, K, N, &opt, &file, &size));
 
-  gcol_parquet_metadata *md = NULL;
-  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
-  assert_int_equal(gcol_parquet_metadata_num_rows(md), N);
-  assert_int_equal(gcol_parquet_metadata_num_row_groups(md), 4);
-  assert_int_equal(gcol_parquet_metadata_num_key_values(md), 1);
-  for (int k = 0; k < K; ++k) {
-    gcol_parquet_column_info info;
-    GCOL_TEST_OK(gcol_parquet_metadata_column(md, k, &info));
-    assert_string_equal(info.name, names[k]);
-    assert_int_equal(info.type.id, ids[k]);
-    assert_int_equal(info.type.scale, cols[k].type.scale);
-    assert_int_equal(info.nullable, k % 2 == 0);
-  }
-  /* statistics of row group 1 */
-  for (int k = 0; k < K; ++k) {
-    gcol_parquet_statistics st;
-    GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 1, k, &st));
-    int64_t nulls = 0;
-    for (int r = 300; r < 600; ++r) nulls += cols[k].valid != NULL && !cols[k].valid[r];
-    assert_int_equal(st.null_count, nulls);
-    assert_true(st.has_min_max);
-    if (ids[k] == GCOL_FLOAT32) { /* NaN left out */
-      float lo = INFINITY, hi = -INFINITY;
-      for (int r = 300; r < 600; ++r) {
-        if (!isnan(f32[r])) {
-          lo = f32[r] < lo ? f32[r] : lo;
-          hi = f32[r] > hi ? f32[r] : hi;
+    gcol_parquet_metadata *md = NULL;
+    GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+    if (ci == 0)
+      uncompressed_file_size = size;
+    else
+      assert_true(size < uncompressed_file_size);
+    assert_int_equal(gcol_parquet_metadata_num_rows(md), N);
+    assert_int_equal(gcol_parquet_metadata_num_row_groups(md), 4);
+    assert_int_equal(gcol_parquet_metadata_num_key_values(md), 1);
+    for (int k = 0; k < K; ++k) {
+      gcol_parquet_column_info info;
+      GCOL_TEST_OK(gcol_parquet_metadata_column(md, k, &info));
+      assert_string_equal(info.name, names[k]);
+      assert_int_equal(info.type.id, ids[k]);
+      assert_int_equal(info.type.scale, cols[k].type.scale);
+      assert_int_equal(info.nullable, k % 2 == 0);
+    }
+    /* statistics of row group 1 */
+    for (int k = 0; k < K; ++k) {
+      gcol_parquet_statistics st;
+      GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 1, k, &st));
+      assert_int_equal(st.codec, codecs[ci]);
+      if (ci == 0) assert_int_equal(st.compressed_size, st.uncompressed_size);
+      int64_t nulls = 0;
+      for (int r = 300; r < 600; ++r) nulls += cols[k].valid != NULL && !cols[k].valid[r];
+      assert_int_equal(st.null_count, nulls);
+      assert_true(st.has_min_max);
+      if (ids[k] == GCOL_FLOAT32) { /* NaN left out */
+        float lo = INFINITY, hi = -INFINITY;
+        for (int r = 300; r < 600; ++r) {
+          if (!isnan(f32[r])) {
+            lo = f32[r] < lo ? f32[r] : lo;
+            hi = f32[r] > hi ? f32[r] : hi;
+          }
+        }
+        assert_true(st.min_f64 == lo && st.max_f64 == hi);
+      }
+      if (ids[k] == GCOL_UINT32) {
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (int r = 300; r < 600; ++r) {
+          lo = u32[r] < lo ? u32[r] : lo;
+          hi = u32[r] > hi ? u32[r] : hi;
+        }
+        assert_true(st.min_i64 == lo && st.max_i64 == hi);
+      }
+    }
+    /* every value back through the plan and the page decoders */
+    gcol_detail_pq_file src;
+    gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+    int32_t const groups[] = {0, 1, 2, 3};
+    for (int k = 0; k < K; ++k) {
+      gcol_detail_pq_column_plan plan;
+      GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, k, groups, 4, &plan));
+      uint64_t *vals = (uint64_t *)malloc(N * 8);
+      int64_t *pos = (int64_t *)malloc(N * 8);
+      int64_t *len = (int64_t *)malloc(N * 8);
+      uint8_t *valid = (uint8_t *)malloc(N);
+      int32_t bad = 0;
+      bool is_dict = false;
+      assert_int_equal(gcol_detail_parquet_decode_column_host(&plan, vals, NULL, pos, len, valid,
+                                                              &bad, &is_dict),
+                       0);
+      size_t const w = gcol_type_size(ids[k]);
+      for (int r = 0; r < N; ++r) {
+        bool const v = cols[k].valid == NULL || cols[k].valid[r];
+        assert_int_equal(valid[r], v);
+        if (!v) continue;
+        if (ids[k] == GCOL_STRING) {
+          assert_int_equal(len[r], offsets[r + 1] - offsets[r]);
+          assert_memory_equal(plan.bytes + pos[r], chars + offsets[r], (size_t)len[r]);
+        } else if (memcmp(&vals[r], (const uint8_t *)datas[k] + (size_t)r * w, w) != 0) {
+          fail_msg("column %s row %d differs", names[k], r);
         }
       }
-      assert_true(st.min_f64 == lo && st.max_f64 == hi);
+      free(vals);
+      free(pos);
+      free(len);
+      free(valid);
+      gcol_detail_parquet_plan_free(&plan);
     }
-    if (ids[k] == GCOL_UINT32) {
-      uint32_t lo = UINT32_MAX, hi = 0;
-      for (int r = 300; r < 600; ++r) {
-        lo = u32[r] < lo ? u32[r] : lo;
-        hi = u32[r] > hi ? u32[r] : hi;
-      }
-      assert_true(st.min_i64 == lo && st.max_i64 == hi);
-    }
+    gcol_parquet_metadata_free(md);
+    free(file);
   }
-  /* every value back through the plan and the page decoders */
-  gcol_detail_pq_file src;
-  gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
-  int32_t const groups[] = {0, 1, 2, 3};
-  for (int k = 0; k < K; ++k) {
-    gcol_detail_pq_column_plan plan;
-    GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, k, groups, 4, &plan));
-    uint64_t *vals = (uint64_t *)malloc(N * 8);
-    int64_t *pos = (int64_t *)malloc(N * 8);
-    int64_t *len = (int64_t *)malloc(N * 8);
-    uint8_t *valid = (uint8_t *)malloc(N);
-    int32_t bad = 0;
-    bool is_dict = false;
-    assert_int_equal(
-        gcol_detail_parquet_decode_column_host(&plan, vals, NULL, pos, len, valid, &bad, &is_dict),
-        0);
-    size_t const w = gcol_type_size(ids[k]);
-    for (int r = 0; r < N; ++r) {
-      bool const v = cols[k].valid == NULL || cols[k].valid[r];
-      assert_int_equal(valid[r], v);
-      if (!v) continue;
-      if (ids[k] == GCOL_STRING) {
-        assert_int_equal(len[r], offsets[r + 1] - offsets[r]);
-        assert_memory_equal(plan.bytes + pos[r], chars + offsets[r], (size_t)len[r]);
-      } else if (memcmp(&vals[r], (const uint8_t *)datas[k] + (size_t)r * w, w) != 0) {
-        fail_msg("column %s row %d differs", names[k], r);
-      }
-    }
-    free(vals);
-    free(pos);
-    free(len);
-    free(valid);
-    gcol_detail_parquet_plan_free(&plan);
-  }
-  gcol_parquet_metadata_free(md);
-  free(file);
+  opt.codec = GCOL_PARQUET_UNCOMPRESSED;
+
+  /* codecs the writer does not write, and a library that is missing */
+  opt.codec = GCOL_PARQUET_BROTLI;
+  file = NULL;
+  GCOL_TEST_STATUS(gcol_detail_parquet_write_host(cols, K, N, &opt, &file, &size),
+                   GCOL_ERROR_UNSUPPORTED);
+  assert_null(file);
+  assert_non_null(strstr(gcol_last_error(), "BROTLI"));
+  gcol_detail_pq_codec_hide(GCOL_PARQUET_ZSTD, true);
+  opt.codec = GCOL_PARQUET_ZSTD;
+  GCOL_TEST_STATUS(gcol_detail_parquet_write_host(cols, K, N, &opt, &file, &size),
+                   GCOL_ERROR_UNSUPPORTED);
+  assert_null(file);
+  assert_non_null(strstr(gcol_last_error(), "ZSTD needs libzstd.so.1, not found"));
+  gcol_detail_pq_codec_hide(GCOL_PARQUET_ZSTD, false);
+  opt.codec = GCOL_PARQUET_UNCOMPRESSED;
 
   /* a type Parquet cannot hold yet */
   cols[0].type = gcol_data_type_make(GCOL_DURATION_SECONDS);

@@ -25,14 +25,15 @@
  * @endcode
  *
  * What this part reads: flat columns (no repeated fields; a field inside non-repeated
- * groups is read as a flat column named by its dotted path), UNCOMPRESSED column chunks,
- * data pages v1 and v2, PLAIN and dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY) values,
- * DELTA_BINARY_PACKED integers, DELTA_LENGTH_BYTE_ARRAY strings, BYTE_STREAM_SPLIT floats and
- * integers, RLE booleans, RLE/bit-packed definition levels; physical types BOOLEAN, INT32,
- * INT64, INT96 (legacy timestamps), FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY
- * decimals. Anything else (compressed chunks, DELTA_BYTE_ARRAY, other FIXED_LEN_BYTE_ARRAY
- * columns, nested lists) gives ::GCOL_ERROR_UNSUPPORTED with a message that names the file, the row
- * group, the column and, for pages, the page.
+ * groups is read as a flat column named by its dotted path), column chunks UNCOMPRESSED or
+ * compressed with SNAPPY, ZSTD, GZIP or LZ4_RAW (see Compression below), data pages v1 and v2,
+ * PLAIN and dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY) values, DELTA_BINARY_PACKED integers,
+ * DELTA_LENGTH_BYTE_ARRAY strings, BYTE_STREAM_SPLIT floats and integers, RLE booleans,
+ * RLE/bit-packed definition levels; physical types BOOLEAN, INT32, INT64, INT96 (legacy
+ * timestamps), FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY decimals. Anything else (LZO,
+ * BROTLI and Hadoop LZ4 chunks, DELTA_BYTE_ARRAY, other FIXED_LEN_BYTE_ARRAY columns, nested lists)
+ * gives ::GCOL_ERROR_UNSUPPORTED with a message that names the file, the row group, the column and,
+ * for pages, the page.
  *
  * Types: BOOLEAN -> BOOL8; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 (INTEGER
  * logical type), TIMESTAMP_DAYS (DATE), DECIMAL32 (DECIMAL, scale negated: gcol's value is
@@ -42,8 +43,20 @@
  * DOUBLE -> FLOAT64; BYTE_ARRAY -> STRING (binary too); FIXED_LEN_BYTE_ARRAY DECIMAL of up to 16
  * bytes -> DECIMAL32/64/128 by its precision (<= 9, <= 18, <= 38).
  *
- * Writing: gcol_parquet_write_file() / gcol_parquet_write_buffer() (PLAIN, UNCOMPRESSED, with
- * statistics and nulls), read back by pyarrow.
+ * Compression: pages are decompressed on the host, before their bytes go to the GPU, by the
+ * distribution's shared libraries, opened with dlopen on first use (once, thread-safe):
+ * libsnappy.so.1 (SNAPPY), libzstd.so.1 (ZSTD), libz.so.1 (GZIP) and liblz4.so.1 (LZ4_RAW).
+ * gcol neither builds nor links against them: a library that is not installed makes only its
+ * codec fail, with ::GCOL_ERROR_UNSUPPORTED and a message naming the page and the library
+ * ("... page 0: SNAPPY needs libsnappy.so.1, not found"). A page whose data is corrupt or
+ * decompresses to another size than its header says, or whose header announces more than its
+ * compressed bytes can hold (or over 1 GiB), gives ::GCOL_ERROR_INVALID_ARGUMENT. In data
+ * pages v2 only the values are compressed (the levels never are), and not at all when the
+ * header says so. Decompression on the GPU (nvCOMP) is not done yet.
+ *
+ * Writing: gcol_parquet_write_file() / gcol_parquet_write_buffer() (PLAIN, UNCOMPRESSED unless
+ * gcol_parquet_write_options::codec says otherwise, with statistics and nulls), read back by
+ * pyarrow.
  *
  * Bad input (wrong magic bytes, a truncated file, a footer or page header that is not valid
  * Thrift or points outside the file, sizes that disagree): ::GCOL_ERROR_INVALID_ARGUMENT and
@@ -106,14 +119,14 @@ typedef enum gcol_parquet_time_unit {
 
 /** @brief Compression codecs (parquet.thrift's `CompressionCodec`). */
 typedef enum gcol_parquet_codec {
-  GCOL_PARQUET_UNCOMPRESSED = 0, /**< No compression: the only codec read so far. */
-  GCOL_PARQUET_SNAPPY = 1,       /**< Snappy. */
-  GCOL_PARQUET_GZIP = 2,         /**< Gzip. */
-  GCOL_PARQUET_LZO = 3,          /**< LZO. */
-  GCOL_PARQUET_BROTLI = 4,       /**< Brotli. */
-  GCOL_PARQUET_LZ4 = 5,          /**< Hadoop LZ4 (deprecated). */
-  GCOL_PARQUET_ZSTD = 6,         /**< Zstandard. */
-  GCOL_PARQUET_LZ4_RAW = 7       /**< Raw LZ4 block. */
+  GCOL_PARQUET_UNCOMPRESSED = 0, /**< No compression. */
+  GCOL_PARQUET_SNAPPY = 1,       /**< Snappy: read and written (libsnappy.so.1). */
+  GCOL_PARQUET_GZIP = 2,         /**< Gzip: read and written (libz.so.1). */
+  GCOL_PARQUET_LZO = 3,          /**< LZO: not read. */
+  GCOL_PARQUET_BROTLI = 4,       /**< Brotli: not read. */
+  GCOL_PARQUET_LZ4 = 5,          /**< Hadoop LZ4 (deprecated): not read. */
+  GCOL_PARQUET_ZSTD = 6,         /**< Zstandard: read and written (libzstd.so.1). */
+  GCOL_PARQUET_LZ4_RAW = 7       /**< Raw LZ4 block: read and written (liblz4.so.1). */
 } gcol_parquet_codec;
 
 /**
@@ -384,15 +397,21 @@ typedef struct gcol_parquet_write_options {
   const char *const *values;
   /** Entries of @p keys and @p values. */
   int32_t num_key_values;
+  /** Page compression: ::GCOL_PARQUET_UNCOMPRESSED (the default), ::GCOL_PARQUET_SNAPPY,
+   *  ::GCOL_PARQUET_ZSTD (level 3), ::GCOL_PARQUET_GZIP or ::GCOL_PARQUET_LZ4_RAW, compressed
+   *  on the host by the codec's shared library, opened at run time (see the file's notes). */
+  gcol_parquet_codec codec;
 } gcol_parquet_write_options;
 
-/** @brief Options that write columns "c0", "c1", ... in row groups of 2^20 rows. */
+/** @brief Options that write columns "c0", "c1", ... in row groups of 2^20 rows,
+ *         UNCOMPRESSED. */
 void gcol_parquet_write_options_init(gcol_parquet_write_options *options);
 
 /**
  * @brief Writes a table as a Parquet file in host memory.
  *
- * This part writes PLAIN values in data pages v1, UNCOMPRESSED, with RLE definition levels
+ * This part writes PLAIN values in data pages v1, compressed by options->codec (default
+ * UNCOMPRESSED), with RLE definition levels
  * (columns with a null mask are OPTIONAL, the others REQUIRED) and min/max/null-count
  * statistics per column chunk (NaN left out of min and max). Types: INT8..UINT64 (INTEGER
  * logical types), FLOAT32/64, BOOL8, TIMESTAMP_DAYS (DATE), TIMESTAMP_MILLISECONDS/
@@ -406,7 +425,8 @@ void gcol_parquet_write_options_init(gcol_parquet_write_options *options);
  * @param[out] size Its bytes.
  * @param[in] stream Stream of the copies to the host.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_SIZE_MISMATCH,
- *         ::GCOL_ERROR_UNSUPPORTED, ::GCOL_ERROR_OVERFLOW (a page over 2^31 - 1 bytes),
+ *         ::GCOL_ERROR_UNSUPPORTED (also a codec the writer does not write, or whose library is
+ *         not installed), ::GCOL_ERROR_OVERFLOW (a page over 2^31 - 1 bytes),
  *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
  * @note Synchronizes @p stream. The encoding runs on the host in this part.
  */
