@@ -218,7 +218,9 @@ static void write_page(tw *out, const pqb_column *c, int32_t type, const tw *raw
   const uint8_t *packed = body->data;
   int64_t packed_size = (int64_t)body->size;
   uint8_t *buffer = NULL;
-  if (c->codec > 0) {
+  bool const compress =
+      c->codec > 0 && !(type == GCOL_DETAIL_PQ_PAGE_DATA_V2 && c->v2_uncompressed);
+  if (compress) {
     int64_t const bound = gcol_detail_pq_compress_bound(c->codec, (int64_t)body->size);
     buffer = bound >= 0 ? (uint8_t *)malloc((size_t)bound + 1) : NULL;
     packed_size = buffer != NULL ? gcol_detail_pq_compress(c->codec, body->data,
@@ -233,7 +235,7 @@ static void write_page(tw *out, const pqb_column *c, int32_t type, const tw *raw
   }
   int32_t const unpacked = (int32_t)(raw_size + body->size) + c->lie_uncompressed_size;
   write_page_header(out, type, unpacked, (int32_t)(raw_size + (size_t)packed_size), num_values,
-                    encoding, num_nulls, (int32_t)raw_size, c->codec > 0);
+                    encoding, num_nulls, (int32_t)raw_size, compress);
   if (raw != NULL) gcol_detail_thrift_write_bytes(out, raw->data, raw->size);
   gcol_detail_thrift_write_bytes(out, packed, (size_t)packed_size);
   free(buffer);

@@ -801,6 +801,38 @@ static void test_compressed_pages_decoded_on_the_host(void **state) {
   }
 }
 
+/* Data pages v2 whose values are not compressed in a compressed chunk (is_compressed false),
+ * and pages v2 of nulls only (no values to compress): read. */
+static void test_compressed_v2_special_pages(void **state) {
+  (void)state;
+  make_data(8);
+  static uint8_t none[ROWS];
+  memset(none, 0, sizeof none);
+  for (int k = 0; k < NUM_CODECS; ++k) {
+    if (!codec_here(all_codecs[k])) continue;
+    for (int variant = 0; variant < 2; ++variant) {
+      pqb_column cols[NUM_COLS];
+      make_columns(cols, 1); /* data pages v2 */
+      for (int32_t i = 0; i < NUM_COLS; ++i) {
+        cols[i].codec = all_codecs[k];
+        cols[i].v2_uncompressed = variant == 0;
+        if (variant == 1 && cols[i].optional) cols[i].valid = none;
+      }
+      pqb_file f;
+      memset(&f, 0, sizeof f);
+      f.num_columns = NUM_COLS;
+      f.columns = cols;
+      f.num_rows = ROWS;
+      f.rows_per_group = 250;
+      int64_t size = 0;
+      uint8_t *file = pqb_build(&f, &size);
+      assert_non_null(file);
+      check_host_decode(file, size, cols, NULL, 0, 250);
+      free(file);
+    }
+  }
+}
+
 /* The offset of the body of data page `page` (dictionary pages counted) of a file's first
  * column chunk, and its header. */
 static int64_t page_body(const uint8_t *file, int64_t size, int page,
@@ -846,6 +878,14 @@ static void test_compressed_bad_pages(void **state) {
         expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT, "page 0");
         expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT, name);
         free(file);
+      }
+      if (v == 2) { /* values said not to be compressed, and sizes that disagree */
+        c.v2_uncompressed = true;
+        c.lie_uncompressed_size = 1;
+        file = pqb_build(&f, &size);
+        expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT, "marked not compressed");
+        free(file);
+        c.v2_uncompressed = false;
       }
       /* a size no page of this data can reach: refused before any allocation */
       c.lie_uncompressed_size = 1 << 29;
@@ -1325,6 +1365,7 @@ int main(void) {
       cmocka_unit_test(test_unsupported_and_corrupt_pages),
       cmocka_unit_test(test_codec_functions),
       cmocka_unit_test(test_compressed_pages_decoded_on_the_host),
+      cmocka_unit_test(test_compressed_v2_special_pages),
       cmocka_unit_test(test_compressed_bad_pages),
       cmocka_unit_test(test_row_groups_by_statistics),
       cmocka_unit_test(test_writer_on_the_host),
