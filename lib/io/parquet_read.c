@@ -543,6 +543,14 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                           md->name, (long long)size, info->name);
       }
       raw = scratch;
+      /* room for the chunk's decompressed pages as the footer says, up to 8 times its file
+       * bytes (a hint: pages grow the buffer as they need, each checked on its own) */
+      int64_t const hint = ch->stats.uncompressed_size < size * 8 + 4096
+                               ? ch->stats.uncompressed_size
+                               : size * 8 + 4096;
+      GCOL_DETAIL_CHECK(reserve_bytes(&c, hint), GCOL_ERROR_OUT_OF_MEMORY,
+                        "%s: cannot allocate %lld host bytes for column '%s'", md->name,
+                        (long long)(plan->num_bytes + hint), info->name);
     }
     if (size > 0) {
       GCOL_DETAIL_CHECK(file->source.read(file->source.user, start, size, raw) == 0,
