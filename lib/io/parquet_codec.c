@@ -34,8 +34,8 @@ typedef struct gcol_detail_z_stream {
   unsigned long reserved;
 } gcol_detail_z_stream;
 
-enum { Z_OK_ = 0, Z_STREAM_END_ = 1, Z_FINISH_ = 4, Z_DEFLATED_ = 8 };
-#define ZLIB_VERSION_ "1.2.13" /* zlib checks only the first character */
+enum { ZLIB_OK = 0, ZLIB_STREAM_END = 1, ZLIB_FINISH = 4, ZLIB_DEFLATED = 8 };
+#define ZLIB_VERSION_STRING "1.2.13" /* zlib checks only the first character */
 
 /* Any function: resolved symbols are stored as this and cast to their prototypes (ISO C
  * allows casts between function pointer types, not from dlsym's void *). */
@@ -213,6 +213,7 @@ int gcol_detail_pq_decompress(int32_t codec, const uint8_t *src, int64_t src_siz
     return GCOL_DETAIL_PQ_CODEC_CORRUPT;
   }
   int64_t got = -1;
+  bool at_least = false; /* got is a lower bound (zlib stops at the end of the output) */
   const char *why = "corrupt data";
   char zlib_msg[96];
   switch (codec) {
@@ -253,7 +254,8 @@ int gcol_detail_pq_decompress(int32_t codec, const uint8_t *src, int64_t src_siz
     case GCOL_PARQUET_GZIP: {
       gcol_detail_z_stream z;
       memset(&z, 0, sizeof z);
-      if (((inflate_init2_fn)lib->fns[0])(&z, 16 + 15, ZLIB_VERSION_, (int)sizeof z) != Z_OK_) {
+      if (((inflate_init2_fn)lib->fns[0])(&z, 16 + 15, ZLIB_VERSION_STRING, (int)sizeof z) !=
+          ZLIB_OK) {
         why = "inflateInit2 failed";
         break;
       }
@@ -261,11 +263,12 @@ int gcol_detail_pq_decompress(int32_t codec, const uint8_t *src, int64_t src_siz
       z.avail_in = (unsigned)src_size;
       z.next_out = dst;
       z.avail_out = (unsigned)dst_size;
-      int const r = ((zlib_step_fn)lib->fns[1])(&z, Z_FINISH_);
-      if (r == Z_STREAM_END_) {
+      int const r = ((zlib_step_fn)lib->fns[1])(&z, ZLIB_FINISH);
+      if (r == ZLIB_STREAM_END) {
         got = (int64_t)z.total_out;
       } else if (z.avail_out == 0) {
         got = dst_size + 1; /* more output than the page announces */
+        at_least = true;
       } else {
         /* z.msg lives in the stream's state, freed by inflateEnd */
         snprintf(zlib_msg, sizeof zlib_msg, "zlib: %s", z.msg != NULL ? z.msg : "truncated stream");
@@ -291,8 +294,8 @@ int gcol_detail_pq_decompress(int32_t codec, const uint8_t *src, int64_t src_siz
   if (got != dst_size) {
     snprintf(error, (size_t)error_size,
              "%s data decompresses to %s%lld bytes, the page header says %lld",
-             gcol_detail_pq_codec_name(codec), got > dst_size ? "more than " : "",
-             (long long)(got > dst_size ? dst_size : got), (long long)dst_size);
+             gcol_detail_pq_codec_name(codec), at_least ? "more than " : "",
+             (long long)(at_least ? dst_size : got), (long long)dst_size);
     return GCOL_DETAIL_PQ_CODEC_SIZE;
   }
   return GCOL_DETAIL_PQ_CODEC_OK;
@@ -333,18 +336,18 @@ int64_t gcol_detail_pq_compress(int32_t codec, const uint8_t *src, int64_t size,
     case GCOL_PARQUET_GZIP: {
       gcol_detail_z_stream z;
       memset(&z, 0, sizeof z);
-      if (((deflate_init2_fn)lib->fns[3])(&z, 6, Z_DEFLATED_, 16 + 15, 8, 0, ZLIB_VERSION_,
-                                          (int)sizeof z) != Z_OK_) {
+      if (((deflate_init2_fn)lib->fns[3])(&z, 6, ZLIB_DEFLATED, 16 + 15, 8, 0, ZLIB_VERSION_STRING,
+                                          (int)sizeof z) != ZLIB_OK) {
         return -1;
       }
       z.next_in = src;
       z.avail_in = (unsigned)size;
       z.next_out = dst;
       z.avail_out = (unsigned)capacity;
-      int const r = ((zlib_step_fn)lib->fns[4])(&z, Z_FINISH_);
+      int const r = ((zlib_step_fn)lib->fns[4])(&z, ZLIB_FINISH);
       int64_t const n = (int64_t)z.total_out;
       ((zlib_end_fn)lib->fns[5])(&z);
-      return r == Z_STREAM_END_ ? n : -1;
+      return r == ZLIB_STREAM_END ? n : -1;
     }
     case GCOL_PARQUET_LZ4_RAW: {
       int const r =
