@@ -906,6 +906,12 @@ static void test_compressed_bad_pages(void **state) {
       snprintf(needle, sizeof needle, "page 0: %s needs %s, not found", name,
                gcol_detail_pq_codec_library(codec));
       expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, needle);
+      /* the public read stops there too, before any GPU work */
+      gcol_table *t = NULL;
+      GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                       GCOL_ERROR_UNSUPPORTED);
+      assert_null(t);
+      assert_non_null(strstr(gcol_last_error(), needle));
       gcol_detail_pq_codec_hide(codec, false);
       free(file);
     }
