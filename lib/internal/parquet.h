@@ -150,6 +150,9 @@ gcol_status gcol_detail_parquet_read_metadata(const gcol_detail_pq_file *file,
 void gcol_detail_pq_file_from_buffer(const void *data, int64_t size, gcol_detail_pq_file *out,
                                      const void **state);
 gcol_status gcol_detail_pq_file_open(const char *path, gcol_detail_pq_file *out);
+/* A user's source, checked (a read callback, a size >= 0), named "source" without a name. */
+gcol_status gcol_detail_pq_file_from_source(const gcol_parquet_source *source,
+                                            gcol_detail_pq_file *out);
 void gcol_detail_pq_file_close(gcol_detail_pq_file *file);
 
 /* ---- page headers ---- */

@@ -836,6 +836,20 @@ void gcol_detail_pq_file_from_buffer(const void *data, int64_t size, gcol_detail
   out->name = "buffer";
 }
 
+gcol_status gcol_detail_pq_file_from_source(const gcol_parquet_source *source,
+                                            gcol_detail_pq_file *out) {
+  gcol_status status = GCOL_OK;
+  memset(out, 0, sizeof *out);
+  GCOL_DETAIL_CHECK_NOT_NULL(source);
+  GCOL_DETAIL_CHECK(source->read != NULL, GCOL_ERROR_INVALID_ARGUMENT, "source->read is NULL");
+  GCOL_DETAIL_CHECK(source->size >= 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "source->size is negative (%lld)", (long long)source->size);
+  out->source = *source;
+  out->name = source->name != NULL ? source->name : "source";
+done:
+  return status;
+}
+
 static int file_read(void *user, int64_t offset, int64_t length, void *dst) {
   FILE *f = (FILE *)user;
   if (fseeko(f, (off_t)offset, SEEK_SET) != 0) return -1;
@@ -920,13 +934,8 @@ gcol_status gcol_parquet_metadata_read_source(const gcol_parquet_source *source,
   GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_read_source");
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
-  GCOL_DETAIL_CHECK_NOT_NULL(source);
-  GCOL_DETAIL_CHECK(source->read != NULL, GCOL_ERROR_INVALID_ARGUMENT, "source->read is NULL");
-  GCOL_DETAIL_CHECK(source->size >= 0, GCOL_ERROR_INVALID_ARGUMENT,
-                    "source->size is negative (%lld)", (long long)source->size);
   gcol_detail_pq_file file;
-  file.source = *source;
-  file.name = source->name != NULL ? source->name : "source";
+  GCOL_DETAIL_TRY(gcol_detail_pq_file_from_source(source, &file));
   GCOL_DETAIL_TRY(gcol_detail_parquet_read_metadata(&file, out));
 done:
   GCOL_DETAIL_NVTX_POP();

@@ -815,13 +815,8 @@ gcol_status gcol_parquet_read_source(const gcol_parquet_source *source,
   GCOL_DETAIL_NVTX_PUSH("gcol_parquet_read_source");
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
-  GCOL_DETAIL_CHECK_NOT_NULL(source);
-  GCOL_DETAIL_CHECK(source->read != NULL, GCOL_ERROR_INVALID_ARGUMENT, "source->read is NULL");
-  GCOL_DETAIL_CHECK(source->size >= 0, GCOL_ERROR_INVALID_ARGUMENT,
-                    "source->size is negative (%lld)", (long long)source->size);
   gcol_detail_pq_file file;
-  file.source = *source;
-  file.name = source->name != NULL ? source->name : "source";
+  GCOL_DETAIL_TRY(gcol_detail_pq_file_from_source(source, &file));
   GCOL_DETAIL_TRY(read_table(&file, options, out, stream, mr));
 done:
   GCOL_DETAIL_NVTX_POP();
