@@ -366,9 +366,15 @@ gcol_status gcol_column_strings_copy_to_host(gcol_column_view view, gcol_stream 
   GCOL_DETAIL_CHECK(hs->offsets != NULL && hs->valid != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                     "host allocation failed");
   if (view.size > 0) GCOL_DETAIL_TRY(offsets_to_host(view, stream, hs->offsets));
+  /* The offsets are on the host now: check them all (a decreasing pair would reach the
+   * caller as a negative string length). */
+  for (int64_t i = 0; i < view.size; ++i) {
+    GCOL_DETAIL_CHECK(hs->offsets[i + 1] >= hs->offsets[i], GCOL_ERROR_INVALID_ARGUMENT,
+                      "offsets decrease at row %lld (%lld, then %lld)", (long long)i,
+                      (long long)hs->offsets[i], (long long)hs->offsets[i + 1]);
+  }
   int64_t const first = hs->offsets[0];
   int64_t const bytes = hs->offsets[view.size] - first;
-  GCOL_DETAIL_CHECK(bytes >= 0, GCOL_ERROR_INVALID_ARGUMENT, "offsets decrease");
   hs->chars = (char *)malloc(bytes > 0 ? (size_t)bytes : 1);
   GCOL_DETAIL_CHECK(hs->chars != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
   if (bytes > 0) {

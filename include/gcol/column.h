@@ -270,7 +270,12 @@ typedef struct gcol_host_strings {
   uint8_t *valid;   /**< size bytes: 1 valid, 0 null. */
 } gcol_host_strings;
 
-/** @brief Copies a STRING view (offset honoured) to host. Synchronizes @p stream. */
+/**
+ * @brief Copies a STRING view (offset honoured) to host. Synchronizes @p stream.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed view, offsets that
+ *         decrease: the message names the row), ::GCOL_ERROR_TYPE_MISMATCH (not STRING),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY (host), a CUDA status.
+ */
 gcol_status gcol_column_strings_copy_to_host(gcol_column_view view, gcol_stream stream,
                                              gcol_host_strings **out);
 

@@ -1,6 +1,7 @@
 /* GPU tests of columns: host round trips for every fixed-width type, slices at unaligned
  * offsets, null counts, strings, deep copies of every layout, and fault tests. */
 #include <cuda_runtime_api.h>
+#include <string.h>
 
 #include "test_util.h"
 
@@ -372,6 +373,20 @@ static void bad_arguments_are_rejected(void **state) {
   GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), 2, values, NULL, NULL, NULL, &col));
   GCOL_TEST_STATUS(gcol_column_strings_copy_to_host(gcol_column_get_view(col), NULL, &hs), GCOL_ERROR_TYPE_MISMATCH);
   gcol_column_free(col);
+  /* a STRING view whose offsets decrease in the middle (the total does not): rejected */
+  int32_t const offsets[5] = {0, 3, 1, 4, 6};
+  gcol_column *offs = NULL, *chars = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), 5, offsets, NULL, NULL, NULL, &offs));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT8), 6, "abcdef", NULL, NULL, NULL, &chars));
+  gcol_column_view child = gcol_column_get_view(offs);
+  gcol_column_view bad = gcol_column_view_make(gcol_data_type_make(GCOL_STRING), 4, chars->data->data, NULL, 0);
+  bad.num_children = 1;
+  bad.children = &child;
+  GCOL_TEST_STATUS(gcol_column_strings_copy_to_host(bad, NULL, &hs), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(hs);
+  assert_non_null(strstr(gcol_last_error(), "row 1"));
+  gcol_column_free(offs);
+  gcol_column_free(chars);
 }
 
 int main(void) {
