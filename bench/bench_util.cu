@@ -166,14 +166,14 @@ namespace {
 __global__ void string_sizes(const int64_t *keys, int64_t n, int32_t *sizes) {
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (int64_t)gridDim.x * blockDim.x) {
-    sizes[i] = (int32_t)(8 + keys[i] % 17);
+    sizes[i] = (int32_t)(8 + (uint64_t)keys[i] % 17); /* any key, negative too */
   }
 }
 
 __global__ void string_chars(const int64_t *keys, const int32_t *offsets, int64_t n, char *chars) {
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (int64_t)gridDim.x * blockDim.x) {
-    int64_t k = keys[i];
+    uint64_t k = (uint64_t)keys[i];
     int32_t const begin = offsets[i], len = offsets[i + 1] - begin;
     for (int32_t j = len - 1; j >= 0; --j) {
       chars[begin + j] = (char)('a' + k % 26);
@@ -219,4 +219,46 @@ void gcol_bench_strings_free(gcol_bench_strings *s) {
   GCOL_BENCH_CHECK(cudaFree(s->offsets));
   GCOL_BENCH_CHECK(cudaFree(s->chars));
   memset(s, 0, sizeof *s);
+}
+
+namespace {
+
+__global__ void keys_in_range_kernel(int64_t *k, int64_t n, uint64_t range) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    k[i] = (int64_t)((uint64_t)k[i] % range);
+  }
+}
+
+__global__ void iota_kernel(int64_t *k, int64_t n, int64_t first) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    k[i] = first + i;
+  }
+}
+
+__global__ void small_doubles_kernel(double *v, int64_t n, uint64_t range) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    uint64_t bits;
+    memcpy(&bits, &v[i], 8);
+    v[i] = (double)(bits % range);
+  }
+}
+
+}  // namespace
+
+void gcol_bench_keys_in_range(int64_t *k, int64_t n, uint64_t range, gcol_stream stream) {
+  keys_in_range_kernel<<<1024, 256, 0, (cudaStream_t)stream>>>(k, n, range);
+  GCOL_BENCH_CHECK(cudaGetLastError());
+}
+
+void gcol_bench_iota_i64(int64_t *k, int64_t n, int64_t first, gcol_stream stream) {
+  iota_kernel<<<1024, 256, 0, (cudaStream_t)stream>>>(k, n, first);
+  GCOL_BENCH_CHECK(cudaGetLastError());
+}
+
+void gcol_bench_small_doubles(double *v, int64_t n, uint64_t range, gcol_stream stream) {
+  small_doubles_kernel<<<1024, 256, 0, (cudaStream_t)stream>>>(v, n, range);
+  GCOL_BENCH_CHECK(cudaGetLastError());
 }
