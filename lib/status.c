@@ -26,6 +26,8 @@ const char *gcol_status_string(gcol_status status) {
     case GCOL_ERROR_CUDA_STICKY: return "GCOL_ERROR_CUDA_STICKY";
     case GCOL_ERROR_NO_DEVICE: return "GCOL_ERROR_NO_DEVICE";
     case GCOL_ERROR_INTERNAL: return "GCOL_ERROR_INTERNAL";
+    case GCOL_ERROR_PEER: return "GCOL_ERROR_PEER";
+    case GCOL_ERROR_COMM: return "GCOL_ERROR_COMM";
   }
   return "GCOL_ERROR_UNKNOWN";
 }

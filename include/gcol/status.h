@@ -30,7 +30,9 @@ typedef enum gcol_status {
   GCOL_ERROR_CUDA = 7,            /**< A CUDA call failed; the context is still usable. */
   GCOL_ERROR_CUDA_STICKY = 8,     /**< A sticky CUDA error: the context is corrupt. */
   GCOL_ERROR_NO_DEVICE = 9,       /**< No CUDA device is present. */
-  GCOL_ERROR_INTERNAL = 10        /**< A broken invariant inside gcol: please report it. */
+  GCOL_ERROR_INTERNAL = 10,       /**< A broken invariant inside gcol: please report it. */
+  GCOL_ERROR_PEER = 11,           /**< dist.h: another rank failed; this rank's part was fine. */
+  GCOL_ERROR_COMM = 12            /**< dist.h: an NCCL or MPI call failed. */
 } gcol_status;
 
 /**

@@ -12,8 +12,8 @@ static void status_names_are_distinct_and_known(void **state) {
   assert_string_equal(gcol_status_string(GCOL_OK), "GCOL_OK");
   assert_string_equal(gcol_status_string(GCOL_ERROR_OUT_OF_MEMORY), "GCOL_ERROR_OUT_OF_MEMORY");
   assert_string_equal(gcol_status_string((gcol_status)999), "GCOL_ERROR_UNKNOWN");
-  for (int a = GCOL_OK; a <= GCOL_ERROR_INTERNAL; ++a) {
-    for (int b = a + 1; b <= GCOL_ERROR_INTERNAL; ++b) {
+  for (int a = GCOL_OK; a <= GCOL_ERROR_COMM; ++a) {
+    for (int b = a + 1; b <= GCOL_ERROR_COMM; ++b) {
       assert_string_not_equal(gcol_status_string((gcol_status)a), gcol_status_string((gcol_status)b));
     }
   }
