@@ -59,6 +59,15 @@ double gcol_bench_copy_bandwidth(gcol_stream stream);
 /* Fills `bytes` of device memory with random bits from `seed` (never zeros). */
 void gcol_bench_fill_random(void *device_ptr, size_t bytes, uint64_t seed, gcol_stream stream);
 
+/* k[i] = (uint64_t)k[i] % range, in place (random bits to keys in [0, range)). */
+void gcol_bench_keys_in_range(int64_t *k, int64_t n, uint64_t range, gcol_stream stream);
+
+/* k[i] = first + i. */
+void gcol_bench_iota_i64(int64_t *k, int64_t n, int64_t first, gcol_stream stream);
+
+/* Random bits in v turned into doubles that are integers in [0, range). */
+void gcol_bench_small_doubles(double *v, int64_t n, uint64_t range, gcol_stream stream);
+
 /* Peak device bytes allocated through gcol's default resource during one fn(ctx) (a
  * statistics resource over the current default, installed for the call). */
 double gcol_bench_peak_bytes(void (*fn)(void *ctx), void *ctx, gcol_stream stream);
