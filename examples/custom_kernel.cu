@@ -83,10 +83,12 @@ static int run(int64_t n) {
   /* Checked constructors: a column of another type would give GCOL_ERROR_TYPE_MISMATCH. */
   gcol_f64_view a, b, c;
   gcol_f64_mutable_view o;
+  gcol_mutable_column_view out_view; /* write access (copies buffers a shallow copy shares) */
   CHECK(gcol_f64_view_make(gcol_column_get_view(cols[0]), &a));
   CHECK(gcol_f64_view_make(gcol_column_get_view(cols[1]), &b));
   CHECK(gcol_f64_view_make(gcol_column_get_view(cols[2]), &c));
-  CHECK(gcol_f64_mutable_view_make(gcol_column_get_mutable_view(out), &o));
+  CHECK(gcol_column_get_mutable_view(out, stream, &out_view));
+  CHECK(gcol_f64_mutable_view_make(out_view, &o));
   if (o.mask_offset % 32 != 0) { /* the kernel writes whole mask words */
     printf("not ok 1 - output mask not word-aligned\n");
     return 1;

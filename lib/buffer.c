@@ -1,21 +1,123 @@
-/* Owning untyped buffers. */
+/* Owning untyped buffers over reference-counted, copy-on-write storage.
+ *
+ * A gcol_buffer is one holder's handle; its storage (the allocation, its resource and
+ * stream, an atomic count of the buffers over it and the exposed flag) is shared by shallow
+ * copies. Invariants: a buffer's data/size/mr/stream equal its storage's; an exposed storage
+ * has exactly one buffer (exposing makes the buffer unique first, and a shallow copy of an
+ * exposed storage copies it), so the flag never has to be read together with the count.
+ * Copies of host-memory storage (GCOL_MEMORY_HOST, the CPU tests' resource) are memcpy, so
+ * the bookkeeping runs without a GPU. */
 #include <cuda_runtime_api.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gcol/buffer.h"
 #include "internal/error.h"
 
+struct gcol_buffer_storage {
+  atomic_llong refs;   /* buffers over this storage */
+  atomic_bool exposed; /* a pointer went out for arbitrary use: never share again */
+  void *data;
+  size_t size;
+  gcol_mr *mr;
+  gcol_stream stream;
+};
+
+/* Process-wide counters of gcol_buffer_statistics (monotonic, relaxed: statistics only). */
+static atomic_ullong stat_shared_copies;
+static atomic_ullong stat_write_copies;
+static atomic_ullong stat_exposed_copies;
+static atomic_ullong stat_copied_bytes;
+
+static gcol_status storage_create(size_t size, gcol_mr *mr, gcol_stream stream,
+                                  gcol_buffer_storage **out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer_storage *s = (gcol_buffer_storage *)calloc(1, sizeof *s);
+  GCOL_DETAIL_CHECK(s != NULL, GCOL_ERROR_OUT_OF_MEMORY, "cannot allocate a buffer's storage");
+  atomic_init(&s->refs, 1);
+  atomic_init(&s->exposed, false);
+  s->mr = mr;
+  s->stream = stream;
+  s->size = size;
+  GCOL_DETAIL_TRY(gcol_mr_allocate(mr, &s->data, size, stream));
+  *out = s;
+  s = NULL;
+done:
+  free(s);
+  return status;
+}
+
+/* Drops one reference; the last frees the allocation on the storage's stream. */
+static void storage_unref(gcol_buffer_storage *s) {
+  if (s == NULL) return;
+  if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
+  gcol_mr_deallocate(s->mr, s->data, s->size, s->stream);
+  free(s);
+}
+
+static void point_at(gcol_buffer *buffer, gcol_buffer_storage *s) {
+  buffer->storage = s;
+  buffer->data = s->data;
+  buffer->size = s->size;
+  buffer->mr = s->mr;
+  buffer->stream = s->stream;
+}
+
+/* Makes `waiter` wait for the work submitted to `signaler` so far (no-op on one stream). */
+static gcol_status stream_wait(gcol_stream waiter, gcol_stream signaler) {
+  gcol_status status = GCOL_OK;
+  cudaEvent_t event = NULL;
+  if (waiter == signaler) return GCOL_OK;
+  GCOL_DETAIL_CUDA_TRY(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  GCOL_DETAIL_CUDA_TRY(cudaEventRecord(event, (cudaStream_t)signaler));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamWaitEvent((cudaStream_t)waiter, event, 0));
+done:
+  if (event != NULL) cudaEventDestroy(event);
+  return status;
+}
+
+/* A new storage holding a copy of `s`'s bytes, from s's resource, allocated and copied on
+ * `stream`. On device memory the copy waits for the work on s's stream (which wrote the
+ * bytes), and s's stream waits for the copy (so that its free, by whichever holder drops
+ * the last reference, follows the copy's read). Counted in `counter`. */
+static gcol_status storage_copy(const gcol_buffer_storage *s, gcol_stream stream,
+                                atomic_ullong *counter, gcol_buffer_storage **out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer_storage *fresh = NULL;
+  GCOL_DETAIL_TRY(storage_create(s->size, s->mr, stream, &fresh));
+  if (s->size > 0) {
+    if (s->mr->kind == GCOL_MEMORY_HOST) {
+      memcpy(fresh->data, s->data, s->size);
+    } else {
+      GCOL_DETAIL_TRY(stream_wait(stream, s->stream));
+      GCOL_DETAIL_CUDA_TRY(
+          cudaMemcpyAsync(fresh->data, s->data, s->size, cudaMemcpyDefault, (cudaStream_t)stream));
+      GCOL_DETAIL_TRY(stream_wait(s->stream, stream));
+    }
+  }
+  if (s->size > 0) { /* an empty storage has no bytes to copy: not counted */
+    atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&stat_copied_bytes, (unsigned long long)s->size,
+                              memory_order_relaxed);
+  }
+  *out = fresh;
+  fresh = NULL;
+done:
+  storage_unref(fresh);
+  return status;
+}
+
 gcol_status gcol_buffer_create(size_t size, gcol_stream stream, gcol_mr *mr, gcol_buffer **out) {
   gcol_status status = GCOL_OK;
   gcol_buffer *buffer = NULL;
+  gcol_buffer_storage *s = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
   buffer = (gcol_buffer *)calloc(1, sizeof *buffer);
   GCOL_DETAIL_CHECK(buffer != NULL, GCOL_ERROR_OUT_OF_MEMORY, "cannot allocate a buffer struct");
-  buffer->mr = mr != NULL ? mr : gcol_mr_get_default();
-  buffer->stream = stream;
-  buffer->size = size;
-  GCOL_DETAIL_TRY(gcol_mr_allocate(buffer->mr, &buffer->data, size, stream));
+  GCOL_DETAIL_TRY(storage_create(size, mr != NULL ? mr : gcol_mr_get_default(), stream, &s));
+  point_at(buffer, s);
   *out = buffer;
   buffer = NULL;
 done:
@@ -43,15 +145,103 @@ done:
   return status;
 }
 
+gcol_status gcol_buffer_copy_shallow(const gcol_buffer *buffer, gcol_stream stream,
+                                     gcol_buffer **out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *copy = NULL;
+  gcol_buffer_storage *s = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(buffer);
+  GCOL_DETAIL_CHECK(buffer->storage != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                    "buffer has no storage (not made by gcol_buffer_create)");
+  copy = (gcol_buffer *)calloc(1, sizeof *copy);
+  GCOL_DETAIL_CHECK(copy != NULL, GCOL_ERROR_OUT_OF_MEMORY, "cannot allocate a buffer struct");
+  if (atomic_load_explicit(&buffer->storage->exposed, memory_order_acquire)) {
+    GCOL_DETAIL_TRY(storage_copy(buffer->storage, stream, &stat_exposed_copies, &s));
+  } else {
+    s = buffer->storage;
+    atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&stat_shared_copies, 1, memory_order_relaxed);
+  }
+  point_at(copy, s);
+  *out = copy;
+  copy = NULL;
+done:
+  free(copy);
+  return status;
+}
+
+gcol_status gcol_buffer_make_mutable(gcol_buffer *buffer, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer_storage *fresh = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(buffer);
+  if (buffer->storage == NULL) goto done; /* a struct gcol did not make: nothing to share */
+  if (atomic_load_explicit(&buffer->storage->refs, memory_order_acquire) == 1) goto done;
+  GCOL_DETAIL_TRY(storage_copy(buffer->storage, stream, &stat_write_copies, &fresh));
+  storage_unref(buffer->storage);
+  point_at(buffer, fresh);
+done:
+  return status;
+}
+
+gcol_status gcol_buffer_expose(gcol_buffer *buffer, gcol_stream stream, void **out) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(buffer);
+  GCOL_DETAIL_TRY(gcol_buffer_make_mutable(buffer, stream));
+  if (buffer->storage != NULL) {
+    atomic_store_explicit(&buffer->storage->exposed, true, memory_order_release);
+  }
+  *out = buffer->data;
+done:
+  return status;
+}
+
+bool gcol_buffer_is_shared(const gcol_buffer *buffer) { return gcol_buffer_use_count(buffer) > 1; }
+
+bool gcol_buffer_is_exposed(const gcol_buffer *buffer) {
+  return buffer != NULL && buffer->storage != NULL &&
+         atomic_load_explicit(&buffer->storage->exposed, memory_order_acquire);
+}
+
+int64_t gcol_buffer_use_count(const gcol_buffer *buffer) {
+  if (buffer == NULL) return 0;
+  if (buffer->storage == NULL) return 1;
+  return (int64_t)atomic_load_explicit(&buffer->storage->refs, memory_order_acquire);
+}
+
+void gcol_buffer_statistics_get(gcol_buffer_statistics *out) {
+  if (out == NULL) return;
+  out->shared_copies = atomic_load_explicit(&stat_shared_copies, memory_order_relaxed);
+  out->write_copies = atomic_load_explicit(&stat_write_copies, memory_order_relaxed);
+  out->exposed_copies = atomic_load_explicit(&stat_exposed_copies, memory_order_relaxed);
+  out->copied_bytes = atomic_load_explicit(&stat_copied_bytes, memory_order_relaxed);
+}
+
 void gcol_buffer_free(gcol_buffer *buffer) {
   if (buffer == NULL) return;
-  gcol_mr_deallocate(buffer->mr, buffer->data, buffer->size, buffer->stream);
+  if (buffer->storage != NULL) {
+    storage_unref(buffer->storage);
+  } else {
+    gcol_mr_deallocate(buffer->mr, buffer->data, buffer->size, buffer->stream);
+  }
   free(buffer);
 }
 
 void *gcol_buffer_release(gcol_buffer *buffer) {
   if (buffer == NULL) return NULL;
+  int64_t const uses = gcol_buffer_use_count(buffer);
+  if (uses > 1) {
+    gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
+                      "the buffer's storage is shared by %lld buffers: call "
+                      "gcol_buffer_make_mutable() first",
+                      (long long)uses);
+    return NULL;
+  }
   void *data = buffer->data;
+  free(buffer->storage);
   free(buffer);
   return data;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gcol/column.h"
+#include "internal/column.h"
 #include "internal/error.h"
 
 gcol_column_view gcol_column_get_view(const gcol_column *column) {
@@ -30,7 +31,22 @@ gcol_column_view gcol_column_get_view(const gcol_column *column) {
   return v;
 }
 
-gcol_mutable_column_view gcol_column_get_mutable_view(gcol_column *column) {
+gcol_status gcol_column_get_mutable_view(gcol_column *column, gcol_stream stream,
+                                         gcol_mutable_column_view *out) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  memset(out, 0, sizeof *out);
+  GCOL_DETAIL_CHECK_NOT_NULL(column);
+  if (column->data != NULL) GCOL_DETAIL_TRY(gcol_buffer_make_mutable(column->data, stream));
+  if (column->null_mask != NULL) {
+    GCOL_DETAIL_TRY(gcol_buffer_make_mutable(column->null_mask, stream));
+  }
+  *out = gcol_detail_new_column_mutable_view(column); /* now unique */
+done:
+  return status;
+}
+
+gcol_mutable_column_view gcol_detail_new_column_mutable_view(gcol_column *column) {
   gcol_mutable_column_view v;
   memset(&v, 0, sizeof v);
   if (column == NULL) return v;
@@ -40,6 +56,35 @@ gcol_mutable_column_view gcol_column_get_mutable_view(gcol_column *column) {
   v.null_mask = column->null_mask != NULL ? (uint32_t *)column->null_mask->data : NULL;
   v.null_count = v.null_mask != NULL ? column->null_count : 0;
   return v;
+}
+
+/* Applies a buffer's write access (make mutable or expose) to every buffer of a column. */
+typedef gcol_status (*buffer_access)(gcol_buffer *buffer, gcol_stream stream);
+
+static gcol_status expose_one(gcol_buffer *buffer, gcol_stream stream) {
+  void *unused = NULL;
+  return gcol_buffer_expose(buffer, stream, &unused);
+}
+
+static gcol_status for_each_buffer(gcol_column *column, buffer_access access, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  if (column->data != NULL) GCOL_DETAIL_TRY(access(column->data, stream));
+  if (column->null_mask != NULL) GCOL_DETAIL_TRY(access(column->null_mask, stream));
+  for (int32_t i = 0; i < column->num_children; ++i) {
+    GCOL_DETAIL_TRY(for_each_buffer(column->children[i], access, stream));
+  }
+done:
+  return status;
+}
+
+gcol_status gcol_column_make_mutable(gcol_column *column, gcol_stream stream) {
+  GCOL_DETAIL_REQUIRE(column != NULL, GCOL_ERROR_INVALID_ARGUMENT, "column is NULL");
+  return for_each_buffer(column, gcol_buffer_make_mutable, stream);
+}
+
+gcol_status gcol_column_expose(gcol_column *column, gcol_stream stream) {
+  GCOL_DETAIL_REQUIRE(column != NULL, GCOL_ERROR_INVALID_ARGUMENT, "column is NULL");
+  return for_each_buffer(column, expose_one, stream);
 }
 
 /* Checks the children a type needs; rows of the children are not read. */
@@ -300,4 +345,41 @@ void gcol_column_free(gcol_column *column) {
   gcol_buffer_free(column->data);
   gcol_buffer_free(column->null_mask);
   free(column);
+}
+
+gcol_status gcol_column_copy_shallow(const gcol_column *column, gcol_stream stream,
+                                     gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_column *copy = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(column);
+  copy = (gcol_column *)calloc(1, sizeof *copy);
+  GCOL_DETAIL_CHECK(copy != NULL, GCOL_ERROR_OUT_OF_MEMORY, "cannot allocate a column struct");
+  copy->type = column->type;
+  copy->size = column->size;
+  copy->null_count = column->null_count;
+  if (column->num_children > 0) {
+    size_t const n = (size_t)column->num_children;
+    copy->children = (gcol_column **)calloc(n, sizeof *copy->children);
+    copy->child_views = (gcol_column_view *)calloc(n, sizeof *copy->child_views);
+    GCOL_DETAIL_CHECK(copy->children != NULL && copy->child_views != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                      "cannot allocate %d children", (int)column->num_children);
+    /* num_children counts the children made so far, so a failure frees exactly those */
+    for (int32_t i = 0; i < column->num_children; ++i) {
+      GCOL_DETAIL_TRY(gcol_column_copy_shallow(column->children[i], stream, &copy->children[i]));
+      copy->num_children = i + 1;
+    }
+  }
+  if (column->data != NULL) {
+    GCOL_DETAIL_TRY(gcol_buffer_copy_shallow(column->data, stream, &copy->data));
+  }
+  if (column->null_mask != NULL) {
+    GCOL_DETAIL_TRY(gcol_buffer_copy_shallow(column->null_mask, stream, &copy->null_mask));
+  }
+  *out = copy;
+  copy = NULL;
+done:
+  gcol_column_free(copy);
+  return status;
 }

@@ -349,6 +349,86 @@ done:
   return status;
 }
 
+/* ---- new frames over shared columns ---- */
+
+/* A frame over shallow copies of the columns at `indices`, named as they are in `frame`. */
+static gcol_status select_indices(const gcol_frame *frame, const int32_t *indices, int32_t count,
+                                  gcol_stream stream, gcol_frame **out) {
+  gcol_status status = GCOL_OK;
+  gcol_column **columns = NULL;
+  gcol_name *names = NULL;
+  gcol_table *table = NULL;
+  int32_t made = 0;
+  size_t const n = count > 0 ? (size_t)count : 1;
+  columns = (gcol_column **)calloc(n, sizeof *columns);
+  names = (gcol_name *)calloc(n, sizeof *names);
+  GCOL_DETAIL_CHECK(columns != NULL && names != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "host allocation failed");
+  for (; made < count; ++made) {
+    names[made] = own_name(frame, indices[made]);
+    GCOL_DETAIL_TRY(
+        gcol_column_copy_shallow(frame->table->columns[indices[made]], stream, &columns[made]));
+  }
+  GCOL_DETAIL_TRY(gcol_table_make(columns, count, &table));
+  made = 0; /* owned by the table */
+  GCOL_DETAIL_TRY(frame_make(table, names, count, frame->num_levels, out));
+  table = NULL; /* owned by the frame */
+done:
+  for (int32_t i = 0; i < made; ++i) gcol_column_free(columns[i]);
+  gcol_table_free(table);
+  free(columns);
+  free(names);
+  return status;
+}
+
+gcol_status gcol_frame_copy_shallow(const gcol_frame *frame, gcol_stream stream, gcol_frame **out) {
+  gcol_status status = GCOL_OK;
+  int32_t *indices = NULL;
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_copy_shallow");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(frame);
+  int32_t const count = frame->table->num_columns;
+  indices = (int32_t *)malloc(sizeof *indices * (size_t)(count > 0 ? count : 1));
+  GCOL_DETAIL_CHECK(indices != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+  for (int32_t i = 0; i < count; ++i) indices[i] = i;
+  GCOL_DETAIL_TRY(select_indices(frame, indices, count, stream, out));
+done:
+  free(indices);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+gcol_status gcol_frame_select(const gcol_frame *frame, const gcol_name *names, int32_t num_names,
+                              gcol_stream stream, gcol_frame **out) {
+  gcol_status status = GCOL_OK;
+  int32_t *indices = NULL;
+  int32_t *first = NULL; /* per column, the first names[] entry naming it, or -1 */
+  char text[NAME_TEXT_SIZE];
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_select");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(frame);
+  indices = (int32_t *)malloc(sizeof *indices * (size_t)(num_names > 0 ? num_names : 1));
+  GCOL_DETAIL_CHECK(indices != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+  GCOL_DETAIL_TRY(lookup_all(frame, names, num_names, indices));
+  first = (int32_t *)malloc(sizeof *first * (size_t)(frame->table->num_columns + 1));
+  GCOL_DETAIL_CHECK(first != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+  for (int32_t c = 0; c < frame->table->num_columns; ++c) first[c] = -1;
+  for (int32_t i = 0; i < num_names; ++i) {
+    GCOL_DETAIL_CHECK(first[indices[i]] < 0, GCOL_ERROR_INVALID_ARGUMENT,
+                      "names[%d] and names[%d] are both %s", (int)first[indices[i]], (int)i,
+                      name_text(names[i], text, sizeof text));
+    first[indices[i]] = i;
+  }
+  GCOL_DETAIL_TRY(select_indices(frame, indices, num_names, stream, out));
+done:
+  free(indices);
+  free(first);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
 /* ---- changes ---- */
 
 gcol_status gcol_frame_rename(gcol_frame *frame, gcol_name old_name, gcol_name new_name) {

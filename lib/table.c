@@ -134,6 +134,27 @@ done:
   return status;
 }
 
+gcol_status gcol_table_copy_shallow(const gcol_table *table, gcol_stream stream, gcol_table **out) {
+  gcol_status status = GCOL_OK;
+  gcol_column **columns = NULL;
+  int32_t made = 0;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(table);
+  columns = (gcol_column **)calloc(table->num_columns > 0 ? (size_t)table->num_columns : 1,
+                                   sizeof *columns);
+  GCOL_DETAIL_CHECK(columns != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+  for (; made < table->num_columns; ++made) {
+    GCOL_DETAIL_TRY(gcol_column_copy_shallow(table->columns[made], stream, &columns[made]));
+  }
+  GCOL_DETAIL_TRY(gcol_table_make(columns, table->num_columns, out));
+  made = 0; /* owned by the table */
+done:
+  for (int32_t i = 0; i < made; ++i) gcol_column_free(columns[i]);
+  free(columns);
+  return status;
+}
+
 gcol_status gcol_table_release(gcol_table *table, gcol_column ***out_columns,
                                int32_t *out_num_columns) {
   GCOL_DETAIL_REQUIRE(table != NULL && out_columns != NULL && out_num_columns != NULL,

@@ -16,6 +16,13 @@
  * Views are plain structs passed by value, also into kernels (a view's `children` pointer
  * is host memory: kernels take the flat views of the children they need).
  *
+ * Copy on write: a column's buffers may be shared with shallow copies
+ * (gcol_column_copy_shallow(), gcol_table_copy_shallow()). Reads never copy:
+ * gcol_column_get_view() and every operation that takes a ::gcol_column_view. Writes copy a
+ * shared buffer first: gcol_column_get_mutable_view(), gcol_column_make_mutable(), and so
+ * everything that writes through a mutable view (gcol_fill_in_place()). Code that keeps a
+ * column's pointers for writing elsewhere calls gcol_column_expose() first.
+ *
  * @code
  * int64_t values[4] = {1, 2, 3, 4};
  * uint8_t valid[4] = {1, 0, 1, 1};
@@ -76,7 +83,9 @@ typedef struct gcol_mutable_column_view {
 
 /**
  * @brief An owning column: its buffers and children belong to it and are freed by
- *        gcol_column_free(). Read it through gcol_column_get_view().
+ *        gcol_column_free() (a buffer shared with a shallow copy loses one reference; its
+ *        memory goes with the last). Read it through gcol_column_get_view(); write it
+ *        through gcol_column_get_mutable_view().
  */
 typedef struct gcol_column {
   gcol_data_type type;             /**< Element type. */
@@ -135,8 +144,56 @@ GCOL_HD_INLINE gcol_column_view gcol_mutable_column_view_to_view(gcol_mutable_co
 /** @brief The view of an owning column (valid while the column lives). */
 gcol_column_view gcol_column_get_view(const gcol_column *column);
 
-/** @brief The mutable view of the top level of an owning column. */
-gcol_mutable_column_view gcol_column_get_mutable_view(gcol_column *column);
+/**
+ * @brief Write access: the mutable view of the top level of an owning column (data and null
+ *        mask), after making those two buffers the column's own (gcol_buffer_make_mutable():
+ *        a buffer shared with a shallow copy is copied first, so no other holder sees the
+ *        writes).
+ * @param[in,out] column The column.
+ * @param[in] stream Stream of any copy; write through the view on this stream.
+ * @param[out] out The view, valid for writes until the column is shallow-copied, changed
+ *             or freed (keep a pointer longer only through gcol_column_expose()).
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status. On failure @p out is zeroed.
+ * @note Children are not made unique: use gcol_column_make_mutable() before writing into
+ *       them through a read view.
+ */
+gcol_status gcol_column_get_mutable_view(gcol_column *column, gcol_stream stream,
+                                         gcol_mutable_column_view *out);
+
+/**
+ * @brief Write access to the whole column: makes every buffer of @p column and of its
+ *        children its own (gcol_buffer_make_mutable()), so that the pointers of its read
+ *        view may be written on @p stream until the column is shallow-copied again.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p column),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status. On failure some buffers may already have
+ *         their own copies (the values are unchanged either way).
+ */
+gcol_status gcol_column_make_mutable(gcol_column *column, gcol_stream stream);
+
+/**
+ * @brief Exposes every buffer of @p column and of its children (gcol_buffer_expose()):
+ *        their pointers (as in gcol_column_get_view()) may then be kept and written by other
+ *        code, on any stream, while the column lives, and no shallow copy ever shares them.
+ *        Call it before handing a column's memory to code that may write it (a DLPack
+ *        consumer, a user kernel that keeps the pointers).
+ * @return As gcol_column_make_mutable().
+ */
+gcol_status gcol_column_expose(gcol_column *column, gcol_stream stream);
+
+/**
+ * @brief A shallow copy of @p column: a new column (and children) over the same buffers,
+ *        each shared through gcol_buffer_copy_shallow() (no device copy, except for exposed
+ *        buffers, which are copied). Either column may be freed first; a write access to
+ *        either copies the buffers it writes.
+ * @param[in] column The column (its buffers' counts go up; nothing else changes).
+ * @param[in] stream Stream of the copies of exposed buffers.
+ * @param[out] out The copy; NULL on failure.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ */
+gcol_status gcol_column_copy_shallow(const gcol_column *column, gcol_stream stream,
+                                     gcol_column **out);
 
 /**
  * @brief Checks a view's structure without reading device memory: type id, sizes and
@@ -344,7 +401,8 @@ gcol_status gcol_column_allocate_like(gcol_column_view view, int64_t size,
 
 /**
  * @brief Replaces a column's null mask (taking ownership of @p null_mask, which may be NULL)
- *        and sets its null count. The old mask is freed.
+ *        and sets its null count. The old mask is freed (gcol_buffer_free(): a mask shared
+ *        with a shallow copy stays with the copy). Writes nothing into any buffer.
  */
 gcol_status gcol_column_set_null_mask(gcol_column *column, gcol_buffer *null_mask,
                                       int64_t null_count);

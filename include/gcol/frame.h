@@ -23,7 +23,8 @@
  * The frame is opaque: its name index must stay consistent with its columns, so columns
  * and names change only through the calls below. Every call here is host-only bookkeeping:
  * no kernel, no synchronization, no device allocation (gcol_frame_drop() and
- * gcol_frame_free() free columns in stream order).
+ * gcol_frame_free() free columns in stream order), except that gcol_frame_copy_shallow()
+ * and gcol_frame_select() copy exposed buffers (see gcol/buffer.h; shared ones are not).
  */
 #ifndef GCOL_FRAME_H
 #define GCOL_FRAME_H
@@ -161,6 +162,34 @@ gcol_status gcol_frame_prefix_indices(const gcol_frame *frame, gcol_name prefix,
 gcol_status gcol_frame_select_view(const gcol_frame *frame, const gcol_name *names,
                                    int32_t num_names, gcol_column_view *storage,
                                    gcol_table_view *out);
+
+/**
+ * @brief A new frame with the same names over shallow copies of the frame's columns
+ *        (gcol_table_copy_shallow(): buffers shared, not copied, except exposed ones).
+ *        Writing either frame's columns later (through gcol_column_get_mutable_view()) copies
+ *        the buffers written, so neither frame sees the other's writes.
+ * @param[in] frame The frame (unchanged).
+ * @param[in] stream Stream of the copies of exposed buffers.
+ * @param[out] out The new frame; NULL on failure.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ */
+gcol_status gcol_frame_copy_shallow(const gcol_frame *frame, gcol_stream stream, gcol_frame **out);
+
+/**
+ * @brief A new frame of the columns named by @p names, in that order, under the same names:
+ *        shallow copies of the frame's columns (buffers shared, as gcol_frame_copy_shallow()).
+ * @param[in] frame The frame (unchanged).
+ * @param[in] names @p num_names full names, each naming a column once.
+ * @param[in] num_names Number of names (0 gives a frame without columns).
+ * @param[in] stream Stream of the copies of exposed buffers.
+ * @param[out] out The new frame; NULL on failure.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT for NULL pointers, a level count that is
+ *         not the frame's, a name no column has or a name given twice (the message shows
+ *         it); ::GCOL_ERROR_OUT_OF_MEMORY; CUDA status.
+ */
+gcol_status gcol_frame_select(const gcol_frame *frame, const gcol_name *names, int32_t num_names,
+                              gcol_stream stream, gcol_frame **out);
 
 /**
  * @brief Renames the column named @p old_name to @p new_name.

@@ -74,6 +74,17 @@ gcol_status gcol_table_copy(gcol_table_view view, gcol_stream stream, gcol_mr *m
                             gcol_table **out);
 
 /**
+ * @brief A shallow copy of @p table: every column copied with gcol_column_copy_shallow()
+ *        (the buffers are shared, not copied, except exposed ones). A read access.
+ * @param[in] table The table.
+ * @param[in] stream Stream of the copies of exposed buffers.
+ * @param[out] out The new table; NULL on failure.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ */
+gcol_status gcol_table_copy_shallow(const gcol_table *table, gcol_stream stream, gcol_table **out);
+
+/**
  * @brief Takes the columns out of @p table and frees the table struct: the caller owns
  *        the returned array (free it with `free()`) and each column.
  * @param[in] table The table (freed by the call).

@@ -13,8 +13,10 @@
  * // host:
  * gcol_f64_view in;
  * gcol_f64_mutable_view out;
+ * gcol_mutable_column_view bv;
  * if (gcol_f64_view_make(gcol_column_get_view(a), &in) != GCOL_OK) ...;   // wrong type
- * if (gcol_f64_mutable_view_make(gcol_column_get_mutable_view(b), &out) != GCOL_OK) ...;
+ * if (gcol_column_get_mutable_view(b, stream, &bv) != GCOL_OK) ...;      // write access
+ * if (gcol_f64_mutable_view_make(bv, &out) != GCOL_OK) ...;
  * scale<<<blocks, 256, 0, stream>>>(in, out, 2.0);
  * @endcode
  *

@@ -4,6 +4,7 @@
 #include "detail/gather_kernels.cuh"
 #include "gcol/copying.h"
 #include "gcol/table.h"
+#include "internal/column.h"
 
 /* ---------------------------------------------------------------- public */
 
@@ -52,7 +53,7 @@ extern "C" gcol_status gcol_reverse(gcol_table_view source, gcol_table **out, gc
                                      GCOL_MASK_UNALLOCATED, stream, NULL, &indices));
   if (n > 0) {
     gcol_index_writer writer;
-    GCOL_DETAIL_TRY(gcol_index_writer_make(gcol_column_get_mutable_view(indices), &writer));
+    GCOL_DETAIL_TRY(gcol_index_writer_make(gcol_detail_new_column_mutable_view(indices), &writer));
     gcol_detail_reverse_map_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                                      GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(writer, n);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();

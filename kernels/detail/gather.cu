@@ -18,6 +18,7 @@
 #include "detail/gather.h"
 #include "detail/gather_kernels.cuh"
 #include "gcol/table.h"
+#include "internal/column.h"
 
 /* ---------------------------------------------------------------- view checks */
 
@@ -269,7 +270,7 @@ static gcol_status gather_fixed(gcol_column_view source, gcol_detail_gather_map 
                                      stream, mr, &col));
   if (masked) GCOL_DETAIL_TRY(make_counter(stream, &counter));
   {
-    gcol_mutable_column_view const dst = gcol_column_get_mutable_view(col);
+    gcol_mutable_column_view const dst = gcol_detail_new_column_mutable_view(col);
     GCOL_DETAIL_TRY(gather_fixed_by_width(source, map, dst.data, dst.null_mask,
                                           masked ? (unsigned long long *)counter->data : NULL,
                                           stream));

@@ -9,6 +9,7 @@
 #include "filtering/row_map.cuh"
 #include "gcol/filling.h"
 #include "gcol/indexalator.h"
+#include "internal/column.h"
 
 namespace {
 
@@ -145,7 +146,7 @@ gcol_status fill_fixed_copy(gcol_column_view input, int64_t begin, int64_t end,
     GCOL_DETAIL_TRY(gcol_column_set_null_mask(col, mask, 0));
     mask = NULL;
   }
-  mv = gcol_column_get_mutable_view(col);
+  mv = gcol_detail_new_column_mutable_view(col);
   GCOL_DETAIL_TRY(gcol_fill_in_place(&mv, begin, end, value, stream));
   GCOL_DETAIL_TRY(gcol_column_set_null_count(col, mv.null_count));
   *out = col;

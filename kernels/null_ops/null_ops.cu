@@ -16,6 +16,7 @@
 #include "gcol/copying.h"
 #include "gcol/indexalator.h"
 #include "gcol/null_ops.h"
+#include "internal/column.h"
 
 namespace {
 
@@ -240,7 +241,7 @@ gcol_status fill_nested_from_scan(gcol_column_view input, const int64_t *scanned
   int64_t const n = input.size;
   GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(gcol_index_type_for(n)), n,
                                      GCOL_MASK_UNALLOCATED, stream, NULL, &index));
-  GCOL_DETAIL_TRY(gcol_index_writer_make(gcol_column_get_mutable_view(index), &writer));
+  GCOL_DETAIL_TRY(gcol_index_writer_make(gcol_detail_new_column_mutable_view(index), &writer));
   last_valid_to_index_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                                GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(scanned, n,
                                                                                   reverse, writer);

@@ -9,6 +9,7 @@
 #include "common.cuh"
 #include "gcol/search.h"
 #include "sort/sort_internal.h"
+#include "internal/column.h"
 
 typedef enum bound_kind { BOUND_LOWER = 0, BOUND_UPPER = 1 } bound_kind;
 
@@ -81,7 +82,7 @@ static gcol_status bound_impl(gcol_table_view haystack, gcol_table_view needles,
   GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(gcol_index_type_for(haystack.num_rows)), n,
                                      GCOL_MASK_UNALLOCATED, stream, mr, &result));
   if (n > 0) {
-    GCOL_DETAIL_TRY(gcol_index_writer_make(gcol_column_get_mutable_view(result), &w));
+    GCOL_DETAIL_TRY(gcol_index_writer_make(gcol_detail_new_column_mutable_view(result), &w));
     bound_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0,
                    (cudaStream_t)stream>>>(hay, haystack.num_rows, ndl, kind, w, n);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();

@@ -75,7 +75,8 @@ static void check_fill(gcol_test_rng *rng, gcol_data_type type, int64_t n, int64
   gcol_column_free(out);
   /* in place, on the parent column's rows [off, off + n) */
   if (type.id != GCOL_STRING && (value_valid || d->null_mask != NULL)) {
-    gcol_mutable_column_view mv = gcol_column_get_mutable_view(d);
+    gcol_mutable_column_view mv;
+    GCOL_TEST_OK(gcol_column_get_mutable_view(d, NULL, &mv));
     int64_t const before = mv.null_count;
     GCOL_TEST_OK(gcol_fill_in_place(&mv, off + begin, off + end, s, NULL));
     if (d->null_mask != NULL) {
@@ -253,7 +254,8 @@ static void test_bad_input(void **state) {
   GCOL_TEST_STATUS(gcol_fill(v, 3, 2, i64, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_STATUS(gcol_fill(v, 0, 5, i64, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_STATUS(gcol_fill(v, 0, 1, NULL, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
-  gcol_mutable_column_view mv = gcol_column_get_mutable_view(c);
+  gcol_mutable_column_view mv;
+  GCOL_TEST_OK(gcol_column_get_mutable_view(c, NULL, &mv));
   GCOL_TEST_STATUS(gcol_fill_in_place(&mv, 0, 2, null64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_non_null(strstr(gcol_last_error(), "null mask"));
   GCOL_TEST_STATUS(gcol_fill_in_place(NULL, 0, 2, i64, NULL), GCOL_ERROR_INVALID_ARGUMENT);

@@ -412,6 +412,85 @@ static void release_hands_back_the_table(void **state) {
   gcol_table_free(t);
 }
 
+/* ---- shallow copies and selection into new frames (copy on write) ---- */
+
+static void copy_shallow_shares_columns_until_a_write(void **state) {
+  (void)state;
+  gcol_frame *f = abx_frame(6), *g = NULL;
+  gcol_buffer_statistics s0, s1;
+  gcol_buffer_statistics_get(&s0);
+  GCOL_TEST_OK(gcol_frame_copy_shallow(f, NULL, &g));
+  gcol_buffer_statistics_get(&s1);
+  assert_int_equal(s1.shared_copies - s0.shared_copies, 3); /* one data buffer per column */
+  assert_int_equal(s1.write_copies + s1.exposed_copies, s0.write_copies + s0.exposed_copies);
+  assert_int_equal(gcol_frame_num_columns(g), 3);
+  assert_int_equal(gcol_frame_num_rows(g), 6);
+  assert_int_equal(gcol_frame_num_levels(g), 2);
+  for (int32_t i = 0; i < 3; ++i) {
+    assert_ptr_not_equal(gcol_frame_get_column(g, i), gcol_frame_get_column(f, i));
+    assert_ptr_equal(gcol_frame_get_column(g, i)->data->data,
+                     gcol_frame_get_column(f, i)->data->data);
+  }
+  assert_name(g, 0, "a", "x");
+  assert_name(g, 2, "a", "y");
+  /* a write to g's column ("b", "x") copies its buffer: f keeps its values */
+  gcol_column *col = NULL;
+  GCOL_TEST_OK(gcol_frame_pop(g, gcol_name_make(bx, 2), &col));
+  gcol_mutable_column_view mv;
+  GCOL_TEST_OK(gcol_column_get_mutable_view(col, NULL, &mv));
+  ((int32_t *)mv.data)[0] = 77000;
+  assert_int_equal(tag_of(col), 77);
+  assert_int_equal(tag_of(gcol_frame_get_column(f, 1)), 1);
+  /* and renaming in g changes nothing in f */
+  GCOL_TEST_OK(gcol_frame_rename(g, gcol_name_make(ax, 2), gcol_name_make(bz, 2)));
+  assert_name(f, 0, "a", "x");
+  gcol_column_free(col);
+  gcol_frame_free(f); /* g still reads its shared columns */
+  assert_int_equal(tag_of(gcol_frame_get_column(g, 1)), 2);
+  gcol_frame_free(g);
+  GCOL_TEST_STATUS(gcol_frame_copy_shallow(NULL, NULL, &g), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(g);
+}
+
+static void select_makes_a_frame_over_shared_columns(void **state) {
+  (void)state;
+  gcol_frame *f = abx_frame(4), *g = NULL;
+  gcol_name names[2] = {gcol_name_make(ay, 2), gcol_name_make(ax, 2)};
+  GCOL_TEST_OK(gcol_frame_select(f, names, 2, NULL, &g));
+  assert_int_equal(gcol_frame_num_columns(g), 2);
+  assert_name(g, 0, "a", "y");
+  assert_name(g, 1, "a", "x");
+  assert_int_equal(tag_of(gcol_frame_get_column(g, 0)), 2);
+  assert_ptr_equal(gcol_frame_get_column(g, 1)->data->data,
+                   gcol_frame_get_column(f, 0)->data->data);
+  assert_true(gcol_buffer_is_shared(gcol_frame_get_column(f, 2)->data));
+  assert_false(gcol_buffer_is_shared(gcol_frame_get_column(f, 1)->data)); /* not selected */
+  gcol_frame_free(g);
+  assert_false(gcol_buffer_is_shared(gcol_frame_get_column(f, 2)->data));
+  /* no names: a frame without columns, of the same levels */
+  GCOL_TEST_OK(gcol_frame_select(f, NULL, 0, NULL, &g));
+  assert_int_equal(gcol_frame_num_columns(g), 0);
+  assert_int_equal(gcol_frame_num_levels(g), 2);
+  gcol_frame_free(g);
+  g = f; /* every failure must clear it */
+  gcol_name twice[3] = {gcol_name_make(ax, 2), gcol_name_make(bx, 2), gcol_name_make(ax, 2)};
+  GCOL_TEST_STATUS(gcol_frame_select(f, twice, 3, NULL, &g), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(g);
+  assert_error_mentions("names[0] and names[2] are both ('a', 'x')");
+  gcol_name unknown[1] = {gcol_name_make(cc, 2)};
+  GCOL_TEST_STATUS(gcol_frame_select(f, unknown, 1, NULL, &g), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("no column is named ('c', 'c')");
+  assert_error_mentions("gcol_frame_select");
+  gcol_name shallow[1] = {gcol_name_make(a1, 1)};
+  GCOL_TEST_STATUS(gcol_frame_select(f, shallow, 1, NULL, &g), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("has 1 levels, the frame's names have 2");
+  GCOL_TEST_STATUS(gcol_frame_select(NULL, names, 2, NULL, &g), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_select(f, names, 2, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_select(f, NULL, 2, NULL, &g), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_false(gcol_buffer_is_shared(gcol_frame_get_column(f, 0)->data)); /* nothing left */
+  gcol_frame_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       HOST_TEST(make_copies_names_and_takes_the_table),
@@ -424,6 +503,8 @@ int main(void) {
       HOST_TEST(insert_at_every_position_and_grow),
       HOST_TEST(pop_and_drop),
       HOST_TEST(release_hands_back_the_table),
+      HOST_TEST(copy_shallow_shares_columns_until_a_write),
+      HOST_TEST(select_makes_a_frame_over_shared_columns),
   };
   return GCOL_TEST_RUN("frame", tests);
 }

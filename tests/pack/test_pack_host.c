@@ -645,7 +645,7 @@ static void test_serialize_rejects_bad_input(void **state) {
   sample(&b);
   size_t msize = 0;
   uint8_t *m = write_blob(&b, SAMPLE_COLUMNS, SAMPLE_ROWS, &msize);
-  gcol_buffer data = {(void *)(uintptr_t)fake_data, (size_t)b.data_size - 1, NULL, NULL};
+  gcol_buffer data = {(void *)(uintptr_t)fake_data, (size_t)b.data_size - 1, NULL, NULL, NULL};
   gcol_packed_table packed = {&data, m, msize};
   uint8_t *bytes = (uint8_t *)(uintptr_t)1;
   size_t size = 1;
