@@ -40,16 +40,16 @@ typedef struct edit_param {
 
 typedef struct edit_args {
   int op;
-  int side;          /* strip, pad */
-  int64_t max_count; /* replace */
-  int64_t step;      /* slice (not GCOL_SLICE_NONE) */
-  int64_t width;     /* pad, zfill */
+  int side;                         /* strip, pad */
+  int64_t max_count;                /* replace */
+  int64_t step;                     /* slice (not GCOL_SLICE_NONE) */
+  int64_t width;                    /* pad, zfill */
   gcol_strings_view targets, repls; /* replace */
-  const char *set;   /* strip: device bytes, or NULL for whitespace */
+  const char *set;                  /* strip: device bytes, or NULL for whitespace */
   int64_t set_size;
-  char fill[4];      /* pad: the fill character's UTF-8 bytes */
+  char fill[4]; /* pad: the fill character's UTF-8 bytes */
   int64_t fill_len;
-  edit_param a, b;   /* slice: start, stop; repeat: count */
+  edit_param a, b;            /* slice: start, stop; repeat: count */
   const uint32_t *extra_mask; /* repeat_column: the counts' validity (a null count: null row) */
   int64_t extra_offset;
 } edit_args;
@@ -75,13 +75,21 @@ static __device__ void edit_row(const edit_args *a, int64_t i, gcol_string_ref r
     case EDIT_SLICE:
       gcol_detail_slice_row(r.data, r.size, param_get(&a->a, i), param_get(&a->b, i), a->step, k);
       break;
-    case EDIT_STRIP: gcol_detail_strip_row(r.data, r.size, a->side, a->set, a->set_size, k); break;
+    case EDIT_STRIP:
+      gcol_detail_strip_row(r.data, r.size, a->side, a->set, a->set_size, k);
+      break;
     case EDIT_PAD:
       gcol_detail_pad_row(r.data, r.size, a->width, a->side, a->fill, a->fill_len, k);
       break;
-    case EDIT_ZFILL: gcol_detail_zfill_row(r.data, r.size, a->width, k); break;
-    case EDIT_REPEAT: gcol_detail_repeat_row(r.data, r.size, param_get(&a->a, i), k); break;
-    default: gcol_detail_reverse_row(r.data, r.size, k); break;
+    case EDIT_ZFILL:
+      gcol_detail_zfill_row(r.data, r.size, a->width, k);
+      break;
+    case EDIT_REPEAT:
+      gcol_detail_repeat_row(r.data, r.size, param_get(&a->a, i), k);
+      break;
+    default:
+      gcol_detail_reverse_row(r.data, r.size, k);
+      break;
   }
 }
 
@@ -396,9 +404,10 @@ extern "C" gcol_status gcol_strings_pad(gcol_column_view input, int64_t width,
   GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
   GCOL_DETAIL_TRY(check_side(side));
   args.fill_len = gcol_utf8_encode(fill_char, args.fill);
-  GCOL_DETAIL_CHECK(args.fill_len > 0, GCOL_ERROR_INVALID_ARGUMENT,
-                    "fill_char U+%04X is not a Unicode scalar value (a surrogate, or above U+10FFFF)",
-                    (unsigned)fill_char);
+  GCOL_DETAIL_CHECK(
+      args.fill_len > 0, GCOL_ERROR_INVALID_ARGUMENT,
+      "fill_char U+%04X is not a Unicode scalar value (a surrogate, or above U+10FFFF)",
+      (unsigned)fill_char);
   args.side = (int)side;
   args.width = width;
   GCOL_DETAIL_TRY(edit_strings(input, &args, NULL, stream, mr, out));
@@ -407,8 +416,8 @@ done:
   return status;
 }
 
-extern "C" gcol_status gcol_strings_zfill(gcol_column_view input, int64_t width,
-                                          gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+extern "C" gcol_status gcol_strings_zfill(gcol_column_view input, int64_t width, gcol_column **out,
+                                          gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   edit_args args = edit_args_make(EDIT_ZFILL);
   GCOL_DETAIL_NVTX_PUSH("gcol_strings_zfill");
@@ -424,8 +433,8 @@ done:
 
 /* ---------------------------------------------------------------- repeat, reverse */
 
-extern "C" gcol_status gcol_strings_repeat(gcol_column_view input, int64_t count,
-                                           gcol_column **out, gcol_stream stream, gcol_mr *mr) {
+extern "C" gcol_status gcol_strings_repeat(gcol_column_view input, int64_t count, gcol_column **out,
+                                           gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   edit_args args = edit_args_make(EDIT_REPEAT);
   GCOL_DETAIL_NVTX_PUSH("gcol_strings_repeat");

@@ -112,19 +112,24 @@ GCOL_HD_INLINE void gcol_detail_replace_row(const char *s, int64_t n, gcol_strin
 
 /* ---- slice ---- */
 
+/* A slice bound: counted from the end when negative, then clamped to [lo, hi] (v is never
+ * INT64_MIN here, so adding the length cannot wrap). */
+GCOL_HD_INLINE int64_t gcol_detail_slice_bound(int64_t v, int64_t length, int64_t lo, int64_t hi) {
+  if (v < 0) v += length;
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
 /* Python's slice.indices() for a row of `length` characters: the first character and the
  * number of characters taken (start/stop GCOL_SLICE_NONE: the defaults; step != 0). */
 GCOL_HD_INLINE int64_t gcol_detail_slice_indices(int64_t length, int64_t start, int64_t stop,
                                                  int64_t step, int64_t *first) {
   if (start == GCOL_SLICE_NONE) start = step < 0 ? INT64_MAX : 0;
   if (stop == GCOL_SLICE_NONE) stop = step < 0 ? -INT64_MAX : INT64_MAX;
-  /* clamp each to [-1 or 0, length - 1 or length] after counting negatives from the end */
+  /* a backward slice may end before the first character (-1) */
   int64_t const lo = step < 0 ? -1 : 0;
   int64_t const hi = step < 0 ? length - 1 : length;
-  if (start < 0) start = start + length < lo ? lo : start + length;
-  else if (start > hi) start = hi;
-  if (stop < 0) stop = stop + length < lo ? lo : stop + length;
-  else if (stop > hi) stop = hi;
+  start = gcol_detail_slice_bound(start, length, lo, hi);
+  stop = gcol_detail_slice_bound(stop, length, lo, hi);
   *first = start;
   if (step < 0) return stop < start ? (start - stop - 1) / (-step) + 1 : 0;
   return start < stop ? (stop - start - 1) / step + 1 : 0;

@@ -27,10 +27,27 @@ typedef enum content {
   CONTENT_HUGE       /* every fifth row over 64 KiB */
 } content;
 
-static const char *const pieces[] = {
-    "a", "b", "ab", "x", "-", "+", "0", " ", "\t", "\0", "\xc2\xa0", "\xe3\x80\x80",
-    "\xc3\xa9", "\xe2\x82\xac", "\xe4\xba\x8c", "\xf4\x8f\xbf\xbf", "\xf0\x90\x90\xa8",
-    "\x80", "\xe2\x82", "\xc0\xaf", "\xff"};
+static const char *const pieces[] = {"a",
+                                     "b",
+                                     "ab",
+                                     "x",
+                                     "-",
+                                     "+",
+                                     "0",
+                                     " ",
+                                     "\t",
+                                     "\0",
+                                     "\xc2\xa0",
+                                     "\xe3\x80\x80",
+                                     "\xc3\xa9",
+                                     "\xe2\x82\xac",
+                                     "\xe4\xba\x8c",
+                                     "\xf4\x8f\xbf\xbf",
+                                     "\xf0\x90\x90\xa8",
+                                     "\x80",
+                                     "\xe2\x82",
+                                     "\xc0\xaf",
+                                     "\xff"};
 #define NUM_PIECES ((int64_t)(sizeof pieces / sizeof pieces[0]))
 
 static size_t piece_len(const char *p) { return p[0] == '\0' ? 1 : strlen(p); }
@@ -189,7 +206,8 @@ static void per_row_make(gcol_test_rng *rng, int64_t n, per_row *p) {
   p->count_ok = (uint8_t *)malloc((size_t)m + 1);
   for (int64_t i = 0; i < m; ++i) {
     p->start_h[i] = (int32_t)gcol_test_rng_range(rng, -12, 12);
-    p->stop_h[i] = gcol_test_rng_range(rng, 0, 9) == 0 ? GCOL_SLICE_NONE : gcol_test_rng_range(rng, -12, 40);
+    p->stop_h[i] =
+        gcol_test_rng_range(rng, 0, 9) == 0 ? GCOL_SLICE_NONE : gcol_test_rng_range(rng, -12, 40);
     p->count_h[i] = (int16_t)gcol_test_rng_range(rng, -1, 4);
   }
   gcol_test_fill_valid(rng, GCOL_TEST_RANDOM_NULLS, p->start_ok, m);
@@ -201,9 +219,12 @@ static void per_row_make(gcol_test_rng *rng, int64_t n, per_row *p) {
                                             p->stop_ok, NULL, NULL, &p->stops));
   GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT16), m, p->count_h,
                                             p->count_ok, NULL, NULL, &p->counts));
-  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(p->starts), PER_ROW_SKIP, m, &p->starts_v));
-  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(p->stops), PER_ROW_SKIP, m, &p->stops_v));
-  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(p->counts), PER_ROW_SKIP, m, &p->counts_v));
+  GCOL_TEST_OK(
+      gcol_column_view_slice(gcol_column_get_view(p->starts), PER_ROW_SKIP, m, &p->starts_v));
+  GCOL_TEST_OK(
+      gcol_column_view_slice(gcol_column_get_view(p->stops), PER_ROW_SKIP, m, &p->stops_v));
+  GCOL_TEST_OK(
+      gcol_column_view_slice(gcol_column_get_view(p->counts), PER_ROW_SKIP, m, &p->counts_v));
   int64_t lens[NUM_MULTI], rlens[NUM_MULTI];
   for (int k = 0; k < NUM_MULTI; ++k) {
     lens[k] = (int64_t)strlen(multi_targets[k]);
@@ -245,7 +266,9 @@ static gcol_status run_call(const edit_call *e, gcol_column_view v, const per_ro
       status = gcol_strings_replace_multiple(v, gcol_column_get_view(p->targets),
                                              gcol_column_get_view(p->repls), out, NULL, NULL);
       break;
-    case OP_SLICE: status = gcol_strings_slice(v, e->a, e->b, e->c, out, NULL, NULL); break;
+    case OP_SLICE:
+      status = gcol_strings_slice(v, e->a, e->b, e->c, out, NULL, NULL);
+      break;
     case OP_SLICE_COLUMN:
       status = gcol_strings_slice_column(v, p->starts_v, p->stops_v, e->c, out, NULL, NULL);
       break;
@@ -256,12 +279,18 @@ static gcol_status run_call(const edit_call *e, gcol_column_view v, const per_ro
     case OP_PAD:
       status = gcol_strings_pad(v, e->a, (gcol_strings_side)e->b, (uint32_t)e->c, out, NULL, NULL);
       break;
-    case OP_ZFILL: status = gcol_strings_zfill(v, e->a, out, NULL, NULL); break;
-    case OP_REPEAT: status = gcol_strings_repeat(v, e->a, out, NULL, NULL); break;
+    case OP_ZFILL:
+      status = gcol_strings_zfill(v, e->a, out, NULL, NULL);
+      break;
+    case OP_REPEAT:
+      status = gcol_strings_repeat(v, e->a, out, NULL, NULL);
+      break;
     case OP_REPEAT_COLUMN:
       status = gcol_strings_repeat_column(v, p->counts_v, out, NULL, NULL);
       break;
-    default: status = gcol_strings_reverse(v, out, NULL, NULL); break;
+    default:
+      status = gcol_strings_reverse(v, out, NULL, NULL);
+      break;
   }
   gcol_scalar_free(s1);
   gcol_scalar_free(s2);
@@ -286,18 +315,24 @@ static char *reference(const edit_call *e, const per_row *p, int64_t i, const ch
       }
       return ref_replace(s, n, multi_targets, tn, NUM_MULTI, multi_repls, rn, NUM_MULTI, -1, len);
     }
-    case OP_SLICE: return ref_slice(s, n, e->a, e->b, e->c, len);
+    case OP_SLICE:
+      return ref_slice(s, n, e->a, e->b, e->c, len);
     case OP_SLICE_COLUMN:
       return ref_slice(s, n, p->start_ok[k] ? p->start_h[k] : GCOL_SLICE_NONE,
                        p->stop_ok[k] ? p->stop_h[k] : GCOL_SLICE_NONE, e->c, len);
     case OP_STRIP:
       return ref_strip(s, n, (gcol_strings_side)e->b, e->str1,
                        e->str1 != NULL ? (int64_t)strlen(e->str1) : 0, len);
-    case OP_PAD: return ref_pad(s, n, e->a, (gcol_strings_side)e->b, (uint32_t)e->c, len);
-    case OP_ZFILL: return ref_zfill(s, n, e->a, len);
-    case OP_REPEAT: return ref_repeat(s, n, e->a, len);
-    case OP_REPEAT_COLUMN: return p->count_ok[k] ? ref_repeat(s, n, p->count_h[k], len) : NULL;
-    default: return ref_reverse(s, n, len);
+    case OP_PAD:
+      return ref_pad(s, n, e->a, (gcol_strings_side)e->b, (uint32_t)e->c, len);
+    case OP_ZFILL:
+      return ref_zfill(s, n, e->a, len);
+    case OP_REPEAT:
+      return ref_repeat(s, n, e->a, len);
+    case OP_REPEAT_COLUMN:
+      return p->count_ok[k] ? ref_repeat(s, n, p->count_h[k], len) : NULL;
+    default:
+      return ref_reverse(s, n, len);
   }
 }
 
@@ -335,7 +370,8 @@ static void check_call(const check_ctx *c, gcol_column_view v, const edit_call *
     }
     int64_t const gn = hs->offsets[i + 1] - hs->offsets[i];
     if (want == NULL && gn != 0) {
-      fail_msg("%s (%s): null row %lld has %lld bytes", e->what, c->what, (long long)i, (long long)gn);
+      fail_msg("%s (%s): null row %lld has %lld bytes", e->what, c->what, (long long)i,
+               (long long)gn);
     }
     if (want != NULL && (gn != wn || memcmp(hs->chars + hs->offsets[i], want, (size_t)wn) != 0)) {
       fail_msg("%s (%s): row %lld has %lld bytes, want %lld", e->what, c->what, (long long)i,
@@ -380,7 +416,8 @@ static void run_dataset(gcol_test_rng *rng, int64_t n, content kind, gcol_test_v
 
 static void test_sizes(void **state) {
   gcol_test_rng rng = gcol_test_rng_make(1230);
-  static const int64_t sizes[] = {0, 1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257};
+  static const int64_t sizes[] = {0,  1,  2,  7,   8,   9,   31,  32,  33,
+                                  63, 64, 65, 127, 128, 129, 255, 256, 257};
   size_t const count = sizeof sizes / sizeof sizes[0];
   for (size_t k = 0; k < count; ++k) {
     if (!gcol_test_in_part(state, k)) continue;
@@ -414,7 +451,7 @@ static void test_special_rows(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1233);
   /* "" vs null vs "\0", U+10FFFF alone, invalid bytes, whitespace only, a sign only */
-  const char *const rows[] = {"", NULL, "\0", "\xf4\x8f\xbf\xbf", "\x80", " \xe3\x80\x80\t",
+  const char *const rows[] = {"",  NULL,        "\0", "\xf4\x8f\xbf\xbf", "\x80", " \xe3\x80\x80\t",
                               "-", "a\xc3\xa9", ""};
   int64_t const lens[] = {0, 0, 1, 4, 1, 5, 1, 3, 0};
   host_strings h = make_rows(rows, lens, 9);

@@ -19,11 +19,30 @@
 /* Pieces of random strings: ASCII (signs and digits for zfill), whitespace of 1 to 3 bytes,
  * 2-, 3- and 4-byte characters (U+10FFFF), invalid bytes (a stray continuation, truncated
  * sequences, one of them a truncated U+3000, an overlong form, a lone lead byte). */
-static const char *const pieces[] = {
-    "a", "b", "ab", "-", "+", "0", " ", "\t", "\n", "\x1c",
-    "\xc2\x85", "\xc2\xa0", "\xe3\x80\x80", "\xe2\x80\xa8", "\xe1\x9a\x80",
-    "\xc3\xa9", "\xe2\x82\xac", "\xf4\x8f\xbf\xbf", "\xf0\x90\x8d\x88",
-    "\x80", "\xe2\x82", "\xe3\x80", "\xc0\xaf", "\xf4"};
+static const char *const pieces[] = {"a",
+                                     "b",
+                                     "ab",
+                                     "-",
+                                     "+",
+                                     "0",
+                                     " ",
+                                     "\t",
+                                     "\n",
+                                     "\x1c",
+                                     "\xc2\x85",
+                                     "\xc2\xa0",
+                                     "\xe3\x80\x80",
+                                     "\xe2\x80\xa8",
+                                     "\xe1\x9a\x80",
+                                     "\xc3\xa9",
+                                     "\xe2\x82\xac",
+                                     "\xf4\x8f\xbf\xbf",
+                                     "\xf0\x90\x8d\x88",
+                                     "\x80",
+                                     "\xe2\x82",
+                                     "\xe3\x80",
+                                     "\xc0\xaf",
+                                     "\xf4"};
 #define NUM_PIECES ((int64_t)(sizeof pieces / sizeof pieces[0]))
 
 static int64_t random_string(gcol_test_rng *rng, char *out, int64_t max_pieces) {
@@ -97,15 +116,23 @@ static void run_ops(const edit_call *e, const char *s, int64_t n, gcol_detail_si
     case OP_SLICE:
       gcol_detail_slice_row(s, n, e->a, e->b, e->c == GCOL_SLICE_NONE ? 1 : e->c, k);
       break;
-    case OP_STRIP: gcol_detail_strip_row(s, n, (int)e->a, e->set, e->set_size, k); break;
+    case OP_STRIP:
+      gcol_detail_strip_row(s, n, (int)e->a, e->set, e->set_size, k);
+      break;
     case OP_PAD: {
       int64_t const fl = gcol_utf8_encode((uint32_t)e->c, fill);
       gcol_detail_pad_row(s, n, e->a, (int)e->b, fill, fl, k);
       break;
     }
-    case OP_ZFILL: gcol_detail_zfill_row(s, n, e->a, k); break;
-    case OP_REPEAT: gcol_detail_repeat_row(s, n, e->a, k); break;
-    default: gcol_detail_reverse_row(s, n, k); break;
+    case OP_ZFILL:
+      gcol_detail_zfill_row(s, n, e->a, k);
+      break;
+    case OP_REPEAT:
+      gcol_detail_repeat_row(s, n, e->a, k);
+      break;
+    default:
+      gcol_detail_reverse_row(s, n, k);
+      break;
   }
 }
 
@@ -126,17 +153,23 @@ static char *run_reference(const edit_call *e, const char *s, int64_t n, int64_t
     case OP_REPLACE:
       return ref_replace(s, n, e->targets, e->target_sizes, e->count, e->repls, e->repl_sizes,
                          e->num_repls, e->a, len);
-    case OP_SLICE: return ref_slice(s, n, e->a, e->b, e->c, len);
-    case OP_STRIP: return ref_strip(s, n, (gcol_strings_side)e->a, e->set, e->set_size, len);
-    case OP_PAD: return ref_pad(s, n, e->a, (gcol_strings_side)e->b, (uint32_t)e->c, len);
-    case OP_ZFILL: return ref_zfill(s, n, e->a, len);
-    case OP_REPEAT: return ref_repeat(s, n, e->a, len);
-    default: return ref_reverse(s, n, len);
+    case OP_SLICE:
+      return ref_slice(s, n, e->a, e->b, e->c, len);
+    case OP_STRIP:
+      return ref_strip(s, n, (gcol_strings_side)e->a, e->set, e->set_size, len);
+    case OP_PAD:
+      return ref_pad(s, n, e->a, (gcol_strings_side)e->b, (uint32_t)e->c, len);
+    case OP_ZFILL:
+      return ref_zfill(s, n, e->a, len);
+    case OP_REPEAT:
+      return ref_repeat(s, n, e->a, len);
+    default:
+      return ref_reverse(s, n, len);
   }
 }
 
-static const char *const op_names[] = {"replace", "slice", "strip", "pad", "zfill", "repeat",
-                                       "reverse"};
+static const char *const op_names[] = {"replace", "slice",  "strip",  "pad",
+                                       "zfill",   "repeat", "reverse"};
 
 static void expect_bytes(const char *what, const char *got, int64_t gn, const char *want,
                          int64_t wn, const edit_call *e, int64_t iter) {
@@ -173,10 +206,14 @@ static void random_call(gcol_test_rng *rng, op_kind op, const char *s, int64_t n
   e->num_repls = gcol_test_rng_range(rng, 0, 1) ? 1 : e->count;
   static const int64_t steps[] = {1, 2, 3, -1, -2, -3, GCOL_SLICE_NONE, INT64_MAX, -INT64_MAX};
   switch (op) {
-    case OP_REPLACE: e->a = gcol_test_rng_range(rng, -1, 3); break;
+    case OP_REPLACE:
+      e->a = gcol_test_rng_range(rng, -1, 3);
+      break;
     case OP_SLICE:
-      e->a = gcol_test_rng_range(rng, 0, 5) == 0 ? GCOL_SLICE_NONE : gcol_test_rng_range(rng, -14, 14);
-      e->b = gcol_test_rng_range(rng, 0, 5) == 0 ? GCOL_SLICE_NONE : gcol_test_rng_range(rng, -14, 14);
+      e->a =
+          gcol_test_rng_range(rng, 0, 5) == 0 ? GCOL_SLICE_NONE : gcol_test_rng_range(rng, -14, 14);
+      e->b =
+          gcol_test_rng_range(rng, 0, 5) == 0 ? GCOL_SLICE_NONE : gcol_test_rng_range(rng, -14, 14);
       e->c = steps[gcol_test_rng_range(rng, 0, 8)];
       break;
     case OP_STRIP:
@@ -191,9 +228,14 @@ static void random_call(gcol_test_rng *rng, op_kind op, const char *s, int64_t n
       e->b = gcol_test_rng_range(rng, 0, 2);
       e->c = fills[gcol_test_rng_range(rng, 0, 5)];
       break;
-    case OP_ZFILL: e->a = gcol_test_rng_range(rng, -1, 20); break;
-    case OP_REPEAT: e->a = gcol_test_rng_range(rng, -2, 4); break;
-    default: break;
+    case OP_ZFILL:
+      e->a = gcol_test_rng_range(rng, -1, 20);
+      break;
+    case OP_REPEAT:
+      e->a = gcol_test_rng_range(rng, -2, 4);
+      break;
+    default:
+      break;
   }
 }
 
@@ -229,6 +271,7 @@ typedef struct known {
 
 /* Generated by Python 3 (str.replace, slicing, strip/lstrip/rstrip, rjust/ljust/center,
  * zfill, s * n, s[::-1]). */
+// clang-format off
 static const known answers[] = {
     {OP_REPLACE, "hello world", "hell0 w0rld", "o", "0", -1, 0, 0},
     {OP_REPLACE, "aaaa", "bb", "aa", "b", -1, 0, 0},
@@ -289,6 +332,7 @@ static const known answers[] = {
     {OP_REVERSE, "a\xc3\xa9\xe2\x82\xac\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf\xe2\x82\xac\xc3\xa9""a", NULL, NULL, 0, 0, 0},
     {OP_REVERSE, "", "", NULL, NULL, 0, 0, 0},
 };
+// clang-format on
 
 static void test_edit_known_answers(void **state) {
   (void)state;
@@ -338,7 +382,7 @@ static void test_replace_multiple_known_answers(void **state) {
       {"a\xc3\xa9z", {"\xc3\xa9", "z"}, {"-"}, 2, 1, "a--"},
       {"ab", {"", "a"}, {"<", ">"}, 2, 2, "<a<b<"}, /* "" wins everywhere */
       {"ab", {"b", ""}, {"B", "."}, 2, 2, ".aB."},
-      {"abc", {"x"}, {"y"}, 0, 1, "abc"},          /* no targets: a copy */
+      {"abc", {"x"}, {"y"}, 0, 1, "abc"}, /* no targets: a copy */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     int64_t tn[3], rn[3];
@@ -427,12 +471,12 @@ static void expect_message(const char *needle) {
   }
 }
 
-#define EXPECT_FAIL(call, st, needle)          \
-  do {                                         \
-    out = (gcol_column *)(uintptr_t)1;         \
-    GCOL_TEST_STATUS((call), (st));            \
-    expect_message(needle);                    \
-    assert_null(out);                          \
+#define EXPECT_FAIL(call, st, needle)  \
+  do {                                 \
+    out = (gcol_column *)(uintptr_t)1; \
+    GCOL_TEST_STATUS((call), (st));    \
+    expect_message(needle);            \
+    assert_null(out);                  \
   } while (0)
 
 static void test_argument_checks(void **state) {
@@ -451,8 +495,8 @@ static void test_argument_checks(void **state) {
   /* replace */
   EXPECT_FAIL(gcol_strings_replace(ints, x, x, -1, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
               "gcol_strings_replace: input is int32");
-  EXPECT_FAIL(gcol_strings_replace(two, NULL, x, -1, &out, NULL, NULL),
-              GCOL_ERROR_INVALID_ARGUMENT, "target is NULL");
+  EXPECT_FAIL(gcol_strings_replace(two, NULL, x, -1, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT,
+              "target is NULL");
   EXPECT_FAIL(gcol_strings_replace(two, x, null_s, -1, &out, NULL, NULL),
               GCOL_ERROR_INVALID_ARGUMENT, "replacement is a null scalar");
   EXPECT_FAIL(gcol_strings_replace(two, int_s, x, -1, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
@@ -521,8 +565,8 @@ static void test_argument_checks(void **state) {
   /* repeat, reverse */
   EXPECT_FAIL(gcol_strings_repeat(ints, 2, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
               "gcol_strings_repeat");
-  EXPECT_FAIL(gcol_strings_repeat_column(two, floats, &out, NULL, NULL),
-              GCOL_ERROR_TYPE_MISMATCH, "counts is float64");
+  EXPECT_FAIL(gcol_strings_repeat_column(two, floats, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
+              "counts is float64");
   EXPECT_FAIL(gcol_strings_repeat_column(two, ints3, &out, NULL, NULL), GCOL_ERROR_SIZE_MISMATCH,
               "counts has 3 rows");
   EXPECT_FAIL(gcol_strings_reverse(ints, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,

@@ -165,8 +165,8 @@ gcol_status gcol_strings_slice_column(gcol_column_view input, gcol_column_view s
  *       learn the output size. The caller owns *out.
  */
 gcol_status gcol_strings_strip(gcol_column_view input, gcol_strings_side side,
-                               const gcol_scalar *characters, gcol_column **out,
-                               gcol_stream stream, gcol_mr *mr);
+                               const gcol_scalar *characters, gcol_column **out, gcol_stream stream,
+                               gcol_mr *mr);
 
 /**
  * @brief Pads each row shorter than @p width characters with @p fill_char up to @p width
