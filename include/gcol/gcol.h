@@ -42,6 +42,7 @@
 #include "gcol/interop.h"
 #include "gcol/strings/attributes.h"
 #include "gcol/strings/case.h"
+#include "gcol/strings/edit.h"
 #include "gcol/strings/find.h"
 #include "gcol/strings/like.h"
 #include "gcol/io/parquet.h"

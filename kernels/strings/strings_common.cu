@@ -27,6 +27,24 @@ done:
   return status;
 }
 
+extern "C" gcol_status gcol_detail_strings_output_mask(gcol_column_view input,
+                                                       const gcol_column_view *other,
+                                                       gcol_stream stream, gcol_mr *mr,
+                                                       gcol_buffer **mask, int64_t *null_count) {
+  gcol_status status = GCOL_OK;
+  *mask = NULL;
+  *null_count = 0;
+  if (other == NULL) {
+    GCOL_DETAIL_TRY(gcol_detail_copy_validity(input, stream, mr, mask, null_count));
+  } else if (input.size > 0) {
+    const uint32_t *masks[2] = {input.null_mask, other->null_mask};
+    int64_t const offsets[2] = {input.offset, other->offset};
+    GCOL_DETAIL_TRY(gcol_bitmask_and(masks, offsets, 2, input.size, stream, mr, mask, null_count));
+  }
+done:
+  return status;
+}
+
 extern "C" gcol_status gcol_detail_strings_fixed_output(gcol_column_view input,
                                                         const gcol_column_view *targets,
                                                         gcol_type_id type, gcol_stream stream,
@@ -35,14 +53,8 @@ extern "C" gcol_status gcol_detail_strings_fixed_output(gcol_column_view input,
   gcol_column *col = NULL;
   gcol_buffer *mask = NULL;
   int64_t null_count = 0;
-  if (targets == NULL) {
-    GCOL_DETAIL_TRY(gcol_detail_copy_validity(input, stream, mr, &mask, &null_count));
-  } else if (input.size > 0) {
-    const uint32_t *masks[2] = {input.null_mask, targets->null_mask};
-    int64_t const offsets[2] = {input.offset, targets->offset};
-    GCOL_DETAIL_TRY(
-        gcol_bitmask_and(masks, offsets, 2, input.size, stream, mr, &mask, &null_count));
-  }
+  GCOL_DETAIL_TRY(
+      gcol_detail_strings_output_mask(input, targets, stream, mr, &mask, &null_count));
   GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(type), input.size, GCOL_MASK_UNALLOCATED,
                                      stream, mr, &col));
   if (mask != NULL) {

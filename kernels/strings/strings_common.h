@@ -22,6 +22,12 @@ gcol_status gcol_detail_strings_check(gcol_column_view view, const char *what);
 gcol_status gcol_detail_strings_scalar(const gcol_scalar *scalar, const char *what,
                                        const char **data, int64_t *size);
 
+/* The validity of an output of input.size rows: the input's, AND `other`'s when `other` is not
+ * NULL (a copy of the input's mask, or none; the AND counts its nulls: synchronizes). */
+gcol_status gcol_detail_strings_output_mask(gcol_column_view input, const gcol_column_view *other,
+                                            gcol_stream stream, gcol_mr *mr, gcol_buffer **mask,
+                                            int64_t *null_count);
+
 /* A fixed-width column of input.size rows of `type` whose mask is the input's validity
  * (AND the targets' when `targets` is not NULL); data uninitialized. */
 gcol_status gcol_detail_strings_fixed_output(gcol_column_view input,

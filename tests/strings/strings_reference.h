@@ -13,6 +13,7 @@
 
 #include "gcol/strings/attributes.h"
 #include "gcol/strings/case.h"
+#include "gcol/strings/edit.h"
 
 /* Characters of s (each invalid byte one character). */
 int64_t ref_char_count(const char *s, int64_t n);
@@ -33,5 +34,27 @@ int ref_like(const char *s, int64_t n, const char *pattern, int64_t pn, const ch
 /* Case conversion into out (room for 3 * n bytes); returns the bytes written. */
 int64_t ref_convert_case(const char *s, int64_t n, gcol_case_op op, char *out);
 bool ref_is_class(const char *s, int64_t n, gcol_char_class cls);
+
+/*
+ * Edits (strings/edit.h), written from Python's definitions over an explicit list of
+ * character boundaries. Each returns a malloc'd result (free it; never NULL) and its byte
+ * length in *len.
+ */
+
+/* Replaces at most max_count (-1: all) matches of targets[0..count) (the first that begins
+ * at a boundary wins) by repls[j] (repls[0] for all when num_repls is 1). */
+char *ref_replace(const char *s, int64_t n, const char *const *targets,
+                  const int64_t *target_sizes, int64_t count, const char *const *repls,
+                  const int64_t *repl_sizes, int64_t num_repls, int64_t max_count, int64_t *len);
+/* s[start:stop:step] over characters; GCOL_SLICE_NONE for Python's None. */
+char *ref_slice(const char *s, int64_t n, int64_t start, int64_t stop, int64_t step, int64_t *len);
+/* Strips whitespace (set NULL: the Unicode table's SPACE class) or the characters of set. */
+char *ref_strip(const char *s, int64_t n, gcol_strings_side side, const char *set,
+                int64_t set_size, int64_t *len);
+char *ref_pad(const char *s, int64_t n, int64_t width, gcol_strings_side side, uint32_t fill,
+              int64_t *len);
+char *ref_zfill(const char *s, int64_t n, int64_t width, int64_t *len);
+char *ref_repeat(const char *s, int64_t n, int64_t count, int64_t *len);
+char *ref_reverse(const char *s, int64_t n, int64_t *len);
 
 #endif /* GCOL_TESTS_STRINGS_REFERENCE_H */
