@@ -381,16 +381,30 @@ int main(int argc, char **argv) {
     (void)cudaGetDeviceCount(&devices);
     const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
     (void)cudaSetDevice((local != NULL ? atoi(local) : me) % devices);
+    /* mpi (default), nccl (NCCL data, MPI control) or nccl-id (NCCL only: the communicator
+     * from a unique id that MPI merely carries, so gcol's control messages go through NCCL) */
     const char *which = getenv("GCOL_DIST_TRANSPORT");
-    gcol_dist_transport const transport = which != NULL && strcmp(which, "nccl") == 0
-                                              ? GCOL_DIST_TRANSPORT_NCCL
-                                              : GCOL_DIST_TRANSPORT_MPI;
-    MPI_Comm world = MPI_COMM_WORLD;
-    if (gcol_dist_comm_create_mpi(&world, transport, &comm) != GCOL_OK) {
+    bool const nccl_only = which != NULL && strcmp(which, "nccl-id") == 0;
+    gcol_dist_transport const transport =
+        which != NULL && strncmp(which, "nccl", 4) == 0 ? GCOL_DIST_TRANSPORT_NCCL
+                                                        : GCOL_DIST_TRANSPORT_MPI;
+    gcol_status made = GCOL_OK;
+    if (nccl_only) {
+      uint8_t id[GCOL_DIST_UNIQUE_ID_BYTES] = {0};
+      if (me == 0) made = gcol_dist_nccl_unique_id(id);
+      MPI_Bcast(id, GCOL_DIST_UNIQUE_ID_BYTES, MPI_BYTE, 0, MPI_COMM_WORLD);
+      if (made == GCOL_OK) made = gcol_dist_comm_create_nccl(id, ranks, me, &comm);
+    } else {
+      MPI_Comm world = MPI_COMM_WORLD;
+      made = gcol_dist_comm_create_mpi(&world, transport, &comm);
+    }
+    if (made != GCOL_OK) {
       fprintf(stderr, "cannot create the communicator: %s\n", gcol_last_error());
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    printf("# %d ranks, transport %s\n", ranks, transport == GCOL_DIST_TRANSPORT_NCCL ? "NCCL" : "MPI");
+    printf("# %d ranks, transport %s%s\n", ranks,
+           transport == GCOL_DIST_TRANSPORT_NCCL ? "NCCL" : "MPI",
+           nccl_only ? " (control messages over NCCL too)" : "");
     const struct CMUnitTest tests[] = {
         GCOL_TEST_GPU(gather_orders_rows_by_rank),
         GCOL_TEST_GPU(shuffle_places_equal_keys_together),
