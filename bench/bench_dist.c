@@ -136,8 +136,8 @@ static void run_groupby(void *p) {
   gcol_dist_agg const aggs[2] = {{1, gcol_groupby_agg_make(GCOL_GROUPBY_SUM)},
                                  {1, gcol_groupby_agg_make(GCOL_GROUPBY_MEAN)}};
   gcol_dist_table *out = NULL;
-  GCOL_BENCH_CHECK(gcol_dist_groupby(comm, c->t, &key, 1, aggs, 2, NULL, &out, (gcol_stream)stream,
-                                     NULL));
+  GCOL_BENCH_CHECK(
+      gcol_dist_groupby(comm, c->t, &key, 1, aggs, 2, NULL, &out, (gcol_stream)stream, NULL));
   gcol_dist_table_free(out);
 }
 
@@ -190,7 +190,8 @@ int main(int argc, char **argv) {
   MPI_Comm world = MPI_COMM_WORLD;
   GCOL_BENCH_CHECK(gcol_dist_comm_create_mpi(
       &world, use_mpi ? GCOL_DIST_TRANSPORT_MPI : GCOL_DIST_TRANSPORT_NCCL, &comm));
-  if (me == 0) printf("# %d ranks, %d GPUs visible, transport %s\n", ranks, devices, use_mpi ? "MPI" : "NCCL");
+  if (me == 0)
+    printf("# %d ranks, %d GPUs visible, transport %s\n", ranks, devices, use_mpi ? "MPI" : "NCCL");
   double const scale = getenv("GCOL_BENCH_SCALE") != NULL ? atof(getenv("GCOL_BENCH_SCALE")) : 1.0;
 
   {

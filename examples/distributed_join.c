@@ -13,23 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcol/gcol.h"
 #include "gcol/dist.h"
+#include "gcol/gcol.h"
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    gcol_status st_ = (call);                                                        \
-    if (st_ != GCOL_OK) {                                                            \
-      fprintf(stderr, "%s failed: %s\n", #call, gcol_last_error());                  \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                  \
-    }                                                                                \
+#define CHECK(call)                                                 \
+  do {                                                              \
+    gcol_status st_ = (call);                                       \
+    if (st_ != GCOL_OK) {                                           \
+      fprintf(stderr, "%s failed: %s\n", #call, gcol_last_error()); \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                 \
+    }                                                               \
   } while (0)
 
 /* A table of two INT64 columns from host arrays. */
 static gcol_table *two_int64(const int64_t *a, const int64_t *b, int64_t n) {
   gcol_column *cols[2] = {NULL, NULL};
-  CHECK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, a, NULL, NULL, NULL, &cols[0]));
-  CHECK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, b, NULL, NULL, NULL, &cols[1]));
+  CHECK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, a, NULL, NULL, NULL,
+                                     &cols[0]));
+  CHECK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, b, NULL, NULL, NULL,
+                                     &cols[1]));
   gcol_table *t = NULL;
   CHECK(gcol_table_make(cols, 2, &t));
   return t;

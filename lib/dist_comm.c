@@ -46,28 +46,29 @@ struct gcol_dist_comm {
 static gcol_status mpi_error(int code, const char *func, const char *what) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
-  if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "code %d", code);
+  if (MPI_Error_string(code, text, &len) != MPI_SUCCESS)
+    snprintf(text, sizeof text, "code %d", code);
   return gcol_detail_error(GCOL_ERROR_COMM, func, "%s: %s", what, text);
 }
 
-#define MPI_TRY(call)                                               \
-  do {                                                              \
-    int gcol_mpi_rc = (call);                                       \
-    if (gcol_mpi_rc != MPI_SUCCESS) {                               \
-      status = mpi_error(gcol_mpi_rc, __func__, #call);             \
-      goto done;                                                    \
-    }                                                               \
+#define MPI_TRY(call)                                   \
+  do {                                                  \
+    int gcol_mpi_rc = (call);                           \
+    if (gcol_mpi_rc != MPI_SUCCESS) {                   \
+      status = mpi_error(gcol_mpi_rc, __func__, #call); \
+      goto done;                                        \
+    }                                                   \
   } while (0)
 
 #if GCOL_DIST_HAVE_NCCL
-#define NCCL_TRY(call)                                                                   \
-  do {                                                                                   \
-    ncclResult_t gcol_nccl_rc = (call);                                                  \
-    if (gcol_nccl_rc != ncclSuccess) {                                                   \
-      status = gcol_detail_error(GCOL_ERROR_COMM, __func__, "%s: %s", #call,             \
-                                 ncclGetErrorString(gcol_nccl_rc));                      \
-      goto done;                                                                         \
-    }                                                                                    \
+#define NCCL_TRY(call)                                                       \
+  do {                                                                       \
+    ncclResult_t gcol_nccl_rc = (call);                                      \
+    if (gcol_nccl_rc != ncclSuccess) {                                       \
+      status = gcol_detail_error(GCOL_ERROR_COMM, __func__, "%s: %s", #call, \
+                                 ncclGetErrorString(gcol_nccl_rc));          \
+      goto done;                                                             \
+    }                                                                        \
   } while (0)
 #endif
 
@@ -319,15 +320,16 @@ static gcol_status nccl_allreduce_i64(gcol_dist_comm *c, int64_t *values, int32_
                                       gcol_detail_dist_op op) {
   gcol_status status = GCOL_OK;
   size_t const bytes = (size_t)n * sizeof(int64_t);
-  ncclRedOp_t const red = op == GCOL_DETAIL_DIST_SUM ? ncclSum : op == GCOL_DETAIL_DIST_MAX ? ncclMax
-                                                                                            : ncclMin;
+  ncclRedOp_t const red = op == GCOL_DETAIL_DIST_SUM   ? ncclSum
+                          : op == GCOL_DETAIL_DIST_MAX ? ncclMax
+                                                       : ncclMin;
   GCOL_DETAIL_TRY(control_reserve(c, bytes));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(c->control_device, values, bytes, cudaMemcpyHostToDevice,
-                                       c->control_stream));
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemcpyAsync(c->control_device, values, bytes, cudaMemcpyHostToDevice, c->control_stream));
   NCCL_TRY(ncclAllReduce(c->control_device, c->control_device, (size_t)n, ncclInt64, red, c->nccl,
                          c->control_stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(values, c->control_device, bytes, cudaMemcpyDeviceToHost,
-                                       c->control_stream));
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemcpyAsync(values, c->control_device, bytes, cudaMemcpyDeviceToHost, c->control_stream));
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(c->control_stream));
 done:
   return status;
@@ -356,8 +358,9 @@ gcol_status gcol_detail_dist_allreduce_i64(gcol_dist_comm *comm, int64_t *values
   gcol_status status = GCOL_OK;
   if (n <= 0) return GCOL_OK;
   if (comm->has_mpi) {
-    MPI_Op const mop = op == GCOL_DETAIL_DIST_SUM ? MPI_SUM : op == GCOL_DETAIL_DIST_MAX ? MPI_MAX
-                                                                                       : MPI_MIN;
+    MPI_Op const mop = op == GCOL_DETAIL_DIST_SUM   ? MPI_SUM
+                       : op == GCOL_DETAIL_DIST_MAX ? MPI_MAX
+                                                    : MPI_MIN;
     MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, mop, comm->mpi));
   } else {
 #if GCOL_DIST_HAVE_NCCL
@@ -408,7 +411,8 @@ static gcol_status mpi_exchange(gcol_dist_comm *c, const void *const *send,
   int64_t count = 0;
   for (int32_t p = 0; p < c->size; ++p) {
     if (p == c->rank) continue;
-    count += (send_sizes[p] + MPI_CHUNK - 1) / MPI_CHUNK + (recv_sizes[p] + MPI_CHUNK - 1) / MPI_CHUNK;
+    count +=
+        (send_sizes[p] + MPI_CHUNK - 1) / MPI_CHUNK + (recv_sizes[p] + MPI_CHUNK - 1) / MPI_CHUNK;
   }
   MPI_Request *req = (MPI_Request *)malloc((size_t)(count > 0 ? count : 1) * sizeof *req);
   int posted = 0;
@@ -489,7 +493,8 @@ static gcol_status stage_offsets(const int64_t *sizes, int32_t n, size_t *offset
   for (int32_t p = 0; p < n; ++p) {
     offsets[p] = at;
     if ((uint64_t)sizes[p] > SIZE_MAX - at) {
-      return gcol_detail_error(GCOL_ERROR_OVERFLOW, __func__, "exchange of more than SIZE_MAX bytes");
+      return gcol_detail_error(GCOL_ERROR_OVERFLOW, __func__,
+                               "exchange of more than SIZE_MAX bytes");
     }
     at += (size_t)sizes[p];
   }

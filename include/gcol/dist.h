@@ -146,18 +146,18 @@ gcol_status gcol_dist_agree(gcol_dist_comm *comm, gcol_status local);
 
 /** @brief How a distributed table's rows are placed on the ranks. */
 typedef enum gcol_dist_partitioning {
-  GCOL_DIST_PARTITION_NONE = 0,  /**< Anywhere (as the caller loaded them). */
-  GCOL_DIST_PARTITION_HASH = 1,  /**< By gcol_dist_shuffle()'s hash of the key columns. */
-  GCOL_DIST_PARTITION_RANGE = 2  /**< Sorted by the key columns: rank r's rows all order
-                                      before rank r + 1's (gcol_dist_sort()). */
+  GCOL_DIST_PARTITION_NONE = 0, /**< Anywhere (as the caller loaded them). */
+  GCOL_DIST_PARTITION_HASH = 1, /**< By gcol_dist_shuffle()'s hash of the key columns. */
+  GCOL_DIST_PARTITION_RANGE = 2 /**< Sorted by the key columns: rank r's rows all order
+                                     before rank r + 1's (gcol_dist_sort()). */
 } gcol_dist_partitioning;
 
 /** @brief A table spread over the ranks: this rank's rows and what all ranks share. */
 typedef struct gcol_dist_table {
-  gcol_table *local;                      /**< This rank's rows (owned). */
-  int64_t global_rows;                    /**< Rows over all ranks. */
-  gcol_dist_partitioning partitioning;    /**< How rows are placed. */
-  int32_t num_keys;                       /**< HASH, RANGE: number of key columns. */
+  gcol_table *local;                       /**< This rank's rows (owned). */
+  int64_t global_rows;                     /**< Rows over all ranks. */
+  gcol_dist_partitioning partitioning;     /**< How rows are placed. */
+  int32_t num_keys;                        /**< HASH, RANGE: number of key columns. */
   int32_t key_columns[GCOL_DIST_MAX_KEYS]; /**< HASH, RANGE: the key columns of @p local. */
 } gcol_dist_table;
 
@@ -197,8 +197,8 @@ void gcol_dist_table_free(gcol_dist_table *table);
  *       not exchanged.
  */
 gcol_status gcol_dist_shuffle(gcol_dist_comm *comm, const gcol_dist_table *input,
-                              const int32_t *key_columns, int32_t num_keys,
-                              gcol_dist_table **out, gcol_stream stream, gcol_mr *mr);
+                              const int32_t *key_columns, int32_t num_keys, gcol_dist_table **out,
+                              gcol_stream stream, gcol_mr *mr);
 
 /** @brief Options of gcol_dist_join(); NULL means the defaults. */
 typedef struct gcol_dist_join_options {

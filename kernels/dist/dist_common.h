@@ -36,8 +36,10 @@ gcol_status gcol_detail_dist_table_wrap(gcol_table *local, int64_t global_rows,
 gcol_status gcol_detail_dist_check_table(const gcol_dist_table *t, const char *name,
                                          const int32_t *keys, int32_t num_keys);
 
-/* Whether t is HASH-partitioned on exactly these keys, in this order. */
-int gcol_detail_dist_hashed_on(const gcol_dist_table *t, const int32_t *keys, int32_t num_keys);
+/* Whether t's rows are already where a shuffle on these keys would put them: t is
+ * HASH-partitioned on exactly these keys, in this order, or there is one rank. */
+int gcol_detail_dist_hashed_on(const gcol_dist_comm *comm, const gcol_dist_table *t,
+                               const int32_t *keys, int32_t num_keys);
 
 #ifdef __cplusplus
 }

@@ -41,7 +41,8 @@ typedef struct groupby_plan {
 } groupby_plan;
 
 static void plan_free(groupby_plan *p, int32_t num_aggs, int32_t num_columns) {
-  for (int32_t i = 0; p->moments != NULL && i < num_aggs; ++i) gcol_groupby_result_free(p->moments[i]);
+  for (int32_t i = 0; p->moments != NULL && i < num_aggs; ++i)
+    gcol_groupby_result_free(p->moments[i]);
   for (int32_t c = 0; p->columns != NULL && c < num_columns; ++c) gcol_column_free(p->columns[c]);
   gcol_groupby_result_free(p->merged);
   free(p->partial_aggs);
@@ -55,9 +56,8 @@ static void plan_free(groupby_plan *p, int32_t num_aggs, int32_t num_columns) {
 
 static gcol_status check_aggs(const gcol_dist_table *input, const gcol_dist_agg *aggs,
                               int32_t num_aggs) {
-  GCOL_DETAIL_REQUIRE(num_aggs >= 0 && (num_aggs == 0 || aggs != NULL),
-                      GCOL_ERROR_INVALID_ARGUMENT, "%d aggregations at %p", num_aggs,
-                      (const void *)aggs);
+  GCOL_DETAIL_REQUIRE(num_aggs >= 0 && (num_aggs == 0 || aggs != NULL), GCOL_ERROR_INVALID_ARGUMENT,
+                      "%d aggregations at %p", num_aggs, (const void *)aggs);
   for (int32_t i = 0; i < num_aggs; ++i) {
     gcol_groupby_agg_kind const k = aggs[i].agg.kind;
     GCOL_DETAIL_REQUIRE(aggs[i].column >= 0 && aggs[i].column < input->local->num_columns,
@@ -71,8 +71,8 @@ static gcol_status check_aggs(const gcol_dist_table *input, const gcol_dist_agg 
                         "COUNT_ALL, MEAN, VARIANCE, STD, M2 are)",
                         i, gcol_groupby_agg_name(k));
     gcol_data_type t;
-    gcol_status const st = gcol_groupby_output_type(input->local->columns[aggs[i].column]->type,
-                                                    &aggs[i].agg, &t);
+    gcol_status const st =
+        gcol_groupby_output_type(input->local->columns[aggs[i].column]->type, &aggs[i].agg, &t);
     if (st != GCOL_OK) return st;
   }
   return GCOL_OK;
@@ -100,7 +100,8 @@ static gcol_status make_plan(const gcol_dist_table *input, const gcol_dist_agg *
     if (is_moment(k)) {
       gcol_groupby_agg_kind const three[3] = {GCOL_GROUPBY_COUNT_VALID, GCOL_GROUPBY_MEAN,
                                               GCOL_GROUPBY_M2};
-      for (int j = 0; j < 3; ++j) p->partial_aggs[p->num_partials + j] = gcol_groupby_agg_make(three[j]);
+      for (int j = 0; j < 3; ++j)
+        p->partial_aggs[p->num_partials + j] = gcol_groupby_agg_make(three[j]);
       for (int j = 0; j < 3; ++j) {
         p->partial_reqs[p->num_partials + j] =
             (gcol_groupby_request){values, &p->partial_aggs[p->num_partials + j], 1};
@@ -148,13 +149,14 @@ static gcol_status merge(groupby_plan *p, gcol_table_view shuffled, int32_t num_
     ++m;
   }
   if (p->num_merges > 0 || p->num_moments == 0) {
-    GCOL_DETAIL_TRY(gcol_groupby_aggregate(keys, p->merge_reqs, p->num_merges, &opt, &p->merged,
-                                           stream, mr));
+    GCOL_DETAIL_TRY(
+        gcol_groupby_aggregate(keys, p->merge_reqs, p->num_merges, &opt, &p->merged, stream, mr));
   }
   for (int32_t i = 0; i < num_aggs; ++i) {
     if (!is_moment(aggs[i].agg.kind)) continue;
     const gcol_column_view *c = shuffled.columns + num_keys + p->first_partial[i];
-    GCOL_DETAIL_TRY(gcol_groupby_merge_m2(keys, c[0], c[1], c[2], &opt, &p->moments[i], stream, mr));
+    GCOL_DETAIL_TRY(
+        gcol_groupby_merge_m2(keys, c[0], c[1], c[2], &opt, &p->moments[i], stream, mr));
   }
 done:
   return status;
@@ -196,9 +198,9 @@ done:
 
 /* Keys then one column per aggregation, from a plain local groupby (input hashed already). */
 static gcol_status aggregate_in_place(const gcol_dist_table *input, const int32_t *keys,
-                                      int32_t num_keys, const gcol_dist_agg *aggs,
-                                      int32_t num_aggs, const gcol_groupby_options *options,
-                                      gcol_table **out, gcol_stream stream, gcol_mr *mr) {
+                                      int32_t num_keys, const gcol_dist_agg *aggs, int32_t num_aggs,
+                                      const gcol_groupby_options *options, gcol_table **out,
+                                      gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   gcol_column_view storage[GCOL_DIST_MAX_KEYS];
   gcol_table_view key_view;
@@ -211,8 +213,8 @@ static gcol_status aggregate_in_place(const gcol_dist_table *input, const int32_
     p.merge_aggs[i] = aggs[i].agg;
     p.merge_reqs[i] = (gcol_groupby_request){all.columns[aggs[i].column], &p.merge_aggs[i], 1};
   }
-  GCOL_DETAIL_TRY(gcol_groupby_aggregate(key_view, p.merge_reqs, num_aggs, options, &p.merged,
-                                         stream, mr));
+  GCOL_DETAIL_TRY(
+      gcol_groupby_aggregate(key_view, p.merge_reqs, num_aggs, options, &p.merged, stream, mr));
   for (int32_t k = 0; k < num_keys; ++k) {
     p.columns[k] = p.merged->keys->columns[k];
     p.merged->keys->columns[k] = NULL;
@@ -231,9 +233,9 @@ done:
 /* Pre-aggregates, shuffles the partials, merges. */
 static gcol_status aggregate_shuffled(gcol_dist_comm *comm, gcol_status local,
                                       const gcol_dist_table *input, const int32_t *keys,
-                                      int32_t num_keys, const gcol_dist_agg *aggs,
-                                      int32_t num_aggs, const gcol_groupby_options *options,
-                                      gcol_table **out, gcol_stream stream, gcol_mr *mr) {
+                                      int32_t num_keys, const gcol_dist_agg *aggs, int32_t num_aggs,
+                                      const gcol_groupby_options *options, gcol_table **out,
+                                      gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   groupby_plan p;
   gcol_groupby_result *partial = NULL;
@@ -247,7 +249,8 @@ static gcol_status aggregate_shuffled(gcol_dist_comm *comm, gcol_status local,
   if (local == GCOL_OK) local = make_plan(input, aggs, num_aggs, &p);
   if (local == GCOL_OK) {
     storage = (gcol_column_view *)calloc((size_t)(num_keys + p.num_partials), sizeof *storage);
-    if (storage == NULL) local = gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
+    if (storage == NULL)
+      local = gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
   }
   if (local == GCOL_OK) {
     local = gcol_table_view_select(gcol_table_get_view(input->local), keys, num_keys, key_storage,
@@ -287,7 +290,7 @@ gcol_status gcol_dist_groupby(gcol_dist_comm *comm, const gcol_dist_table *input
   *out = NULL;
   gcol_status local = gcol_detail_dist_check_table(input, "input", key_columns, num_keys);
   if (local == GCOL_OK) local = check_aggs(input, aggs, num_aggs);
-  if (local == GCOL_OK && gcol_detail_dist_hashed_on(input, key_columns, num_keys)) {
+  if (local == GCOL_OK && gcol_detail_dist_hashed_on(comm, input, key_columns, num_keys)) {
     local = aggregate_in_place(input, key_columns, num_keys, aggs, num_aggs, options, &local_out,
                                stream, mr);
   } else {

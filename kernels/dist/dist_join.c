@@ -45,12 +45,12 @@ static gcol_status hashed_side(gcol_dist_comm *comm, gcol_status local, const gc
                                const int32_t *on, int32_t num_keys, gcol_table **owned,
                                gcol_table_view *view, gcol_stream stream) {
   gcol_status status = GCOL_OK;
-  if (local == GCOL_OK && gcol_detail_dist_hashed_on(t, on, num_keys)) {
+  if (local == GCOL_OK && gcol_detail_dist_hashed_on(comm, t, on, num_keys)) {
     *view = gcol_table_get_view(t->local);
     return gcol_dist_agree(comm, GCOL_OK);
   }
-  gcol_table_view const in = local == GCOL_OK ? gcol_table_get_view(t->local)
-                                              : (gcol_table_view){0, 0, NULL};
+  gcol_table_view const in =
+      local == GCOL_OK ? gcol_table_get_view(t->local) : (gcol_table_view){0, 0, NULL};
   GCOL_DETAIL_TRY(
       gcol_detail_dist_shuffle_view(comm, local, in, on, num_keys, owned, stream, NULL));
   *view = gcol_table_get_view(*owned);
@@ -75,7 +75,8 @@ gcol_status gcol_dist_join(gcol_dist_comm *comm, const gcol_dist_table *left,
   gcol_status local = check_join(left, left_on, right, right_on, num_keys, kind);
   /* global row counts are the same on every rank, so is this choice */
   bool const broadcast = local == GCOL_OK && kind != GCOL_JOIN_FULL &&
-                         opt.broadcast_max_rows > 0 && right->global_rows <= opt.broadcast_max_rows;
+                         gcol_dist_comm_size(comm) > 1 && opt.broadcast_max_rows > 0 &&
+                         right->global_rows <= opt.broadcast_max_rows;
   gcol_table_view lv = {0, 0, NULL}, rv = {0, 0, NULL};
   gcol_dist_partitioning part = GCOL_DIST_PARTITION_HASH;
   const int32_t *part_keys = left_on;
@@ -90,7 +91,8 @@ gcol_status gcol_dist_join(gcol_dist_comm *comm, const gcol_dist_table *left,
     part_num_keys = left->num_keys;
   } else {
     GCOL_DETAIL_TRY(hashed_side(comm, local, left, left_on, num_keys, &left_rows, &lv, stream));
-    GCOL_DETAIL_TRY(hashed_side(comm, GCOL_OK, right, right_on, num_keys, &right_rows, &rv, stream));
+    GCOL_DETAIL_TRY(
+        hashed_side(comm, GCOL_OK, right, right_on, num_keys, &right_rows, &rv, stream));
     /* a full join's unmatched right rows carry null left keys from every rank */
     if (kind == GCOL_JOIN_FULL) part = GCOL_DIST_PARTITION_NONE;
   }

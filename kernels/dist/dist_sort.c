@@ -33,8 +33,8 @@ done:
 static gcol_status local_sample(gcol_table_view keys, int32_t ranks, gcol_table **out,
                                 gcol_stream stream) {
   gcol_status status = GCOL_OK;
-  int64_t const count = keys.num_rows < (int64_t)OVERSAMPLE * ranks ? keys.num_rows
-                                                                     : (int64_t)OVERSAMPLE * ranks;
+  int64_t const count =
+      keys.num_rows < (int64_t)OVERSAMPLE * ranks ? keys.num_rows : (int64_t)OVERSAMPLE * ranks;
   int64_t *pos = (int64_t *)malloc((size_t)(count > 0 ? count : 1) * sizeof *pos);
   GCOL_DETAIL_CHECK(pos != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   gcol_detail_dist_sample_rows(keys.num_rows, count, pos);
@@ -64,19 +64,19 @@ done:
 
 /* Destination rank of every row: the number of splitters that order before it. */
 static gcol_status route(gcol_table_view all, gcol_table_view keys, gcol_table_view splitters,
-                         int32_t ranks, const gcol_order *order,
-                         const gcol_null_order *null_order, gcol_table **parted,
-                         gcol_table_view **parts, gcol_column_view **storage, gcol_stream stream) {
+                         int32_t ranks, const gcol_order *order, const gcol_null_order *null_order,
+                         gcol_table **parted, gcol_table_view **parts, gcol_column_view **storage,
+                         gcol_stream stream) {
   gcol_status status = GCOL_OK;
   gcol_column *dest = NULL;
   int64_t *offsets = (int64_t *)malloc(((size_t)ranks + 1) * sizeof *offsets);
   *parts = (gcol_table_view *)calloc((size_t)ranks, sizeof **parts);
   *storage = (gcol_column_view *)calloc((size_t)ranks * (size_t)all.num_columns, sizeof **storage);
-  GCOL_DETAIL_CHECK(offsets != NULL && *parts != NULL && *storage != NULL,
-                    GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_CHECK(offsets != NULL && *parts != NULL && *storage != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "out of memory");
   GCOL_DETAIL_TRY(gcol_lower_bound(splitters, keys, order, null_order, &dest, stream, NULL));
-  GCOL_DETAIL_TRY(gcol_partition(all, gcol_column_get_view(dest), ranks, parted, offsets, stream,
-                                 NULL));
+  GCOL_DETAIL_TRY(
+      gcol_partition(all, gcol_column_get_view(dest), ranks, parted, offsets, stream, NULL));
   gcol_table_view const v = gcol_table_get_view(*parted);
   for (int32_t p = 0; p < ranks; ++p) {
     GCOL_DETAIL_TRY(gcol_table_view_slice(v, offsets[p], offsets[p + 1],

@@ -39,8 +39,8 @@ gcol_status gcol_detail_dist_check_table(const gcol_dist_table *t, const char *n
                                          const int32_t *keys, int32_t num_keys) {
   GCOL_DETAIL_REQUIRE(t != NULL && t->local != NULL, GCOL_ERROR_INVALID_ARGUMENT,
                       "%s (or its local table) is NULL", name);
-  GCOL_DETAIL_REQUIRE(t->local->num_columns >= 1, GCOL_ERROR_INVALID_ARGUMENT,
-                      "%s has no column", name);
+  GCOL_DETAIL_REQUIRE(t->local->num_columns >= 1, GCOL_ERROR_INVALID_ARGUMENT, "%s has no column",
+                      name);
   if (num_keys < 0) return GCOL_OK; /* no keys to check */
   GCOL_DETAIL_REQUIRE(keys != NULL, GCOL_ERROR_INVALID_ARGUMENT, "the key columns of %s are NULL",
                       name);
@@ -54,7 +54,9 @@ gcol_status gcol_detail_dist_check_table(const gcol_dist_table *t, const char *n
   return GCOL_OK;
 }
 
-int gcol_detail_dist_hashed_on(const gcol_dist_table *t, const int32_t *keys, int32_t num_keys) {
+int gcol_detail_dist_hashed_on(const gcol_dist_comm *comm, const gcol_dist_table *t,
+                               const int32_t *keys, int32_t num_keys) {
+  if (gcol_dist_comm_size(comm) == 1) return 1;
   if (t->partitioning != GCOL_DIST_PARTITION_HASH || t->num_keys != num_keys) return 0;
   for (int32_t k = 0; k < num_keys; ++k) {
     if (t->key_columns[k] != keys[k]) return 0;
@@ -126,8 +128,8 @@ typedef struct exchange_state {
   int64_t *send_sizes;        /* 2n: metadata, data per destination (then reused per source) */
   int64_t *matrix;            /* n x 2n, every rank's send sizes */
   int64_t *meta_sizes, *data_sizes, *data_offsets; /* n each, per source */
-  uint8_t **meta;             /* n received metadata blobs */
-  gcol_buffer *data;          /* received data, parts at data_offsets */
+  uint8_t **meta;                                  /* n received metadata blobs */
+  gcol_buffer *data;                               /* received data, parts at data_offsets */
   gcol_unpacked_table **unpacked;
   gcol_table_view *list;
   int64_t *xfer_sizes; /* 2n: metadata and data bytes sent per destination */
@@ -139,7 +141,8 @@ static void exchange_free(exchange_state *s) {
     if (s->packed_from[p] == p) gcol_packed_table_free(s->packed[p]);
   }
   for (int32_t p = 0; s->meta != NULL && p < s->n; ++p) free(s->meta[p]);
-  for (int32_t p = 0; s->unpacked != NULL && p < s->n; ++p) gcol_unpacked_table_free(s->unpacked[p]);
+  for (int32_t p = 0; s->unpacked != NULL && p < s->n; ++p)
+    gcol_unpacked_table_free(s->unpacked[p]);
   gcol_buffer_free(s->data);
   free(s->packed);
   free(s->packed_from);
@@ -165,7 +168,8 @@ static gcol_status exchange_alloc(exchange_state *s) {
   s->list = (gcol_table_view *)calloc(n, sizeof *s->list);
   s->xfer_sizes = (int64_t *)calloc(2 * n, sizeof *s->xfer_sizes);
   s->xfer_ptrs = (void **)calloc(4 * n, sizeof *s->xfer_ptrs);
-  if (s->xfer_sizes == NULL || s->xfer_ptrs == NULL || s->packed == NULL || s->packed_from == NULL || s->send_sizes == NULL || s->matrix == NULL ||
+  if (s->xfer_sizes == NULL || s->xfer_ptrs == NULL || s->packed == NULL ||
+      s->packed_from == NULL || s->send_sizes == NULL || s->matrix == NULL ||
       s->meta_sizes == NULL || s->meta == NULL || s->unpacked == NULL || s->list == NULL) {
     return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, "gcol_detail_dist_exchange_tables",
                              "out of memory");
@@ -249,9 +253,10 @@ static gcol_status assemble(exchange_state *s, const gcol_table_view *parts, gco
     if (p == s->me) {
       s->list[count++] = parts[p];
     } else if (s->meta_sizes[p] > 0) {
-      GCOL_DETAIL_TRY(gcol_unpack(s->meta[p], (size_t)s->meta_sizes[p],
-                                  s->data != NULL ? (char *)s->data->data + s->data_offsets[p] : NULL,
-                                  (size_t)s->data_sizes[p], &s->unpacked[p]));
+      GCOL_DETAIL_TRY(
+          gcol_unpack(s->meta[p], (size_t)s->meta_sizes[p],
+                      s->data != NULL ? (char *)s->data->data + s->data_offsets[p] : NULL,
+                      (size_t)s->data_sizes[p], &s->unpacked[p]));
       GCOL_DETAIL_CHECK(s->unpacked[p]->table.num_columns == parts[s->me].num_columns,
                         GCOL_ERROR_TYPE_MISMATCH, "rank %d sent %d columns, this rank has %d", p,
                         s->unpacked[p]->table.num_columns, parts[s->me].num_columns);
@@ -327,8 +332,8 @@ static gcol_status partition_by_hash(gcol_dist_comm *comm, gcol_table_view input
   int64_t *offsets = (int64_t *)malloc(((size_t)n + 1) * sizeof *offsets);
   *parts = (gcol_table_view *)calloc((size_t)n, sizeof **parts);
   *storage = (gcol_column_view *)calloc((size_t)n * (size_t)input.num_columns, sizeof **storage);
-  GCOL_DETAIL_CHECK(offsets != NULL && *parts != NULL && *storage != NULL,
-                    GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_CHECK(offsets != NULL && *parts != NULL && *storage != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "out of memory");
   GCOL_DETAIL_TRY(gcol_hash_partition(input, keys, num_keys, n, GCOL_HASH_MURMUR3_32, 0, parted,
                                       offsets, stream, NULL));
   gcol_table_view const all = gcol_table_get_view(*parted);
@@ -366,8 +371,8 @@ gcol_status gcol_detail_dist_shuffle_view(gcol_dist_comm *comm, gcol_status loca
 }
 
 gcol_status gcol_dist_shuffle(gcol_dist_comm *comm, const gcol_dist_table *input,
-                              const int32_t *key_columns, int32_t num_keys,
-                              gcol_dist_table **out, gcol_stream stream, gcol_mr *mr) {
+                              const int32_t *key_columns, int32_t num_keys, gcol_dist_table **out,
+                              gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   gcol_table *local_out = NULL;
   GCOL_DETAIL_NVTX_PUSH("gcol_dist_shuffle");
@@ -375,7 +380,7 @@ gcol_status gcol_dist_shuffle(gcol_dist_comm *comm, const gcol_dist_table *input
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
   gcol_status local = gcol_detail_dist_check_table(input, "input", key_columns, num_keys);
-  if (local == GCOL_OK && gcol_detail_dist_hashed_on(input, key_columns, num_keys)) {
+  if (local == GCOL_OK && gcol_detail_dist_hashed_on(comm, input, key_columns, num_keys)) {
     /* already in place: a copy, agreed on like any other step */
     local = gcol_table_copy(gcol_table_get_view(input->local), stream, mr, &local_out);
     GCOL_DETAIL_TRY(gcol_dist_agree(comm, local));

@@ -64,11 +64,15 @@ static gcol_table *make_rows(int64_t begin, int64_t end, int32_t keys, uint64_t 
     id[r] = (int64_t)i;
   }
   gcol_column *cols[5] = {NULL};
-  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n, k1, k1v, NULL, NULL, &cols[0]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n, k1, k1v, NULL, NULL,
+                                            &cols[0]));
   GCOL_TEST_OK(gcol_column_create_strings_from_host(n, strs, lengths, NULL, NULL, &cols[1]));
-  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, v, vv, NULL, NULL, &cols[2]));
-  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_FLOAT64), n, f, fv, NULL, NULL, &cols[3]));
-  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, id, NULL, NULL, NULL, &cols[4]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, v, vv, NULL, NULL,
+                                            &cols[2]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_FLOAT64), n, f, fv, NULL, NULL,
+                                            &cols[3]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, id, NULL, NULL,
+                                            NULL, &cols[4]));
   gcol_table *t = NULL;
   GCOL_TEST_OK(gcol_table_make(cols, 5, &t));
   free(k1), free(v), free(id), free(lengths), free(f), free(k1v), free(vv), free(fv), free(text);
@@ -99,7 +103,8 @@ static gcol_table *sorted_all(gcol_table_view t) {
 static void assert_tables_equal(gcol_table_view a, gcol_table_view b) {
   assert_int_equal(a.num_columns, b.num_columns);
   assert_int_equal(a.num_rows, b.num_rows);
-  for (int32_t c = 0; c < a.num_columns; ++c) gcol_test_assert_columns_equal(a.columns[c], b.columns[c]);
+  for (int32_t c = 0; c < a.num_columns; ++c)
+    gcol_test_assert_columns_equal(a.columns[c], b.columns[c]);
 }
 
 /* FLOAT64 columns equal within a relative 1e-9 (sums merged in another order). */
@@ -172,7 +177,8 @@ static void shuffle_places_equal_keys_together(void **state) {
   gcol_table *all = gathered(s);
   if (me == 0) {
     gcol_table *whole = make_rows(0, n, 50, 0);
-    gcol_table *a = sorted_all(gcol_table_get_view(all)), *b = sorted_all(gcol_table_get_view(whole));
+    gcol_table *a = sorted_all(gcol_table_get_view(all)),
+               *b = sorted_all(gcol_table_get_view(whole));
     assert_tables_equal(gcol_table_get_view(a), gcol_table_get_view(b));
     gcol_table_free(a), gcol_table_free(b), gcol_table_free(whole);
   }
@@ -198,7 +204,8 @@ static void check_join(gcol_join_kind kind, int32_t num_keys, int64_t broadcast_
     GCOL_TEST_OK(gcol_join_tables(gcol_table_get_view(l), on, gcol_table_get_view(r), on, num_keys,
                                   kind, GCOL_NULLS_EQUAL, false, &expect, NULL, NULL));
     assert_int_equal(all->num_rows, j->global_rows);
-    gcol_table *a = sorted_all(gcol_table_get_view(all)), *b = sorted_all(gcol_table_get_view(expect));
+    gcol_table *a = sorted_all(gcol_table_get_view(all)),
+               *b = sorted_all(gcol_table_get_view(expect));
     assert_tables_equal(gcol_table_get_view(a), gcol_table_get_view(b));
     gcol_table_free(a), gcol_table_free(b), gcol_table_free(expect), gcol_table_free(l);
     gcol_table_free(r);
@@ -230,9 +237,9 @@ static void groupby_merges_partials(void **state) {
   gcol_dist_table *t = dist_rows(n, 200, 0), *g = NULL, *s = NULL, *g2 = NULL;
   int32_t const keys[2] = {0, 1};
   gcol_groupby_agg_kind const kinds[9] = {
-      GCOL_GROUPBY_SUM,  GCOL_GROUPBY_MIN,      GCOL_GROUPBY_MAX, GCOL_GROUPBY_COUNT_VALID,
-      GCOL_GROUPBY_COUNT_ALL, GCOL_GROUPBY_MEAN, GCOL_GROUPBY_VARIANCE, GCOL_GROUPBY_STD,
-      GCOL_GROUPBY_M2};
+      GCOL_GROUPBY_SUM,         GCOL_GROUPBY_MIN,       GCOL_GROUPBY_MAX,
+      GCOL_GROUPBY_COUNT_VALID, GCOL_GROUPBY_COUNT_ALL, GCOL_GROUPBY_MEAN,
+      GCOL_GROUPBY_VARIANCE,    GCOL_GROUPBY_STD,       GCOL_GROUPBY_M2};
   int32_t const value_col[9] = {2, 2, 3, 3, 2, 2, 3, 2, 3};
   gcol_dist_agg aggs[9];
   for (int i = 0; i < 9; ++i) {
@@ -250,19 +257,21 @@ static void groupby_merges_partials(void **state) {
     gcol_table *whole = make_rows(0, n, 200, 0);
     gcol_table_view const w = gcol_table_get_view(whole);
     gcol_groupby_request req[9];
-    for (int i = 0; i < 9; ++i) req[i] = (gcol_groupby_request){w.columns[value_col[i]], &aggs[i].agg, 1};
+    for (int i = 0; i < 9; ++i)
+      req[i] = (gcol_groupby_request){w.columns[value_col[i]], &aggs[i].agg, 1};
     gcol_groupby_options const sorted = {false, true};
     gcol_groupby_result *expect = NULL;
-    GCOL_TEST_OK(gcol_groupby_aggregate((gcol_table_view){2, w.num_rows, w.columns}, req, 9, &sorted,
-                                        &expect, NULL, NULL));
+    GCOL_TEST_OK(gcol_groupby_aggregate((gcol_table_view){2, w.num_rows, w.columns}, req, 9,
+                                        &sorted, &expect, NULL, NULL));
     for (int pass = 0; pass < 2; ++pass) {
       gcol_table_view const got = gcol_table_get_view(pass == 0 ? all : all2);
       gcol_table *ordered = NULL;
-      GCOL_TEST_OK(gcol_sort_by_key(got, (gcol_table_view){2, got.num_rows, got.columns}, NULL, NULL,
-                                    &ordered, NULL, NULL));
+      GCOL_TEST_OK(gcol_sort_by_key(got, (gcol_table_view){2, got.num_rows, got.columns}, NULL,
+                                    NULL, &ordered, NULL, NULL));
       gcol_table_view const o = gcol_table_get_view(ordered);
       assert_int_equal(o.num_rows, expect->keys->num_rows);
-      for (int c = 0; c < 2; ++c) gcol_test_assert_columns_equal(o.columns[c], gcol_table_get_view(expect->keys).columns[c]);
+      for (int c = 0; c < 2; ++c)
+        gcol_test_assert_columns_equal(o.columns[c], gcol_table_get_view(expect->keys).columns[c]);
       for (int i = 0; i < 9; ++i) {
         gcol_column_view const e = gcol_column_get_view(expect->columns[i]);
         if (e.type.id == GCOL_FLOAT64) {
@@ -277,7 +286,8 @@ static void groupby_merges_partials(void **state) {
     gcol_table_free(whole);
   }
   gcol_table_free(all), gcol_table_free(all2);
-  gcol_dist_table_free(g), gcol_dist_table_free(g2), gcol_dist_table_free(s), gcol_dist_table_free(t);
+  gcol_dist_table_free(g), gcol_dist_table_free(g2), gcol_dist_table_free(s),
+      gcol_dist_table_free(t);
 }
 
 static void sort_ranges_rows_over_ranks(void **state) {
@@ -298,7 +308,8 @@ static void sort_ranges_rows_over_ranks(void **state) {
     gcol_table *whole = make_rows(0, n, 1000, 0), *expect = NULL;
     gcol_table_view const w = gcol_table_get_view(whole);
     gcol_column_view kv[2] = {w.columns[0], w.columns[4]};
-    GCOL_TEST_OK(gcol_sort_by_key(w, (gcol_table_view){2, n, kv}, order, nulls, &expect, NULL, NULL));
+    GCOL_TEST_OK(
+        gcol_sort_by_key(w, (gcol_table_view){2, n, kv}, order, nulls, &expect, NULL, NULL));
     assert_tables_equal(gcol_table_get_view(all), gcol_table_get_view(expect));
     gcol_table_free(expect), gcol_table_free(whole);
   }
@@ -310,7 +321,8 @@ static void bad_input_fails_on_every_rank(void **state) {
   (void)state;
   gcol_dist_table *t = dist_rows(1000, 10, 0), *out = NULL;
   int32_t const bad[1] = {9};
-  assert_int_equal(gcol_dist_shuffle(comm, t, bad, 1, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_int_equal(gcol_dist_shuffle(comm, t, bad, 1, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
   assert_null(out);
   int32_t const string_on[1] = {1}, int_on[1] = {0};
   assert_int_equal(gcol_dist_join(comm, t, int_on, t, string_on, 1, GCOL_JOIN_INNER,
@@ -324,7 +336,8 @@ static void bad_input_fails_on_every_rank(void **state) {
   gcol_table *local = me == ranks - 1 ? NULL : make_rows(0, 10, 10, 0);
   gcol_status const st = gcol_dist_table_make(comm, local, &out, NULL);
   gcol_status const expected = me == ranks - 1 ? GCOL_ERROR_INVALID_ARGUMENT : GCOL_ERROR_PEER;
-  assert_true(everywhere(st == (ranks == 1 ? GCOL_ERROR_INVALID_ARGUMENT : expected) && out == NULL));
+  assert_true(
+      everywhere(st == (ranks == 1 ? GCOL_ERROR_INVALID_ARGUMENT : expected) && out == NULL));
   gcol_table_free(local);
   gcol_dist_table_free(t);
 }
@@ -386,9 +399,9 @@ int main(int argc, char **argv) {
      * from a unique id that MPI merely carries, so gcol's control messages go through NCCL) */
     const char *which = getenv("GCOL_DIST_TRANSPORT");
     bool const nccl_only = which != NULL && strcmp(which, "nccl-id") == 0;
-    gcol_dist_transport const transport =
-        which != NULL && strncmp(which, "nccl", 4) == 0 ? GCOL_DIST_TRANSPORT_NCCL
-                                                        : GCOL_DIST_TRANSPORT_MPI;
+    gcol_dist_transport const transport = which != NULL && strncmp(which, "nccl", 4) == 0
+                                              ? GCOL_DIST_TRANSPORT_NCCL
+                                              : GCOL_DIST_TRANSPORT_MPI;
     gcol_status made = GCOL_OK;
     if (nccl_only) {
       uint8_t id[GCOL_DIST_UNIQUE_ID_BYTES] = {0};

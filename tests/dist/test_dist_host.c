@@ -43,8 +43,8 @@ static void allreduce_and_allgather(void **state) {
   assert_int_equal(gcol_detail_dist_allreduce_i64(comm, mx, 1, GCOL_DETAIL_DIST_MAX), GCOL_OK);
   assert_int_equal(gcol_detail_dist_allreduce_i64(comm, mn, 1, GCOL_DETAIL_DIST_MIN), GCOL_OK);
   int64_t const sum = (int64_t)n * (n + 1) / 2;
-  bool ok = v[0] == sum && v[1] == 10 * (sum - n) && v[2] == -(sum - n) &&
-            mx[0] == 7 * (n - 1) && mn[0] == 100 - (n - 1);
+  bool ok = v[0] == sum && v[1] == 10 * (sum - n) && v[2] == -(sum - n) && mx[0] == 7 * (n - 1) &&
+            mn[0] == 100 - (n - 1);
   int64_t mine[2] = {me, (int64_t)me * me};
   int64_t *all = (int64_t *)malloc(2 * (size_t)n * sizeof *all);
   assert_non_null(all);
@@ -73,9 +73,9 @@ static void host_exchange_delivers_every_part(void **state) {
     recv[p] = malloc((size_t)recv_sizes[p] + 1);
     memset(send[p], me * 16 + p, (size_t)send_sizes[p]);
   }
-  assert_int_equal(gcol_detail_dist_exchange_host(comm, (const void *const *)send, send_sizes,
-                                                  recv, recv_sizes),
-                   GCOL_OK);
+  assert_int_equal(
+      gcol_detail_dist_exchange_host(comm, (const void *const *)send, send_sizes, recv, recv_sizes),
+      GCOL_OK);
   bool ok = true;
   for (int32_t p = 0; p < n; ++p) {
     for (int64_t i = 0; i < recv_sizes[p]; ++i) {
@@ -98,8 +98,8 @@ static void errors_are_agreed_on(void **state) {
   assert_int_equal(gcol_dist_agree(comm, GCOL_OK), GCOL_OK);
   gcol_status const mine = me == n - 1 ? GCOL_ERROR_OUT_OF_MEMORY : GCOL_OK;
   gcol_status const got = gcol_dist_agree(comm, mine);
-  bool const ok = me == n - 1 ? got == GCOL_ERROR_OUT_OF_MEMORY
-                              : got == (n > 1 ? GCOL_ERROR_PEER : GCOL_OK);
+  bool const ok =
+      me == n - 1 ? got == GCOL_ERROR_OUT_OF_MEMORY : got == (n > 1 ? GCOL_ERROR_PEER : GCOL_OK);
   bool const named = me == n - 1 || n == 1 || strstr(gcol_last_error(), "another rank") != NULL;
   assert_true(everywhere(ok && named));
   assert_int_equal(gcol_dist_agree(NULL, GCOL_OK), GCOL_ERROR_INVALID_ARGUMENT);

@@ -38,8 +38,10 @@ static gcol_table *rows(int64_t begin, int64_t end) {
   }
   gcol_column *cols[2] = {NULL, NULL};
   gcol_table *t = NULL;
-  if (gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, k, NULL, NULL, NULL, &cols[0]) == GCOL_OK &&
-      gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, v, NULL, NULL, NULL, &cols[1]) == GCOL_OK) {
+  if (gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, k, NULL, NULL, NULL,
+                                   &cols[0]) == GCOL_OK &&
+      gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, v, NULL, NULL, NULL,
+                                   &cols[1]) == GCOL_OK) {
     (void)gcol_table_make(cols, 2, &t);
   }
   free(k);
@@ -51,7 +53,8 @@ static void *run_rank(void *p) {
   rank_work *w = (rank_work *)p;
   int32_t const r = w->rank;
   (void)cudaSetDevice(r);
-  gcol_table *local = w->fail_here ? NULL : rows((int64_t)ROWS * r / ranks, (int64_t)ROWS * (r + 1) / ranks);
+  gcol_table *local =
+      w->fail_here ? NULL : rows((int64_t)ROWS * r / ranks, (int64_t)ROWS * (r + 1) / ranks);
   gcol_dist_table *t = NULL, *g = NULL;
   w->make_st = gcol_dist_table_make(comms[r], local, &t, NULL);
   if (w->make_st != GCOL_OK) {
@@ -102,7 +105,8 @@ static void groupby_over_threads_equals_one_gpu(void **state) {
   GCOL_TEST_OK(gcol_column_copy_to_host(s.columns[1], sum, NULL, NULL));
   GCOL_TEST_OK(gcol_column_copy_to_host(s.columns[2], count, NULL, NULL));
   for (int64_t k = 0; k < KEYS; ++k) {
-    /* rows k, k + KEYS, ...: ROWS / KEYS of them, summing to count * k + KEYS * count * (count - 1) / 2 */
+    /* rows k, k + KEYS, ...: ROWS / KEYS of them, summing to count * k + KEYS * count * (count - 1)
+     * / 2 */
     int64_t const c = ROWS / KEYS;
     assert_int_equal(key[k], k);
     assert_int_equal(count[k], c);
