@@ -46,6 +46,7 @@
 #include "gcol/strings/find.h"
 #include "gcol/strings/like.h"
 #include "gcol/io/parquet.h"
+#include "gcol/io/csv.h"
 
 #include "gcol/typed_view.h"
 #include "gcol/accessors.h"

@@ -1,0 +1,147 @@
+/*
+ * CSV writer, device part (lib/io/csv_write.c prepares the columns): a thread per row counts
+ * its bytes, the shared int64 exclusive sum places the rows, the same thread writes them, and
+ * the text is copied to the host after the header.
+ */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.cuh"
+#include "detail/scan.h"
+#include "gcol/bits.h"
+#include "internal/csv.h"
+
+namespace {
+
+/* Fixed texts of a row: null, true, false values and the terminator. */
+typedef struct texts {
+  const char *text[4];
+  int64_t size[4];
+} texts;
+
+__device__ int64_t put_raw(const char *s, int64_t len, char *out) {
+  if (out != NULL) {
+    for (int64_t i = 0; i < len; ++i) out[i] = s[i];
+  }
+  return len;
+}
+
+/* Row r's text (out NULL: only its size). */
+__device__ int64_t put_row(const gcol_detail_csv_wcol *cols, int32_t columns, int64_t r,
+                           gcol_detail_csv_dialect d, texts t, char *out) {
+  int64_t n = 0;
+  for (int32_t c = 0; c < columns; ++c) {
+    gcol_detail_csv_wcol const w = cols[c];
+    char *at = out != NULL ? out + n : NULL;
+    if (c > 0) {
+      if (at != NULL) *at++ = (char)d.delimiter;
+      ++n;
+    }
+    bool const valid = w.kind == 0 ? gcol_strings_view_is_valid(w.s, r)
+                                   : gcol_bit_is_set_or_null_mask(w.mask, w.mask_offset + r);
+    if (!valid) {
+      n += put_raw(t.text[0], t.size[0], at);
+    } else if (w.kind == 0) {
+      gcol_string_ref const v = gcol_strings_view_get(w.s, r);
+      n += gcol_detail_csv_put_field(d, v.data, v.size, at);
+    } else if (w.kind == 1) {
+      int const k = ((const uint8_t *)w.data)[r] != 0 ? 1 : 2;
+      n += gcol_detail_csv_put_field(d, t.text[k], t.size[k], at);
+    } else {
+      int64_t const ticks =
+          w.unit == 0 ? ((const int32_t *)w.data)[r] : ((const int64_t *)w.data)[r];
+      n += gcol_detail_csv_format_timestamp(ticks, w.unit, at);
+    }
+  }
+  return n + put_raw(t.text[3], t.size[3], out != NULL ? out + n : NULL);
+}
+
+__global__ void row_size_kernel(const gcol_detail_csv_wcol *cols, int32_t columns, int64_t rows,
+                                gcol_detail_csv_dialect d, texts t, int64_t *sizes) {
+  GCOL_DETAIL_GRID_LOOP(r, rows + 1) {
+    sizes[r] = r < rows ? put_row(cols, columns, r, d, t, NULL) : 0;
+  }
+}
+
+__global__ void row_write_kernel(const gcol_detail_csv_wcol *cols, int32_t columns, int64_t rows,
+                                 gcol_detail_csv_dialect d, texts t, const int64_t *offsets,
+                                 char *chars) {
+  GCOL_DETAIL_GRID_LOOP(r, rows) { put_row(cols, columns, r, d, t, chars + offsets[r]); }
+}
+
+#define LAUNCH(kernel, count)                                                                 \
+  kernel<<<gcol_detail_grid_size((count), GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0, \
+           (cudaStream_t)stream>>>
+
+}  // namespace
+
+extern "C" gcol_status gcol_detail_csv_write_rows(
+    const gcol_detail_csv_wcol *columns, int32_t num_columns, int64_t num_rows,
+    gcol_detail_csv_dialect dialect, const char *null_value, const char *true_value,
+    const char *false_value, const char *terminator, const char *header, int64_t header_size,
+    gcol_stream stream, char **out, int64_t *out_size) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  gcol_buffer *d_cols = NULL, *d_texts = NULL, *d_sizes = NULL, *d_chars = NULL;
+  char *text = NULL;
+  int64_t total = 0;
+  const char *host_texts[4] = {null_value, true_value, false_value, terminator};
+  texts t;
+  size_t all = 0;
+  *out = NULL;
+  *out_size = 0;
+  for (int k = 0; k < 4; ++k) all += strlen(host_texts[k]);
+  GCOL_DETAIL_TRY(gcol_buffer_create(all > 0 ? all : 1, stream, NULL, &d_texts));
+  all = 0;
+  for (int k = 0; k < 4; ++k) {
+    size_t const n = strlen(host_texts[k]);
+    t.text[k] = (const char *)d_texts->data + all;
+    t.size[k] = (int64_t)n;
+    if (n > 0) {
+      GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync((char *)d_texts->data + all, host_texts[k], n,
+                                           cudaMemcpyHostToDevice, s));
+    }
+    all += n;
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create_copy(
+      columns, (size_t)(num_columns > 0 ? num_columns : 0) * sizeof *columns, stream, NULL,
+      &d_cols));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(num_rows + 1) * sizeof(int64_t), stream, NULL,
+                                     &d_sizes));
+  {
+    const gcol_detail_csv_wcol *cols = (const gcol_detail_csv_wcol *)d_cols->data;
+    int64_t *sizes = (int64_t *)d_sizes->data;
+    LAUNCH(row_size_kernel, num_rows + 1)(cols, num_columns, num_rows, dialect, t, sizes);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, num_rows + 1, stream));
+    GCOL_DETAIL_CUDA_TRY(
+        cudaMemcpyAsync(&total, sizes + num_rows, sizeof total, cudaMemcpyDeviceToHost, s));
+    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_chars));
+    if (num_rows > 0) {
+      LAUNCH(row_write_kernel, num_rows)
+      (cols, num_columns, num_rows, dialect, t, sizes, (char *)d_chars->data);
+      GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    }
+  }
+  text = (char *)malloc((size_t)(header_size + total > 0 ? header_size + total : 1));
+  GCOL_DETAIL_CHECK(text != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory (%lld bytes of text)",
+                    (long long)(header_size + total));
+  if (header_size > 0) memcpy(text, header, (size_t)header_size);
+  if (total > 0) {
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(text + header_size, d_chars->data, (size_t)total,
+                                         cudaMemcpyDeviceToHost, s));
+  }
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  *out = text;
+  *out_size = header_size + total;
+  text = NULL;
+done:
+  free(text);
+  gcol_buffer_free(d_cols);
+  gcol_buffer_free(d_texts);
+  gcol_buffer_free(d_sizes);
+  gcol_buffer_free(d_chars);
+  return status;
+}
