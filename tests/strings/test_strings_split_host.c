@@ -20,11 +20,27 @@
 /* Pieces of random strings: ASCII, delimiters, whitespace of 1 to 3 bytes, 2-, 3- and
  * 4-byte characters (U+10FFFF), invalid bytes (a stray continuation, truncated sequences,
  * an overlong form, a lone lead byte). */
-static const char *const pieces[] = {"a",        "b",        ",",        ", ",   "--",
-                                     " ",        "\t",       "\n",       "\x1c", "\xc2\x85",
-                                     "\xc2\xa0", "\xe3\x80\x80", "\xe2\x80\xa8", "\xc3\xa9",
-                                     "\xe2\x82\xac", "\xf4\x8f\xbf\xbf", "\x80", "\xe2\x82",
-                                     "\xe3\x80", "\xc0\xaf", "\xf4"};
+static const char *const pieces[] = {"a",
+                                     "b",
+                                     ",",
+                                     ", ",
+                                     "--",
+                                     " ",
+                                     "\t",
+                                     "\n",
+                                     "\x1c",
+                                     "\xc2\x85",
+                                     "\xc2\xa0",
+                                     "\xe3\x80\x80",
+                                     "\xe2\x80\xa8",
+                                     "\xc3\xa9",
+                                     "\xe2\x82\xac",
+                                     "\xf4\x8f\xbf\xbf",
+                                     "\x80",
+                                     "\xe2\x82",
+                                     "\xe3\x80",
+                                     "\xc0\xaf",
+                                     "\xf4"};
 #define NUM_PIECES ((int64_t)(sizeof pieces / sizeof pieces[0]))
 
 static int64_t random_string(gcol_test_rng *rng, char *out, int64_t max_pieces) {
@@ -181,8 +197,10 @@ static void test_split_known_answers(void **state) {
     }
     for (int64_t k = 0; k < q->count; ++k) {
       int64_t const wl = (int64_t)strlen(q->pieces[k]);
-      if (got[2 * k + 1] - got[2 * k] != wl || memcmp(q->s + got[2 * k], q->pieces[k], (size_t)wl) ||
-          ref[2 * k + 1] - ref[2 * k] != wl || memcmp(q->s + ref[2 * k], q->pieces[k], (size_t)wl)) {
+      if (got[2 * k + 1] - got[2 * k] != wl ||
+          memcmp(q->s + got[2 * k], q->pieces[k], (size_t)wl) ||
+          ref[2 * k + 1] - ref[2 * k] != wl ||
+          memcmp(q->s + ref[2 * k], q->pieces[k], (size_t)wl)) {
         fail_msg("case %zu: piece %lld differs from Python's", i, (long long)k);
       }
     }
@@ -231,8 +249,8 @@ static char *kernel_join(gcol_strings_view v, int64_t first, int64_t last, gcol_
   return out;
 }
 
-static void expect_same(const char *what, const char *got, int64_t gn, const char *want,
-                        int64_t wn, int64_t iter) {
+static void expect_same(const char *what, const char *got, int64_t gn, const char *want, int64_t wn,
+                        int64_t iter) {
   if ((got == NULL) != (want == NULL)) {
     fail_msg("%s (case %lld): null %d, want %d", what, (long long)iter, got == NULL, want == NULL);
   }
@@ -401,12 +419,13 @@ static void test_split_argument_checks(void **state) {
                     GCOL_ERROR_INVALID_ARGUMENT, "max_splits is -2");
   GCOL_TEST_STATUS(gcol_strings_split(two, x, -1, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("out is NULL");
-  EXPECT_FAIL(gcol_strings_split_record(ints, NULL, -1, &out, NULL, NULL),
-              GCOL_ERROR_TYPE_MISMATCH, "gcol_strings_split_record: input is int32");
+  EXPECT_FAIL(gcol_strings_split_record(ints, NULL, -1, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
+              "gcol_strings_split_record: input is int32");
   EXPECT_FAIL(gcol_strings_rsplit_record(two, x, INT64_MIN, &out, NULL, NULL),
               GCOL_ERROR_INVALID_ARGUMENT, "max_splits is");
   EXPECT_FAIL(gcol_strings_rsplit_record(two, null_s, 1, &out, NULL, NULL),
-              GCOL_ERROR_INVALID_ARGUMENT, "gcol_strings_rsplit_record: delimiter is a null scalar");
+              GCOL_ERROR_INVALID_ARGUMENT,
+              "gcol_strings_rsplit_record: delimiter is a null scalar");
   GCOL_TEST_STATUS(gcol_strings_rsplit_record(two, x, -1, NULL, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
 
@@ -448,8 +467,8 @@ static void test_combine_argument_checks(void **state) {
               GCOL_ERROR_INVALID_ARGUMENT, "separator is a null scalar");
   EXPECT_FAIL(gcol_strings_concatenate(t, x, int_s, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
               "null_replacement is int32");
-  EXPECT_FAIL(gcol_strings_concatenate(t, x, null_s, &out, NULL, NULL),
-              GCOL_ERROR_INVALID_ARGUMENT, "gcol_strings_concatenate: null_replacement is a null");
+  EXPECT_FAIL(gcol_strings_concatenate(t, x, null_s, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT,
+              "gcol_strings_concatenate: null_replacement is a null");
   GCOL_TEST_STATUS(gcol_strings_concatenate(t, x, NULL, NULL, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
   EXPECT_FAIL(gcol_strings_concatenate_column(t, three, NULL, &out, NULL, NULL),
