@@ -110,8 +110,8 @@ done:
 
 /* An empty STRING column. */
 static gcol_status empty_strings(gcol_stream stream, gcol_mr *mr, gcol_column **out) {
-  gcol_column_view const v = gcol_column_view_make(gcol_data_type_make(GCOL_STRING), 0, NULL,
-                                                   NULL, 0);
+  gcol_column_view const v =
+      gcol_column_view_make(gcol_data_type_make(GCOL_STRING), 0, NULL, NULL, 0);
   return gcol_column_empty_like(v, stream, mr, out);
 }
 
@@ -127,16 +127,15 @@ static gcol_status combine_strings(const combine_args *args, int64_t n, gcol_str
     goto done;
   }
   GCOL_DETAIL_TRY(combine_offsets(args, n, stream, &sizes, &valid, &total, &nulls));
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column((const int64_t *)sizes->data, n + 1,
-                                             gcol_detail_offsets_type(total), stream, mr,
-                                             &offsets));
+  GCOL_DETAIL_TRY(gcol_detail_offsets_column(
+      (const int64_t *)sizes->data, n + 1, gcol_detail_offsets_type(total), stream, mr, &offsets));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
   gcol_detail_combine_write_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                                      GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
       *args, n, (const int64_t *)sizes->data, (const uint8_t *)valid->data, (char *)chars->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_strings_flags_mask((const uint8_t *)valid->data, n, nulls, stream,
-                                                 mr, &mask));
+  GCOL_DETAIL_TRY(
+      gcol_detail_strings_flags_mask((const uint8_t *)valid->data, n, nulls, stream, mr, &mask));
   GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, mask, nulls, out));
   offsets = NULL;
   chars = NULL;
@@ -188,8 +187,8 @@ done:
 static gcol_status check_columns(gcol_table_view columns) {
   gcol_status status = GCOL_OK;
   char what[32];
-  GCOL_DETAIL_CHECK(columns.num_columns > 0 && columns.columns != NULL,
-                    GCOL_ERROR_INVALID_ARGUMENT, "columns has no column");
+  GCOL_DETAIL_CHECK(columns.num_columns > 0 && columns.columns != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                    "columns has no column");
   for (int32_t c = 0; c < columns.num_columns; ++c) {
     snprintf(what, sizeof what, "columns[%d]", (int)c);
     GCOL_DETAIL_TRY(gcol_detail_strings_check(columns.columns[c], what));
@@ -202,13 +201,14 @@ done:
 }
 
 /* The columns' views as a device array (a temporary). */
-static gcol_status columns_to_device(gcol_table_view columns, gcol_stream stream,
-                                     gcol_buffer **buf, combine_args *args) {
+static gcol_status columns_to_device(gcol_table_view columns, gcol_stream stream, gcol_buffer **buf,
+                                     combine_args *args) {
   gcol_status status = GCOL_OK;
   int32_t const k = columns.num_columns;
   gcol_strings_view *views = (gcol_strings_view *)calloc((size_t)k, sizeof *views);
   GCOL_DETAIL_CHECK(views != NULL, GCOL_ERROR_OUT_OF_MEMORY, "%d column views", (int)k);
-  for (int32_t c = 0; c < k; ++c) GCOL_DETAIL_TRY(gcol_strings_view_make(columns.columns[c], &views[c]));
+  for (int32_t c = 0; c < k; ++c)
+    GCOL_DETAIL_TRY(gcol_strings_view_make(columns.columns[c], &views[c]));
   GCOL_DETAIL_TRY(
       gcol_detail_strings_to_device(views, (int64_t)k * (int64_t)sizeof *views, stream, buf));
   args->columns = (const gcol_strings_view *)(*buf)->data;
@@ -237,7 +237,8 @@ static gcol_status check_lists(gcol_column_view lists) {
                     gcol_type_name(lists.type.id));
   GCOL_DETAIL_CHECK(lists.num_children > GCOL_LIST_VALUES_CHILD && lists.children != NULL,
                     GCOL_ERROR_INVALID_ARGUMENT, "lists has no values child");
-  GCOL_DETAIL_TRY(gcol_detail_strings_check(lists.children[GCOL_LIST_VALUES_CHILD], "lists values"));
+  GCOL_DETAIL_TRY(
+      gcol_detail_strings_check(lists.children[GCOL_LIST_VALUES_CHILD], "lists values"));
 done:
   return status;
 }
@@ -326,8 +327,7 @@ done:
 
 extern "C" gcol_status gcol_strings_join_lists(gcol_column_view lists, const gcol_scalar *separator,
                                                const gcol_scalar *null_replacement,
-                                               gcol_column **out, gcol_stream stream,
-                                               gcol_mr *mr) {
+                                               gcol_column **out, gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   gcol_buffer *scalars = NULL;
   const char *sep = NULL, *narep = NULL;
@@ -404,8 +404,8 @@ static __global__ void gcol_detail_join_sizes_kernel(gcol_strings_view s, int64_
 /* Each included row at its scanned place less the dropped leading separator: its
  * separator, then its bytes; the first included row (place 0) writes no separator. */
 static __global__ void gcol_detail_join_write_kernel(gcol_strings_view s, gcol_string_ref sep,
-                                                     gcol_detail_narep narep,
-                                                     const int64_t *places, char *chars) {
+                                                     gcol_detail_narep narep, const int64_t *places,
+                                                     char *chars) {
   GCOL_DETAIL_GRID_LOOP(i, s.size) {
     bool const first = places[i] == 0;
     gcol_detail_sink k = gcol_detail_sink_make(chars + (first ? 0 : places[i] - sep.size));
@@ -434,8 +434,8 @@ static gcol_status join_rows(gcol_strings_view s, const combine_args *args, int6
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &places));
   p = (int64_t *)places->data;
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(p + n, 0, 2 * sizeof(int64_t), st));
-  gcol_detail_join_sizes_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
-      s, sep_size, args->narep, INT64_MAX / (n + 1), p);
+  gcol_detail_join_sizes_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(s, sep_size, args->narep,
+                                                                         INT64_MAX / (n + 1), p);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(p, p, n + 1, stream));
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, p + n, sizeof tail, cudaMemcpyDeviceToHost, st));
@@ -444,13 +444,13 @@ static gcol_status join_rows(gcol_strings_view s, const combine_args *args, int6
                     "the joined row would pass INT64_MAX bytes: too large to address");
   bytes = any_included ? tail[0] - sep_size : 0;
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)bytes, stream, mr, chars));
-  gcol_detail_join_write_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
-      s, args->sep, args->narep, p, (char *)(*chars)->data);
+  gcol_detail_join_write_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(s, args->sep, args->narep,
+                                                                         p, (char *)(*chars)->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   gcol_detail_join_offsets_kernel<<<1, 1, 0, st>>>(p + n, bytes); /* after the writes read p */
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column(p + n, 2, gcol_detail_offsets_type(bytes), stream,
-                                             mr, offsets));
+  GCOL_DETAIL_TRY(
+      gcol_detail_offsets_column(p + n, 2, gcol_detail_offsets_type(bytes), stream, mr, offsets));
 done:
   gcol_buffer_free(places);
   return status;

@@ -23,8 +23,7 @@
 
 /* counts[i] = pieces of row i; counts[s.size + 1] = the most (zeroed by the caller). */
 static __global__ void gcol_detail_split_count_kernel(gcol_strings_view s,
-                                                      gcol_detail_split_spec sp,
-                                                      int64_t *counts) {
+                                                      gcol_detail_split_spec sp, int64_t *counts) {
   unsigned long long *const most = (unsigned long long *)(counts + s.size + 1);
   GCOL_DETAIL_GRID_LOOP(i, s.size) {
     int64_t count = 0;
@@ -108,16 +107,17 @@ static gcol_status write_pieces(gcol_strings_view s, gcol_detail_split_spec sp,
   sz = (int64_t *)sizes->data;
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sz + pieces, 0, sizeof(int64_t), st));
   gcol_detail_split_pieces_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(s, sp, places, sz, NULL,
-                                                                          NULL);
+                                                                           NULL);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sz, sz, pieces + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&total, sz + pieces, sizeof total, cudaMemcpyDeviceToHost, st));
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemcpyAsync(&total, sz + pieces, sizeof total, cudaMemcpyDeviceToHost, st));
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sz, pieces + 1, gcol_detail_offsets_type(total), stream,
-                                             mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sz, pieces + 1, gcol_detail_offsets_type(total),
+                                             stream, mr, &offsets));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
   gcol_detail_split_pieces_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(s, sp, places, NULL, sz,
-                                                                          (char *)chars->data);
+                                                                           (char *)chars->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_TRY(gcol_column_make_strings(pieces, offsets, chars, NULL, 0, out));
   offsets = NULL;
@@ -162,7 +162,8 @@ static gcol_status split_pieces(gcol_column_view input, const char *host_delim,
     sp.delim = (const char *)delim->data;
   }
   GCOL_DETAIL_TRY(count_pieces(s, sp, stream, places, &pieces, most));
-  GCOL_DETAIL_TRY(write_pieces(s, sp, (const int64_t *)(*places)->data, pieces, stream, mr, values));
+  GCOL_DETAIL_TRY(
+      write_pieces(s, sp, (const int64_t *)(*places)->data, pieces, stream, mr, values));
 done:
   gcol_buffer_free(delim);
   return status;
@@ -259,8 +260,8 @@ done:
 }
 
 extern "C" gcol_status gcol_strings_split(gcol_column_view input, const gcol_scalar *delimiter,
-                                          int64_t max_splits, gcol_table **out,
-                                          gcol_stream stream, gcol_mr *mr) {
+                                          int64_t max_splits, gcol_table **out, gcol_stream stream,
+                                          gcol_mr *mr) {
   GCOL_DETAIL_NVTX_PUSH("gcol_strings_split");
   gcol_status const status = split_table(input, delimiter, max_splits, false, out, stream, mr);
   GCOL_DETAIL_NVTX_POP();
@@ -268,8 +269,8 @@ extern "C" gcol_status gcol_strings_split(gcol_column_view input, const gcol_sca
 }
 
 extern "C" gcol_status gcol_strings_rsplit(gcol_column_view input, const gcol_scalar *delimiter,
-                                           int64_t max_splits, gcol_table **out,
-                                           gcol_stream stream, gcol_mr *mr) {
+                                           int64_t max_splits, gcol_table **out, gcol_stream stream,
+                                           gcol_mr *mr) {
   GCOL_DETAIL_NVTX_PUSH("gcol_strings_rsplit");
   gcol_status const status = split_table(input, delimiter, max_splits, true, out, stream, mr);
   GCOL_DETAIL_NVTX_POP();
@@ -287,9 +288,9 @@ extern "C" gcol_status gcol_strings_split_record(gcol_column_view input,
 }
 
 extern "C" gcol_status gcol_strings_rsplit_record(gcol_column_view input,
-                                                  const gcol_scalar *delimiter,
-                                                  int64_t max_splits, gcol_column **out,
-                                                  gcol_stream stream, gcol_mr *mr) {
+                                                  const gcol_scalar *delimiter, int64_t max_splits,
+                                                  gcol_column **out, gcol_stream stream,
+                                                  gcol_mr *mr) {
   GCOL_DETAIL_NVTX_PUSH("gcol_strings_rsplit_record");
   gcol_status const status = split_record(input, delimiter, max_splits, true, out, stream, mr);
   GCOL_DETAIL_NVTX_POP();

@@ -86,8 +86,8 @@ gcol_status gcol_strings_concatenate(gcol_table_view columns, const gcol_scalar 
  * @note As gcol_strings_concatenate().
  */
 gcol_status gcol_strings_concatenate_column(gcol_table_view columns, gcol_column_view separators,
-                                            const gcol_scalar *null_replacement,
-                                            gcol_column **out, gcol_stream stream, gcol_mr *mr);
+                                            const gcol_scalar *null_replacement, gcol_column **out,
+                                            gcol_stream stream, gcol_mr *mr);
 
 /**
  * @brief Joins every row of @p input, in order, into one string with @p separator between
@@ -149,8 +149,8 @@ gcol_status gcol_strings_join_lists(gcol_column_view lists, const gcol_scalar *s
  * @note As gcol_strings_join_lists().
  */
 gcol_status gcol_strings_join_lists_column(gcol_column_view lists, gcol_column_view separators,
-                                           const gcol_scalar *null_replacement,
-                                           gcol_column **out, gcol_stream stream, gcol_mr *mr);
+                                           const gcol_scalar *null_replacement, gcol_column **out,
+                                           gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
 
