@@ -42,9 +42,11 @@
 #include "gcol/interop.h"
 #include "gcol/strings/attributes.h"
 #include "gcol/strings/case.h"
+#include "gcol/strings/combine.h"
 #include "gcol/strings/edit.h"
 #include "gcol/strings/find.h"
 #include "gcol/strings/like.h"
+#include "gcol/strings/split.h"
 #include "gcol/io/parquet.h"
 #include "gcol/io/csv.h"
 

@@ -1,4 +1,7 @@
 /* Shared pieces of the strings operations (strings_common.h). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "common.cuh"
 #include "gcol/bitmask.h"
 #include "gcol/indexalator.h"
@@ -134,5 +137,67 @@ extern "C" gcol_status gcol_detail_strings_to_device(const void *data, int64_t s
   buf = NULL;
 done:
   gcol_buffer_free(buf);
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_strings_list_to_device(const char *const *strings,
+                                                          const int64_t *sizes, int32_t count,
+                                                          gcol_stream stream, gcol_buffer **buf,
+                                                          gcol_strings_view *out) {
+  gcol_status status = GCOL_OK;
+  int64_t const head = (int64_t)(count + 1) * (int64_t)sizeof(int64_t);
+  int64_t bytes = 0, at = 0;
+  for (int32_t j = 0; j < count; ++j) bytes += sizes[j];
+  char *host = (char *)malloc((size_t)(head + bytes));
+  GCOL_DETAIL_CHECK(host != NULL, GCOL_ERROR_OUT_OF_MEMORY, "%lld bytes of host memory",
+                    (long long)(head + bytes));
+  for (int32_t j = 0; j <= count; ++j) {
+    memcpy(host + (int64_t)j * (int64_t)sizeof(int64_t), &at, sizeof at);
+    if (j == count) break;
+    if (sizes[j] > 0) memcpy(host + head + at, strings[j], (size_t)sizes[j]);
+    at += sizes[j];
+  }
+  GCOL_DETAIL_TRY(gcol_detail_strings_to_device(host, head + bytes, stream, buf));
+  memset(out, 0, sizeof *out);
+  out->offsets.data = (*buf)->data;
+  out->offsets.width = 8;
+  out->chars = (const char *)(*buf)->data + head;
+  out->size = count;
+done:
+  free(host);
+  return status;
+}
+
+/* Word w of the mask: bit b is valid[32 w + b] (rows past n stay 0, the padding too). */
+static __global__ void gcol_detail_flags_mask_kernel(const uint8_t *valid, int64_t n,
+                                                     int64_t words, uint32_t *mask) {
+  GCOL_DETAIL_GRID_LOOP(w, words) {
+    uint32_t word = 0;
+    for (int64_t b = 0; b < 32 && w * 32 + b < n; ++b) {
+      if (valid[w * 32 + b] != 0) word |= 1u << b;
+    }
+    mask[w] = word;
+  }
+}
+
+extern "C" gcol_status gcol_detail_strings_flags_mask(const uint8_t *valid, int64_t n,
+                                                      int64_t null_count, gcol_stream stream,
+                                                      gcol_mr *mr, gcol_buffer **mask) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *m = NULL;
+  *mask = NULL;
+  if (null_count == 0 || n == 0) goto done;
+  GCOL_DETAIL_TRY(gcol_bitmask_create(n, GCOL_MASK_UNINITIALIZED, stream, mr, &m));
+  {
+    int64_t const words = (n + 31) / 32;
+    gcol_detail_flags_mask_kernel<<<gcol_detail_grid_size(words, GCOL_DETAIL_BLOCK_SIZE),
+                                    GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+        valid, n, words, (uint32_t *)m->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  *mask = m;
+  m = NULL;
+done:
+  gcol_buffer_free(m);
   return status;
 }

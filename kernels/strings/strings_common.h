@@ -1,8 +1,8 @@
 /*
  * What the strings operations (include/gcol/strings/, kernels/strings/) share: argument
  * checks, the validity of a fixed-width output (the input's, AND the per-row targets'),
- * the check that every row fits an INT32 output, and a target or pattern copied to the
- * device.
+ * the check that every row fits an INT32 output, a target or pattern (or a few host
+ * strings) copied to the device, and a null mask built from per-row validity bytes.
  */
 #ifndef GCOL_KERNELS_STRINGS_STRINGS_COMMON_H
 #define GCOL_KERNELS_STRINGS_STRINGS_COMMON_H
@@ -47,6 +47,17 @@ gcol_status gcol_detail_strings_flag_create(gcol_stream stream, gcol_buffer **ou
 
 /* Whether the flag was set (copies it back: synchronizes). */
 gcol_status gcol_detail_strings_flag_read(const gcol_buffer *flag, gcol_stream stream, bool *set);
+
+/* `count` host strings as a strings view over a new temporary device buffer (int64 offsets,
+ * then the bytes; every row valid): scalars that kernels read as rows. */
+gcol_status gcol_detail_strings_list_to_device(const char *const *strings, const int64_t *sizes,
+                                               int32_t count, gcol_stream stream,
+                                               gcol_buffer **buf, gcol_strings_view *out);
+
+/* A null mask of n rows from `mr` whose bit i is valid[i] != 0 (device bytes); *mask NULL
+ * when null_count (the zeros among valid, known by the caller) is 0. */
+gcol_status gcol_detail_strings_flags_mask(const uint8_t *valid, int64_t n, int64_t null_count,
+                                           gcol_stream stream, gcol_mr *mr, gcol_buffer **mask);
 
 GCOL_EXTERN_C_END
 

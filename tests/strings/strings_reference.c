@@ -327,3 +327,151 @@ char *ref_reverse(const char *s, int64_t n, int64_t *len) {
   free(b);
   return buf_done(&out, len);
 }
+
+/* ---- split and join ---- */
+
+typedef struct ref_ranges {
+  int64_t *data;
+  int64_t count, cap;
+} ref_ranges;
+
+static void ranges_add(ref_ranges *r, int64_t begin, int64_t end) {
+  if (2 * r->count + 2 > r->cap) {
+    r->cap = r->cap * 2 + 16;
+    r->data = (int64_t *)realloc(r->data, (size_t)r->cap * sizeof(int64_t));
+  }
+  r->data[2 * r->count] = begin;
+  r->data[2 * r->count + 1] = end;
+  ++r->count;
+}
+
+/* Whether character k is whitespace (the Unicode table's SPACE class). */
+static bool ref_space(const char *s, const int64_t *b, int64_t k) {
+  return ref_is_class(s + b[k], b[k + 1] - b[k], GCOL_CHAR_SPACE);
+}
+
+/* CPython's split_whitespace / rsplit_whitespace over characters [0, chars). */
+static void ref_split_ws(const char *s, const int64_t *b, int64_t chars, int64_t max_splits,
+                         bool reverse, ref_ranges *r) {
+  int64_t maxcount = max_splits < 0 ? INT64_MAX : max_splits;
+  if (!reverse) {
+    int64_t i = 0, j = 0;
+    while (maxcount-- > 0) {
+      while (i < chars && ref_space(s, b, i)) i++;
+      if (i == chars) break;
+      j = i;
+      i++;
+      while (i < chars && !ref_space(s, b, i)) i++;
+      ranges_add(r, b[j], b[i]);
+    }
+    if (i < chars) {
+      while (i < chars && ref_space(s, b, i)) i++;
+      if (i != chars) ranges_add(r, b[i], b[chars]);
+    }
+    return;
+  }
+  int64_t i = chars - 1, j = chars - 1;
+  while (maxcount-- > 0) {
+    while (i >= 0 && ref_space(s, b, i)) i--;
+    if (i < 0) break;
+    j = i;
+    i--;
+    while (i >= 0 && !ref_space(s, b, i)) i--;
+    ranges_add(r, b[i + 1], b[j + 1]);
+  }
+  if (i >= 0) {
+    while (i >= 0 && ref_space(s, b, i)) i--;
+    if (i >= 0) ranges_add(r, b[0], b[i + 1]);
+  }
+}
+
+/* Byte position of the first (reverse: last) match of d within s[from, to) that begins at
+ * a boundary, or -1. */
+static int64_t ref_find_in(const char *s, const bool *boundary, int64_t from, int64_t to,
+                           const char *d, int64_t dn, bool reverse) {
+  int64_t found = -1;
+  for (int64_t p = from; p + dn <= to; ++p) {
+    if (boundary[p] && memcmp(s + p, d, (size_t)dn) == 0) {
+      found = p;
+      if (!reverse) break;
+    }
+  }
+  return found;
+}
+
+/* CPython's split / rsplit by a separator (bytes). */
+static void ref_split_delim(const char *s, int64_t n, const bool *boundary, const char *d,
+                            int64_t dn, int64_t max_splits, bool reverse, ref_ranges *r) {
+  int64_t maxcount = max_splits < 0 ? INT64_MAX : max_splits;
+  if (!reverse) {
+    int64_t i = 0;
+    while (maxcount-- > 0) {
+      int64_t const pos = ref_find_in(s, boundary, i, n, d, dn, false);
+      if (pos < 0) break;
+      ranges_add(r, i, pos);
+      i = pos + dn;
+    }
+    ranges_add(r, i, n);
+    return;
+  }
+  int64_t j = n;
+  while (maxcount-- > 0) {
+    int64_t const pos = ref_find_in(s, boundary, 0, j, d, dn, true);
+    if (pos < 0) break;
+    ranges_add(r, pos + dn, j);
+    j = pos;
+  }
+  ranges_add(r, 0, j);
+}
+
+int64_t ref_split(const char *s, int64_t n, const char *delim, int64_t dn, int64_t max_splits,
+                  bool reverse, int64_t **ranges) {
+  ref_ranges r = {NULL, 0, 0};
+  int64_t chars = 0;
+  int64_t *b = char_bounds(s, n, &chars);
+  bool *boundary = (bool *)calloc((size_t)(n + 1), 1);
+  for (int64_t k = 0; k <= chars; ++k) boundary[b[k]] = true;
+  if (dn == 0) {
+    ref_split_ws(s, b, chars, max_splits, reverse, &r);
+  } else {
+    ref_split_delim(s, n, boundary, delim, dn, max_splits, reverse, &r);
+  }
+  if (reverse) { /* CPython reverses rsplit's list at the end */
+    for (int64_t k = 0; k < r.count / 2; ++k) {
+      int64_t const o = r.count - 1 - k;
+      int64_t const b0 = r.data[2 * k], e0 = r.data[2 * k + 1];
+      r.data[2 * k] = r.data[2 * o];
+      r.data[2 * k + 1] = r.data[2 * o + 1];
+      r.data[2 * o] = b0;
+      r.data[2 * o + 1] = e0;
+    }
+  }
+  free(boundary);
+  free(b);
+  *ranges = r.data != NULL ? r.data : (int64_t *)malloc(sizeof(int64_t));
+  return r.count;
+}
+
+char *ref_join(const char *const *items, const int64_t *sizes, int64_t count, const char *sep,
+               int64_t sep_size, const char *narep, int64_t narep_size, bool skip_nulls,
+               int64_t *len) {
+  ref_buf out = {NULL, 0, 0};
+  int64_t joined = 0;
+  for (int64_t k = 0; k < count; ++k) {
+    const char *item = items[k];
+    int64_t size = sizes[k];
+    if (item == NULL && narep != NULL) {
+      item = narep;
+      size = narep_size;
+    } else if (item == NULL && skip_nulls) {
+      continue;
+    } else if (item == NULL) {
+      free(out.data);
+      *len = 0;
+      return NULL;
+    }
+    if (joined++ > 0) buf_put(&out, sep, sep_size);
+    buf_put(&out, item, size);
+  }
+  return buf_done(&out, len);
+}

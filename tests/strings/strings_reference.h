@@ -57,4 +57,23 @@ char *ref_zfill(const char *s, int64_t n, int64_t width, int64_t *len);
 char *ref_repeat(const char *s, int64_t n, int64_t count, int64_t *len);
 char *ref_reverse(const char *s, int64_t n, int64_t *len);
 
+/*
+ * Split and join (strings/split.h, strings/combine.h), transcribed from CPython's
+ * split / rsplit / split_whitespace / rsplit_whitespace over an explicit list of character
+ * boundaries, whitespace from the Unicode table (not the kernels' fixed list).
+ */
+
+/* The pieces of s.split(delim, max_splits) (reverse: s.rsplit; dn 0: whitespace) as byte
+ * ranges, left to right: (*ranges)[2 k] and [2 k + 1] begin and end piece k. Returns the
+ * number of pieces; free *ranges. A delimiter matches where it begins at a boundary. */
+int64_t ref_split(const char *s, int64_t n, const char *delim, int64_t dn, int64_t max_splits,
+                  bool reverse, int64_t **ranges);
+
+/* sep.join(items[0..count)), items[k] NULL for a null: replaced by narep when narep is not
+ * NULL, else skipped when skip_nulls, else the result is null (returns NULL). Otherwise
+ * malloc'd, never NULL, *len its bytes. */
+char *ref_join(const char *const *items, const int64_t *sizes, int64_t count, const char *sep,
+               int64_t sep_size, const char *narep, int64_t narep_size, bool skip_nulls,
+               int64_t *len);
+
 #endif /* GCOL_TESTS_STRINGS_REFERENCE_H */
