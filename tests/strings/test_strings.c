@@ -14,15 +14,9 @@
 #include "gcol/strings/find.h"
 #include "gcol/strings/like.h"
 #include "strings_reference.h"
+#include "strings_test_data.h"
 
 /* ---------------------------------------------------------------- host data */
-
-typedef struct host_strings {
-  int64_t n;
-  char *chars;
-  int64_t *offsets; /* n + 1 */
-  uint8_t *valid;   /* n */
-} host_strings;
 
 typedef enum content {
   CONTENT_MIXED = 0, /* every kind of character and invalid bytes, 0..40 bytes */
@@ -41,89 +35,15 @@ static const char *const mixed_pieces[] = {
 #define NUM_MIXED ((int)(sizeof mixed_pieces / sizeof mixed_pieces[0]))
 #define NUM_ASCII 13 /* the first 13 pieces are ASCII */
 
-static size_t piece_len(const char *p) { return p[0] == '\0' ? 1 : strlen(p); }
-
-/* Appends bytes to the row being built (row h->n, whose end is offsets[h->n + 1]). */
-static void append(host_strings *h, int64_t *cap, const char *bytes, size_t len) {
-  int64_t const at = h->offsets[h->n + 1];
-  if (at + (int64_t)len > *cap) {
-    while (at + (int64_t)len > *cap) *cap *= 2;
-    h->chars = (char *)realloc(h->chars, (size_t)*cap);
-    assert_non_null(h->chars);
-  }
-  memcpy(h->chars + at, bytes, len);
-  h->offsets[h->n + 1] = at + (int64_t)len;
-}
 
 static host_strings make_strings(gcol_test_rng *rng, int64_t n, content kind,
                                  gcol_test_validity validity) {
-  host_strings h;
-  int64_t cap = 1024;
-  h.n = 0;
-  h.chars = (char *)malloc((size_t)cap);
-  h.offsets = (int64_t *)calloc((size_t)(n + 1), sizeof(int64_t));
-  h.valid = (uint8_t *)malloc((size_t)(n > 0 ? n : 1));
-  gcol_test_fill_valid(rng, validity, h.valid, n);
-  for (int64_t i = 0; i < n; ++i) {
-    h.offsets[i + 1] = h.offsets[i];
-    h.n = i;
-    int64_t target;
-    switch (kind) {
-      case CONTENT_ONE_BYTE: target = gcol_test_rng_range(rng, 0, 1); break;
-      case CONTENT_LONG: target = gcol_test_rng_range(rng, 100, 600); break;
-      case CONTENT_HUGE:
-        target = (i % 5 == 1) ? gcol_test_rng_range(rng, 65537, 70000) : gcol_test_rng_range(rng, 0, 40);
-        break;
-      default: target = gcol_test_rng_range(rng, 0, 40); break;
-    }
-    /* a few special rows: "", "\0" */
-    if (kind != CONTENT_ONE_BYTE && gcol_test_rng_range(rng, 0, 15) == 0) target = 0;
-    int const pieces = kind == CONTENT_MIXED || kind == CONTENT_LONG || kind == CONTENT_HUGE
-                           ? NUM_MIXED
-                           : NUM_ASCII;
-    int64_t len = 0;
-    if (kind != CONTENT_ONE_BYTE && gcol_test_rng_range(rng, 0, 20) == 0) {
-      append(&h, &cap, "\0", 1);
-      len = 1;
-      target = 0;
-    }
-    while (len < target) {
-      const char *p = mixed_pieces[gcol_test_rng_range(rng, 0, pieces - 1)];
-      size_t const pl = piece_len(p);
-      if (kind == CONTENT_ONE_BYTE && pl != 1) continue;
-      append(&h, &cap, p, pl);
-      len += (int64_t)pl;
-    }
-  }
-  h.n = n;
-  return h;
-}
-
-static void free_strings(host_strings *h) {
-  free(h->chars);
-  free(h->offsets);
-  free(h->valid);
-}
-
-static const char *row(const host_strings *h, int64_t i, int64_t *len) {
-  *len = h->offsets[i + 1] - h->offsets[i];
-  return h->chars + h->offsets[i];
-}
-
-/* The device column; INT64 offsets when `wide` (asserted). */
-static gcol_column *to_device(const host_strings *h, bool wide, bool with_mask) {
-  gcol_column *col = NULL;
-  int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
-  GCOL_TEST_OK(gcol_column_create_strings_from_host_offsets(
-      h->n, h->chars, h->offsets, with_mask ? h->valid : NULL, NULL, NULL, &col));
-  gcol_set_large_offsets_threshold(previous);
-  /* the builder keeps the bytes of valid rows only: they decide the offsets' width */
-  int64_t kept = 0;
-  for (int64_t i = 0; i < h->n; ++i) {
-    if (!with_mask || h->valid[i]) kept += h->offsets[i + 1] - h->offsets[i];
-  }
-  if (kept > 1) assert_int_equal(col->children[0]->type.id, wide ? GCOL_INT64 : GCOL_INT32);
-  return col;
+  bool const ascii = kind == CONTENT_ASCII || kind == CONTENT_ONE_BYTE;
+  bool const long_rows = kind == CONTENT_LONG;
+  strings_recipe const recipe = {mixed_pieces, ascii ? NUM_ASCII : NUM_MIXED,
+                                 long_rows ? 100 : 0, long_rows ? 600 : 40,
+                                 kind == CONTENT_HUGE ? 5 : 0, kind == CONTENT_ONE_BYTE, true};
+  return strings_random(rng, n, &recipe, validity);
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -172,7 +92,7 @@ static void check_attributes(const check_ctx *c, gcol_column_view v) {
     for (int64_t i = 0; i < n; ++i) {
       if (!valid[i]) continue;
       int64_t len;
-      const char *s = row(c->h, c->begin + i, &len);
+      const char *s = strings_row(c->h, c->begin + i, &len);
       int64_t const want = which == 0 ? len : ref_char_count(s, len);
       if (got[i] != want) {
         fail_msg("%s (%s): row %lld is %d, want %lld", which == 0 ? "count_bytes" : "count_characters",
@@ -190,7 +110,7 @@ static void check_attributes(const check_ctx *c, gcol_column_view v) {
     for (int64_t i = 0; i < n; ++i) {
       if (!valid[i]) continue;
       int64_t len;
-      const char *s = row(c->h, c->begin + i, &len);
+      const char *s = strings_row(c->h, c->begin + i, &len);
       if (b[i] != (uint8_t)ref_is_class(s, len, (gcol_char_class)cls)) {
         fail_msg("is_char_class %d (%s): row %lld is %d", cls, c->what, (long long)i, b[i]);
       }
@@ -217,7 +137,7 @@ static void check_case(const check_ctx *c, gcol_column_view v) {
       int64_t total = 0;
       for (int64_t i = 0; i < n; ++i) {
         int64_t len;
-        const char *s = row(c->h, c->begin + i, &len);
+        const char *s = strings_row(c->h, c->begin + i, &len);
         if (row_valid(c, i)) total += ref_convert_case(s, len, (gcol_case_op)op, NULL);
       }
       if (total > 1) {
@@ -234,7 +154,7 @@ static void check_case(const check_ctx *c, gcol_column_view v) {
       }
       if (!hs->valid[i]) continue;
       int64_t len;
-      const char *s = row(c->h, c->begin + i, &len);
+      const char *s = strings_row(c->h, c->begin + i, &len);
       char *want = (char *)malloc((size_t)(3 * len + 1));
       int64_t const wn = ref_convert_case(s, len, (gcol_case_op)op, want);
       int64_t const gn = hs->offsets[i + 1] - hs->offsets[i];
@@ -263,7 +183,7 @@ static int64_t scalar_targets(const check_ctx *c, int64_t n, char targets[][64],
   sizes[count++] = 1;
   for (int64_t i = 0; i < n; ++i) {
     int64_t len;
-    const char *s = row(c->h, c->begin + i, &len);
+    const char *s = strings_row(c->h, c->begin + i, &len);
     if (row_valid(c, i) && len > 2) {
       int64_t const take = len - 1 < 20 ? len - 1 : 20;
       memcpy(targets[count], s + 1, (size_t)take);
@@ -327,8 +247,8 @@ static void compare_search(const check_ctx *c, int op, gcol_column *out, int64_t
   for (int64_t i = 0; i < n; ++i) {
     if (!valid[i]) continue;
     int64_t len;
-    const char *s = row(c->h, c->begin + i, &len);
-    if (per_row != NULL) t = row(per_row, i, &tn);
+    const char *s = strings_row(c->h, c->begin + i, &len);
+    if (per_row != NULL) t = strings_row(per_row, i, &tn);
     int64_t const want = search_want(op, s, len, t, tn, start, stop);
     int64_t const got = ints ? ((int32_t *)data)[i] : ((uint8_t *)data)[i];
     if (got != want) {
@@ -373,16 +293,16 @@ static void check_search(const check_ctx *c, gcol_column_view v, gcol_test_rng *
     cut.valid = per_row.valid;
     for (int64_t i = 0; i < n; ++i) {
       int64_t len, tl;
-      const char *s = row(c->h, c->begin + i, &len);
-      const char *r = row(&per_row, i, &tl);
+      const char *s = strings_row(c->h, c->begin + i, &len);
+      const char *r = strings_row(&per_row, i, &tl);
       cut.n = i;
       cut.offsets[i + 1] = cut.offsets[i];
       if (i % 2 == 0 && len > 0) {
         int64_t const a = gcol_test_rng_range(rng, 0, len);
         int64_t const e = gcol_test_rng_range(rng, a, len < a + 8 ? len : a + 8);
-        append(&cut, &cap, s + a, (size_t)(e - a));
+        strings_append(&cut, &cap, s + a, (size_t)(e - a));
       } else {
-        append(&cut, &cap, r, (size_t)(tl < 6 ? tl : 6));
+        strings_append(&cut, &cap, r, (size_t)(tl < 6 ? tl : 6));
       }
     }
     cut.n = n;
@@ -391,7 +311,7 @@ static void check_search(const check_ctx *c, gcol_column_view v, gcol_test_rng *
     per_row.chars = cut.chars;
     per_row.offsets = cut.offsets;
   }
-  gcol_column *tcol = to_device(&per_row, false, true);
+  gcol_column *tcol = strings_to_device(&per_row, false, true);
   for (int op = 0; op < 6; ++op) {
     gcol_column *out = NULL;
     GCOL_TEST_OK(run_column_search(op, v, gcol_column_get_view(tcol), 1, -1, &out));
@@ -399,7 +319,7 @@ static void check_search(const check_ctx *c, gcol_column_view v, gcol_test_rng *
     gcol_column_free(out);
   }
   gcol_column_free(tcol);
-  free_strings(&per_row);
+  strings_free(&per_row);
 }
 
 static void check_like(const check_ctx *c, gcol_column_view v) {
@@ -419,7 +339,7 @@ static void check_like(const check_ctx *c, gcol_column_view v) {
     for (int64_t i = 0; i < n; ++i) {
       if (!valid[i]) continue;
       int64_t len;
-      const char *s = row(c->h, c->begin + i, &len);
+      const char *s = strings_row(c->h, c->begin + i, &len);
       int const want = ref_like(s, len, patterns[k], (int64_t)strlen(patterns[k]), "!");
       if (got[i] != want) {
         fail_msg("like \"%s\" (%s): row %lld is %d, want %d", patterns[k], c->what, (long long)i,
@@ -453,13 +373,13 @@ static void run_dataset(gcol_test_rng *rng, int64_t n, content kind, gcol_test_v
                         int64_t begin, bool wide, const char *what) {
   host_strings h = make_strings(rng, n + begin + 2, kind, validity);
   bool const masked = validity != GCOL_TEST_NO_MASK;
-  gcol_column *col = to_device(&h, wide, masked);
+  gcol_column *col = strings_to_device(&h, wide, masked);
   char name[160];
   snprintf(name, sizeof name, "%s, %lld rows from %lld, %s, %s offsets", what, (long long)n,
            (long long)begin, gcol_test_validity_name(validity), wide ? "INT64" : "INT32");
   check_all(&h, gcol_column_get_view(col), begin, n, begin, masked, name, rng);
   gcol_column_free(col);
-  free_strings(&h);
+  strings_free(&h);
 }
 
 static void test_sizes(void **state) {
@@ -514,7 +434,7 @@ static void test_special_rows(void **state) {
     h.offsets[i + 1] = h.offsets[i] + lens[i];
   }
   for (int wide = 0; wide < 2; ++wide) {
-    gcol_column *col = to_device(&h, wide != 0, true);
+    gcol_column *col = strings_to_device(&h, wide != 0, true);
     gcol_column_view slice;
     check_all(&h, gcol_column_get_view(col), 0, 8, 0, true, "special rows", &rng);
     GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 2, 7, &slice));
@@ -522,7 +442,7 @@ static void test_special_rows(void **state) {
     check_all(&h, gcol_column_get_view(col), 8, 0, 8, true, "zero-length slice at the end", &rng);
     gcol_column_free(col);
   }
-  free_strings(&h);
+  strings_free(&h);
   /* all empty, all null, many 1-byte rows */
   run_dataset(&rng, 300, CONTENT_ONE_BYTE, GCOL_TEST_ALL_NULL, 5, false, "all null");
   run_dataset(&rng, gcol_test_cap(5000), CONTENT_ONE_BYTE, GCOL_TEST_RANDOM_NULLS, 7, true,
@@ -533,10 +453,10 @@ static void test_special_rows(void **state) {
   all_empty.offsets = (int64_t *)calloc(101, sizeof(int64_t));
   all_empty.valid = (uint8_t *)malloc(100);
   gcol_test_fill_valid(&rng, GCOL_TEST_RANDOM_NULLS, all_empty.valid, 100);
-  gcol_column *col = to_device(&all_empty, false, true);
+  gcol_column *col = strings_to_device(&all_empty, false, true);
   check_all(&all_empty, gcol_column_get_view(col), 3, 90, 3, true, "all empty", &rng);
   gcol_column_free(col);
-  free_strings(&all_empty);
+  strings_free(&all_empty);
 }
 
 static void test_long_rows(void **state) {
@@ -565,12 +485,12 @@ static void test_contains_warp_edges(void **state) {
     h.valid[i] = 1;
     h.n = i;
     h.offsets[i + 1] = h.offsets[i];
-    for (int64_t k = 0; k < 60 + i * 7; ++k) append(&h, &cap, "x", 1);
-    if (i % 3 == 0) append(&h, &cap, "needle", 6);
-    if (i % 3 == 1) append(&h, &cap, "needl", 5);
+    for (int64_t k = 0; k < 60 + i * 7; ++k) strings_append(&h, &cap, "x", 1);
+    if (i % 3 == 0) strings_append(&h, &cap, "needle", 6);
+    if (i % 3 == 1) strings_append(&h, &cap, "needl", 5);
   }
   h.n = n;
-  gcol_column *col = to_device(&h, false, false);
+  gcol_column *col = strings_to_device(&h, false, false);
   gcol_scalar *t = NULL;
   gcol_column *out = NULL;
   uint8_t got[40], valid[40];
@@ -581,7 +501,7 @@ static void test_contains_warp_edges(void **state) {
   gcol_column_free(out);
   gcol_scalar_free(t);
   gcol_column_free(col);
-  free_strings(&h);
+  strings_free(&h);
 }
 
 /* find/rfind on rows averaging over 64 bytes (the warp per string): 2-, 3- and 4-byte
@@ -604,14 +524,14 @@ static void test_find_warp_edges(void **state) {
     h.n = i;
     h.offsets[i + 1] = h.offsets[i];
     int64_t const lead = i % 40;
-    for (int64_t k = 0; k < lead; ++k) append(&h, &cap, fill[(i + k) % 6], strlen(fill[(i + k) % 6]));
-    append(&h, &cap, "x\xc3\xa9", 3);
-    for (int64_t k = 0; k < 30 + i % 7; ++k) append(&h, &cap, fill[(i * 7 + k) % 6], strlen(fill[(i * 7 + k) % 6]));
-    append(&h, &cap, "x", 1);
+    for (int64_t k = 0; k < lead; ++k) strings_append(&h, &cap, fill[(i + k) % 6], strlen(fill[(i + k) % 6]));
+    strings_append(&h, &cap, "x\xc3\xa9", 3);
+    for (int64_t k = 0; k < 30 + i % 7; ++k) strings_append(&h, &cap, fill[(i * 7 + k) % 6], strlen(fill[(i * 7 + k) % 6]));
+    strings_append(&h, &cap, "x", 1);
   }
   h.n = n;
   for (int wide = 0; wide < 2; ++wide) {
-    gcol_column *col = to_device(&h, wide != 0, true);
+    gcol_column *col = strings_to_device(&h, wide != 0, true);
     gcol_column_view v;
     GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 1, n, &v));
     check_ctx c = {&h, 1, true, "find warp edges", wide != 0};
@@ -637,7 +557,7 @@ static void test_find_warp_edges(void **state) {
     }
     gcol_column_free(col);
   }
-  free_strings(&h);
+  strings_free(&h);
 }
 
 /* A row longer than INT32_MAX bytes (INT64 offsets) cannot have an INT32 length or position:
@@ -718,8 +638,8 @@ static void test_allocation_failures(void **state) {
     content const k = kind == 0 ? CONTENT_MIXED : (kind == 1 ? CONTENT_ASCII : CONTENT_LONG);
     host_strings h = make_strings(&rng, 200, k, GCOL_TEST_RANDOM_NULLS);
     host_strings t = make_strings(&rng, 200, CONTENT_ASCII, GCOL_TEST_RANDOM_NULLS);
-    gcol_column *col = to_device(&h, kind == 1, true);
-    gcol_column *tcol = to_device(&t, false, true);
+    gcol_column *col = strings_to_device(&h, kind == 1, true);
+    gcol_column *tcol = strings_to_device(&t, false, true);
     fault_ctx c;
     memset(&c, 0, sizeof c);
     GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 3, 197, &c.input));
@@ -731,8 +651,8 @@ static void test_allocation_failures(void **state) {
     gcol_scalar_free(c.target);
     gcol_column_free(col);
     gcol_column_free(tcol);
-    free_strings(&h);
-    free_strings(&t);
+    strings_free(&h);
+    strings_free(&t);
   }
 }
 
@@ -740,7 +660,7 @@ static void test_bad_input(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1215);
   host_strings h = make_strings(&rng, 10, CONTENT_ASCII, GCOL_TEST_NO_MASK);
-  gcol_column *col = to_device(&h, false, false);
+  gcol_column *col = strings_to_device(&h, false, false);
   gcol_column *out = (gcol_column *)(uintptr_t)1;
   gcol_scalar *p = NULL;
   GCOL_TEST_OK(gcol_scalar_create_cstring("ab!c", &p));
@@ -754,7 +674,7 @@ static void test_bad_input(void **state) {
   gcol_column_free(out);
   gcol_scalar_free(p);
   gcol_column_free(col);
-  free_strings(&h);
+  strings_free(&h);
 }
 
 int main(void) {

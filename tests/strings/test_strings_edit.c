@@ -11,15 +11,9 @@
 
 #include "gcol/strings/edit.h"
 #include "strings_reference.h"
+#include "strings_test_data.h"
 
 /* ---------------------------------------------------------------- host data */
-
-typedef struct host_strings {
-  int64_t n;
-  char *chars;
-  int64_t *offsets; /* n + 1 */
-  uint8_t *valid;   /* n */
-} host_strings;
 
 typedef enum content {
   CONTENT_MIXED = 0, /* every kind of character, whitespace, signs, invalid bytes: 0..40 bytes */
@@ -50,81 +44,11 @@ static const char *const pieces[] = {"a",
                                      "\xff"};
 #define NUM_PIECES ((int64_t)(sizeof pieces / sizeof pieces[0]))
 
-static size_t piece_len(const char *p) { return p[0] == '\0' ? 1 : strlen(p); }
-
-static void append(host_strings *h, int64_t *cap, const char *bytes, size_t len) {
-  int64_t const at = h->offsets[h->n + 1];
-  while (at + (int64_t)len > *cap) *cap *= 2;
-  h->chars = (char *)realloc(h->chars, (size_t)*cap);
-  assert_non_null(h->chars);
-  memcpy(h->chars + at, bytes, len);
-  h->offsets[h->n + 1] = at + (int64_t)len;
-}
-
 static host_strings make_strings(gcol_test_rng *rng, int64_t n, content kind,
                                  gcol_test_validity validity) {
-  host_strings h;
-  int64_t cap = 1024;
-  h.n = 0;
-  h.chars = (char *)malloc((size_t)cap);
-  h.offsets = (int64_t *)calloc((size_t)(n + 1), sizeof(int64_t));
-  h.valid = (uint8_t *)malloc((size_t)(n > 0 ? n : 1));
-  gcol_test_fill_valid(rng, validity, h.valid, n);
-  for (int64_t i = 0; i < n; ++i) {
-    h.n = i;
-    h.offsets[i + 1] = h.offsets[i];
-    int64_t target = gcol_test_rng_range(rng, 0, 40);
-    if (kind == CONTENT_ONE_BYTE) target = gcol_test_rng_range(rng, 0, 1);
-    if (kind == CONTENT_HUGE && i % 5 == 1) target = gcol_test_rng_range(rng, 65537, 70000);
-    if (kind != CONTENT_ONE_BYTE && gcol_test_rng_range(rng, 0, 15) == 0) target = 0;
-    for (int64_t len = 0; len < target;) {
-      const char *p = pieces[gcol_test_rng_range(rng, 0, NUM_PIECES - 1)];
-      size_t const pl = piece_len(p);
-      if (kind == CONTENT_ONE_BYTE && pl != 1) continue;
-      append(&h, &cap, p, pl);
-      len += (int64_t)pl;
-    }
-  }
-  h.n = n;
-  return h;
-}
-
-/* Rows given literally (NULL: a null row; lens for embedded NULs). */
-static host_strings make_rows(const char *const *rows, const int64_t *lens, int64_t n) {
-  host_strings h;
-  int64_t total = 0;
-  for (int64_t i = 0; i < n; ++i) total += lens[i];
-  h.n = n;
-  h.chars = (char *)malloc((size_t)total + 1);
-  h.offsets = (int64_t *)calloc((size_t)(n + 1), sizeof(int64_t));
-  h.valid = (uint8_t *)malloc((size_t)n + 1);
-  for (int64_t i = 0; i < n; ++i) {
-    h.valid[i] = rows[i] != NULL;
-    if (rows[i] != NULL) memcpy(h.chars + h.offsets[i], rows[i], (size_t)lens[i]);
-    h.offsets[i + 1] = h.offsets[i] + lens[i];
-  }
-  return h;
-}
-
-static void free_strings(host_strings *h) {
-  free(h->chars);
-  free(h->offsets);
-  free(h->valid);
-}
-
-static const char *row(const host_strings *h, int64_t i, int64_t *len) {
-  *len = h->offsets[i + 1] - h->offsets[i];
-  return h->chars + h->offsets[i];
-}
-
-/* The device column; INT64 offsets when `wide`. */
-static gcol_column *to_device(const host_strings *h, bool wide, bool with_mask) {
-  gcol_column *col = NULL;
-  int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
-  GCOL_TEST_OK(gcol_column_create_strings_from_host_offsets(
-      h->n, h->chars, h->offsets, with_mask ? h->valid : NULL, NULL, NULL, &col));
-  gcol_set_large_offsets_threshold(previous);
-  return col;
+  strings_recipe const recipe = {pieces, NUM_PIECES, 0, 40, kind == CONTENT_HUGE ? 5 : 0,
+                                 kind == CONTENT_ONE_BYTE, false};
+  return strings_random(rng, n, &recipe, validity);
 }
 
 /* ---------------------------------------------------------------- the operations */
@@ -230,12 +154,12 @@ static void per_row_make(gcol_test_rng *rng, int64_t n, per_row *p) {
     lens[k] = (int64_t)strlen(multi_targets[k]);
     rlens[k] = (int64_t)strlen(multi_repls[k]);
   }
-  host_strings t = make_rows(multi_targets, lens, NUM_MULTI);
-  host_strings r = make_rows(multi_repls, rlens, NUM_MULTI);
-  p->targets = to_device(&t, false, false);
-  p->repls = to_device(&r, true, false);
-  free_strings(&t);
-  free_strings(&r);
+  host_strings t = strings_rows(multi_targets, lens, NUM_MULTI);
+  host_strings r = strings_rows(multi_repls, rlens, NUM_MULTI);
+  p->targets = strings_to_device(&t, false, false);
+  p->repls = strings_to_device(&r, true, false);
+  strings_free(&t);
+  strings_free(&r);
 }
 
 static void per_row_free(per_row *p) {
@@ -361,7 +285,7 @@ static void check_call(const check_ctx *c, gcol_column_view v, const edit_call *
   GCOL_TEST_OK(gcol_column_strings_copy_to_host(gcol_column_get_view(out), NULL, &hs));
   for (int64_t i = 0; i < n; ++i) {
     int64_t len = 0, wn = 0;
-    const char *s = row(c->h, c->begin + i, &len);
+    const char *s = strings_row(c->h, c->begin + i, &len);
     bool const in_valid = !c->masked || c->h->valid[c->begin + i];
     char *want = in_valid ? reference(e, p, i, s, len, &wn) : NULL;
     if ((hs->valid[i] != 0) != (want != NULL)) {
@@ -405,13 +329,13 @@ static void run_dataset(gcol_test_rng *rng, int64_t n, content kind, gcol_test_v
                         int64_t begin, bool wide, const char *what) {
   host_strings h = make_strings(rng, n + begin + 2, kind, validity);
   bool const masked = validity != GCOL_TEST_NO_MASK;
-  gcol_column *col = to_device(&h, wide, masked);
+  gcol_column *col = strings_to_device(&h, wide, masked);
   char name[160];
   snprintf(name, sizeof name, "%s, %lld rows from %lld, %s, %s offsets", what, (long long)n,
            (long long)begin, gcol_test_validity_name(validity), wide ? "INT64" : "INT32");
   check_all(&h, gcol_column_get_view(col), begin, n, begin, masked, name, rng);
   gcol_column_free(col);
-  free_strings(&h);
+  strings_free(&h);
 }
 
 static void test_sizes(void **state) {
@@ -454,9 +378,9 @@ static void test_special_rows(void **state) {
   const char *const rows[] = {"",  NULL,        "\0", "\xf4\x8f\xbf\xbf", "\x80", " \xe3\x80\x80\t",
                               "-", "a\xc3\xa9", ""};
   int64_t const lens[] = {0, 0, 1, 4, 1, 5, 1, 3, 0};
-  host_strings h = make_rows(rows, lens, 9);
+  host_strings h = strings_rows(rows, lens, 9);
   for (int wide = 0; wide < 2; ++wide) {
-    gcol_column *col = to_device(&h, wide != 0, true);
+    gcol_column *col = strings_to_device(&h, wide != 0, true);
     gcol_column_view slice;
     check_all(&h, gcol_column_get_view(col), 0, 9, 0, true, "special rows", &rng);
     GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 2, 8, &slice));
@@ -464,16 +388,16 @@ static void test_special_rows(void **state) {
     check_all(&h, gcol_column_get_view(col), 9, 0, 9, true, "zero-length slice at the end", &rng);
     gcol_column_free(col);
   }
-  free_strings(&h);
+  strings_free(&h);
   run_dataset(&rng, 300, CONTENT_ONE_BYTE, GCOL_TEST_ALL_NULL, 5, false, "all null");
   run_dataset(&rng, gcol_test_cap(2000), CONTENT_ONE_BYTE, GCOL_TEST_RANDOM_NULLS, 7, true,
               "one byte");
   host_strings all_empty = make_strings(&rng, 100, CONTENT_MIXED, GCOL_TEST_RANDOM_NULLS);
   memset(all_empty.offsets, 0, 101 * sizeof(int64_t));
-  gcol_column *col = to_device(&all_empty, false, true);
+  gcol_column *col = strings_to_device(&all_empty, false, true);
   check_all(&all_empty, gcol_column_get_view(col), 3, 90, 3, true, "all empty", &rng);
   gcol_column_free(col);
-  free_strings(&all_empty);
+  strings_free(&all_empty);
 }
 
 static void test_long_rows(void **state) {
@@ -488,8 +412,8 @@ static void test_output_overflow(void **state) {
   (void)state;
   const char *const rows[] = {"ab", NULL, "\xc3\xa9", ""};
   int64_t const lens[] = {2, 0, 2, 0};
-  host_strings h = make_rows(rows, lens, 4);
-  gcol_column *col = to_device(&h, false, true);
+  host_strings h = strings_rows(rows, lens, 4);
+  gcol_column *col = strings_to_device(&h, false, true);
   gcol_column_view const v = gcol_column_get_view(col);
   int64_t const live = gcol_test_live_bytes();
   gcol_column *out = (gcol_column *)(uintptr_t)1;
@@ -512,7 +436,7 @@ static void test_output_overflow(void **state) {
   gcol_host_strings_free(hs);
   gcol_column_free(out);
   gcol_column_free(col);
-  free_strings(&h);
+  strings_free(&h);
 }
 
 /* Bad arguments on device data: the specific status, nothing leaked, then a valid call. */
@@ -520,7 +444,7 @@ static void test_bad_input(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1235);
   host_strings h = make_strings(&rng, 20, CONTENT_MIXED, GCOL_TEST_RANDOM_NULLS);
-  gcol_column *col = to_device(&h, false, true);
+  gcol_column *col = strings_to_device(&h, false, true);
   gcol_column_view const v = gcol_column_get_view(col);
   gcol_column *out = (gcol_column *)(uintptr_t)1;
   int64_t const live = gcol_test_live_bytes();
@@ -540,7 +464,7 @@ static void test_bad_input(void **state) {
   GCOL_TEST_OK(gcol_strings_slice(v, 0, 2, GCOL_SLICE_NONE, &out, NULL, NULL));
   gcol_column_free(out);
   gcol_column_free(col);
-  free_strings(&h);
+  strings_free(&h);
 }
 
 /* ---------------------------------------------------------------- faults */
@@ -569,7 +493,7 @@ static void test_allocation_failures(void **state) {
   gcol_test_rng rng = gcol_test_rng_make(1236);
   for (int wide = 0; wide < 2; ++wide) {
     host_strings h = make_strings(&rng, 200, CONTENT_MIXED, GCOL_TEST_RANDOM_NULLS);
-    gcol_column *col = to_device(&h, wide != 0, true);
+    gcol_column *col = strings_to_device(&h, wide != 0, true);
     per_row p;
     fault_ctx c;
     memset(&c, 0, sizeof c);
@@ -581,7 +505,7 @@ static void test_allocation_failures(void **state) {
     }
     per_row_free(&p);
     gcol_column_free(col);
-    free_strings(&h);
+    strings_free(&h);
   }
 }
 

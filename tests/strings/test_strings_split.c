@@ -13,15 +13,9 @@
 #include "gcol/strings/combine.h"
 #include "gcol/strings/split.h"
 #include "strings_reference.h"
+#include "strings_test_data.h"
 
 /* ---------------------------------------------------------------- host data */
-
-typedef struct host_strings {
-  int64_t n;
-  char *chars;
-  int64_t *offsets; /* n + 1 */
-  uint8_t *valid;   /* n */
-} host_strings;
 
 typedef enum content {
   CONTENT_MIXED = 0, /* delimiters, whitespace, every kind of character, invalid bytes */
@@ -49,83 +43,17 @@ static const char *const pieces[] = {"a",
                                      "\xff"};
 #define NUM_PIECES ((int64_t)(sizeof pieces / sizeof pieces[0]))
 
-static size_t piece_len(const char *p) { return p[0] == '\0' ? 1 : strlen(p); }
-
-static void append(host_strings *h, int64_t *cap, const char *bytes, size_t len) {
-  int64_t const at = h->offsets[h->n + 1];
-  while (at + (int64_t)len > *cap) *cap *= 2;
-  h->chars = (char *)realloc(h->chars, (size_t)*cap);
-  assert_non_null(h->chars);
-  memcpy(h->chars + at, bytes, len);
-  h->offsets[h->n + 1] = at + (int64_t)len;
-}
-
 static host_strings make_strings(gcol_test_rng *rng, int64_t n, content kind,
                                  gcol_test_validity validity) {
-  host_strings h;
-  int64_t cap = 1024;
-  h.n = 0;
-  h.chars = (char *)malloc((size_t)cap);
-  h.offsets = (int64_t *)calloc((size_t)(n + 1), sizeof(int64_t));
-  h.valid = (uint8_t *)malloc((size_t)(n > 0 ? n : 1));
-  gcol_test_fill_valid(rng, validity, h.valid, n);
-  for (int64_t i = 0; i < n; ++i) {
-    h.n = i;
-    h.offsets[i + 1] = h.offsets[i];
-    int64_t target = gcol_test_rng_range(rng, 0, 30);
-    if (kind == CONTENT_ONE_BYTE) target = gcol_test_rng_range(rng, 0, 1);
-    if (kind == CONTENT_HUGE && i % 5 == 1) target = gcol_test_rng_range(rng, 65537, 70000);
-    if (kind != CONTENT_ONE_BYTE && gcol_test_rng_range(rng, 0, 15) == 0) target = 0;
-    for (int64_t len = 0; len < target;) {
-      const char *p = pieces[gcol_test_rng_range(rng, 0, NUM_PIECES - 1)];
-      size_t const pl = piece_len(p);
-      if (kind == CONTENT_ONE_BYTE && pl != 1) continue;
-      append(&h, &cap, p, pl);
-      len += (int64_t)pl;
-    }
-  }
-  h.n = n;
-  return h;
-}
-
-/* Rows given literally (NULL: a null row; lens for embedded NULs). */
-static host_strings make_rows(const char *const *rows, const int64_t *lens, int64_t n) {
-  host_strings h;
-  int64_t total = 0;
-  for (int64_t i = 0; i < n; ++i) total += lens[i];
-  h.n = n;
-  h.chars = (char *)malloc((size_t)total + 1);
-  h.offsets = (int64_t *)calloc((size_t)(n + 1), sizeof(int64_t));
-  h.valid = (uint8_t *)malloc((size_t)n + 1);
-  for (int64_t i = 0; i < n; ++i) {
-    h.valid[i] = rows[i] != NULL;
-    if (rows[i] != NULL) memcpy(h.chars + h.offsets[i], rows[i], (size_t)lens[i]);
-    h.offsets[i + 1] = h.offsets[i] + lens[i];
-  }
-  return h;
-}
-
-static void free_strings(host_strings *h) {
-  free(h->chars);
-  free(h->offsets);
-  free(h->valid);
+  strings_recipe const recipe = {pieces, NUM_PIECES, 0, 30, kind == CONTENT_HUGE ? 5 : 0,
+                                 kind == CONTENT_ONE_BYTE, false};
+  return strings_random(rng, n, &recipe, validity);
 }
 
 /* Row i of h, or NULL when it is null (masked data only). */
 static const char *row(const host_strings *h, bool masked, int64_t i, int64_t *len) {
-  *len = h->offsets[i + 1] - h->offsets[i];
-  if (masked && !h->valid[i]) return NULL;
-  return h->chars + h->offsets[i];
-}
-
-/* The device column; INT64 offsets when `wide`. */
-static gcol_column *to_device(const host_strings *h, bool wide, bool with_mask) {
-  gcol_column *col = NULL;
-  int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
-  GCOL_TEST_OK(gcol_column_create_strings_from_host_offsets(
-      h->n, h->chars, h->offsets, with_mask ? h->valid : NULL, NULL, NULL, &col));
-  gcol_set_large_offsets_threshold(previous);
-  return col;
+  const char *bytes = strings_row(h, i, len);
+  return masked && !h->valid[i] ? NULL : bytes;
 }
 
 /* Rows of an INT32 or INT64 offsets view as int64. */
@@ -377,8 +305,8 @@ static void combine_make(gcol_test_rng *rng, const check_ctx *c, gcol_column_vie
   memset(d, 0, sizeof *d);
   d->other = make_strings(rng, m, CONTENT_MIXED, GCOL_TEST_RANDOM_NULLS);
   d->seps = make_strings(rng, m, CONTENT_ONE_BYTE, GCOL_TEST_RANDOM_NULLS);
-  d->other_col = to_device(&d->other, !c->wide, true);
-  d->seps_col = to_device(&d->seps, c->wide, true);
+  d->other_col = strings_to_device(&d->other, !c->wide, true);
+  d->seps_col = strings_to_device(&d->seps, c->wide, true);
   GCOL_TEST_OK(
       gcol_column_view_slice(gcol_column_get_view(d->other_col), COMBINE_SKIP, m, &d->other_v));
   GCOL_TEST_OK(
@@ -405,8 +333,8 @@ static void combine_make(gcol_test_rng *rng, const check_ctx *c, gcol_column_vie
 }
 
 static void combine_free(combine_data *d) {
-  free_strings(&d->other);
-  free_strings(&d->seps);
+  strings_free(&d->other);
+  strings_free(&d->seps);
   gcol_column_free(d->other_col);
   gcol_column_free(d->seps_col);
   gcol_column_free(d->lists_col);
@@ -572,13 +500,13 @@ static void run_dataset(gcol_test_rng *rng, int64_t n, content kind, gcol_test_v
                         int64_t begin, bool wide, const char *what) {
   host_strings h = make_strings(rng, n + begin + 2, kind, validity);
   bool const masked = validity != GCOL_TEST_NO_MASK;
-  gcol_column *col = to_device(&h, wide, masked);
+  gcol_column *col = strings_to_device(&h, wide, masked);
   char name[160];
   snprintf(name, sizeof name, "%s, %lld rows from %lld, %s, %s offsets", what, (long long)n,
            (long long)begin, gcol_test_validity_name(validity), wide ? "INT64" : "INT32");
   check_all(&h, gcol_column_get_view(col), begin, n, begin, masked, name, rng);
   gcol_column_free(col);
-  free_strings(&h);
+  strings_free(&h);
 }
 
 /* ---------------------------------------------------------------- tests */
@@ -629,9 +557,9 @@ static void test_special_rows(void **state) {
                               ""};
   int64_t const lens[] = {0, 0, 1, 4, 1, 5, 6, 8, 3, 8, 0};
   int64_t const count = (int64_t)(sizeof lens / sizeof lens[0]);
-  host_strings h = make_rows(rows, lens, count);
+  host_strings h = strings_rows(rows, lens, count);
   for (int wide = 0; wide < 2; ++wide) {
-    gcol_column *col = to_device(&h, wide != 0, true);
+    gcol_column *col = strings_to_device(&h, wide != 0, true);
     gcol_column_view slice;
     check_all(&h, gcol_column_get_view(col), 0, count, 0, true, "special rows", &rng);
     GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 2, 9, &slice));
@@ -640,16 +568,16 @@ static void test_special_rows(void **state) {
               &rng);
     gcol_column_free(col);
   }
-  free_strings(&h);
+  strings_free(&h);
   run_dataset(&rng, 300, CONTENT_ONE_BYTE, GCOL_TEST_ALL_NULL, 5, false, "all null");
   run_dataset(&rng, gcol_test_cap(2000), CONTENT_ONE_BYTE, GCOL_TEST_RANDOM_NULLS, 7, true,
               "one byte");
   host_strings all_empty = make_strings(&rng, 100, CONTENT_MIXED, GCOL_TEST_RANDOM_NULLS);
   memset(all_empty.offsets, 0, 101 * sizeof(int64_t));
-  gcol_column *col = to_device(&all_empty, false, true);
+  gcol_column *col = strings_to_device(&all_empty, false, true);
   check_all(&all_empty, gcol_column_get_view(col), 3, 90, 3, true, "all empty", &rng);
   gcol_column_free(col);
-  free_strings(&all_empty);
+  strings_free(&all_empty);
 }
 
 static void test_long_rows(void **state) {
@@ -664,8 +592,8 @@ static void test_known_outputs(void **state) {
   (void)state;
   const char *const rows[] = {"a,b,c", NULL, "", "x"};
   int64_t const lens[] = {5, 0, 0, 1};
-  host_strings h = make_rows(rows, lens, 4);
-  gcol_column *col = to_device(&h, false, true);
+  host_strings h = strings_rows(rows, lens, 4);
+  gcol_column *col = strings_to_device(&h, false, true);
   gcol_column_view const v = gcol_column_get_view(col);
   gcol_scalar *comma = NULL;
   GCOL_TEST_OK(gcol_scalar_create_cstring(",", &comma));
@@ -710,7 +638,7 @@ static void test_known_outputs(void **state) {
   gcol_column_free(out);
   gcol_scalar_free(comma);
   gcol_column_free(col);
-  free_strings(&h);
+  strings_free(&h);
 }
 
 /* Bad arguments on device data: the specific status, nothing leaked, then a valid call. */
@@ -718,7 +646,7 @@ static void test_bad_input(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1255);
   host_strings h = make_strings(&rng, 20, CONTENT_MIXED, GCOL_TEST_RANDOM_NULLS);
-  gcol_column *col = to_device(&h, false, true);
+  gcol_column *col = strings_to_device(&h, false, true);
   gcol_column_view const v = gcol_column_get_view(col);
   gcol_column_view shorter;
   GCOL_TEST_OK(gcol_column_view_slice(v, 1, 20, &shorter));
@@ -743,7 +671,7 @@ static void test_bad_input(void **state) {
   gcol_table_free(t);
   gcol_scalar_free(comma);
   gcol_column_free(col);
-  free_strings(&h);
+  strings_free(&h);
 }
 
 /* ---------------------------------------------------------------- faults */
@@ -781,7 +709,7 @@ static void test_allocation_failures(void **state) {
   for (int wide = 0; wide < 2; ++wide) {
     /* few rows: a table form reruns a gather per column for every failing allocation */
     host_strings h = make_strings(&rng, 60, CONTENT_MIXED, GCOL_TEST_RANDOM_NULLS);
-    gcol_column *col = to_device(&h, wide != 0, true);
+    gcol_column *col = strings_to_device(&h, wide != 0, true);
     combine_data d;
     fault_ctx f;
     memset(&f, 0, sizeof f);
@@ -795,7 +723,7 @@ static void test_allocation_failures(void **state) {
     }
     combine_free(&d);
     gcol_column_free(col);
-    free_strings(&h);
+    strings_free(&h);
   }
 }
 

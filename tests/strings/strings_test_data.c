@@ -1,0 +1,100 @@
+/* Test data of the strings GPU tests (strings_test_data.h). */
+#include "strings_test_data.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t piece_len(const char *p) { return p[0] == '\0' ? 1 : strlen(p); }
+
+void strings_append(host_strings *h, int64_t *cap, const char *bytes, size_t len) {
+  int64_t const at = h->offsets[h->n + 1];
+  if (at + (int64_t)len > *cap) {
+    while (at + (int64_t)len > *cap) *cap *= 2;
+    h->chars = (char *)realloc(h->chars, (size_t)*cap);
+    assert_non_null(h->chars);
+  }
+  memcpy(h->chars + at, bytes, len);
+  h->offsets[h->n + 1] = at + (int64_t)len;
+}
+
+/* The bytes row i aims at (0 for the special rows "" and "\0"). */
+static int64_t row_target(gcol_test_rng *rng, int64_t i, const strings_recipe *r) {
+  if (r->one_byte) return gcol_test_rng_range(rng, 0, 1);
+  if (r->huge_every > 0 && i % r->huge_every == 1) return gcol_test_rng_range(rng, 65537, 70000);
+  int64_t const target = gcol_test_rng_range(rng, r->min_len, r->max_len);
+  return gcol_test_rng_range(rng, 0, 15) == 0 ? 0 : target;
+}
+
+host_strings strings_random(gcol_test_rng *rng, int64_t n, const strings_recipe *recipe,
+                            gcol_test_validity validity) {
+  host_strings h;
+  int64_t cap = 1024;
+  h.n = 0;
+  h.chars = (char *)malloc((size_t)cap);
+  h.offsets = (int64_t *)calloc((size_t)(n + 1), sizeof(int64_t));
+  h.valid = (uint8_t *)malloc((size_t)(n > 0 ? n : 1));
+  assert_true(h.chars != NULL && h.offsets != NULL && h.valid != NULL);
+  gcol_test_fill_valid(rng, validity, h.valid, n);
+  for (int64_t i = 0; i < n; ++i) {
+    h.n = i;
+    h.offsets[i + 1] = h.offsets[i];
+    int64_t target = row_target(rng, i, recipe);
+    int64_t len = 0;
+    if (recipe->nul_rows && !recipe->one_byte && gcol_test_rng_range(rng, 0, 20) == 0) {
+      strings_append(&h, &cap, "\0", 1);
+      len = 1;
+      target = 0;
+    }
+    while (len < target) {
+      const char *p = recipe->pieces[gcol_test_rng_range(rng, 0, recipe->num_pieces - 1)];
+      size_t const pl = piece_len(p);
+      if (recipe->one_byte && pl != 1) continue;
+      strings_append(&h, &cap, p, pl);
+      len += (int64_t)pl;
+    }
+  }
+  h.n = n;
+  return h;
+}
+
+host_strings strings_rows(const char *const *rows, const int64_t *lens, int64_t n) {
+  host_strings h;
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) total += lens[i];
+  h.n = n;
+  h.chars = (char *)malloc((size_t)total + 1);
+  h.offsets = (int64_t *)calloc((size_t)(n + 1), sizeof(int64_t));
+  h.valid = (uint8_t *)malloc((size_t)n + 1);
+  assert_true(h.chars != NULL && h.offsets != NULL && h.valid != NULL);
+  for (int64_t i = 0; i < n; ++i) {
+    h.valid[i] = rows[i] != NULL;
+    if (rows[i] != NULL) memcpy(h.chars + h.offsets[i], rows[i], (size_t)lens[i]);
+    h.offsets[i + 1] = h.offsets[i] + lens[i];
+  }
+  return h;
+}
+
+void strings_free(host_strings *h) {
+  free(h->chars);
+  free(h->offsets);
+  free(h->valid);
+}
+
+const char *strings_row(const host_strings *h, int64_t i, int64_t *len) {
+  *len = h->offsets[i + 1] - h->offsets[i];
+  return h->chars + h->offsets[i];
+}
+
+gcol_column *strings_to_device(const host_strings *h, bool wide, bool with_mask) {
+  gcol_column *col = NULL;
+  int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
+  GCOL_TEST_OK(gcol_column_create_strings_from_host_offsets(
+      h->n, h->chars, h->offsets, with_mask ? h->valid : NULL, NULL, NULL, &col));
+  gcol_set_large_offsets_threshold(previous);
+  int64_t kept = 0;
+  for (int64_t i = 0; i < h->n; ++i) {
+    if (!with_mask || h->valid[i]) kept += h->offsets[i + 1] - h->offsets[i];
+  }
+  if (kept > 1) assert_int_equal(col->children[0]->type.id, wide ? GCOL_INT64 : GCOL_INT32);
+  return col;
+}
