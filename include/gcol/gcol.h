@@ -45,6 +45,7 @@
 #include "gcol/strings/edit.h"
 #include "gcol/strings/find.h"
 #include "gcol/strings/like.h"
+#include "gcol/strings/regex.h"
 #include "gcol/io/parquet.h"
 
 #include "gcol/typed_view.h"
