@@ -47,6 +47,7 @@
 #include "gcol/strings/find.h"
 #include "gcol/strings/like.h"
 #include "gcol/strings/split.h"
+#include "gcol/strings/regex.h"
 #include "gcol/io/parquet.h"
 #include "gcol/io/csv.h"
 

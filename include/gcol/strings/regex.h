@@ -1,0 +1,109 @@
+/**
+ * @file strings/regex.h
+ * @brief Regular expressions over STRING columns: contains (search), matches (anchored at
+ *        the start, Python's `re.match`), count of non-overlapping matches, extract of the
+ *        groups into columns, and replace with group references.
+ *
+ * A pattern is compiled once on the host into a ::gcol_regex (a Thompson NFA program) and
+ * run on the device by a Pike VM: a thread per string, no recursion, no backtracking, time
+ * O(bytes x program size) per row, and state bounded by the program (a temporary scratch
+ * of 4 x (2 x instructions x (1 + capture slots) + 5 x instructions) bytes per running
+ * thread, at most 256 MiB in all).
+ *
+ * Syntax and semantics are Python's `re` with `re.ASCII`: literals (UTF-8, any code
+ * point), `.`, classes `[...]` / `[^...]` with ranges over code points, `\d \w \s` and
+ * `\D \W \S` (ASCII), escapes (`\n \t \r \f \v \a \0 \xhh \uhhhh \Uhhhhhhhh`, escaped
+ * punctuation), quantifiers `* + ? {n} {n,} {,m} {n,m}` greedy or lazy (`?` suffix; counts
+ * up to 1000, expanded into copies), groups `( )`, `(?: )`, `(?P<name> )` (numbered),
+ * alternation `|`, anchors `^ $ \A \Z \z \b \B`. Matches are leftmost-first, as Python
+ * reports them (span and groups). Not supported (::GCOL_ERROR_UNSUPPORTED at compile
+ * time): backreferences, lookaround, inline flags, possessive quantifiers.
+ *
+ * Differences from Python: an iteration of an unbounded loop (`*`, `+`, `{n,}`) that
+ * matches the empty string does not count, so its captures are not kept (`(a*)*` on "b":
+ * Python's group 1 is "", gcol's is unset); an invalid UTF-8 byte in a row is one
+ * character, U+FFFD.
+ *
+ * @code
+ * gcol_regex *re = NULL;
+ * gcol_regex_compile("(\\d+)-(\\d+)", -1, GCOL_REGEX_DEFAULT, &re);
+ * gcol_column *hits = NULL;
+ * gcol_strings_regex_contains(text, re, &hits, stream, NULL);   // BOOL8
+ * gcol_regex_free(re);
+ * @endcode
+ */
+#ifndef GCOL_STRINGS_REGEX_H
+#define GCOL_STRINGS_REGEX_H
+
+#include "gcol/column.h"
+#include "gcol/config.h"
+#include "gcol/memory.h"
+#include "gcol/status.h"
+#include "gcol/table.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/** @brief A compiled regular expression (host memory; opaque). */
+typedef struct gcol_regex gcol_regex;
+
+/** @brief Compile flags (or-ed together). */
+typedef enum gcol_regex_flags {
+  GCOL_REGEX_DEFAULT = 0,    /**< Case-sensitive; `^ $` at the ends; `.` not `\n`. */
+  GCOL_REGEX_IGNORECASE = 1, /**< ASCII letters match either case (re.I with re.ASCII). */
+  GCOL_REGEX_MULTILINE = 2,  /**< `^` and `$` also after and before each `\n` (re.M). */
+  GCOL_REGEX_DOTALL = 4      /**< `.` also matches `\n` (re.S). */
+} gcol_regex_flags;
+
+/**
+ * @brief Compiles a pattern.
+ * @param[in] pattern The pattern's bytes (UTF-8).
+ * @param[in] size Its size in bytes, or -1 when @p pattern is NUL-terminated.
+ * @param[in] flags ::gcol_regex_flags or-ed.
+ * @param[out] out The program; NULL on failure.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, unknown flags, a
+ *         malformed pattern: the message says what and names the byte);
+ *         ::GCOL_ERROR_UNSUPPORTED (a construct outside the subset);
+ *         ::GCOL_ERROR_OVERFLOW (a repeat count above 1000, more than 64 groups, nesting
+ *         deeper than 200, a program above 2000 instructions or 4096 class ranges);
+ *         ::GCOL_ERROR_OUT_OF_MEMORY.
+ * @note Host only; no stream. The caller owns *out (gcol_regex_free()).
+ */
+gcol_status gcol_regex_compile(const char *pattern, int64_t size, uint32_t flags,
+                               gcol_regex **out);
+
+/** @brief Frees a program (NULL is ignored). */
+void gcol_regex_free(gcol_regex *re);
+
+/** @brief Capturing groups of a program (0 for NULL). */
+int32_t gcol_regex_num_groups(const gcol_regex *re);
+
+/**
+ * @brief Whether the pattern matches anywhere in each row (Python's `re.search`).
+ * @param[in] input A STRING column (sliced or not; INT32 or INT64 offsets).
+ * @param[in] re A compiled program.
+ * @param[out] out BOOL8, null where @p input is null; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p re or @p out, malformed view);
+ *         ::GCOL_ERROR_TYPE_MISMATCH (not STRING); ::GCOL_ERROR_OVERFLOW (a row longer than
+ *         INT32_MAX bytes); ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ * @note Copies the program to the device and allocates the VM scratch (temporaries);
+ *       with INT64 offsets synchronizes to check the row lengths. The caller owns *out.
+ */
+gcol_status gcol_strings_regex_contains(gcol_column_view input, const gcol_regex *re,
+                                        gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/** @brief Whether the pattern matches at the start of each row (Python's `re.match`;
+ *         add `\Z` for a whole-row match); otherwise as gcol_strings_regex_contains(). */
+gcol_status gcol_strings_regex_matches(gcol_column_view input, const gcol_regex *re,
+                                       gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/** @brief Non-overlapping matches in each row (INT32, `len(re.findall)`: an empty match is
+ *         counted, but not right after another empty one at the same place); otherwise as
+ *         gcol_strings_regex_contains(). */
+gcol_status gcol_strings_regex_count(gcol_column_view input, const gcol_regex *re,
+                                     gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_STRINGS_REGEX_H */

@@ -1,0 +1,322 @@
+/*
+ * Regular expressions (strings/regex.h): the compiled program and the Pike VM that runs it,
+ * host and device. regex_compile.c compiles a pattern on the host into a flat program of
+ * Thompson NFA instructions; gcol_detail_regex_exec runs it over one string in lockstep (no
+ * recursion, no backtracking): at most one thread per instruction per position, so time is
+ * O(bytes x instructions) and memory a fixed scratch the caller provides
+ * (gcol_detail_regex_scratch_ints), sized from the program alone.
+ *
+ * Semantics are Python's re with re.ASCII: leftmost-first (the match and captures a
+ * backtracking matcher would find, trying alternatives and quantifier choices in priority
+ * order), \d \w \s \b over ASCII, IGNORECASE folding ASCII letters. An unbounded loop's
+ * iteration that consumes nothing ends that path (its thread meets the loop's split again
+ * at the same position and is dropped), so such an iteration never sets captures.
+ * Characters are decoded as gcol/utf8.h does; an invalid byte is one character, U+FFFD.
+ */
+#ifndef GCOL_KERNELS_STRINGS_REGEX_MATCH_H
+#define GCOL_KERNELS_STRINGS_REGEX_MATCH_H
+
+#include <stdint.h>
+
+#include "gcol/config.h"
+#include "gcol/status.h"
+#include "gcol/strings/regex.h"
+#include "gcol/utf8.h"
+
+GCOL_EXTERN_C_BEGIN
+
+/* Limits: a pattern beyond them fails to compile with GCOL_ERROR_OVERFLOW. */
+#define GCOL_DETAIL_REGEX_MAX_INSTS 2000
+#define GCOL_DETAIL_REGEX_MAX_GROUPS 64
+#define GCOL_DETAIL_REGEX_MAX_REPEAT 1000
+#define GCOL_DETAIL_REGEX_MAX_RANGES 4096
+
+/* Flags (the public GCOL_REGEX_* values). */
+#define GCOL_DETAIL_REGEX_ICASE 1u
+#define GCOL_DETAIL_REGEX_MULTILINE 2u
+#define GCOL_DETAIL_REGEX_DOTALL 4u
+
+typedef enum gcol_detail_regex_op {
+  GCOL_DETAIL_RX_CHAR = 0,  /* x: the code point */
+  GCOL_DETAIL_RX_ANY,       /* any character */
+  GCOL_DETAIL_RX_ANY_NL,    /* any character but \n */
+  GCOL_DETAIL_RX_CLASS,     /* ranges[x .. x + y) (pairs lo, hi), sorted, disjoint */
+  GCOL_DETAIL_RX_SPLIT,     /* to x (preferred), then y */
+  GCOL_DETAIL_RX_JMP,       /* to x */
+  GCOL_DETAIL_RX_SAVE,      /* capture slot x = position */
+  GCOL_DETAIL_RX_ASSERT,    /* x: a gcol_detail_regex_assert */
+  GCOL_DETAIL_RX_MATCH
+} gcol_detail_regex_op;
+
+typedef enum gcol_detail_regex_assert {
+  GCOL_DETAIL_RX_BOL = 0,    /* ^ */
+  GCOL_DETAIL_RX_EOL,        /* $ */
+  GCOL_DETAIL_RX_TEXT_BEGIN, /* \A */
+  GCOL_DETAIL_RX_TEXT_END,   /* \Z, \z */
+  GCOL_DETAIL_RX_WORD,       /* \b */
+  GCOL_DETAIL_RX_NOT_WORD    /* \B */
+} gcol_detail_regex_assert;
+
+typedef struct gcol_detail_regex_inst {
+  int32_t op;
+  int32_t x;
+  int32_t y;
+} gcol_detail_regex_inst;
+
+/* A compiled program; insts[0] is where a match begins (SAVE 0), and the pointers are host
+ * or device memory alike (one buffer: instructions, then ranges). */
+typedef struct gcol_detail_regex_prog {
+  const gcol_detail_regex_inst *insts;
+  const uint32_t *ranges;
+  int32_t num_insts;
+  int32_t num_ranges; /* pairs */
+  int32_t num_groups; /* capturing groups, not counting the whole match */
+  uint32_t flags;
+} gcol_detail_regex_prog;
+
+/* ---- the Pike VM ---- */
+
+/* int32 words of scratch one exec needs for a program of num_insts tracking nslots
+ * capture slots: two thread lists (pc + slots each), marks, work slots, closure stack. */
+GCOL_HD_INLINE int64_t gcol_detail_regex_scratch_ints(int32_t num_insts, int32_t nslots) {
+  return 2 * (int64_t)num_insts * (1 + nslots) + num_insts + nslots + 2 * (2 * (int64_t)num_insts + 1);
+}
+
+GCOL_HD_INLINE bool gcol_detail_regex_is_word_byte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether assertion a holds at byte position p of s (n bytes). Bytes suffice: the ASCII
+ * classes never hold for a byte of a multi-byte character. */
+GCOL_HD_INLINE bool gcol_detail_regex_assert_holds(int32_t a, uint32_t flags, const char *s,
+                                                   int64_t n, int64_t p) {
+  bool const multiline = (flags & GCOL_DETAIL_REGEX_MULTILINE) != 0;
+  switch (a) {
+    case GCOL_DETAIL_RX_BOL: return p == 0 || (multiline && s[p - 1] == '\n');
+    case GCOL_DETAIL_RX_EOL:
+      if (multiline) return p == n || s[p] == '\n';
+      return p == n || (p == n - 1 && s[p] == '\n');
+    case GCOL_DETAIL_RX_TEXT_BEGIN: return p == 0;
+    case GCOL_DETAIL_RX_TEXT_END: return p == n;
+    default: {
+      if (n == 0) return false; /* Python before 3.14: neither \b nor \B matches "" */
+      bool const before = p > 0 && gcol_detail_regex_is_word_byte((unsigned char)s[p - 1]);
+      bool const after = p < n && gcol_detail_regex_is_word_byte((unsigned char)s[p]);
+      return (before != after) == (a == GCOL_DETAIL_RX_WORD);
+    }
+  }
+}
+
+/* Whether instruction in (a consuming one) accepts code point cp. */
+GCOL_HD_INLINE bool gcol_detail_regex_accepts(const gcol_detail_regex_prog *prog,
+                                              gcol_detail_regex_inst in, uint32_t cp) {
+  switch (in.op) {
+    case GCOL_DETAIL_RX_CHAR: return cp == (uint32_t)in.x;
+    case GCOL_DETAIL_RX_ANY: return true;
+    case GCOL_DETAIL_RX_ANY_NL: return cp != '\n';
+    case GCOL_DETAIL_RX_CLASS: {
+      /* binary search for the last range whose lo <= cp */
+      int32_t lo = 0, hi = in.y;
+      while (lo < hi) {
+        int32_t const mid = lo + (hi - lo) / 2;
+        if (prog->ranges[2 * (in.x + mid)] <= cp) lo = mid + 1; else hi = mid;
+      }
+      return lo > 0 && cp <= prog->ranges[2 * (in.x + lo - 1) + 1];
+    }
+    default: return false;
+  }
+}
+
+/* The state of one exec, carved from the caller's scratch. */
+typedef struct gcol_detail_regex_vm {
+  const gcol_detail_regex_prog *prog;
+  const char *s;
+  int64_t n;
+  int32_t nslots;
+  int64_t not_empty_at; /* a match may not be empty here (-1: anywhere) */
+  int32_t *pcs[2];
+  int32_t *slots[2];
+  int32_t count[2];
+  int32_t *marks;
+  int32_t *work; /* slots of the thread being followed */
+  int32_t *stack; /* pairs: (pc, 0) to follow, or (-1 - slot, old value) to restore */
+} gcol_detail_regex_vm;
+
+/* Adds to list l the threads that the epsilon closure of pc at position p reaches, in
+ * priority order, each with the work slots it carries; marks dedup them (stamp). */
+GCOL_HD_INLINE void gcol_detail_regex_add(gcol_detail_regex_vm *vm, int l, int32_t pc0, int64_t p,
+                                          int32_t stamp) {
+  const gcol_detail_regex_prog *prog = vm->prog;
+  int32_t top = 0;
+  vm->stack[top++] = pc0;
+  vm->stack[top++] = 0;
+  while (top > 0) {
+    int32_t const value = vm->stack[--top];
+    int32_t const pc = vm->stack[--top];
+    if (pc < 0) {
+      vm->work[-1 - pc] = value;
+      continue;
+    }
+    if (vm->marks[pc] == stamp) continue;
+    vm->marks[pc] = stamp;
+    gcol_detail_regex_inst const in = prog->insts[pc];
+    switch (in.op) {
+      case GCOL_DETAIL_RX_JMP:
+        vm->stack[top++] = in.x;
+        vm->stack[top++] = 0;
+        break;
+      case GCOL_DETAIL_RX_SPLIT: /* y below x: x is followed first */
+        vm->stack[top++] = in.y;
+        vm->stack[top++] = 0;
+        vm->stack[top++] = in.x;
+        vm->stack[top++] = 0;
+        break;
+      case GCOL_DETAIL_RX_SAVE:
+        if (in.x < vm->nslots) {
+          vm->stack[top++] = -1 - in.x;
+          vm->stack[top++] = vm->work[in.x];
+          vm->work[in.x] = (int32_t)p;
+        }
+        vm->stack[top++] = pc + 1;
+        vm->stack[top++] = 0;
+        break;
+      case GCOL_DETAIL_RX_ASSERT:
+        if (gcol_detail_regex_assert_holds(in.x, prog->flags, vm->s, vm->n, p)) {
+          vm->stack[top++] = pc + 1;
+          vm->stack[top++] = 0;
+        }
+        break;
+      default: {
+        if (in.op == GCOL_DETAIL_RX_MATCH && p == vm->not_empty_at) break;
+        int32_t const k = vm->count[l]++;
+        vm->pcs[l][k] = pc;
+        for (int32_t j = 0; j < vm->nslots; ++j) vm->slots[l][k * vm->nslots + j] = vm->work[j];
+        break;
+      }
+    }
+  }
+}
+
+/*
+ * Searches s (n bytes, n < 2^31) for the leftmost-first match that begins at or after byte
+ * start (a character boundary), or only at start when anchored; a match may not be empty
+ * at byte not_empty_at (-1 for no such rule: Python's rule after an empty match).
+ * nslots: capture slots to report in caps (0: only whether there is a match, and it
+ * returns at the first one found; 2: the match span; 2 * (groups + 1): every group).
+ * caps[2g], caps[2g + 1] are group g's byte span, -1 when it did not take part.
+ * scratch: gcol_detail_regex_scratch_ints(prog->num_insts, nslots) words.
+ */
+GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, const char *s,
+                                           int64_t n, int64_t start, bool anchored,
+                                           int64_t not_empty_at, int32_t nslots, int32_t *scratch,
+                                           int32_t *caps) {
+  int32_t const m = prog->num_insts;
+  gcol_detail_regex_vm vm;
+  vm.prog = prog;
+  vm.s = s;
+  vm.n = n;
+  vm.nslots = nslots;
+  vm.not_empty_at = not_empty_at;
+  vm.pcs[0] = scratch;
+  vm.pcs[1] = scratch + m;
+  vm.slots[0] = scratch + 2 * m;
+  vm.slots[1] = vm.slots[0] + (int64_t)m * nslots;
+  vm.marks = vm.slots[1] + (int64_t)m * nslots;
+  vm.work = vm.marks + m;
+  vm.stack = vm.work + nslots;
+  vm.count[0] = vm.count[1] = 0;
+  for (int32_t i = 0; i < m; ++i) vm.marks[i] = 0;
+  bool matched = false;
+  int32_t stamp = 1;
+  int cur = 0;
+  for (int64_t p = start;;) {
+    if (!matched && (!anchored || p == start)) {
+      for (int32_t j = 0; j < nslots; ++j) vm.work[j] = -1;
+      gcol_detail_regex_add(&vm, cur, 0, p, stamp); /* lowest priority: after the others */
+    }
+    if (vm.count[cur] == 0 && (matched || anchored || p >= n)) break;
+    gcol_utf8_char const c = gcol_utf8_decode(s + p, n - p);
+    int const next = 1 - cur;
+    vm.count[next] = 0;
+    ++stamp;
+    for (int32_t t = 0; t < vm.count[cur]; ++t) {
+      int32_t const pc = vm.pcs[cur][t];
+      gcol_detail_regex_inst const in = prog->insts[pc];
+      const int32_t *ts = vm.slots[cur] + (int64_t)t * nslots;
+      if (in.op == GCOL_DETAIL_RX_MATCH) {
+        matched = true;
+        for (int32_t j = 0; j < nslots; ++j) caps[j] = ts[j];
+        if (nslots == 0) return true;
+        break; /* lower-priority threads lose to this match */
+      }
+      if (c.length > 0 && gcol_detail_regex_accepts(prog, in, c.code_point)) {
+        for (int32_t j = 0; j < nslots; ++j) vm.work[j] = ts[j];
+        gcol_detail_regex_add(&vm, next, pc + 1, p + c.length, stamp);
+      }
+    }
+    if (p >= n) break;
+    p += c.length;
+    cur = next;
+  }
+  return matched;
+}
+
+/* ---- iteration over the matches of a row, as Python's re.finditer ---- */
+
+/* Finds the match after one ending at *pos (the first: *pos = 0, *last_empty = false);
+ * caps as gcol_detail_regex_exec with nslots >= 2. After an empty match the next one may
+ * not be empty at the same place (Python 3.7's rule). Advances *pos, *last_empty. */
+GCOL_HD_INLINE bool gcol_detail_regex_next(const gcol_detail_regex_prog *prog, const char *s,
+                                           int64_t n, int64_t *pos, bool *last_empty,
+                                           int32_t nslots, int32_t *scratch, int32_t *caps) {
+  if (*pos > n) return false;
+  int64_t const not_empty_at = *last_empty ? *pos : -1;
+  if (!gcol_detail_regex_exec(prog, s, n, *pos, false, not_empty_at, nslots, scratch, caps)) {
+    *pos = n + 1;
+    return false;
+  }
+  *last_empty = caps[0] == caps[1];
+  *pos = caps[1];
+  return true;
+}
+
+/* Number of non-overlapping matches in s (len(re.findall)), saturated at INT32_MAX. */
+GCOL_HD_INLINE int32_t gcol_detail_regex_count(const gcol_detail_regex_prog *prog, const char *s,
+                                               int64_t n, int32_t *scratch) {
+  int64_t pos = 0;
+  bool last_empty = false;
+  int32_t caps[2];
+  int32_t count = 0;
+  while (gcol_detail_regex_next(prog, s, n, &pos, &last_empty, 2, scratch, caps)) {
+    if (count < INT32_MAX) ++count;
+  }
+  return count;
+}
+
+/* ---- host compilation (regex_compile.c) ---- */
+
+/* A compiled program in host memory: one allocation holding insts then ranges. */
+typedef struct gcol_detail_regex_host {
+  gcol_detail_regex_prog prog;
+  void *block;
+  int64_t block_bytes; /* insts and ranges, as copied to the device */
+} gcol_detail_regex_host;
+
+/* Compiles pattern (size bytes, any bytes) with flags into *out. Invalid argument for a
+ * malformed pattern (the message names the byte), unsupported for a construct outside the
+ * subset (backreferences, lookaround, inline flags), overflow beyond the limits above,
+ * out of memory. On failure *out is left empty (block NULL). */
+gcol_status gcol_detail_regex_compile(const char *pattern, int64_t size, uint32_t flags,
+                                      gcol_detail_regex_host *out);
+
+/* Frees what gcol_detail_regex_compile allocated (safe on an empty one). */
+void gcol_detail_regex_host_free(gcol_detail_regex_host *h);
+
+/* The public gcol_regex (strings/regex.h). */
+struct gcol_regex {
+  gcol_detail_regex_host host;
+};
+
+GCOL_EXTERN_C_END
+
+#endif /* GCOL_KERNELS_STRINGS_REGEX_MATCH_H */
