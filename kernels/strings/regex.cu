@@ -4,11 +4,20 @@
  * regex_match.h in its own slice of one scratch buffer. The VM's state is bounded by the
  * program, not the row, so the grid is capped to keep the scratch under a budget and each
  * thread walks the rows grid-stride.
+ *
+ * extract runs the VM once per row into a temporary of group spans, then builds each group's
+ * column from them (sizes, the shared int64 scan, offsets by the total, a byte copy; the
+ * nulls counted on the way). replace is edit.cu's two passes with the VM in both: each row's
+ * output bytes (a flag raised where a row would pass the limit), the scan, then each row
+ * writes its bytes at its offset.
  */
 #include "common.cuh"
+#include "detail/gather.h"
+#include "detail/scan.h"
 #include "gcol/string_view.h"
 #include "gcol/strings/regex.h"
 #include "strings/regex_match.h"
+#include "strings/regex_ops.h"
 #include "strings/strings_common.h"
 
 /* The VM scratch of all running threads stays under this many bytes. */
@@ -122,6 +131,167 @@ extern "C" gcol_status gcol_strings_regex_count(gcol_column_view input, const gc
   GCOL_DETAIL_NVTX_PUSH("gcol_strings_regex_count");
   gcol_status const status =
       gcol_detail_regex_run(input, re, GCOL_DETAIL_REGEX_COUNT, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+/* ---------------------------------------------------------------- extract */
+
+/* Blocks of GCOL_DETAIL_BLOCK_SIZE threads for n rows whose VM scratch is `words` each. */
+static int64_t gcol_detail_regex_blocks(int64_t n, int64_t words) {
+  int64_t const block = GCOL_DETAIL_BLOCK_SIZE;
+  int64_t blocks = GCOL_DETAIL_REGEX_SCRATCH_BUDGET / (words * 4 * block);
+  int64_t const needed = (n + block - 1) / block;
+  if (blocks < 1) blocks = 1;
+  if (blocks > needed) blocks = needed;
+  return blocks;
+}
+
+/* spans[i * 2g ..] = row i's group spans (-1: no match, group unset, or a null row). */
+static __global__ void gcol_detail_regex_spans_kernel(gcol_strings_view s,
+                                                      gcol_detail_regex_prog prog,
+                                                      int32_t *scratch, int64_t words,
+                                                      int32_t *spans) {
+  int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int32_t *mine = scratch + tid * words;
+  int64_t const width = 2 * (int64_t)prog.num_groups;
+  for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
+    int32_t *row = spans + i * width;
+    if (gcol_strings_view_is_valid(s, i)) {
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      gcol_detail_regex_extract_row(&prog, r.data, r.size, mine, row);
+    } else {
+      for (int64_t j = 0; j < width; ++j) row[j] = -1;
+    }
+  }
+}
+
+/* Group g's sizes (sizes[i]), validity (valid[i]) and null count (sizes[n + 1], zeroed). */
+static __global__ void gcol_detail_regex_group_sizes_kernel(const int32_t *spans, int64_t n,
+                                                            int64_t width, int64_t g,
+                                                            int64_t *sizes, uint8_t *valid) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int32_t const a = spans[i * width + 2 * g], b = spans[i * width + 2 * g + 1];
+    valid[i] = a >= 0;
+    sizes[i] = a >= 0 ? b - a : 0;
+    if (a < 0) atomicAdd((unsigned long long *)(sizes + n + 1), 1ull);
+  }
+}
+
+static __global__ void gcol_detail_regex_group_copy_kernel(gcol_strings_view s,
+                                                           const int32_t *spans, int64_t width,
+                                                           int64_t g, const int64_t *offsets,
+                                                           char *chars) {
+  GCOL_DETAIL_GRID_LOOP(i, s.size) {
+    int32_t const a = spans[i * width + 2 * g], b = spans[i * width + 2 * g + 1];
+    if (a < 0) continue;
+    const char *src = gcol_strings_view_get(s, i).data + a;
+    for (int32_t k = 0; k < b - a; ++k) chars[offsets[i] + k] = src[k];
+  }
+}
+
+/* Column g of extract from the spans. */
+static gcol_status gcol_detail_regex_group_column(gcol_strings_view s, const int32_t *spans,
+                                                  int64_t g, int64_t width, gcol_stream stream,
+                                                  gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  int64_t const n = s.size;
+  gcol_buffer *sizes = NULL, *valid = NULL, *chars = NULL, *mask = NULL;
+  gcol_column *offsets = NULL;
+  int64_t tail[2] = {0, 0}; /* the total, the nulls */
+  int64_t *sz = NULL;
+  cudaStream_t const st = (cudaStream_t)stream;
+  unsigned int const grid = gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE);
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &sizes));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, &valid));
+  sz = (int64_t *)sizes->data;
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sz + n, 0, 2 * sizeof(int64_t), st));
+  gcol_detail_regex_group_sizes_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+      spans, n, width, g, sz, (uint8_t *)valid->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sz, sz, n + 1, stream));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, sz + n, sizeof tail, cudaMemcpyDeviceToHost, st));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
+  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sz, n + 1, gcol_detail_offsets_type(tail[0]), stream,
+                                             mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)tail[0], stream, mr, &chars));
+  gcol_detail_regex_group_copy_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+      s, spans, width, g, sz, (char *)chars->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_detail_strings_flags_mask((const uint8_t *)valid->data, n, tail[1], stream,
+                                                 mr, &mask));
+  GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, mask, tail[1], out));
+  offsets = NULL;
+  chars = NULL;
+  mask = NULL;
+done:
+  gcol_buffer_free(sizes);
+  gcol_buffer_free(valid);
+  gcol_buffer_free(chars);
+  gcol_buffer_free(mask);
+  gcol_column_free(offsets);
+  return status;
+}
+
+static gcol_status gcol_detail_regex_extract(gcol_column_view input, const gcol_regex *re,
+                                             gcol_table **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *prog_dev = NULL, *scratch = NULL, *spans = NULL;
+  gcol_column **columns = NULL;
+  int64_t made = 0, groups = 0;
+  gcol_detail_regex_prog prog;
+  gcol_strings_view s;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(re);
+  GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
+  groups = re->host.prog.num_groups;
+  GCOL_DETAIL_CHECK(groups > 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "the pattern has no capturing group to extract");
+  GCOL_DETAIL_TRY(gcol_detail_strings_check_int32_rows(input, stream));
+  columns = (gcol_column **)calloc((size_t)groups, sizeof *columns);
+  GCOL_DETAIL_CHECK(columns != NULL, GCOL_ERROR_OUT_OF_MEMORY, "%lld column pointers",
+                    (long long)groups);
+  if (input.size == 0) {
+    for (; made < groups; ++made) {
+      GCOL_DETAIL_TRY(gcol_column_empty_like(input, stream, mr, &columns[made]));
+    }
+  } else {
+    int64_t const width = 2 * groups;
+    int64_t const words = gcol_detail_regex_scratch_ints(re->host.prog.num_insts, 2 * (int32_t)(groups + 1));
+    int64_t const blocks = gcol_detail_regex_blocks(input.size, words);
+    GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
+    GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4), stream,
+                                       NULL, &scratch));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(input.size * width * 4), stream, NULL, &spans));
+    gcol_detail_regex_spans_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0,
+                                     (cudaStream_t)stream>>>(s, prog, (int32_t *)scratch->data,
+                                                             words, (int32_t *)spans->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    gcol_buffer_free(scratch);
+    scratch = NULL;
+    for (; made < groups; ++made) {
+      GCOL_DETAIL_TRY(gcol_detail_regex_group_column(s, (const int32_t *)spans->data, made, width,
+                                                     stream, mr, &columns[made]));
+    }
+  }
+  GCOL_DETAIL_TRY(gcol_table_make(columns, (int32_t)groups, out));
+  made = 0; /* the table owns them */
+done:
+  for (int64_t j = 0; j < made; ++j) gcol_column_free(columns[j]);
+  free(columns);
+  gcol_buffer_free(spans);
+  gcol_buffer_free(scratch);
+  gcol_buffer_free(prog_dev);
+  return status;
+}
+
+extern "C" gcol_status gcol_strings_regex_extract(gcol_column_view input, const gcol_regex *re,
+                                                  gcol_table **out, gcol_stream stream,
+                                                  gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_strings_regex_extract");
+  gcol_status const status = gcol_detail_regex_extract(input, re, out, stream, mr);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }

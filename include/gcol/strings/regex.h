@@ -104,6 +104,28 @@ gcol_status gcol_strings_regex_matches(gcol_column_view input, const gcol_regex 
 gcol_status gcol_strings_regex_count(gcol_column_view input, const gcol_regex *re,
                                      gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
+/**
+ * @brief The capturing groups of each row's first match (Python's
+ *        `re.search(p, row).group(g)` for g = 1 .. groups), one STRING column per group.
+ * @param[in] input A STRING column (sliced or not; INT32 or INT64 offsets).
+ * @param[in] re A compiled program with at least one capturing group.
+ * @param[out] out A table of gcol_regex_num_groups() STRING columns of input's rows; a
+ *             row is null in every column where @p input is null or the pattern does not
+ *             match, and in column g - 1 where group g did not take part (an empty group
+ *             is "", not null). Offsets are INT32, or INT64 when a column's bytes need them.
+ *             NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p re or @p out, a pattern without
+ *         groups, malformed view); ::GCOL_ERROR_TYPE_MISMATCH (not STRING);
+ *         ::GCOL_ERROR_OVERFLOW (a row longer than INT32_MAX bytes);
+ *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ * @note Runs the VM once per row into a temporary of 8 bytes per row and group, then builds
+ *       the columns from it (one synchronization per column). The caller owns *out.
+ */
+gcol_status gcol_strings_regex_extract(gcol_column_view input, const gcol_regex *re,
+                                       gcol_table **out, gcol_stream stream, gcol_mr *mr);
+
 GCOL_EXTERN_C_END
 
 #endif /* GCOL_STRINGS_REGEX_H */
