@@ -295,3 +295,141 @@ extern "C" gcol_status gcol_strings_regex_extract(gcol_column_view input, const 
   GCOL_DETAIL_NVTX_POP();
   return status;
 }
+
+/* ---------------------------------------------------------------- replace */
+
+typedef struct gcol_detail_regex_replace_args {
+  gcol_detail_regex_prog prog;
+  gcol_detail_regex_template t;
+  int64_t max_count;
+} gcol_detail_regex_replace_args;
+
+/* Pass 1 (chars NULL): sizes[i] = row i's output bytes, sizes[n + 1] = 1 where a row passes
+ * limit. Pass 2: each valid row writes its bytes at offsets[i]. */
+static __global__ void gcol_detail_regex_replace_kernel(gcol_strings_view s,
+                                                        gcol_detail_regex_replace_args a,
+                                                        int32_t *scratch, int64_t words,
+                                                        int64_t limit, int64_t *sizes,
+                                                        const int64_t *offsets, char *chars) {
+  int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int32_t *mine = scratch + tid * words;
+  for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
+    bool const valid = gcol_strings_view_is_valid(s, i);
+    if (chars != NULL) {
+      if (!valid) continue;
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      gcol_detail_sink k = gcol_detail_sink_make(chars + offsets[i]);
+      gcol_detail_regex_replace_row(&a.prog, r.data, r.size, &a.t, a.max_count, mine, &k);
+      continue;
+    }
+    int64_t size = 0;
+    if (valid) {
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      gcol_detail_sink k = gcol_detail_sink_make(NULL);
+      gcol_detail_regex_replace_row(&a.prog, r.data, r.size, &a.t, a.max_count, mine, &k);
+      size = k.size;
+    }
+    if (size > limit) {
+      sizes[s.size + 1] = 1;
+      size = 0;
+    }
+    sizes[i] = size;
+  }
+}
+
+static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_regex *re,
+                                             const char *tmpl, int64_t tmpl_size,
+                                             int64_t max_count, gcol_column **out,
+                                             gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *prog_dev = NULL, *tmpl_dev = NULL, *scratch = NULL, *offsets64 = NULL;
+  gcol_buffer *chars = NULL, *mask = NULL;
+  gcol_column *offsets = NULL;
+  gcol_detail_regex_template_host th;
+  gcol_detail_regex_replace_args a;
+  gcol_strings_view s;
+  int64_t tail[2] = {0, 0}; /* the total, the flag */
+  int64_t null_count = 0;
+  cudaStream_t const st = (cudaStream_t)stream;
+  memset(&th, 0, sizeof th);
+  memset(&a, 0, sizeof a);
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(re);
+  GCOL_DETAIL_CHECK(tmpl != NULL || tmpl_size == 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "replacement is NULL");
+  GCOL_DETAIL_CHECK(tmpl_size >= -1, GCOL_ERROR_INVALID_ARGUMENT,
+                    "replacement_size is %lld (want >= 0, or -1)", (long long)tmpl_size);
+  GCOL_DETAIL_CHECK(max_count >= -1, GCOL_ERROR_INVALID_ARGUMENT,
+                    "max_count is %lld: -1 (all) or a count >= 0", (long long)max_count);
+  GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
+  GCOL_DETAIL_TRY(gcol_detail_regex_template_parse(
+      tmpl == NULL ? "" : tmpl, tmpl_size < 0 ? (int64_t)strlen(tmpl) : tmpl_size,
+      re->host.prog.num_groups, "gcol_strings_regex_replace", &th));
+  GCOL_DETAIL_TRY(gcol_detail_strings_check_int32_rows(input, stream));
+  if (input.size == 0) {
+    GCOL_DETAIL_TRY(gcol_column_empty_like(input, stream, mr, out));
+    goto done;
+  }
+  {
+    int64_t const n = input.size;
+    int64_t const words = gcol_detail_regex_scratch_ints(re->host.prog.num_insts,
+                                                         gcol_detail_regex_replace_slots(&th.t));
+    int64_t const blocks = gcol_detail_regex_blocks(n, words);
+    int64_t *sizes = NULL;
+    GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
+    GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &a.prog));
+    GCOL_DETAIL_TRY(gcol_detail_strings_to_device(th.block, th.block_bytes, stream, &tmpl_dev));
+    a.t = th.t;
+    a.t.pieces = (const gcol_detail_regex_piece *)tmpl_dev->data;
+    a.t.bytes = (const char *)tmpl_dev->data + (th.t.bytes - (const char *)th.block);
+    a.max_count = max_count;
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4), stream,
+                                       NULL, &scratch));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &offsets64));
+    sizes = (int64_t *)offsets64->data;
+    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sizes + n, 0, 2 * sizeof(int64_t), st));
+    gcol_detail_regex_replace_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+        s, a, (int32_t *)scratch->data, words, INT64_MAX / (n + 1), sizes, NULL, NULL);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, n + 1, stream));
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, sizes + n, sizeof tail, cudaMemcpyDeviceToHost, st));
+    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
+    GCOL_DETAIL_CHECK(tail[1] == 0, GCOL_ERROR_OVERFLOW,
+                      "a row of the output would pass %lld bytes (%lld rows): too large to "
+                      "address", (long long)(INT64_MAX / (n + 1)), (long long)n);
+    GCOL_DETAIL_TRY(gcol_detail_offsets_column(sizes, n + 1, gcol_detail_offsets_type(tail[0]),
+                                               stream, mr, &offsets));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)tail[0], stream, mr, &chars));
+    gcol_detail_regex_replace_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+        s, a, (int32_t *)scratch->data, words, 0, NULL, sizes, (char *)chars->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_TRY(gcol_detail_strings_output_mask(input, NULL, stream, mr, &mask, &null_count));
+    GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, mask, null_count, out));
+    offsets = NULL;
+    chars = NULL;
+    mask = NULL;
+  }
+done:
+  gcol_detail_regex_template_free(&th);
+  gcol_buffer_free(prog_dev);
+  gcol_buffer_free(tmpl_dev);
+  gcol_buffer_free(scratch);
+  gcol_buffer_free(offsets64);
+  gcol_buffer_free(chars);
+  gcol_buffer_free(mask);
+  gcol_column_free(offsets);
+  return status;
+}
+
+extern "C" gcol_status gcol_strings_regex_replace(gcol_column_view input, const gcol_regex *re,
+                                                  const char *replacement,
+                                                  int64_t replacement_size, int64_t max_count,
+                                                  gcol_column **out, gcol_stream stream,
+                                                  gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_strings_regex_replace");
+  gcol_status const status = gcol_detail_regex_replace(input, re, replacement, replacement_size,
+                                                       max_count, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
