@@ -153,7 +153,8 @@ gcol_status gcol_strings_regex_extract(gcol_column_view input, const gcol_regex 
  *         malformed `\g<...>`, an octal escape above 0o377, a trailing backslash; the
  *         message names it and its byte); ::GCOL_ERROR_UNSUPPORTED (a named reference
  *         `\g<name>`); ::GCOL_ERROR_TYPE_MISMATCH (not STRING); ::GCOL_ERROR_OVERFLOW (a
- *         row longer than INT32_MAX bytes, an output row too large to address);
+ *         row longer than INT32_MAX bytes, an output row too large to address, a template of
+ *         512 MiB or more);
  *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
  * @note The template is parsed once on the host; two passes run the VM over each row (the
  *       sizes, then the bytes) with one synchronization between them. The caller owns *out.
