@@ -4,11 +4,20 @@
  * regex_match.h in its own slice of one scratch buffer. The VM's state is bounded by the
  * program, not the row, so the grid is capped to keep the scratch under a budget and each
  * thread walks the rows grid-stride.
+ *
+ * extract runs the VM once per row into a temporary of group spans, then builds each group's
+ * column from them (sizes, the shared int64 scan, offsets by the total, a byte copy; the
+ * nulls counted on the way). replace is edit.cu's two passes with the VM in both: each row's
+ * output bytes (a flag raised where a row would pass the limit), the scan, then each row
+ * writes its bytes at its offset.
  */
 #include "common.cuh"
+#include "detail/gather.h"
+#include "detail/scan.h"
 #include "gcol/string_view.h"
 #include "gcol/strings/regex.h"
 #include "strings/regex_match.h"
+#include "strings/regex_ops.h"
 #include "strings/strings_common.h"
 
 /* The VM scratch of all running threads stays under this many bytes. */
@@ -122,6 +131,305 @@ extern "C" gcol_status gcol_strings_regex_count(gcol_column_view input, const gc
   GCOL_DETAIL_NVTX_PUSH("gcol_strings_regex_count");
   gcol_status const status =
       gcol_detail_regex_run(input, re, GCOL_DETAIL_REGEX_COUNT, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+/* ---------------------------------------------------------------- extract */
+
+/* Blocks of GCOL_DETAIL_BLOCK_SIZE threads for n rows whose VM scratch is `words` each. */
+static int64_t gcol_detail_regex_blocks(int64_t n, int64_t words) {
+  int64_t const block = GCOL_DETAIL_BLOCK_SIZE;
+  int64_t blocks = GCOL_DETAIL_REGEX_SCRATCH_BUDGET / (words * 4 * block);
+  int64_t const needed = (n + block - 1) / block;
+  if (blocks < 1) blocks = 1;
+  if (blocks > needed) blocks = needed;
+  return blocks;
+}
+
+/* spans[i * 2g ..] = row i's group spans (-1: no match, group unset, or a null row). */
+static __global__ void gcol_detail_regex_spans_kernel(gcol_strings_view s,
+                                                      gcol_detail_regex_prog prog,
+                                                      int32_t *scratch, int64_t words,
+                                                      int32_t *spans) {
+  int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int32_t *mine = scratch + tid * words;
+  int64_t const width = 2 * (int64_t)prog.num_groups;
+  for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
+    int32_t *row = spans + i * width;
+    if (gcol_strings_view_is_valid(s, i)) {
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      gcol_detail_regex_extract_row(&prog, r.data, r.size, mine, row);
+    } else {
+      for (int64_t j = 0; j < width; ++j) row[j] = -1;
+    }
+  }
+}
+
+/* Group g's sizes (sizes[i]), validity (valid[i]) and null count (sizes[n + 1], zeroed). */
+static __global__ void gcol_detail_regex_group_sizes_kernel(const int32_t *spans, int64_t n,
+                                                            int64_t width, int64_t g,
+                                                            int64_t *sizes, uint8_t *valid) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int32_t const a = spans[i * width + 2 * g], b = spans[i * width + 2 * g + 1];
+    valid[i] = a >= 0;
+    sizes[i] = a >= 0 ? b - a : 0;
+    if (a < 0) atomicAdd((unsigned long long *)(sizes + n + 1), 1ull);
+  }
+}
+
+static __global__ void gcol_detail_regex_group_copy_kernel(gcol_strings_view s,
+                                                           const int32_t *spans, int64_t width,
+                                                           int64_t g, const int64_t *offsets,
+                                                           char *chars) {
+  GCOL_DETAIL_GRID_LOOP(i, s.size) {
+    int32_t const a = spans[i * width + 2 * g], b = spans[i * width + 2 * g + 1];
+    if (a < 0) continue;
+    const char *src = gcol_strings_view_get(s, i).data + a;
+    for (int32_t k = 0; k < b - a; ++k) chars[offsets[i] + k] = src[k];
+  }
+}
+
+/* Column g of extract from the spans. */
+static gcol_status gcol_detail_regex_group_column(gcol_strings_view s, const int32_t *spans,
+                                                  int64_t g, int64_t width, gcol_stream stream,
+                                                  gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  int64_t const n = s.size;
+  gcol_buffer *sizes = NULL, *valid = NULL, *chars = NULL, *mask = NULL;
+  gcol_column *offsets = NULL;
+  int64_t tail[2] = {0, 0}; /* the total, the nulls */
+  int64_t *sz = NULL;
+  cudaStream_t const st = (cudaStream_t)stream;
+  unsigned int const grid = gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE);
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &sizes));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, &valid));
+  sz = (int64_t *)sizes->data;
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sz + n, 0, 2 * sizeof(int64_t), st));
+  gcol_detail_regex_group_sizes_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+      spans, n, width, g, sz, (uint8_t *)valid->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sz, sz, n + 1, stream));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, sz + n, sizeof tail, cudaMemcpyDeviceToHost, st));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
+  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sz, n + 1, gcol_detail_offsets_type(tail[0]), stream,
+                                             mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)tail[0], stream, mr, &chars));
+  gcol_detail_regex_group_copy_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+      s, spans, width, g, sz, (char *)chars->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_detail_strings_flags_mask((const uint8_t *)valid->data, n, tail[1], stream,
+                                                 mr, &mask));
+  GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, mask, tail[1], out));
+  offsets = NULL;
+  chars = NULL;
+  mask = NULL;
+done:
+  gcol_buffer_free(sizes);
+  gcol_buffer_free(valid);
+  gcol_buffer_free(chars);
+  gcol_buffer_free(mask);
+  gcol_column_free(offsets);
+  return status;
+}
+
+static gcol_status gcol_detail_regex_extract(gcol_column_view input, const gcol_regex *re,
+                                             gcol_table **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *prog_dev = NULL, *scratch = NULL, *spans = NULL;
+  gcol_column **columns = NULL;
+  int64_t made = 0, groups = 0;
+  gcol_detail_regex_prog prog;
+  gcol_strings_view s;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(re);
+  GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
+  groups = re->host.prog.num_groups;
+  GCOL_DETAIL_CHECK(groups > 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "the pattern has no capturing group to extract");
+  GCOL_DETAIL_TRY(gcol_detail_strings_check_int32_rows(input, stream));
+  columns = (gcol_column **)calloc((size_t)groups, sizeof *columns);
+  GCOL_DETAIL_CHECK(columns != NULL, GCOL_ERROR_OUT_OF_MEMORY, "%lld column pointers",
+                    (long long)groups);
+  if (input.size == 0) {
+    for (; made < groups; ++made) {
+      GCOL_DETAIL_TRY(gcol_column_empty_like(input, stream, mr, &columns[made]));
+    }
+  } else {
+    int64_t const width = 2 * groups;
+    int64_t const words = gcol_detail_regex_scratch_ints(re->host.prog.num_insts, 2 * (int32_t)(groups + 1));
+    int64_t const blocks = gcol_detail_regex_blocks(input.size, words);
+    GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
+    GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4), stream,
+                                       NULL, &scratch));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(input.size * width * 4), stream, NULL, &spans));
+    gcol_detail_regex_spans_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0,
+                                     (cudaStream_t)stream>>>(s, prog, (int32_t *)scratch->data,
+                                                             words, (int32_t *)spans->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    gcol_buffer_free(scratch);
+    scratch = NULL;
+    for (; made < groups; ++made) {
+      GCOL_DETAIL_TRY(gcol_detail_regex_group_column(s, (const int32_t *)spans->data, made, width,
+                                                     stream, mr, &columns[made]));
+    }
+  }
+  GCOL_DETAIL_TRY(gcol_table_make(columns, (int32_t)groups, out));
+  made = 0; /* the table owns them */
+done:
+  for (int64_t j = 0; j < made; ++j) gcol_column_free(columns[j]);
+  free(columns);
+  gcol_buffer_free(spans);
+  gcol_buffer_free(scratch);
+  gcol_buffer_free(prog_dev);
+  return status;
+}
+
+extern "C" gcol_status gcol_strings_regex_extract(gcol_column_view input, const gcol_regex *re,
+                                                  gcol_table **out, gcol_stream stream,
+                                                  gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_strings_regex_extract");
+  gcol_status const status = gcol_detail_regex_extract(input, re, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+/* ---------------------------------------------------------------- replace */
+
+typedef struct gcol_detail_regex_replace_args {
+  gcol_detail_regex_prog prog;
+  gcol_detail_regex_template t;
+  int64_t max_count;
+} gcol_detail_regex_replace_args;
+
+/* Pass 1 (chars NULL): sizes[i] = row i's output bytes, sizes[n + 1] = 1 where a row passes
+ * limit. Pass 2: each valid row writes its bytes at offsets[i]. */
+static __global__ void gcol_detail_regex_replace_kernel(gcol_strings_view s,
+                                                        gcol_detail_regex_replace_args a,
+                                                        int32_t *scratch, int64_t words,
+                                                        int64_t limit, int64_t *sizes,
+                                                        const int64_t *offsets, char *chars) {
+  int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int32_t *mine = scratch + tid * words;
+  for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
+    bool const valid = gcol_strings_view_is_valid(s, i);
+    if (chars != NULL) {
+      if (!valid) continue;
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      gcol_detail_sink k = gcol_detail_sink_make(chars + offsets[i]);
+      gcol_detail_regex_replace_row(&a.prog, r.data, r.size, &a.t, a.max_count, mine, &k);
+      continue;
+    }
+    int64_t size = 0;
+    if (valid) {
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      gcol_detail_sink k = gcol_detail_sink_make(NULL);
+      gcol_detail_regex_replace_row(&a.prog, r.data, r.size, &a.t, a.max_count, mine, &k);
+      size = k.size;
+    }
+    if (size > limit) {
+      sizes[s.size + 1] = 1;
+      size = 0;
+    }
+    sizes[i] = size;
+  }
+}
+
+static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_regex *re,
+                                             const char *tmpl, int64_t tmpl_size,
+                                             int64_t max_count, gcol_column **out,
+                                             gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *prog_dev = NULL, *tmpl_dev = NULL, *scratch = NULL, *offsets64 = NULL;
+  gcol_buffer *chars = NULL, *mask = NULL;
+  gcol_column *offsets = NULL;
+  gcol_detail_regex_template_host th;
+  gcol_detail_regex_replace_args a;
+  gcol_strings_view s;
+  int64_t tail[2] = {0, 0}; /* the total, the flag */
+  int64_t null_count = 0;
+  cudaStream_t const st = (cudaStream_t)stream;
+  memset(&th, 0, sizeof th);
+  memset(&a, 0, sizeof a);
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(re);
+  GCOL_DETAIL_CHECK(tmpl != NULL || tmpl_size == 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "replacement is NULL");
+  GCOL_DETAIL_CHECK(tmpl_size >= -1, GCOL_ERROR_INVALID_ARGUMENT,
+                    "replacement_size is %lld (want >= 0, or -1)", (long long)tmpl_size);
+  GCOL_DETAIL_CHECK(max_count >= -1, GCOL_ERROR_INVALID_ARGUMENT,
+                    "max_count is %lld: -1 (all) or a count >= 0", (long long)max_count);
+  GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
+  GCOL_DETAIL_TRY(gcol_detail_regex_template_parse(
+      tmpl == NULL ? "" : tmpl, tmpl_size < 0 ? (int64_t)strlen(tmpl) : tmpl_size,
+      re->host.prog.num_groups, "gcol_strings_regex_replace", &th));
+  GCOL_DETAIL_TRY(gcol_detail_strings_check_int32_rows(input, stream));
+  if (input.size == 0) {
+    GCOL_DETAIL_TRY(gcol_column_empty_like(input, stream, mr, out));
+    goto done;
+  }
+  {
+    int64_t const n = input.size;
+    int64_t const words = gcol_detail_regex_scratch_ints(re->host.prog.num_insts,
+                                                         gcol_detail_regex_replace_slots(&th.t));
+    int64_t const blocks = gcol_detail_regex_blocks(n, words);
+    int64_t *sizes = NULL;
+    GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
+    GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &a.prog));
+    GCOL_DETAIL_TRY(gcol_detail_strings_to_device(th.block, th.block_bytes, stream, &tmpl_dev));
+    a.t = th.t;
+    a.t.pieces = (const gcol_detail_regex_piece *)tmpl_dev->data;
+    a.t.bytes = (const char *)tmpl_dev->data + (th.t.bytes - (const char *)th.block);
+    a.max_count = max_count;
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4), stream,
+                                       NULL, &scratch));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &offsets64));
+    sizes = (int64_t *)offsets64->data;
+    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sizes + n, 0, 2 * sizeof(int64_t), st));
+    gcol_detail_regex_replace_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+        s, a, (int32_t *)scratch->data, words, INT64_MAX / (n + 1), sizes, NULL, NULL);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, n + 1, stream));
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, sizes + n, sizeof tail, cudaMemcpyDeviceToHost, st));
+    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
+    GCOL_DETAIL_CHECK(tail[1] == 0, GCOL_ERROR_OVERFLOW,
+                      "a row of the output would pass %lld bytes (%lld rows): too large to "
+                      "address", (long long)(INT64_MAX / (n + 1)), (long long)n);
+    GCOL_DETAIL_TRY(gcol_detail_offsets_column(sizes, n + 1, gcol_detail_offsets_type(tail[0]),
+                                               stream, mr, &offsets));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)tail[0], stream, mr, &chars));
+    gcol_detail_regex_replace_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+        s, a, (int32_t *)scratch->data, words, 0, NULL, sizes, (char *)chars->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_TRY(gcol_detail_strings_output_mask(input, NULL, stream, mr, &mask, &null_count));
+    GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, mask, null_count, out));
+    offsets = NULL;
+    chars = NULL;
+    mask = NULL;
+  }
+done:
+  gcol_detail_regex_template_free(&th);
+  gcol_buffer_free(prog_dev);
+  gcol_buffer_free(tmpl_dev);
+  gcol_buffer_free(scratch);
+  gcol_buffer_free(offsets64);
+  gcol_buffer_free(chars);
+  gcol_buffer_free(mask);
+  gcol_column_free(offsets);
+  return status;
+}
+
+extern "C" gcol_status gcol_strings_regex_replace(gcol_column_view input, const gcol_regex *re,
+                                                  const char *replacement,
+                                                  int64_t replacement_size, int64_t max_count,
+                                                  gcol_column **out, gcol_stream stream,
+                                                  gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_strings_regex_replace");
+  gcol_status const status = gcol_detail_regex_replace(input, re, replacement, replacement_size,
+                                                       max_count, out, stream, mr);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }

@@ -4,12 +4,15 @@
  * Python's re and a backtracker by test_regex_host.c) over the strings axes: sizes, slices
  * whose first offset is not 0, validity patterns, "" vs null vs "\0", 1- to 4-byte
  * characters and invalid bytes, INT64 offsets; allocation failures with nothing leaked, and
- * bad arguments.
+ * bad arguments. extract and replace likewise, against the host row functions of
+ * kernels/strings/regex_ops.h (checked against Python's re by test_regex_host.c), their
+ * outputs with INT32 offsets, or INT64 forced where the input has them.
  */
 #include "test_util.h"
 
 #include "gcol/strings/regex.h"
 #include "strings/regex_match.h"
+#include "strings/regex_ops.h"
 
 typedef struct host_rows {
   int64_t n;
@@ -70,6 +73,145 @@ static const char *const patterns[] = {"a", "", "a*", "b+c", "[^a]", "(a|b)c?", 
                                        "[\xc3\xa9-\xf4\x8f\xbf\xbf]+", "(?:a|ab)*?1", ".\\Z"};
 #define NUM_PATTERNS ((int64_t)(sizeof patterns / sizeof patterns[0]))
 
+static const char *const extract_patterns[] = {"(a)(b)?", "(\\d+)", "(\xe2\x82\xac)(.)?",
+                                               "((a)|b)+", "()(x)?", "(\xc3\xa9|\x80)\\Z"};
+#define NUM_EXTRACT ((int64_t)(sizeof extract_patterns / sizeof extract_patterns[0]))
+
+typedef struct replace_spec {
+  const char *pattern, *tmpl;
+  int64_t max_count;
+} replace_spec;
+
+static const replace_spec replace_specs[] = {
+    {"a", "-", -1}, {"(a|b)c?", "<\\1\\g<0>>", -1}, {"", "|", -1}, {"\\d+", "", 2},
+    {"(\xe2\x82\xac)(x)?", "\\2\xc3\xa9\\1", -1}, {"a*", "\\n", 0}, {"(.)", "\\1\\1", 1}};
+#define NUM_REPLACE ((int64_t)(sizeof replace_specs / sizeof replace_specs[0]))
+
+/* Asserts the offsets type of a STRING output: INT64 when forced and there are bytes. */
+static void check_offsets_type(const gcol_column *out, bool wide) {
+  if (out->size > 0 && out->children[0]->size > 0) {
+    gcol_host_strings *hs = NULL;
+    GCOL_TEST_OK(gcol_column_strings_copy_to_host(gcol_column_get_view(out), NULL, &hs));
+    if (hs->offsets[out->size] > 1) {
+      assert_int_equal(out->children[0]->type.id, wide ? GCOL_INT64 : GCOL_INT32);
+    }
+    gcol_host_strings_free(hs);
+  }
+}
+
+/* Checks row i of a STRING output against want (NULL: null), wn bytes. */
+static void check_row(const gcol_host_strings *hs, int64_t i, const char *want, int64_t wn,
+                      const char *what, const char *pattern) {
+  if ((hs->valid[i] != 0) != (want != NULL)) {
+    fail_msg("%s /%s/ row %lld: validity %d, want %d", what, pattern, (long long)i, hs->valid[i],
+             want != NULL);
+  }
+  int64_t const gn = hs->offsets[i + 1] - hs->offsets[i];
+  if (want == NULL) wn = 0;
+  if (gn != wn || (wn > 0 && memcmp(hs->chars + hs->offsets[i], want, (size_t)wn) != 0)) {
+    fail_msg("%s /%s/ row %lld: %lld bytes, want %lld", what, pattern, (long long)i,
+             (long long)gn, (long long)wn);
+  }
+}
+
+/* extract and replace on view v, rows [begin, begin + v.size) of h; INT64 output offsets
+ * forced where v has INT64 offsets. */
+static void check_extract_replace(const host_rows *h, int64_t begin, gcol_column_view v,
+                                  bool masked, const char *what) {
+  int64_t const n = v.size;
+  bool const wide = n > 0 && v.children[0].type.id == GCOL_INT64;
+  for (int64_t k = 0; k < NUM_EXTRACT; ++k) {
+    gcol_regex *re = NULL;
+    gcol_table *t = NULL;
+    GCOL_TEST_OK(gcol_regex_compile(extract_patterns[k], -1, 0, &re));
+    int32_t const groups = gcol_regex_num_groups(re);
+    int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(
+                                             re->host.prog.num_insts, 2 * (groups + 1)) * 4);
+    int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
+    gcol_status const st = gcol_strings_regex_extract(v, re, &t, NULL, NULL);
+    gcol_set_large_offsets_threshold(previous);
+    GCOL_TEST_OK(st);
+    assert_int_equal(t->num_columns, groups);
+    for (int32_t g = 0; g < groups; ++g) {
+      gcol_column const *col = t->columns[g];
+      gcol_host_strings *hs = NULL;
+      assert_int_equal(col->type.id, GCOL_STRING);
+      assert_int_equal(col->size, n);
+      gcol_test_assert_null_count_consistent(gcol_column_get_view(col));
+      check_offsets_type(col, wide);
+      GCOL_TEST_OK(gcol_column_strings_copy_to_host(gcol_column_get_view(col), NULL, &hs));
+      for (int64_t i = 0; i < n; ++i) {
+        const char *want = NULL;
+        int64_t wn = 0;
+        if (!masked || h->valid[begin + i]) {
+          int32_t spans[GCOL_DETAIL_REGEX_MAX_SLOTS];
+          const char *row = h->chars + h->offsets[begin + i];
+          gcol_detail_regex_extract_row(&re->host.prog, row,
+                                        h->offsets[begin + i + 1] - h->offsets[begin + i],
+                                        scratch, spans);
+          if (spans[2 * g] >= 0) {
+            want = row + spans[2 * g];
+            wn = spans[2 * g + 1] - spans[2 * g];
+          }
+        }
+        check_row(hs, i, want, wn, what, extract_patterns[k]);
+      }
+      gcol_host_strings_free(hs);
+    }
+    gcol_table_free(t);
+    free(scratch);
+    gcol_regex_free(re);
+  }
+  for (int64_t k = 0; k < NUM_REPLACE; ++k) {
+    replace_spec const *c = &replace_specs[k];
+    gcol_regex *re = NULL;
+    gcol_column *out = NULL;
+    gcol_host_strings *hs = NULL;
+    gcol_detail_regex_template_host th;
+    GCOL_TEST_OK(gcol_regex_compile(c->pattern, -1, 0, &re));
+    GCOL_TEST_OK(gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
+                                                  gcol_regex_num_groups(re), "test", &th));
+    int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(
+                                             re->host.prog.num_insts,
+                                             gcol_detail_regex_replace_slots(&th.t)) * 4);
+    int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
+    gcol_status const st = gcol_strings_regex_replace(v, re, c->tmpl, -1, c->max_count, &out,
+                                                      NULL, NULL);
+    gcol_set_large_offsets_threshold(previous);
+    GCOL_TEST_OK(st);
+    assert_int_equal(out->type.id, GCOL_STRING);
+    assert_int_equal(out->size, n);
+    gcol_test_assert_null_count_consistent(gcol_column_get_view(out));
+    check_offsets_type(out, wide);
+    GCOL_TEST_OK(gcol_column_strings_copy_to_host(gcol_column_get_view(out), NULL, &hs));
+    for (int64_t i = 0; i < n; ++i) {
+      char *want = NULL;
+      int64_t wn = 0;
+      if (!masked || h->valid[begin + i]) {
+        const char *row = h->chars + h->offsets[begin + i];
+        int64_t const len = h->offsets[begin + i + 1] - h->offsets[begin + i];
+        gcol_detail_sink count = gcol_detail_sink_make(NULL);
+        gcol_detail_regex_replace_row(&re->host.prog, row, len, &th.t, c->max_count, scratch,
+                                      &count);
+        assert_true(count.size >= 0 && count.size < ((int64_t)1 << 30));
+        want = (char *)malloc((size_t)(count.size & (((int64_t)1 << 30) - 1)) + 1);
+        assert_non_null(want);
+        gcol_detail_sink write = gcol_detail_sink_make(want);
+        gcol_detail_regex_replace_row(&re->host.prog, row, len, &th.t, c->max_count, scratch,
+                                      &write);
+        wn = write.size;
+      }
+      check_row(hs, i, want, wn, what, c->pattern);
+      free(want);
+    }
+    gcol_host_strings_free(hs);
+    gcol_column_free(out);
+    gcol_detail_regex_template_free(&th);
+    free(scratch);
+    gcol_regex_free(re);
+  }
+}
+
 /* Checks the three operations on view v, rows [begin, begin + v.size) of h. */
 static void check_ops(const host_rows *h, int64_t begin, gcol_column_view v, bool masked,
                       const char *what) {
@@ -112,6 +254,7 @@ static void check_ops(const host_rows *h, int64_t begin, gcol_column_view v, boo
   free(got);
   free(b8);
   free(valid);
+  check_extract_replace(h, begin, v, masked, what);
 }
 
 static void test_sizes(void **state) {
@@ -177,6 +320,7 @@ typedef struct fault_ctx {
   gcol_regex *re;
   int op;
   gcol_column *out;
+  gcol_table *table;
 } fault_ctx;
 
 static gcol_status fault_op(void *p) {
@@ -184,13 +328,20 @@ static gcol_status fault_op(void *p) {
   c->out = NULL;
   if (c->op == 0) return gcol_strings_regex_contains(c->input, c->re, &c->out, NULL, NULL);
   if (c->op == 1) return gcol_strings_regex_matches(c->input, c->re, &c->out, NULL, NULL);
-  return gcol_strings_regex_count(c->input, c->re, &c->out, NULL, NULL);
+  if (c->op == 2) return gcol_strings_regex_count(c->input, c->re, &c->out, NULL, NULL);
+  if (c->op == 3) {
+    gcol_status const st = gcol_strings_regex_extract(c->input, c->re, &c->table, NULL, NULL);
+    return st;
+  }
+  return gcol_strings_regex_replace(c->input, c->re, "<\\2\\1>", -1, -1, &c->out, NULL, NULL);
 }
 
 static void fault_cleanup(void *p) {
   fault_ctx *c = (fault_ctx *)p;
   gcol_column_free(c->out);
   c->out = NULL;
+  gcol_table_free(c->table);
+  c->table = NULL;
 }
 
 static void test_allocation_failures(void **state) {
@@ -201,8 +352,8 @@ static void test_allocation_failures(void **state) {
   fault_ctx c;
   memset(&c, 0, sizeof c);
   GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 3, 297, &c.input));
-  GCOL_TEST_OK(gcol_regex_compile("(a|b)+\\d", -1, 0, &c.re));
-  for (c.op = 0; c.op < 3; ++c.op) {
+  GCOL_TEST_OK(gcol_regex_compile("(a|b)+(\\d)", -1, 0, &c.re));
+  for (c.op = 0; c.op < 5; ++c.op) {
     assert_true(gcol_test_check_allocation_failures(fault_op, fault_cleanup, &c) > 0);
   }
   gcol_regex_free(c.re);
@@ -229,7 +380,40 @@ static void test_bad_input(void **state) {
   GCOL_TEST_STATUS(gcol_strings_regex_matches(gcol_column_get_view(ints), re, &out, NULL, NULL),
                    GCOL_ERROR_TYPE_MISMATCH);
   assert_null(out);
+  /* extract: a pattern without groups; replace: templates Python rejects, max_count */
+  gcol_table *t = (gcol_table *)(uintptr_t)1;
+  GCOL_TEST_STATUS(gcol_strings_regex_extract(gcol_column_get_view(col), re, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  GCOL_TEST_STATUS(gcol_strings_regex_extract(gcol_column_get_view(col), NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_strings_regex_extract(gcol_column_get_view(ints), re, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(col), re, "\\1", -1, -1, &out,
+                                              NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(out);
+  assert_non_null(strstr(gcol_last_error(), "invalid group reference 1"));
+  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(col), re, "\\q", -1, -1, &out,
+                                              NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(col), re, "\\g<x>", -1, -1,
+                                              &out, NULL, NULL),
+                   GCOL_ERROR_UNSUPPORTED);
+  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(col), re, "x", -1, -2, &out,
+                                              NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(col), re, NULL, 1, -1, &out,
+                                              NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(ints), re, "x", -1, -1, &out,
+                                              NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  assert_null(out);
   assert_int_equal(gcol_test_live_bytes(), live);
+  GCOL_TEST_OK(gcol_strings_regex_replace(gcol_column_get_view(col), re, NULL, 0, -1, &out, NULL,
+                                          NULL));
+  gcol_column_free(out);
   GCOL_TEST_OK(gcol_strings_regex_contains(gcol_column_get_view(col), re, &out, NULL, NULL));
   gcol_column_free(out);
   gcol_column_free(ints);

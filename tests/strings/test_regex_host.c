@@ -10,6 +10,7 @@
 
 #include "gcol/strings/regex.h"
 #include "strings/regex_match.h"
+#include "strings/regex_ops.h"
 
 typedef struct regex_case {
   const char *pattern;
@@ -22,6 +23,30 @@ typedef struct regex_case {
 } regex_case;
 
 #include "regex_cases.h"
+
+typedef struct extract_case {
+  const char *pattern;
+  const char *subject;
+  int groups;
+  int matched;
+  int32_t spans[16];
+} extract_case;
+
+typedef struct replace_case {
+  const char *pattern;
+  const char *tmpl;
+  int64_t max_count;
+  const char *subject;
+  const char *want;
+  int64_t want_size;
+} replace_case;
+
+typedef struct bad_template {
+  const char *pattern;
+  const char *tmpl;
+} bad_template;
+
+#include "regex_ops_cases.h"
 
 #define NUM(a) ((int64_t)(sizeof(a) / sizeof((a)[0])))
 
@@ -557,12 +582,114 @@ static void test_known_divergence(void **state) {
   gcol_detail_regex_host_free(&h);
 }
 
+/* ---------------------------------------------------------------- extract and replace */
+
+static void test_extract_known_answers(void **state) {
+  (void)state;
+  for (int64_t k = 0; k < NUM(extract_cases); ++k) {
+    extract_case const *c = &extract_cases[k];
+    gcol_detail_regex_host h;
+    int32_t spans[GCOL_DETAIL_REGEX_MAX_SLOTS];
+    GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
+    assert_int_equal(h.prog.num_groups, c->groups);
+    int32_t *scratch = (int32_t *)malloc(
+        (size_t)gcol_detail_regex_scratch_ints(h.prog.num_insts, 2 * (c->groups + 1)) * 4);
+    assert_non_null(scratch);
+    bool const m = gcol_detail_regex_extract_row(&h.prog, c->subject,
+                                                 (int64_t)strlen(c->subject), scratch, spans);
+    bool ok = m == (c->matched != 0);
+    for (int32_t j = 0; ok && j < 2 * c->groups; ++j) ok = spans[j] == c->spans[j];
+    if (!ok) {
+      fail_msg("extract case %lld: /%s/ on \"%s\": matched %d (want %d), group 1 %d..%d (want "
+               "%d..%d)", (long long)k, c->pattern, c->subject, m, c->matched, spans[0],
+               spans[1], c->spans[0], c->spans[1]);
+    }
+    free(scratch);
+    gcol_detail_regex_host_free(&h);
+  }
+}
+
+/* Python's re.sub through the count pass (no output) and the write pass. */
+static void test_replace_known_answers(void **state) {
+  (void)state;
+  for (int64_t k = 0; k < NUM(replace_cases); ++k) {
+    replace_case const *c = &replace_cases[k];
+    gcol_detail_regex_host h;
+    gcol_detail_regex_template_host t;
+    GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
+    GCOL_TEST_OK(gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
+                                                  h.prog.num_groups, "test", &t));
+    int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(
+                                             h.prog.num_insts, gcol_detail_regex_replace_slots(&t.t)) * 4);
+    assert_non_null(scratch);
+    int64_t const n = (int64_t)strlen(c->subject);
+    gcol_detail_sink count = gcol_detail_sink_make(NULL);
+    gcol_detail_regex_replace_row(&h.prog, c->subject, n, &t.t, c->max_count, scratch, &count);
+    assert_true(count.size >= 0 && count.size < 4096);
+    char *buf = (char *)malloc((size_t)(count.size & 4095) + 1);
+    assert_non_null(buf);
+    gcol_detail_sink write = gcol_detail_sink_make(buf);
+    gcol_detail_regex_replace_row(&h.prog, c->subject, n, &t.t, c->max_count, scratch, &write);
+    if (count.size != c->want_size || write.size != c->want_size ||
+        memcmp(buf, c->want, (size_t)c->want_size) != 0) {
+      fail_msg("replace case %lld: /%s/ -> \"%s\" (max %lld) on \"%s\": \"%.*s\" (%lld bytes), "
+               "want \"%s\" (%lld)", (long long)k, c->pattern, c->tmpl, (long long)c->max_count,
+               c->subject, (int)write.size, buf, (long long)count.size, c->want,
+               (long long)c->want_size);
+    }
+    free(buf);
+    free(scratch);
+    gcol_detail_regex_template_free(&t);
+    gcol_detail_regex_host_free(&h);
+  }
+}
+
+static void test_bad_templates(void **state) {
+  (void)state;
+  for (int64_t k = 0; k < NUM(bad_templates); ++k) {
+    bad_template const *c = &bad_templates[k];
+    gcol_detail_regex_host h;
+    gcol_detail_regex_template_host t;
+    GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
+    gcol_status const st = gcol_detail_regex_template_parse(
+        c->tmpl, (int64_t)strlen(c->tmpl), h.prog.num_groups, "test", &t);
+    if (st != GCOL_ERROR_INVALID_ARGUMENT) {
+      fail_msg("template \"%s\" of /%s/: status %d, want invalid argument", c->tmpl, c->pattern,
+               (int)st);
+    }
+    assert_null(t.block);
+    gcol_detail_regex_host_free(&h);
+  }
+  /* the message names the reference; a named reference is unsupported */
+  gcol_detail_regex_template_host t;
+  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("x\\3", 3, 2, "test", &t),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "invalid group reference 3"));
+  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("\\g<name>", 8, 2, "test", &t),
+                   GCOL_ERROR_UNSUPPORTED);
+  assert_null(t.block);
+  /* pieces: literal runs merged, references apart */
+  GCOL_TEST_OK(gcol_detail_regex_template_parse("ab\\n\\1c\\g<0>\\2", 14, 2, "test", &t));
+  assert_int_equal(t.t.num_pieces, 5);
+  assert_int_equal(t.t.max_group, 2);
+  assert_int_equal(t.t.pieces[0].group, -1);
+  assert_int_equal(t.t.pieces[0].size, 3);
+  assert_memory_equal(t.t.bytes + t.t.pieces[0].offset, "ab\n", 3);
+  assert_int_equal(t.t.pieces[1].group, 1);
+  assert_int_equal(t.t.pieces[3].group, 0);
+  assert_int_equal(t.t.pieces[4].group, 2);
+  gcol_detail_regex_template_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_python_known_answers),
       cmocka_unit_test(test_compile_errors),
       cmocka_unit_test(test_fuzz_against_backtracker),
       cmocka_unit_test(test_known_divergence),
+      cmocka_unit_test(test_extract_known_answers),
+      cmocka_unit_test(test_replace_known_answers),
+      cmocka_unit_test(test_bad_templates),
   };
   return GCOL_TEST_RUN("strings_regex_host", tests);
 }

@@ -104,6 +104,66 @@ gcol_status gcol_strings_regex_matches(gcol_column_view input, const gcol_regex 
 gcol_status gcol_strings_regex_count(gcol_column_view input, const gcol_regex *re,
                                      gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
+/**
+ * @brief The capturing groups of each row's first match (Python's
+ *        `re.search(p, row).group(g)` for g = 1 .. groups), one STRING column per group.
+ * @param[in] input A STRING column (sliced or not; INT32 or INT64 offsets).
+ * @param[in] re A compiled program with at least one capturing group.
+ * @param[out] out A table of gcol_regex_num_groups() STRING columns of input's rows; a
+ *             row is null in every column where @p input is null or the pattern does not
+ *             match, and in column g - 1 where group g did not take part (an empty group
+ *             is "", not null). Offsets are INT32, or INT64 when a column's bytes need them.
+ *             NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p re or @p out, a pattern without
+ *         groups, malformed view); ::GCOL_ERROR_TYPE_MISMATCH (not STRING);
+ *         ::GCOL_ERROR_OVERFLOW (a row longer than INT32_MAX bytes);
+ *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ * @note Runs the VM once per row into a temporary of 8 bytes per row and group, then builds
+ *       the columns from it (one synchronization per column). The caller owns *out.
+ */
+gcol_status gcol_strings_regex_extract(gcol_column_view input, const gcol_regex *re,
+                                       gcol_table **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Replaces the matches in each row by a template (Python's
+ *        `re.sub(p, replacement, row, count)`).
+ *
+ * Matches are those of `re.finditer` (non-overlapping, left to right; an empty match is
+ * replaced too, but not right after another empty one at the same place). The template is
+ * Python's: `\1` .. `\99` and `\g<n>` insert group n (`\g<0>`: the whole match; a group
+ * that did not take part inserts nothing, as Python 3.5+); `\\ \a \b \f \n \r \t \v`
+ * are those characters; `\0`, `\0o`, `\0oo` and three octal digits `\ooo` are the
+ * character of that code (up to 0o377, written as UTF-8); a backslash before another
+ * character that is not an ASCII letter is kept with it.
+ * @param[in] input A STRING column (sliced or not; INT32 or INT64 offsets).
+ * @param[in] re A compiled program.
+ * @param[in] replacement The template's bytes (UTF-8); NULL only with size 0.
+ * @param[in] replacement_size Its size in bytes, or -1 when NUL-terminated.
+ * @param[in] max_count The most matches replaced in a row (from the left), or -1 for all
+ *            (Python's count = 0); 0 copies every row.
+ * @param[out] out STRING, null where @p input is null; INT32 offsets, or INT64 when the
+ *             output's bytes need them. NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p re or @p out, NULL replacement
+ *         with a size, max_count < -1, malformed view, a template Python rejects: a
+ *         reference to a group the pattern lacks, an unknown letter escape such as `\q`, a
+ *         malformed `\g<...>`, an octal escape above 0o377, a trailing backslash; the
+ *         message names it and its byte); ::GCOL_ERROR_UNSUPPORTED (a named reference
+ *         `\g<name>`); ::GCOL_ERROR_TYPE_MISMATCH (not STRING); ::GCOL_ERROR_OVERFLOW (a
+ *         row longer than INT32_MAX bytes, an output row too large to address, a template of
+ *         512 MiB or more);
+ *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ * @note The template is parsed once on the host; two passes run the VM over each row (the
+ *       sizes, then the bytes) with one synchronization between them. The caller owns *out.
+ */
+gcol_status gcol_strings_regex_replace(gcol_column_view input, const gcol_regex *re,
+                                       const char *replacement, int64_t replacement_size,
+                                       int64_t max_count, gcol_column **out, gcol_stream stream,
+                                       gcol_mr *mr);
+
 GCOL_EXTERN_C_END
 
 #endif /* GCOL_STRINGS_REGEX_H */
