@@ -43,6 +43,7 @@
 #include "gcol/strings/attributes.h"
 #include "gcol/strings/case.h"
 #include "gcol/strings/combine.h"
+#include "gcol/strings/convert.h"
 #include "gcol/strings/edit.h"
 #include "gcol/strings/find.h"
 #include "gcol/strings/like.h"
