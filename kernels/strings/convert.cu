@@ -20,7 +20,8 @@ typedef enum conv_op {
   CONV_FROM_BOOLEANS = 0,
   CONV_TO_HEX,
   CONV_URL_ENCODE,
-  CONV_URL_DECODE
+  CONV_URL_DECODE,
+  CONV_FROM_DECIMALS
 } conv_op;
 
 typedef struct conv_args {
@@ -32,6 +33,7 @@ typedef struct conv_args {
   int64_t mask_offset;
   int64_t size;          /* rows */
   gcol_strings_view words; /* from_booleans: row 0 the true string, row 1 the false one */
+  int32_t scale;           /* from_decimals */
 } conv_args;
 
 /* The bits of fixed-width row i (zero-extended). */
@@ -45,8 +47,18 @@ static __device__ __forceinline__ uint64_t conv_bits(const conv_args *a, int64_t
   }
 }
 
+/* Decimal row i, sign-extended. */
+static __device__ __forceinline__ gcol_detail_dec_i128 conv_decimal(const conv_args *a,
+                                                                    int64_t i) {
+  const char *p = a->data + i * a->width;
+  if (a->width == 4) return *(const int32_t *)p;
+  if (a->width == 8) return *(const int64_t *)p;
+  gcol_int128 const v = *(const gcol_int128 *)p;
+  return (gcol_detail_dec_i128)(((gcol_detail_dec_u128)(uint64_t)v.hi << 64) | v.lo);
+}
+
 static __device__ __forceinline__ bool conv_row_valid(const conv_args *a, int64_t i) {
-  if (a->op == CONV_FROM_BOOLEANS || a->op == CONV_TO_HEX) {
+  if (a->op == CONV_FROM_BOOLEANS || a->op == CONV_TO_HEX || a->op == CONV_FROM_DECIMALS) {
     return gcol_bit_is_set_or_null_mask(a->mask, a->mask_offset + i);
   }
   return gcol_strings_view_is_valid(a->s, i);
@@ -61,6 +73,9 @@ static __device__ void conv_row(const conv_args *a, int64_t i, gcol_detail_sink 
     }
     case CONV_TO_HEX:
       gcol_detail_to_hex_row(conv_bits(a, i), a->width, k);
+      break;
+    case CONV_FROM_DECIMALS:
+      gcol_detail_decimal_to_text(conv_decimal(a, i), a->scale, k);
       break;
     case CONV_URL_ENCODE: {
       gcol_string_ref const r = gcol_strings_view_get(a->s, i);
@@ -394,6 +409,89 @@ extern "C" gcol_status gcol_strings_url_decode(gcol_column_view input, gcol_colu
   *out = NULL;
   GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
   GCOL_DETAIL_TRY(url_convert(input, CONV_URL_DECODE, out, stream, mr));
+done:
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+/* ---------------------------------------------------------------- decimals */
+
+static bool is_decimal(gcol_type_id id) {
+  return id == GCOL_DECIMAL32 || id == GCOL_DECIMAL64 || id == GCOL_DECIMAL128;
+}
+
+static __global__ void gcol_detail_decimal_parse_kernel(gcol_strings_view s, int32_t scale,
+                                                        int width, void *data, uint32_t *mask) {
+  GCOL_DETAIL_WARP_LOOP(word, i, s.size) {
+    bool valid = false;
+    if (i < s.size) {
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      gcol_detail_dec_i128 v = 0;
+      valid = gcol_strings_view_is_valid(s, i) &&
+              gcol_detail_parse_decimal(r.data, r.size, scale, width * 8, &v);
+      if (!valid) v = 0;
+      if (width == 4) {
+        ((int32_t *)data)[i] = (int32_t)v;
+      } else if (width == 8) {
+        ((int64_t *)data)[i] = (int64_t)v;
+      } else {
+        gcol_int128 w;
+        w.lo = (uint64_t)v;
+        w.hi = (int64_t)(v >> 64);
+        ((gcol_int128 *)data)[i] = w;
+      }
+    }
+    gcol_detail_warp_mask_update(mask, GCOL_DETAIL_MASK_WRITE, word, valid);
+  }
+}
+
+extern "C" gcol_status gcol_strings_to_decimals(gcol_column_view input, gcol_data_type type,
+                                                gcol_column **out, gcol_stream stream,
+                                                gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *col = NULL;
+  gcol_buffer *mask = NULL;
+  int64_t null_count = 0;
+  gcol_strings_view s;
+  GCOL_DETAIL_NVTX_PUSH("gcol_strings_to_decimals");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
+  GCOL_DETAIL_CHECK(is_decimal(type.id), GCOL_ERROR_TYPE_MISMATCH,
+                    "type is %s, not a decimal type", gcol_type_name(type.id));
+  GCOL_DETAIL_TRY(gcol_column_create(type, input.size, GCOL_MASK_UNALLOCATED, stream, mr, &col));
+  if (input.size > 0) {
+    GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
+    GCOL_DETAIL_TRY(gcol_bitmask_create(input.size, GCOL_MASK_UNINITIALIZED, stream, mr, &mask));
+    gcol_detail_decimal_parse_kernel<<<gcol_detail_grid_size(input.size, GCOL_DETAIL_BLOCK_SIZE),
+                                       GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+        s, type.scale, (int)gcol_type_size(type.id), col->data->data, (uint32_t *)mask->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_TRY(gcol_bitmask_count_unset_bits((const uint32_t *)mask->data, 0, input.size,
+                                                  stream, &null_count));
+    GCOL_DETAIL_TRY(gcol_column_set_null_mask(col, mask, null_count));
+    mask = NULL;
+  }
+  *out = col;
+  col = NULL;
+done:
+  gcol_buffer_free(mask);
+  gcol_column_free(col);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_strings_from_decimals(gcol_column_view input, gcol_column **out,
+                                                  gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  conv_args args = conv_args_make(CONV_FROM_DECIMALS, input.size);
+  GCOL_DETAIL_NVTX_PUSH("gcol_strings_from_decimals");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(
+      fixed_input(input, is_decimal(input.type.id), "a decimal type", __func__, &args));
+  args.scale = input.type.scale;
+  GCOL_DETAIL_TRY(convert_to_text(input, &args, stream, mr, out));
 done:
   GCOL_DETAIL_NVTX_POP();
   return status;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes convert_cases.h: the answers Python gives for the per-row conversions of
 kernels/strings/convert_ops.h (hex: int(s, 16) with a width check; url:
-urllib.parse.quote_from_bytes(b, safe='') and unquote_to_bytes). Run from this folder:
+urllib.parse.quote_from_bytes(b, safe='') and unquote_to_bytes; decimals:
+format(Decimal(v).scaleb(scale), 'f') and Decimal(s).scaleb(-scale) truncated). Run from this folder:
 python3 gen_convert_cases.py > convert_cases.h"""
 import re
 import urllib.parse
@@ -68,5 +69,71 @@ for b in URL_ROWS:
     d = urllib.parse.unquote_to_bytes(b)
     print('    {%s, %d, %s, %d, %s, %d},' % (c_bytes(b), len(b), c_bytes(e), len(e), c_bytes(d),
                                           len(d)))
+print("};\n")
+
+import decimal
+decimal.getcontext().prec = 2000
+decimal.getcontext().Emax = 10 ** 9
+decimal.getcontext().Emin = -10 ** 9
+DEC_GRAMMAR = re.compile(r'[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?')
+
+FROM_DEC = [(12345, -2), (-12345, -2), (5, -2), (-5, -3), (0, -2), (0, 0), (0, 3), (7, 0),
+            (12, 2), (-12, 2), (1, -1), (-1, -1), (123, -3), (1234, -3), (2147483647, -4),
+            (-2147483648, -4), ((1 << 63) - 1, -18), (-(1 << 63), 5), ((1 << 127) - 1, -38),
+            (-(1 << 127), -10), (-(1 << 127), 0), (10 ** 38, -40), (99, -39), (42, 30)]
+TO_DEC_ROWS = ["0", "1", "-1", "+1", "123.45", "123.456", "-123.456", "123.4", "123.", ".5",
+               "-.5", "0.005", "-0.005", "1e2", "1E-2", "1.5e1", "-2.55e+1", "1e", "e1", ".",
+               "-", "+", "", " 1", "1 ", "1.2.3", "1e2.5", "nan", "inf", "0x10", "1_000",
+               "00000000000000000000000000000000000000000012.3400000000000000000000000000000000",
+               "2147483647", "2147483648", "-2147483648", "-2147483649", "21474836.47",
+               "21474836.48", "-21474836.48", "-21474836.49", "9223372036854775807",
+               "9223372036854775808", "-9223372036854775808",
+               "170141183460469231731687303715884105727",
+               "170141183460469231731687303715884105728",
+               "-170141183460469231731687303715884105728",
+               "-170141183460469231731687303715884105729", "1e38", "1e39", "1e-40", "5e-1",
+               "123456789e-7", "1e99999999999999", "0e99999999999999", "1e-99999999999999",
+               "0.000", "-0", "12e-1", "\xc2\xb2"]
+TO_DEC_SCALES = [-2, 0, 1, -6]
+WIDTH_BITS = [32, 64, 128]
+
+
+def dec_text(v, scale):
+    return format(decimal.Decimal(v).scaleb(scale), 'f')
+
+
+def to_dec(s, scale, bits):
+    if not DEC_GRAMMAR.fullmatch(s):
+        return None
+    d = decimal.Decimal(s)
+    if d.is_zero() or d.adjusted() - scale < -1:  # below 10^scale: truncated to 0
+        return 0
+    if d.adjusted() - scale > 40:  # out of every range (and of the context's)
+        return None
+    v = int(d.scaleb(-scale).to_integral_value(rounding=decimal.ROUND_DOWN))
+    return v if -(1 << (bits - 1)) <= v < (1 << (bits - 1)) else None
+
+
+def c_i128(v):
+    u = v & ((1 << 128) - 1)
+    return '{UINT64_C(%d), UINT64_C(%d)}' % (u & ((1 << 64) - 1), u >> 64)
+
+
+print("typedef struct from_dec_case { uint64_t lo, hi; int32_t scale; const char *text; }"
+      " from_dec_case;")
+print("static const from_dec_case from_dec_cases[] = {")
+for v, sc in FROM_DEC:
+    print('    {%s, %d, "%s"}, /* %d */' % (c_i128(v)[1:-1], sc, dec_text(v, sc), v))
+print("};\n")
+print("typedef struct to_dec_case { const char *s; int32_t scale; int bits; bool ok;"
+      " uint64_t lo, hi; } to_dec_case;")
+print("static const to_dec_case to_dec_cases[] = {")
+for s in TO_DEC_ROWS:
+    for sc in TO_DEC_SCALES:
+        for bits in WIDTH_BITS:
+            v = to_dec(s, sc, bits)
+            print('    {%s, %d, %d, %s, %s},' % (c_bytes(s.encode()), sc, bits,
+                                               'true' if v is not None else 'false',
+                                               c_i128(v or 0)[1:-1]))
 print("};\n")
 print("#endif /* GCOL_TESTS_STRINGS_CONVERT_CASES_H */")

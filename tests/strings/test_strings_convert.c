@@ -4,8 +4,8 @@
  * against Python's answers) on TESTING.md's strings axes: sizes, slices whose first offset is
  * not 0, every validity pattern, "" vs null vs "\0", hex-like, %-escaped, multi-byte and
  * invalid bytes, INT64 offsets forced (input and output) by
- * gcol_set_large_offsets_threshold(); integer and BOOL8 inputs of every width, sliced, with
- * nulls; allocation failure at every point.
+ * gcol_set_large_offsets_threshold(); integer, BOOL8 and decimal inputs of every width,
+ * sliced, with nulls; allocation failure at every point.
  */
 #include "test_util.h"
 
@@ -16,7 +16,7 @@
 static const char *const pieces[] = {"0x", "0X", "0",   "1",   "7",    "f",  "F",  "a", "9",
                                      "true", "%", "%2", "%41", "%e9", "%zz", " ", "/", "~",
                                      "-",  "+",  "\xc3\xa9", "\xe2\x82\xac", "\x80", "\xff",
-                                     "\0"};
+                                     "\0",  ".",  "5",   "e",   "e-",   "E+1"};
 #define NUM_PIECES ((int64_t)(sizeof pieces / sizeof pieces[0]))
 
 static host_strings make_strings(gcol_test_rng *rng, int64_t n, int64_t max_len,
@@ -41,13 +41,19 @@ typedef enum s_op {
   S_HEX_UINT64,
   S_URL_ENCODE,
   S_URL_DECODE,
+  S_DEC32,  /* to_decimals, DECIMAL32 scale -2 */
+  S_DEC64,  /* DECIMAL64 scale 1 */
+  S_DEC128, /* DECIMAL128 scale -6 */
   NUM_S_OPS
 } s_op;
 
 static const char *const s_op_names[] = {
     "to_booleans", "to_booleans \"\"", "is_hex", "hex int8", "hex int16", "hex int32",
     "hex int64", "hex uint8", "hex uint16", "hex uint32", "hex uint64", "url_encode",
-    "url_decode"};
+    "url_decode", "decimal32", "decimal64", "decimal128"};
+
+static const gcol_data_type dec_types[] = {{GCOL_DECIMAL32, -2}, {GCOL_DECIMAL64, 1},
+                                           {GCOL_DECIMAL128, -6}};
 
 static const gcol_type_id hex_types[] = {GCOL_INT8,  GCOL_INT16,  GCOL_INT32,  GCOL_INT64,
                                          GCOL_UINT8, GCOL_UINT16, GCOL_UINT32, GCOL_UINT64};
@@ -68,6 +74,10 @@ static gcol_status run_s_op(s_op op, gcol_column_view v, gcol_column **out) {
       return gcol_strings_url_encode(v, out, NULL, NULL);
     case S_URL_DECODE:
       return gcol_strings_url_decode(v, out, NULL, NULL);
+    case S_DEC32:
+    case S_DEC64:
+    case S_DEC128:
+      return gcol_strings_to_decimals(v, dec_types[op - S_DEC32], out, NULL, NULL);
     default:
       return gcol_strings_hex_to_integers(v, gcol_data_type_make(hex_types[op - S_HEX_INT8]), out,
                                           NULL, NULL);
@@ -127,7 +137,7 @@ static void check_s_op(s_op op, const host_strings *h, int64_t h_begin, gcol_col
     return;
   }
   int const width = (int)gcol_type_size(out->type.id);
-  uint8_t *data = (uint8_t *)malloc((size_t)(n + 1) * 8);
+  uint8_t *data = (uint8_t *)malloc((size_t)(n + 1) * 16);
   uint8_t *got_valid = (uint8_t *)malloc((size_t)n + 1);
   GCOL_TEST_OK(gcol_column_copy_to_host(gcol_column_get_view(out), data, got_valid, NULL));
   for (int64_t i = 0; i < n; ++i) {
@@ -135,7 +145,20 @@ static void check_s_op(s_op op, const host_strings *h, int64_t h_begin, gcol_col
     const char *s = strings_row(h, h_begin + i, &len);
     bool valid = !masked || h->valid[h_begin + i];
     uint64_t want = 0, got = 0;
-    memcpy(&got, data + i * width, (size_t)width); /* little-endian */
+    memcpy(&got, data + i * width, (size_t)(width < 8 ? width : 8)); /* little-endian */
+    if (op >= S_DEC32) {
+      gcol_detail_dec_i128 w = 0, g = 0;
+      valid = valid && gcol_detail_parse_decimal(s, len, dec_types[op - S_DEC32].scale,
+                                                 8 * width, &w);
+      if (width == 4) g = *(const int32_t *)(data + i * 4);
+      if (width == 8) g = *(const int64_t *)(data + i * 8);
+      if (width == 16) memcpy(&g, data + i * 16, 16); /* little-endian halves */
+      if ((got_valid[i] != 0) != valid || (valid && g != w)) {
+        fail_msg("%s (%s): row %lld is %lld (valid %d), want %lld (valid %d)", s_op_names[op],
+                 what, (long long)i, (long long)g, got_valid[i], (long long)w, valid);
+      }
+      continue;
+    }
     if (op == S_TO_BOOLEANS || op == S_TO_BOOLEANS_EMPTY) {
       want = gcol_detail_bytes_equal(s, len, "true", op == S_TO_BOOLEANS ? 4 : 0);
     } else if (op == S_IS_HEX) {
@@ -179,21 +202,26 @@ static void run_dataset(gcol_test_rng *rng, int64_t n, int64_t max_len,
 
 static const gcol_type_id int_types[] = {GCOL_INT8,  GCOL_INT16,  GCOL_INT32,  GCOL_INT64,
                                          GCOL_UINT8, GCOL_UINT16, GCOL_UINT32, GCOL_UINT64,
-                                         GCOL_BOOL8};
+                                         GCOL_BOOL8,  GCOL_DECIMAL32, GCOL_DECIMAL64,
+                                         GCOL_DECIMAL128};
+static const int32_t fixed_scales[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, -3, 2, -20};
 
 /* integers_to_hex (from_booleans for BOOL8, words "yes" / "") of rows [begin, begin + n) of
  * random values. */
-static void check_fixed(gcol_test_rng *rng, gcol_type_id type, int64_t n, int64_t begin,
-                        gcol_test_validity validity, bool wide) {
+static void check_fixed(gcol_test_rng *rng, gcol_type_id type, int32_t scale, int64_t n,
+                        int64_t begin, gcol_test_validity validity, bool wide) {
   int const width = (int)gcol_type_size(type);
+  bool const decimal = type == GCOL_DECIMAL32 || type == GCOL_DECIMAL64 || type == GCOL_DECIMAL128;
   int64_t const total = n + begin + 2;
-  uint8_t *values = (uint8_t *)malloc((size_t)total * 8);
+  uint8_t *values = (uint8_t *)malloc((size_t)total * 16);
   uint8_t *valid = (uint8_t *)malloc((size_t)total);
   for (int64_t i = 0; i < total; ++i) {
     uint64_t v = gcol_test_rng_next(rng) >> gcol_test_rng_range(rng, 0, 63);
     if (gcol_test_rng_range(rng, 0, 7) == 0) v = 0;
     if (type == GCOL_BOOL8) v = (uint64_t)gcol_test_rng_range(rng, 0, 2);
-    memcpy(values + i * width, &v, (size_t)width); /* little-endian */
+    uint64_t const high = width == 16 ? gcol_test_rng_next(rng) : 0;
+    memcpy(values + i * width, &v, (size_t)(width < 8 ? width : 8)); /* little-endian */
+    if (width == 16) memcpy(values + i * width + 8, &high, 8);
   }
   gcol_test_fill_valid(rng, validity, valid, total);
   bool const masked = validity != GCOL_TEST_NO_MASK;
@@ -201,14 +229,15 @@ static void check_fixed(gcol_test_rng *rng, gcol_type_id type, int64_t n, int64_
   gcol_scalar *yes = NULL, *empty = NULL;
   GCOL_TEST_OK(gcol_scalar_create_cstring("yes", &yes));
   GCOL_TEST_OK(gcol_scalar_create_cstring("", &empty));
-  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(type), total, values,
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_decimal(type, scale), total, values,
                                             masked ? valid : NULL, NULL, NULL, &col));
   gcol_column_view v;
   GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), begin, begin + n, &v));
   int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
   gcol_status const st = type == GCOL_BOOL8
                              ? gcol_strings_from_booleans(v, yes, empty, &out, NULL, NULL)
-                             : gcol_strings_integers_to_hex(v, &out, NULL, NULL);
+                         : decimal ? gcol_strings_from_decimals(v, &out, NULL, NULL)
+                                   : gcol_strings_integers_to_hex(v, &out, NULL, NULL);
   gcol_set_large_offsets_threshold(previous);
   GCOL_TEST_OK(st);
   gcol_test_assert_null_count_consistent(gcol_column_get_view(out));
@@ -218,10 +247,18 @@ static void check_fixed(gcol_test_rng *rng, gcol_type_id type, int64_t n, int64_
     int64_t const r = begin + i;
     bool const ok = !masked || valid[r];
     uint64_t bits = 0;
-    memcpy(&bits, values + r * width, (size_t)width);
-    char want[32];
+    memcpy(&bits, values + r * width, (size_t)(width < 8 ? width : 8));
+    char *want = (char *)malloc(64); /* not an array: gcc sees the sink's saturation */
     int64_t wn = 0;
-    if (type == GCOL_BOOL8) {
+    if (decimal) {
+      gcol_detail_dec_i128 d = 0;
+      if (width == 4) d = *(const int32_t *)(values + r * 4);
+      if (width == 8) d = *(const int64_t *)(values + r * 8);
+      if (width == 16) memcpy(&d, values + r * 16, 16);
+      gcol_detail_sink k = gcol_detail_sink_make(want);
+      gcol_detail_decimal_to_text(d, scale, &k);
+      wn = k.size;
+    } else if (type == GCOL_BOOL8) {
       wn = bits != 0 ? 3 : 0;
       memcpy(want, "yes", 3);
     } else {
@@ -236,6 +273,7 @@ static void check_fixed(gcol_test_rng *rng, gcol_type_id type, int64_t n, int64_
                gcol_type_name(type), (long long)i, (long long)n, (long long)begin, (long long)gn,
                hs->valid[i], (long long)wn, ok);
     }
+    free(want);
   }
   if (n > 0 && hs->offsets[n] > 1) {
     assert_int_equal(out->children[0]->type.id, wide ? GCOL_INT64 : GCOL_INT32);
@@ -313,10 +351,12 @@ static void test_integer_inputs(void **state) {
   for (size_t t = 0; t < num_types; ++t) {
     if (!gcol_test_in_part(state, t)) continue;
     for (size_t k = 0; k < NUM_SIZES; ++k) {
-      check_fixed(&rng, int_types[t], sizes[k], 0, GCOL_TEST_RANDOM_NULLS, false);
+      check_fixed(&rng, int_types[t], fixed_scales[t], sizes[k], 0, GCOL_TEST_RANDOM_NULLS,
+                  false);
     }
     for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
-      check_fixed(&rng, int_types[t], 129, 1 + 32 * (v % 3), (gcol_test_validity)v, v % 2 == 1);
+      check_fixed(&rng, int_types[t], fixed_scales[t], 129, 1 + 32 * (v % 3),
+                  (gcol_test_validity)v, v % 2 == 1);
     }
   }
 }
@@ -348,7 +388,8 @@ static void test_bad_input(void **state) {
 
 typedef struct fault_ctx {
   gcol_column_view strings, ints, bools;
-  int op; /* s_op, then NUM_S_OPS: integers_to_hex, NUM_S_OPS + 1: from_booleans */
+  gcol_column_view decs;
+  int op; /* s_op, then NUM_S_OPS: integers_to_hex, + 1: from_booleans, + 2: from_decimals */
   gcol_scalar *yes;
   gcol_column *out;
 } fault_ctx;
@@ -358,6 +399,7 @@ static gcol_status fault_op(void *ctx) {
   c->out = NULL;
   if (c->op < NUM_S_OPS) return run_s_op((s_op)c->op, c->strings, &c->out);
   if (c->op == NUM_S_OPS) return gcol_strings_integers_to_hex(c->ints, &c->out, NULL, NULL);
+  if (c->op == NUM_S_OPS + 2) return gcol_strings_from_decimals(c->decs, &c->out, NULL, NULL);
   return gcol_strings_from_booleans(c->bools, c->yes, c->yes, &c->out, NULL, NULL);
 }
 
@@ -379,6 +421,9 @@ static void test_allocation_failures(void **state) {
                                             NULL, NULL, &ints));
   GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_BOOL8), 200, valid, valid,
                                             NULL, NULL, &bools));
+  gcol_column *decs = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_decimal(GCOL_DECIMAL128, -5), 100,
+                                            values, valid, NULL, NULL, &decs));
   for (int wide = 0; wide < 2; ++wide) {
     host_strings h = make_strings(&rng, 200, 14, GCOL_TEST_RANDOM_NULLS);
     gcol_column *col = strings_to_device(&h, wide != 0, true);
@@ -388,7 +433,8 @@ static void test_allocation_failures(void **state) {
     GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 3, 197, &c.strings));
     GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(ints), 3, 197, &c.ints));
     GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(bools), 3, 197, &c.bools));
-    for (c.op = 0; c.op < NUM_S_OPS + 2; ++c.op) {
+    GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(decs), 3, 97, &c.decs));
+    for (c.op = 0; c.op < NUM_S_OPS + 3; ++c.op) {
       assert_true(gcol_test_check_allocation_failures(fault_op, fault_cleanup, &c) > 0);
     }
     gcol_scalar_free(c.yes);
@@ -397,6 +443,7 @@ static void test_allocation_failures(void **state) {
   }
   gcol_column_free(ints);
   gcol_column_free(bools);
+  gcol_column_free(decs);
 }
 
 int main(void) {

@@ -145,6 +145,85 @@ static void test_url_round_trip(void **state) {
   }
 }
 
+
+/* ---------------------------------------------------------------- decimals */
+
+static gcol_detail_dec_i128 make_i128(uint64_t lo, uint64_t hi) {
+  return (gcol_detail_dec_i128)(((gcol_detail_dec_u128)hi << 64) | lo);
+}
+
+/* The text of v at scale (counted, then written into a buffer of that size; freed by the
+ * caller). */
+static char *dec_text(gcol_detail_dec_i128 v, int32_t scale, int64_t *len) {
+  gcol_detail_sink count = gcol_detail_sink_make(NULL);
+  gcol_detail_decimal_to_text(v, scale, &count);
+  char *out = (char *)malloc((size_t)count.size + 1);
+  gcol_detail_sink k = gcol_detail_sink_make(out);
+  gcol_detail_decimal_to_text(v, scale, &k);
+  assert_int_equal(k.size, count.size);
+  *len = k.size;
+  return out;
+}
+
+static void test_decimal_to_text_known_answers(void **state) {
+  (void)state;
+  for (int64_t i = 0; i < COUNT(from_dec_cases); ++i) {
+    from_dec_case const *c = &from_dec_cases[i];
+    int64_t n = 0;
+    char *text = dec_text(make_i128(c->lo, c->hi), c->scale, &n);
+    expect_bytes("decimal to text", i, text, n, c->text, (int64_t)strlen(c->text));
+    free(text);
+  }
+  /* a huge scale only counts (saturating), as the count pass does */
+  gcol_detail_sink k = gcol_detail_sink_make(NULL);
+  gcol_detail_decimal_to_text(1, INT32_MAX, &k);
+  assert_int_equal(k.size, (int64_t)INT32_MAX + 1);
+  k = gcol_detail_sink_make(NULL);
+  gcol_detail_decimal_to_text(-1, INT32_MIN, &k);
+  assert_int_equal(k.size, (int64_t)INT32_MAX + 4); /* "-0." then 2^31 digits */
+}
+
+static void test_text_to_decimal_known_answers(void **state) {
+  (void)state;
+  for (int64_t i = 0; i < COUNT(to_dec_cases); ++i) {
+    to_dec_case const *c = &to_dec_cases[i];
+    gcol_detail_dec_i128 v = 7;
+    bool const ok =
+        gcol_detail_parse_decimal(c->s, (int64_t)strlen(c->s), c->scale, c->bits, &v);
+    gcol_detail_dec_i128 const want = make_i128(c->lo, c->hi);
+    if (ok != c->ok || (ok && v != want)) {
+      fail_msg("decimal case %lld \"%s\" scale %d, %d bits: %s %lld, want %s %lld", (long long)i,
+               c->s, c->scale, c->bits, ok ? "ok" : "null", (long long)v, c->ok ? "ok" : "null",
+               (long long)want);
+    }
+  }
+}
+
+/* text(v, scale) parses back to v at the same scale, for random values of every width. */
+static void test_decimal_round_trip(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(4403);
+  static const int bits[] = {32, 64, 128};
+  for (int iter = 0; iter < 20000; ++iter) {
+    int const b = bits[gcol_test_rng_range(&rng, 0, 2)];
+    int const shift = (int)gcol_test_rng_range(&rng, 0, b - 2);
+    gcol_detail_dec_u128 u =
+        ((gcol_detail_dec_u128)gcol_test_rng_next(&rng) << 64) | gcol_test_rng_next(&rng);
+    u = (u << (129 - b)) >> (129 - b + shift); /* b - 1 - shift random bits */
+    gcol_detail_dec_i128 v = (gcol_detail_dec_i128)u;
+    if (gcol_test_rng_range(&rng, 0, 1) == 1) v = -v - 1; /* down to -2^(b-1) */
+    int32_t const scale = (int32_t)gcol_test_rng_range(&rng, -45, 5);
+    int64_t n = 0;
+    char *text = dec_text(v, scale, &n);
+    gcol_detail_dec_i128 back = 0;
+    if (!gcol_detail_parse_decimal(text, n, scale, b, &back)) {
+      fail_msg("\"%.*s\" at scale %d, %d bits does not parse", (int)n, text, scale, b);
+    }
+    assert_true(back == v);
+    free(text);
+  }
+}
+
 /* ---------------------------------------------------------------- argument checks */
 
 static gcol_column_view fake_view(gcol_type_id type, int64_t size) {
@@ -240,6 +319,23 @@ static void test_argument_checks(void **state) {
   GCOL_TEST_STATUS(gcol_strings_url_encode(two, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_STATUS(gcol_strings_url_decode(two, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
 
+  gcol_column_view const decs =
+      gcol_column_view_make(gcol_data_type_decimal(GCOL_DECIMAL64, -2), 2, FAKE_PTR, NULL, 0);
+  EXPECT_FAIL(gcol_strings_from_decimals(ints, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
+              "gcol_strings_from_decimals: input is int32, not a decimal type");
+  EXPECT_FAIL(gcol_strings_from_decimals(two, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
+              "input is string");
+  GCOL_TEST_STATUS(gcol_strings_from_decimals(decs, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  EXPECT_FAIL(gcol_strings_to_decimals(decs, gcol_data_type_decimal(GCOL_DECIMAL32, 0), &out,
+                                       NULL, NULL),
+              GCOL_ERROR_TYPE_MISMATCH, "input is decimal64");
+  EXPECT_FAIL(gcol_strings_to_decimals(two, gcol_data_type_make(GCOL_INT64), &out, NULL, NULL),
+              GCOL_ERROR_TYPE_MISMATCH, "type is int64, not a decimal type");
+  GCOL_TEST_STATUS(gcol_strings_to_decimals(two, gcol_data_type_decimal(GCOL_DECIMAL128, 3),
+                                            NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+
   gcol_scalar_free(x);
   gcol_scalar_free(null_s);
   gcol_scalar_free(int_s);
@@ -253,6 +349,9 @@ int main(void) {
       cmocka_unit_test(test_hex_round_trip),
       cmocka_unit_test(test_url_known_answers),
       cmocka_unit_test(test_url_round_trip),
+      cmocka_unit_test(test_decimal_to_text_known_answers),
+      cmocka_unit_test(test_text_to_decimal_known_answers),
+      cmocka_unit_test(test_decimal_round_trip),
       cmocka_unit_test(test_argument_checks),
   };
   return GCOL_TEST_RUN("strings_convert_host", tests);

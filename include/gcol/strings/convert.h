@@ -1,7 +1,8 @@
 /**
  * @file strings/convert.h
- * @brief Conversions between STRING columns and other types that gcol_cast() does not
- *        make: booleans by a given word, hexadecimal integers, URL percent-encoding.
+ * @brief Conversions between STRING columns and other types: booleans by a given word,
+ *        hexadecimal integers, URL percent-encoding, decimals (which gcol_cast() also
+ *        reaches: a cast between STRING and a decimal type calls these).
  *
  * Nulls: a null input row gives a null output row; "" is a valid row and stays distinct
  * from null (it is false, not hex, and encodes to ""). Functions that parse may make more
@@ -153,6 +154,49 @@ gcol_status gcol_strings_url_encode(gcol_column_view input, gcol_column **out, g
  */
 gcol_status gcol_strings_url_decode(gcol_column_view input, gcol_column **out, gcol_stream stream,
                                     gcol_mr *mr);
+
+/**
+ * @brief Each decimal as exact text, its scale applied (Python's
+ *        `format(Decimal(unscaled).scaleb(scale), 'f')`): a '-' for negatives; with a scale
+ *        s >= 0 the digits then s zeros (12 at scale 2 is "1200"; 0 is "0"); with s < 0 the
+ *        integer part ("0" when |x| < 1), '.', and exactly -s fraction digits (12345 at scale
+ *        -2 is "123.45", 5 at scale -3 "0.005", 0 at scale -2 "0.00").
+ * @param[in] input A DECIMAL32, DECIMAL64 or DECIMAL128 column (any offset).
+ * @param[out] out A STRING column, null where @p input is null; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed view);
+ *         ::GCOL_ERROR_TYPE_MISMATCH (not a decimal type); ::GCOL_ERROR_OVERFLOW (an output
+ *         too large to address: a scale of billions); ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA
+ *         status.
+ * @note Synchronizes @p stream once to learn the output size. The caller owns *out.
+ */
+gcol_status gcol_strings_from_decimals(gcol_column_view input, gcol_column **out,
+                                       gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Parses each row as a decimal number, `[+-](digits[.[digits]] | .digits)` with an
+ *        optional exponent `(e|E)[+-]digits` (ASCII digits only; no spaces, no "nan"/"inf",
+ *        no '_'), into the unscaled values of @p type at its scale: the number divided by
+ *        10^scale, **truncated toward zero** (digits below the scale are dropped, as libcudf's
+ *        `to_fixed_point` does and as gcol_cast() narrows a decimal's scale): "123.456" at
+ *        scale -2 is 12345, "-0.019" at scale -2 is -1, "1.5e1" at scale 0 is 15.
+ *
+ * A row that does not parse, or whose result is outside the type's range (two's
+ * complement: DECIMAL32 holds -2^31 .. 2^31 - 1 unscaled), is null.
+ * @param[in] input A STRING column (sliced or not; INT32 or INT64 offsets).
+ * @param[in] type DECIMAL32, DECIMAL64 or DECIMAL128 with the output's scale.
+ * @param[out] out The decimals; null where @p input is null or the row does not parse or
+ *                 fit; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed view);
+ *         ::GCOL_ERROR_TYPE_MISMATCH (input not STRING, @p type not a decimal type);
+ *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ * @note Synchronizes @p stream to count the output's nulls. The caller owns *out.
+ */
+gcol_status gcol_strings_to_decimals(gcol_column_view input, gcol_data_type type,
+                                     gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
 
