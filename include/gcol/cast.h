@@ -27,6 +27,11 @@
  *   "+5" is 5). Floats: `[+-](digits[.digits]|.digits)[(e|E)[+-]digits]`, `nan`, `inf`,
  *   `infinity` (any case); beyond the range gives +-inf as strtod ("1e309" is inf); exact
  *   for significands up to 15 digits with exponents within 22, otherwise within 3 ulp.
+ * - STRING <-> decimals: gcol_strings_to_decimals() and gcol_strings_from_decimals() of
+ *   strings/convert.h. Parsing takes `[+-](digits[.digits]|.digits)[(e|E)[+-]digits]` and
+ *   truncates toward zero at the output's scale ("1.239" at scale -2 is 1.23); a row that
+ *   does not parse or does not fit the type is null. Formatting is exact with the scale
+ *   applied: 12345 at scale -2 is "123.45", 5 at scale -3 "0.005", 12 at scale 2 "1200".
  * - Integers and floats -> STRING: integers exactly; floats as C's `"%.17g"` (FLOAT64) or
  *   `"%.9g"` (FLOAT32), byte for byte (always round-trips); NaN is "nan", infinities
  *   "inf"/"-inf". INT32 offsets below gcol_large_offsets_threshold() bytes, INT64 above.
@@ -52,8 +57,7 @@ GCOL_EXTERN_C_BEGIN
  * @brief Checks whether a column of type @p from can be cast to @p to, without the GPU.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (a type id out of range),
  *         ::GCOL_ERROR_TYPE_MISMATCH (the pair has no conversion),
- *         ::GCOL_ERROR_UNSUPPORTED (nested types, decimal <-> string, a scale difference
- *         above 38). The message names both types.
+ *         ::GCOL_ERROR_UNSUPPORTED (nested types, a scale difference above 38). The message names both types.
  */
 gcol_status gcol_cast_check_types(gcol_data_type from, gcol_data_type to);
 

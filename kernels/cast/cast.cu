@@ -10,6 +10,7 @@
 #include "detail/civil.h"
 #include "gcol/bitmask.h"
 #include "gcol/cast.h"
+#include "gcol/strings/convert.h"
 #include "detail/validity.h"
 
 typedef struct gcol_detail_cast_args {
@@ -174,6 +175,12 @@ extern "C" gcol_status gcol_cast(gcol_column_view input, gcol_data_type to, gcol
       break;
     case GCOL_DETAIL_CAST_NUMBER_TO_STRING:
       GCOL_DETAIL_TRY(gcol_detail_cast_number_to_strings(input, out, stream, mr));
+      break;
+    case GCOL_DETAIL_CAST_STRING_TO_DECIMAL:
+      GCOL_DETAIL_TRY(gcol_strings_to_decimals(input, to, out, stream, mr));
+      break;
+    case GCOL_DETAIL_CAST_DECIMAL_TO_STRING:
+      GCOL_DETAIL_TRY(gcol_strings_from_decimals(input, out, stream, mr));
       break;
     default: GCOL_DETAIL_TRY(cast_fixed_width(input, to, &plan, out, stream, mr)); break;
   }

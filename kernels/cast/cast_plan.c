@@ -96,7 +96,6 @@ static gcol_status plan_from_decimal(gcol_data_type from, gcol_data_type to,
     p->pow10_double_divides = from.scale < 0;
     return GCOL_OK;
   }
-  if (to.id == GCOL_STRING) REJECT(GCOL_ERROR_UNSUPPORTED, "decimal to string is not implemented");
   REJECT(GCOL_ERROR_TYPE_MISMATCH, "decimals convert to decimals, integers and floats");
 }
 
@@ -119,15 +118,20 @@ gcol_status gcol_detail_cast_plan_make(gcol_data_type from, gcol_data_type to,
   }
   if (gcol_data_type_equal(from, to)) {
     p.path = GCOL_DETAIL_CAST_COPY;
+  } else if (from.id == GCOL_STRING && gcol_type_is_decimal(to.id)) {
+    p.path = GCOL_DETAIL_CAST_STRING_TO_DECIMAL;
+    p.can_make_nulls = true;
+  } else if (gcol_type_is_decimal(from.id) && to.id == GCOL_STRING) {
+    p.path = GCOL_DETAIL_CAST_DECIMAL_TO_STRING;
   } else if (from.id == GCOL_STRING) {
     if (!gcol_type_is_integral(to.id) && !gcol_type_is_floating(to.id)) {
-      REJECT(GCOL_ERROR_UNSUPPORTED, "strings convert to integers and floats only");
+      REJECT(GCOL_ERROR_UNSUPPORTED, "strings convert to integers, floats and decimals only");
     }
     p.path = GCOL_DETAIL_CAST_STRING_TO_NUMBER;
     p.can_make_nulls = true;
   } else if (to.id == GCOL_STRING) {
     if (!gcol_type_is_integral(from.id) && !gcol_type_is_floating(from.id)) {
-      REJECT(GCOL_ERROR_UNSUPPORTED, "only integers and floats convert to strings");
+      REJECT(GCOL_ERROR_UNSUPPORTED, "only integers, floats and decimals convert to strings");
     }
     p.path = GCOL_DETAIL_CAST_NUMBER_TO_STRING;
   } else if (gcol_type_is_floating(from.id)) {

@@ -23,7 +23,9 @@ typedef enum gcol_detail_cast_path {
   GCOL_DETAIL_CAST_DECIMAL_TO_FLOAT,
   GCOL_DETAIL_CAST_FLOAT_TO_DECIMAL, /* null when not finite or out of range */
   GCOL_DETAIL_CAST_STRING_TO_NUMBER, /* null when it does not parse */
-  GCOL_DETAIL_CAST_NUMBER_TO_STRING
+  GCOL_DETAIL_CAST_NUMBER_TO_STRING,
+  GCOL_DETAIL_CAST_STRING_TO_DECIMAL, /* gcol_strings_to_decimals (strings/convert.h) */
+  GCOL_DETAIL_CAST_DECIMAL_TO_STRING  /* gcol_strings_from_decimals */
 } gcol_detail_cast_path;
 
 typedef struct gcol_detail_cast_plan {

@@ -274,8 +274,8 @@ static bool expect_cast(gcol_type_id f, gcol_type_id t) {
   bool const fixed_or_string_t = gcol_type_is_fixed_width(t) || t == GCOL_STRING;
   if (!fixed_or_string_f || !fixed_or_string_t) return false;
   if (f == t) return true;
-  if (f == GCOL_STRING) return gcol_type_is_integral(t) || is_flt(t);
-  if (t == GCOL_STRING) return gcol_type_is_integral(f) || is_flt(f);
+  if (f == GCOL_STRING) return gcol_type_is_integral(t) || is_flt(t) || gcol_type_is_decimal(t);
+  if (t == GCOL_STRING) return gcol_type_is_integral(f) || is_flt(f) || gcol_type_is_decimal(f);
   if (is_flt(f)) return is_flt(t) || gcol_type_is_integral(t) || t == GCOL_BOOL8 || gcol_type_is_decimal(t);
   if (gcol_type_is_decimal(f)) return gcol_type_is_decimal(t) || gcol_type_is_integral(t) || is_flt(t);
   if (gcol_type_is_decimal(t)) return gcol_type_is_integral(f);
@@ -339,9 +339,12 @@ static void cast_plan_constants(void **state) {
   GCOL_TEST_OK(gcol_detail_cast_plan_make(gcol_data_type_decimal(GCOL_DECIMAL64, -30),
                                           gcol_data_type_make(GCOL_FLOAT64), &p));
   assert_true(p.pow10_double == 1e30 && p.pow10_double_divides);
-  GCOL_TEST_STATUS(gcol_cast_check_types(gcol_data_type_decimal(GCOL_DECIMAL32, 0),
-                                         gcol_data_type_make(GCOL_STRING)),
-                   GCOL_ERROR_UNSUPPORTED);
+  GCOL_TEST_OK(gcol_detail_cast_plan_make(gcol_data_type_decimal(GCOL_DECIMAL32, 0),
+                                          gcol_data_type_make(GCOL_STRING), &p));
+  assert_true(p.path == GCOL_DETAIL_CAST_DECIMAL_TO_STRING);
+  GCOL_TEST_OK(gcol_detail_cast_plan_make(gcol_data_type_make(GCOL_STRING),
+                                          gcol_data_type_decimal(GCOL_DECIMAL128, -7), &p));
+  assert_true(p.path == GCOL_DETAIL_CAST_STRING_TO_DECIMAL && p.can_make_nulls);
   GCOL_TEST_STATUS(gcol_cast_check_types(gcol_data_type_make(GCOL_TIMESTAMP_DAYS),
                                          gcol_data_type_make(GCOL_DURATION_DAYS)),
                    GCOL_ERROR_TYPE_MISMATCH);

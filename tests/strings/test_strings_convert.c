@@ -9,6 +9,7 @@
  */
 #include "test_util.h"
 
+#include "gcol/cast.h"
 #include "gcol/strings/convert.h"
 #include "strings/convert_ops.h"
 #include "strings_test_data.h"
@@ -361,6 +362,32 @@ static void test_integer_inputs(void **state) {
   }
 }
 
+/* gcol_cast between STRING and decimals is these functions. */
+static void test_cast_decimals(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(4417);
+  host_strings h = make_strings(&rng, 300, 12, GCOL_TEST_RANDOM_NULLS);
+  gcol_column *col = strings_to_device(&h, true, true);
+  gcol_column_view v;
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 5, 290, &v));
+  for (size_t t = 0; t < sizeof dec_types / sizeof dec_types[0]; ++t) {
+    gcol_column *a = NULL, *b = NULL, *ta = NULL, *tb = NULL;
+    GCOL_TEST_OK(gcol_cast(v, dec_types[t], &a, NULL, NULL));
+    GCOL_TEST_OK(gcol_strings_to_decimals(v, dec_types[t], &b, NULL, NULL));
+    gcol_test_assert_columns_equal(gcol_column_get_view(a), gcol_column_get_view(b));
+    GCOL_TEST_OK(gcol_cast(gcol_column_get_view(a), gcol_data_type_make(GCOL_STRING), &ta, NULL,
+                           NULL));
+    GCOL_TEST_OK(gcol_strings_from_decimals(gcol_column_get_view(b), &tb, NULL, NULL));
+    gcol_test_assert_columns_equal(gcol_column_get_view(ta), gcol_column_get_view(tb));
+    gcol_column_free(a);
+    gcol_column_free(b);
+    gcol_column_free(ta);
+    gcol_column_free(tb);
+  }
+  gcol_column_free(col);
+  strings_free(&h);
+}
+
 /* Bad arguments on device data: the specific status, nothing leaked, then a valid call. */
 static void test_bad_input(void **state) {
   (void)state;
@@ -457,6 +484,7 @@ int main(void) {
       GCOL_TEST_GPU(test_special_rows),
       GCOL_TEST_GPU_PART(test_integer_inputs, 0, 2),
       GCOL_TEST_GPU_PART(test_integer_inputs, 1, 2),
+      GCOL_TEST_GPU(test_cast_decimals),
       GCOL_TEST_GPU(test_bad_input),
       GCOL_TEST_GPU(test_allocation_failures),
   };
