@@ -57,7 +57,8 @@ GCOL_EXTERN_C_BEGIN
  * @brief Checks whether a column of type @p from can be cast to @p to, without the GPU.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (a type id out of range),
  *         ::GCOL_ERROR_TYPE_MISMATCH (the pair has no conversion),
- *         ::GCOL_ERROR_UNSUPPORTED (nested types, a scale difference above 38). The message names both types.
+ *         ::GCOL_ERROR_UNSUPPORTED (nested types, a scale difference above 38). The message
+ *         names both types.
  */
 gcol_status gcol_cast_check_types(gcol_data_type from, gcol_data_type to);
 

@@ -26,12 +26,12 @@ typedef enum conv_op {
 
 typedef struct conv_args {
   int op;
-  gcol_strings_view s;   /* string inputs */
-  const char *data;      /* fixed-width inputs: the first row's bytes */
-  int width;             /* their byte width */
-  const uint32_t *mask;  /* their validity */
+  gcol_strings_view s;  /* string inputs */
+  const char *data;     /* fixed-width inputs: the first row's bytes */
+  int width;            /* their byte width */
+  const uint32_t *mask; /* their validity */
   int64_t mask_offset;
-  int64_t size;          /* rows */
+  int64_t size;            /* rows */
   gcol_strings_view words; /* from_booleans: row 0 the true string, row 1 the false one */
   int32_t scale;           /* from_decimals */
 } conv_args;
@@ -40,16 +40,19 @@ typedef struct conv_args {
 static __device__ __forceinline__ uint64_t conv_bits(const conv_args *a, int64_t i) {
   const char *p = a->data + i * a->width;
   switch (a->width) {
-    case 1: return *(const uint8_t *)p;
-    case 2: return *(const uint16_t *)p;
-    case 4: return *(const uint32_t *)p;
-    default: return *(const uint64_t *)p;
+    case 1:
+      return *(const uint8_t *)p;
+    case 2:
+      return *(const uint16_t *)p;
+    case 4:
+      return *(const uint32_t *)p;
+    default:
+      return *(const uint64_t *)p;
   }
 }
 
 /* Decimal row i, sign-extended. */
-static __device__ __forceinline__ gcol_detail_dec_i128 conv_decimal(const conv_args *a,
-                                                                    int64_t i) {
+static __device__ __forceinline__ gcol_detail_dec_i128 conv_decimal(const conv_args *a, int64_t i) {
   const char *p = a->data + i * a->width;
   if (a->width == 4) return *(const int32_t *)p;
   if (a->width == 8) return *(const int64_t *)p;
@@ -205,9 +208,8 @@ static __global__ void gcol_detail_to_booleans_kernel(gcol_strings_view s, const
                                                       int64_t tn, uint8_t *out) {
   GCOL_DETAIL_GRID_LOOP(i, s.size) {
     gcol_string_ref const r = gcol_strings_view_get(s, i);
-    out[i] = gcol_strings_view_is_valid(s, i) && gcol_detail_bytes_equal(r.data, r.size, t, tn)
-                 ? 1
-                 : 0;
+    out[i] =
+        gcol_strings_view_is_valid(s, i) && gcol_detail_bytes_equal(r.data, r.size, t, tn) ? 1 : 0;
   }
 }
 
@@ -300,8 +302,7 @@ extern "C" gcol_status gcol_strings_hex_to_integers(gcol_column_view input, gcol
   GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
   GCOL_DETAIL_CHECK(gcol_type_is_integral(type.id), GCOL_ERROR_TYPE_MISMATCH,
                     "type is %s, not an integer type", gcol_type_name(type.id));
-  GCOL_DETAIL_TRY(
-      gcol_column_create(type, input.size, GCOL_MASK_UNALLOCATED, stream, mr, &col));
+  GCOL_DETAIL_TRY(gcol_column_create(type, input.size, GCOL_MASK_UNALLOCATED, stream, mr, &col));
   if (input.size > 0) {
     gcol_detail_result res;
     res.data = col->data->data;
@@ -367,8 +368,7 @@ extern "C" gcol_status gcol_strings_integers_to_hex(gcol_column_view input, gcol
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
   GCOL_DETAIL_TRY(
-      fixed_input(input, gcol_type_is_integral(input.type.id), "an integer type", __func__,
-                                  &args));
+      fixed_input(input, gcol_type_is_integral(input.type.id), "an integer type", __func__, &args));
   GCOL_DETAIL_TRY(convert_to_text(input, &args, stream, mr, out));
 done:
   GCOL_DETAIL_NVTX_POP();
@@ -457,8 +457,8 @@ extern "C" gcol_status gcol_strings_to_decimals(gcol_column_view input, gcol_dat
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
   GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
-  GCOL_DETAIL_CHECK(is_decimal(type.id), GCOL_ERROR_TYPE_MISMATCH,
-                    "type is %s, not a decimal type", gcol_type_name(type.id));
+  GCOL_DETAIL_CHECK(is_decimal(type.id), GCOL_ERROR_TYPE_MISMATCH, "type is %s, not a decimal type",
+                    gcol_type_name(type.id));
   GCOL_DETAIL_TRY(gcol_column_create(type, input.size, GCOL_MASK_UNALLOCATED, stream, mr, &col));
   if (input.size > 0) {
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
@@ -488,8 +488,7 @@ extern "C" gcol_status gcol_strings_from_decimals(gcol_column_view input, gcol_c
   GCOL_DETAIL_NVTX_PUSH("gcol_strings_from_decimals");
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
-  GCOL_DETAIL_TRY(
-      fixed_input(input, is_decimal(input.type.id), "a decimal type", __func__, &args));
+  GCOL_DETAIL_TRY(fixed_input(input, is_decimal(input.type.id), "a decimal type", __func__, &args));
   args.scale = input.type.scale;
   GCOL_DETAIL_TRY(convert_to_text(input, &args, stream, mr, out));
 done:

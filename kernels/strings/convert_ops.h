@@ -81,8 +81,8 @@ GCOL_HD_INLINE void gcol_detail_to_hex_row(uint64_t v, int width, gcol_detail_si
 
 /* RFC 3986's unreserved characters (Python's quote(s, safe='') keeps these). */
 GCOL_HD_INLINE bool gcol_detail_url_unreserved(unsigned char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-         c == '-' || c == '_' || c == '.' || c == '~';
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_' || c == '.' || c == '~';
 }
 
 /* Every byte but the unreserved ones as %XX (upper case). */
@@ -141,7 +141,7 @@ GCOL_HD_INLINE int gcol_detail_u128_digits(gcol_detail_dec_u128 u, char *digits)
  * none), '.', and -scale fraction digits ("0.05", "-123.45", "0.00"): Python's
  * format(Decimal(v).scaleb(scale), 'f'). */
 GCOL_HD_INLINE void gcol_detail_decimal_to_text(gcol_detail_dec_i128 v, int32_t scale,
-                                               gcol_detail_sink *k) {
+                                                gcol_detail_sink *k) {
   char digits[40];
   gcol_detail_dec_u128 const u =
       v < 0 ? (gcol_detail_dec_u128)0 - (gcol_detail_dec_u128)v : (gcol_detail_dec_u128)v;
@@ -201,8 +201,7 @@ GCOL_HD_INLINE bool gcol_detail_parse_decimal(const char *s, int64_t n, int32_t 
   int64_t const total = int_digits + frac_digits;
   int64_t const last = int_digits - 1 + exponent - (int64_t)scale; /* the last digit kept */
   int64_t const kept = last < 0 ? 0 : (last + 1 < total ? last + 1 : total);
-  gcol_detail_dec_u128 const limit =
-      ((gcol_detail_dec_u128)1 << (bits - 1)) - (negative ? 0u : 1u);
+  gcol_detail_dec_u128 const limit = ((gcol_detail_dec_u128)1 << (bits - 1)) - (negative ? 0u : 1u);
   gcol_detail_dec_u128 value = 0;
   for (int64_t j = 0; j < kept; ++j) {
     char const c = j < int_digits ? s[int_begin + j] : s[frac_begin + j - int_digits];

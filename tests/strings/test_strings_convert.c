@@ -14,10 +14,10 @@
 #include "strings/convert_ops.h"
 #include "strings_test_data.h"
 
-static const char *const pieces[] = {"0x", "0X", "0",   "1",   "7",    "f",  "F",  "a", "9",
-                                     "true", "%", "%2", "%41", "%e9", "%zz", " ", "/", "~",
-                                     "-",  "+",  "\xc3\xa9", "\xe2\x82\xac", "\x80", "\xff",
-                                     "\0",  ".",  "5",   "e",   "e-",   "E+1"};
+static const char *const pieces[] = {
+    "0x",       "0X",           "0",    "1",    "7",   "f", "F", "a", "9",  "true",
+    "%",        "%2",           "%41",  "%e9",  "%zz", " ", "/", "~", "-",  "+",
+    "\xc3\xa9", "\xe2\x82\xac", "\x80", "\xff", "\0",  ".", "5", "e", "e-", "E+1"};
 #define NUM_PIECES ((int64_t)(sizeof pieces / sizeof pieces[0]))
 
 static host_strings make_strings(gcol_test_rng *rng, int64_t n, int64_t max_len,
@@ -29,7 +29,7 @@ static host_strings make_strings(gcol_test_rng *rng, int64_t n, int64_t max_len,
 /* ---------------------------------------------------------------- string inputs */
 
 typedef enum s_op {
-  S_TO_BOOLEANS = 0, /* true_string "true" */
+  S_TO_BOOLEANS = 0,   /* true_string "true" */
   S_TO_BOOLEANS_EMPTY, /* true_string "" */
   S_IS_HEX,
   S_HEX_INT8,
@@ -49,12 +49,12 @@ typedef enum s_op {
 } s_op;
 
 static const char *const s_op_names[] = {
-    "to_booleans", "to_booleans \"\"", "is_hex", "hex int8", "hex int16", "hex int32",
-    "hex int64", "hex uint8", "hex uint16", "hex uint32", "hex uint64", "url_encode",
-    "url_decode", "decimal32", "decimal64", "decimal128"};
+    "to_booleans", "to_booleans \"\"", "is_hex",     "hex int8",   "hex int16",  "hex int32",
+    "hex int64",   "hex uint8",        "hex uint16", "hex uint32", "hex uint64", "url_encode",
+    "url_decode",  "decimal32",        "decimal64",  "decimal128"};
 
-static const gcol_data_type dec_types[] = {{GCOL_DECIMAL32, -2}, {GCOL_DECIMAL64, 1},
-                                           {GCOL_DECIMAL128, -6}};
+static const gcol_data_type dec_types[] = {
+    {GCOL_DECIMAL32, -2}, {GCOL_DECIMAL64, 1}, {GCOL_DECIMAL128, -6}};
 
 static const gcol_type_id hex_types[] = {GCOL_INT8,  GCOL_INT16,  GCOL_INT32,  GCOL_INT64,
                                          GCOL_UINT8, GCOL_UINT16, GCOL_UINT32, GCOL_UINT64};
@@ -88,12 +88,16 @@ static gcol_status run_s_op(s_op op, gcol_column_view v, gcol_column **out) {
 /* The expected text of a url op for row s (malloc'ed, *len bytes). */
 static char *url_expected(s_op op, const char *s, int64_t n, int64_t *len) {
   gcol_detail_sink count = gcol_detail_sink_make(NULL);
-  if (op == S_URL_ENCODE) gcol_detail_url_encode_row(s, n, &count);
-  else gcol_detail_url_decode_row(s, n, &count);
+  if (op == S_URL_ENCODE)
+    gcol_detail_url_encode_row(s, n, &count);
+  else
+    gcol_detail_url_decode_row(s, n, &count);
   char *out = (char *)malloc((size_t)count.size + 1);
   gcol_detail_sink k = gcol_detail_sink_make(out);
-  if (op == S_URL_ENCODE) gcol_detail_url_encode_row(s, n, &k);
-  else gcol_detail_url_decode_row(s, n, &k);
+  if (op == S_URL_ENCODE)
+    gcol_detail_url_encode_row(s, n, &k);
+  else
+    gcol_detail_url_decode_row(s, n, &k);
   *len = k.size;
   return out;
 }
@@ -118,15 +122,16 @@ static void check_s_op(s_op op, const host_strings *h, int64_t h_begin, gcol_col
       const char *s = strings_row(h, h_begin + i, &len);
       bool const valid = !masked || h->valid[h_begin + i];
       int64_t const gn = hs->offsets[i + 1] - hs->offsets[i];
-      if ((hs->valid[i] != 0) != valid) fail_msg("%s (%s): row %lld validity", s_op_names[op], what, (long long)i);
+      if ((hs->valid[i] != 0) != valid)
+        fail_msg("%s (%s): row %lld validity", s_op_names[op], what, (long long)i);
       if (!valid) {
         assert_int_equal(gn, 0);
         continue;
       }
       char *want = url_expected(op, s, len, &wn);
       if (gn != wn || memcmp(hs->chars + hs->offsets[i], want, (size_t)wn) != 0) {
-        fail_msg("%s (%s): row %lld has %lld bytes, want %lld", s_op_names[op], what,
-                 (long long)i, (long long)gn, (long long)wn);
+        fail_msg("%s (%s): row %lld has %lld bytes, want %lld", s_op_names[op], what, (long long)i,
+                 (long long)gn, (long long)wn);
       }
       free(want);
     }
@@ -149,14 +154,14 @@ static void check_s_op(s_op op, const host_strings *h, int64_t h_begin, gcol_col
     memcpy(&got, data + i * width, (size_t)(width < 8 ? width : 8)); /* little-endian */
     if (op >= S_DEC32) {
       gcol_detail_dec_i128 w = 0, g = 0;
-      valid = valid && gcol_detail_parse_decimal(s, len, dec_types[op - S_DEC32].scale,
-                                                 8 * width, &w);
+      valid =
+          valid && gcol_detail_parse_decimal(s, len, dec_types[op - S_DEC32].scale, 8 * width, &w);
       if (width == 4) g = *(const int32_t *)(data + i * 4);
       if (width == 8) g = *(const int64_t *)(data + i * 8);
       if (width == 16) memcpy(&g, data + i * 16, 16); /* little-endian halves */
       if ((got_valid[i] != 0) != valid || (valid && g != w)) {
-        fail_msg("%s (%s): row %lld is %lld (valid %d), want %lld (valid %d)", s_op_names[op],
-                 what, (long long)i, (long long)g, got_valid[i], (long long)w, valid);
+        fail_msg("%s (%s): row %lld is %lld (valid %d), want %lld (valid %d)", s_op_names[op], what,
+                 (long long)i, (long long)g, got_valid[i], (long long)w, valid);
       }
       continue;
     }
@@ -168,8 +173,8 @@ static void check_s_op(s_op op, const host_strings *h, int64_t h_begin, gcol_col
       valid = valid && gcol_detail_hex_parse(s, len, 8 * width, &want);
     }
     if ((got_valid[i] != 0) != valid || (valid && got != want)) {
-      fail_msg("%s (%s): row %lld is %llu (valid %d), want %llu (valid %d)", s_op_names[op],
-               what, (long long)i, (unsigned long long)got, got_valid[i], (unsigned long long)want,
+      fail_msg("%s (%s): row %lld is %llu (valid %d), want %llu (valid %d)", s_op_names[op], what,
+               (long long)i, (unsigned long long)got, got_valid[i], (unsigned long long)want,
                valid);
     }
   }
@@ -178,16 +183,16 @@ static void check_s_op(s_op op, const host_strings *h, int64_t h_begin, gcol_col
   gcol_column_free(out);
 }
 
-static void check_s_all(const host_strings *h, gcol_column_view view, int64_t begin,
-                        int64_t size, int64_t h_begin, bool masked, const char *what) {
+static void check_s_all(const host_strings *h, gcol_column_view view, int64_t begin, int64_t size,
+                        int64_t h_begin, bool masked, const char *what) {
   gcol_column_view v;
   GCOL_TEST_OK(gcol_column_view_slice(view, begin, begin + size, &v));
   bool const wide = size > 0 && view.children[0].type.id == GCOL_INT64;
   for (int op = 0; op < NUM_S_OPS; ++op) check_s_op((s_op)op, h, h_begin, v, masked, wide, what);
 }
 
-static void run_dataset(gcol_test_rng *rng, int64_t n, int64_t max_len,
-                        gcol_test_validity validity, int64_t begin, bool wide, const char *what) {
+static void run_dataset(gcol_test_rng *rng, int64_t n, int64_t max_len, gcol_test_validity validity,
+                        int64_t begin, bool wide, const char *what) {
   host_strings h = make_strings(rng, n + begin + 2, max_len, validity);
   bool const masked = validity != GCOL_TEST_NO_MASK;
   gcol_column *col = strings_to_device(&h, wide, masked);
@@ -201,10 +206,9 @@ static void run_dataset(gcol_test_rng *rng, int64_t n, int64_t max_len,
 
 /* ---------------------------------------------------------------- fixed-width inputs */
 
-static const gcol_type_id int_types[] = {GCOL_INT8,  GCOL_INT16,  GCOL_INT32,  GCOL_INT64,
-                                         GCOL_UINT8, GCOL_UINT16, GCOL_UINT32, GCOL_UINT64,
-                                         GCOL_BOOL8,  GCOL_DECIMAL32, GCOL_DECIMAL64,
-                                         GCOL_DECIMAL128};
+static const gcol_type_id int_types[] = {
+    GCOL_INT8,   GCOL_INT16,  GCOL_INT32, GCOL_INT64,     GCOL_UINT8,     GCOL_UINT16,
+    GCOL_UINT32, GCOL_UINT64, GCOL_BOOL8, GCOL_DECIMAL32, GCOL_DECIMAL64, GCOL_DECIMAL128};
 static const int32_t fixed_scales[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, -3, 2, -20};
 
 /* integers_to_hex (from_booleans for BOOL8, words "yes" / "") of rows [begin, begin + n) of
@@ -326,9 +330,23 @@ static void test_slices_validity_int64_offsets(void **state) {
 static void test_special_rows(void **state) {
   (void)state;
   /* "" vs null vs "\0", prefixes alone, escapes cut short, widths at their limits */
-  const char *const rows[] = {"",   NULL, "\0",   "0x",    "0xff", "FF",  "%",        "%4",
-                              "%41", "true", "TRUE", "ffffffffffffffff", "10000000000000000",
-                              "a b", "\xc3\xa9", "0x0000000000000000000001", ""};
+  const char *const rows[] = {"",
+                              NULL,
+                              "\0",
+                              "0x",
+                              "0xff",
+                              "FF",
+                              "%",
+                              "%4",
+                              "%41",
+                              "true",
+                              "TRUE",
+                              "ffffffffffffffff",
+                              "10000000000000000",
+                              "a b",
+                              "\xc3\xa9",
+                              "0x0000000000000000000001",
+                              ""};
   int64_t const lens[] = {0, 0, 1, 2, 4, 2, 1, 2, 3, 4, 4, 16, 17, 3, 2, 24, 0};
   int64_t const n = (int64_t)(sizeof lens / sizeof lens[0]);
   host_strings h = strings_rows(rows, lens, n);
@@ -352,12 +370,11 @@ static void test_integer_inputs(void **state) {
   for (size_t t = 0; t < num_types; ++t) {
     if (!gcol_test_in_part(state, t)) continue;
     for (size_t k = 0; k < NUM_SIZES; ++k) {
-      check_fixed(&rng, int_types[t], fixed_scales[t], sizes[k], 0, GCOL_TEST_RANDOM_NULLS,
-                  false);
+      check_fixed(&rng, int_types[t], fixed_scales[t], sizes[k], 0, GCOL_TEST_RANDOM_NULLS, false);
     }
     for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
-      check_fixed(&rng, int_types[t], fixed_scales[t], 129, 1 + 32 * (v % 3),
-                  (gcol_test_validity)v, v % 2 == 1);
+      check_fixed(&rng, int_types[t], fixed_scales[t], 129, 1 + 32 * (v % 3), (gcol_test_validity)v,
+                  v % 2 == 1);
     }
   }
 }
@@ -375,8 +392,8 @@ static void test_cast_decimals(void **state) {
     GCOL_TEST_OK(gcol_cast(v, dec_types[t], &a, NULL, NULL));
     GCOL_TEST_OK(gcol_strings_to_decimals(v, dec_types[t], &b, NULL, NULL));
     gcol_test_assert_columns_equal(gcol_column_get_view(a), gcol_column_get_view(b));
-    GCOL_TEST_OK(gcol_cast(gcol_column_get_view(a), gcol_data_type_make(GCOL_STRING), &ta, NULL,
-                           NULL));
+    GCOL_TEST_OK(
+        gcol_cast(gcol_column_get_view(a), gcol_data_type_make(GCOL_STRING), &ta, NULL, NULL));
     GCOL_TEST_OK(gcol_strings_from_decimals(gcol_column_get_view(b), &tb, NULL, NULL));
     gcol_test_assert_columns_equal(gcol_column_get_view(ta), gcol_column_get_view(tb));
     gcol_column_free(a);
@@ -400,9 +417,9 @@ static void test_bad_input(void **state) {
   GCOL_TEST_STATUS(gcol_strings_integers_to_hex(v, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
   assert_null(out);
   out = (gcol_column *)(uintptr_t)1;
-  GCOL_TEST_STATUS(gcol_strings_hex_to_integers(v, gcol_data_type_make(GCOL_FLOAT32), &out, NULL,
-                                                NULL),
-                   GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(
+      gcol_strings_hex_to_integers(v, gcol_data_type_make(GCOL_FLOAT32), &out, NULL, NULL),
+      GCOL_ERROR_TYPE_MISMATCH);
   assert_null(out);
   assert_int_equal(gcol_test_live_bytes(), live);
   GCOL_TEST_OK(gcol_strings_url_encode(v, &out, NULL, NULL));

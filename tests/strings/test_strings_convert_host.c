@@ -29,8 +29,8 @@ static char *run_row(row_fn f, const char *s, int64_t n, int64_t *len) {
   return out;
 }
 
-static void expect_bytes(const char *what, int64_t i, const char *got, int64_t gn,
-                         const char *want, int64_t wn) {
+static void expect_bytes(const char *what, int64_t i, const char *got, int64_t gn, const char *want,
+                         int64_t wn) {
   if (gn == wn && memcmp(got, want, (size_t)wn) == 0) return;
   fail_msg("%s case %lld: %lld bytes \"%.*s\", want %lld \"%.*s\"", what, (long long)i,
            (long long)gn, (int)gn, got, (long long)wn, (int)wn, want);
@@ -59,9 +59,8 @@ static void test_hex_known_answers(void **state) {
     uint64_t v = 12345;
     bool const ok = gcol_detail_hex_parse(c->s, n, c->bits, &v);
     if (ok != c->ok || (ok && v != c->value)) {
-      fail_msg("hex \"%s\" as %d bits: %s %llu, want %s %llu", c->s, c->bits,
-               ok ? "ok" : "null", (unsigned long long)v, c->ok ? "ok" : "null",
-               (unsigned long long)c->value);
+      fail_msg("hex \"%s\" as %d bits: %s %llu, want %s %llu", c->s, c->bits, ok ? "ok" : "null",
+               (unsigned long long)v, c->ok ? "ok" : "null", (unsigned long long)c->value);
     }
     /* is_hex is the parse without the width check */
     assert_int_equal(gcol_detail_is_hex(c->s, n), c->is_hex);
@@ -145,7 +144,6 @@ static void test_url_round_trip(void **state) {
   }
 }
 
-
 /* ---------------------------------------------------------------- decimals */
 
 static gcol_detail_dec_i128 make_i128(uint64_t lo, uint64_t hi) {
@@ -188,8 +186,7 @@ static void test_text_to_decimal_known_answers(void **state) {
   for (int64_t i = 0; i < COUNT(to_dec_cases); ++i) {
     to_dec_case const *c = &to_dec_cases[i];
     gcol_detail_dec_i128 v = 7;
-    bool const ok =
-        gcol_detail_parse_decimal(c->s, (int64_t)strlen(c->s), c->scale, c->bits, &v);
+    bool const ok = gcol_detail_parse_decimal(c->s, (int64_t)strlen(c->s), c->scale, c->bits, &v);
     gcol_detail_dec_i128 const want = make_i128(c->lo, c->hi);
     if (ok != c->ok || (ok && v != want)) {
       fail_msg("decimal case %lld \"%s\" scale %d, %d bits: %s %lld, want %s %lld", (long long)i,
@@ -271,12 +268,11 @@ static void test_argument_checks(void **state) {
               "input is int32");
   EXPECT_FAIL(gcol_strings_to_booleans(two, NULL, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT,
               "true_string is NULL");
-  EXPECT_FAIL(gcol_strings_to_booleans(two, null_s, &out, NULL, NULL),
-              GCOL_ERROR_INVALID_ARGUMENT, "true_string is a null scalar");
+  EXPECT_FAIL(gcol_strings_to_booleans(two, null_s, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT,
+              "true_string is a null scalar");
   EXPECT_FAIL(gcol_strings_to_booleans(two, int_s, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
               "true_string");
-  GCOL_TEST_STATUS(gcol_strings_to_booleans(two, x, NULL, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_strings_to_booleans(two, x, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
 
   EXPECT_FAIL(gcol_strings_from_booleans(ints, x, x, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
               "gcol_strings_from_booleans: input is int32, not BOOL8");
@@ -289,14 +285,12 @@ static void test_argument_checks(void **state) {
   GCOL_TEST_STATUS(gcol_strings_from_booleans(bools, x, x, NULL, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
 
-  EXPECT_FAIL(gcol_strings_hex_to_integers(ints, gcol_data_type_make(GCOL_INT32), &out, NULL,
-                                           NULL),
+  EXPECT_FAIL(gcol_strings_hex_to_integers(ints, gcol_data_type_make(GCOL_INT32), &out, NULL, NULL),
               GCOL_ERROR_TYPE_MISMATCH, "input is int32");
-  EXPECT_FAIL(gcol_strings_hex_to_integers(two, gcol_data_type_make(GCOL_FLOAT64), &out, NULL,
-                                           NULL),
-              GCOL_ERROR_TYPE_MISMATCH, "type is float64, not an integer type");
-  EXPECT_FAIL(gcol_strings_hex_to_integers(two, gcol_data_type_make(GCOL_BOOL8), &out, NULL,
-                                           NULL),
+  EXPECT_FAIL(
+      gcol_strings_hex_to_integers(two, gcol_data_type_make(GCOL_FLOAT64), &out, NULL, NULL),
+      GCOL_ERROR_TYPE_MISMATCH, "type is float64, not an integer type");
+  EXPECT_FAIL(gcol_strings_hex_to_integers(two, gcol_data_type_make(GCOL_BOOL8), &out, NULL, NULL),
               GCOL_ERROR_TYPE_MISMATCH, "not an integer type");
   GCOL_TEST_STATUS(
       gcol_strings_hex_to_integers(two, gcol_data_type_make(GCOL_INT8), NULL, NULL, NULL),
@@ -325,16 +319,15 @@ static void test_argument_checks(void **state) {
               "gcol_strings_from_decimals: input is int32, not a decimal type");
   EXPECT_FAIL(gcol_strings_from_decimals(two, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
               "input is string");
-  GCOL_TEST_STATUS(gcol_strings_from_decimals(decs, NULL, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  EXPECT_FAIL(gcol_strings_to_decimals(decs, gcol_data_type_decimal(GCOL_DECIMAL32, 0), &out,
-                                       NULL, NULL),
-              GCOL_ERROR_TYPE_MISMATCH, "input is decimal64");
+  GCOL_TEST_STATUS(gcol_strings_from_decimals(decs, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  EXPECT_FAIL(
+      gcol_strings_to_decimals(decs, gcol_data_type_decimal(GCOL_DECIMAL32, 0), &out, NULL, NULL),
+      GCOL_ERROR_TYPE_MISMATCH, "input is decimal64");
   EXPECT_FAIL(gcol_strings_to_decimals(two, gcol_data_type_make(GCOL_INT64), &out, NULL, NULL),
               GCOL_ERROR_TYPE_MISMATCH, "type is int64, not a decimal type");
-  GCOL_TEST_STATUS(gcol_strings_to_decimals(two, gcol_data_type_decimal(GCOL_DECIMAL128, 3),
-                                            NULL, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_strings_to_decimals(two, gcol_data_type_decimal(GCOL_DECIMAL128, 3), NULL, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
 
   gcol_scalar_free(x);
   gcol_scalar_free(null_s);

@@ -195,8 +195,8 @@ gcol_status gcol_strings_from_decimals(gcol_column_view input, gcol_column **out
  *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
  * @note Synchronizes @p stream to count the output's nulls. The caller owns *out.
  */
-gcol_status gcol_strings_to_decimals(gcol_column_view input, gcol_data_type type,
-                                     gcol_column **out, gcol_stream stream, gcol_mr *mr);
+gcol_status gcol_strings_to_decimals(gcol_column_view input, gcol_data_type type, gcol_column **out,
+                                     gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
 
