@@ -3,14 +3,15 @@
  * host and device. regex_compile.c compiles a pattern on the host into a flat program of
  * Thompson NFA instructions; gcol_detail_regex_exec runs it over one string in lockstep (no
  * recursion, no backtracking): at most one thread per instruction per position, so time is
- * O(bytes x instructions) and memory a fixed scratch the caller provides
+ * O(bytes x instructions x levels) and memory a fixed scratch the caller provides
  * (gcol_detail_regex_scratch_ints), sized from the program alone.
  *
  * Semantics are Python's re with re.ASCII: leftmost-first (the match and captures a
  * backtracking matcher would find, trying alternatives and quantifier choices in priority
- * order), \d \w \s \b over ASCII, IGNORECASE folding ASCII letters. An unbounded loop's
- * iteration that consumes nothing ends that path (its thread meets the loop's split again
- * at the same position and is dropped), so such an iteration never sets captures.
+ * order), \d \w \s \b over ASCII, IGNORECASE folding ASCII letters. An iteration of a
+ * repetition beyond its minimum that consumes nothing ends the repetition (sre's rule: the
+ * tail alone follows it, and its captures stay): LOOP / CHECK below, and the closure's
+ * levels (gcol_detail_regex_add).
  * Characters are decoded as gcol/utf8.h does; an invalid byte is one character, U+FFFD.
  */
 #ifndef GCOL_KERNELS_STRINGS_REGEX_MATCH_H
