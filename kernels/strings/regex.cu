@@ -83,7 +83,7 @@ static gcol_status gcol_detail_regex_run(gcol_column_view input, const gcol_rege
       input, NULL, mode == GCOL_DETAIL_REGEX_COUNT ? GCOL_INT32 : GCOL_BOOL8, stream, mr, &col));
   if (input.size > 0) {
     int32_t const nslots = mode == GCOL_DETAIL_REGEX_COUNT ? 2 : 0;
-    int64_t const words = gcol_detail_regex_scratch_ints(re->host.prog.num_insts, nslots);
+    int64_t const words = gcol_detail_regex_scratch_ints(&re->host.prog, nslots);
     int64_t const block = GCOL_DETAIL_BLOCK_SIZE;
     int64_t blocks = GCOL_DETAIL_REGEX_SCRATCH_BUDGET / (words * 4 * block);
     int64_t const needed = (input.size + block - 1) / block;
@@ -258,7 +258,7 @@ static gcol_status gcol_detail_regex_extract(gcol_column_view input, const gcol_
     }
   } else {
     int64_t const width = 2 * groups;
-    int64_t const words = gcol_detail_regex_scratch_ints(re->host.prog.num_insts, 2 * (int32_t)(groups + 1));
+    int64_t const words = gcol_detail_regex_scratch_ints(&re->host.prog, 2 * (int32_t)(groups + 1));
     int64_t const blocks = gcol_detail_regex_blocks(input.size, words);
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
@@ -373,7 +373,7 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
   }
   {
     int64_t const n = input.size;
-    int64_t const words = gcol_detail_regex_scratch_ints(re->host.prog.num_insts,
+    int64_t const words = gcol_detail_regex_scratch_ints(&re->host.prog,
                                                          gcol_detail_regex_replace_slots(&th.t));
     int64_t const blocks = gcol_detail_regex_blocks(n, words);
     int64_t *sizes = NULL;

@@ -36,6 +36,7 @@ typedef struct parser {
   int32_t groups, depth;
   gcol_detail_regex_inst *insts;
   int32_t num_insts;
+  int32_t loop_depth, max_loop_depth; /* nesting of LOOP bodies being emitted */
 } parser;
 
 static gcol_status fail_at(int64_t pos, gcol_status st, const char *what) {
@@ -520,26 +521,71 @@ static gcol_status emit(parser *ps, int32_t op, int32_t x, int32_t y) {
 
 static gcol_status emit_node(parser *ps, int32_t id);
 
-/* Optional copies of body after the mandatory ones: min..max, each split's exit chained
- * through its exit field and patched to the end. */
+/* Whether node id can match the empty string (then its repetition is progress-checked). */
+static bool nullable(const parser *ps, int32_t id) {
+  node const *x = &ps->nodes[id];
+  switch (x->kind) {
+    case N_EMPTY:
+    case N_ASSERT: return true;
+    case N_CHAR:
+    case N_ANY:
+    case N_CLASS: return false;
+    case N_CAT:
+      for (int32_t c = x->child; c >= 0; c = ps->nodes[c].next) {
+        if (!nullable(ps, c)) return false;
+      }
+      return true;
+    case N_ALT:
+      for (int32_t c = x->child; c >= 0; c = ps->nodes[c].next) {
+        if (nullable(ps, c)) return true;
+      }
+      return false;
+    case N_REPEAT: return x->min == 0 || nullable(ps, x->child);
+    case N_GROUP: return nullable(ps, x->child);
+  }
+  return false;
+}
+
+/* The body of one iteration beyond the minimum, as a LOOP's body when it can match empty. */
+static gcol_status emit_iteration(parser *ps, const node *r, bool checked) {
+  gcol_status status = GCOL_OK;
+  if (checked && ++ps->loop_depth > ps->max_loop_depth) ps->max_loop_depth = ps->loop_depth;
+  status = emit_node(ps, r->child);
+  if (checked) --ps->loop_depth;
+  return status;
+}
+
+/* The mandatory copies of the body, then the optional iterations: an unbounded loop
+ * L: SPLIT(body, exit) body JMP L, or max - min optional copies, each split's exit chained
+ * through its exit field and patched to the end. A body that can match empty is
+ * progress-checked as Python's re does: its split is a LOOP and a CHECK ends each
+ * iteration, going on to the exit alone when the iteration consumed nothing. */
 static gcol_status emit_repeat(parser *ps, const node *r) {
   gcol_status status = GCOL_OK;
+  bool const checked = nullable(ps, r->child);
+  int32_t const split_op = checked ? GCOL_DETAIL_RX_LOOP : GCOL_DETAIL_RX_SPLIT;
   for (int32_t i = 0; i < r->min; ++i) GCOL_DETAIL_TRY(emit_node(ps, r->child));
   if (r->max < 0) {
     int32_t const loop = ps->num_insts;
-    GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_SPLIT, 0, 0));
-    GCOL_DETAIL_TRY(emit_node(ps, r->child));
-    GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_JMP, loop, 0));
+    GCOL_DETAIL_TRY(emit(ps, split_op, 0, 0));
+    GCOL_DETAIL_TRY(emit_iteration(ps, r, checked));
+    /* CHECK: back to the LOOP, or (an empty iteration) on to the exit just after it */
+    GCOL_DETAIL_TRY(emit(ps, checked ? GCOL_DETAIL_RX_CHECK : GCOL_DETAIL_RX_JMP, loop, ps->num_insts + 1));
     ps->insts[loop].x = r->greedy ? loop + 1 : ps->num_insts;
     ps->insts[loop].y = r->greedy ? ps->num_insts : loop + 1;
+    if (!checked) ps->insts[ps->num_insts - 1].y = 0;
     return GCOL_OK;
   }
-  int32_t chain = -1;
+  int32_t chain = -1, checks = -1;
   for (int32_t i = r->min; i < r->max; ++i) {
     int32_t const split = ps->num_insts;
-    GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_SPLIT, split + 1, chain));
+    GCOL_DETAIL_TRY(emit(ps, split_op, split + 1, chain));
     chain = split;
-    GCOL_DETAIL_TRY(emit_node(ps, r->child));
+    GCOL_DETAIL_TRY(emit_iteration(ps, r, checked));
+    if (checked) { /* CHECK: on to the next copy, or (empty) to the end; y chained */
+      GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_CHECK, ps->num_insts + 1, checks));
+      checks = ps->num_insts - 1;
+    }
   }
   while (chain >= 0) {
     gcol_detail_regex_inst *in = &ps->insts[chain];
@@ -547,6 +593,11 @@ static gcol_status emit_repeat(parser *ps, const node *r) {
     in->x = r->greedy ? chain + 1 : ps->num_insts;
     in->y = r->greedy ? ps->num_insts : chain + 1;
     chain = prev;
+  }
+  while (checks >= 0) {
+    int32_t const prev = ps->insts[checks].y;
+    ps->insts[checks].y = ps->num_insts;
+    checks = prev;
   }
 done:
   return status;
@@ -624,6 +675,7 @@ static gcol_status finish(parser *ps, gcol_detail_regex_host *out) {
   out->prog.num_insts = ps->num_insts;
   out->prog.num_ranges = ps->num_ranges;
   out->prog.num_groups = ps->groups;
+  out->prog.num_levels = 1 + ps->max_loop_depth;
   out->prog.flags = ps->flags;
   return GCOL_OK;
 }

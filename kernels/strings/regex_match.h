@@ -3,14 +3,15 @@
  * host and device. regex_compile.c compiles a pattern on the host into a flat program of
  * Thompson NFA instructions; gcol_detail_regex_exec runs it over one string in lockstep (no
  * recursion, no backtracking): at most one thread per instruction per position, so time is
- * O(bytes x instructions) and memory a fixed scratch the caller provides
+ * O(bytes x instructions x levels) and memory a fixed scratch the caller provides
  * (gcol_detail_regex_scratch_ints), sized from the program alone.
  *
  * Semantics are Python's re with re.ASCII: leftmost-first (the match and captures a
  * backtracking matcher would find, trying alternatives and quantifier choices in priority
- * order), \d \w \s \b over ASCII, IGNORECASE folding ASCII letters. An unbounded loop's
- * iteration that consumes nothing ends that path (its thread meets the loop's split again
- * at the same position and is dropped), so such an iteration never sets captures.
+ * order), \d \w \s \b over ASCII, IGNORECASE folding ASCII letters. An iteration of a
+ * repetition beyond its minimum that consumes nothing ends the repetition (sre's rule: the
+ * tail alone follows it, and its captures stay): LOOP / CHECK below, and the closure's
+ * levels (gcol_detail_regex_add).
  * Characters are decoded as gcol/utf8.h does; an invalid byte is one character, U+FFFD.
  */
 #ifndef GCOL_KERNELS_STRINGS_REGEX_MATCH_H
@@ -45,7 +46,13 @@ typedef enum gcol_detail_regex_op {
   GCOL_DETAIL_RX_JMP,       /* to x */
   GCOL_DETAIL_RX_SAVE,      /* capture slot x = position */
   GCOL_DETAIL_RX_ASSERT,    /* x: a gcol_detail_regex_assert */
-  GCOL_DETAIL_RX_MATCH
+  GCOL_DETAIL_RX_MATCH,
+  /* A repetition whose body can match empty (progress-checked): LOOP is a SPLIT (to x,
+   * then y) one of whose targets is pc + 1, the body, entered as a new iteration; CHECK
+   * ends an iteration: to y (the repetition's exit) when the iteration began at this
+   * position (it consumed nothing: Python's rule, only the tail follows), else to x. */
+  GCOL_DETAIL_RX_LOOP,
+  GCOL_DETAIL_RX_CHECK
 } gcol_detail_regex_op;
 
 typedef enum gcol_detail_regex_assert {
@@ -71,15 +78,20 @@ typedef struct gcol_detail_regex_prog {
   int32_t num_insts;
   int32_t num_ranges; /* pairs */
   int32_t num_groups; /* capturing groups, not counting the whole match */
+  int32_t num_levels; /* 1 + the deepest nesting of LOOP bodies (closure states per pc) */
   uint32_t flags;
 } gcol_detail_regex_prog;
 
 /* ---- the Pike VM ---- */
 
-/* int32 words of scratch one exec needs for a program of num_insts tracking nslots
- * capture slots: two thread lists (pc + slots each), marks, work slots, closure stack. */
-GCOL_HD_INLINE int64_t gcol_detail_regex_scratch_ints(int32_t num_insts, int32_t nslots) {
-  return 2 * (int64_t)num_insts * (1 + nslots) + num_insts + nslots + 2 * (2 * (int64_t)num_insts + 1);
+/* int32 words of scratch one exec needs for prog tracking nslots capture slots: two thread
+ * lists (pc + slots each), marks (one per closure state: pc and level), work slots, and
+ * the closure stack (triples; it grows by at most one per state visited). */
+GCOL_HD_INLINE int64_t gcol_detail_regex_scratch_ints(const gcol_detail_regex_prog *prog,
+                                                      int32_t nslots) {
+  int64_t const m = prog->num_insts;
+  int64_t const states = m * (int64_t)prog->num_levels;
+  return 2 * m * (1 + nslots) + states + nslots + 3 * (states + 1);
 }
 
 GCOL_HD_INLINE bool gcol_detail_regex_is_word_byte(unsigned char c) {
@@ -139,51 +151,78 @@ typedef struct gcol_detail_regex_vm {
   int32_t count[2];
   int32_t *marks;
   int32_t *work; /* slots of the thread being followed */
-  int32_t *stack; /* pairs: (pc, 0) to follow, or (-1 - slot, old value) to restore */
+  /* triples: (pc, level, 0) to follow, or (-1 - slot, 0, old value) to restore */
+  int32_t *stack;
 } gcol_detail_regex_vm;
 
-/* Adds to list l the threads that the epsilon closure of pc at position p reaches, in
- * priority order, each with the work slots it carries; marks dedup them (stamp). */
+/* Pushes (pc, level) to follow. */
+#define GCOL_DETAIL_RX_PUSH(pc_, level_) \
+  do {                                   \
+    vm->stack[top++] = (pc_);            \
+    vm->stack[top++] = (level_);         \
+    vm->stack[top++] = 0;                \
+  } while (0)
+
+/*
+ * Adds to list l the threads that the epsilon closure of pc at position p reaches, in
+ * priority order, each with the work slots it carries. A thread in the closure is a pc and
+ * a level: how many of the LOOP bodies around pc, innermost first, began their current
+ * iteration at p (those form such a chain: an inner iteration begins after the outer one).
+ * The level is what CHECK reads (level > 0: this iteration consumed nothing), and the
+ * future of a thread depends on (pc, level) alone, so marks dedup the pair (stamp): the
+ * first thread, the one of highest priority, wins. No path meets the same pair twice at
+ * one position (a CHECK goes back only from level 0, and the body it re-enters is then at
+ * level >= 1 until it is left). A consuming instruction's future does not depend on the
+ * level (every level is 0 after a character), so it is deduped on pc alone.
+ */
 GCOL_HD_INLINE void gcol_detail_regex_add(gcol_detail_regex_vm *vm, int l, int32_t pc0, int64_t p,
                                           int32_t stamp) {
   const gcol_detail_regex_prog *prog = vm->prog;
+  int32_t const m = prog->num_insts;
   int32_t top = 0;
-  vm->stack[top++] = pc0;
-  vm->stack[top++] = 0;
+  GCOL_DETAIL_RX_PUSH(pc0, 0);
   while (top > 0) {
     int32_t const value = vm->stack[--top];
+    int32_t const level = vm->stack[--top];
     int32_t const pc = vm->stack[--top];
     if (pc < 0) {
       vm->work[-1 - pc] = value;
       continue;
     }
-    if (vm->marks[pc] == stamp) continue;
-    vm->marks[pc] = stamp;
     gcol_detail_regex_inst const in = prog->insts[pc];
+    bool const consuming = in.op <= GCOL_DETAIL_RX_CLASS || in.op == GCOL_DETAIL_RX_MATCH;
+    int32_t *mark = &vm->marks[(int64_t)(consuming ? 0 : level) * m + pc];
+    if (*mark == stamp) continue;
+    *mark = stamp;
     switch (in.op) {
-      case GCOL_DETAIL_RX_JMP:
-        vm->stack[top++] = in.x;
-        vm->stack[top++] = 0;
-        break;
+      case GCOL_DETAIL_RX_JMP: GCOL_DETAIL_RX_PUSH(in.x, level); break;
       case GCOL_DETAIL_RX_SPLIT: /* y below x: x is followed first */
-        vm->stack[top++] = in.y;
-        vm->stack[top++] = 0;
-        vm->stack[top++] = in.x;
-        vm->stack[top++] = 0;
+        GCOL_DETAIL_RX_PUSH(in.y, level);
+        GCOL_DETAIL_RX_PUSH(in.x, level);
+        break;
+      case GCOL_DETAIL_RX_LOOP: /* the body (pc + 1) as a new iteration begun here */
+        GCOL_DETAIL_RX_PUSH(in.y, in.y == pc + 1 ? level + 1 : level);
+        GCOL_DETAIL_RX_PUSH(in.x, in.x == pc + 1 ? level + 1 : level);
+        break;
+      case GCOL_DETAIL_RX_CHECK:
+        if (level > 0) {
+          GCOL_DETAIL_RX_PUSH(in.y, level - 1); /* empty iteration: the tail only */
+        } else {
+          GCOL_DETAIL_RX_PUSH(in.x, 0);
+        }
         break;
       case GCOL_DETAIL_RX_SAVE:
         if (in.x < vm->nslots) {
           vm->stack[top++] = -1 - in.x;
+          vm->stack[top++] = 0;
           vm->stack[top++] = vm->work[in.x];
           vm->work[in.x] = (int32_t)p;
         }
-        vm->stack[top++] = pc + 1;
-        vm->stack[top++] = 0;
+        GCOL_DETAIL_RX_PUSH(pc + 1, level);
         break;
       case GCOL_DETAIL_RX_ASSERT:
         if (gcol_detail_regex_assert_holds(in.x, prog->flags, vm->s, vm->n, p)) {
-          vm->stack[top++] = pc + 1;
-          vm->stack[top++] = 0;
+          GCOL_DETAIL_RX_PUSH(pc + 1, level);
         }
         break;
       default: {
@@ -197,6 +236,8 @@ GCOL_HD_INLINE void gcol_detail_regex_add(gcol_detail_regex_vm *vm, int l, int32
   }
 }
 
+#undef GCOL_DETAIL_RX_PUSH
+
 /*
  * Searches s (n bytes, n < 2^31) for the leftmost-first match that begins at or after byte
  * start (a character boundary), or only at start when anchored; a match may not be empty
@@ -204,7 +245,7 @@ GCOL_HD_INLINE void gcol_detail_regex_add(gcol_detail_regex_vm *vm, int l, int32
  * nslots: capture slots to report in caps (0: only whether there is a match, and it
  * returns at the first one found; 2: the match span; 2 * (groups + 1): every group).
  * caps[2g], caps[2g + 1] are group g's byte span, -1 when it did not take part.
- * scratch: gcol_detail_regex_scratch_ints(prog->num_insts, nslots) words.
+ * scratch: gcol_detail_regex_scratch_ints(prog, nslots) words.
  */
 GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, const char *s,
                                            int64_t n, int64_t start, bool anchored,
@@ -222,10 +263,11 @@ GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, c
   vm.slots[0] = scratch + 2 * m;
   vm.slots[1] = vm.slots[0] + (int64_t)m * nslots;
   vm.marks = vm.slots[1] + (int64_t)m * nslots;
-  vm.work = vm.marks + m;
+  int64_t const states = (int64_t)m * prog->num_levels;
+  vm.work = vm.marks + states;
   vm.stack = vm.work + nslots;
   vm.count[0] = vm.count[1] = 0;
-  for (int32_t i = 0; i < m; ++i) vm.marks[i] = 0;
+  for (int64_t i = 0; i < states; ++i) vm.marks[i] = 0;
   bool matched = false;
   int32_t stamp = 1;
   int cur = 0;

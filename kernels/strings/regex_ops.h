@@ -26,7 +26,7 @@ GCOL_EXTERN_C_BEGIN
 
 /* The spans of the first match's groups 1..groups (Python's re.search(...).group(g)):
  * spans[2(g-1)], spans[2(g-1)+1] the byte span of group g, -1 both when there is no match or
- * the group did not take part. scratch: gcol_detail_regex_scratch_ints(num_insts,
+ * the group did not take part. scratch: gcol_detail_regex_scratch_ints(prog,
  * 2 * (groups + 1)) words. Returns whether there is a match. */
 GCOL_HD_INLINE bool gcol_detail_regex_extract_row(const gcol_detail_regex_prog *prog,
                                                   const char *s, int64_t n, int32_t *scratch,
@@ -60,7 +60,7 @@ typedef struct gcol_detail_regex_template {
  * Python's re.sub(pattern, template, s, count) of one row into the sink: every match
  * (re.finditer's, empty ones included) up to max_count (< 0: all) is replaced by the
  * template, a reference to a group that did not take part inserting nothing.
- * scratch: gcol_detail_regex_scratch_ints(num_insts, gcol_detail_regex_replace_slots(t)).
+ * scratch: gcol_detail_regex_scratch_ints(prog, gcol_detail_regex_replace_slots(t)).
  */
 GCOL_HD_INLINE int32_t gcol_detail_regex_replace_slots(const gcol_detail_regex_template *t) {
   return 2 * ((t->max_group > 0 ? t->max_group : 0) + 1);

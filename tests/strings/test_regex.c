@@ -126,7 +126,7 @@ static void check_extract_replace(const host_rows *h, int64_t begin, gcol_column
     GCOL_TEST_OK(gcol_regex_compile(extract_patterns[k], -1, 0, &re));
     int32_t const groups = gcol_regex_num_groups(re);
     int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(
-                                             re->host.prog.num_insts, 2 * (groups + 1)) * 4);
+                                             &re->host.prog, 2 * (groups + 1)) * 4);
     int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
     gcol_status const st = gcol_strings_regex_extract(v, re, &t, NULL, NULL);
     gcol_set_large_offsets_threshold(previous);
@@ -172,7 +172,7 @@ static void check_extract_replace(const host_rows *h, int64_t begin, gcol_column
     GCOL_TEST_OK(gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
                                                   gcol_regex_num_groups(re), "test", &th));
     int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(
-                                             re->host.prog.num_insts,
+                                             &re->host.prog,
                                              gcol_detail_regex_replace_slots(&th.t)) * 4);
     int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
     gcol_status const st = gcol_strings_regex_replace(v, re, c->tmpl, -1, c->max_count, &out,
@@ -222,7 +222,7 @@ static void check_ops(const host_rows *h, int64_t begin, gcol_column_view v, boo
     gcol_regex *re = NULL;
     GCOL_TEST_OK(gcol_regex_compile(patterns[k], -1, k % 3 == 2 ? GCOL_REGEX_IGNORECASE : 0, &re));
     int32_t *scratch = (int32_t *)malloc(
-        (size_t)gcol_detail_regex_scratch_ints(re->host.prog.num_insts, 2) * sizeof(int32_t));
+        (size_t)gcol_detail_regex_scratch_ints(&re->host.prog, 2) * sizeof(int32_t));
     for (int op = 0; op < 3; ++op) {
       gcol_column *out = NULL;
       if (op == 0) GCOL_TEST_OK(gcol_strings_regex_contains(v, re, &out, NULL, NULL));

@@ -6,9 +6,10 @@
  *
  * A pattern is compiled once on the host into a ::gcol_regex (a Thompson NFA program) and
  * run on the device by a Pike VM: a thread per string, no recursion, no backtracking, time
- * O(bytes x program size) per row, and state bounded by the program (a temporary scratch
- * of 4 x (2 x instructions x (1 + capture slots) + 5 x instructions) bytes per running
- * thread, at most 256 MiB in all).
+ * O(bytes x program size x L) per row, and state bounded by the program (a temporary
+ * scratch of about 4 x (2 x instructions x (1 + capture slots) + 4 x L x instructions)
+ * bytes per running thread, at most 256 MiB in all; L is 1 + how deeply repetitions whose
+ * body can match the empty string nest, 1 for most patterns).
  *
  * Syntax and semantics are Python's `re` with `re.ASCII`: literals (UTF-8, any code
  * point), `.`, classes `[...]` / `[^...]` with ranges over code points, `\d \w \s` and
@@ -19,10 +20,11 @@
  * reports them (span and groups). Not supported (::GCOL_ERROR_UNSUPPORTED at compile
  * time): backreferences, lookaround, inline flags, possessive quantifiers.
  *
- * Differences from Python: an iteration of an unbounded loop (`*`, `+`, `{n,}`) that
- * matches the empty string does not count, so its captures are not kept (`(a*)*` on "b":
- * Python's group 1 is "", gcol's is unset); an invalid UTF-8 byte in a row is one
- * character, U+FFFD.
+ * Empty iterations follow Python: an iteration of a repetition (`*`, `+`, `{n,}`, `{n,m}`)
+ * beyond its minimum that matches the empty string ends the repetition, only what follows
+ * it being tried, and it counts: its captures are kept (`(a*)*` on "b": group 1 is "";
+ * `(a*?)*b` on "aab": group 1 is the empty span at 2). Difference from Python: an invalid
+ * UTF-8 byte in a row is one character, U+FFFD.
  *
  * @code
  * gcol_regex *re = NULL;
