@@ -659,6 +659,11 @@ done:
 static gcol_status finish(parser *ps, gcol_detail_regex_host *out) {
   int64_t const inst_bytes = (int64_t)ps->num_insts * (int64_t)sizeof(gcol_detail_regex_inst);
   int64_t const bytes = inst_bytes + (int64_t)ps->num_ranges * 2 * (int64_t)sizeof(uint32_t);
+  if (ps->max_loop_depth > GCOL_DETAIL_REGEX_MAX_LOOP_DEPTH) {
+    return gcol_detail_error(GCOL_ERROR_OVERFLOW, "gcol_regex_compile",
+                             "repetitions that can match empty are nested %d deep, more than %d",
+                             ps->max_loop_depth, GCOL_DETAIL_REGEX_MAX_LOOP_DEPTH);
+  }
   if (ps->num_ranges > GCOL_DETAIL_REGEX_MAX_RANGES) {
     return gcol_detail_error(GCOL_ERROR_OVERFLOW, "gcol_regex_compile",
                              "the pattern's classes need %d ranges, more than %d",

@@ -31,6 +31,9 @@ GCOL_EXTERN_C_BEGIN
 #define GCOL_DETAIL_REGEX_MAX_GROUPS 64
 #define GCOL_DETAIL_REGEX_MAX_REPEAT 1000
 #define GCOL_DETAIL_REGEX_MAX_RANGES 4096
+/* Empty-capable repetitions nested in each other: each level multiplies a thread's dedup
+ * marks and closure stack (gcol_detail_regex_scratch_ints), so the depth is capped. */
+#define GCOL_DETAIL_REGEX_MAX_LOOP_DEPTH 16
 
 /* Flags (the public GCOL_REGEX_* values). */
 #define GCOL_DETAIL_REGEX_ICASE 1u

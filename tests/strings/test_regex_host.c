@@ -146,6 +146,24 @@ static void test_compile_errors(void **state) {
   }
   groups[g] = 0;
   expect_error(groups, 0, GCOL_ERROR_OVERFLOW, "too many groups");
+  /* empty-capable repetitions nested 17 deep: over the cap; 16 compile */
+  char loops[256];
+  int64_t l = 0;
+  for (int i = 0; i < 17; ++i) {
+    memcpy(loops + l, "(?:a?", 5);
+    l += 5;
+  }
+  for (int i = 0; i < 17; ++i) {
+    memcpy(loops + l, ")*", 2);
+    l += 2;
+  }
+  loops[l] = 0;
+  expect_error(loops, 0, GCOL_ERROR_OVERFLOW, "nested 17 deep");
+  {
+    gcol_regex *ok = NULL;
+    GCOL_TEST_OK(gcol_regex_compile(loops + 5, (int64_t)strlen(loops + 5) - 2, 0, &ok));
+    gcol_regex_free(ok);
+  }
   groups[2 * 64] = 0; /* 64 groups compile */
   gcol_regex *re = NULL;
   GCOL_TEST_OK(gcol_regex_compile(groups, -1, 0, &re));

@@ -66,7 +66,8 @@ typedef enum gcol_regex_flags {
  *         malformed pattern: the message says what and names the byte);
  *         ::GCOL_ERROR_UNSUPPORTED (a construct outside the subset);
  *         ::GCOL_ERROR_OVERFLOW (a repeat count above 1000, more than 64 groups, nesting
- *         deeper than 200, a program above 2000 instructions or 4096 class ranges);
+ *         deeper than 200, repetitions that can match empty nested more than 16 deep, a
+ *         program above 2000 instructions or 4096 class ranges);
  *         ::GCOL_ERROR_OUT_OF_MEMORY.
  * @note Host only; no stream. The caller owns *out (gcol_regex_free()).
  */
