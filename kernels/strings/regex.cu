@@ -60,8 +60,9 @@ static gcol_status gcol_detail_regex_to_device(const gcol_regex *re, gcol_stream
   GCOL_DETAIL_TRY(gcol_detail_strings_to_device(re->host.block, re->host.block_bytes, stream, buf));
   *prog = re->host.prog;
   prog->insts = (const gcol_detail_regex_inst *)(*buf)->data;
-  prog->ranges = (const uint32_t *)((const char *)(*buf)->data +
-                                    (int64_t)prog->num_insts * (int64_t)sizeof(gcol_detail_regex_inst));
+  prog->ranges =
+      (const uint32_t *)((const char *)(*buf)->data +
+                         (int64_t)prog->num_insts * (int64_t)sizeof(gcol_detail_regex_inst));
 done:
   return status;
 }
@@ -91,7 +92,8 @@ static gcol_status gcol_detail_regex_run(gcol_column_view input, const gcol_rege
     if (blocks > needed) blocks = needed;
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * block * words * 4), stream, NULL, &scratch));
+    GCOL_DETAIL_TRY(
+        gcol_buffer_create((size_t)(blocks * block * words * 4), stream, NULL, &scratch));
     gcol_detail_regex_kernel<<<(unsigned)blocks, (unsigned)block, 0, (cudaStream_t)stream>>>(
         s, prog, mode, (int32_t *)scratch->data, words, col->data->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
@@ -149,9 +151,8 @@ static int64_t gcol_detail_regex_blocks(int64_t n, int64_t words) {
 
 /* spans[i * 2g ..] = row i's group spans (-1: no match, group unset, or a null row). */
 static __global__ void gcol_detail_regex_spans_kernel(gcol_strings_view s,
-                                                      gcol_detail_regex_prog prog,
-                                                      int32_t *scratch, int64_t words,
-                                                      int32_t *spans) {
+                                                      gcol_detail_regex_prog prog, int32_t *scratch,
+                                                      int64_t words, int32_t *spans) {
   int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   int32_t *mine = scratch + tid * words;
   int64_t const width = 2 * (int64_t)prog.num_groups;
@@ -218,8 +219,8 @@ static gcol_status gcol_detail_regex_group_column(gcol_strings_view s, const int
   gcol_detail_regex_group_copy_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
       s, spans, width, g, sz, (char *)chars->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_strings_flags_mask((const uint8_t *)valid->data, n, tail[1], stream,
-                                                 mr, &mask));
+  GCOL_DETAIL_TRY(
+      gcol_detail_strings_flags_mask((const uint8_t *)valid->data, n, tail[1], stream, mr, &mask));
   GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, mask, tail[1], out));
   offsets = NULL;
   chars = NULL;
@@ -262,8 +263,8 @@ static gcol_status gcol_detail_regex_extract(gcol_column_view input, const gcol_
     int64_t const blocks = gcol_detail_regex_blocks(input.size, words);
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4), stream,
-                                       NULL, &scratch));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4),
+                                       stream, NULL, &scratch));
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(input.size * width * 4), stream, NULL, &spans));
     gcol_detail_regex_spans_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0,
                                      (cudaStream_t)stream>>>(s, prog, (int32_t *)scratch->data,
@@ -338,9 +339,8 @@ static __global__ void gcol_detail_regex_replace_kernel(gcol_strings_view s,
 }
 
 static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_regex *re,
-                                             const char *tmpl, int64_t tmpl_size,
-                                             int64_t max_count, gcol_column **out,
-                                             gcol_stream stream, gcol_mr *mr) {
+                                             const char *tmpl, int64_t tmpl_size, int64_t max_count,
+                                             gcol_column **out, gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   gcol_buffer *prog_dev = NULL, *tmpl_dev = NULL, *scratch = NULL, *offsets64 = NULL;
   gcol_buffer *chars = NULL, *mask = NULL;
@@ -373,8 +373,8 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
   }
   {
     int64_t const n = input.size;
-    int64_t const words = gcol_detail_regex_scratch_ints(&re->host.prog,
-                                                         gcol_detail_regex_replace_slots(&th.t));
+    int64_t const words =
+        gcol_detail_regex_scratch_ints(&re->host.prog, gcol_detail_regex_replace_slots(&th.t));
     int64_t const blocks = gcol_detail_regex_blocks(n, words);
     int64_t *sizes = NULL;
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
@@ -384,9 +384,10 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
     a.t.pieces = (const gcol_detail_regex_piece *)tmpl_dev->data;
     a.t.bytes = (const char *)tmpl_dev->data + (th.t.bytes - (const char *)th.block);
     a.max_count = max_count;
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4), stream,
-                                       NULL, &scratch));
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &offsets64));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4),
+                                       stream, NULL, &scratch));
+    GCOL_DETAIL_TRY(
+        gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &offsets64));
     sizes = (int64_t *)offsets64->data;
     GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sizes + n, 0, 2 * sizeof(int64_t), st));
     gcol_detail_regex_replace_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
@@ -397,7 +398,8 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
     GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
     GCOL_DETAIL_CHECK(tail[1] == 0, GCOL_ERROR_OVERFLOW,
                       "a row of the output would pass %lld bytes (%lld rows): too large to "
-                      "address", (long long)(INT64_MAX / (n + 1)), (long long)n);
+                      "address",
+                      (long long)(INT64_MAX / (n + 1)), (long long)n);
     GCOL_DETAIL_TRY(gcol_detail_offsets_column(sizes, n + 1, gcol_detail_offsets_type(tail[0]),
                                                stream, mr, &offsets));
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)tail[0], stream, mr, &chars));
@@ -423,10 +425,9 @@ done:
 }
 
 extern "C" gcol_status gcol_strings_regex_replace(gcol_column_view input, const gcol_regex *re,
-                                                  const char *replacement,
-                                                  int64_t replacement_size, int64_t max_count,
-                                                  gcol_column **out, gcol_stream stream,
-                                                  gcol_mr *mr) {
+                                                  const char *replacement, int64_t replacement_size,
+                                                  int64_t max_count, gcol_column **out,
+                                                  gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_NVTX_PUSH("gcol_strings_regex_replace");
   gcol_status const status = gcol_detail_regex_replace(input, re, replacement, replacement_size,
                                                        max_count, out, stream, mr);

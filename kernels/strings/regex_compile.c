@@ -15,11 +15,21 @@
 #define MAX_DEPTH 200
 #define MAX_NODES 100000
 
-typedef enum node_kind { N_EMPTY, N_CHAR, N_ANY, N_CLASS, N_CAT, N_ALT, N_REPEAT, N_GROUP, N_ASSERT } node_kind;
+typedef enum node_kind {
+  N_EMPTY,
+  N_CHAR,
+  N_ANY,
+  N_CLASS,
+  N_CAT,
+  N_ALT,
+  N_REPEAT,
+  N_GROUP,
+  N_ASSERT
+} node_kind;
 
 typedef struct node {
   node_kind kind;
-  int32_t a, b;   /* CHAR: cp; CLASS: first range, count; GROUP: index (-1: none); ASSERT: kind */
+  int32_t a, b;     /* CHAR: cp; CLASS: first range, count; GROUP: index (-1: none); ASSERT: kind */
   int32_t min, max; /* REPEAT; max -1 for unbounded */
   bool greedy;
   int32_t child, next; /* first child, next sibling (-1: none) */
@@ -46,7 +56,8 @@ static gcol_status fail_at(int64_t pos, gcol_status st, const char *what) {
 
 static gcol_status new_node(parser *ps, node_kind kind, int32_t *out) {
   if (ps->num_nodes == ps->cap_nodes) {
-    if (ps->cap_nodes >= MAX_NODES) return fail_at(ps->pos, GCOL_ERROR_OVERFLOW, "pattern too large");
+    if (ps->cap_nodes >= MAX_NODES)
+      return fail_at(ps->pos, GCOL_ERROR_OVERFLOW, "pattern too large");
     int32_t const cap = ps->cap_nodes ? 2 * ps->cap_nodes : 64;
     node *grown = (node *)realloc(ps->nodes, (size_t)cap * sizeof(node));
     if (grown == NULL) return fail_at(ps->pos, GCOL_ERROR_OUT_OF_MEMORY, "no host memory");
@@ -200,10 +211,12 @@ static gcol_status char_escape(parser *ps, bool in_class, uint32_t *cp, char *sh
     uint32_t v = 0;
     for (int i = 1; i <= digits; ++i) {
       int const h = ps->pos + i < ps->n ? hex_value(ps->p[ps->pos + i]) : -1;
-      if (h < 0) return fail_at(at, GCOL_ERROR_INVALID_ARGUMENT, "incomplete escape \\x, \\u or \\U");
+      if (h < 0)
+        return fail_at(at, GCOL_ERROR_INVALID_ARGUMENT, "incomplete escape \\x, \\u or \\U");
       v = v * 16 + (uint32_t)h;
     }
-    if (v > GCOL_UTF8_MAX_CODE_POINT) return fail_at(at, GCOL_ERROR_INVALID_ARGUMENT, "bad escape (code point above U+10FFFF)");
+    if (v > GCOL_UTF8_MAX_CODE_POINT)
+      return fail_at(at, GCOL_ERROR_INVALID_ARGUMENT, "bad escape (code point above U+10FFFF)");
     ps->pos += 1 + digits;
     *cp = v;
     return GCOL_OK;
@@ -211,14 +224,16 @@ static gcol_status char_escape(parser *ps, bool in_class, uint32_t *cp, char *sh
   if (c == '0') { /* \0 and up to two more octal digits */
     uint32_t v = 0;
     ++ps->pos;
-    for (int i = 0; i < 2 && ps->pos < ps->n && ps->p[ps->pos] >= '0' && ps->p[ps->pos] <= '7'; ++i) {
+    for (int i = 0; i < 2 && ps->pos < ps->n && ps->p[ps->pos] >= '0' && ps->p[ps->pos] <= '7';
+         ++i) {
       v = v * 8 + (uint32_t)(ps->p[ps->pos++] - '0');
     }
     *cp = v;
     return GCOL_OK;
   }
   if (c >= '1' && c <= '9') {
-    return fail_at(at, GCOL_ERROR_UNSUPPORTED, "backreferences (and octal escapes) are not supported");
+    return fail_at(at, GCOL_ERROR_UNSUPPORTED,
+                   "backreferences (and octal escapes) are not supported");
   }
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
     return fail_at(at, GCOL_ERROR_INVALID_ARGUMENT, "bad escape");
@@ -233,7 +248,8 @@ static gcol_status char_escape(parser *ps, bool in_class, uint32_t *cp, char *sh
 static gcol_status class_char(parser *ps, uint32_t *cp, char *shorthand) {
   *shorthand = 0;
   if (ps->p[ps->pos] == '\\') {
-    if (ps->pos + 1 >= ps->n) return fail_at(ps->pos, GCOL_ERROR_INVALID_ARGUMENT, "pattern ends with a backslash");
+    if (ps->pos + 1 >= ps->n)
+      return fail_at(ps->pos, GCOL_ERROR_INVALID_ARGUMENT, "pattern ends with a backslash");
     ++ps->pos;
     return char_escape(ps, true, cp, shorthand);
   }
@@ -254,7 +270,8 @@ static gcol_status parse_class(parser *ps, int32_t *out) {
     ++ps->pos;
   }
   for (bool start = true;; start = false) {
-    if (ps->pos >= ps->n) return fail_at(open, GCOL_ERROR_INVALID_ARGUMENT, "unterminated character set");
+    if (ps->pos >= ps->n)
+      return fail_at(open, GCOL_ERROR_INVALID_ARGUMENT, "unterminated character set");
     if (ps->p[ps->pos] == ']' && !start) break;
     int64_t const item = ps->pos;
     uint32_t lo, hi;
@@ -270,7 +287,8 @@ static gcol_status parse_class(parser *ps, int32_t *out) {
     if (range) {
       ++ps->pos;
       GCOL_DETAIL_TRY(class_char(ps, &hi, &sh));
-      if (sh != 0 || hi < lo) return fail_at(item, GCOL_ERROR_INVALID_ARGUMENT, "bad character range");
+      if (sh != 0 || hi < lo)
+        return fail_at(item, GCOL_ERROR_INVALID_ARGUMENT, "bad character range");
     }
     GCOL_DETAIL_TRY(push_range(ps, lo, hi));
   }
@@ -347,7 +365,8 @@ static gcol_status parse_group(parser *ps, int32_t *out) {
     } else if (c == 'P' && ps->pos + 2 < ps->n && ps->p[ps->pos + 2] == '<') {
       int64_t i = ps->pos + 3; /* a named group: captured by number, the name unchecked */
       while (i < ps->n && ps->p[i] != '>') ++i;
-      if (i >= ps->n || i == ps->pos + 3) return fail_at(open, GCOL_ERROR_INVALID_ARGUMENT, "bad group name");
+      if (i >= ps->n || i == ps->pos + 3)
+        return fail_at(open, GCOL_ERROR_INVALID_ARGUMENT, "bad group name");
       ps->pos = i + 1;
       index = ++ps->groups;
     } else if (c == 0) {
@@ -355,14 +374,17 @@ static gcol_status parse_group(parser *ps, int32_t *out) {
     } else if (c == '=' || c == '!' || c == '<') {
       return fail_at(open, GCOL_ERROR_UNSUPPORTED, "lookaround assertions are not supported");
     } else {
-      return fail_at(open, GCOL_ERROR_UNSUPPORTED, "this (? extension (inline flags, comments, conditionals) is not supported");
+      return fail_at(open, GCOL_ERROR_UNSUPPORTED,
+                     "this (? extension (inline flags, comments, conditionals) is not supported");
     }
   } else {
     index = ++ps->groups;
   }
-  if (ps->groups > GCOL_DETAIL_REGEX_MAX_GROUPS) return fail_at(open, GCOL_ERROR_OVERFLOW, "too many groups");
+  if (ps->groups > GCOL_DETAIL_REGEX_MAX_GROUPS)
+    return fail_at(open, GCOL_ERROR_OVERFLOW, "too many groups");
   GCOL_DETAIL_TRY(parse_alt(ps, &body));
-  if (ps->pos >= ps->n || ps->p[ps->pos] != ')') return fail_at(open, GCOL_ERROR_INVALID_ARGUMENT, "missing ), unterminated subpattern");
+  if (ps->pos >= ps->n || ps->p[ps->pos] != ')')
+    return fail_at(open, GCOL_ERROR_INVALID_ARGUMENT, "missing ), unterminated subpattern");
   ++ps->pos;
   GCOL_DETAIL_TRY(new_node(ps, N_GROUP, out));
   ps->nodes[*out].a = index;
@@ -399,10 +421,14 @@ static gcol_status parse_atom(parser *ps, int32_t *out, bool *repeatable) {
     return make_assert(ps, c == '^' ? GCOL_DETAIL_RX_BOL : GCOL_DETAIL_RX_EOL, out);
   }
   if (c == '\\') {
-    if (ps->pos + 1 >= ps->n) return fail_at(ps->pos, GCOL_ERROR_INVALID_ARGUMENT, "pattern ends with a backslash");
+    if (ps->pos + 1 >= ps->n)
+      return fail_at(ps->pos, GCOL_ERROR_INVALID_ARGUMENT, "pattern ends with a backslash");
     char const d = ps->p[ps->pos + 1];
-    int32_t const kind = d == 'A' ? GCOL_DETAIL_RX_TEXT_BEGIN : (d == 'Z' || d == 'z') ? GCOL_DETAIL_RX_TEXT_END
-                       : d == 'b' ? GCOL_DETAIL_RX_WORD : d == 'B' ? GCOL_DETAIL_RX_NOT_WORD : -1;
+    int32_t const kind = d == 'A'                 ? GCOL_DETAIL_RX_TEXT_BEGIN
+                         : (d == 'Z' || d == 'z') ? GCOL_DETAIL_RX_TEXT_END
+                         : d == 'b'               ? GCOL_DETAIL_RX_WORD
+                         : d == 'B'               ? GCOL_DETAIL_RX_NOT_WORD
+                                                  : -1;
     if (kind >= 0) {
       ps->pos += 2;
       *repeatable = false;
@@ -438,12 +464,20 @@ static gcol_status parse_repeat(parser *ps, int32_t *out) {
   int64_t const at = ps->pos;
   char const c = ps->p[at];
   int64_t end = at + 1, min, max;
-  if (c == '*') { min = 0; max = -1; }
-  else if (c == '+') { min = 1; max = -1; }
-  else if (c == '?') { min = 0; max = 1; }
-  else if (c != '{' || !parse_braces(ps, &end, &min, &max)) return GCOL_OK;
+  if (c == '*') {
+    min = 0;
+    max = -1;
+  } else if (c == '+') {
+    min = 1;
+    max = -1;
+  } else if (c == '?') {
+    min = 0;
+    max = 1;
+  } else if (c != '{' || !parse_braces(ps, &end, &min, &max))
+    return GCOL_OK;
   if (!repeatable) return fail_at(at, GCOL_ERROR_INVALID_ARGUMENT, "nothing to repeat");
-  if (max >= 0 && max < min) return fail_at(at, GCOL_ERROR_INVALID_ARGUMENT, "min repeat greater than max repeat");
+  if (max >= 0 && max < min)
+    return fail_at(at, GCOL_ERROR_INVALID_ARGUMENT, "min repeat greater than max repeat");
   if (min > GCOL_DETAIL_REGEX_MAX_REPEAT || max > GCOL_DETAIL_REGEX_MAX_REPEAT) {
     return fail_at(at, GCOL_ERROR_OVERFLOW, "repeat count above 1000");
   }
@@ -478,7 +512,10 @@ static gcol_status parse_cat(parser *ps, int32_t *out) {
   while (ps->pos < ps->n && ps->p[ps->pos] != '|' && ps->p[ps->pos] != ')') {
     int32_t item;
     GCOL_DETAIL_TRY(parse_repeat(ps, &item));
-    if (last < 0) ps->nodes[*out].child = item; else ps->nodes[last].next = item;
+    if (last < 0)
+      ps->nodes[*out].child = item;
+    else
+      ps->nodes[last].next = item;
     last = item;
   }
 done:
@@ -488,7 +525,8 @@ done:
 static gcol_status parse_alt(parser *ps, int32_t *out) {
   gcol_status status = GCOL_OK;
   int32_t last;
-  if (++ps->depth > MAX_DEPTH) return fail_at(ps->pos, GCOL_ERROR_OVERFLOW, "groups nested too deeply");
+  if (++ps->depth > MAX_DEPTH)
+    return fail_at(ps->pos, GCOL_ERROR_OVERFLOW, "groups nested too deeply");
   GCOL_DETAIL_TRY(new_node(ps, N_ALT, out));
   GCOL_DETAIL_TRY(parse_cat(ps, &last));
   ps->nodes[*out].child = last;
@@ -510,7 +548,8 @@ static gcol_status emit(parser *ps, int32_t op, int32_t x, int32_t y) {
   if (ps->num_insts >= GCOL_DETAIL_REGEX_MAX_INSTS) {
     return gcol_detail_error(GCOL_ERROR_OVERFLOW, "gcol_regex_compile",
                              "the program exceeds %d instructions (counted repetition is "
-                             "expanded into copies)", GCOL_DETAIL_REGEX_MAX_INSTS);
+                             "expanded into copies)",
+                             GCOL_DETAIL_REGEX_MAX_INSTS);
   }
   gcol_detail_regex_inst *in = &ps->insts[ps->num_insts++];
   in->op = op;
@@ -526,10 +565,12 @@ static bool nullable(const parser *ps, int32_t id) {
   node const *x = &ps->nodes[id];
   switch (x->kind) {
     case N_EMPTY:
-    case N_ASSERT: return true;
+    case N_ASSERT:
+      return true;
     case N_CHAR:
     case N_ANY:
-    case N_CLASS: return false;
+    case N_CLASS:
+      return false;
     case N_CAT:
       for (int32_t c = x->child; c >= 0; c = ps->nodes[c].next) {
         if (!nullable(ps, c)) return false;
@@ -540,8 +581,10 @@ static bool nullable(const parser *ps, int32_t id) {
         if (nullable(ps, c)) return true;
       }
       return false;
-    case N_REPEAT: return x->min == 0 || nullable(ps, x->child);
-    case N_GROUP: return nullable(ps, x->child);
+    case N_REPEAT:
+      return x->min == 0 || nullable(ps, x->child);
+    case N_GROUP:
+      return nullable(ps, x->child);
   }
   return false;
 }
@@ -570,7 +613,8 @@ static gcol_status emit_repeat(parser *ps, const node *r) {
     GCOL_DETAIL_TRY(emit(ps, split_op, 0, 0));
     GCOL_DETAIL_TRY(emit_iteration(ps, r, checked));
     /* CHECK: back to the LOOP, or (an empty iteration) on to the exit just after it */
-    GCOL_DETAIL_TRY(emit(ps, checked ? GCOL_DETAIL_RX_CHECK : GCOL_DETAIL_RX_JMP, loop, ps->num_insts + 1));
+    GCOL_DETAIL_TRY(
+        emit(ps, checked ? GCOL_DETAIL_RX_CHECK : GCOL_DETAIL_RX_JMP, loop, ps->num_insts + 1));
     ps->insts[loop].x = r->greedy ? loop + 1 : ps->num_insts;
     ps->insts[loop].y = r->greedy ? ps->num_insts : loop + 1;
     if (!checked) ps->insts[ps->num_insts - 1].y = 0;
@@ -633,18 +677,31 @@ static gcol_status emit_node(parser *ps, int32_t id) {
   gcol_status status = GCOL_OK;
   node const x = ps->nodes[id];
   switch (x.kind) {
-    case N_EMPTY: break;
-    case N_CHAR: GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_CHAR, x.a, 0)); break;
-    case N_ANY:
-      GCOL_DETAIL_TRY(emit(ps, (ps->flags & GCOL_DETAIL_REGEX_DOTALL) ? GCOL_DETAIL_RX_ANY : GCOL_DETAIL_RX_ANY_NL, 0, 0));
+    case N_EMPTY:
       break;
-    case N_CLASS: GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_CLASS, x.a, x.b)); break;
-    case N_ASSERT: GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_ASSERT, x.a, 0)); break;
+    case N_CHAR:
+      GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_CHAR, x.a, 0));
+      break;
+    case N_ANY:
+      GCOL_DETAIL_TRY(emit(
+          ps, (ps->flags & GCOL_DETAIL_REGEX_DOTALL) ? GCOL_DETAIL_RX_ANY : GCOL_DETAIL_RX_ANY_NL,
+          0, 0));
+      break;
+    case N_CLASS:
+      GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_CLASS, x.a, x.b));
+      break;
+    case N_ASSERT:
+      GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_ASSERT, x.a, 0));
+      break;
     case N_CAT:
       for (int32_t c = x.child; c >= 0; c = ps->nodes[c].next) GCOL_DETAIL_TRY(emit_node(ps, c));
       break;
-    case N_ALT: GCOL_DETAIL_TRY(emit_alt(ps, &x)); break;
-    case N_REPEAT: GCOL_DETAIL_TRY(emit_repeat(ps, &x)); break;
+    case N_ALT:
+      GCOL_DETAIL_TRY(emit_alt(ps, &x));
+      break;
+    case N_REPEAT:
+      GCOL_DETAIL_TRY(emit_repeat(ps, &x));
+      break;
     case N_GROUP:
       if (x.a >= 0) GCOL_DETAIL_TRY(emit(ps, GCOL_DETAIL_RX_SAVE, 2 * x.a, 0));
       GCOL_DETAIL_TRY(emit_node(ps, x.child));
@@ -666,11 +723,12 @@ static gcol_status finish(parser *ps, gcol_detail_regex_host *out) {
   }
   if (ps->num_ranges > GCOL_DETAIL_REGEX_MAX_RANGES) {
     return gcol_detail_error(GCOL_ERROR_OVERFLOW, "gcol_regex_compile",
-                             "the pattern's classes need %d ranges, more than %d",
-                             ps->num_ranges, GCOL_DETAIL_REGEX_MAX_RANGES);
+                             "the pattern's classes need %d ranges, more than %d", ps->num_ranges,
+                             GCOL_DETAIL_REGEX_MAX_RANGES);
   }
   char *block = (char *)malloc((size_t)bytes);
-  if (block == NULL) return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, "gcol_regex_compile", "no host memory");
+  if (block == NULL)
+    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, "gcol_regex_compile", "no host memory");
   memcpy(block, ps->insts, (size_t)inst_bytes);
   if (ps->num_ranges > 0) memcpy(block + inst_bytes, ps->ranges, (size_t)(bytes - inst_bytes));
   out->block = block;
@@ -695,7 +753,8 @@ gcol_status gcol_detail_regex_compile(const char *pattern, int64_t size, uint32_
   ps.p = pattern;
   ps.n = size;
   ps.flags = flags;
-  ps.insts = (gcol_detail_regex_inst *)malloc(GCOL_DETAIL_REGEX_MAX_INSTS * sizeof(gcol_detail_regex_inst));
+  ps.insts = (gcol_detail_regex_inst *)malloc(GCOL_DETAIL_REGEX_MAX_INSTS *
+                                              sizeof(gcol_detail_regex_inst));
   GCOL_DETAIL_CHECK(ps.insts != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory");
   GCOL_DETAIL_TRY(parse_alt(&ps, &root));
   GCOL_DETAIL_CHECK(ps.pos == ps.n, GCOL_ERROR_INVALID_ARGUMENT,
@@ -728,8 +787,8 @@ gcol_status gcol_regex_compile(const char *pattern, int64_t size, uint32_t flags
   GCOL_DETAIL_REQUIRE(pattern != NULL, GCOL_ERROR_INVALID_ARGUMENT, "pattern is NULL");
   GCOL_DETAIL_REQUIRE(size >= -1, GCOL_ERROR_INVALID_ARGUMENT, "size is %lld (want >= 0, or -1)",
                       (long long)size);
-  GCOL_DETAIL_REQUIRE((flags & ~known) == 0, GCOL_ERROR_INVALID_ARGUMENT,
-                      "unknown flags 0x%x", (unsigned)(flags & ~known));
+  GCOL_DETAIL_REQUIRE((flags & ~known) == 0, GCOL_ERROR_INVALID_ARGUMENT, "unknown flags 0x%x",
+                      (unsigned)(flags & ~known));
   gcol_regex *re = (gcol_regex *)calloc(1, sizeof *re);
   GCOL_DETAIL_REQUIRE(re != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory");
   gcol_status const status = gcol_detail_regex_compile(

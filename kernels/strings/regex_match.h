@@ -41,14 +41,14 @@ GCOL_EXTERN_C_BEGIN
 #define GCOL_DETAIL_REGEX_DOTALL 4u
 
 typedef enum gcol_detail_regex_op {
-  GCOL_DETAIL_RX_CHAR = 0,  /* x: the code point */
-  GCOL_DETAIL_RX_ANY,       /* any character */
-  GCOL_DETAIL_RX_ANY_NL,    /* any character but \n */
-  GCOL_DETAIL_RX_CLASS,     /* ranges[x .. x + y) (pairs lo, hi), sorted, disjoint */
-  GCOL_DETAIL_RX_SPLIT,     /* to x (preferred), then y */
-  GCOL_DETAIL_RX_JMP,       /* to x */
-  GCOL_DETAIL_RX_SAVE,      /* capture slot x = position */
-  GCOL_DETAIL_RX_ASSERT,    /* x: a gcol_detail_regex_assert */
+  GCOL_DETAIL_RX_CHAR = 0, /* x: the code point */
+  GCOL_DETAIL_RX_ANY,      /* any character */
+  GCOL_DETAIL_RX_ANY_NL,   /* any character but \n */
+  GCOL_DETAIL_RX_CLASS,    /* ranges[x .. x + y) (pairs lo, hi), sorted, disjoint */
+  GCOL_DETAIL_RX_SPLIT,    /* to x (preferred), then y */
+  GCOL_DETAIL_RX_JMP,      /* to x */
+  GCOL_DETAIL_RX_SAVE,     /* capture slot x = position */
+  GCOL_DETAIL_RX_ASSERT,   /* x: a gcol_detail_regex_assert */
   GCOL_DETAIL_RX_MATCH,
   /* A repetition whose body can match empty (progress-checked): LOOP is a SPLIT (to x,
    * then y) one of whose targets is pc + 1, the body, entered as a new iteration; CHECK
@@ -107,12 +107,15 @@ GCOL_HD_INLINE bool gcol_detail_regex_assert_holds(int32_t a, uint32_t flags, co
                                                    int64_t n, int64_t p) {
   bool const multiline = (flags & GCOL_DETAIL_REGEX_MULTILINE) != 0;
   switch (a) {
-    case GCOL_DETAIL_RX_BOL: return p == 0 || (multiline && s[p - 1] == '\n');
+    case GCOL_DETAIL_RX_BOL:
+      return p == 0 || (multiline && s[p - 1] == '\n');
     case GCOL_DETAIL_RX_EOL:
       if (multiline) return p == n || s[p] == '\n';
       return p == n || (p == n - 1 && s[p] == '\n');
-    case GCOL_DETAIL_RX_TEXT_BEGIN: return p == 0;
-    case GCOL_DETAIL_RX_TEXT_END: return p == n;
+    case GCOL_DETAIL_RX_TEXT_BEGIN:
+      return p == 0;
+    case GCOL_DETAIL_RX_TEXT_END:
+      return p == n;
     default: {
       if (n == 0) return false; /* Python before 3.14: neither \b nor \B matches "" */
       bool const before = p > 0 && gcol_detail_regex_is_word_byte((unsigned char)s[p - 1]);
@@ -126,19 +129,26 @@ GCOL_HD_INLINE bool gcol_detail_regex_assert_holds(int32_t a, uint32_t flags, co
 GCOL_HD_INLINE bool gcol_detail_regex_accepts(const gcol_detail_regex_prog *prog,
                                               gcol_detail_regex_inst in, uint32_t cp) {
   switch (in.op) {
-    case GCOL_DETAIL_RX_CHAR: return cp == (uint32_t)in.x;
-    case GCOL_DETAIL_RX_ANY: return true;
-    case GCOL_DETAIL_RX_ANY_NL: return cp != '\n';
+    case GCOL_DETAIL_RX_CHAR:
+      return cp == (uint32_t)in.x;
+    case GCOL_DETAIL_RX_ANY:
+      return true;
+    case GCOL_DETAIL_RX_ANY_NL:
+      return cp != '\n';
     case GCOL_DETAIL_RX_CLASS: {
       /* binary search for the last range whose lo <= cp */
       int32_t lo = 0, hi = in.y;
       while (lo < hi) {
         int32_t const mid = lo + (hi - lo) / 2;
-        if (prog->ranges[2 * (in.x + mid)] <= cp) lo = mid + 1; else hi = mid;
+        if (prog->ranges[2 * (in.x + mid)] <= cp)
+          lo = mid + 1;
+        else
+          hi = mid;
       }
       return lo > 0 && cp <= prog->ranges[2 * (in.x + lo - 1) + 1];
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -198,7 +208,9 @@ GCOL_HD_INLINE void gcol_detail_regex_add(gcol_detail_regex_vm *vm, int l, int32
     if (*mark == stamp) continue;
     *mark = stamp;
     switch (in.op) {
-      case GCOL_DETAIL_RX_JMP: GCOL_DETAIL_RX_PUSH(in.x, level); break;
+      case GCOL_DETAIL_RX_JMP:
+        GCOL_DETAIL_RX_PUSH(in.x, level);
+        break;
       case GCOL_DETAIL_RX_SPLIT: /* y below x: x is followed first */
         GCOL_DETAIL_RX_PUSH(in.y, level);
         GCOL_DETAIL_RX_PUSH(in.x, level);

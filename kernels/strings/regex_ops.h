@@ -28,9 +28,8 @@ GCOL_EXTERN_C_BEGIN
  * spans[2(g-1)], spans[2(g-1)+1] the byte span of group g, -1 both when there is no match or
  * the group did not take part. scratch: gcol_detail_regex_scratch_ints(prog,
  * 2 * (groups + 1)) words. Returns whether there is a match. */
-GCOL_HD_INLINE bool gcol_detail_regex_extract_row(const gcol_detail_regex_prog *prog,
-                                                  const char *s, int64_t n, int32_t *scratch,
-                                                  int32_t *spans) {
+GCOL_HD_INLINE bool gcol_detail_regex_extract_row(const gcol_detail_regex_prog *prog, const char *s,
+                                                  int64_t n, int32_t *scratch, int32_t *spans) {
   int32_t caps[GCOL_DETAIL_REGEX_MAX_SLOTS];
   int32_t const nslots = 2 * (prog->num_groups + 1);
   bool const m = gcol_detail_regex_exec(prog, s, n, 0, false, -1, nslots, scratch, caps);
@@ -66,9 +65,8 @@ GCOL_HD_INLINE int32_t gcol_detail_regex_replace_slots(const gcol_detail_regex_t
   return 2 * ((t->max_group > 0 ? t->max_group : 0) + 1);
 }
 
-GCOL_HD_INLINE void gcol_detail_regex_replace_row(const gcol_detail_regex_prog *prog,
-                                                  const char *s, int64_t n,
-                                                  const gcol_detail_regex_template *t,
+GCOL_HD_INLINE void gcol_detail_regex_replace_row(const gcol_detail_regex_prog *prog, const char *s,
+                                                  int64_t n, const gcol_detail_regex_template *t,
                                                   int64_t max_count, int32_t *scratch,
                                                   gcol_detail_sink *k) {
   int32_t caps[GCOL_DETAIL_REGEX_MAX_SLOTS];
@@ -83,7 +81,8 @@ GCOL_HD_INLINE void gcol_detail_regex_replace_row(const gcol_detail_regex_prog *
       if (pc.group < 0) {
         gcol_detail_sink_put(k, t->bytes + pc.offset, pc.size);
       } else if (caps[2 * pc.group] >= 0) {
-        gcol_detail_sink_put(k, s + caps[2 * pc.group], caps[2 * pc.group + 1] - caps[2 * pc.group]);
+        gcol_detail_sink_put(k, s + caps[2 * pc.group],
+                             caps[2 * pc.group + 1] - caps[2 * pc.group]);
       }
     }
     copied = caps[1];
@@ -111,8 +110,7 @@ typedef struct gcol_detail_regex_template_host {
  * trailing backslash; unsupported: `\g<name>`. Out of memory. `fn` names the caller.
  */
 gcol_status gcol_detail_regex_template_parse(const char *tmpl, int64_t size, int32_t groups,
-                                             const char *fn,
-                                             gcol_detail_regex_template_host *out);
+                                             const char *fn, gcol_detail_regex_template_host *out);
 
 /* Frees what gcol_detail_regex_template_parse allocated (safe on an empty one). */
 void gcol_detail_regex_template_free(gcol_detail_regex_template_host *h);

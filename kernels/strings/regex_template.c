@@ -114,8 +114,8 @@ static gcol_status parse(tparser *tp) {
       int32_t g = c - '0';
       if (i < n && is_digit(p[i])) {
         if (is_oct(c) && is_oct(p[i]) && i + 1 < n && is_oct(p[i + 1])) {
-          unsigned const v = 64u * (unsigned)(c - '0') + 8u * (unsigned)(p[i] - '0') +
-                             (unsigned)(p[i + 1] - '0');
+          unsigned const v =
+              64u * (unsigned)(c - '0') + 8u * (unsigned)(p[i] - '0') + (unsigned)(p[i + 1] - '0');
           if (v > 0377) return bad(tp, at, "octal escape outside 0o377");
           put_latin1(tp, v);
           i += 2;
@@ -127,15 +127,32 @@ static gcol_status parse(tparser *tp) {
     } else {
       const char *esc = NULL;
       switch (c) {
-        case 'a': esc = "\a"; break;
-        case 'b': esc = "\b"; break;
-        case 'f': esc = "\f"; break;
-        case 'n': esc = "\n"; break;
-        case 'r': esc = "\r"; break;
-        case 't': esc = "\t"; break;
-        case 'v': esc = "\v"; break;
-        case '\\': esc = "\\"; break;
-        default: break;
+        case 'a':
+          esc = "\a";
+          break;
+        case 'b':
+          esc = "\b";
+          break;
+        case 'f':
+          esc = "\f";
+          break;
+        case 'n':
+          esc = "\n";
+          break;
+        case 'r':
+          esc = "\r";
+          break;
+        case 't':
+          esc = "\t";
+          break;
+        case 'v':
+          esc = "\v";
+          break;
+        case '\\':
+          esc = "\\";
+          break;
+        default:
+          break;
       }
       if (esc != NULL) {
         put_bytes(tp, esc, 1);
@@ -152,8 +169,7 @@ done:
 }
 
 gcol_status gcol_detail_regex_template_parse(const char *tmpl, int64_t size, int32_t groups,
-                                             const char *fn,
-                                             gcol_detail_regex_template_host *out) {
+                                             const char *fn, gcol_detail_regex_template_host *out) {
   gcol_status status = GCOL_OK;
   tparser tp;
   memset(out, 0, sizeof *out);

@@ -21,13 +21,26 @@ typedef struct host_rows {
   uint8_t *valid;
 } host_rows;
 
-static const char *const pieces[] = {"a", "b", "c", "A", "1", " ", "\n", "_", "\xc3\xa9",
-                                     "\xe2\x82\xac", "\xf4\x8f\xbf\xbf", "\xf0\x90\x8d\x88",
-                                     "\x80", "\xe2\x82", "ab1"};
+static const char *const pieces[] = {"a",
+                                     "b",
+                                     "c",
+                                     "A",
+                                     "1",
+                                     " ",
+                                     "\n",
+                                     "_",
+                                     "\xc3\xa9",
+                                     "\xe2\x82\xac",
+                                     "\xf4\x8f\xbf\xbf",
+                                     "\xf0\x90\x8d\x88",
+                                     "\x80",
+                                     "\xe2\x82",
+                                     "ab1"};
 #define NUM_PIECES ((int64_t)(sizeof pieces / sizeof pieces[0]))
 
 /* n rows of 0..max_pieces pieces; one in 16 is "", one in 16 is "\0". */
-static host_rows make_rows(gcol_test_rng *rng, int64_t n, int64_t max_pieces, gcol_test_validity v) {
+static host_rows make_rows(gcol_test_rng *rng, int64_t n, int64_t max_pieces,
+                           gcol_test_validity v) {
   host_rows h;
   h.n = n;
   h.offsets = (int64_t *)calloc((size_t)n + 1, sizeof(int64_t));
@@ -68,12 +81,23 @@ static gcol_column *to_device(const host_rows *h, bool wide, bool masked) {
   return col;
 }
 
-static const char *const patterns[] = {"a", "", "a*", "b+c", "[^a]", "(a|b)c?", "\\d+",
-                                       "\\bab", "^a", "c$", "\xe2\x82\xac|\xc3\xa9.",
-                                       "[\xc3\xa9-\xf4\x8f\xbf\xbf]+", "(?:a|ab)*?1", ".\\Z"};
+static const char *const patterns[] = {"a",
+                                       "",
+                                       "a*",
+                                       "b+c",
+                                       "[^a]",
+                                       "(a|b)c?",
+                                       "\\d+",
+                                       "\\bab",
+                                       "^a",
+                                       "c$",
+                                       "\xe2\x82\xac|\xc3\xa9.",
+                                       "[\xc3\xa9-\xf4\x8f\xbf\xbf]+",
+                                       "(?:a|ab)*?1",
+                                       ".\\Z"};
 #define NUM_PATTERNS ((int64_t)(sizeof patterns / sizeof patterns[0]))
 
-static const char *const extract_patterns[] = {"(a)(b)?", "(\\d+)", "(\xe2\x82\xac)(.)?",
+static const char *const extract_patterns[] = {"(a)(b)?",  "(\\d+)", "(\xe2\x82\xac)(.)?",
                                                "((a)|b)+", "()(x)?", "(\xc3\xa9|\x80)\\Z"};
 #define NUM_EXTRACT ((int64_t)(sizeof extract_patterns / sizeof extract_patterns[0]))
 
@@ -82,9 +106,13 @@ typedef struct replace_spec {
   int64_t max_count;
 } replace_spec;
 
-static const replace_spec replace_specs[] = {
-    {"a", "-", -1}, {"(a|b)c?", "<\\1\\g<0>>", -1}, {"", "|", -1}, {"\\d+", "", 2},
-    {"(\xe2\x82\xac)(x)?", "\\2\xc3\xa9\\1", -1}, {"a*", "\\n", 0}, {"(.)", "\\1\\1", 1}};
+static const replace_spec replace_specs[] = {{"a", "-", -1},
+                                             {"(a|b)c?", "<\\1\\g<0>>", -1},
+                                             {"", "|", -1},
+                                             {"\\d+", "", 2},
+                                             {"(\xe2\x82\xac)(x)?", "\\2\xc3\xa9\\1", -1},
+                                             {"a*", "\\n", 0},
+                                             {"(.)", "\\1\\1", 1}};
 #define NUM_REPLACE ((int64_t)(sizeof replace_specs / sizeof replace_specs[0]))
 
 /* Asserts the offsets type of a STRING output: INT64 when forced and there are bytes. */
@@ -109,8 +137,8 @@ static void check_row(const gcol_host_strings *hs, int64_t i, const char *want, 
   int64_t const gn = hs->offsets[i + 1] - hs->offsets[i];
   if (want == NULL) wn = 0;
   if (gn != wn || (wn > 0 && memcmp(hs->chars + hs->offsets[i], want, (size_t)wn) != 0)) {
-    fail_msg("%s /%s/ row %lld: %lld bytes, want %lld", what, pattern, (long long)i,
-             (long long)gn, (long long)wn);
+    fail_msg("%s /%s/ row %lld: %lld bytes, want %lld", what, pattern, (long long)i, (long long)gn,
+             (long long)wn);
   }
 }
 
@@ -125,8 +153,8 @@ static void check_extract_replace(const host_rows *h, int64_t begin, gcol_column
     gcol_table *t = NULL;
     GCOL_TEST_OK(gcol_regex_compile(extract_patterns[k], -1, 0, &re));
     int32_t const groups = gcol_regex_num_groups(re);
-    int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(
-                                             &re->host.prog, 2 * (groups + 1)) * 4);
+    int32_t *scratch = (int32_t *)malloc(
+        (size_t)gcol_detail_regex_scratch_ints(&re->host.prog, 2 * (groups + 1)) * 4);
     int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
     gcol_status const st = gcol_strings_regex_extract(v, re, &t, NULL, NULL);
     gcol_set_large_offsets_threshold(previous);
@@ -147,8 +175,8 @@ static void check_extract_replace(const host_rows *h, int64_t begin, gcol_column
           int32_t spans[GCOL_DETAIL_REGEX_MAX_SLOTS];
           const char *row = h->chars + h->offsets[begin + i];
           gcol_detail_regex_extract_row(&re->host.prog, row,
-                                        h->offsets[begin + i + 1] - h->offsets[begin + i],
-                                        scratch, spans);
+                                        h->offsets[begin + i + 1] - h->offsets[begin + i], scratch,
+                                        spans);
           if (spans[2 * g] >= 0) {
             want = row + spans[2 * g];
             wn = spans[2 * g + 1] - spans[2 * g];
@@ -171,12 +199,13 @@ static void check_extract_replace(const host_rows *h, int64_t begin, gcol_column
     GCOL_TEST_OK(gcol_regex_compile(c->pattern, -1, 0, &re));
     GCOL_TEST_OK(gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
                                                   gcol_regex_num_groups(re), "test", &th));
-    int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(
-                                             &re->host.prog,
-                                             gcol_detail_regex_replace_slots(&th.t)) * 4);
+    int32_t *scratch =
+        (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(
+                              &re->host.prog, gcol_detail_regex_replace_slots(&th.t)) *
+                          4);
     int64_t const previous = gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
-    gcol_status const st = gcol_strings_regex_replace(v, re, c->tmpl, -1, c->max_count, &out,
-                                                      NULL, NULL);
+    gcol_status const st =
+        gcol_strings_regex_replace(v, re, c->tmpl, -1, c->max_count, &out, NULL, NULL);
     gcol_set_large_offsets_threshold(previous);
     GCOL_TEST_OK(st);
     assert_int_equal(out->type.id, GCOL_STRING);
@@ -221,8 +250,8 @@ static void check_ops(const host_rows *h, int64_t begin, gcol_column_view v, boo
   for (int64_t k = 0; k < NUM_PATTERNS; ++k) {
     gcol_regex *re = NULL;
     GCOL_TEST_OK(gcol_regex_compile(patterns[k], -1, k % 3 == 2 ? GCOL_REGEX_IGNORECASE : 0, &re));
-    int32_t *scratch = (int32_t *)malloc(
-        (size_t)gcol_detail_regex_scratch_ints(&re->host.prog, 2) * sizeof(int32_t));
+    int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(&re->host.prog, 2) *
+                                         sizeof(int32_t));
     for (int op = 0; op < 3; ++op) {
       gcol_column *out = NULL;
       if (op == 0) GCOL_TEST_OK(gcol_strings_regex_contains(v, re, &out, NULL, NULL));
@@ -234,16 +263,20 @@ static void check_ops(const host_rows *h, int64_t begin, gcol_column_view v, boo
       gcol_test_assert_null_count_consistent(ov);
       for (int64_t i = 0; i < n; ++i) {
         bool const row_valid = !masked || h->valid[begin + i];
-        if (!valid[i] != !row_valid) fail_msg("%s /%s/ op %d row %lld: validity", what, patterns[k], op, (long long)i);
+        if (!valid[i] != !row_valid)
+          fail_msg("%s /%s/ op %d row %lld: validity", what, patterns[k], op, (long long)i);
         if (!row_valid) continue;
         const char *s = h->chars + h->offsets[begin + i];
         int64_t const len = h->offsets[begin + i + 1] - h->offsets[begin + i];
         int32_t want;
-        if (op == 2) want = gcol_detail_regex_count(&re->host.prog, s, len, scratch);
-        else want = gcol_detail_regex_exec(&re->host.prog, s, len, 0, op == 1, -1, 0, scratch, NULL);
+        if (op == 2)
+          want = gcol_detail_regex_count(&re->host.prog, s, len, scratch);
+        else
+          want = gcol_detail_regex_exec(&re->host.prog, s, len, 0, op == 1, -1, 0, scratch, NULL);
         int32_t const have = op == 2 ? got[i] : b8[i];
         if (have != want) {
-          fail_msg("%s /%s/ op %d row %lld: %d, want %d", what, patterns[k], op, (long long)i, have, want);
+          fail_msg("%s /%s/ op %d row %lld: %d, want %d", what, patterns[k], op, (long long)i, have,
+                   want);
         }
       }
       gcol_column_free(out);
@@ -370,7 +403,8 @@ static void test_bad_input(void **state) {
   gcol_regex *re = NULL;
   gcol_column *out = (gcol_column *)(uintptr_t)1;
   GCOL_TEST_OK(gcol_regex_compile("a", -1, 0, &re));
-  GCOL_TEST_OK(gcol_column_create(gcol_data_type_make(GCOL_INT32), 10, GCOL_MASK_UNALLOCATED, NULL, NULL, &ints));
+  GCOL_TEST_OK(gcol_column_create(gcol_data_type_make(GCOL_INT32), 10, GCOL_MASK_UNALLOCATED, NULL,
+                                  NULL, &ints));
   int64_t const live = gcol_test_live_bytes();
   GCOL_TEST_STATUS(gcol_strings_regex_contains(gcol_column_get_view(col), NULL, &out, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
@@ -389,30 +423,30 @@ static void test_bad_input(void **state) {
                    GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_STATUS(gcol_strings_regex_extract(gcol_column_get_view(ints), re, NULL, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(col), re, "\\1", -1, -1, &out,
-                                              NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_strings_regex_replace(gcol_column_get_view(col), re, "\\1", -1, -1, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
   assert_null(out);
   assert_non_null(strstr(gcol_last_error(), "invalid group reference 1"));
-  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(col), re, "\\q", -1, -1, &out,
-                                              NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(col), re, "\\g<x>", -1, -1,
-                                              &out, NULL, NULL),
-                   GCOL_ERROR_UNSUPPORTED);
-  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(col), re, "x", -1, -2, &out,
-                                              NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(col), re, NULL, 1, -1, &out,
-                                              NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_strings_regex_replace(gcol_column_get_view(ints), re, "x", -1, -1, &out,
-                                              NULL, NULL),
-                   GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(
+      gcol_strings_regex_replace(gcol_column_get_view(col), re, "\\q", -1, -1, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_strings_regex_replace(gcol_column_get_view(col), re, "\\g<x>", -1, -1, &out, NULL, NULL),
+      GCOL_ERROR_UNSUPPORTED);
+  GCOL_TEST_STATUS(
+      gcol_strings_regex_replace(gcol_column_get_view(col), re, "x", -1, -2, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_strings_regex_replace(gcol_column_get_view(col), re, NULL, 1, -1, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_strings_regex_replace(gcol_column_get_view(ints), re, "x", -1, -1, &out, NULL, NULL),
+      GCOL_ERROR_TYPE_MISMATCH);
   assert_null(out);
   assert_int_equal(gcol_test_live_bytes(), live);
-  GCOL_TEST_OK(gcol_strings_regex_replace(gcol_column_get_view(col), re, NULL, 0, -1, &out, NULL,
-                                          NULL));
+  GCOL_TEST_OK(
+      gcol_strings_regex_replace(gcol_column_get_view(col), re, NULL, 0, -1, &out, NULL, NULL));
   gcol_column_free(out);
   GCOL_TEST_OK(gcol_strings_regex_contains(gcol_column_get_view(col), re, &out, NULL, NULL));
   gcol_column_free(out);

@@ -53,17 +53,18 @@ typedef struct bad_template {
 /* Runs the VM with every slot; scratch sized for the program. */
 static bool vm_exec(const gcol_detail_regex_prog *prog, const char *s, int64_t n, int64_t start,
                     bool anchored, int64_t not_empty_at, int32_t nslots, int32_t *caps) {
-  int32_t *scratch = (int32_t *)malloc(
-      (size_t)gcol_detail_regex_scratch_ints(prog, nslots) * sizeof(int32_t));
+  int32_t *scratch =
+      (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(prog, nslots) * sizeof(int32_t));
   assert_non_null(scratch);
-  bool const m = gcol_detail_regex_exec(prog, s, n, start, anchored, not_empty_at, nslots, scratch, caps);
+  bool const m =
+      gcol_detail_regex_exec(prog, s, n, start, anchored, not_empty_at, nslots, scratch, caps);
   free(scratch);
   return m;
 }
 
 static int32_t vm_count(const gcol_detail_regex_prog *prog, const char *s, int64_t n) {
-  int32_t *scratch = (int32_t *)malloc(
-      (size_t)gcol_detail_regex_scratch_ints(prog, 2) * sizeof(int32_t));
+  int32_t *scratch =
+      (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(prog, 2) * sizeof(int32_t));
   assert_non_null(scratch);
   int32_t const c = gcol_detail_regex_count(prog, s, n, scratch);
   free(scratch);
@@ -88,10 +89,11 @@ static void test_python_known_answers(void **state) {
     bool ok = m == (c->matched != 0) && any == m && count == c->count;
     for (int32_t j = 0; ok && m && j < nslots; ++j) ok = caps[j] == c->spans[j];
     if (!ok) {
-      fail_msg("case %lld: /%s/ flags %u on \"%s\": matched %d (want %d), count %d (want %d), "
-               "span %d..%d (want %d..%d)",
-               (long long)k, c->pattern, c->flags, c->subject, m, c->matched, count, c->count,
-               m ? caps[0] : -1, m ? caps[1] : -1, c->spans[0], c->spans[1]);
+      fail_msg(
+          "case %lld: /%s/ flags %u on \"%s\": matched %d (want %d), count %d (want %d), "
+          "span %d..%d (want %d..%d)",
+          (long long)k, c->pattern, c->flags, c->subject, m, c->matched, count, c->count,
+          m ? caps[0] : -1, m ? caps[1] : -1, c->spans[0], c->spans[1]);
     }
     gcol_detail_regex_host_free(&h);
   }
@@ -189,13 +191,13 @@ enum { F_LIT, F_ANY, F_CLASS, F_CAT, F_ALT, F_REP, F_GROUP, F_ASSERT };
 
 typedef struct fnode {
   int kind;
-  uint32_t cp;           /* LIT */
-  int nkids, kids[4];    /* CAT, ALT; REP and GROUP use kids[0] */
-  int min, max;          /* REP (max -1: unbounded) */
+  uint32_t cp;        /* LIT */
+  int nkids, kids[4]; /* CAT, ALT; REP and GROUP use kids[0] */
+  int min, max;       /* REP (max -1: unbounded) */
   bool greedy;
-  int group;             /* GROUP: index, -1 non-capturing */
-  int assert_kind;       /* ASSERT: a gcol_detail_regex_assert */
-  int nitems;            /* CLASS: items (lo, hi) or shorthand (lo = 0, hi = 'd', 'w', 's', 'W') */
+  int group;       /* GROUP: index, -1 non-capturing */
+  int assert_kind; /* ASSERT: a gcol_detail_regex_assert */
+  int nitems;      /* CLASS: items (lo, hi) or shorthand (lo = 0, hi = 'd', 'w', 's', 'W') */
   uint32_t lo[4], hi[4];
   bool negated;
 } fnode;
@@ -233,7 +235,10 @@ static bool in_items(const fnode *x, uint32_t c) {
     if (x->lo[i] == 0) {
       bool const d = c >= '0' && c <= '9';
       bool const s = c == ' ' || (c >= 9 && c <= 13);
-      bool const hit = x->hi[i] == 'd' ? d : x->hi[i] == 'w' ? is_word(c) : x->hi[i] == 's' ? s : !is_word(c);
+      bool const hit = x->hi[i] == 'd'   ? d
+                       : x->hi[i] == 'w' ? is_word(c)
+                       : x->hi[i] == 's' ? s
+                                         : !is_word(c);
       if (hit) return true;
     } else if (c >= x->lo[i] && c <= x->hi[i]) {
       return true;
@@ -251,8 +256,10 @@ static uint32_t other_case(uint32_t c) {
 static bool bt_accepts(const bt_ctx *c, const fnode *x, uint32_t ch) {
   bool const icase = (c->flags & GCOL_REGEX_IGNORECASE) != 0;
   switch (x->kind) {
-    case F_LIT: return ch == x->cp || (icase && other_case(ch) == x->cp);
-    case F_ANY: return ch != '\n' || (c->flags & GCOL_REGEX_DOTALL);
+    case F_LIT:
+      return ch == x->cp || (icase && other_case(ch) == x->cp);
+    case F_ANY:
+      return ch != '\n' || (c->flags & GCOL_REGEX_DOTALL);
     default: {
       bool const hit = in_items(x, ch) || (icase && in_items(x, other_case(ch)));
       return hit != x->negated;
@@ -263,11 +270,14 @@ static bool bt_accepts(const bt_ctx *c, const fnode *x, uint32_t ch) {
 static bool bt_assert(const bt_ctx *c, int kind, int i) {
   bool const ml = (c->flags & GCOL_REGEX_MULTILINE) != 0;
   switch (kind) {
-    case GCOL_DETAIL_RX_BOL: return i == 0 || (ml && c->cps[i - 1] == '\n');
+    case GCOL_DETAIL_RX_BOL:
+      return i == 0 || (ml && c->cps[i - 1] == '\n');
     case GCOL_DETAIL_RX_EOL:
       return i == c->n || (ml ? c->cps[i] == '\n' : (i == c->n - 1 && c->cps[i] == '\n'));
-    case GCOL_DETAIL_RX_TEXT_BEGIN: return i == 0;
-    case GCOL_DETAIL_RX_TEXT_END: return i == c->n;
+    case GCOL_DETAIL_RX_TEXT_BEGIN:
+      return i == 0;
+    case GCOL_DETAIL_RX_TEXT_END:
+      return i == c->n;
     default: {
       if (c->n == 0) return false; /* Python before 3.14 */
       bool const b = (i > 0 && is_word(c->cps[i - 1])) != (i < c->n && is_word(c->cps[i]));
@@ -313,8 +323,10 @@ static bool bt(bt_ctx *c, const fnode *x, int pos, const bt_k *k) {
   switch (x->kind) {
     case F_LIT:
     case F_ANY:
-    case F_CLASS: return pos < c->n && bt_accepts(c, x, c->cps[pos]) && bt_cont(c, k, pos + 1);
-    case F_ASSERT: return bt_assert(c, x->assert_kind, pos) && bt_cont(c, k, pos);
+    case F_CLASS:
+      return pos < c->n && bt_accepts(c, x, c->cps[pos]) && bt_cont(c, k, pos + 1);
+    case F_ASSERT:
+      return bt_assert(c, x->assert_kind, pos) && bt_cont(c, k, pos);
     case F_CAT: {
       bt_k const first = {0, x, 0, 0, k};
       return bt_cont(c, &first, pos);
@@ -442,11 +454,30 @@ static int gen_rep(gcol_test_rng *r, fuzz_pattern *fp, int depth) {
   fnode *x = &fp->nodes[id];
   char q[32];
   switch (gcol_test_rng_range(r, 0, 5)) {
-    case 0: x->min = 0; x->max = -1; strcpy(q, "*"); break;
-    case 1: x->min = 1; x->max = -1; strcpy(q, "+"); break;
-    case 2: x->min = 0; x->max = 1; strcpy(q, "?"); break;
-    case 3: x->min = x->max = (int)gcol_test_rng_range(r, 0, 2); sprintf(q, "{%d}", x->min); break;
-    case 4: x->min = (int)gcol_test_rng_range(r, 0, 2); x->max = -1; sprintf(q, "{%d,}", x->min); break;
+    case 0:
+      x->min = 0;
+      x->max = -1;
+      strcpy(q, "*");
+      break;
+    case 1:
+      x->min = 1;
+      x->max = -1;
+      strcpy(q, "+");
+      break;
+    case 2:
+      x->min = 0;
+      x->max = 1;
+      strcpy(q, "?");
+      break;
+    case 3:
+      x->min = x->max = (int)gcol_test_rng_range(r, 0, 2);
+      sprintf(q, "{%d}", x->min);
+      break;
+    case 4:
+      x->min = (int)gcol_test_rng_range(r, 0, 2);
+      x->max = -1;
+      sprintf(q, "{%d,}", x->min);
+      break;
     default:
       x->min = (int)gcol_test_rng_range(r, 0, 2);
       x->max = x->min + (int)gcol_test_rng_range(r, 0, 2);
@@ -470,7 +501,10 @@ static int gen(gcol_test_rng *r, fuzz_pattern *fp, int depth, bool atomic) {
   }
   if (pick == 2) {
     int const id = new_fnode(fp, gcol_test_rng_range(r, 0, 2) == 0 ? F_ANY : F_CLASS);
-    if (fp->nodes[id].kind == F_ANY) put(fp, "."); else gen_class(r, fp, &fp->nodes[id]);
+    if (fp->nodes[id].kind == F_ANY)
+      put(fp, ".");
+    else
+      gen_class(r, fp, &fp->nodes[id]);
     return id;
   }
   if (pick == 3 && !atomic) {
@@ -502,12 +536,14 @@ static void gen_pattern(gcol_test_rng *r, fuzz_pattern *fp) {
   memset(fp, 0, sizeof *fp);
   int const root = new_fnode(fp, F_CAT); /* node 0 */
   int const kids = (int)gcol_test_rng_range(r, 1, 4);
-  for (int i = 0; i < kids; ++i) fp->nodes[root].kids[fp->nodes[root].nkids++] = gen(r, fp, 0, false);
+  for (int i = 0; i < kids; ++i)
+    fp->nodes[root].kids[fp->nodes[root].nkids++] = gen(r, fp, 0, false);
   fp->text[fp->len] = 0;
 }
 
-static const char *const subject_pieces[] = {"a", "b", "c", "A", "1", "\n", " ", "_", "\xc3\xa9",
-                                             "\xe2\x82\xac", "\xf4\x8f\xbf\xbf", "\x80", "."};
+static const char *const subject_pieces[] = {
+    "a",    "b", "c", "A", "1", "\n", " ", "_", "\xc3\xa9", "\xe2\x82\xac", "\xf4\x8f\xbf\xbf",
+    "\x80", "."};
 
 static int64_t gen_subject(gcol_test_rng *r, char *out, bt_ctx *c) {
   int64_t n = 0;
@@ -548,7 +584,8 @@ static void test_fuzz_against_backtracker(void **state) {
   /* The run's seed (GCOL_TEST_SEED); GCOL_REGEX_FUZZ_SEED, when set, seeds the fuzzer
    * directly instead (the generator's state, as the fixed seed 1301 of earlier versions). */
   gcol_test_rng rng = gcol_test_rng_make(1301);
-  if (getenv("GCOL_REGEX_FUZZ_SEED")) rng.state = strtoull(getenv("GCOL_REGEX_FUZZ_SEED"), NULL, 10);
+  if (getenv("GCOL_REGEX_FUZZ_SEED"))
+    rng.state = strtoull(getenv("GCOL_REGEX_FUZZ_SEED"), NULL, 10);
   static fuzz_pattern fp;
   static bt_ctx c;
   char s[64];
@@ -612,7 +649,8 @@ static void test_empty_iterations(void **state) {
     GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
     assert_int_equal(h.prog.num_groups, c->groups);
     int32_t const nslots = 2 * (c->groups + 1);
-    assert_true(vm_exec(&h.prog, c->subject, (int64_t)strlen(c->subject), 0, false, -1, nslots, caps));
+    assert_true(
+        vm_exec(&h.prog, c->subject, (int64_t)strlen(c->subject), 0, false, -1, nslots, caps));
     for (int32_t j = 0; j < nslots; ++j) {
       if (caps[j] != c->spans[j]) {
         fail_msg("/%s/ on \"%s\": slot %d is %d (Python: %d)", c->pattern, c->subject, j, caps[j],
@@ -633,17 +671,19 @@ static void test_extract_known_answers(void **state) {
     int32_t spans[GCOL_DETAIL_REGEX_MAX_SLOTS];
     GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
     assert_int_equal(h.prog.num_groups, c->groups);
-    int32_t *scratch = (int32_t *)malloc(
-        (size_t)gcol_detail_regex_scratch_ints(&h.prog, 2 * (c->groups + 1)) * 4);
+    int32_t *scratch =
+        (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(&h.prog, 2 * (c->groups + 1)) * 4);
     assert_non_null(scratch);
-    bool const m = gcol_detail_regex_extract_row(&h.prog, c->subject,
-                                                 (int64_t)strlen(c->subject), scratch, spans);
+    bool const m = gcol_detail_regex_extract_row(&h.prog, c->subject, (int64_t)strlen(c->subject),
+                                                 scratch, spans);
     bool ok = m == (c->matched != 0);
     for (int32_t j = 0; ok && j < 2 * c->groups; ++j) ok = spans[j] == c->spans[j];
     if (!ok) {
-      fail_msg("extract case %lld: /%s/ on \"%s\": matched %d (want %d), group 1 %d..%d (want "
-               "%d..%d)", (long long)k, c->pattern, c->subject, m, c->matched, spans[0],
-               spans[1], c->spans[0], c->spans[1]);
+      fail_msg(
+          "extract case %lld: /%s/ on \"%s\": matched %d (want %d), group 1 %d..%d (want "
+          "%d..%d)",
+          (long long)k, c->pattern, c->subject, m, c->matched, spans[0], spans[1], c->spans[0],
+          c->spans[1]);
     }
     free(scratch);
     gcol_detail_regex_host_free(&h);
@@ -660,8 +700,8 @@ static void test_replace_known_answers(void **state) {
     GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
     GCOL_TEST_OK(gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
                                                   h.prog.num_groups, "test", &t));
-    int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(
-                                             &h.prog, gcol_detail_regex_replace_slots(&t.t)) * 4);
+    int32_t *scratch = (int32_t *)malloc(
+        (size_t)gcol_detail_regex_scratch_ints(&h.prog, gcol_detail_regex_replace_slots(&t.t)) * 4);
     assert_non_null(scratch);
     int64_t const n = (int64_t)strlen(c->subject);
     gcol_detail_sink count = gcol_detail_sink_make(NULL);
@@ -673,10 +713,11 @@ static void test_replace_known_answers(void **state) {
     gcol_detail_regex_replace_row(&h.prog, c->subject, n, &t.t, c->max_count, scratch, &write);
     if (count.size != c->want_size || write.size != c->want_size ||
         memcmp(buf, c->want, (size_t)c->want_size) != 0) {
-      fail_msg("replace case %lld: /%s/ -> \"%s\" (max %lld) on \"%s\": \"%.*s\" (%lld bytes), "
-               "want \"%s\" (%lld)", (long long)k, c->pattern, c->tmpl, (long long)c->max_count,
-               c->subject, (int)write.size, buf, (long long)count.size, c->want,
-               (long long)c->want_size);
+      fail_msg(
+          "replace case %lld: /%s/ -> \"%s\" (max %lld) on \"%s\": \"%.*s\" (%lld bytes), "
+          "want \"%s\" (%lld)",
+          (long long)k, c->pattern, c->tmpl, (long long)c->max_count, c->subject, (int)write.size,
+          buf, (long long)count.size, c->want, (long long)c->want_size);
     }
     free(buf);
     free(scratch);
@@ -692,8 +733,8 @@ static void test_bad_templates(void **state) {
     gcol_detail_regex_host h;
     gcol_detail_regex_template_host t;
     GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
-    gcol_status const st = gcol_detail_regex_template_parse(
-        c->tmpl, (int64_t)strlen(c->tmpl), h.prog.num_groups, "test", &t);
+    gcol_status const st = gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
+                                                            h.prog.num_groups, "test", &t);
     if (st != GCOL_ERROR_INVALID_ARGUMENT) {
       fail_msg("template \"%s\" of /%s/: status %d, want invalid argument", c->tmpl, c->pattern,
                (int)st);

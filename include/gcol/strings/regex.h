@@ -71,8 +71,7 @@ typedef enum gcol_regex_flags {
  *         ::GCOL_ERROR_OUT_OF_MEMORY.
  * @note Host only; no stream. The caller owns *out (gcol_regex_free()).
  */
-gcol_status gcol_regex_compile(const char *pattern, int64_t size, uint32_t flags,
-                               gcol_regex **out);
+gcol_status gcol_regex_compile(const char *pattern, int64_t size, uint32_t flags, gcol_regex **out);
 
 /** @brief Frees a program (NULL is ignored). */
 void gcol_regex_free(gcol_regex *re);
