@@ -8,11 +8,12 @@
  */
 #include "test_util.h"
 
+#include "strings_fake_views.h"
+
 #include "convert_cases.h"
 #include "gcol/strings/convert.h"
 #include "strings/convert_ops.h"
 
-#define FAKE_PTR ((const void *)(uintptr_t)0x10)
 #define COUNT(a) ((int64_t)(sizeof(a) / sizeof((a)[0])))
 
 /* Counted, then written (the two passes must agree); the caller frees. */
@@ -223,33 +224,6 @@ static void test_decimal_round_trip(void **state) {
 
 /* ---------------------------------------------------------------- argument checks */
 
-static gcol_column_view fake_view(gcol_type_id type, int64_t size) {
-  return gcol_column_view_make(gcol_data_type_make(type), size, FAKE_PTR, NULL, 0);
-}
-
-static gcol_column_view fake_strings(int64_t size, const gcol_column_view *offsets) {
-  gcol_column_view v = gcol_column_view_make(gcol_data_type_make(GCOL_STRING), size,
-                                             size > 0 ? FAKE_PTR : NULL, NULL, 0);
-  if (size > 0) {
-    v.children = offsets;
-    v.num_children = 1;
-  }
-  return v;
-}
-
-static void expect_message(const char *needle) {
-  if (strstr(gcol_last_error(), needle) == NULL) {
-    fail_msg("message \"%s\" does not name \"%s\"", gcol_last_error(), needle);
-  }
-}
-
-#define EXPECT_FAIL(call, st, needle)  \
-  do {                                 \
-    out = (gcol_column *)(uintptr_t)1; \
-    GCOL_TEST_STATUS((call), (st));    \
-    expect_message(needle);            \
-    assert_null(out);                  \
-  } while (0)
 
 static void test_argument_checks(void **state) {
   (void)state;

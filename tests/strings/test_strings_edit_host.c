@@ -9,12 +9,13 @@
  */
 #include "test_util.h"
 
+#include "strings_fake_views.h"
+
 #include "gcol/strings/edit.h"
 #include "host_tables.h"
 #include "strings/edit_ops.h"
 #include "strings_reference.h"
 
-#define FAKE_PTR ((const void *)(uintptr_t)0x10)
 
 /* Pieces of random strings: ASCII (signs and digits for zfill), whitespace of 1 to 3 bytes,
  * 2-, 3- and 4-byte characters (U+10FFFF), invalid bytes (a stray continuation, truncated
@@ -450,34 +451,6 @@ static void test_counts_saturate(void **state) {
 
 /* ---------------------------------------------------------------- argument checks */
 
-static gcol_column_view fake_view(gcol_type_id type, int64_t size) {
-  return gcol_column_view_make(gcol_data_type_make(type), size, FAKE_PTR, NULL, 0);
-}
-
-/* A STRING view of `size` rows over fake device memory. */
-static gcol_column_view fake_strings(int64_t size, const gcol_column_view *offsets) {
-  gcol_column_view v = gcol_column_view_make(gcol_data_type_make(GCOL_STRING), size,
-                                             size > 0 ? FAKE_PTR : NULL, NULL, 0);
-  if (size > 0) {
-    v.children = offsets;
-    v.num_children = 1;
-  }
-  return v;
-}
-
-static void expect_message(const char *needle) {
-  if (strstr(gcol_last_error(), needle) == NULL) {
-    fail_msg("message \"%s\" does not name \"%s\"", gcol_last_error(), needle);
-  }
-}
-
-#define EXPECT_FAIL(call, st, needle)  \
-  do {                                 \
-    out = (gcol_column *)(uintptr_t)1; \
-    GCOL_TEST_STATUS((call), (st));    \
-    expect_message(needle);            \
-    assert_null(out);                  \
-  } while (0)
 
 static void test_argument_checks(void **state) {
   (void)state;
