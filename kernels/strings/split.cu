@@ -39,7 +39,8 @@ static __global__ void gcol_detail_split_count_kernel(gcol_strings_view s,
   }
 }
 
-/* chars NULL: sizes[place] = bytes of each piece; else its bytes go to chars + starts[place].
+/* With sizes: sizes[place] = bytes of each piece; else its bytes go to chars + starts[place]
+ * (chars may be NULL when every piece is empty: the mode is never taken from it).
  * places[i] is row i's first place, places[i + 1] the next row's. */
 static __global__ void gcol_detail_split_pieces_kernel(gcol_strings_view s,
                                                        gcol_detail_split_spec sp,
@@ -53,7 +54,7 @@ static __global__ void gcol_detail_split_pieces_kernel(gcol_strings_view s,
     int64_t b = 0, e = 0;
     for (int64_t k = 0; gcol_detail_split_next(r.data, r.size, sp, &st, &b, &e); ++k) {
       int64_t const at = sp.reverse ? last - k : first + k;
-      if (chars == NULL) {
+      if (sizes != NULL) {
         sizes[at] = e - b;
       } else {
         for (int64_t q = b; q < e; ++q) chars[starts[at] + q - b] = r.data[q];
