@@ -305,8 +305,9 @@ typedef struct gcol_detail_regex_replace_args {
   int64_t max_count;
 } gcol_detail_regex_replace_args;
 
-/* Pass 1 (chars NULL): sizes[i] = row i's output bytes, sizes[n + 1] = 1 where a row passes
- * limit. Pass 2: each valid row writes its bytes at offsets[i]. */
+/* Pass 1 (with sizes): sizes[i] = row i's output bytes, sizes[n + 1] = 1 where a row passes
+ * limit. Pass 2 (sizes NULL): each valid row writes its bytes at offsets[i] (chars is NULL
+ * when every row is empty, so the pass is never told by it). */
 static __global__ void gcol_detail_regex_replace_kernel(gcol_strings_view s,
                                                         gcol_detail_regex_replace_args a,
                                                         int32_t *scratch, int64_t words,
@@ -316,7 +317,7 @@ static __global__ void gcol_detail_regex_replace_kernel(gcol_strings_view s,
   int32_t *mine = scratch + tid * words;
   for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
     bool const valid = gcol_strings_view_is_valid(s, i);
-    if (chars != NULL) {
+    if (sizes == NULL) {
       if (!valid) continue;
       gcol_string_ref const r = gcol_strings_view_get(s, i);
       gcol_detail_sink k = gcol_detail_sink_make(chars + offsets[i]);
