@@ -8,8 +8,8 @@
 gcol_status gcol_table_view_make(const gcol_column_view *columns, int32_t num_columns,
                                  gcol_table_view *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
-  GCOL_DETAIL_REQUIRE(num_columns >= 0, GCOL_ERROR_INVALID_ARGUMENT,
-                      "num_columns is negative (%d)", (int)num_columns);
+  GCOL_DETAIL_REQUIRE(num_columns >= 0, GCOL_ERROR_INVALID_ARGUMENT, "num_columns is negative (%d)",
+                      (int)num_columns);
   GCOL_DETAIL_REQUIRE(columns != NULL || num_columns == 0, GCOL_ERROR_INVALID_ARGUMENT,
                       "columns is NULL");
   for (int32_t i = 1; i < num_columns; ++i) {
@@ -84,6 +84,8 @@ gcol_status gcol_table_make(gcol_column **columns, int32_t num_columns, gcol_tab
     GCOL_DETAIL_CHECK(table->columns != NULL && table->views != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                       "host allocation failed");
     memcpy(table->columns, columns, sizeof *columns * (size_t)num_columns);
+    /* the views are valid from the start (callers read table->views), refreshed by get_view */
+    for (int32_t i = 0; i < num_columns; ++i) table->views[i] = gcol_column_get_view(columns[i]);
   }
   table->num_columns = num_columns;
   table->num_rows = num_columns > 0 ? columns[0]->size : 0;
@@ -120,8 +122,8 @@ gcol_status gcol_table_copy(gcol_table_view view, gcol_stream stream, gcol_mr *m
   *out = NULL;
   GCOL_DETAIL_CHECK(view.num_columns >= 0 && (view.columns != NULL || view.num_columns == 0),
                     GCOL_ERROR_INVALID_ARGUMENT, "bad table view");
-  columns = (gcol_column **)calloc(view.num_columns > 0 ? (size_t)view.num_columns : 1,
-                                   sizeof *columns);
+  columns =
+      (gcol_column **)calloc(view.num_columns > 0 ? (size_t)view.num_columns : 1, sizeof *columns);
   GCOL_DETAIL_CHECK(columns != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
   for (; made < view.num_columns; ++made) {
     GCOL_DETAIL_TRY(gcol_column_copy(view.columns[made], stream, mr, &columns[made]));
@@ -159,7 +161,9 @@ gcol_status gcol_table_release(gcol_table *table, gcol_column ***out_columns,
                                int32_t *out_num_columns) {
   GCOL_DETAIL_REQUIRE(table != NULL && out_columns != NULL && out_num_columns != NULL,
                       GCOL_ERROR_INVALID_ARGUMENT, "%s is NULL",
-                      table == NULL ? "table" : out_columns == NULL ? "out_columns" : "out_num_columns");
+                      table == NULL         ? "table"
+                      : out_columns == NULL ? "out_columns"
+                                            : "out_num_columns");
   *out_columns = table->columns;
   *out_num_columns = table->num_columns;
   free(table->views);

@@ -27,10 +27,11 @@ typedef struct gcol_table_view {
 
 /** @brief An owning table: owns its columns. */
 typedef struct gcol_table {
-  int32_t num_columns;     /**< Number of columns. */
-  int64_t num_rows;        /**< Rows of every column. */
-  gcol_column **columns;   /**< Owned columns. */
-  gcol_column_view *views; /**< Their views, refreshed by gcol_table_get_view(). */
+  int32_t num_columns;   /**< Number of columns. */
+  int64_t num_rows;      /**< Rows of every column. */
+  gcol_column **columns; /**< Owned columns. */
+  gcol_column_view
+      *views; /**< Their views: set by gcol_table_make(), refreshed by gcol_table_get_view(). */
 } gcol_table;
 
 /**
