@@ -358,8 +358,8 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
                     "max_count is %lld: -1 (all) or a count >= 0", (long long)max_count);
   GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
   GCOL_DETAIL_TRY(gcol_detail_regex_template_parse(
-      tmpl == NULL ? "" : tmpl, tmpl_size < 0 ? (int64_t)strlen(tmpl) : tmpl_size,
-      re->host.prog.num_groups, "gcol_strings_regex_replace", &th));
+      tmpl == NULL ? "" : tmpl, tmpl_size < 0 ? (int64_t)strlen(tmpl) : tmpl_size, &re->host,
+      "gcol_strings_regex_replace", &th));
   GCOL_DETAIL_TRY(gcol_detail_strings_check_int32_rows(input, stream));
   if (input.size == 0) {
     GCOL_DETAIL_TRY(gcol_column_empty_like(input, stream, mr, out));

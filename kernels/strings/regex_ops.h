@@ -221,16 +221,18 @@ typedef struct gcol_detail_regex_template_host {
 } gcol_detail_regex_template_host;
 
 /*
- * Parses a replacement template (size bytes) as Python's re.sub does for a pattern of
- * `groups` groups: `\1`..`\99` and `\g<n>` group references (`\0`, `\0o`, `\0oo` and `\ooo`
- * octal escapes are characters, written as UTF-8), `\\ \a \b \f \n \r \t \v` the characters,
- * another backslash before a character that is not an ASCII letter kept with it.
- * Invalid argument (the message names the byte): a reference to a group beyond `groups`,
- * an unknown ASCII-letter escape, a malformed `\g<...>`, an octal escape above 0o377, a
- * trailing backslash; unsupported: `\g<name>`. Out of memory. `fn` names the caller.
+ * Parses a replacement template (size bytes) as Python's re.sub does for the pattern re:
+ * `\1`..`\99`, `\g<n>` and `\g<name>` group references (`\0`, `\0o`, `\0oo` and `\ooo`
+ * octal escapes are characters, written as UTF-8), `\\ \a \b \f \n \r \t \v` the
+ * characters, another backslash before a character that is not an ASCII letter kept with it.
+ * Invalid argument (the message names the byte): a reference to a group beyond the
+ * pattern's, a name that is not an identifier or no group's, an unknown ASCII-letter escape,
+ * a malformed `\g<...>`, an octal escape above 0o377, a trailing backslash. Out of memory.
+ * `fn` names the caller.
  */
-gcol_status gcol_detail_regex_template_parse(const char *tmpl, int64_t size, int32_t groups,
-                                             const char *fn, gcol_detail_regex_template_host *out);
+gcol_status gcol_detail_regex_template_parse(const char *tmpl, int64_t size,
+                                             const gcol_detail_regex_host *re, const char *fn,
+                                             gcol_detail_regex_template_host *out);
 
 /* Frees what gcol_detail_regex_template_parse allocated (safe on an empty one). */
 void gcol_detail_regex_template_free(gcol_detail_regex_template_host *h);

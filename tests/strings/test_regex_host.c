@@ -714,8 +714,8 @@ static void test_replace_known_answers(void **state) {
     gcol_detail_regex_host h;
     gcol_detail_regex_template_host t;
     GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
-    GCOL_TEST_OK(gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
-                                                  h.prog.num_groups, "test", &t));
+    GCOL_TEST_OK(
+        gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl), &h, "test", &t));
     int32_t *scratch = (int32_t *)malloc(
         (size_t)gcol_detail_regex_scratch_ints(&h.prog, gcol_detail_regex_replace_slots(&t.t)) * 4);
     assert_non_null(scratch);
@@ -749,8 +749,8 @@ static void test_bad_templates(void **state) {
     gcol_detail_regex_host h;
     gcol_detail_regex_template_host t;
     GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
-    gcol_status const st = gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
-                                                            h.prog.num_groups, "test", &t);
+    gcol_status const st =
+        gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl), &h, "test", &t);
     if (st != GCOL_ERROR_INVALID_ARGUMENT) {
       fail_msg("template \"%s\" of /%s/: status %d, want invalid argument", c->tmpl, c->pattern,
                (int)st);
@@ -758,16 +758,23 @@ static void test_bad_templates(void **state) {
     assert_null(t.block);
     gcol_detail_regex_host_free(&h);
   }
-  /* the message names the reference; a named reference is unsupported */
+  /* the message names the reference or the name */
+  gcol_detail_regex_host two;
   gcol_detail_regex_template_host t;
-  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("x\\3", 3, 2, "test", &t),
+  GCOL_TEST_OK(gcol_detail_regex_compile("(a)(?P<second>b)", 16, 0, &two));
+  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("x\\3", 3, &two, "test", &t),
                    GCOL_ERROR_INVALID_ARGUMENT);
   assert_non_null(strstr(gcol_last_error(), "invalid group reference 3"));
-  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("\\g<name>", 8, 2, "test", &t),
-                   GCOL_ERROR_UNSUPPORTED);
+  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("\\g<name>", 8, &two, "test", &t),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "unknown group name 'name'"));
   assert_null(t.block);
-  /* pieces: literal runs merged, references apart */
-  GCOL_TEST_OK(gcol_detail_regex_template_parse("ab\\n\\1c\\g<0>\\2", 14, 2, "test", &t));
+  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("\\g<a-b>", 7, &two, "test", &t),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "bad character in group name 'a-b'"));
+  /* pieces: literal runs merged, references apart; a name is its group's number */
+  GCOL_TEST_OK(
+      gcol_detail_regex_template_parse("ab\\n\\1c\\g<0>\\g<second>", 22, &two, "test", &t));
   assert_int_equal(t.t.num_pieces, 5);
   assert_int_equal(t.t.max_group, 2);
   assert_int_equal(t.t.pieces[0].group, -1);
@@ -777,6 +784,7 @@ static void test_bad_templates(void **state) {
   assert_int_equal(t.t.pieces[3].group, 0);
   assert_int_equal(t.t.pieces[4].group, 2);
   gcol_detail_regex_template_free(&t);
+  gcol_detail_regex_host_free(&two);
 }
 
 /* ---------------------------------------------------------------- findall and split */

@@ -16,8 +16,9 @@
  * point), `.`, classes `[...]` / `[^...]` with ranges over code points, `\d \w \s` and
  * `\D \W \S` (ASCII), escapes (`\n \t \r \f \v \a \0 \xhh \uhhhh \Uhhhhhhhh`, escaped
  * punctuation), quantifiers `* + ? {n} {n,} {,m} {n,m}` greedy or lazy (`?` suffix; counts
- * up to 1000, expanded into copies), groups `( )`, `(?: )`, `(?P<name> )` (numbered),
- * alternation `|`, anchors `^ $ \A \Z \z \b \B`. Matches are leftmost-first, as Python
+ * up to 1000, expanded into copies), groups `( )`, `(?: )`, `(?P<name> )` (numbered;
+ * the name an identifier used once, for `\g<name>` in replace; a non-ASCII byte is taken
+ * as an identifier character without checking its Unicode class), alternation `|`, anchors `^ $ \A \Z \z \b \B`. Matches are leftmost-first, as Python
  * reports them (span and groups). Not supported (::GCOL_ERROR_UNSUPPORTED at compile
  * time): backreferences, lookaround, inline flags, possessive quantifiers.
  *
@@ -72,7 +73,8 @@ typedef enum gcol_regex_flags {
  * @param[in] flags ::gcol_regex_flags or-ed.
  * @param[out] out The program; NULL on failure.
  * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, unknown flags, a
- *         malformed pattern: the message says what and names the byte);
+ *         malformed pattern, a group name that is not an identifier or names two groups:
+ *         the message says what and names the byte);
  *         ::GCOL_ERROR_UNSUPPORTED (a construct outside the subset);
  *         ::GCOL_ERROR_OVERFLOW (a repeat count above 1000, more than 64 groups, nesting
  *         deeper than 200, repetitions that can match empty nested more than 16 deep, a
@@ -144,7 +146,8 @@ gcol_status gcol_strings_regex_extract(gcol_column_view input, const gcol_regex 
  * Matches are those of `re.finditer` (non-overlapping, left to right; an empty match is
  * replaced too, but not right after another empty one at the same place). The template is
  * Python's: `\1` .. `\99` and `\g<n>` insert group n (`\g<0>`: the whole match; a group
- * that did not take part inserts nothing, as Python 3.5+); `\\ \a \b \f \n \r \t \v`
+ * that did not take part inserts nothing, as Python 3.5+), `\g<name>` the group of that
+ * name (`(?P<name>...)`); `\\ \a \b \f \n \r \t \v`
  * are those characters; `\0`, `\0o`, `\0oo` and three octal digits `\ooo` are the
  * character of that code (up to 0o377, written as UTF-8); a backslash before another
  * character that is not an ASCII letter is kept with it.
@@ -160,10 +163,10 @@ gcol_status gcol_strings_regex_extract(gcol_column_view input, const gcol_regex 
  * @param[in] mr Resource of the output, or NULL for the default.
  * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p re or @p out, NULL replacement
  *         with a size, max_count < -1, malformed view, a template Python rejects: a
- *         reference to a group the pattern lacks, an unknown letter escape such as `\q`, a
- *         malformed `\g<...>`, an octal escape above 0o377, a trailing backslash; the
- *         message names it and its byte); ::GCOL_ERROR_UNSUPPORTED (a named reference
- *         `\g<name>`); ::GCOL_ERROR_TYPE_MISMATCH (not STRING); ::GCOL_ERROR_OVERFLOW (a
+ *         reference to a group the pattern lacks or a name no group has (Python's
+ *         IndexError), an unknown letter escape such as `\q`, a malformed `\g<...>` (a name
+ *         that is not an identifier), an octal escape above 0o377, a trailing backslash; the
+ *         message names it and its byte); ::GCOL_ERROR_TYPE_MISMATCH (not STRING); ::GCOL_ERROR_OVERFLOW (a
  *         row longer than INT32_MAX bytes, an output row too large to address, a template of
  *         512 MiB or more);
  *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
