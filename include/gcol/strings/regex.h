@@ -18,8 +18,9 @@
  * punctuation), quantifiers `* + ? {n} {n,} {,m} {n,m}` greedy or lazy (`?` suffix; counts
  * up to 1000, expanded into copies), groups `( )`, `(?: )`, `(?P<name> )` (numbered;
  * the name an identifier used once, for `\g<name>` in replace; a non-ASCII byte is taken
- * as an identifier character without checking its Unicode class), alternation `|`, anchors `^ $ \A \Z \z \b \B`. Matches are leftmost-first, as Python
- * reports them (span and groups). Not supported (::GCOL_ERROR_UNSUPPORTED at compile
+ * as an identifier character without checking its Unicode class), alternation `|`,
+ * anchors `^ $ \A \Z \z \b \B`. Matches are leftmost-first, as Python reports them (span
+ * and groups). Not supported (::GCOL_ERROR_UNSUPPORTED at compile
  * time): backreferences, lookaround, inline flags, possessive quantifiers.
  *
  * Empty iterations follow Python: an iteration of a repetition (`*`, `+`, `{n,}`, `{n,m}`)
@@ -166,10 +167,10 @@ gcol_status gcol_strings_regex_extract(gcol_column_view input, const gcol_regex 
  *         reference to a group the pattern lacks or a name no group has (Python's
  *         IndexError), an unknown letter escape such as `\q`, a malformed `\g<...>` (a name
  *         that is not an identifier), an octal escape above 0o377, a trailing backslash; the
- *         message names it and its byte); ::GCOL_ERROR_TYPE_MISMATCH (not STRING); ::GCOL_ERROR_OVERFLOW (a
- *         row longer than INT32_MAX bytes, an output row too large to address, a template of
- *         512 MiB or more);
- *         ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ *         message names it and its byte); ::GCOL_ERROR_TYPE_MISMATCH (not STRING);
+ *         ::GCOL_ERROR_OVERFLOW (a row longer than INT32_MAX bytes, an output row too large
+ *         to address, a template of 512 MiB or more); ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA
+ *         status.
  * @note The template is parsed once on the host; two passes run the VM over each row (the
  *       sizes, then the bytes) with one synchronization between them. The caller owns *out.
  */
