@@ -16,12 +16,10 @@
 #include "detail/scan.h"
 #include "gcol/string_view.h"
 #include "gcol/strings/regex.h"
+#include "strings/regex_device.h"
 #include "strings/regex_match.h"
 #include "strings/regex_ops.h"
 #include "strings/strings_common.h"
-
-/* The VM scratch of all running threads stays under this many bytes. */
-#define GCOL_DETAIL_REGEX_SCRATCH_BUDGET ((int64_t)256 << 20)
 
 typedef enum gcol_detail_regex_mode {
   GCOL_DETAIL_REGEX_CONTAINS = 0,
@@ -54,8 +52,8 @@ static __global__ void gcol_detail_regex_kernel(gcol_strings_view s, gcol_detail
 }
 
 /* The program copied to the device: one buffer, instructions then ranges. */
-static gcol_status gcol_detail_regex_to_device(const gcol_regex *re, gcol_stream stream,
-                                               gcol_buffer **buf, gcol_detail_regex_prog *prog) {
+gcol_status gcol_detail_regex_to_device(const gcol_regex *re, gcol_stream stream, gcol_buffer **buf,
+                                        gcol_detail_regex_prog *prog) {
   gcol_status status = GCOL_OK;
   GCOL_DETAIL_TRY(gcol_detail_strings_to_device(re->host.block, re->host.block_bytes, stream, buf));
   *prog = re->host.prog;
@@ -65,6 +63,15 @@ static gcol_status gcol_detail_regex_to_device(const gcol_regex *re, gcol_stream
                          (int64_t)prog->num_insts * (int64_t)sizeof(gcol_detail_regex_inst));
 done:
   return status;
+}
+
+int64_t gcol_detail_regex_blocks(int64_t n, int64_t words) {
+  int64_t const block = GCOL_DETAIL_BLOCK_SIZE;
+  int64_t blocks = GCOL_DETAIL_REGEX_SCRATCH_BUDGET / (words * 4 * block);
+  int64_t const needed = (n + block - 1) / block;
+  if (blocks < 1) blocks = 1;
+  if (blocks > needed) blocks = needed;
+  return blocks;
 }
 
 /* contains, matches and count: a fixed-width output with the input's validity. */
@@ -86,10 +93,7 @@ static gcol_status gcol_detail_regex_run(gcol_column_view input, const gcol_rege
     int32_t const nslots = mode == GCOL_DETAIL_REGEX_COUNT ? 2 : 0;
     int64_t const words = gcol_detail_regex_scratch_ints(&re->host.prog, nslots);
     int64_t const block = GCOL_DETAIL_BLOCK_SIZE;
-    int64_t blocks = GCOL_DETAIL_REGEX_SCRATCH_BUDGET / (words * 4 * block);
-    int64_t const needed = (input.size + block - 1) / block;
-    if (blocks < 1) blocks = 1;
-    if (blocks > needed) blocks = needed;
+    int64_t const blocks = gcol_detail_regex_blocks(input.size, words);
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
     GCOL_DETAIL_TRY(
@@ -138,16 +142,6 @@ extern "C" gcol_status gcol_strings_regex_count(gcol_column_view input, const gc
 }
 
 /* ---------------------------------------------------------------- extract */
-
-/* Blocks of GCOL_DETAIL_BLOCK_SIZE threads for n rows whose VM scratch is `words` each. */
-static int64_t gcol_detail_regex_blocks(int64_t n, int64_t words) {
-  int64_t const block = GCOL_DETAIL_BLOCK_SIZE;
-  int64_t blocks = GCOL_DETAIL_REGEX_SCRATCH_BUDGET / (words * 4 * block);
-  int64_t const needed = (n + block - 1) / block;
-  if (blocks < 1) blocks = 1;
-  if (blocks > needed) blocks = needed;
-  return blocks;
-}
 
 /* spans[i * 2g ..] = row i's group spans (-1: no match, group unset, or a null row). */
 static __global__ void gcol_detail_regex_spans_kernel(gcol_strings_view s,
@@ -365,8 +359,8 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
                     "max_count is %lld: -1 (all) or a count >= 0", (long long)max_count);
   GCOL_DETAIL_TRY(gcol_detail_strings_check(input, "input"));
   GCOL_DETAIL_TRY(gcol_detail_regex_template_parse(
-      tmpl == NULL ? "" : tmpl, tmpl_size < 0 ? (int64_t)strlen(tmpl) : tmpl_size,
-      re->host.prog.num_groups, "gcol_strings_regex_replace", &th));
+      tmpl == NULL ? "" : tmpl, tmpl_size < 0 ? (int64_t)strlen(tmpl) : tmpl_size, &re->host,
+      "gcol_strings_regex_replace", &th));
   GCOL_DETAIL_TRY(gcol_detail_strings_check_int32_rows(input, stream));
   if (input.size == 0) {
     GCOL_DETAIL_TRY(gcol_column_empty_like(input, stream, mr, out));

@@ -47,6 +47,10 @@ typedef struct parser {
   gcol_detail_regex_inst *insts;
   int32_t num_insts;
   int32_t loop_depth, max_loop_depth; /* nesting of LOOP bodies being emitted */
+  /* group g's name: bytes [name_at[g], + name_len[g]) of the pattern (0: unnamed) */
+  int64_t name_at[GCOL_DETAIL_REGEX_MAX_GROUPS + 2];
+  int32_t name_len[GCOL_DETAIL_REGEX_MAX_GROUPS + 2];
+  bool named;
 } parser;
 
 static gcol_status fail_at(int64_t pos, gcol_status st, const char *what) {
@@ -354,6 +358,26 @@ static bool parse_braces(parser *ps, int64_t *end, int64_t *min, int64_t *max) {
   return true;
 }
 
+/* A group name must be an identifier (Python's str.isidentifier(), non-ASCII bytes taken
+ * as identifier characters unchecked) and new. */
+static gcol_status check_group_name(const parser *ps, int64_t open, int64_t at, int64_t len) {
+  const char *name = ps->p + at;
+  if (!gcol_detail_regex_is_group_name(name, len)) {
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, "gcol_regex_compile",
+                             "bad character in group name '%.*s' at byte %lld of the pattern",
+                             (int)len, name, (long long)open);
+  }
+  for (int32_t g = 1; g <= ps->groups; ++g) {
+    if (ps->name_len[g] == len && memcmp(ps->p + ps->name_at[g], name, (size_t)len) == 0) {
+      return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, "gcol_regex_compile",
+                               "redefinition of group name '%.*s' (group %d) at byte %lld of the "
+                               "pattern",
+                               (int)len, name, (int)g, (long long)open);
+    }
+  }
+  return GCOL_OK;
+}
+
 static gcol_status parse_group(parser *ps, int32_t *out) {
   gcol_status status = GCOL_OK;
   int64_t const open = ps->pos++;
@@ -363,12 +387,17 @@ static gcol_status parse_group(parser *ps, int32_t *out) {
     if (c == ':') {
       ps->pos += 2;
     } else if (c == 'P' && ps->pos + 2 < ps->n && ps->p[ps->pos + 2] == '<') {
-      int64_t i = ps->pos + 3; /* a named group: captured by number, the name unchecked */
+      int64_t const name = ps->pos + 3; /* numbered; the name kept for \g<name> */
+      int64_t i = name;
       while (i < ps->n && ps->p[i] != '>') ++i;
-      if (i >= ps->n || i == ps->pos + 3)
+      if (i >= ps->n || i == name)
         return fail_at(open, GCOL_ERROR_INVALID_ARGUMENT, "bad group name");
+      GCOL_DETAIL_TRY(check_group_name(ps, open, name, i - name));
       ps->pos = i + 1;
       index = ++ps->groups;
+      ps->name_at[index] = name;
+      ps->name_len[index] = (int32_t)(i - name);
+      ps->named = true;
     } else if (c == 0) {
       return fail_at(open, GCOL_ERROR_INVALID_ARGUMENT, "unexpected end of pattern after (?");
     } else if (c == '=' || c == '!' || c == '<') {
@@ -713,7 +742,25 @@ done:
 }
 
 /* The program in one block: insts, then the ranges. */
+/* out->names: group g's name as the g-th NUL-terminated string ("" for an unnamed one). */
+static gcol_status finish_names(const parser *ps, gcol_detail_regex_host *out) {
+  int64_t bytes = 0;
+  for (int32_t g = 1; g <= ps->groups; ++g) bytes += ps->name_len[g] + 1;
+  out->names = (char *)malloc((size_t)bytes);
+  if (out->names == NULL) {
+    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, "gcol_regex_compile", "no host memory");
+  }
+  char *at = out->names;
+  for (int32_t g = 1; g <= ps->groups; ++g) {
+    memcpy(at, ps->p + ps->name_at[g], (size_t)ps->name_len[g]);
+    at += ps->name_len[g];
+    *at++ = '\0';
+  }
+  return GCOL_OK;
+}
+
 static gcol_status finish(parser *ps, gcol_detail_regex_host *out) {
+  gcol_status status = GCOL_OK;
   int64_t const inst_bytes = (int64_t)ps->num_insts * (int64_t)sizeof(gcol_detail_regex_inst);
   int64_t const bytes = inst_bytes + (int64_t)ps->num_ranges * 2 * (int64_t)sizeof(uint32_t);
   if (ps->max_loop_depth > GCOL_DETAIL_REGEX_MAX_LOOP_DEPTH) {
@@ -726,9 +773,12 @@ static gcol_status finish(parser *ps, gcol_detail_regex_host *out) {
                              "the pattern's classes need %d ranges, more than %d", ps->num_ranges,
                              GCOL_DETAIL_REGEX_MAX_RANGES);
   }
+  if (ps->named) GCOL_DETAIL_TRY(finish_names(ps, out));
   char *block = (char *)malloc((size_t)bytes);
-  if (block == NULL)
+  if (block == NULL) {
+    gcol_detail_regex_host_free(out);
     return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, "gcol_regex_compile", "no host memory");
+  }
   memcpy(block, ps->insts, (size_t)inst_bytes);
   if (ps->num_ranges > 0) memcpy(block + inst_bytes, ps->ranges, (size_t)(bytes - inst_bytes));
   out->block = block;
@@ -740,7 +790,8 @@ static gcol_status finish(parser *ps, gcol_detail_regex_host *out) {
   out->prog.num_groups = ps->groups;
   out->prog.num_levels = 1 + ps->max_loop_depth;
   out->prog.flags = ps->flags;
-  return GCOL_OK;
+done:
+  return status;
 }
 
 gcol_status gcol_detail_regex_compile(const char *pattern, int64_t size, uint32_t flags,
@@ -774,7 +825,32 @@ done:
 void gcol_detail_regex_host_free(gcol_detail_regex_host *h) {
   if (h == NULL) return;
   free(h->block);
+  free(h->names);
   memset(h, 0, sizeof *h);
+}
+
+static bool is_name_byte(unsigned char c, bool first) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80 ||
+         (!first && c >= '0' && c <= '9');
+}
+
+bool gcol_detail_regex_is_group_name(const char *name, int64_t size) {
+  if (size <= 0) return false;
+  for (int64_t i = 0; i < size; ++i) {
+    if (!is_name_byte((unsigned char)name[i], i == 0)) return false;
+  }
+  return true;
+}
+
+int32_t gcol_detail_regex_group_index(const gcol_detail_regex_host *h, const char *name,
+                                      int64_t size) {
+  const char *at = h->names;
+  for (int32_t g = 1; at != NULL && g <= h->prog.num_groups; ++g) {
+    int64_t const len = (int64_t)strlen(at);
+    if (len == size && memcmp(at, name, (size_t)size) == 0) return g;
+    at += len + 1;
+  }
+  return 0;
 }
 
 /* ---------------------------------------------------------------- public (strings/regex.h) */

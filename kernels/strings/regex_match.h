@@ -357,6 +357,9 @@ typedef struct gcol_detail_regex_host {
   gcol_detail_regex_prog prog;
   void *block;
   int64_t block_bytes; /* insts and ranges, as copied to the device */
+  /* host only, for \g<name> in replace templates: group g's name is the g-th NUL-terminated
+   * string ("" unnamed); NULL when no group has a name */
+  char *names;
 } gcol_detail_regex_host;
 
 /* Compiles pattern (size bytes, any bytes) with flags into *out. Invalid argument for a
@@ -368,6 +371,14 @@ gcol_status gcol_detail_regex_compile(const char *pattern, int64_t size, uint32_
 
 /* Frees what gcol_detail_regex_compile allocated (safe on an empty one). */
 void gcol_detail_regex_host_free(gcol_detail_regex_host *h);
+
+/* Whether name (size bytes) is a valid group name: an identifier (ASCII letters, digits and
+ * _, not first a digit; a byte >= 0x80 is taken as an identifier character, unchecked). */
+bool gcol_detail_regex_is_group_name(const char *name, int64_t size);
+
+/* The group named name (size bytes) in h, or 0 when no group has that name. */
+int32_t gcol_detail_regex_group_index(const gcol_detail_regex_host *h, const char *name,
+                                      int64_t size);
 
 /* The public gcol_regex (strings/regex.h). */
 struct gcol_regex {

@@ -12,6 +12,7 @@
 typedef struct tparser {
   const char *p;
   int64_t n;
+  const gcol_detail_regex_host *re;
   int32_t groups;
   const char *fn;
   gcol_detail_regex_piece *pieces;
@@ -67,6 +68,24 @@ static gcol_status put_group(tparser *tp, int64_t pos, int32_t g) {
   return GCOL_OK;
 }
 
+/* \g<name>: the group of that name; Python's errors for a name that is not an identifier
+ * (re.error) or no group's (IndexError). */
+static gcol_status named_group(const tparser *tp, int64_t at, const char *name, int64_t len,
+                               int32_t *g) {
+  if (!gcol_detail_regex_is_group_name(name, len)) {
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, tp->fn,
+                             "bad character in group name '%.*s' at byte %lld of the template",
+                             (int)len, name, (long long)at);
+  }
+  *g = gcol_detail_regex_group_index(tp->re, name, len);
+  if (*g == 0) {
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, tp->fn,
+                             "unknown group name '%.*s' at byte %lld of the template", (int)len,
+                             name, (long long)at);
+  }
+  return GCOL_OK;
+}
+
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 static bool is_oct(char c) { return c >= '0' && c <= '7'; }
 static bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -93,14 +112,13 @@ static gcol_status parse(tparser *tp) {
       if (i == name) return bad(tp, at, "missing group name");
       bool digits = true;
       for (int64_t j = name; j < i; ++j) digits = digits && is_digit(p[j]);
-      if (!digits) {
-        return gcol_detail_error(GCOL_ERROR_UNSUPPORTED, tp->fn,
-                                 "named group reference \\g<%.*s> at byte %lld of the template "
-                                 "(use the group's number)",
-                                 (int)(i - name), p + name, (long long)at);
-      }
       int64_t g = 0;
-      for (int64_t j = name; j < i; ++j) {
+      if (!digits) {
+        int32_t named = 0;
+        GCOL_DETAIL_TRY(named_group(tp, at, p + name, i - name, &named));
+        g = named;
+      }
+      for (int64_t j = name; digits && j < i; ++j) {
         g = 10 * g + (p[j] - '0');
         if (g > 100000000) g = 100000000;
       }
@@ -168,8 +186,9 @@ done:
   return status;
 }
 
-gcol_status gcol_detail_regex_template_parse(const char *tmpl, int64_t size, int32_t groups,
-                                             const char *fn, gcol_detail_regex_template_host *out) {
+gcol_status gcol_detail_regex_template_parse(const char *tmpl, int64_t size,
+                                             const gcol_detail_regex_host *re, const char *fn,
+                                             gcol_detail_regex_template_host *out) {
   gcol_status status = GCOL_OK;
   tparser tp;
   memset(out, 0, sizeof *out);
@@ -185,7 +204,8 @@ gcol_status gcol_detail_regex_template_parse(const char *tmpl, int64_t size, int
   out->block = block;
   tp.p = tmpl;
   tp.n = size;
-  tp.groups = groups;
+  tp.re = re;
+  tp.groups = re->prog.num_groups;
   tp.fn = fn;
   tp.pieces = (gcol_detail_regex_piece *)block;
   tp.bytes = block + piece_bytes;

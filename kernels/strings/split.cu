@@ -11,7 +11,8 @@
  *   3. each row copies its pieces' bytes.
  * split_record wraps them in a LIST column with the input's validity. split gathers column j
  * from them (the shared gather engine) by a map pointing at each row's piece j, or out of
- * range where the row has no piece j: nullify makes that row null.
+ * range where the row has no piece j: nullify makes that row null. Those two builders
+ * (split_pieces.h) serve regex findall and split too (regex_split.cu).
  */
 #include "common.cuh"
 #include "detail/gather.h"
@@ -19,6 +20,7 @@
 #include "detail/validity.h"
 #include "gcol/strings/split.h"
 #include "strings/split_ops.h"
+#include "strings/split_pieces.h"
 #include "strings/strings_common.h"
 
 /* counts[i] = pieces of row i; counts[s.size + 1] = the most (zeroed by the caller). */
@@ -170,32 +172,44 @@ done:
   return status;
 }
 
+gcol_status gcol_detail_split_list(gcol_column_view input, const int64_t *places,
+                                   gcol_column **values, gcol_stream stream, gcol_mr *mr,
+                                   gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *mask = NULL;
+  gcol_column *offsets = NULL;
+  int64_t null_count = 0;
+  GCOL_DETAIL_TRY(gcol_detail_offsets_column(
+      places, input.size + 1, gcol_detail_offsets_type((*values)->size), stream, mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_detail_copy_validity(input, stream, mr, &mask, &null_count));
+  GCOL_DETAIL_TRY(gcol_column_make_list(input.size, offsets, *values, mask, null_count, out));
+  offsets = NULL;
+  *values = NULL;
+  mask = NULL;
+done:
+  gcol_buffer_free(mask);
+  gcol_column_free(offsets);
+  return status;
+}
+
 static gcol_status split_record(gcol_column_view input, const gcol_scalar *delimiter,
                                 int64_t max_splits, bool reverse, gcol_column **out,
                                 gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *places = NULL, *mask = NULL;
-  gcol_column *values = NULL, *offsets = NULL;
+  gcol_buffer *places = NULL;
+  gcol_column *values = NULL;
   const char *host_delim = NULL;
-  int64_t most = 0, null_count = 0;
+  int64_t most = 0;
   gcol_detail_split_spec sp;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
   GCOL_DETAIL_TRY(split_check(input, delimiter, max_splits, reverse, &host_delim, &sp));
   GCOL_DETAIL_TRY(split_pieces(input, host_delim, sp, stream, mr, &places, &values, &most));
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column((const int64_t *)places->data, input.size + 1,
-                                             gcol_detail_offsets_type(values->size), stream, mr,
-                                             &offsets));
-  GCOL_DETAIL_TRY(gcol_detail_copy_validity(input, stream, mr, &mask, &null_count));
-  GCOL_DETAIL_TRY(gcol_column_make_list(input.size, offsets, values, mask, null_count, out));
-  offsets = NULL;
-  values = NULL;
-  mask = NULL;
+  GCOL_DETAIL_TRY(
+      gcol_detail_split_list(input, (const int64_t *)places->data, &values, stream, mr, out));
 done:
   gcol_buffer_free(places);
-  gcol_buffer_free(mask);
   gcol_column_free(values);
-  gcol_column_free(offsets);
   return status;
 }
 
@@ -221,41 +235,53 @@ done:
   return status;
 }
 
-static gcol_status split_table(gcol_column_view input, const gcol_scalar *delimiter,
-                               int64_t max_splits, bool reverse, gcol_table **out,
-                               gcol_stream stream, gcol_mr *mr) {
+gcol_status gcol_detail_split_table(gcol_column_view values, const int64_t *places, int64_t n,
+                                    int64_t most, gcol_stream stream, gcol_mr *mr,
+                                    gcol_table **out) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *places = NULL, *map = NULL;
-  gcol_column *values = NULL;
+  gcol_buffer *map = NULL;
   gcol_column **columns = NULL;
-  const char *host_delim = NULL;
-  int64_t most = 0, made = 0;
-  gcol_detail_split_spec sp;
-  GCOL_DETAIL_CHECK_NOT_NULL(out);
-  *out = NULL;
-  GCOL_DETAIL_TRY(split_check(input, delimiter, max_splits, reverse, &host_delim, &sp));
-  /* the pieces are a temporary here: the table's columns are gathered from them */
-  GCOL_DETAIL_TRY(split_pieces(input, host_delim, sp, stream, NULL, &places, &values, &most));
+  int64_t made = 0;
   GCOL_DETAIL_CHECK(most <= INT32_MAX, GCOL_ERROR_OVERFLOW,
                     "a row has %lld pieces: more columns than a table holds", (long long)most);
   if (most == 0) most = 1; /* no piece anywhere: one column of nulls */
   columns = (gcol_column **)calloc((size_t)most, sizeof *columns);
   GCOL_DETAIL_CHECK(columns != NULL, GCOL_ERROR_OUT_OF_MEMORY, "%lld column pointers",
                     (long long)most);
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(input.size > 0 ? input.size : 1) * sizeof(int64_t),
-                                     stream, NULL, &map));
+  GCOL_DETAIL_TRY(
+      gcol_buffer_create((size_t)(n > 0 ? n : 1) * sizeof(int64_t), stream, NULL, &map));
   for (; made < most; ++made) {
-    GCOL_DETAIL_TRY(split_column(gcol_column_get_view(values), (const int64_t *)places->data,
-                                 input.size, made, (int64_t *)map->data, stream, mr,
-                                 &columns[made]));
+    GCOL_DETAIL_TRY(
+        split_column(values, places, n, made, (int64_t *)map->data, stream, mr, &columns[made]));
   }
   GCOL_DETAIL_TRY(gcol_table_make(columns, (int32_t)most, out));
   made = 0; /* the table owns them */
 done:
   for (int64_t j = 0; j < made; ++j) gcol_column_free(columns[j]);
   free(columns);
-  gcol_buffer_free(places);
   gcol_buffer_free(map);
+  return status;
+}
+
+static gcol_status split_table(gcol_column_view input, const gcol_scalar *delimiter,
+                               int64_t max_splits, bool reverse, gcol_table **out,
+                               gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *places = NULL;
+  gcol_column *values = NULL;
+  const char *host_delim = NULL;
+  int64_t most = 0;
+  gcol_detail_split_spec sp;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(split_check(input, delimiter, max_splits, reverse, &host_delim, &sp));
+  /* the pieces are a temporary here: the table's columns are gathered from them */
+  GCOL_DETAIL_TRY(split_pieces(input, host_delim, sp, stream, NULL, &places, &values, &most));
+  GCOL_DETAIL_TRY(gcol_detail_split_table(gcol_column_get_view(values),
+                                          (const int64_t *)places->data, input.size, most, stream,
+                                          mr, out));
+done:
+  gcol_buffer_free(places);
   gcol_column_free(values);
   return status;
 }

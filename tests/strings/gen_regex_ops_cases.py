@@ -4,7 +4,8 @@ the host test of gcol's regex extract and replace (test_regex_host.c):
   - extract: re.search(p, s) and each group's span in UTF-8 bytes (-1 when unset or no
     match), the groups of gcol_strings_regex_extract's columns;
   - replace: re.sub(p, template, s, count) (gcol's max_count: -1 for all, Python's 0), or
-    the template's error (re.error) for a template Python rejects.
+    the template's error (re.error; IndexError for an unknown group name) for a template
+    Python rejects.
 
 Run: python3 tests/strings/gen_regex_ops_cases.py > tests/strings/regex_ops_cases.h
 """
@@ -28,11 +29,14 @@ SUB = [
     ("a", "\\377", -1), ("a|", "_", -1), ("$", "!", -1), ("^", "!", -1), ("\\b", "|", -1),
     ("a", "x", 0), ("(a)|(b)", "[\\1\\2]", -1), ("(?:a(b))?c", "<\\1>", -1),
     ("((((((((((a))))))))))", "\\10\\1", -1),
+    ("(?P<first>\\w)(?P<rest>\\w*)", "\\g<rest>\\g<first>", -1),
+    ("(?P<d>\\d)|(?P<e>\u20ac)", "[\\g<d>\\g<e>\\g<1>]", -1), ("(?P<_a1>a)", "\\g<_a1>\\g<0>", 1),
 ]
 
 BAD_TEMPLATES = [("(a)", "\\2"), ("a", "\\1"), ("a", "\\g<1>"),
                  ("a", "\\g<"), ("a", "\\g<>"), ("a", "\\g"), ("a", "\\q"), ("a", "x\\"),
-                 ("a", "\\400"), ("(a)", "\\g<2>"), ("(a)", "\\10")]
+                 ("a", "\\400"), ("(a)", "\\g<2>"), ("(a)", "\\10"), ("(?P<a>x)", "\\g<b>"),
+                 ("(?P<a>x)", "\\g<a-b>"), ("a", "\\g<x>"), ("(?P<a>x)", "\\g<1a>")]
 
 
 def c_string(s):
@@ -81,7 +85,7 @@ def main():
         try:
             rx.sub(t, "a")
             sys.exit("template %r is accepted" % t)
-        except re.error as e:
+        except (re.error, IndexError) as e:  # IndexError: an unknown group name
             w("    {%s, %s}, /* %s */\n" % (c_string(p), c_string(t), str(e).replace("*/", "* /")))
     w("};\n")
 

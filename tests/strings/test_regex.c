@@ -112,7 +112,8 @@ static const replace_spec replace_specs[] = {{"a", "-", -1},
                                              {"\\d+", "", 2},
                                              {"(\xe2\x82\xac)(x)?", "\\2\xc3\xa9\\1", -1},
                                              {"a*", "\\n", 0},
-                                             {"(.)", "\\1\\1", 1}};
+                                             {"(.)", "\\1\\1", 1},
+                                             {"(?P<w>a|b)(?P<n>\\d)?", "<\\g<n>\\g<w>>", -1}};
 #define NUM_REPLACE ((int64_t)(sizeof replace_specs / sizeof replace_specs[0]))
 
 /* Asserts the offsets type of a STRING output: INT64 when forced and there are bytes. */
@@ -197,8 +198,8 @@ static void check_extract_replace(const host_rows *h, int64_t begin, gcol_column
     gcol_host_strings *hs = NULL;
     gcol_detail_regex_template_host th;
     GCOL_TEST_OK(gcol_regex_compile(c->pattern, -1, 0, &re));
-    GCOL_TEST_OK(gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
-                                                  gcol_regex_num_groups(re), "test", &th));
+    GCOL_TEST_OK(gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl), &re->host,
+                                                  "test", &th));
     int32_t *scratch =
         (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(
                               &re->host.prog, gcol_detail_regex_replace_slots(&th.t)) *
@@ -433,7 +434,8 @@ static void test_bad_input(void **state) {
       GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_STATUS(
       gcol_strings_regex_replace(gcol_column_get_view(col), re, "\\g<x>", -1, -1, &out, NULL, NULL),
-      GCOL_ERROR_UNSUPPORTED);
+      GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "unknown group name 'x'"));
   GCOL_TEST_STATUS(
       gcol_strings_regex_replace(gcol_column_get_view(col), re, "x", -1, -2, &out, NULL, NULL),
       GCOL_ERROR_INVALID_ARGUMENT);

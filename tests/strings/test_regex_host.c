@@ -5,12 +5,16 @@
  * comparing it with an independent backtracking matcher over random patterns of the
  * supported subset (built as trees: the backtracker walks the tree, the compiler parses its
  * printed form) and random subjects of 1- to 4-byte characters and an invalid byte.
+ * Extract, replace, findall and split row by row (regex_ops.h) against Python's answers
+ * (regex_ops_cases.h, regex_split_cases.h), and the argument checks of the public
+ * findall and split calls, which fail before any device work.
  */
 #include "test_util.h"
 
 #include "gcol/strings/regex.h"
 #include "strings/regex_match.h"
 #include "strings/regex_ops.h"
+#include "strings_fake_views.h"
 
 typedef struct regex_case {
   const char *pattern;
@@ -47,6 +51,18 @@ typedef struct bad_template {
 } bad_template;
 
 #include "regex_ops_cases.h"
+
+typedef struct split_case {
+  const char *pattern;
+  unsigned flags;
+  const char *subject;
+  int kind; /* gcol_detail_regex_pieces_kind */
+  int64_t max_splits;
+  int count;
+  int first; /* the case's spans: split_spans[2 * first ..] */
+} split_case;
+
+#include "regex_split_cases.h"
 
 #define NUM(a) ((int64_t)(sizeof(a) / sizeof((a)[0])))
 
@@ -698,8 +714,8 @@ static void test_replace_known_answers(void **state) {
     gcol_detail_regex_host h;
     gcol_detail_regex_template_host t;
     GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
-    GCOL_TEST_OK(gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
-                                                  h.prog.num_groups, "test", &t));
+    GCOL_TEST_OK(
+        gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl), &h, "test", &t));
     int32_t *scratch = (int32_t *)malloc(
         (size_t)gcol_detail_regex_scratch_ints(&h.prog, gcol_detail_regex_replace_slots(&t.t)) * 4);
     assert_non_null(scratch);
@@ -733,8 +749,8 @@ static void test_bad_templates(void **state) {
     gcol_detail_regex_host h;
     gcol_detail_regex_template_host t;
     GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), 0, &h));
-    gcol_status const st = gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl),
-                                                            h.prog.num_groups, "test", &t);
+    gcol_status const st =
+        gcol_detail_regex_template_parse(c->tmpl, (int64_t)strlen(c->tmpl), &h, "test", &t);
     if (st != GCOL_ERROR_INVALID_ARGUMENT) {
       fail_msg("template \"%s\" of /%s/: status %d, want invalid argument", c->tmpl, c->pattern,
                (int)st);
@@ -742,16 +758,23 @@ static void test_bad_templates(void **state) {
     assert_null(t.block);
     gcol_detail_regex_host_free(&h);
   }
-  /* the message names the reference; a named reference is unsupported */
+  /* the message names the reference or the name */
+  gcol_detail_regex_host two;
   gcol_detail_regex_template_host t;
-  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("x\\3", 3, 2, "test", &t),
+  GCOL_TEST_OK(gcol_detail_regex_compile("(a)(?P<second>b)", 16, 0, &two));
+  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("x\\3", 3, &two, "test", &t),
                    GCOL_ERROR_INVALID_ARGUMENT);
   assert_non_null(strstr(gcol_last_error(), "invalid group reference 3"));
-  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("\\g<name>", 8, 2, "test", &t),
-                   GCOL_ERROR_UNSUPPORTED);
+  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("\\g<name>", 8, &two, "test", &t),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "unknown group name 'name'"));
   assert_null(t.block);
-  /* pieces: literal runs merged, references apart */
-  GCOL_TEST_OK(gcol_detail_regex_template_parse("ab\\n\\1c\\g<0>\\2", 14, 2, "test", &t));
+  GCOL_TEST_STATUS(gcol_detail_regex_template_parse("\\g<a-b>", 7, &two, "test", &t),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "bad character in group name 'a-b'"));
+  /* pieces: literal runs merged, references apart; a name is its group's number */
+  GCOL_TEST_OK(
+      gcol_detail_regex_template_parse("ab\\n\\1c\\g<0>\\g<second>", 22, &two, "test", &t));
   assert_int_equal(t.t.num_pieces, 5);
   assert_int_equal(t.t.max_group, 2);
   assert_int_equal(t.t.pieces[0].group, -1);
@@ -761,6 +784,149 @@ static void test_bad_templates(void **state) {
   assert_int_equal(t.t.pieces[3].group, 0);
   assert_int_equal(t.t.pieces[4].group, 2);
   gcol_detail_regex_template_free(&t);
+  gcol_detail_regex_host_free(&two);
+}
+
+/* ---------------------------------------------------------------- findall and split */
+
+static const char *const kind_names[] = {"findall", "split", "rsplit"};
+
+/* Python's answer for piece k of a case (an unset group: ""). */
+static void want_piece(const split_case *c, int k, int64_t *b, int64_t *e) {
+  *b = split_spans[2 * (c->first + k)];
+  *e = split_spans[2 * (c->first + k) + 1];
+  if (*b < 0) *b = *e = 0;
+}
+
+/* One case through the count pass's function and the write pass's enumeration. */
+static void check_split_case(int64_t index, const split_case *c) {
+  gcol_detail_regex_host h;
+  GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), c->flags, &h));
+  gcol_detail_regex_pieces_spec sp;
+  sp.kind = c->kind;
+  sp.group = c->kind == GCOL_DETAIL_REGEX_FINDALL ? h.prog.num_groups : 0;
+  sp.max_splits = c->max_splits;
+  int32_t *scratch = (int32_t *)malloc(
+      (size_t)gcol_detail_regex_scratch_ints(&h.prog, gcol_detail_regex_pieces_slots(sp)) * 4);
+  assert_non_null(scratch);
+  int64_t const n = (int64_t)strlen(c->subject);
+  int64_t const count = gcol_detail_regex_pieces_count(&h.prog, sp, c->subject, n, scratch);
+  if (count != c->count) {
+    fail_msg("case %lld: %s /%s/ (max %lld) on \"%s\": %lld pieces, want %d", (long long)index,
+             kind_names[c->kind], c->pattern, (long long)c->max_splits, c->subject,
+             (long long)count, c->count);
+  }
+  gcol_detail_regex_pieces_state st =
+      gcol_detail_regex_pieces_begin(&h.prog, sp, c->subject, n, scratch);
+  int64_t b = 0, e = 0, k = 0;
+  for (; gcol_detail_regex_pieces_next(&h.prog, sp, c->subject, n, &st, scratch, &b, &e); ++k) {
+    int64_t wb = 0, we = 0;
+    assert_true(k < c->count);
+    want_piece(c, (int)k, &wb, &we);
+    if (b < 0 || e < b || e > n || e - b != we - wb ||
+        memcmp(c->subject + b, c->subject + wb, (size_t)(we - wb)) != 0) {
+      fail_msg(
+          "case %lld: %s /%s/ (max %lld) on \"%s\": piece %lld is %lld..%lld, want "
+          "%lld..%lld",
+          (long long)index, kind_names[c->kind], c->pattern, (long long)c->max_splits, c->subject,
+          (long long)k, (long long)b, (long long)e, (long long)wb, (long long)we);
+    }
+  }
+  assert_int_equal(k, c->count);
+  /* enumeration is over: it stays over */
+  assert_false(gcol_detail_regex_pieces_next(&h.prog, sp, c->subject, n, &st, scratch, &b, &e));
+  free(scratch);
+  gcol_detail_regex_host_free(&h);
+}
+
+static void test_findall_split_known_answers(void **state) {
+  (void)state;
+  int64_t seen[3] = {0, 0, 0};
+  for (int64_t k = 0; k < NUM(split_cases); ++k) {
+    check_split_case(k, &split_cases[k]);
+    ++seen[split_cases[k].kind];
+  }
+  assert_true(seen[0] > 100 && seen[1] > 100 && seen[2] > 100);
+}
+
+/* rsplit cuts the last matches: spot checks written out, beside the generated table. */
+static void test_split_spot_checks(void **state) {
+  (void)state;
+  static const split_case spots[] = {
+      {"a*", 0, "baaac", GCOL_DETAIL_REGEX_FINDALL, -1, 4, 0}, /* "", "aaa", "", "" */
+      {",", 0, "a,b,c", GCOL_DETAIL_REGEX_RSPLIT, 1, 2, 4},    /* "a,b", "c" */
+      {"x*", 0, "", GCOL_DETAIL_REGEX_SPLIT, -1, 2, 6},        /* "", "" */
+      {",", 0, "", GCOL_DETAIL_REGEX_SPLIT, -1, 1, 8},         /* "" */
+      {"a", 0, "aa", GCOL_DETAIL_REGEX_SPLIT, 0, 1, 9},        /* "aa" */
+  };
+  static const int32_t spans[] = {0, 0, 1, 4, 4, 4, 5, 5, 0, 3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 2};
+  for (int64_t k = 0; k < NUM(spots); ++k) {
+    split_case const *c = &spots[k];
+    gcol_detail_regex_host h;
+    GCOL_TEST_OK(gcol_detail_regex_compile(c->pattern, (int64_t)strlen(c->pattern), c->flags, &h));
+    gcol_detail_regex_pieces_spec const sp = {c->kind, 0, c->max_splits};
+    int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(&h.prog, 2) * 4);
+    assert_non_null(scratch);
+    int64_t const n = (int64_t)strlen(c->subject);
+    gcol_detail_regex_pieces_state st =
+        gcol_detail_regex_pieces_begin(&h.prog, sp, c->subject, n, scratch);
+    int64_t b = 0, e = 0, j = 0;
+    for (; gcol_detail_regex_pieces_next(&h.prog, sp, c->subject, n, &st, scratch, &b, &e); ++j) {
+      assert_true(j < c->count);
+      assert_int_equal(b, spans[2 * (c->first + j)]);
+      assert_int_equal(e, spans[2 * (c->first + j) + 1]);
+    }
+    assert_int_equal(j, c->count);
+    free(scratch);
+    gcol_detail_regex_host_free(&h);
+  }
+}
+
+#define EXPECT_FAIL_TABLE(call, st, needle) \
+  do {                                      \
+    table = (gcol_table *)(uintptr_t)1;     \
+    GCOL_TEST_STATUS((call), (st));         \
+    expect_message(needle);                 \
+    assert_null(table);                     \
+  } while (0)
+
+/* Bad arguments are refused before any device work (the views' device memory is fake). */
+static void test_findall_split_argument_checks(void **state) {
+  (void)state;
+  gcol_column *out = NULL;
+  gcol_table *table = NULL;
+  gcol_regex *re = NULL, *two_groups = NULL;
+  GCOL_TEST_OK(gcol_regex_compile("(a)b", -1, 0, &re));
+  GCOL_TEST_OK(gcol_regex_compile("(a)(?:x)(b)", -1, 0, &two_groups));
+  gcol_column_view const offs3 = fake_view(GCOL_INT32, 3);
+  gcol_column_view const two = fake_strings(2, &offs3);
+  gcol_column_view const ints = fake_view(GCOL_INT32, 2);
+
+  EXPECT_FAIL(gcol_strings_findall(ints, re, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH,
+              "gcol_strings_findall: input is int32");
+  EXPECT_FAIL(gcol_strings_findall(two, NULL, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT,
+              "re is NULL");
+  EXPECT_FAIL(gcol_strings_findall(two, two_groups, &out, NULL, NULL), GCOL_ERROR_UNSUPPORTED,
+              "the pattern has 2 capturing groups");
+  GCOL_TEST_STATUS(gcol_strings_findall(two, re, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("out is NULL");
+  EXPECT_FAIL(gcol_strings_split_record_re(two, re, -2, &out, NULL, NULL),
+              GCOL_ERROR_INVALID_ARGUMENT, "gcol_strings_split_record_re: max_splits is -2");
+  EXPECT_FAIL(gcol_strings_rsplit_record_re(ints, re, -1, &out, NULL, NULL),
+              GCOL_ERROR_TYPE_MISMATCH, "gcol_strings_rsplit_record_re: input is int32");
+  EXPECT_FAIL(gcol_strings_rsplit_record_re(two, NULL, 1, &out, NULL, NULL),
+              GCOL_ERROR_INVALID_ARGUMENT, "re is NULL");
+  EXPECT_FAIL_TABLE(gcol_strings_split_re(ints, re, -1, &table, NULL, NULL),
+                    GCOL_ERROR_TYPE_MISMATCH, "gcol_strings_split_re: input is int32");
+  EXPECT_FAIL_TABLE(gcol_strings_rsplit_re(two, re, INT64_MIN, &table, NULL, NULL),
+                    GCOL_ERROR_INVALID_ARGUMENT, "gcol_strings_rsplit_re: max_splits is");
+  EXPECT_FAIL_TABLE(gcol_strings_split_re(two, NULL, -1, &table, NULL, NULL),
+                    GCOL_ERROR_INVALID_ARGUMENT, "re is NULL");
+  GCOL_TEST_STATUS(gcol_strings_rsplit_re(two, re, -1, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("out is NULL");
+  gcol_regex_free(two_groups);
+  gcol_regex_free(re);
 }
 
 int main(void) {
@@ -772,6 +938,9 @@ int main(void) {
       cmocka_unit_test(test_extract_known_answers),
       cmocka_unit_test(test_replace_known_answers),
       cmocka_unit_test(test_bad_templates),
+      cmocka_unit_test(test_findall_split_known_answers),
+      cmocka_unit_test(test_split_spot_checks),
+      cmocka_unit_test(test_findall_split_argument_checks),
   };
   return GCOL_TEST_RUN("strings_regex_host", tests);
 }
