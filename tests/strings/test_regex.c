@@ -292,11 +292,10 @@ static void check_ops(const host_rows *h, int64_t begin, gcol_column_view v, boo
 }
 
 static void test_sizes(void **state) {
-  (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1401);
   for (size_t k = 0; k < gcol_test_num_sizes; ++k) {
     int64_t const n = gcol_test_sizes[k];
-    if (n > 5000) continue;
+    if (n > 5000 || !gcol_test_in_part(state, k)) continue;
     host_rows h = make_rows(&rng, n, 8, GCOL_TEST_RANDOM_NULLS);
     gcol_column *col = to_device(&h, false, true);
     check_ops(&h, 0, gcol_column_get_view(col), true, "sizes");
@@ -305,7 +304,7 @@ static void test_sizes(void **state) {
   }
 }
 
-static void run_slices(bool wide) {
+static void run_slices(void **state, bool wide) {
   gcol_test_rng rng = gcol_test_rng_make(wide ? 1403 : 1402);
   static const int64_t begins[] = {0, 1, 3, 5, 7, 31, 33, 63, 65};
   for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
@@ -313,6 +312,7 @@ static void run_slices(bool wide) {
     bool const masked = v != GCOL_TEST_NO_MASK;
     gcol_column *col = to_device(&h, wide, masked);
     for (size_t b = 0; b < sizeof begins / sizeof begins[0]; ++b) {
+      if (!gcol_test_in_part(state, b)) continue;
       gcol_column_view slice, twice;
       GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), begins[b], 190, &slice));
       check_ops(&h, begins[b], slice, masked, gcol_test_validity_name((gcol_test_validity)v));
@@ -328,15 +328,9 @@ static void run_slices(bool wide) {
   }
 }
 
-static void test_slices_validity(void **state) {
-  (void)state;
-  run_slices(false);
-}
+static void test_slices_validity(void **state) { run_slices(state, false); }
 
-static void test_slices_validity_int64_offsets(void **state) {
-  (void)state;
-  run_slices(true);
-}
+static void test_slices_validity_int64_offsets(void **state) { run_slices(state, true); }
 
 /* Long rows: the VM's time grows with the row, its memory does not. */
 static void test_long_rows(void **state) {
@@ -460,9 +454,19 @@ static void test_bad_input(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_sizes),
-      GCOL_TEST_GPU(test_slices_validity),
-      GCOL_TEST_GPU(test_slices_validity_int64_offsets),
+      /* in parts: under memcheck each whole case took two minutes */
+      GCOL_TEST_GPU_PART(test_sizes, 0, 4),
+      GCOL_TEST_GPU_PART(test_sizes, 1, 4),
+      GCOL_TEST_GPU_PART(test_sizes, 2, 4),
+      GCOL_TEST_GPU_PART(test_sizes, 3, 4),
+      GCOL_TEST_GPU_PART(test_slices_validity, 0, 4),
+      GCOL_TEST_GPU_PART(test_slices_validity, 1, 4),
+      GCOL_TEST_GPU_PART(test_slices_validity, 2, 4),
+      GCOL_TEST_GPU_PART(test_slices_validity, 3, 4),
+      GCOL_TEST_GPU_PART(test_slices_validity_int64_offsets, 0, 4),
+      GCOL_TEST_GPU_PART(test_slices_validity_int64_offsets, 1, 4),
+      GCOL_TEST_GPU_PART(test_slices_validity_int64_offsets, 2, 4),
+      GCOL_TEST_GPU_PART(test_slices_validity_int64_offsets, 3, 4),
       GCOL_TEST_GPU(test_long_rows),
       GCOL_TEST_GPU(test_allocation_failures),
       GCOL_TEST_GPU(test_bad_input),
