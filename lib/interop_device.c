@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gcol/bitmask.h"
+#include "internal/column.h"
 #include "internal/error.h"
 #include "internal/interop.h"
 #include "internal/nvtx.h"
@@ -292,12 +293,19 @@ gcol_status gcol_arrow_device_export_owned_column(gcol_column *column,
                                                   struct ArrowDeviceArray *out,
                                                   gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_REQUIRE(column != NULL, GCOL_ERROR_INVALID_ARGUMENT, "column is NULL");
+  /* The consumer reads the buffers until it releases the array: never spilled. */
+  gcol_status const status = gcol_detail_column_spill_expose(column, stream);
+  if (status != GCOL_OK) return status;
   return device_export(gcol_column_get_view(column), NULL, free_column, column, out, stream, mr);
 }
 
 gcol_status gcol_arrow_device_export_owned_table(gcol_table *table, struct ArrowDeviceArray *out,
                                                  gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_REQUIRE(table != NULL, GCOL_ERROR_INVALID_ARGUMENT, "table is NULL");
+  for (int32_t i = 0; i < table->num_columns; ++i) {
+    gcol_status const status = gcol_detail_column_spill_expose(table->columns[i], stream);
+    if (status != GCOL_OK) return status;
+  }
   gcol_table_view const view = gcol_table_get_view(table);
   gcol_column_view unused;
   memset(&unused, 0, sizeof unused);
