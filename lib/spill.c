@@ -253,33 +253,33 @@ static void lru_remove(gcol_detail_spill_record *r) {
   m->stats.spillable_bytes -= (int64_t)r->s->size;
 }
 
-/* Appends as the most recently used, or as the least (a spill that failed keeps its turn). */
-static void lru_insert(gcol_detail_spill_record *r, bool least_recent) {
+/* Inserts r after `prev` (NULL: as the least recently used). */
+static void lru_insert_after(gcol_detail_spill_record *r, gcol_detail_spill_record *prev) {
   gcol_detail_spill_manager *m = r->m;
-  if (least_recent) {
-    r->next = m->head;
-    if (m->head != NULL)
-      m->head->prev = r;
-    else
-      m->tail = r;
-    m->head = r;
+  r->prev = prev;
+  r->next = prev != NULL ? prev->next : m->head;
+  if (r->next != NULL) {
+    r->next->prev = r;
   } else {
-    r->prev = m->tail;
-    if (m->tail != NULL)
-      m->tail->next = r;
-    else
-      m->head = r;
     m->tail = r;
+  }
+  if (prev != NULL) {
+    prev->next = r;
+  } else {
+    m->head = r;
   }
   r->in_lru = true;
   m->stats.spillable_bytes += (int64_t)r->s->size;
 }
 
-/* Puts a record that nobody holds any more back where spills find it. */
-static void settle(gcol_detail_spill_record *r, bool least_recent) {
-  if (r->pins == 0 && !r->busy && !r->spilled && !r->exposed && !r->dead && !r->in_lru) {
-    lru_insert(r, least_recent);
-  }
+/* True when nothing keeps r from spilling: in the LRU list it belongs. */
+static bool may_spill(const gcol_detail_spill_record *r) {
+  return r->pins == 0 && !r->busy && !r->spilled && !r->exposed && !r->dead;
+}
+
+/* Puts a record that nobody holds any more back as the most recently used. */
+static void settle(gcol_detail_spill_record *r) {
+  if (may_spill(r) && !r->in_lru) lru_insert_after(r, r->m->tail);
 }
 
 static void expose_locked(gcol_detail_spill_record *r) {
@@ -322,7 +322,7 @@ static bool unpin_locked(gcol_detail_spill_record *r, const pin_list *list) {
   if (r->last_pinner == list) r->last_pinner = NULL;
   if (r->pins > 0) return false;
   if (r->dead) return true;
-  settle(r, false);
+  settle(r);
   return false;
 }
 
@@ -395,22 +395,28 @@ done:
 }
 
 /* Frees the device memory of the victims copied out, after the copies, and waits until the
- * frees have happened, so that the allocation that asked for room can have it. */
+ * frees have happened, so that the allocation that asked for room can have it. If the
+ * copies cannot be waited for, they count as failed: host copies freed, devices kept. */
 static gcol_status batch_finish(gcol_detail_spill_record *victims, cudaStream_t stream) {
-  gcol_status status = GCOL_OK;
-  if (stream != NULL) GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(stream));
+  cudaError_t err = stream != NULL ? cudaStreamSynchronize(stream) : cudaSuccess;
   for (gcol_detail_spill_record *r = victims; r != NULL; r = r->victim_next) {
     if (r->host == NULL) continue;
+    if (err != cudaSuccess) {
+      gcol_mr_deallocate(r->host_mr, r->host, r->s->size, (gcol_stream)stream);
+      r->host = NULL;
+      continue;
+    }
     gcol_mr_deallocate(r->s->mr, r->s->data, r->s->size, (gcol_stream)stream);
   }
-  if (stream != NULL) GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(stream));
-done:
-  return status;
+  if (err == cudaSuccess && stream != NULL) err = cudaStreamSynchronize(stream);
+  if (err == cudaSuccess) return GCOL_OK;
+  return gcol_detail_cuda_error((int)err, "gcol_spill_now", "waiting for the spill's copies");
 }
 
 /* Spilled victims become host-resident; the others go back to the head of the list. */
 static void batch_settle(gcol_detail_spill_manager *m, gcol_detail_spill_record *victims,
-                         size_t *spilled, size_t *failed) {
+                         size_t *spilled) {
+  gcol_detail_spill_record *kept = NULL; /* the last one put back: they keep their turns */
   pthread_mutex_lock(&m->lock);
   for (gcol_detail_spill_record *r = victims, *next = NULL; r != NULL; r = next) {
     next = r->victim_next;
@@ -425,8 +431,10 @@ static void batch_settle(gcol_detail_spill_manager *m, gcol_detail_spill_record 
       m->stats.device_bytes -= (int64_t)r->s->size;
       m->stats.host_bytes += (int64_t)r->s->size;
     } else {
-      *failed += 1;
-      settle(r, true);
+      if (may_spill(r)) {
+        lru_insert_after(r, kept); /* at the front, in their order: they keep their turns */
+        kept = r;
+      }
     }
   }
   pthread_cond_broadcast(&m->moved);
@@ -453,8 +461,9 @@ static gcol_status spill_batch(gcol_detail_spill_manager *m, size_t want, size_t
   }
   gcol_status const finished = batch_finish(victims, stream);
   if (status == GCOL_OK) status = finished;
+  failed = status != GCOL_OK; /* the buffer whose spill failed, and those after it, stay */
   if (event != NULL) cudaEventDestroy(event);
-  batch_settle(m, victims, spilled, &failed);
+  batch_settle(m, victims, spilled);
   double const seconds = seconds_now() - start;
   pthread_mutex_lock(&m->lock);
   m->stats.spill_seconds += seconds;
@@ -576,7 +585,7 @@ static gcol_status hold_locked(gcol_detail_spill_record *r, gcol_detail_spill_ac
     return GCOL_OK;
   }
   if (!pin_locked(r, pins)) {
-    settle(r, false);
+    settle(r);
     return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__,
                              "cannot grow a spill scope's list of pinned buffers");
   }
@@ -592,7 +601,7 @@ gcol_status gcol_detail_spill_acquire(gcol_buffer *buffer, gcol_detail_spill_acc
   gcol_status status = ensure_resident(r, stream, sync);
   if (status == GCOL_OK) status = hold_locked(r, access, NULL);
   if (status == GCOL_OK) buffer->data = s->data;
-  if (status != GCOL_OK) settle(r, false);
+  if (status != GCOL_OK) settle(r);
   pthread_mutex_unlock(&r->m->lock);
   return status;
 }
@@ -715,7 +724,7 @@ gcol_status gcol_detail_spill_register(gcol_detail_spill_manager *m, gcol_buffer
   s->spill = r;
   m->stats.buffers += 1;
   m->stats.device_bytes += (int64_t)s->size;
-  settle(r, false);
+  settle(r);
   pthread_mutex_unlock(&m->lock);
   return GCOL_OK;
 }
