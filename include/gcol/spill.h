@@ -81,7 +81,7 @@ typedef struct gcol_spill_options {
    *  host-memory buffers spillable (memcpy, no CUDA call: the CPU tests use this). */
   gcol_mr *host_mr;
   /** Bytes of pinned host memory the manager's own pool takes at its first spill (0: as
-   *  needed); it then grows by doubling. Unused with @ref host_mr. */
+   *  needed); it then grows by doubling. Unused with a host_mr. */
   size_t host_pool_initial;
 } gcol_spill_options;
 
