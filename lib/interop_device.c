@@ -11,6 +11,7 @@
 #include "internal/error.h"
 #include "internal/interop.h"
 #include "internal/nvtx.h"
+#include "internal/spill.h"
 
 /* ---- export ---- */
 
@@ -37,6 +38,13 @@ static void holder_unref(export_holder *h) {
 }
 
 static gcol_status holder_keep(export_holder *h, gcol_buffer *buffer) {
+  /* The exported array points into it until the consumer releases it: never spilled. */
+  gcol_status const exposed =
+      gcol_detail_spill_acquire(buffer, GCOL_DETAIL_SPILL_EXPOSE, buffer->stream, false);
+  if (exposed != GCOL_OK) {
+    gcol_buffer_free(buffer);
+    return exposed;
+  }
   if (h->num_buffers == h->capacity) {
     int32_t const cap = h->capacity == 0 ? 4 : h->capacity * 2;
     gcol_buffer **b = (gcol_buffer **)realloc(h->buffers, sizeof *b * (size_t)cap);
@@ -319,6 +327,13 @@ gcol_imported *gcol_detail_imported_create(void) {
 }
 
 gcol_status gcol_detail_imported_keep(gcol_imported *imp, gcol_buffer *buffer) {
+  /* The imported views point into it for as long as they live: never spilled. */
+  gcol_status const exposed =
+      gcol_detail_spill_acquire(buffer, GCOL_DETAIL_SPILL_EXPOSE, buffer->stream, false);
+  if (exposed != GCOL_OK) {
+    gcol_buffer_free(buffer);
+    return exposed;
+  }
   if (imp->num_buffers == imp->buffer_capacity) {
     int32_t const cap = imp->buffer_capacity == 0 ? 4 : imp->buffer_capacity * 2;
     gcol_buffer **b = (gcol_buffer **)realloc(imp->buffers, sizeof *b * (size_t)cap);
