@@ -636,7 +636,10 @@ static void destroy_dead(gcol_detail_spill_record *r) {
 void gcol_detail_spill_release_temporary(gcol_buffer_storage *s, gcol_stream stream) {
   if (s == NULL || s->spill == NULL) return;
   gcol_detail_spill_record *const r = s->spill;
-  GCOL_UNUSED(stream); /* the copy that read it ran on the storage's stream's successor */
+  /* Unused: what ran under a temporary pin (a copy-on-write copy, the first write of a new
+   * storage) ran on the storage's own stream or on one the storage's stream now waits for
+   * (lib/buffer.c), and spills wait for the storage's stream. */
+  GCOL_UNUSED(stream);
   pthread_mutex_lock(&r->m->lock);
   bool const destroy = unpin_locked(r, NULL);
   pthread_mutex_unlock(&r->m->lock);

@@ -592,7 +592,9 @@ static void threads_spill_and_bring_back_on_their_streams(void **state) {
     if (ctx[t].bad_rows != 0) fail_msg("thread %d: %lld wrong rows", t, (long long)ctx[t].bad_rows);
   }
   gcol_spill_statistics const after = stats_now();
-  assert_true(after.spills - before.spills >= NUM_THREADS * THREAD_COLUMNS);
+  /* 32 MiB made under a 6 MiB limit: most columns spilled at least once, and came back */
+  assert_true(after.spills - before.spills >= NUM_THREADS * THREAD_COLUMNS / 2);
+  assert_true(after.unspills - before.unspills >= NUM_THREADS * THREAD_COLUMNS / 2);
   assert_int_equal(after.host_bytes, 0);
   assert_int_equal(after.buffers, before.buffers);
   GCOL_TEST_OK(gcol_spill_disable());

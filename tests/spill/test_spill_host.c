@@ -9,6 +9,7 @@
  */
 #include <pthread.h>
 
+#include "internal/nvtx.h"
 #include "internal/spill.h"
 #include "test_util.h"
 
@@ -260,6 +261,32 @@ static void operations_pin_until_they_return(void **state) {
   assert_int_equal(live(spilled_to), 0);
 }
 
+/* The same through the internal entry points: nested operations pin until the outermost
+ * returns, and a temporary freed inside an operation goes at once, not at its end. */
+static void operation_pins_end_with_the_outermost_and_drop_freed_temporaries(void **state) {
+  (void)state;
+  gcol_detail_api_enter("outer");
+  gcol_buffer *kept = filled(300, 1, device);
+  gcol_buffer *temporary = filled(700, 2, device);
+  assert_false(gcol_buffer_is_spillable(kept));
+  gcol_buffer_free(temporary);
+  assert_int_equal(live(device), 300);
+  gcol_detail_api_enter("inner");
+  gcol_buffer *inner = filled(100, 3, device);
+  gcol_detail_api_leave();
+  assert_false(gcol_buffer_is_spillable(inner)); /* the outer operation still runs */
+  size_t spilled = 0;
+  GCOL_TEST_OK(gcol_spill_now(SIZE_MAX, &spilled));
+  assert_int_equal(spilled, 0);
+  gcol_detail_api_leave();
+  assert_true(gcol_buffer_is_spillable(kept));
+  assert_true(gcol_buffer_is_spillable(inner));
+  GCOL_TEST_OK(gcol_spill_now(SIZE_MAX, &spilled));
+  assert_int_equal(spilled, 400);
+  gcol_buffer_free(kept);
+  gcol_buffer_free(inner);
+}
+
 static void the_device_limit_spills_before_a_new_buffer(void **state) {
   (void)state;
   enable(2500, spilled_to);
@@ -471,6 +498,7 @@ int main(void) {
       SPILL_TEST(scopes_nest_and_end_in_order),
       SPILL_TEST(a_pinned_buffer_freed_in_a_scope_goes_at_its_end),
       SPILL_TEST(operations_pin_until_they_return),
+      SPILL_TEST(operation_pins_end_with_the_outermost_and_drop_freed_temporaries),
       SPILL_TEST(the_device_limit_spills_before_a_new_buffer),
       SPILL_TEST(the_spill_resource_spills_and_retries),
       SPILL_TEST(spilled_buffers_share_and_copy_on_write),
