@@ -849,6 +849,19 @@ gcol_status gcol_spill_disable(void) {
   return GCOL_OK;
 }
 
+gcol_status gcol_spill_get_options(gcol_spill_options *out) {
+  GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
+  gcol_spill_options_init(out);
+  pthread_once(&environment_once, read_environment);
+  gcol_detail_spill_manager *m = NULL;
+  gcol_status const status = manager_or_error(&m, __func__);
+  if (status != GCOL_OK) return status;
+  pthread_mutex_lock(&m->lock);
+  *out = m->options;
+  pthread_mutex_unlock(&m->lock);
+  return GCOL_OK;
+}
+
 bool gcol_spill_is_enabled(void) {
   pthread_once(&environment_once, read_environment);
   if (!atomic_load(&any_manager)) return false;

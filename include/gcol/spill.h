@@ -127,6 +127,14 @@ gcol_status gcol_spill_enable(const gcol_spill_options *options);
  */
 gcol_status gcol_spill_disable(void);
 
+/**
+ * @brief The current device's options (those of gcol_spill_enable(), or of the environment;
+ *        defaults where spilling was never configured).
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out), ::GCOL_ERROR_UNSUPPORTED
+ *         (a device numbered 64 or more), ::GCOL_ERROR_OUT_OF_MEMORY.
+ */
+gcol_status gcol_spill_get_options(gcol_spill_options *out);
+
 /** @brief True when spilling is on for the current device. */
 bool gcol_spill_is_enabled(void);
 
