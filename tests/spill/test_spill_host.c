@@ -125,6 +125,27 @@ static void parses_configuration(void **state) {
   assert_int_equal(gcol_detail_spill_parse_switch(NULL), -1);
 }
 
+static void checks_its_arguments(void **state) {
+  (void)state;
+  gcol_mr *spill = (gcol_mr *)&spill; /* not NULL: must be reset */
+  GCOL_TEST_STATUS(gcol_mr_spill_create(NULL, &spill), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(spill);
+  GCOL_TEST_STATUS(gcol_mr_spill_create(device, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_mr broken = *device;
+  broken.deallocate = NULL;
+  GCOL_TEST_STATUS(gcol_mr_spill_create(&broken, &spill), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_spill_statistics_get(NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_spill_get_options(NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_column_acquire_view(NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_table_view tv;
+  GCOL_TEST_STATUS(gcol_table_acquire_view(NULL, NULL, &tv), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_false(gcol_buffer_is_spilled(NULL));
+  assert_false(gcol_buffer_is_spillable(NULL));
+  size_t spilled = 1;
+  GCOL_TEST_OK(gcol_spill_now(0, &spilled));
+  assert_int_equal(spilled, 0);
+}
+
 static void spills_least_recently_used_first(void **state) {
   (void)state;
   gcol_buffer *b[4];
@@ -493,6 +514,7 @@ static void threads_spill_and_bring_back_at_once(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       SPILL_TEST(parses_configuration),
+      SPILL_TEST(checks_its_arguments),
       SPILL_TEST(spills_least_recently_used_first),
       SPILL_TEST(scopes_pin_and_outside_views_expose),
       SPILL_TEST(scopes_nest_and_end_in_order),
