@@ -16,14 +16,13 @@
  * A spilled buffer comes back to the device when it is used. Every use goes through a call
  * that decides how long the device pointer must stay valid:
  *
- * | call | inside a scope (or an operation) | outside any scope |
- * | --- | --- | --- |
- * | gcol_column_get_view(), gcol_table_get_view(), gcol_frame_get_view() | brings back, pins |
- * brings back, exposes | | gcol_column_acquire_view(), gcol_table_acquire_view() (status, stream) |
- * brings back, pins | brings back, exposes | | gcol_column_get_mutable_view(),
- * gcol_column_make_mutable(), gcol_buffer_make_mutable() | brings back, pins | brings back, exposes
- * | | gcol_buffer_expose(), gcol_column_expose() | brings back, exposes | brings back, exposes | |
- * shallow copies, gcol_*_free, slices of a view | nothing (no bytes are read) | nothing |
+ * - gcol_column_get_view(), gcol_table_get_view(), gcol_frame_get_view(), and with a status
+ *   and a stream gcol_column_acquire_view(), gcol_table_acquire_view(): bring back, then pin
+ *   inside a scope (or an operation), expose outside any scope;
+ * - write accesses, gcol_column_get_mutable_view(), gcol_column_make_mutable(),
+ *   gcol_buffer_make_mutable(): the same;
+ * - raw pointers, gcol_buffer_expose(), gcol_column_expose(): bring back, expose;
+ * - shallow copies, frees, slices of views, gcol_column_make(): nothing (no byte is read).
  *
  * *Pinned*: the buffer cannot spill until the scope ends (gcol_spill_scope_end()); a
  * public operation pins what it uses and makes until it returns. *Exposed*: the pointer
