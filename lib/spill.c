@@ -744,11 +744,14 @@ void *gcol_detail_spill_data(gcol_buffer_storage *s) {
 /* Drops this thread's operation pins of r (its buffers are all gone, so the running
  * operation no longer uses it). */
 static void drop_own_op_pins(gcol_detail_spill_record *r) {
-  for (size_t i = 0; i < op_pins.count && r->pins > 0; ++i) {
+  /* From the end: temporaries mostly go in the reverse order they came, and trailing holes
+   * are trimmed, so an operation with many temporaries keeps a short list. */
+  for (size_t i = op_pins.count; i-- > 0 && r->pins > 0;) {
     if (op_pins.items[i] != r) continue;
     op_pins.items[i] = NULL;
     r->pins -= 1;
   }
+  while (op_pins.count > 0 && op_pins.items[op_pins.count - 1] == NULL) --op_pins.count;
   if (r->last_pinner == &op_pins) r->last_pinner = NULL;
 }
 
