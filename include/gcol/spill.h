@@ -121,7 +121,8 @@ gcol_status gcol_spill_enable(const gcol_spill_options *options);
 
 /**
  * @brief Turns spilling off for the current device: new buffers are not spillable and
- *        nothing spills any more; spilled buffers still come back when used.
+ *        nothing spills any more; spilled buffers still come back when used. The manager
+ *        and its pinned pool are kept for the process.
  * @return ::GCOL_OK, ::GCOL_ERROR_UNSUPPORTED (a device numbered 64 or more).
  */
 gcol_status gcol_spill_disable(void);
