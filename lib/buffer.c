@@ -6,23 +6,21 @@
  * has exactly one buffer (exposing makes the buffer unique first, and a shallow copy of an
  * exposed storage copies it), so the flag never has to be read together with the count.
  * Copies of host-memory storage (GCOL_MEMORY_HOST, the CPU tests' resource) are memcpy, so
- * the bookkeeping runs without a GPU. */
+ * the bookkeeping runs without a GPU.
+ *
+ * Spillable storages (made while spilling is on, lib/spill.c) move between device and host:
+ * every access that hands out or uses their pointer goes through gcol_detail_spill_acquire
+ * first (it brings the bytes back and pins or exposes them), and their `data` is read under
+ * the manager's lock. Nothing changes for the others. */
 #include <cuda_runtime_api.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gcol/buffer.h"
+#include "internal/buffer.h"
 #include "internal/error.h"
-
-struct gcol_buffer_storage {
-  atomic_llong refs;   /* buffers over this storage */
-  atomic_bool exposed; /* a pointer went out for arbitrary use: never share again */
-  void *data;
-  size_t size;
-  gcol_mr *mr;
-  gcol_stream stream;
-};
+#include "internal/spill.h"
 
 /* Process-wide counters of gcol_buffer_statistics (monotonic, relaxed: statistics only). */
 static atomic_ullong stat_shared_copies;
@@ -40,7 +38,15 @@ static gcol_status storage_create(size_t size, gcol_mr *mr, gcol_stream stream,
   s->mr = mr;
   s->stream = stream;
   s->size = size;
+  gcol_detail_spill_manager *const manager = gcol_detail_spill_prepare(mr, size);
   GCOL_DETAIL_TRY(gcol_mr_allocate(mr, &s->data, size, stream));
+  if (manager != NULL) {
+    status = gcol_detail_spill_register(manager, s);
+    if (status != GCOL_OK) {
+      gcol_mr_deallocate(mr, s->data, size, stream);
+      goto done;
+    }
+  }
   *out = s;
   s = NULL;
 done:
@@ -48,17 +54,23 @@ done:
   return status;
 }
 
-/* Drops one reference; the last frees the allocation on the storage's stream. */
-static void storage_unref(gcol_buffer_storage *s) {
-  if (s == NULL) return;
-  if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
+void gcol_detail_storage_destroy(gcol_buffer_storage *s) {
   gcol_mr_deallocate(s->mr, s->data, s->size, s->stream);
   free(s);
 }
 
+/* Drops one reference; the last frees the allocation on the storage's stream (or, for a
+ * storage a spill scope pins, the scope's end does). */
+static void storage_unref(gcol_buffer_storage *s) {
+  if (s == NULL) return;
+  if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
+  if (s->spill != NULL && !gcol_detail_spill_forget(s)) return;
+  gcol_detail_storage_destroy(s);
+}
+
 static void point_at(gcol_buffer *buffer, gcol_buffer_storage *s) {
   buffer->storage = s;
-  buffer->data = s->data;
+  buffer->data = s->spill != NULL ? gcol_detail_spill_data(s) : s->data;
   buffer->size = s->size;
   buffer->mr = s->mr;
   buffer->stream = s->stream;
@@ -85,7 +97,13 @@ static gcol_status storage_copy(const gcol_buffer_storage *s, gcol_stream stream
                                 atomic_ullong *counter, gcol_buffer_storage **out) {
   gcol_status status = GCOL_OK;
   gcol_buffer_storage *fresh = NULL;
+  bool pinned = false;
+  gcol_buffer handle = {NULL, 0, NULL, NULL, NULL};
   GCOL_DETAIL_TRY(storage_create(s->size, s->mr, stream, &fresh));
+  /* A new spillable storage outside any scope could spill before it is written. */
+  handle.storage = fresh;
+  GCOL_DETAIL_TRY(gcol_detail_spill_acquire(&handle, GCOL_DETAIL_SPILL_TEMPORARY, stream, false));
+  pinned = true;
   if (s->size > 0) {
     if (s->mr->kind == GCOL_MEMORY_HOST) {
       memcpy(fresh->data, s->data, s->size);
@@ -102,9 +120,9 @@ static gcol_status storage_copy(const gcol_buffer_storage *s, gcol_stream stream
                               memory_order_relaxed);
   }
   *out = fresh;
-  fresh = NULL;
 done:
-  storage_unref(fresh);
+  if (pinned) gcol_detail_spill_release_temporary(*out != NULL ? *out : fresh, stream);
+  if (*out == NULL) storage_unref(fresh);
   return status;
 }
 
@@ -129,19 +147,23 @@ gcol_status gcol_buffer_create_copy(const void *src, size_t size, gcol_stream st
                                     gcol_mr *mr, gcol_buffer **out) {
   gcol_status status = GCOL_OK;
   gcol_buffer *buffer = NULL;
-  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  bool pinned = false;
+  GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   *out = NULL;
   GCOL_DETAIL_CHECK(src != NULL || size == 0, GCOL_ERROR_INVALID_ARGUMENT,
                     "src is NULL but size is %zu", size);
   GCOL_DETAIL_TRY(gcol_buffer_create(size, stream, mr, &buffer));
+  /* Spillable and outside any scope, it could spill before the copy: pinned meanwhile. */
+  GCOL_DETAIL_TRY(gcol_detail_spill_acquire(buffer, GCOL_DETAIL_SPILL_TEMPORARY, stream, false));
+  pinned = true;
   if (size > 0) {
     GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(buffer->data, src, size, cudaMemcpyDefault,
                                          (cudaStream_t)stream));
   }
   *out = buffer;
-  buffer = NULL;
 done:
-  gcol_buffer_free(buffer);
+  if (pinned) gcol_detail_spill_release_temporary(buffer->storage, stream);
+  if (*out == NULL) gcol_buffer_free(buffer);
   return status;
 }
 
@@ -172,15 +194,31 @@ done:
   return status;
 }
 
+/* The copy a write access makes of a shared storage; a spillable source is pinned (and
+ * brought back) while it is read. */
+static gcol_status copy_for_write(gcol_buffer *buffer, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer_storage *const old = buffer->storage;
+  gcol_buffer_storage *fresh = NULL;
+  GCOL_DETAIL_TRY(gcol_detail_spill_acquire(buffer, GCOL_DETAIL_SPILL_TEMPORARY, stream, false));
+  status = storage_copy(old, stream, &stat_write_copies, &fresh);
+  gcol_detail_spill_release_temporary(old, stream);
+  if (status != GCOL_OK) goto done;
+  storage_unref(old);
+  point_at(buffer, fresh);
+done:
+  return status;
+}
+
 gcol_status gcol_buffer_make_mutable(gcol_buffer *buffer, gcol_stream stream) {
   gcol_status status = GCOL_OK;
-  gcol_buffer_storage *fresh = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(buffer);
   if (buffer->storage == NULL) goto done; /* a struct gcol did not make: nothing to share */
-  if (atomic_load_explicit(&buffer->storage->refs, memory_order_acquire) == 1) goto done;
-  GCOL_DETAIL_TRY(storage_copy(buffer->storage, stream, &stat_write_copies, &fresh));
-  storage_unref(buffer->storage);
-  point_at(buffer, fresh);
+  if (atomic_load_explicit(&buffer->storage->refs, memory_order_acquire) != 1) {
+    GCOL_DETAIL_TRY(copy_for_write(buffer, stream));
+  }
+  /* The caller writes through buffer->data next: keep the bytes on the device. */
+  GCOL_DETAIL_TRY(gcol_detail_spill_acquire(buffer, GCOL_DETAIL_SPILL_VIEW, stream, false));
 done:
   return status;
 }
@@ -191,6 +229,7 @@ gcol_status gcol_buffer_expose(gcol_buffer *buffer, gcol_stream stream, void **o
   *out = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(buffer);
   GCOL_DETAIL_TRY(gcol_buffer_make_mutable(buffer, stream));
+  GCOL_DETAIL_TRY(gcol_detail_spill_acquire(buffer, GCOL_DETAIL_SPILL_EXPOSE, stream, false));
   if (buffer->storage != NULL) {
     atomic_store_explicit(&buffer->storage->exposed, true, memory_order_release);
   }
@@ -240,7 +279,10 @@ void *gcol_buffer_release(gcol_buffer *buffer) {
                       (long long)uses);
     return NULL;
   }
-  void *data = buffer->data;
+  if (buffer->storage != NULL && gcol_detail_spill_detach(buffer->storage) != GCOL_OK) {
+    return NULL; /* pinned, or cannot come back: the message says which */
+  }
+  void *data = buffer->storage != NULL ? buffer->storage->data : buffer->data;
   free(buffer->storage);
   free(buffer);
   return data;

@@ -6,29 +6,68 @@
 #include "gcol/column.h"
 #include "internal/column.h"
 #include "internal/error.h"
+#include "internal/spill.h"
+
+/* A buffer's pointer for a view: a spillable buffer is brought back first and pinned or
+ * exposed (lib/spill.c); NULL when that fails. */
+static const void *buffer_pointer(gcol_buffer *buffer, gcol_detail_spill_access access,
+                                  gcol_stream stream, bool sync, gcol_status *status) {
+  if (buffer == NULL) return NULL;
+  gcol_status const st = gcol_detail_spill_acquire(buffer, access, stream, sync);
+  if (st == GCOL_OK) return buffer->data;
+  if (*status == GCOL_OK) *status = st;
+  return NULL;
+}
+
+/* The view of a column, its children's views refreshed (so they follow changes to the
+ * children); every buffer goes through `access`. On failure the pointers of the buffers
+ * that could not come back are NULL and the first status is returned. */
+static gcol_status view_of(const gcol_column *column, gcol_detail_spill_access access,
+                           gcol_stream stream, bool sync, gcol_column_view *v) {
+  gcol_status status = GCOL_OK;
+  memset(v, 0, sizeof *v);
+  if (column == NULL) return GCOL_OK;
+  for (int32_t i = 0; i < column->num_children; ++i) {
+    gcol_status const st =
+        view_of(column->children[i], access, stream, sync, &column->child_views[i]);
+    if (status == GCOL_OK) status = st;
+  }
+  v->type = column->type;
+  v->size = column->size;
+  v->offset = 0;
+  v->data = buffer_pointer(column->data, access, stream, sync, &status);
+  v->null_mask = (const uint32_t *)buffer_pointer(column->null_mask, access, stream, sync, &status);
+  v->null_count = column->null_mask != NULL ? column->null_count : 0;
+  v->num_children = column->num_children;
+  v->children = column->child_views;
+  if (column->type.id == GCOL_DICTIONARY32 && column->num_children > 0) {
+    /* A dictionary's validity is its indices' validity. */
+    v->null_mask = column->child_views[GCOL_DICTIONARY_INDICES_CHILD].null_mask;
+    v->null_count = column->child_views[GCOL_DICTIONARY_INDICES_CHILD].null_count;
+  }
+  return status;
+}
 
 gcol_column_view gcol_column_get_view(const gcol_column *column) {
   gcol_column_view v;
-  memset(&v, 0, sizeof v);
-  if (column == NULL) return v;
-  /* Children views are refreshed on every call so they follow changes to the children. */
-  for (int32_t i = 0; i < column->num_children; ++i) {
-    column->child_views[i] = gcol_column_get_view(column->children[i]);
-  }
-  v.type = column->type;
-  v.size = column->size;
-  v.offset = 0;
-  v.data = column->data != NULL ? column->data->data : NULL;
-  v.null_mask = column->null_mask != NULL ? (const uint32_t *)column->null_mask->data : NULL;
-  v.null_count = v.null_mask != NULL ? column->null_count : 0;
-  v.num_children = column->num_children;
-  v.children = column->child_views;
-  if (column->type.id == GCOL_DICTIONARY32 && column->num_children > 0) {
-    /* A dictionary's validity is its indices' validity. */
-    v.null_mask = column->child_views[GCOL_DICTIONARY_INDICES_CHILD].null_mask;
-    v.null_count = column->child_views[GCOL_DICTIONARY_INDICES_CHILD].null_count;
-  }
+  /* Without a stream to order it on, a buffer that comes back is copied and waited for. */
+  (void)view_of(column, GCOL_DETAIL_SPILL_VIEW, NULL, true, &v);
   return v;
+}
+
+gcol_status gcol_column_acquire_view(const gcol_column *column, gcol_stream stream,
+                                     gcol_column_view *out) {
+  GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
+  memset(out, 0, sizeof *out);
+  GCOL_DETAIL_REQUIRE(column != NULL, GCOL_ERROR_INVALID_ARGUMENT, "column is NULL");
+  gcol_status const status = view_of(column, GCOL_DETAIL_SPILL_VIEW, stream, false, out);
+  if (status != GCOL_OK) memset(out, 0, sizeof *out);
+  return status;
+}
+
+gcol_status gcol_detail_column_spill_expose(const gcol_column *column, gcol_stream stream) {
+  gcol_column_view unused;
+  return view_of(column, GCOL_DETAIL_SPILL_EXPOSE, stream, false, &unused);
 }
 
 gcol_status gcol_column_get_mutable_view(gcol_column *column, gcol_stream stream,

@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "gcol/bitmask.h"
+#include "internal/column.h"
 #include "internal/error.h"
 #include "internal/interop.h"
 #include "internal/nvtx.h"
+#include "internal/spill.h"
 
 /* ---- export ---- */
 
@@ -36,6 +38,13 @@ static void holder_unref(export_holder *h) {
 }
 
 static gcol_status holder_keep(export_holder *h, gcol_buffer *buffer) {
+  /* The exported array points into it until the consumer releases it: never spilled. */
+  gcol_status const exposed =
+      gcol_detail_spill_acquire(buffer, GCOL_DETAIL_SPILL_EXPOSE, buffer->stream, false);
+  if (exposed != GCOL_OK) {
+    gcol_buffer_free(buffer);
+    return exposed;
+  }
   if (h->num_buffers == h->capacity) {
     int32_t const cap = h->capacity == 0 ? 4 : h->capacity * 2;
     gcol_buffer **b = (gcol_buffer **)realloc(h->buffers, sizeof *b * (size_t)cap);
@@ -292,12 +301,19 @@ gcol_status gcol_arrow_device_export_owned_column(gcol_column *column,
                                                   struct ArrowDeviceArray *out,
                                                   gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_REQUIRE(column != NULL, GCOL_ERROR_INVALID_ARGUMENT, "column is NULL");
+  /* The consumer reads the buffers until it releases the array: never spilled. */
+  gcol_status const status = gcol_detail_column_spill_expose(column, stream);
+  if (status != GCOL_OK) return status;
   return device_export(gcol_column_get_view(column), NULL, free_column, column, out, stream, mr);
 }
 
 gcol_status gcol_arrow_device_export_owned_table(gcol_table *table, struct ArrowDeviceArray *out,
                                                  gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_REQUIRE(table != NULL, GCOL_ERROR_INVALID_ARGUMENT, "table is NULL");
+  for (int32_t i = 0; i < table->num_columns; ++i) {
+    gcol_status const status = gcol_detail_column_spill_expose(table->columns[i], stream);
+    if (status != GCOL_OK) return status;
+  }
   gcol_table_view const view = gcol_table_get_view(table);
   gcol_column_view unused;
   memset(&unused, 0, sizeof unused);
@@ -311,6 +327,13 @@ gcol_imported *gcol_detail_imported_create(void) {
 }
 
 gcol_status gcol_detail_imported_keep(gcol_imported *imp, gcol_buffer *buffer) {
+  /* The imported views point into it for as long as they live: never spilled. */
+  gcol_status const exposed =
+      gcol_detail_spill_acquire(buffer, GCOL_DETAIL_SPILL_EXPOSE, buffer->stream, false);
+  if (exposed != GCOL_OK) {
+    gcol_buffer_free(buffer);
+    return exposed;
+  }
   if (imp->num_buffers == imp->buffer_capacity) {
     int32_t const cap = imp->buffer_capacity == 0 ? 4 : imp->buffer_capacity * 2;
     gcol_buffer **b = (gcol_buffer **)realloc(imp->buffers, sizeof *b * (size_t)cap);

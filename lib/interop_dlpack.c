@@ -8,6 +8,7 @@
 #include "internal/error.h"
 #include "internal/interop.h"
 #include "internal/nvtx.h"
+#include "internal/spill.h"
 
 /* What a tensor gcol hands out keeps: shape, strides, the owner or the copy, the tensor. */
 typedef struct dl_context {
@@ -193,6 +194,8 @@ gcol_status gcol_dlpack_export_table(gcol_table_view table, DLManagedTensorVersi
   c->versioned.flags = DLPACK_FLAG_BITMASK_IS_COPIED;
   c->versioned.manager_ctx = c;
   c->versioned.deleter = delete_versioned;
+  /* The consumer reads the copy until it calls the deleter: never spilled under it. */
+  GCOL_DETAIL_TRY(gcol_detail_spill_expose_outlasting(&c->copy, 1, stream));
   *out = &c->versioned;
   c = NULL;
 done:

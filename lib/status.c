@@ -8,6 +8,7 @@
 #include "internal/error.h"
 #include "internal/log.h"
 #include "internal/nvtx.h"
+#include "internal/spill.h"
 
 #define GCOL_DETAIL_MESSAGE_SIZE 1024
 
@@ -45,8 +46,13 @@ void gcol_detail_api_enter(const char *name) {
 }
 
 void gcol_detail_api_leave(void) {
-  if (api_depth > 0 && --api_depth == 0) api_name = NULL;
+  if (api_depth > 0 && --api_depth == 0) {
+    api_name = NULL;
+    gcol_detail_spill_operation_end(); /* what the operation pinned may spill again */
+  }
 }
+
+int gcol_detail_api_depth(void) { return api_depth; }
 
 gcol_status gcol_detail_error(gcol_status status, const char *func, const char *format, ...) {
   /* the public function the user called, not the helper that found the error */

@@ -113,6 +113,22 @@ gcol_table_view gcol_table_get_view(const gcol_table *table) {
   return v;
 }
 
+gcol_status gcol_table_acquire_view(const gcol_table *table, gcol_stream stream,
+                                    gcol_table_view *out) {
+  GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
+  memset(out, 0, sizeof *out);
+  GCOL_DETAIL_REQUIRE(table != NULL, GCOL_ERROR_INVALID_ARGUMENT, "table is NULL");
+  for (int32_t i = 0; i < table->num_columns; ++i) {
+    gcol_status const status =
+        gcol_column_acquire_view(table->columns[i], stream, &table->views[i]);
+    if (status != GCOL_OK) return status;
+  }
+  out->columns = table->views;
+  out->num_columns = table->num_columns;
+  out->num_rows = table->num_rows;
+  return GCOL_OK;
+}
+
 gcol_status gcol_table_copy(gcol_table_view view, gcol_stream stream, gcol_mr *mr,
                             gcol_table **out) {
   gcol_status status = GCOL_OK;

@@ -26,6 +26,12 @@
  * gcol_buffer_free(b);
  * @endcode
  *
+ * Spilling (gcol/spill.h): a buffer made while spilling is on may have its bytes moved to
+ * host memory while nothing pins or exposes it; then `data` dangles. gcol_buffer_make_mutable()
+ * and gcol_buffer_expose() bring the bytes back and refresh `data` (pinned to the open scope,
+ * or exposed); read `data` only after one of them, or right after gcol_buffer_create() before
+ * anything else allocates.
+ *
  * Threads: the storage's count is atomic, so buffers that share a storage may be copied,
  * made mutable, exposed and freed from different threads at once. One buffer struct is not
  * to be changed (made mutable, exposed, freed, released) by one thread while another uses it.

@@ -23,6 +23,9 @@
  * everything that writes through a mutable view (gcol_fill_in_place()). Code that keeps a
  * column's pointers for writing elsewhere calls gcol_column_expose() first.
  *
+ * Spilling (gcol/spill.h): views and write accesses bring spilled buffers back and pin them
+ * to the open scope, or expose them when no scope is open.
+ *
  * @code
  * int64_t values[4] = {1, 2, 3, 4};
  * uint8_t valid[4] = {1, 0, 1, 1};
@@ -141,8 +144,32 @@ GCOL_HD_INLINE gcol_column_view gcol_mutable_column_view_to_view(gcol_mutable_co
   return r;
 }
 
-/** @brief The view of an owning column (valid while the column lives). */
+/**
+ * @brief The view of an owning column (valid while the column lives). A read access: never
+ *        copies (copy on write).
+ *
+ * With spilling on (gcol/spill.h), spilled buffers of the column are brought back first
+ * (copied on the spill manager's stream, waited for), then pinned to the running scope, or
+ * exposed (never spill again) when no scope is open. If a buffer cannot come back (no
+ * device memory), its pointer in the view is NULL and gcol_last_error() says why (an
+ * operation given that view fails its checks): use gcol_column_acquire_view() to get the
+ * status.
+ */
 gcol_column_view gcol_column_get_view(const gcol_column *column);
+
+/**
+ * @brief gcol_column_get_view() with a status and a stream: spilled buffers come back by
+ *        copies on @p stream (not waited for: use the view on @p stream), then are pinned to
+ *        the running scope, or exposed when no scope is open (gcol/spill.h).
+ * @param[in] column The column.
+ * @param[in] stream Stream the view will be used on.
+ * @param[out] out The view; zeroed on failure.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY (a spilled buffer cannot come back: it stays spilled,
+ *         nothing is lost; those that came back stay pinned or exposed), CUDA status.
+ */
+gcol_status gcol_column_acquire_view(const gcol_column *column, gcol_stream stream,
+                                     gcol_column_view *out);
 
 /**
  * @brief Write access: the mutable view of the top level of an owning column (data and null

@@ -13,6 +13,7 @@
 #include "gcol/types.h"
 #include "gcol/memory.h"
 #include "gcol/buffer.h"
+#include "gcol/spill.h"
 #include "gcol/bits.h"
 #include "gcol/bitmask.h"
 #include "gcol/column.h"

@@ -65,8 +65,24 @@ gcol_status gcol_table_view_slice(gcol_table_view view, int64_t begin, int64_t e
  */
 gcol_status gcol_table_make(gcol_column **columns, int32_t num_columns, gcol_table **out);
 
-/** @brief The view of an owning table (valid while the table lives). */
+/**
+ * @brief The view of an owning table (valid while the table lives): its columns'
+ *        gcol_column_get_view() (with spilling on, spilled buffers come back and are pinned
+ *        to the running scope, or exposed outside any scope; see gcol/spill.h).
+ */
 gcol_table_view gcol_table_get_view(const gcol_table *table);
+
+/**
+ * @brief gcol_table_get_view() with a status and a stream: every column through
+ *        gcol_column_acquire_view() on @p stream.
+ * @param[in] table The table.
+ * @param[in] stream Stream the view will be used on.
+ * @param[out] out The view; zeroed on failure.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers),
+ *         ::GCOL_ERROR_OUT_OF_MEMORY (a spilled buffer cannot come back), CUDA status.
+ */
+gcol_status gcol_table_acquire_view(const gcol_table *table, gcol_stream stream,
+                                    gcol_table_view *out);
 
 /**
  * @brief Deep-copies every column of @p view into a new table (see gcol_column_copy()).

@@ -30,6 +30,7 @@
 #include "detail/hash_table.cuh"
 #include "detail/scan.h"
 #include "gcol/join.h"
+#include "internal/spill.h"
 
 struct gcol_join_hash {
   gcol_buffer *slots; /* the hash map's slots (not direct) */
@@ -911,6 +912,12 @@ extern "C" gcol_status gcol_join_hash_create(gcol_table_view build_keys, gcol_nu
   gcol_buffer_free(h->rank); /* stream-ordered frees: no synchronization */
   gcol_buffer_free(h->counts);
   h->rank = h->counts = NULL;
+  {
+    /* The caller keeps the hash, whose map holds raw pointers: they must never spill. */
+    gcol_buffer *const kept[] = {h->slots,   h->present, h->dir,     h->keys,
+                                 h->offsets, h->rows,    h->row_slot};
+    GCOL_DETAIL_TRY(gcol_detail_spill_expose_outlasting(kept, 7, stream));
+  }
   *out = h;
   h = NULL;
 done:

@@ -17,6 +17,7 @@
 #include "common.cuh"
 #include "gcol/indexalator.h"
 #include "gcol/pack.h"
+#include "internal/spill.h"
 #include "pack/pack_format.h"
 
 /* Buffers at least this large are copied with cudaMemcpyAsync, smaller ones by the kernel. */
@@ -676,6 +677,8 @@ extern "C" gcol_status gcol_pack(gcol_table_view input, gcol_packed_table **out,
   }
   GCOL_DETAIL_TRY(build_metadata(&p, input.num_columns, input.num_columns == 0 ? 0 : input.num_rows,
                                  total, &packed->metadata, &packed->metadata_size));
+  /* The caller reads packed->data->data: never spilled under that pointer. */
+  GCOL_DETAIL_TRY(gcol_detail_spill_expose_outlasting(&packed->data, 1, stream));
   *out = packed;
   packed = NULL;
 done:
@@ -760,6 +763,7 @@ extern "C" gcol_status gcol_packed_table_deserialize(const uint8_t *bytes, size_
         cudaMemcpyAsync(packed->data->data, bytes + GCOL_PACK_SERIAL_HEADER_SIZE + metadata_size,
                         (size_t)data_size, cudaMemcpyHostToDevice, (cudaStream_t)stream));
   }
+  GCOL_DETAIL_TRY(gcol_detail_spill_expose_outlasting(&packed->data, 1, stream));
   *out = packed;
   packed = NULL;
 done:

@@ -17,6 +17,12 @@ extern "C" {
  * gcol_column_get_mutable_view (docs/design.md, "Copy on write"). */
 gcol_mutable_column_view gcol_detail_new_column_mutable_view(gcol_column *column);
 
+/* Exposes every spillable buffer of a column to the spill manager (brought back on
+ * `stream`; they never spill again), without the copy-on-write side of
+ * gcol_column_expose: for code that hands the column's pointers to a reader gcol cannot
+ * follow (an owned Arrow export). */
+gcol_status gcol_detail_column_spill_expose(const gcol_column *column, gcol_stream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,9 @@ extern "C" {
  * the ranges compiled out too. */
 void gcol_detail_api_enter(const char *name);
 void gcol_detail_api_leave(void);
+/* How many public functions this thread is inside (0: the caller's own code runs): the
+ * spill manager pins what a running operation uses and makes until the outermost returns. */
+int gcol_detail_api_depth(void);
 #if GCOL_NVTX
 /* Out of line (lib/nvtx.c), so only one file includes NVTX and creates the domain. */
 void gcol_detail_nvtx_push(const char *name);
