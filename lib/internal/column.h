@@ -5,6 +5,7 @@
 #define GCOL_INTERNAL_COLUMN_H
 
 #include "gcol/column.h"
+#include "gcol/table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -16,6 +17,11 @@ extern "C" {
  * unable to fail. Anything else, a column that came from the caller above all, goes through
  * gcol_column_get_mutable_view (docs/design.md, "Copy on write"). */
 gcol_mutable_column_view gcol_detail_new_column_mutable_view(gcol_column *column);
+
+/* The only column of a one-column @p table that an operation has just returned: the column
+ * moves to *out and the table struct is freed (the single-column forms of the table
+ * operations, gcol_column_gather and the like). Cannot fail; *out is NULL for NULL. */
+void gcol_detail_table_take_column(gcol_table *table, gcol_column **out);
 
 #ifdef __cplusplus
 }
