@@ -162,6 +162,14 @@ static void test_distinct_matches_table_form(void **state) {
         gcol_table *tab = NULL;
         GCOL_TEST_OK(gcol_column_distinct(in.views[i], keeps[k], eq, &column, NULL, NULL));
         GCOL_TEST_OK(gcol_distinct(table, &key, 1, keeps[k], eq, &tab, NULL, NULL));
+        if (keeps[k] == GCOL_KEEP_ANY) {
+          /* Any row of a group: the two calls may keep different ones (-0.0 or 0.0, and
+           * so at different places), so only the number of groups must agree. */
+          assert_int_equal(column->size, tab->num_rows);
+          gcol_column_free(column);
+          gcol_table_free(tab);
+          continue;
+        }
         expect_same("distinct", in.names[i], column, tab);
       }
     }
