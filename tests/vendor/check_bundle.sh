@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The single-file bundle (scripts/bundle, README "Vendoring"), as a user without Meson takes
 # it: written into a temporary folder, its gcol.h compiled as C11, C++17 and CUDA, its gcol.c
-# compiled, its gcol.cu through nvcc's preprocessor and C++ front end (cudafe++, which finds
-# a name that two sources define alike); then two copies under different namespaces
-# (--namespace liba, libb): both gcol.c compiled, liba's gcol.cu compiled (one translation
-# unit: about 100 s on an idle core, most of it in cicc and ptxas), examples/quickstart.c
-# built on liba and run, and liba's objects and libb's host object sharing no global
-# symbol. Prints TAP.
+# compiled (also under -DGCOL_NAMESPACE), its gcol.cu through nvcc's preprocessor and C++
+# front end (cudafe++, which finds a name that two sources define alike); then two copies
+# under different namespaces (--namespace liba, libb): both gcol.c compiled, liba's gcol.cu
+# compiled (one translation unit: about 100 s on an idle core, most of it in cicc and
+# ptxas), examples/quickstart.c built on liba and run, and liba's objects and libb's host
+# object sharing no global symbol. Prints TAP.
 #
 # A second device compile (libb's) would double the time, so GCOL_TEST_BUNDLE_BUILD=1 adds
 # it: libb's gcol.cu compiled, the four objects checked, and a program linking both copies
@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 full=${GCOL_TEST_BUNDLE_BUILD:-0}
 cuflags=(-std=c++17 --expt-relaxed-constexpr -O2 -gencode "arch=compute_$arch,code=sm_$arch")
 n=0 failed=0
-echo "1..$((full == 1 ? 14 : 11))"
+echo "1..$((full == 1 ? 15 : 12))"
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() {
   n=$((n + 1)) failed=1
@@ -67,6 +67,16 @@ check "gcol.c compiles (nvcc, with the host C compiler)" \
   "$nvcc" -O2 -c "$work/plain/gcol.c" -o "$work/plain/gcol_c.o"
 check "gcol.cu passes nvcc's preprocessor and front end (one translation unit)" \
   frontend "$work/plain/gcol.cu" "$work/plain/fe"
+
+# -DGCOL_NAMESPACE on the compile does what --namespace does.
+if out=$("$nvcc" -O2 -DGCOL_NAMESPACE=libc -c "$work/plain/gcol.c" -o "$work/plain/ns.o" 2>&1) &&
+   syms=$("$nm" -g --defined-only --format=posix "$work/plain/ns.o" | awk '{print $1}') &&
+   grep -qx libc_gcol_version <<<"$syms" && ! grep -q '^gcol_' <<<"$syms"; then
+  ok "gcol.c with -DGCOL_NAMESPACE=libc defines libc_gcol_version and no gcol_ symbol"
+else
+  not_ok "gcol.c with -DGCOL_NAMESPACE=libc defines libc_gcol_version and no gcol_ symbol" \
+    "$out$(grep '^gcol_' <<<"${syms:-}" | head -n 10)"
+fi
 
 # Two copies, as two libraries vendoring gcol would hold them.
 for ns in liba libb; do
