@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gcol/table.h"
+#include "internal/column.h"
 #include "internal/error.h"
 
 gcol_status gcol_table_view_make(const gcol_column_view *columns, int32_t num_columns,
@@ -185,6 +186,17 @@ gcol_status gcol_table_release(gcol_table *table, gcol_column ***out_columns,
   free(table->views);
   free(table);
   return GCOL_OK;
+}
+
+void gcol_detail_table_take_column(gcol_table *table, gcol_column **out) {
+  *out = NULL;
+  if (table == NULL) return;
+  if (table->num_columns == 1) {
+    *out = table->columns[0];
+    table->columns[0] = NULL;
+    table->num_columns = 0;
+  }
+  gcol_table_free(table);
 }
 
 void gcol_table_free(gcol_table *table) {

@@ -150,6 +150,48 @@ gcol_status gcol_scatter_scalars(const gcol_scalar *const *scalars, int32_t num_
 gcol_status gcol_reverse(gcol_table_view source, gcol_table **out, gcol_stream stream, gcol_mr *mr);
 
 /**
+ * @brief gcol_gather() of one column: row i of the output is row `gather_map[i]` of
+ *        @p source, without building a table view or unwrapping a table.
+ *
+ * The same rules as gcol_gather() (null map entries, policies, negative indices).
+ * @code
+ * gcol_column *picked = NULL;
+ * gcol_column_gather(gcol_column_get_view(prices), gcol_column_get_view(rows),
+ *                    GCOL_OUT_OF_BOUNDS_CHECK, GCOL_NEGATIVE_INDEX_NOT_ALLOWED, &picked,
+ *                    stream, NULL);
+ * @endcode
+ * @param[in] source The column to gather from (any type but DICTIONARY32; sliced or not).
+ * @param[in] gather_map Row indices, any integer type, any size.
+ * @param[in] policy Out-of-range handling, see ::gcol_out_of_bounds_policy.
+ * @param[in] negative Whether negative indices wrap.
+ * @param[out] out A column of `gather_map.size` rows of @p source's type; NULL on failure.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_gather(): ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, bad
+ *         option, malformed view, an out-of-range index under ::GCOL_OUT_OF_BOUNDS_CHECK),
+ *         ::GCOL_ERROR_TYPE_MISMATCH, ::GCOL_ERROR_UNSUPPORTED, ::GCOL_ERROR_OUT_OF_MEMORY,
+ *         CUDA status.
+ * @note Synchronizes as gcol_gather(). The caller owns *out (gcol_column_free()).
+ */
+gcol_status gcol_column_gather(gcol_column_view source, gcol_column_view gather_map,
+                               gcol_out_of_bounds_policy policy,
+                               gcol_negative_index_policy negative, gcol_column **out,
+                               gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief gcol_reverse() of one column: its rows in reverse order.
+ * @param[in] source Any column but DICTIONARY32 (sliced or not).
+ * @param[out] out The new column; NULL on failure.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_reverse(): ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out,
+ *         malformed view), ::GCOL_ERROR_UNSUPPORTED, ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @note Synchronizes as gcol_gather(). The caller owns *out (gcol_column_free()).
+ */
+gcol_status gcol_column_reverse(gcol_column_view source, gcol_column **out, gcol_stream stream,
+                                gcol_mr *mr);
+
+/**
  * @brief Row @p index of a fixed-width or STRING column as a host scalar.
  * @param[in] column The column (offset honoured).
  * @param[in] index `0 <= index < column.size`.

@@ -71,6 +71,25 @@ gcol_status gcol_apply_boolean_mask(gcol_table_view input, gcol_column_view bool
                                     gcol_table **out, gcol_stream stream, gcol_mr *mr);
 
 /**
+ * @brief gcol_apply_boolean_mask() of one column: the rows of @p input whose
+ *        @p boolean_mask value is true, in input order, without building a table view or
+ *        unwrapping a table.
+ * @param[in] input Any column but DICTIONARY32 (sliced or not).
+ * @param[in] boolean_mask A BOOL8 column of `input.size` rows; false and null rows drop.
+ * @param[out] out The kept rows; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_apply_boolean_mask(): ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL
+ *         @p out, malformed views); ::GCOL_ERROR_TYPE_MISMATCH (mask not BOOL8);
+ *         ::GCOL_ERROR_SIZE_MISMATCH (mask and column sizes differ);
+ *         ::GCOL_ERROR_UNSUPPORTED; ::GCOL_ERROR_OUT_OF_MEMORY; a CUDA status.
+ * @note Synchronizes @p stream to learn the output size. The caller owns *out
+ *       (gcol_column_free()).
+ */
+gcol_status gcol_column_apply_boolean_mask(gcol_column_view input, gcol_column_view boolean_mask,
+                                           gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/**
  * @brief Keeps the rows of @p input that have at least @p keep_threshold valid (non-null)
  *        values among the key columns.
  * @param[in] input Any columns.
@@ -137,6 +156,31 @@ gcol_status gcol_drop_nans(gcol_table_view input, const int32_t *keys, int32_t n
 gcol_status gcol_distinct(gcol_table_view input, const int32_t *keys, int32_t num_keys,
                           gcol_duplicate_keep keep, gcol_null_equality nulls, gcol_table **out,
                           gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief gcol_distinct() of one column, its own key: one row of each group of equal
+ *        values, kept rows in ascending input order, with gcol_distinct()'s equality
+ *        (-0.0 equals 0.0, NaNs equal, strings by bytes, nulls per @p nulls).
+ * @code
+ * gcol_column *regions = NULL;   // each region once, in order of first occurrence
+ * gcol_column_distinct(gcol_column_get_view(region), GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL,
+ *                      &regions, stream, NULL);
+ * @endcode
+ * @param[in] input A fixed-width or STRING column (sliced or not).
+ * @param[in] keep Which row of each group to keep.
+ * @param[in] nulls Whether nulls equal each other (::GCOL_NULLS_UNEQUAL keeps every null).
+ * @param[out] out The kept rows; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_distinct(): ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out,
+ *         malformed view, bad @p keep or @p nulls); ::GCOL_ERROR_TYPE_MISMATCH (LIST,
+ *         STRUCT or DICTIONARY32); ::GCOL_ERROR_OVERFLOW; ::GCOL_ERROR_OUT_OF_MEMORY; a
+ *         CUDA status.
+ * @note Synchronizes @p stream. The caller owns *out (gcol_column_free()).
+ */
+gcol_status gcol_column_distinct(gcol_column_view input, gcol_duplicate_keep keep,
+                                 gcol_null_equality nulls, gcol_column **out, gcol_stream stream,
+                                 gcol_mr *mr);
 
 /**
  * @brief Removes consecutive duplicate rows: of each run of adjacent rows with equal keys,

@@ -140,6 +140,29 @@ gcol_status gcol_stable_sort(gcol_table_view keys, const gcol_order *order,
                              gcol_stream stream, gcol_mr *mr);
 
 /**
+ * @brief A sorted copy of one column, without building a table view or unwrapping a
+ *        table: gcol_stable_sort() of a table of @p input alone (tied values are equal,
+ *        so stability shows only between -0.0 and +0.0, which keep their input order).
+ * @code
+ * gcol_column *sorted = NULL;
+ * gcol_column_sort(gcol_column_get_view(prices), GCOL_ORDER_DESCENDING, GCOL_NULLS_AFTER,
+ *                  &sorted, stream, NULL);
+ * @endcode
+ * @param[in] input A fixed-width or STRING column (sliced or not).
+ * @param[in] order Ascending or descending.
+ * @param[in] null_order Where nulls go in the output.
+ * @param[out] out The sorted column; NULL on failure.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_stable_sorted_order(): ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL
+ *         @p out, bad enum values, malformed view), ::GCOL_ERROR_UNSUPPORTED (LIST,
+ *         STRUCT, DICTIONARY32), ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
+ * @note Synchronizes as gcol_sort(). The caller owns *out (gcol_column_free()).
+ */
+gcol_status gcol_column_sort(gcol_column_view input, gcol_order order, gcol_null_order null_order,
+                             gcol_column **out, gcol_stream stream, gcol_mr *mr);
+
+/**
  * @brief The rows of @p values reordered by sorting @p keys (stability not promised).
  * @param[in] values Payload columns of any layout gcol_gather() takes (fixed-width, STRING,
  *                   LIST, STRUCT, nested), `values.num_rows == keys.num_rows`.

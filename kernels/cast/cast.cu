@@ -133,7 +133,7 @@ static gcol_status cast_fixed_width(gcol_column_view input, gcol_data_type to,
     gcol_detail_multiplier const one = {1, 0};
     a.in = gcol_detail_operand_of_column(input, one);
     a.out.data = col->data->data;
-    a.out.kind = gcol_detail_kind_of(to.id);
+    a.out.kind = gcol_detail_element_kind_of(to.id);
     a.out.width = (int32_t)gcol_type_size(to.id);
     a.plan = *plan;
     a.to_unsigned = gcol_type_is_unsigned_integral(to.id);

@@ -49,7 +49,7 @@ extern "C" gcol_status gcol_detail_cast_strings_to_number(gcol_column_view input
   if (input.size > 0) {
     gcol_detail_result res;
     res.data = col->data->data;
-    res.kind = gcol_detail_kind_of(to.id);
+    res.kind = gcol_detail_element_kind_of(to.id);
     res.width = (int32_t)gcol_type_size(to.id);
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_bitmask_create(input.size, GCOL_MASK_UNINITIALIZED, stream, mr, &mask));

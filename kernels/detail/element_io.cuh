@@ -39,8 +39,8 @@ typedef struct gcol_detail_result {
   int32_t width;
 } gcol_detail_result;
 
-/* The storage kind of a type. */
-static inline int32_t gcol_detail_kind_of(gcol_type_id id) {
+/* The storage kind of a type (INT128 for DECIMAL128, unlike aggregate.h's gcol_detail_kind_of). */
+static inline int32_t gcol_detail_element_kind_of(gcol_type_id id) {
   if (id == GCOL_BOOL8) return GCOL_DETAIL_KIND_BOOL;
   if (gcol_type_is_floating(id)) return GCOL_DETAIL_KIND_FLOAT;
   if (id == GCOL_DECIMAL128) return GCOL_DETAIL_KIND_INT128;
@@ -57,7 +57,7 @@ static inline gcol_detail_operand gcol_detail_operand_of_column(gcol_column_view
   o.data = v.data == NULL ? NULL : (const char *)v.data + v.offset * o.width;
   o.null_mask = v.null_mask;
   o.mask_offset = v.offset;
-  o.kind = gcol_detail_kind_of(v.type.id);
+  o.kind = gcol_detail_element_kind_of(v.type.id);
   o.mul_lo = m.lo;
   o.mul_hi = m.hi;
   return o;
@@ -69,7 +69,7 @@ static inline gcol_detail_operand gcol_detail_operand_of_scalar(const gcol_scala
   gcol_detail_operand o;
   memset(&o, 0, sizeof o);
   o.width = (int32_t)gcol_type_size(s->type.id);
-  o.kind = gcol_detail_kind_of(s->type.id);
+  o.kind = gcol_detail_element_kind_of(s->type.id);
   o.is_scalar = true;
   o.scalar_valid = s->is_valid;
   memcpy(o.scalar_bits, &s->value, o.width <= 16 ? (size_t)o.width : 16u);

@@ -5,6 +5,7 @@
 #define GCOL_INTERNAL_COLUMN_H
 
 #include "gcol/column.h"
+#include "gcol/table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,6 +23,11 @@ gcol_mutable_column_view gcol_detail_new_column_mutable_view(gcol_column *column
  * gcol_column_expose: for code that hands the column's pointers to a reader gcol cannot
  * follow (an owned Arrow export). */
 gcol_status gcol_detail_column_spill_expose(const gcol_column *column, gcol_stream stream);
+
+/* The only column of a one-column @p table that an operation has just returned: the column
+ * moves to *out and the table struct is freed (the single-column forms of the table
+ * operations, gcol_column_gather and the like). Cannot fail; *out is NULL for NULL. */
+void gcol_detail_table_take_column(gcol_table *table, gcol_column **out);
 
 #ifdef __cplusplus
 }
