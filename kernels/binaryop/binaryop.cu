@@ -117,7 +117,7 @@ static gcol_status launch(const binary_side *l, const binary_side *r, gcol_binar
   k.lhs = fixed_operand(l, plan->lhs_multiplier, plan->lhs_zero_extend);
   k.rhs = fixed_operand(r, plan->rhs_multiplier, false);
   k.out.data = col->data->data;
-  k.out.kind = gcol_detail_kind_of(col->type.id);
+  k.out.kind = gcol_detail_element_kind_of(col->type.id);
   k.out.width = (int32_t)gcol_type_size(col->type.id);
   k.op = op;
   k.size = col->size;

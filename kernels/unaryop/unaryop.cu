@@ -116,7 +116,7 @@ extern "C" gcol_status gcol_unary_operation(gcol_column_view input, gcol_unary_o
     gcol_detail_multiplier const one = {1, 0};
     gcol_detail_result res;
     res.data = col->data->data;
-    res.kind = gcol_detail_kind_of(out_type.id);
+    res.kind = gcol_detail_element_kind_of(out_type.id);
     res.width = (int32_t)gcol_type_size(out_type.id);
     GCOL_DETAIL_TRY(launch_unary(gcol_detail_operand_of_column(input, one), res, op, input.size,
                                  stream));
