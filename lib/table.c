@@ -85,8 +85,6 @@ gcol_status gcol_table_make(gcol_column **columns, int32_t num_columns, gcol_tab
     GCOL_DETAIL_CHECK(table->columns != NULL && table->views != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                       "host allocation failed");
     memcpy(table->columns, columns, sizeof *columns * (size_t)num_columns);
-    /* the views are valid from the start (callers read table->views), refreshed by get_view */
-    for (int32_t i = 0; i < num_columns; ++i) table->views[i] = gcol_column_get_view(columns[i]);
   }
   table->num_columns = num_columns;
   table->num_rows = num_columns > 0 ? columns[0]->size : 0;

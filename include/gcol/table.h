@@ -30,8 +30,10 @@ typedef struct gcol_table {
   int32_t num_columns;   /**< Number of columns. */
   int64_t num_rows;      /**< Rows of every column. */
   gcol_column **columns; /**< Owned columns. */
-  gcol_column_view
-      *views; /**< Their views: set by gcol_table_make(), refreshed by gcol_table_get_view(). */
+  /** Storage of their views: filled by gcol_table_get_view() and gcol_table_acquire_view()
+   *  (zeroed until then; a view pins or exposes a spillable buffer, so making a table
+   *  takes none). Read views through those calls. */
+  gcol_column_view *views;
 } gcol_table;
 
 /**

@@ -42,7 +42,8 @@ static void print_column(gcol_column_view v) {
         continue;
       }
       printf("s:");
-      for (int64_t k = hs->offsets[i]; k < hs->offsets[i + 1]; ++k) printf("%02x", (uint8_t)hs->chars[k]);
+      for (int64_t k = hs->offsets[i]; k < hs->offsets[i + 1]; ++k)
+        printf("%02x", (uint8_t)hs->chars[k]);
       printf("\n");
     }
     gcol_host_strings_free(hs);
@@ -82,17 +83,31 @@ int main(int argc, char **argv) {
   const char *path = NULL;
   for (int i = 1; i < argc; ++i) {
     char *a = argv[i];
-    if (strncmp(a, "--delimiter=", 12) == 0) o.delimiter = a[12];
-    else if (strcmp(a, "--quote=none") == 0) o.quote = 0;
-    else if (strncmp(a, "--quote=", 8) == 0) o.quote = a[8];
-    else if (strncmp(a, "--escape=", 9) == 0) o.escape = a[9];
-    else if (strcmp(a, "--no-header") == 0) o.has_header = false;
-    else if (strncmp(a, "--skip-rows=", 12) == 0) o.skip_rows = atoll(a + 12);
-    else if (strncmp(a, "--max-rows=", 11) == 0) o.max_rows = atoll(a + 11);
-    else if (strncmp(a, "--nulls=", 8) == 0) { o.null_values = nulls; o.num_null_values = split(a + 8, nulls, 16); }
-    else if (strncmp(a, "--trues=", 8) == 0) { o.true_values = trues; o.num_true_values = split(a + 8, trues, 16); }
-    else if (strncmp(a, "--falses=", 9) == 0) { o.false_values = falses; o.num_false_values = split(a + 9, falses, 16); }
-    else path = a;
+    if (strncmp(a, "--delimiter=", 12) == 0)
+      o.delimiter = a[12];
+    else if (strcmp(a, "--quote=none") == 0)
+      o.quote = 0;
+    else if (strncmp(a, "--quote=", 8) == 0)
+      o.quote = a[8];
+    else if (strncmp(a, "--escape=", 9) == 0)
+      o.escape = a[9];
+    else if (strcmp(a, "--no-header") == 0)
+      o.has_header = false;
+    else if (strncmp(a, "--skip-rows=", 12) == 0)
+      o.skip_rows = atoll(a + 12);
+    else if (strncmp(a, "--max-rows=", 11) == 0)
+      o.max_rows = atoll(a + 11);
+    else if (strncmp(a, "--nulls=", 8) == 0) {
+      o.null_values = nulls;
+      o.num_null_values = split(a + 8, nulls, 16);
+    } else if (strncmp(a, "--trues=", 8) == 0) {
+      o.true_values = trues;
+      o.num_true_values = split(a + 8, trues, 16);
+    } else if (strncmp(a, "--falses=", 9) == 0) {
+      o.false_values = falses;
+      o.num_false_values = split(a + 9, falses, 16);
+    } else
+      path = a;
   }
   if (gcol_device_count() == 0) {
     printf("skip\n");
@@ -108,8 +123,9 @@ int main(int argc, char **argv) {
   }
   printf("rows %lld\n", (long long)t->num_rows);
   for (int32_t c = 0; c < t->num_columns; ++c) {
-    printf("column %s %s\n", names->names[c], gcol_type_name(t->views[c].type.id));
-    print_column(t->views[c]);
+    printf("column %s %s\n", names->names[c],
+           gcol_type_name(gcol_table_get_view(t).columns[c].type.id));
+    print_column(gcol_table_get_view(t).columns[c]);
   }
   gcol_csv_names_free(names);
   gcol_table_free(t);

@@ -23,8 +23,8 @@ static void check_strings(gcol_column_view v, const csv_ref *ref, int64_t first,
     const csv_ref_field *f = &ref->rows[first + i].fields[c];
     int64_t const len = hs->offsets[i + 1] - hs->offsets[i];
     bool const is_null = f->size == 0; /* the default null value is the empty one */
-    if (hs->valid[i] == is_null) fail_msg("row %lld column %lld: valid %d", (long long)i,
-                                          (long long)c, hs->valid[i]);
+    if (hs->valid[i] == is_null)
+      fail_msg("row %lld column %lld: valid %d", (long long)i, (long long)c, hs->valid[i]);
     if (!is_null && (len != f->size || memcmp(hs->chars + hs->offsets[i], f->value, (size_t)len))) {
       fail_msg("row %lld column %lld: value differs", (long long)i, (long long)c);
     }
@@ -34,14 +34,15 @@ static void check_strings(gcol_column_view v, const csv_ref *ref, int64_t first,
 
 /* Random CSV of `rows` rows of `cols` fields, every field a string. */
 static char *random_csv(gcol_test_rng *rng, int64_t rows, int cols, int64_t *size) {
-  static const char *pieces[] = {"a", "bc", "1", "x y", "\"q,\"", "\"l\nl\"", "\"d\"\"q\"", "",
-                                 "\"\"", "zz"};
+  static const char *pieces[] = {"a",        "bc",         "1", "x y",  "\"q,\"",
+                                 "\"l\nl\"", "\"d\"\"q\"", "",  "\"\"", "zz"};
   size_t cap = 64, n = 0;
   char *s = malloc(cap);
   for (int64_t r = 0; r < rows; ++r) {
     for (int c = 0; c < cols; ++c) {
       const char *p = pieces[gcol_test_rng_range(rng, 0, 9)];
-      const char *sep = c + 1 < cols ? "," : (gcol_test_rng_range(rng, 0, 3) == 0 ? "\r\n\n" : "\n");
+      const char *sep =
+          c + 1 < cols ? "," : (gcol_test_rng_range(rng, 0, 3) == 0 ? "\r\n\n" : "\n");
       size_t const need = strlen(p) + strlen(sep);
       while (n + need + 1 > cap) s = realloc(s, cap *= 2);
       memcpy(s + n, p, strlen(p));
@@ -84,7 +85,7 @@ static void test_random_text_at_every_chunk_size(void **state) {
       GCOL_TEST_OK(gcol_detail_csv_read(text, size, &o, chunks[k], &t, NULL, NULL, NULL));
       assert_int_equal(t->num_columns, cols);
       assert_int_equal(t->num_rows, ref.num_rows);
-      for (int c = 0; c < cols; ++c) check_strings(t->views[c], &ref, 0, c);
+      for (int c = 0; c < cols; ++c) check_strings(gcol_table_get_view(t).columns[c], &ref, 0, c);
       gcol_table_free(t);
     }
     csv_ref_free(&ref);
@@ -105,26 +106,26 @@ static void test_inference_and_names(void **state) {
   assert_int_equal(names->num_names, 5);
   assert_string_equal(names->names[0], "i");
   assert_string_equal(names->names[3], "s");
-  assert_int_equal(t->views[0].type.id, GCOL_INT64);
-  assert_int_equal(t->views[1].type.id, GCOL_FLOAT64);
-  assert_int_equal(t->views[2].type.id, GCOL_BOOL8);
-  assert_int_equal(t->views[3].type.id, GCOL_STRING);
-  assert_int_equal(t->views[4].type.id, GCOL_STRING); /* all null */
-  assert_int_equal(t->views[4].null_count, 3);
+  assert_int_equal(gcol_table_get_view(t).columns[0].type.id, GCOL_INT64);
+  assert_int_equal(gcol_table_get_view(t).columns[1].type.id, GCOL_FLOAT64);
+  assert_int_equal(gcol_table_get_view(t).columns[2].type.id, GCOL_BOOL8);
+  assert_int_equal(gcol_table_get_view(t).columns[3].type.id, GCOL_STRING);
+  assert_int_equal(gcol_table_get_view(t).columns[4].type.id, GCOL_STRING); /* all null */
+  assert_int_equal(gcol_table_get_view(t).columns[4].null_count, 3);
   int64_t iv[3];
   uint8_t valid[3];
-  copy_i64(t->views[0], iv, valid);
+  copy_i64(gcol_table_get_view(t).columns[0], iv, valid);
   assert_int_equal(iv[0], 1);
   assert_int_equal(iv[1], -2);
   assert_int_equal(valid[2], 0);
   double fv[3];
-  GCOL_TEST_OK(gcol_column_copy_to_host(t->views[1], fv, valid, NULL));
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_table_get_view(t).columns[1], fv, valid, NULL));
   assert_true(fv[0] == 1.5 && valid[1] == 0 && fv[2] == 3.0);
   uint8_t bv[3];
-  GCOL_TEST_OK(gcol_column_copy_to_host(t->views[2], bv, valid, NULL));
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_table_get_view(t).columns[2], bv, valid, NULL));
   assert_true(bv[0] == 1 && bv[1] == 0 && valid[0] && valid[1] && !valid[2]);
   gcol_host_strings *hs = NULL;
-  GCOL_TEST_OK(gcol_column_strings_copy_to_host(t->views[3], NULL, &hs));
+  GCOL_TEST_OK(gcol_column_strings_copy_to_host(gcol_table_get_view(t).columns[3], NULL, &hs));
   assert_memory_equal(hs->chars + hs->offsets[1], "y,z", 3);
   assert_int_equal(hs->valid[2], 0); /* "" quoted is still the null value */
   gcol_host_strings_free(hs);
@@ -135,7 +136,8 @@ static void test_inference_and_names(void **state) {
 static void test_options(void **state) {
   (void)state;
   const char *text =
-      "junk line\n#comment,\"\nx;y;z\r\nNA;1;yes\r\n\"a;b\";2;no\r\n#c\r\n\r\nq;-;yes\r\nr;4;no\r\n";
+      "junk "
+      "line\n#comment,\"\nx;y;z\r\nNA;1;yes\r\n\"a;b\";2;no\r\n#c\r\n\r\nq;-;yes\r\nr;4;no\r\n";
   const char *nulls[] = {"NA", "-"}, *trues[] = {"yes"}, *falses[] = {"no"};
   gcol_data_type types[3] = {gcol_data_type_make(GCOL_STRING), gcol_data_type_make(GCOL_INT32),
                              gcol_data_type_make(GCOL_EMPTY)};
@@ -158,14 +160,14 @@ static void test_options(void **state) {
   GCOL_TEST_OK(gcol_csv_read_buffer(text, (int64_t)strlen(text), &o, &t, &names, NULL, NULL));
   assert_string_equal(names->names[2], "z");
   assert_int_equal(t->num_rows, 3);
-  assert_int_equal(t->views[1].type.id, GCOL_INT32);
-  assert_int_equal(t->views[2].type.id, GCOL_BOOL8);
+  assert_int_equal(gcol_table_get_view(t).columns[1].type.id, GCOL_INT32);
+  assert_int_equal(gcol_table_get_view(t).columns[2].type.id, GCOL_BOOL8);
   int32_t iv[3];
   uint8_t valid[3];
-  GCOL_TEST_OK(gcol_column_copy_to_host(t->views[1], iv, valid, NULL));
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_table_get_view(t).columns[1], iv, valid, NULL));
   assert_true(iv[0] == 1 && iv[1] == 2 && !valid[2]);
   gcol_host_strings *hs = NULL;
-  GCOL_TEST_OK(gcol_column_strings_copy_to_host(t->views[0], NULL, &hs));
+  GCOL_TEST_OK(gcol_column_strings_copy_to_host(gcol_table_get_view(t).columns[0], NULL, &hs));
   assert_int_equal(hs->valid[0], 0);
   assert_memory_equal(hs->chars + hs->offsets[1], "a;b", 3);
   gcol_host_strings_free(hs);
@@ -186,7 +188,7 @@ static void test_options(void **state) {
   GCOL_TEST_OK(gcol_csv_read_buffer(text2, (int64_t)strlen(text2), &o, &t, &names, NULL, NULL));
   assert_string_equal(names->names[0], "when");
   int64_t tv[2];
-  copy_i64(t->views[0], tv, valid);
+  copy_i64(gcol_table_get_view(t).columns[0], tv, valid);
   assert_int_equal(tv[0], 18263LL * 86400000LL);
   assert_int_equal(tv[1], -500);
   gcol_csv_names_free(names);
@@ -208,7 +210,8 @@ static void test_byte_ranges_tile_the_input(void **state) {
   safe[0] = true;
   for (int64_t i = 0; i < size; ++i) {
     bool b;
-    st = gcol_detail_csv_step(gcol_detail_csv_dialect_make(',', '"', 0, 0), st, (uint8_t)text[i], &b);
+    st = gcol_detail_csv_step(gcol_detail_csv_dialect_make(',', '"', 0, 0), st, (uint8_t)text[i],
+                              &b);
     safe[i + 1] = st != GCOL_DETAIL_CSV_QUOTED && st != GCOL_DETAIL_CSV_QEND;
   }
   for (int it = 0; it < 20; ++it) {
@@ -225,7 +228,7 @@ static void test_byte_ranges_tile_the_input(void **state) {
       if (o.byte_range_size == 0) continue;
       gcol_table *t = NULL;
       GCOL_TEST_OK(gcol_detail_csv_read(text, size, &o, 5, &t, NULL, NULL, NULL));
-      for (int c = 0; c < 2; ++c) check_strings(t->views[c], &ref, row, c);
+      for (int c = 0; c < 2; ++c) check_strings(gcol_table_get_view(t).columns[c], &ref, row, c);
       row += t->num_rows;
       gcol_table_free(t);
     }
@@ -237,7 +240,7 @@ static void test_byte_ranges_tile_the_input(void **state) {
   gcol_table *t = NULL;
   GCOL_TEST_OK(gcol_detail_csv_read(text, size, &o, 3, &t, NULL, NULL, NULL));
   assert_int_equal(t->num_rows, ref.num_rows - ref.num_rows / 2);
-  check_strings(t->views[0], &ref, ref.num_rows / 2, 0);
+  check_strings(gcol_table_get_view(t).columns[0], &ref, ref.num_rows / 2, 0);
   gcol_table_free(t);
   csv_ref_free(&ref);
   free(safe);
@@ -248,8 +251,9 @@ static void test_bad_input_names_the_row(void **state) {
   (void)state;
   gcol_table *t = NULL;
   const char *ragged = "a,b\n1,2\n3\n4,5\n";
-  GCOL_TEST_STATUS(gcol_csv_read_buffer(ragged, (int64_t)strlen(ragged), NULL, &t, NULL, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_csv_read_buffer(ragged, (int64_t)strlen(ragged), NULL, &t, NULL, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
   assert_non_null(strstr(gcol_last_error(), "row 1 (byte offset 8) has 1 fields, expected 2"));
   assert_null(t);
   const char *open = "a,b\n1,2\n\"3,4\n5,6\n";
@@ -258,8 +262,9 @@ static void test_bad_input_names_the_row(void **state) {
   assert_non_null(strstr(gcol_last_error(), "row 1"));
   assert_non_null(strstr(gcol_last_error(), "unterminated quote"));
   const char *header = "\"a,b\n";
-  GCOL_TEST_STATUS(gcol_csv_read_buffer(header, (int64_t)strlen(header), NULL, &t, NULL, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_csv_read_buffer(header, (int64_t)strlen(header), NULL, &t, NULL, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
   /* random bytes: a status, never a crash */
   gcol_test_rng rng = gcol_test_rng_make(11);
   for (int it = 0; it < 200; ++it) {
@@ -279,8 +284,9 @@ static void test_bad_input_names_the_row(void **state) {
 
 static void test_write_and_read_back(void **state) {
   (void)state;
-  const char *text = "i,f,b,s,t\n1,0.1,true,\"a,\"\"b\"\"\nc\",2020-01-02\n,-1e300,false,,\n"
-                     "-9223372036854775808,,,\"\",1969-12-31\n";
+  const char *text =
+      "i,f,b,s,t\n1,0.1,true,\"a,\"\"b\"\"\nc\",2020-01-02\n,-1e300,false,,\n"
+      "-9223372036854775808,,,\"\",1969-12-31\n";
   gcol_data_type types[5] = {gcol_data_type_make(GCOL_EMPTY), gcol_data_type_make(GCOL_EMPTY),
                              gcol_data_type_make(GCOL_EMPTY), gcol_data_type_make(GCOL_STRING),
                              gcol_data_type_make(GCOL_TIMESTAMP_DAYS)};
@@ -301,7 +307,9 @@ static void test_write_and_read_back(void **state) {
     GCOL_TEST_OK(gcol_csv_write_buffer(gcol_table_get_view(t), &w, &out, &size, NULL));
     GCOL_TEST_OK(gcol_csv_read_buffer(out, size, &o, &back, NULL, NULL, NULL));
     assert_int_equal(back->num_rows, 3);
-    for (int c = 0; c < 5; ++c) gcol_test_assert_columns_equal(t->views[c], back->views[c]);
+    for (int c = 0; c < 5; ++c)
+      gcol_test_assert_columns_equal(gcol_table_get_view(t).columns[c],
+                                     gcol_table_get_view(back).columns[c]);
     gcol_table_free(back);
     back = NULL;
     gcol_csv_buffer_free(out);
@@ -333,9 +341,12 @@ static void test_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_random_text_at_every_chunk_size), GCOL_TEST_GPU(test_inference_and_names),
-      GCOL_TEST_GPU(test_options),                         GCOL_TEST_GPU(test_byte_ranges_tile_the_input),
-      GCOL_TEST_GPU(test_bad_input_names_the_row),         GCOL_TEST_GPU(test_write_and_read_back),
+      GCOL_TEST_GPU(test_random_text_at_every_chunk_size),
+      GCOL_TEST_GPU(test_inference_and_names),
+      GCOL_TEST_GPU(test_options),
+      GCOL_TEST_GPU(test_byte_ranges_tile_the_input),
+      GCOL_TEST_GPU(test_bad_input_names_the_row),
+      GCOL_TEST_GPU(test_write_and_read_back),
       GCOL_TEST_GPU(test_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("csv", tests);
