@@ -1170,10 +1170,12 @@ gcol_status run_pass(gb_state *s, bool second) {
     for (int32_t q = 0; q < num_reqs; ++q) L.values[q] = s->readers[reqs[q]];
     size_t const smem = (size_t)L.num_accs * (size_t)s->space * 8u;
     if (!second && s->space <= GB_SHARED_MAX_SPACE && smem <= GB_SHARED_MAX_BYTES) {
-      if (smem > 48 * 1024) {
-        GCOL_DETAIL_CUDA_TRY(cudaFuncSetAttribute(
-            accumulate_smem_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-      }
+      /* Opt in always, to the largest size ever asked: the kernel's static shared memory
+       * counts against the 48 KiB default too (a launch just under 48 KiB of dynamic
+       * memory failed), and one constant value is race-free between threads. */
+      GCOL_DETAIL_CUDA_TRY(cudaFuncSetAttribute(accumulate_smem_kernel,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                (int)GB_SHARED_MAX_BYTES));
       GCOL_DETAIL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &per_sm, accumulate_smem_kernel, GB_BLOCK, smem));
       if (per_sm < 1) per_sm = 1;

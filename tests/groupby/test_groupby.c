@@ -507,6 +507,51 @@ static void several_requests_and_no_request(void **state) {
   gcol_column_free(cb);
 }
 
+/* Sixteen accumulators over key ranges of 320..384: the shared-memory kernel's dynamic memory
+ * (16 x range x 8 bytes) crosses 48 KiB, where its static shared memory had made launches
+ * just under the line fail (found by the distributed groupby at 1000 rows). */
+static void shared_memory_sizes_near_48_kib(void **state) {
+  (void)state;
+  enum { VALUES = 15 };
+  int64_t const most = 384, n = 3 * most;
+  int32_t *k = (int32_t *)malloc((size_t)n * sizeof *k);
+  int64_t *v = (int64_t *)malloc((size_t)n * sizeof *v), *want = (int64_t *)malloc(most * 8);
+  int32_t *want_k = (int32_t *)malloc(most * sizeof *want_k);
+  assert_true(k && v && want && want_k);
+  gcol_groupby_agg const sum = gcol_groupby_agg_make(GCOL_GROUPBY_SUM);
+  gcol_groupby_options const opt = {false, true};
+  for (int64_t range = 320; range <= most; ++range) {
+    int64_t const rows = 3 * range;
+    gcol_column *ck = NULL, *cv[VALUES] = {NULL};
+    gcol_groupby_request req[VALUES];
+    for (int64_t i = 0; i < rows; ++i) k[i] = (int32_t)(i % range);
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), rows, k, NULL, NULL,
+                                              NULL, &ck));
+    for (int j = 0; j < VALUES; ++j) {
+      for (int64_t i = 0; i < rows; ++i) v[i] = i + j;
+      GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), rows, v, NULL,
+                                                NULL, NULL, &cv[j]));
+      req[j] = (gcol_groupby_request){gcol_column_get_view(cv[j]), &sum, 1};
+    }
+    gcol_column_view const kv = gcol_column_get_view(ck);
+    gcol_table_view keys;
+    GCOL_TEST_OK(gcol_table_view_make(&kv, 1, &keys));
+    gcol_groupby_result *res = NULL;
+    GCOL_TEST_OK(gcol_groupby_aggregate(keys, req, VALUES, &opt, &res, NULL, NULL));
+    for (int64_t g = 0; g < range; ++g) want_k[g] = (int32_t)g;
+    gcol_test_assert_column_equals_host(gcol_table_get_view(res->keys).columns[0], want_k, NULL,
+                                        range);
+    for (int j = 0; j < VALUES; ++j) {
+      for (int64_t g = 0; g < range; ++g) want[g] = 3 * g + 3 * range + 3 * j;
+      gcol_test_assert_column_equals_host(gcol_column_get_view(res->columns[j]), want, NULL, range);
+      gcol_column_free(cv[j]);
+    }
+    gcol_groupby_result_free(res);
+    gcol_column_free(ck);
+  }
+  free(k), free(v), free(want), free(want_k);
+}
+
 /* count, mean and M2 of partitions merged == those of the whole. */
 static void partitions_merged_equal_the_whole(void **state) {
   (void)state;
@@ -734,6 +779,7 @@ int main(void) {
       GCOL_TEST_GPU(every_aggregation_KEY_UNIQUE),
       GCOL_TEST_GPU(every_option_on_small_inputs),
       GCOL_TEST_GPU(several_requests_and_no_request),
+      GCOL_TEST_GPU(shared_memory_sizes_near_48_kib),
       GCOL_TEST_GPU(partitions_merged_equal_the_whole),
       GCOL_TEST_GPU_PART(allocation_failures_leak_nothing, 0, 3),
       GCOL_TEST_GPU_PART(allocation_failures_leak_nothing, 1, 3),
