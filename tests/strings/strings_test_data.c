@@ -98,3 +98,53 @@ gcol_column *strings_to_device(const host_strings *h, bool wide, bool with_mask)
   if (kept > 1) assert_int_equal(col->children[0]->type.id, wide ? GCOL_INT64 : GCOL_INT32);
   return col;
 }
+
+/* Row i of h, or NULL when it is null (masked data only). */
+const char *strings_masked_row(const host_strings *h, bool masked, int64_t i, int64_t *len) {
+  const char *bytes = strings_row(h, i, len);
+  return masked && !h->valid[i] ? NULL : bytes;
+}
+
+/* Rows of an INT32 or INT64 offsets view as int64. */
+void strings_offsets_to_host(gcol_column_view offsets, int64_t *out) {
+  int64_t const n = offsets.size;
+  if (offsets.type.id == GCOL_INT64) {
+    GCOL_TEST_OK(gcol_column_copy_to_host(offsets, out, NULL, NULL));
+    return;
+  }
+  assert_int_equal(offsets.type.id, GCOL_INT32);
+  int32_t *narrow = (int32_t *)malloc((size_t)(n + 1) * sizeof(int32_t));
+  GCOL_TEST_OK(gcol_column_copy_to_host(offsets, narrow, NULL, NULL));
+  for (int64_t i = 0; i < n; ++i) out[i] = narrow[i];
+  free(narrow);
+}
+
+/* The validity of a LIST column's rows (its mask read through a byte view over the offsets
+ * child, which has more bytes than the list has rows). */
+void strings_list_validity(const gcol_column *list, uint8_t *valid) {
+  gcol_column_view const offsets = gcol_column_get_view(list->children[0]);
+  gcol_column_view probe = gcol_column_view_make(
+      gcol_data_type_make(GCOL_UINT8), list->size, offsets.data,
+      list->null_mask != NULL ? (const uint32_t *)list->null_mask->data : NULL, list->null_count);
+  uint8_t *bytes = (uint8_t *)malloc((size_t)list->size + 1);
+  GCOL_TEST_OK(gcol_column_copy_to_host(probe, bytes, valid, NULL));
+  free(bytes);
+}
+
+/* Asserts a STRING output's row i: null when want is NULL, else want's bytes. */
+void strings_expect_row(const gcol_host_strings *hs, int64_t i, const char *want, int64_t wn,
+                        const char *op, const char *what) {
+  int64_t const gn = hs->offsets[i + 1] - hs->offsets[i];
+  if ((hs->valid[i] != 0) != (want != NULL)) {
+    fail_msg("%s (%s): row %lld validity %d, want %d", op, what, (long long)i, hs->valid[i],
+             want != NULL);
+  }
+  if (want == NULL && gn != 0) {
+    fail_msg("%s (%s): null row %lld has %lld bytes", op, what, (long long)i, (long long)gn);
+  }
+  if (want != NULL &&
+      (gn != wn || (wn > 0 && memcmp(hs->chars + hs->offsets[i], want, (size_t)wn) != 0))) {
+    fail_msg("%s (%s): row %lld has %lld bytes, want %lld", op, what, (long long)i, (long long)gn,
+             (long long)wn);
+  }
+}

@@ -1,7 +1,7 @@
 /* Test data of the strings GPU tests: host strings (chars, int64 offsets, validity bytes)
  * drawn at random from a list of pieces or given row by row, and their device columns with
- * INT32 or INT64 offsets. Shared by test_strings.c, test_strings_edit.c and
- * test_strings_split.c, which differ only in the pieces and lengths they draw. */
+ * INT32 or INT64 offsets, and the checks of their outputs. Shared by the strings GPU tests,
+ * which differ only in the pieces and lengths they draw. */
 #ifndef GCOL_TESTS_STRINGS_TEST_DATA_H
 #define GCOL_TESTS_STRINGS_TEST_DATA_H
 
@@ -47,5 +47,19 @@ const char *strings_row(const host_strings *h, int64_t i, int64_t *len);
 /* The device column of h (its validity when with_mask); INT64 offsets when wide, asserted
  * where the valid rows hold more than one byte (the builder keeps valid rows' bytes only). */
 gcol_column *strings_to_device(const host_strings *h, bool wide, bool with_mask);
+
+/* Row i of h, or NULL when it is null (masked data only). */
+const char *strings_masked_row(const host_strings *h, bool masked, int64_t i, int64_t *len);
+
+/* Rows of an INT32 or INT64 offsets view as int64. */
+void strings_offsets_to_host(gcol_column_view offsets, int64_t *out);
+
+/* The validity of a LIST column's rows. */
+void strings_list_validity(const gcol_column *list, uint8_t *valid);
+
+/* Asserts a STRING output's row i (copied to the host): null when want is NULL, else want's
+ * bytes; op and what name the call and the data in the failure. */
+void strings_expect_row(const gcol_host_strings *hs, int64_t i, const char *want, int64_t wn,
+                        const char *op, const char *what);
 
 #endif /* GCOL_TESTS_STRINGS_TEST_DATA_H */

@@ -43,38 +43,6 @@ static host_strings make_strings(gcol_test_rng *rng, int64_t n, bool huge, bool 
   return strings_random(rng, n, &recipe, validity);
 }
 
-/* Row i of h, or NULL when it is null (masked data only). */
-static const char *row(const host_strings *h, bool masked, int64_t i, int64_t *len) {
-  const char *bytes = strings_row(h, i, len);
-  return masked && !h->valid[i] ? NULL : bytes;
-}
-
-/* Rows of an INT32 or INT64 offsets view as int64. */
-static void offsets_to_host(gcol_column_view offsets, int64_t *out) {
-  int64_t const n = offsets.size;
-  if (offsets.type.id == GCOL_INT64) {
-    GCOL_TEST_OK(gcol_column_copy_to_host(offsets, out, NULL, NULL));
-    return;
-  }
-  assert_int_equal(offsets.type.id, GCOL_INT32);
-  int32_t *narrow = (int32_t *)malloc((size_t)(n + 1) * sizeof(int32_t));
-  GCOL_TEST_OK(gcol_column_copy_to_host(offsets, narrow, NULL, NULL));
-  for (int64_t i = 0; i < n; ++i) out[i] = narrow[i];
-  free(narrow);
-}
-
-/* The validity of a LIST column's rows (its mask read through a byte view over the offsets
- * child, which has more bytes than the list has rows). */
-static void list_validity(const gcol_column *list, uint8_t *valid) {
-  gcol_column_view const offsets = gcol_column_get_view(list->children[0]);
-  gcol_column_view probe = gcol_column_view_make(
-      gcol_data_type_make(GCOL_UINT8), list->size, offsets.data,
-      list->null_mask != NULL ? (const uint32_t *)list->null_mask->data : NULL, list->null_count);
-  uint8_t *bytes = (uint8_t *)malloc((size_t)list->size + 1);
-  GCOL_TEST_OK(gcol_column_copy_to_host(probe, bytes, valid, NULL));
-  free(bytes);
-}
-
 /* What a test case checks: rows [begin, begin + view.size) of h; outputs made under a
  * lowered threshold when `wide` (INT64 offsets expected). */
 typedef struct check_ctx {
@@ -86,24 +54,6 @@ typedef struct check_ctx {
 
 static int64_t set_threshold(bool wide) {
   return gcol_set_large_offsets_threshold(wide ? 1 : INT32_MAX);
-}
-
-/* Asserts a STRING output's row i: null when want is NULL, else want's bytes. */
-static void expect_row(const gcol_host_strings *hs, int64_t i, const char *want, int64_t wn,
-                       const char *op, const char *what) {
-  int64_t const gn = hs->offsets[i + 1] - hs->offsets[i];
-  if ((hs->valid[i] != 0) != (want != NULL)) {
-    fail_msg("%s (%s): row %lld validity %d, want %d", op, what, (long long)i, hs->valid[i],
-             want != NULL);
-  }
-  if (want == NULL && gn != 0) {
-    fail_msg("%s (%s): null row %lld has %lld bytes", op, what, (long long)i, (long long)gn);
-  }
-  if (want != NULL &&
-      (gn != wn || (wn > 0 && memcmp(hs->chars + hs->offsets[i], want, (size_t)wn) != 0))) {
-    fail_msg("%s (%s): row %lld has %lld bytes, want %lld", op, what, (long long)i, (long long)gn,
-             (long long)wn);
-  }
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -180,7 +130,7 @@ static int64_t host_pieces(const gcol_regex *re, const regex_call *c, const char
 static int64_t ref_pieces(const check_ctx *c, const gcol_regex *re, const regex_call *call,
                           int64_t i, const char **s, int64_t **ranges) {
   int64_t n = 0;
-  *s = row(c->h, c->masked, c->begin + i, &n);
+  *s = strings_masked_row(c->h, c->masked, c->begin + i, &n);
   *ranges = NULL;
   if (*s == NULL) return -1;
   return host_pieces(re, call, *s, n, ranges);
@@ -203,8 +153,8 @@ static void check_record(const check_ctx *c, gcol_column_view v, const gcol_rege
   int64_t *offs = (int64_t *)malloc((size_t)(n + 1) * sizeof(int64_t));
   uint8_t *valid = (uint8_t *)malloc((size_t)n + 1);
   gcol_host_strings *values = NULL;
-  offsets_to_host(gcol_column_get_view(out->children[0]), offs);
-  list_validity(out, valid);
+  strings_offsets_to_host(gcol_column_get_view(out->children[0]), offs);
+  strings_list_validity(out, valid);
   GCOL_TEST_OK(
       gcol_column_strings_copy_to_host(gcol_column_get_view(out->children[1]), NULL, &values));
   assert_int_equal(offs[0], 0);
@@ -219,8 +169,8 @@ static void check_record(const check_ctx *c, gcol_column_view v, const gcol_rege
                (long long)i, (long long)(offs[i + 1] - offs[i]), valid[i], (long long)count);
     }
     for (int64_t k = 0; k < count; ++k) {
-      expect_row(values, offs[i] + k, s + ranges[2 * k], ranges[2 * k + 1] - ranges[2 * k],
-                 call->what, c->what);
+      strings_expect_row(values, offs[i] + k, s + ranges[2 * k], ranges[2 * k + 1] - ranges[2 * k],
+                         call->what, c->what);
     }
     free(ranges);
   }
@@ -267,10 +217,10 @@ static void check_table(const check_ctx *c, gcol_column_view v, const gcol_regex
       GCOL_TEST_OK(gcol_column_strings_copy_to_host(col, NULL, &hs));
       for (int64_t i = 0; i < n; ++i) {
         if (j < counts[i]) {
-          expect_row(hs, i, rows[i] + ranges[i][2 * j], ranges[i][2 * j + 1] - ranges[i][2 * j],
-                     call->what, c->what);
+          strings_expect_row(hs, i, rows[i] + ranges[i][2 * j],
+                             ranges[i][2 * j + 1] - ranges[i][2 * j], call->what, c->what);
         } else {
-          expect_row(hs, i, NULL, 0, call->what, c->what);
+          strings_expect_row(hs, i, NULL, 0, call->what, c->what);
         }
       }
       gcol_host_strings_free(hs);
@@ -397,8 +347,8 @@ static void expect_list_sizes(const gcol_column *list, int64_t i, bool valid, co
   uint8_t v[8];
   gcol_host_strings *values = NULL;
   assert_true(list->size < 8);
-  offsets_to_host(gcol_column_get_view(list->children[0]), offs);
-  list_validity(list, v);
+  strings_offsets_to_host(gcol_column_get_view(list->children[0]), offs);
+  strings_list_validity(list, v);
   assert_int_equal(v[i] != 0, valid);
   assert_int_equal(offs[i + 1] - offs[i], count);
   GCOL_TEST_OK(
