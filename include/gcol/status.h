@@ -45,7 +45,9 @@ const char *gcol_status_string(gcol_status status);
 /**
  * @brief The message of the last error raised on the calling thread.
  *
- * The message names the function, the argument, sizes or the CUDA error involved.
+ * The message names the function, the argument, sizes or the CUDA error involved. Every
+ * error recorded here is also logged (log.h) at ::GCOL_LOG_DEBUG, a sticky CUDA error at
+ * ::GCOL_LOG_CRITICAL: the default level (`warn`) prints none of them but the sticky ones.
  * @return A thread-local string, valid until the next failing gcol call on this thread;
  *         the empty string if no error happened yet.
  */
