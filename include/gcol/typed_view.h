@@ -20,7 +20,8 @@
  * scale<<<blocks, 256, 0, stream>>>(in, out, 2.0);
  * @endcode
  *
- * Every family below exists once per suffix `SFX` with element type `T`:
+ * Every family below exists once per suffix `SFX` with element type `T` (each generated name,
+ * suffix by suffix, is listed in @ref generated_names):
  * `i8 int8_t, i16 int16_t, i32 int32_t, i64 int64_t, u8 uint8_t, u16 uint16_t, u32 uint32_t,
  * u64 uint64_t, f32 float, f64 double, b8 uint8_t, d128 gcol_int128`. A view accepts the
  * types stored as `T`: i32 accepts INT32, TIMESTAMP_DAYS, DURATION_DAYS and DECIMAL32; i64
