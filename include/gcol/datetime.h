@@ -1,5 +1,6 @@
 /**
  * @file datetime.h
+ * @ingroup gcol_datetime
  * @brief Calendar fields of timestamps: year, month, day, hour, minute, second,
  *        millisecond, weekday and day of year, from timestamps of any unit.
  *
@@ -26,6 +27,9 @@
  */
 #ifndef GCOL_DATETIME_H
 #define GCOL_DATETIME_H
+
+/** @addtogroup gcol_datetime
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -64,5 +68,7 @@ gcol_status gcol_datetime_extract(gcol_column_view input, gcol_datetime_componen
                                   gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_DATETIME_H */

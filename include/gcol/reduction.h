@@ -1,5 +1,6 @@
 /**
  * @file reduction.h
+ * @ingroup gcol_reduction
  * @brief Reductions of a column to one value (sum, product, min, max, any, all, mean,
  *        variance, std, sum of squares, counts, argmin, argmax), quantiles, and segmented
  *        reductions (one value per segment of rows given by offsets).
@@ -56,6 +57,9 @@
  */
 #ifndef GCOL_REDUCTION_H
 #define GCOL_REDUCTION_H
+
+/** @addtogroup gcol_reduction
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -226,5 +230,7 @@ gcol_status gcol_quantile(gcol_column_view input, double q, gcol_interpolation i
                           gcol_scalar **out, gcol_stream stream);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_REDUCTION_H */

@@ -1,5 +1,6 @@
 /**
  * @file sorting.h
+ * @ingroup gcol_sorting
  * @brief Sorting: orders of rows of tables by multi-column keys, sorted copies, sort by key,
  *        segmented sorts, ranks, top-k and the sortedness check.
  *
@@ -36,6 +37,9 @@
  */
 #ifndef GCOL_SORTING_H
 #define GCOL_SORTING_H
+
+/** @addtogroup gcol_sorting
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -343,5 +347,7 @@ gcol_status gcol_top_k_order(gcol_column_view column, int64_t k, gcol_order orde
                              gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_SORTING_H */

@@ -1,5 +1,6 @@
 /**
  * @file status.h
+ * @ingroup gcol_errors
  * @brief Status codes returned by every fallible gcol function, and the thread-local
  *        message that says what went wrong and where.
  *
@@ -13,6 +14,9 @@
  */
 #ifndef GCOL_STATUS_H
 #define GCOL_STATUS_H
+
+/** @addtogroup gcol_errors
+ *  @{ */
 
 #include "gcol/config.h"
 
@@ -59,5 +63,7 @@ const char *gcol_last_error(void);
 void gcol_clear_last_error(void);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STATUS_H */

@@ -1,5 +1,6 @@
 /**
  * @file typed_view.h
+ * @ingroup gcol_views
  * @brief Typed column views for custom kernels, generated for every fixed-width storage
  *        type (::GCOL_STORAGE_TYPE_LIST) plus `d128` (::gcol_int128, DECIMAL128); host and
  *        device. Also unit conversion of timestamp and duration ticks.
@@ -62,6 +63,9 @@
  */
 #ifndef GCOL_TYPED_VIEW_H
 #define GCOL_TYPED_VIEW_H
+
+/** @addtogroup gcol_views
+ *  @{ */
 
 #include "gcol/bits.h"
 #include "gcol/column.h"
@@ -275,5 +279,7 @@ GCOL_HD_INLINE bool gcol_ticks_convert(int64_t ticks, gcol_type_id from, gcol_ty
 }
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_TYPED_VIEW_H */
