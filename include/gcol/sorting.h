@@ -277,8 +277,10 @@ typedef enum gcol_rank_method {
 /** @brief Where gcol_rank() puts null rows. */
 typedef enum gcol_rank_nulls {
   GCOL_RANK_NULLS_KEEP = 0,  /**< Null rows get a null rank and are not counted. */
-  GCOL_RANK_NULLS_TOP = 1,   /**< Nulls ranked first (all tied with each other). */
-  GCOL_RANK_NULLS_BOTTOM = 2 /**< Nulls ranked last (all tied with each other). */
+  GCOL_RANK_NULLS_TOP = 1,   /**< Nulls ranked first (all tied with each other), ascending
+                                  or descending (pandas' `na_option='top'`). */
+  GCOL_RANK_NULLS_BOTTOM = 2 /**< Nulls ranked last (all tied with each other), ascending or
+                                  descending (pandas' `na_option='bottom'`). */
 } gcol_rank_nulls;
 
 /**
