@@ -1,5 +1,6 @@
 /**
  * @file accessors.h
+ * @ingroup gcol_views
  * @brief Accessors (C's iterators) over typed views, for host and device code: pair
  *        (value, validity), validity, and null-replacement (the value, or a replacement
  *        for null rows). Generated for every suffix of ::GCOL_TYPED_VIEW_LIST. The index
@@ -29,6 +30,9 @@
  */
 #ifndef GCOL_ACCESSORS_H
 #define GCOL_ACCESSORS_H
+
+/** @addtogroup gcol_views
+ *  @{ */
 
 #include "gcol/bits.h"
 #include "gcol/column.h"
@@ -110,5 +114,7 @@ GCOL_TYPED_VIEW_LIST(GCOL_ACCESSORS_DEFINE)
 /** @endcond */
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_ACCESSORS_H */

@@ -1,5 +1,6 @@
 /**
  * @file binaryop.h
+ * @ingroup gcol_compute
  * @brief Element-wise binary operations: column ∘ column, column ∘ scalar, scalar ∘ column.
  *
  * The caller chooses the output type (as libcudf's `binary_operation(lhs, rhs, op, type)`);
@@ -61,6 +62,9 @@
  */
 #ifndef GCOL_BINARYOP_H
 #define GCOL_BINARYOP_H
+
+/** @addtogroup gcol_compute
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -197,5 +201,7 @@ gcol_status gcol_binary_operation_scalar_column(const gcol_scalar *lhs, gcol_col
                                                 gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_BINARYOP_H */

@@ -1,5 +1,6 @@
 /**
  * @file bitmask.h
+ * @ingroup gcol_core
  * @brief Null masks in device memory: allocation, counting, copying at an offset, and
  *        combining. Inline per-bit helpers are in bits.h.
  *
@@ -8,6 +9,9 @@
  */
 #ifndef GCOL_BITMASK_H
 #define GCOL_BITMASK_H
+
+/** @addtogroup gcol_core
+ *  @{ */
 
 #include "gcol/bits.h"
 #include "gcol/buffer.h"
@@ -115,5 +119,7 @@ gcol_status gcol_bitmask_set_range(uint32_t *mask, int64_t begin, int64_t end, b
                                    gcol_stream stream);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_BITMASK_H */

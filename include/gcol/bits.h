@@ -1,5 +1,6 @@
 /**
  * @file bits.h
+ * @ingroup gcol_core
  * @brief Inline bit operations on null masks and bitmaps, for host and device code.
  *
  * A null mask is an array of `uint32_t` words, bit i of the mask at word i / 32, bit
@@ -13,6 +14,9 @@
  */
 #ifndef GCOL_BITS_H
 #define GCOL_BITS_H
+
+/** @addtogroup gcol_core
+ *  @{ */
 
 #include "gcol/config.h"
 
@@ -130,5 +134,7 @@ GCOL_HD_INLINE int64_t gcol_bits_count_unset_range(const uint32_t *mask, int64_t
 }
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_BITS_H */

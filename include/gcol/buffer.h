@@ -1,5 +1,6 @@
 /**
  * @file buffer.h
+ * @ingroup gcol_core
  * @brief `gcol_buffer`: an owning handle on a reference-counted, copy-on-write allocation
  *        from a memory resource.
  *
@@ -38,6 +39,9 @@
  */
 #ifndef GCOL_BUFFER_H
 #define GCOL_BUFFER_H
+
+/** @addtogroup gcol_core
+ *  @{ */
 
 #include "gcol/config.h"
 #include "gcol/memory.h"
@@ -174,5 +178,7 @@ void gcol_buffer_free(gcol_buffer *buffer);
 void *gcol_buffer_release(gcol_buffer *buffer);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_BUFFER_H */

@@ -1,5 +1,6 @@
 /**
  * @file cast.h
+ * @ingroup gcol_compute
  * @brief Type conversion of a column: numeric, bool, decimal, timestamp/duration units,
  *        and strings <-> numbers.
  *
@@ -45,6 +46,9 @@
 #ifndef GCOL_CAST_H
 #define GCOL_CAST_H
 
+/** @addtogroup gcol_compute
+ *  @{ */
+
 #include "gcol/column.h"
 #include "gcol/config.h"
 #include "gcol/memory.h"
@@ -78,5 +82,7 @@ gcol_status gcol_cast(gcol_column_view input, gcol_data_type to, gcol_column **o
                       gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_CAST_H */

@@ -1,5 +1,6 @@
 /**
  * @file column.h
+ * @ingroup gcol_core
  * @brief Columns (owning) and column views (non-owning), Arrow-compatible.
  *
  * A column has a data type, a size (rows), an offset (for zero-copy slices), a data buffer,
@@ -39,6 +40,9 @@
  */
 #ifndef GCOL_COLUMN_H
 #define GCOL_COLUMN_H
+
+/** @addtogroup gcol_core
+ *  @{ */
 
 #include "gcol/bitmask.h"
 #include "gcol/bits.h"
@@ -441,5 +445,7 @@ gcol_status gcol_column_set_null_count(gcol_column *column, int64_t null_count);
 void gcol_column_free(gcol_column *column);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_COLUMN_H */

@@ -1,5 +1,6 @@
 /**
  * @file config.h
+ * @ingroup gcol_core
  * @brief Portability macros shared by every gcol header: the host/device function
  *        qualifiers, the stream type, and (through gcol/version.h) the version.
  *
@@ -9,6 +10,9 @@
  */
 #ifndef GCOL_CONFIG_H
 #define GCOL_CONFIG_H
+
+/** @addtogroup gcol_core
+ *  @{ */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,5 +48,7 @@ typedef struct CUstream_st *gcol_stream;
 
 /** @brief Marks an unused parameter without a compiler warning. */
 #define GCOL_UNUSED(x) ((void)(x))
+
+/** @} */
 
 #endif /* GCOL_CONFIG_H */

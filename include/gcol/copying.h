@@ -1,5 +1,6 @@
 /**
  * @file copying.h
+ * @ingroup gcol_copying
  * @brief Copying operations over columns and tables of every type (fixed-width including
  *        DECIMAL128, STRING, LIST and STRUCT, recursively): gather, scatter, reverse,
  *        get_element, concatenate, deep-copying split and slice, copy_if_else, copy_range
@@ -29,6 +30,9 @@
  */
 #ifndef GCOL_COPYING_H
 #define GCOL_COPYING_H
+
+/** @addtogroup gcol_copying
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -355,5 +359,7 @@ gcol_status gcol_shift(gcol_column_view input, int64_t offset, const gcol_scalar
                        gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_COPYING_H */

@@ -1,12 +1,24 @@
 /**
  * @file datetime.h
+ * @ingroup gcol_datetime
  * @brief Calendar fields of timestamps: year, month, day, hour, minute, second,
  *        millisecond, weekday and day of year, from timestamps of any unit.
  *
  * Timestamps count ticks since 1970-01-01T00:00:00 in the proleptic Gregorian calendar, UTC.
  * Times before 1970 are negative and are split with floor division, so
- * -1 s is 1969-12-31T23:59:59. Outputs are INT16 (as libcudf); years outside
- * [-32768, 32767] (reachable only with TIMESTAMP_DAYS and TIMESTAMP_SECONDS) wrap.
+ * -1 s is 1969-12-31T23:59:59. The calendar is computed in 64-bit integers and is exact
+ * over every unit's whole range, which reaches these years (astronomical numbering):
+ * | type | storage | first day | last day |
+ * | --- | --- | --- | --- |
+ * | TIMESTAMP_DAYS | int32 | -5877641-06-23 | 5881580-07-11 |
+ * | TIMESTAMP_SECONDS | int64 | -292277022657-01-27 | 292277026596-12-04 |
+ * | TIMESTAMP_MILLISECONDS | int64 | -292275055-05-16 | 292278994-08-17 |
+ * | TIMESTAMP_MICROSECONDS | int64 | -290308-12-21 | 294247-01-10 |
+ * | TIMESTAMP_NANOSECONDS | int64 | 1677-09-21 | 2262-04-11 |
+ *
+ * Outputs are INT16 (as libcudf), which every field but YEAR always fits. A YEAR outside
+ * [-32768, 32767] wraps modulo 2^16 (year 40000 gives -25536): every unit but
+ * TIMESTAMP_NANOSECONDS can reach such years. The other fields stay right for any year.
  *
  * @code
  * gcol_column *years = NULL;
@@ -15,6 +27,9 @@
  */
 #ifndef GCOL_DATETIME_H
 #define GCOL_DATETIME_H
+
+/** @addtogroup gcol_datetime
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -53,5 +68,7 @@ gcol_status gcol_datetime_extract(gcol_column_view input, gcol_datetime_componen
                                   gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_DATETIME_H */

@@ -1,5 +1,6 @@
 /**
  * @file dist.h
+ * @ingroup gcol_dist
  * @brief Tables spread over several GPUs (or several ranks of one GPU): a communicator over
  *        NCCL or MPI, distributed tables, shuffle, join, groupby, sort and gather.
  *
@@ -36,6 +37,9 @@
  */
 #ifndef GCOL_DIST_H
 #define GCOL_DIST_H
+
+/** @addtogroup gcol_dist
+ *  @{ */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -313,5 +317,7 @@ gcol_status gcol_dist_gather(gcol_dist_comm *comm, const gcol_dist_table *input,
                              gcol_table **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_DIST_H */

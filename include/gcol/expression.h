@@ -1,5 +1,6 @@
 /**
  * @file expression.h
+ * @ingroup gcol_expression
  * @brief Expressions: a tree of column references, literals and operators, type-checked
  *        once against a table's types and evaluated by one kernel over all its columns
  *        (a computed column, a filter that keeps the rows where a predicate is true, or a
@@ -68,6 +69,9 @@
  */
 #ifndef GCOL_EXPRESSION_H
 #define GCOL_EXPRESSION_H
+
+/** @addtogroup gcol_expression
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -326,5 +330,7 @@ gcol_status gcol_conditional_join(gcol_table_view left, gcol_table_view right,
                                   gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_EXPRESSION_H */

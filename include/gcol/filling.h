@@ -1,5 +1,6 @@
 /**
  * @file filling.h
+ * @ingroup gcol_filtering
  * @brief Filling: set a range of rows to a scalar (in place or into a copy), build a
  *        sequence `init + i * step`, and repeat rows (each by its own count, or all by one
  *        count).
@@ -17,6 +18,9 @@
  */
 #ifndef GCOL_FILLING_H
 #define GCOL_FILLING_H
+
+/** @addtogroup gcol_filtering
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -119,5 +123,7 @@ gcol_status gcol_repeat_scalar(gcol_table_view input, int64_t count, gcol_table 
                                gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_FILLING_H */

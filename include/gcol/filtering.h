@@ -1,5 +1,6 @@
 /**
  * @file filtering.h
+ * @ingroup gcol_filtering
  * @brief Filtering: keep rows by a boolean mask, drop rows with nulls or NaNs in key
  *        columns, remove duplicate rows (hash-based distinct, consecutive unique) and count
  *        distinct rows.
@@ -23,6 +24,9 @@
  */
 #ifndef GCOL_FILTERING_H
 #define GCOL_FILTERING_H
+
+/** @addtogroup gcol_filtering
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -217,5 +221,7 @@ gcol_status gcol_distinct_count(gcol_table_view keys, gcol_null_equality nulls, 
                                 gcol_stream stream);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_FILTERING_H */

@@ -1,5 +1,6 @@
 /**
  * @file frame.h
+ * @ingroup gcol_frame
  * @brief Named tables (`gcol_frame`): a ::gcol_table whose columns have names, with
  *        multi-level names like cuDF's ColumnAccessor.
  *
@@ -28,6 +29,9 @@
  */
 #ifndef GCOL_FRAME_H
 #define GCOL_FRAME_H
+
+/** @addtogroup gcol_frame
+ *  @{ */
 
 #include "gcol/config.h"
 #include "gcol/status.h"
@@ -233,5 +237,7 @@ gcol_status gcol_frame_pop(gcol_frame *frame, gcol_name name, gcol_column **out)
 gcol_status gcol_frame_drop(gcol_frame *frame, const gcol_name *names, int32_t num_names);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_FRAME_H */

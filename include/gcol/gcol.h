@@ -1,5 +1,6 @@
 /**
  * @file gcol.h
+ * @ingroup gcol_core
  * @brief The whole public C API of gcol in one include.
  *
  * Device-side primitives for custom kernels are in `gcol/device/` (.cuh, need nvcc).

@@ -1,5 +1,6 @@
 /**
  * @file groupby.h
+ * @ingroup gcol_groupby
  * @brief Groupby: rows grouped by equal multi-column keys, several aggregations of several
  *        value columns per group in one call.
  *
@@ -48,6 +49,9 @@
  */
 #ifndef GCOL_GROUPBY_H
 #define GCOL_GROUPBY_H
+
+/** @addtogroup gcol_groupby
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -215,5 +219,7 @@ gcol_status gcol_groupby_merge_m2(gcol_table_view keys, gcol_column_view count,
                                   gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_GROUPBY_H */

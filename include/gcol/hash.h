@@ -1,5 +1,6 @@
 /**
  * @file hash.h
+ * @ingroup gcol_hashes
  * @brief Hash functions for host and device code: MurmurHash3_x86_32, XXH64, a 64-bit
  *        finalizer, hash combining, and typed value hashes for joins and groupby.
  *
@@ -16,6 +17,9 @@
  */
 #ifndef GCOL_HASH_H
 #define GCOL_HASH_H
+
+/** @addtogroup gcol_hashes
+ *  @{ */
 
 #include <string.h>
 
@@ -242,5 +246,7 @@ GCOL_HD_INLINE uint64_t gcol_hash_f64(double value, uint64_t seed) {
 }
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_HASH_H */

@@ -1,5 +1,6 @@
 /**
  * @file hashing.h
+ * @ingroup gcol_partitioning
  * @brief Row hashing: one hash per row of a table, with published hash functions
  *        (MurmurHash3_x86_32, Spark's Murmur3Hash, XXH64, MD5, SHA-256).
  *
@@ -51,6 +52,9 @@
 #ifndef GCOL_HASHING_H
 #define GCOL_HASHING_H
 
+/** @addtogroup gcol_partitioning
+ *  @{ */
+
 #include "gcol/column.h"
 #include "gcol/config.h"
 #include "gcol/memory.h"
@@ -89,5 +93,7 @@ gcol_status gcol_hash(gcol_table_view input, gcol_hash_function fn, uint64_t see
                       gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_HASHING_H */

@@ -1,5 +1,6 @@
 /**
  * @file indexalator.h
+ * @ingroup gcol_views
  * @brief Index normalization: read any integer index column as int64 (the indexalator),
  *        write INT32 or INT64 index outputs through one writer, and read/write INT32 or
  *        INT64 offsets as int64 (the offsetalator). Host and device.
@@ -17,6 +18,9 @@
  */
 #ifndef GCOL_INDEXALATOR_H
 #define GCOL_INDEXALATOR_H
+
+/** @addtogroup gcol_views
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -137,5 +141,7 @@ GCOL_HD_INLINE gcol_type_id gcol_offsets_type_for_threshold(int64_t total, int64
 }
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_INDEXALATOR_H */

@@ -1,5 +1,6 @@
 /**
  * @file interop.h
+ * @ingroup gcol_interop
  * @brief Interop through the standard C ABIs: the Arrow C Data Interface (host, copies), the
  *        Arrow C Device Data Interface (CUDA, zero-copy), the Arrow C Stream interfaces (a
  *        table in chunks) and DLPack 1.x (fixed-width columns as tensors).
@@ -48,6 +49,9 @@
  */
 #ifndef GCOL_INTEROP_H
 #define GCOL_INTEROP_H
+
+/** @addtogroup gcol_interop
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -621,5 +625,7 @@ gcol_status gcol_dlpack_import_column_unversioned(DLManagedTensor *tensor, gcol_
                                                   gcol_mr *mr, gcol_imported **out);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_INTEROP_H */

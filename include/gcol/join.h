@@ -1,5 +1,6 @@
 /**
  * @file join.h
+ * @ingroup gcol_join
  * @brief Equality joins: inner, left, full outer, left semi and left anti joins on
  *        multi-column keys, as gather maps or as a joined table; a reusable build side with
  *        exact output sizes and batched probes; cross join.
@@ -33,6 +34,9 @@
  */
 #ifndef GCOL_JOIN_H
 #define GCOL_JOIN_H
+
+/** @addtogroup gcol_join
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -177,5 +181,7 @@ gcol_status gcol_cross_join(int64_t left_rows, int64_t right_rows, gcol_column *
                             gcol_column **right_map, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_JOIN_H */

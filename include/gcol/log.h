@@ -1,5 +1,6 @@
 /**
  * @file log.h
+ * @ingroup gcol_errors
  * @brief Leveled, thread-safe logging that can be redirected or silenced.
  *
  * The runtime level comes from the environment variable `GCOL_LOG_LEVEL`
@@ -18,6 +19,9 @@
  */
 #ifndef GCOL_LOG_H
 #define GCOL_LOG_H
+
+/** @addtogroup gcol_errors
+ *  @{ */
 
 #include "gcol/config.h"
 #include "gcol/status.h"
@@ -81,5 +85,7 @@ void gcol_log_write(gcol_log_level level, const char *format, ...)
     ;
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_LOG_H */

@@ -1,5 +1,6 @@
 /**
  * @file memory.h
+ * @ingroup gcol_memory
  * @brief Stream-ordered memory resources (`gcol_mr`): the default asynchronous resource,
  *        plain cudaMalloc, pinned host, managed, host malloc, a coalescing pool over any
  *        upstream, and adaptors for statistics, limits and fault injection.
@@ -27,6 +28,9 @@
  */
 #ifndef GCOL_MEMORY_H
 #define GCOL_MEMORY_H
+
+/** @addtogroup gcol_memory
+ *  @{ */
 
 #include "gcol/config.h"
 #include "gcol/status.h"
@@ -314,5 +318,7 @@ gcol_status gcol_mr_fail_nth_create(gcol_mr *upstream, int64_t n, gcol_mr **out)
 int64_t gcol_mr_fail_nth_count(gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_MEMORY_H */

@@ -1,5 +1,6 @@
 /**
  * @file null_ops.h
+ * @ingroup gcol_filtering
  * @brief Nulls: test rows for null, valid or NaN (BOOL8 results), replace nulls (from a
  *        column, a scalar, or the preceding or following valid row), and convert between
  *        BOOL8 columns and null masks.
@@ -20,6 +21,9 @@
  */
 #ifndef GCOL_NULL_OPS_H
 #define GCOL_NULL_OPS_H
+
+/** @addtogroup gcol_filtering
+ *  @{ */
 
 #include "gcol/buffer.h"
 #include "gcol/column.h"
@@ -173,5 +177,7 @@ gcol_status gcol_mask_to_bools(const uint32_t *mask, int64_t begin, int64_t end,
                                gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_NULL_OPS_H */

@@ -1,5 +1,6 @@
 /**
  * @file pack.h
+ * @ingroup gcol_pack
  * @brief Contiguous pack / unpack of a table: one device buffer plus a small host metadata
  *        blob, the unit that spilling, files and shuffles move.
  *
@@ -34,6 +35,9 @@
  */
 #ifndef GCOL_PACK_H
 #define GCOL_PACK_H
+
+/** @addtogroup gcol_pack
+ *  @{ */
 
 #include "gcol/buffer.h"
 #include "gcol/column.h"
@@ -175,5 +179,7 @@ gcol_status gcol_packed_table_deserialize(const uint8_t *bytes, size_t size,
                                           gcol_packed_table **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_PACK_H */

@@ -1,5 +1,6 @@
 /**
  * @file partitioning.h
+ * @ingroup gcol_partitioning
  * @brief Partitioning of a table's rows: by a hash of key columns, by a partition map, or
  *        round robin (libcudf's hash_partition, partition and round_robin_partition).
  *
@@ -22,6 +23,9 @@
  */
 #ifndef GCOL_PARTITIONING_H
 #define GCOL_PARTITIONING_H
+
+/** @addtogroup gcol_partitioning
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -100,5 +104,7 @@ gcol_status gcol_round_robin_partition(gcol_table_view input, int32_t num_partit
                                        int64_t *partition_offsets, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_PARTITIONING_H */

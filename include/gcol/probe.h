@@ -1,5 +1,6 @@
 /**
  * @file probe.h
+ * @ingroup gcol_hashes
  * @brief Bounded probe sequences for open-addressing hash tables of power-of-two capacity,
  *        for host and device code: linear probing and double hashing.
  *
@@ -17,6 +18,9 @@
  */
 #ifndef GCOL_PROBE_H
 #define GCOL_PROBE_H
+
+/** @addtogroup gcol_hashes
+ *  @{ */
 
 #include "gcol/config.h"
 
@@ -106,5 +110,7 @@ GCOL_HD_INLINE bool gcol_probe_next(gcol_probe_sequence *p, int64_t *slot) {
 }
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_PROBE_H */

@@ -1,5 +1,6 @@
 /**
  * @file reduction.h
+ * @ingroup gcol_reduction
  * @brief Reductions of a column to one value (sum, product, min, max, any, all, mean,
  *        variance, std, sum of squares, counts, argmin, argmax), quantiles, and segmented
  *        reductions (one value per segment of rows given by offsets).
@@ -23,10 +24,14 @@
  * | COUNT_VALID, COUNT_ALL | every type | INT64 (never null) |
  * | ARGMIN, ARGMAX | as MIN, MAX | INT64 row index (first occurrence) |
  *
- * - Floats: NaN orders after +Inf and -0.0 before +0.0 (one total order, shared with
- *   quantiles, scans and sorting): MAX is NaN if any valid value is NaN, MIN is NaN only if
- *   every valid value is. SUM, PRODUCT and the moments follow IEEE arithmetic (a NaN
- *   propagates). FLOAT32 sums and products are accumulated in double and rounded once.
+ * - Floats: MIN, MAX, ARGMIN, ARGMAX, quantiles (gcol_quantiles()) and the MIN/MAX scans of
+ *   scan.h use one strict total order, -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN (every
+ *   NaN alike): MAX is NaN if any valid value is NaN, MIN is NaN only if every valid value
+ *   is, and -0.0 and +0.0 are distinct values (the MIN of [+0.0, -0.0] is -0.0, the ARGMIN
+ *   its row). Sorting and searching (sorting.h, search.h) differ on zeros only: there
+ *   -0.0 and +0.0 tie, as they are equal in joins, groupby and distinct. SUM, PRODUCT and
+ *   the moments follow IEEE arithmetic (a NaN propagates). FLOAT32 sums and products are
+ *   accumulated in double and rounded once.
  * - Signed zeros: sums (SUM, SUM_OF_SQUARES and the sum inside MEAN) start from the
  *   identity +0.0, so a float sum is never -0.0: the sum of -0.0 values alone is +0.0 (as
  *   cub::DeviceReduce::Sum and libcudf; numpy would keep -0.0). PRODUCT starts from 1.0 and
@@ -39,7 +44,9 @@
  * - DECIMAL PRODUCT is not supported: the result scale would be `scale * n` and depend on
  *   the data. DECIMAL128 is supported by COUNT_VALID and COUNT_ALL only; every other op
  *   gives ::GCOL_ERROR_UNSUPPORTED.
- * - nunique (distinct count) is not a reduction here: see the distinct-count API.
+ * - NUNIQUE, the number of distinct values, is gcol_reduce_nunique() (an INT64 scalar, not an
+ *   operator of gcol_reduce()); gcol_distinct_count() of filtering.h counts distinct rows of
+ *   several columns into an `int64_t` with the same equality.
  *
  * @code
  * gcol_scalar *total = NULL;
@@ -50,6 +57,9 @@
  */
 #ifndef GCOL_REDUCTION_H
 #define GCOL_REDUCTION_H
+
+/** @addtogroup gcol_reduction
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -220,5 +230,7 @@ gcol_status gcol_quantile(gcol_column_view input, double q, gcol_interpolation i
                           gcol_scalar **out, gcol_stream stream);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_REDUCTION_H */

@@ -1,5 +1,6 @@
 /**
  * @file scalar.h
+ * @ingroup gcol_core
  * @brief Scalars: one value of any fixed-width type or a string, with validity.
  *
  * Scalars live in host memory: operations pass their values to kernels as arguments, which
@@ -16,6 +17,9 @@
  */
 #ifndef GCOL_SCALAR_H
 #define GCOL_SCALAR_H
+
+/** @addtogroup gcol_core
+ *  @{ */
 
 #include "gcol/config.h"
 #include "gcol/status.h"
@@ -130,5 +134,7 @@ const void *gcol_scalar_get_storage(const gcol_scalar *scalar);
 void gcol_scalar_free(gcol_scalar *scalar);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_SCALAR_H */

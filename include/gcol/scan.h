@@ -1,5 +1,6 @@
 /**
  * @file scan.h
+ * @ingroup gcol_reduction
  * @brief Scans (prefix reductions): inclusive and exclusive running sum, product, min and
  *        max of a column, with a null policy.
  *
@@ -38,6 +39,9 @@
  */
 #ifndef GCOL_SCAN_H
 #define GCOL_SCAN_H
+
+/** @addtogroup gcol_reduction
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -101,5 +105,7 @@ gcol_status gcol_scan(gcol_column_view input, gcol_scan_op op, gcol_scan_type ty
                       gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_SCAN_H */

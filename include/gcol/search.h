@@ -1,5 +1,6 @@
 /**
  * @file search.h
+ * @ingroup gcol_sorting
  * @brief Searching sorted tables: lower and upper bounds of needle rows in a sorted
  *        haystack, membership of values in a column, and the merge of pre-sorted tables.
  *
@@ -16,6 +17,9 @@
  */
 #ifndef GCOL_SEARCH_H
 #define GCOL_SEARCH_H
+
+/** @addtogroup gcol_sorting
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -111,5 +115,7 @@ gcol_status gcol_merge(const gcol_table_view *tables, int32_t num_tables,
 #define GCOL_MAX_MERGE_TABLES 32
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_SEARCH_H */

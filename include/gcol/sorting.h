@@ -1,5 +1,6 @@
 /**
  * @file sorting.h
+ * @ingroup gcol_sorting
  * @brief Sorting: orders of rows of tables by multi-column keys, sorted copies, sort by key,
  *        segmented sorts, ranks, top-k and the sortedness check.
  *
@@ -9,7 +10,11 @@
  *   one scale): numeric order; BOOL8: false < true (any non-zero byte is true);
  * - FLOAT32/FLOAT64: numeric order with -0.0 == +0.0 (the two are tied, so a stable sort
  *   keeps their input order), every NaN equal to every other NaN and greater than +Inf
- *   (ascending: ... < +Inf < NaN; descending: NaN first);
+ *   (ascending: ... < +Inf < NaN; descending: NaN first). The sort keys normalize -0.0 to
+ *   +0.0 and every NaN to one NaN before ordering; this is the equality of joins, groupby
+ *   and distinct. Reductions, quantiles and scans (reduction.h, scan.h) instead order
+ *   -0.0 before +0.0: MIN of [+0.0, -0.0] is -0.0, while sorting the two keeps them in
+ *   input order. Both agree on everything else (NaN after +Inf, NaNs alike);
  * - STRING: byte-wise (UTF-8 code point) order, a proper prefix first (`"" < "\0" < "a"`);
  * - nulls are placed by ::gcol_null_order in the output: ::GCOL_NULLS_BEFORE puts them
  *   first and ::GCOL_NULLS_AFTER last, whatever the column's ::gcol_order (SQL's
@@ -33,6 +38,9 @@
 #ifndef GCOL_SORTING_H
 #define GCOL_SORTING_H
 
+/** @addtogroup gcol_sorting
+ *  @{ */
+
 #include "gcol/column.h"
 #include "gcol/config.h"
 #include "gcol/memory.h"
@@ -55,11 +63,29 @@ typedef enum gcol_order {
  * @brief Where nulls of one key column go in the output, whatever its ::gcol_order (SQL's
  *        NULLS LAST / NULLS FIRST).
  *
- * Porting from libcudf: its `null_order` of the same names says how a null *compares*
- * (BEFORE: smaller than every value), so under DESCENDING its BEFORE puts nulls last. gcol
- * names the place in the output: libcudf's (DESCENDING, BEFORE) is gcol's
- * (::GCOL_ORDER_DESCENDING, ::GCOL_NULLS_AFTER), and (DESCENDING, AFTER) is
- * (::GCOL_ORDER_DESCENDING, ::GCOL_NULLS_BEFORE); under ASCENDING the two agree.
+ * ::GCOL_NULLS_BEFORE: nulls are the first rows of the sorted output (of each run of equal
+ * higher-order keys), ascending or descending; ::GCOL_NULLS_AFTER: the last. The direction
+ * orders the values only; it never moves the nulls. The same holds in search.h, whose
+ * haystack is sorted this way, and in gcol_is_sorted().
+ *
+ * Porting from libcudf: its `cudf::null_order` has the same names (and the same values,
+ * AFTER 0 and BEFORE 1) but another meaning: it says how a null *compares* with a value
+ * (BEFORE: a null is smaller than every value, AFTER: larger), and a DESCENDING column
+ * reverses that comparison like every other, so libcudf's BEFORE puts nulls last in a
+ * descending sort. Where nulls land in the output:
+ * | order | null order | libcudf | gcol |
+ * | --- | --- | --- | --- |
+ * | ASCENDING | BEFORE | first | first |
+ * | ASCENDING | AFTER | last | last |
+ * | DESCENDING | BEFORE | last | first |
+ * | DESCENDING | AFTER | first | last |
+ *
+ * So under ASCENDING the two agree, and under DESCENDING libcudf's BEFORE is gcol's
+ * ::GCOL_NULLS_AFTER and libcudf's AFTER is gcol's ::GCOL_NULLS_BEFORE: translate per
+ * column, never by casting one enum to the other. Defaults differ too: an empty
+ * `null_precedence` in libcudf means BEFORE for every column (nulls first ascending, last
+ * descending); a NULL @c null_order array here means ::GCOL_NULLS_AFTER (nulls last in
+ * both directions).
  */
 typedef enum gcol_null_order {
   GCOL_NULLS_AFTER = 0, /**< Nulls after all values, ascending or descending. */
@@ -251,8 +277,10 @@ typedef enum gcol_rank_method {
 /** @brief Where gcol_rank() puts null rows. */
 typedef enum gcol_rank_nulls {
   GCOL_RANK_NULLS_KEEP = 0,  /**< Null rows get a null rank and are not counted. */
-  GCOL_RANK_NULLS_TOP = 1,   /**< Nulls ranked first (all tied with each other). */
-  GCOL_RANK_NULLS_BOTTOM = 2 /**< Nulls ranked last (all tied with each other). */
+  GCOL_RANK_NULLS_TOP = 1,   /**< Nulls ranked first (all tied with each other), ascending
+                                  or descending (pandas' `na_option='top'`). */
+  GCOL_RANK_NULLS_BOTTOM = 2 /**< Nulls ranked last (all tied with each other), ascending or
+                                  descending (pandas' `na_option='bottom'`). */
 } gcol_rank_nulls;
 
 /**
@@ -321,5 +349,7 @@ gcol_status gcol_top_k_order(gcol_column_view column, int64_t k, gcol_order orde
                              gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_SORTING_H */

@@ -1,5 +1,6 @@
 /**
  * @file spill.h
+ * @ingroup gcol_spill
  * @brief Spilling: a manager per device that moves the bytes of unused buffers to pinned
  *        host memory under memory pressure and brings them back when they are used.
  *
@@ -61,6 +62,9 @@
  */
 #ifndef GCOL_SPILL_H
 #define GCOL_SPILL_H
+
+/** @addtogroup gcol_spill
+ *  @{ */
 
 #include "gcol/buffer.h"
 #include "gcol/config.h"
@@ -205,5 +209,7 @@ bool gcol_buffer_is_spillable(const gcol_buffer *buffer);
 gcol_status gcol_mr_spill_create(gcol_mr *upstream, gcol_mr **out);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_SPILL_H */

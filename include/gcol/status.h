@@ -1,5 +1,6 @@
 /**
  * @file status.h
+ * @ingroup gcol_errors
  * @brief Status codes returned by every fallible gcol function, and the thread-local
  *        message that says what went wrong and where.
  *
@@ -13,6 +14,9 @@
  */
 #ifndef GCOL_STATUS_H
 #define GCOL_STATUS_H
+
+/** @addtogroup gcol_errors
+ *  @{ */
 
 #include "gcol/config.h"
 
@@ -45,7 +49,9 @@ const char *gcol_status_string(gcol_status status);
 /**
  * @brief The message of the last error raised on the calling thread.
  *
- * The message names the function, the argument, sizes or the CUDA error involved.
+ * The message names the function, the argument, sizes or the CUDA error involved. Every
+ * error recorded here is also logged (log.h) at ::GCOL_LOG_DEBUG, a sticky CUDA error at
+ * ::GCOL_LOG_CRITICAL: the default level (`warn`) prints none of them but the sticky ones.
  * @return A thread-local string, valid until the next failing gcol call on this thread;
  *         the empty string if no error happened yet.
  */
@@ -57,5 +63,7 @@ const char *gcol_last_error(void);
 void gcol_clear_last_error(void);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STATUS_H */

@@ -1,5 +1,6 @@
 /**
  * @file string_view.h
+ * @ingroup gcol_views
  * @brief Strings for custom kernels: a string reference (pointer + byte length) with
  *        comparison, and a flat strings-column view usable inside kernels. Host and device.
  *
@@ -14,6 +15,9 @@
  */
 #ifndef GCOL_STRING_VIEW_H
 #define GCOL_STRING_VIEW_H
+
+/** @addtogroup gcol_views
+ *  @{ */
 
 #include "gcol/bits.h"
 #include "gcol/column.h"
@@ -97,5 +101,7 @@ GCOL_HD_INLINE int64_t gcol_strings_view_size_bytes(gcol_strings_view v, int64_t
 }
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STRING_VIEW_H */

@@ -1,5 +1,6 @@
 /**
  * @file table.h
+ * @ingroup gcol_core
  * @brief Tables: ordered sets of columns of equal size, owning (`gcol_table`) and
  *        non-owning (`gcol_table_view`).
  *
@@ -11,6 +12,9 @@
  */
 #ifndef GCOL_TABLE_H
 #define GCOL_TABLE_H
+
+/** @addtogroup gcol_core
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -118,5 +122,7 @@ gcol_status gcol_table_release(gcol_table *table, gcol_column ***out_columns,
 void gcol_table_free(gcol_table *table);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_TABLE_H */

@@ -1,5 +1,6 @@
 /**
  * @file typed_view.h
+ * @ingroup gcol_views
  * @brief Typed column views for custom kernels, generated for every fixed-width storage
  *        type (::GCOL_STORAGE_TYPE_LIST) plus `d128` (::gcol_int128, DECIMAL128); host and
  *        device. Also unit conversion of timestamp and duration ticks.
@@ -20,7 +21,8 @@
  * scale<<<blocks, 256, 0, stream>>>(in, out, 2.0);
  * @endcode
  *
- * Every family below exists once per suffix `SFX` with element type `T`:
+ * Every family below exists once per suffix `SFX` with element type `T` (each generated name,
+ * suffix by suffix, is listed in @ref generated_names):
  * `i8 int8_t, i16 int16_t, i32 int32_t, i64 int64_t, u8 uint8_t, u16 uint16_t, u32 uint32_t,
  * u64 uint64_t, f32 float, f64 double, b8 uint8_t, d128 gcol_int128`. A view accepts the
  * types stored as `T`: i32 accepts INT32, TIMESTAMP_DAYS, DURATION_DAYS and DECIMAL32; i64
@@ -61,6 +63,9 @@
  */
 #ifndef GCOL_TYPED_VIEW_H
 #define GCOL_TYPED_VIEW_H
+
+/** @addtogroup gcol_views
+ *  @{ */
 
 #include "gcol/bits.h"
 #include "gcol/column.h"
@@ -274,5 +279,7 @@ GCOL_HD_INLINE bool gcol_ticks_convert(int64_t ticks, gcol_type_id from, gcol_ty
 }
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_TYPED_VIEW_H */

@@ -1,5 +1,6 @@
 /**
  * @file types.h
+ * @ingroup gcol_core
  * @brief The gcol type system: type ids (the libcudf set), data types with decimal scale,
  *        sizes, traits, printable names and the X-macro type lists that generate typed code.
  *
@@ -14,6 +15,9 @@
  */
 #ifndef GCOL_TYPES_H
 #define GCOL_TYPES_H
+
+/** @addtogroup gcol_core
+ *  @{ */
 
 #include "gcol/config.h"
 #include "gcol/status.h"
@@ -261,5 +265,7 @@ gcol_status gcol_type_from_name(const char *name, gcol_type_id *out);
 int gcol_data_type_format(gcol_data_type type, char *buf, size_t size);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_TYPES_H */

@@ -1,5 +1,6 @@
 /**
  * @file unaryop.h
+ * @ingroup gcol_compute
  * @brief Element-wise unary operations, and the validity tests is_null, is_valid, is_nan.
  *
  * Rules (gcol_unary_op_check_type() says whether a type is accepted):
@@ -23,6 +24,9 @@
  */
 #ifndef GCOL_UNARYOP_H
 #define GCOL_UNARYOP_H
+
+/** @addtogroup gcol_compute
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -99,5 +103,7 @@ gcol_status gcol_unary_operation(gcol_column_view input, gcol_unary_op op, gcol_
                                  gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_UNARYOP_H */

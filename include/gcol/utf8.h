@@ -1,5 +1,6 @@
 /**
  * @file utf8.h
+ * @ingroup gcol_views
  * @brief UTF-8 for host and device code: decode and encode one code point, count and
  *        iterate characters of a ::gcol_string_ref, and hash a string.
  *
@@ -19,6 +20,9 @@
  */
 #ifndef GCOL_UTF8_H
 #define GCOL_UTF8_H
+
+/** @addtogroup gcol_views
+ *  @{ */
 
 #include "gcol/config.h"
 #include "gcol/hash.h"
@@ -220,5 +224,7 @@ GCOL_HD_INLINE uint32_t gcol_string_ref_hash(gcol_string_ref s, uint32_t seed) {
 }
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_UTF8_H */

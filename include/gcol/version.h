@@ -1,5 +1,6 @@
 /**
  * @file version.h
+ * @ingroup gcol_core
  * @brief gcol's version: macros for the headers a program is compiled against, and
  *        gcol_version() for the library it is linked with.
  *
@@ -16,6 +17,9 @@
  */
 #ifndef GCOL_VERSION_H
 #define GCOL_VERSION_H
+
+/** @addtogroup gcol_core
+ *  @{ */
 
 /** @brief Major version of gcol: changes break the API or ABI. */
 #define GCOL_VERSION_MAJOR 0
@@ -52,5 +56,7 @@ const char *gcol_version(void);
 #ifdef __cplusplus
 }
 #endif
+
+/** @} */
 
 #endif /* GCOL_VERSION_H */

@@ -28,7 +28,8 @@
 extern "C" {
 #endif
 
-/* Records "func: message" as the thread's last error, logs it at ERROR, returns status. */
+/* Records "name: message" as the thread's last error (name: the public function the user
+ * called, else func), logs it at DEBUG (CRITICAL for GCOL_ERROR_CUDA_STICKY), returns status. */
 gcol_status gcol_detail_error(gcol_status status, const char *func, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

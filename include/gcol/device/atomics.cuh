@@ -1,5 +1,6 @@
 /**
  * @file atomics.cuh
+ * @ingroup gcol_device
  * @brief Device atomics for every fixed-width storage type, and atomic null-mask bits
  *        (device only, needs nvcc).
  *
@@ -34,6 +35,9 @@
  */
 #ifndef GCOL_DEVICE_ATOMICS_CUH
 #define GCOL_DEVICE_ATOMICS_CUH
+
+/** @addtogroup gcol_device
+ *  @{ */
 
 #include "gcol/bits.h"
 #include "gcol/device/ops.cuh"
@@ -191,5 +195,7 @@ GCOL_DEVICE_INLINE double gcol_atomic_add_f64(double *address, double value) {
 
 GCOL_TYPED_VIEW_LIST(GCOL_DETAIL_VIEW_ATOMICS)
 /** @endcond */
+
+/** @} */
 
 #endif /* GCOL_DEVICE_ATOMICS_CUH */

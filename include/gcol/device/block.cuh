@@ -1,5 +1,6 @@
 /**
  * @file block.cuh
+ * @ingroup gcol_device
  * @brief Block-wide reductions and scans for every fixed-width storage type (device only,
  *        needs nvcc), built on warp.cuh with 32 elements of static shared memory per
  *        function and type.
@@ -40,6 +41,9 @@
  */
 #ifndef GCOL_DEVICE_BLOCK_CUH
 #define GCOL_DEVICE_BLOCK_CUH
+
+/** @addtogroup gcol_device
+ *  @{ */
 
 #include "gcol/device/warp.cuh"
 
@@ -127,5 +131,7 @@ GCOL_DEVICE_INLINE T gcol_detail_block_exclusive_sum(T v, T *total) {
 
 GCOL_STORAGE_TYPE_LIST(GCOL_DETAIL_BLOCK_DEFINE)
 /** @endcond */
+
+/** @} */
 
 #endif /* GCOL_DEVICE_BLOCK_CUH */

@@ -1,5 +1,6 @@
 /**
  * @file ops.cuh
+ * @ingroup gcol_device
  * @brief Device-side building blocks shared by warp.cuh, block.cuh and atomics.cuh: the
  *        binary operators (sum, min, max) per storage type and warp shuffles of every
  *        storage type. Needs nvcc.
@@ -12,6 +13,9 @@
  */
 #ifndef GCOL_DEVICE_OPS_CUH
 #define GCOL_DEVICE_OPS_CUH
+
+/** @addtogroup gcol_device
+ *  @{ */
 
 #include "gcol/config.h"
 #include "gcol/types.h"
@@ -94,5 +98,7 @@ GCOL_DEVICE_INLINE unsigned int gcol_lane_id(void) {
 GCOL_DEVICE_INLINE unsigned int gcol_warp_id(void) {
   return gcol_detail_linear_thread() / GCOL_WARP_SIZE;
 }
+
+/** @} */
 
 #endif /* GCOL_DEVICE_OPS_CUH */

@@ -1,5 +1,6 @@
 /**
  * @file warp.cuh
+ * @ingroup gcol_device
  * @brief Warp-wide reductions and scans for every fixed-width storage type (device only,
  *        needs nvcc). All 32 lanes of the warp must call, converged.
  *
@@ -30,6 +31,9 @@
  */
 #ifndef GCOL_DEVICE_WARP_CUH
 #define GCOL_DEVICE_WARP_CUH
+
+/** @addtogroup gcol_device
+ *  @{ */
 
 #include "gcol/device/ops.cuh"
 
@@ -91,5 +95,7 @@ GCOL_DEVICE_INLINE T gcol_detail_warp_exclusive_sum(T v, T *total) {
 
 GCOL_STORAGE_TYPE_LIST(GCOL_DETAIL_WARP_DEFINE)
 /** @endcond */
+
+/** @} */
 
 #endif /* GCOL_DEVICE_WARP_CUH */

@@ -1,5 +1,6 @@
 /**
  * @file csv.h
+ * @ingroup gcol_csv
  * @brief CSV text: a reader whose rows and fields are found on the GPU, and a writer that
  *        formats rows on the GPU.
  *
@@ -51,6 +52,9 @@
  */
 #ifndef GCOL_IO_CSV_H
 #define GCOL_IO_CSV_H
+
+/** @addtogroup gcol_csv
+ *  @{ */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -217,5 +221,7 @@ gcol_status gcol_csv_write_file(gcol_table_view table, const gcol_csv_write_opti
                                 const char *path, gcol_stream stream);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_IO_CSV_H */

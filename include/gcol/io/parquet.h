@@ -1,5 +1,6 @@
 /**
  * @file parquet.h
+ * @ingroup gcol_parquet
  * @brief Apache Parquet files: the footer's metadata (schema, row groups, statistics,
  *        key-value pairs) parsed on the host, and a reader of flat columns whose pages are
  *        decoded on the GPU.
@@ -64,6 +65,9 @@
  */
 #ifndef GCOL_IO_PARQUET_H
 #define GCOL_IO_PARQUET_H
+
+/** @addtogroup gcol_parquet
+ *  @{ */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -447,5 +451,7 @@ gcol_status gcol_parquet_write_file(gcol_table_view table,
                                     gcol_stream stream);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_IO_PARQUET_H */

@@ -1,5 +1,6 @@
 /**
  * @file strings/attributes.h
+ * @ingroup gcol_strings
  * @brief Attributes of the strings of a STRING column: length in bytes and in characters,
  *        and character-class tests (is digit, alpha, alnum, space, upper, lower, decimal,
  *        numeric) per row.
@@ -24,6 +25,9 @@
  */
 #ifndef GCOL_STRINGS_ATTRIBUTES_H
 #define GCOL_STRINGS_ATTRIBUTES_H
+
+/** @addtogroup gcol_strings
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -90,5 +94,7 @@ gcol_status gcol_strings_is_char_class(gcol_column_view input, gcol_char_class c
                                        gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STRINGS_ATTRIBUTES_H */

@@ -1,5 +1,6 @@
 /**
  * @file strings/case.h
+ * @ingroup gcol_strings
  * @brief Case conversion of STRING columns: upper, lower, swapcase, capitalize, title, for
  *        every code point that has a simple case mapping in Unicode.
  *
@@ -24,6 +25,9 @@
  */
 #ifndef GCOL_STRINGS_CASE_H
 #define GCOL_STRINGS_CASE_H
+
+/** @addtogroup gcol_strings
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -60,5 +64,7 @@ gcol_status gcol_strings_convert_case(gcol_column_view input, gcol_case_op op, g
                                       gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STRINGS_CASE_H */

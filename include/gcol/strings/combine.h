@@ -1,5 +1,6 @@
 /**
  * @file strings/combine.h
+ * @ingroup gcol_strings
  * @brief Joining strings: several STRING columns row by row with a separator (libcudf's
  *        concatenate), every row of a column into one string (libcudf's join_strings), and
  *        the strings of each list of a LIST of STRING column (libcudf's
@@ -34,6 +35,9 @@
  */
 #ifndef GCOL_STRINGS_COMBINE_H
 #define GCOL_STRINGS_COMBINE_H
+
+/** @addtogroup gcol_strings
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -153,5 +157,7 @@ gcol_status gcol_strings_join_lists_column(gcol_column_view lists, gcol_column_v
                                            gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STRINGS_COMBINE_H */

@@ -1,5 +1,6 @@
 /**
  * @file strings/convert.h
+ * @ingroup gcol_strings
  * @brief Conversions between STRING columns and other types: booleans by a given word,
  *        hexadecimal integers, URL percent-encoding, decimals (which gcol_cast() also
  *        reaches: a cast between STRING and a decimal type calls these).
@@ -22,6 +23,9 @@
  */
 #ifndef GCOL_STRINGS_CONVERT_H
 #define GCOL_STRINGS_CONVERT_H
+
+/** @addtogroup gcol_strings
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -199,5 +203,7 @@ gcol_status gcol_strings_to_decimals(gcol_column_view input, gcol_data_type type
                                      gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STRINGS_CONVERT_H */

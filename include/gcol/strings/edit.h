@@ -1,5 +1,6 @@
 /**
  * @file strings/edit.h
+ * @ingroup gcol_strings
  * @brief Edits of STRING columns that give a new STRING column: replace (one target, or
  *        several at once), slice by characters, strip, pad and zfill, repeat, reverse.
  *
@@ -33,6 +34,9 @@
  */
 #ifndef GCOL_STRINGS_EDIT_H
 #define GCOL_STRINGS_EDIT_H
+
+/** @addtogroup gcol_strings
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -256,5 +260,7 @@ gcol_status gcol_strings_reverse(gcol_column_view input, gcol_column **out, gcol
                                  gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STRINGS_EDIT_H */

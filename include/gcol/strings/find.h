@@ -1,5 +1,6 @@
 /**
  * @file strings/find.h
+ * @ingroup gcol_strings
  * @brief Literal search in STRING columns: find / rfind (character positions within
  *        [start, stop)), contains, starts_with, ends_with and count of occurrences, each
  *        with one target for every row (a STRING scalar) or one target per row (a STRING
@@ -32,6 +33,9 @@
  */
 #ifndef GCOL_STRINGS_FIND_H
 #define GCOL_STRINGS_FIND_H
+
+/** @addtogroup gcol_strings
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -137,5 +141,7 @@ gcol_status gcol_strings_count_matches_column(gcol_column_view input, gcol_colum
                                               gcol_column **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STRINGS_FIND_H */

@@ -1,5 +1,6 @@
 /**
  * @file strings/like.h
+ * @ingroup gcol_strings
  * @brief SQL LIKE over a STRING column: `%` matches any run of characters (also none), `_`
  *        exactly one character, an escape character makes the next `%`, `_` or escape
  *        character literal; every other character matches itself (case-sensitive, byte for
@@ -19,6 +20,9 @@
  */
 #ifndef GCOL_STRINGS_LIKE_H
 #define GCOL_STRINGS_LIKE_H
+
+/** @addtogroup gcol_strings
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -51,5 +55,7 @@ gcol_status gcol_strings_like(gcol_column_view input, const gcol_scalar *pattern
                               gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STRINGS_LIKE_H */

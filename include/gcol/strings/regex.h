@@ -1,5 +1,6 @@
 /**
  * @file strings/regex.h
+ * @ingroup gcol_regex
  * @brief Regular expressions over STRING columns: contains (search), matches (anchored at
  *        the start, Python's `re.match`), count of non-overlapping matches, extract of the
  *        groups into columns, replace with group references, findall (a LIST of the matches)
@@ -47,6 +48,9 @@
  */
 #ifndef GCOL_STRINGS_REGEX_H
 #define GCOL_STRINGS_REGEX_H
+
+/** @addtogroup gcol_regex
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -301,5 +305,7 @@ gcol_status gcol_strings_rsplit_record_re(gcol_column_view input, const gcol_reg
                                           gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STRINGS_REGEX_H */

@@ -1,5 +1,6 @@
 /**
  * @file strings/split.h
+ * @ingroup gcol_strings
  * @brief Splitting each row of a STRING column into pieces: into a table of columns
  *        (libcudf's split / rsplit) or into a LIST of STRING column (libcudf's
  *        split_record / rsplit_record).
@@ -40,6 +41,9 @@
  */
 #ifndef GCOL_STRINGS_SPLIT_H
 #define GCOL_STRINGS_SPLIT_H
+
+/** @addtogroup gcol_strings
+ *  @{ */
 
 #include "gcol/column.h"
 #include "gcol/config.h"
@@ -129,5 +133,7 @@ gcol_status gcol_strings_rsplit_record(gcol_column_view input, const gcol_scalar
                                        gcol_mr *mr);
 
 GCOL_EXTERN_C_END
+
+/** @} */
 
 #endif /* GCOL_STRINGS_SPLIT_H */
