@@ -20,6 +20,7 @@
 #include "gcol/buffer.h"
 #include "internal/buffer.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 #include "internal/spill.h"
 
 /* Process-wide counters of gcol_buffer_statistics (monotonic, relaxed: statistics only). */
@@ -126,7 +127,7 @@ done:
   return status;
 }
 
-gcol_status gcol_buffer_create(size_t size, gcol_stream stream, gcol_mr *mr, gcol_buffer **out) {
+static gcol_status buffer_create(size_t size, gcol_stream stream, gcol_mr *mr, gcol_buffer **out) {
   gcol_status status = GCOL_OK;
   gcol_buffer *buffer = NULL;
   gcol_buffer_storage *s = NULL;
@@ -143,8 +144,15 @@ done:
   return status;
 }
 
-gcol_status gcol_buffer_create_copy(const void *src, size_t size, gcol_stream stream,
-                                    gcol_mr *mr, gcol_buffer **out) {
+gcol_status gcol_buffer_create(size_t size, gcol_stream stream, gcol_mr *mr, gcol_buffer **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_buffer_create");
+  gcol_status const status = buffer_create(size, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status buffer_create_copy(const void *src, size_t size, gcol_stream stream, gcol_mr *mr,
+                                      gcol_buffer **out) {
   gcol_status status = GCOL_OK;
   gcol_buffer *buffer = NULL;
   bool pinned = false;
@@ -167,8 +175,16 @@ done:
   return status;
 }
 
-gcol_status gcol_buffer_copy_shallow(const gcol_buffer *buffer, gcol_stream stream,
-                                     gcol_buffer **out) {
+gcol_status gcol_buffer_create_copy(const void *src, size_t size, gcol_stream stream, gcol_mr *mr,
+                                    gcol_buffer **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_buffer_create_copy");
+  gcol_status const status = buffer_create_copy(src, size, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status buffer_copy_shallow(const gcol_buffer *buffer, gcol_stream stream,
+                                       gcol_buffer **out) {
   gcol_status status = GCOL_OK;
   gcol_buffer *copy = NULL;
   gcol_buffer_storage *s = NULL;
@@ -191,6 +207,14 @@ gcol_status gcol_buffer_copy_shallow(const gcol_buffer *buffer, gcol_stream stre
   copy = NULL;
 done:
   free(copy);
+  return status;
+}
+
+gcol_status gcol_buffer_copy_shallow(const gcol_buffer *buffer, gcol_stream stream,
+                                     gcol_buffer **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_buffer_copy_shallow");
+  gcol_status const status = buffer_copy_shallow(buffer, stream, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 

@@ -6,6 +6,7 @@
 #include "gcol/column.h"
 #include "internal/column.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 #include "internal/spill.h"
 
 /* A buffer's pointer for a view: a spillable buffer is brought back first and pinned or
@@ -149,7 +150,7 @@ static gcol_status validate_children(gcol_column_view v, const char *what) {
   return GCOL_OK;
 }
 
-gcol_status gcol_column_view_validate(gcol_column_view view, const char *what) {
+static gcol_status column_view_validate(gcol_column_view view, const char *what) {
   if (what == NULL) what = "column";
   GCOL_DETAIL_REQUIRE(gcol_type_id_is_valid(view.type.id), GCOL_ERROR_INVALID_ARGUMENT,
                       "%s: invalid type id %d", what, (int)view.type.id);
@@ -171,8 +172,15 @@ gcol_status gcol_column_view_validate(gcol_column_view view, const char *what) {
   return validate_children(view, what);
 }
 
-gcol_status gcol_column_view_slice(gcol_column_view view, int64_t begin, int64_t end,
-                                   gcol_column_view *out) {
+gcol_status gcol_column_view_validate(gcol_column_view view, const char *what) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_view_validate");
+  gcol_status const status = column_view_validate(view, what);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status column_view_slice(gcol_column_view view, int64_t begin, int64_t end,
+                                     gcol_column_view *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(begin >= 0 && begin <= end && end <= view.size, GCOL_ERROR_INVALID_ARGUMENT,
                       "slice [%lld, %lld) out of range for %lld rows", (long long)begin,
@@ -190,8 +198,16 @@ gcol_status gcol_column_view_slice(gcol_column_view view, int64_t begin, int64_t
   return GCOL_OK;
 }
 
-gcol_status gcol_column_view_split(gcol_column_view view, const int64_t *splits,
-                                   int32_t num_splits, gcol_column_view *out) {
+gcol_status gcol_column_view_slice(gcol_column_view view, int64_t begin, int64_t end,
+                                   gcol_column_view *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_view_slice");
+  gcol_status const status = column_view_slice(view, begin, end, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status column_view_split(gcol_column_view view, const int64_t *splits,
+                                     int32_t num_splits, gcol_column_view *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(num_splits >= 0, GCOL_ERROR_INVALID_ARGUMENT, "num_splits is negative");
   GCOL_DETAIL_REQUIRE(splits != NULL || num_splits == 0, GCOL_ERROR_INVALID_ARGUMENT,
@@ -211,7 +227,15 @@ gcol_status gcol_column_view_split(gcol_column_view view, const int64_t *splits,
   return GCOL_OK;
 }
 
-gcol_status gcol_column_view_null_count(gcol_column_view view, gcol_stream stream, int64_t *out) {
+gcol_status gcol_column_view_split(gcol_column_view view, const int64_t *splits, int32_t num_splits,
+                                   gcol_column_view *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_view_split");
+  gcol_status const status = column_view_split(view, splits, num_splits, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status column_view_null_count(gcol_column_view view, gcol_stream stream, int64_t *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   if (view.null_mask == NULL || view.size == 0) {
     *out = 0;
@@ -223,6 +247,13 @@ gcol_status gcol_column_view_null_count(gcol_column_view view, gcol_stream strea
   }
   return gcol_bitmask_count_unset_bits(view.null_mask, view.offset, view.offset + view.size,
                                        stream, out);
+}
+
+gcol_status gcol_column_view_null_count(gcol_column_view view, gcol_stream stream, int64_t *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_view_null_count");
+  gcol_status const status = column_view_null_count(view, stream, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 /* ---- owning columns ---- */
@@ -259,9 +290,9 @@ static gcol_status check_parts(gcol_data_type type, int64_t size, const gcol_buf
   return GCOL_OK;
 }
 
-gcol_status gcol_column_make(gcol_data_type type, int64_t size, gcol_buffer *data,
-                             gcol_buffer *null_mask, int64_t null_count, gcol_column **children,
-                             int32_t num_children, gcol_column **out) {
+static gcol_status column_make(gcol_data_type type, int64_t size, gcol_buffer *data,
+                               gcol_buffer *null_mask, int64_t null_count, gcol_column **children,
+                               int32_t num_children, gcol_column **out) {
   gcol_status status = GCOL_OK;
   gcol_column *col = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -293,9 +324,19 @@ done:
   return status;
 }
 
-gcol_status gcol_column_make_strings(int64_t size, gcol_column *offsets, gcol_buffer *chars,
-                                     gcol_buffer *null_mask, int64_t null_count,
-                                     gcol_column **out) {
+gcol_status gcol_column_make(gcol_data_type type, int64_t size, gcol_buffer *data,
+                             gcol_buffer *null_mask, int64_t null_count, gcol_column **children,
+                             int32_t num_children, gcol_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_make");
+  gcol_status const status =
+      column_make(type, size, data, null_mask, null_count, children, num_children, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status column_make_strings(int64_t size, gcol_column *offsets, gcol_buffer *chars,
+                                       gcol_buffer *null_mask, int64_t null_count,
+                                       gcol_column **out) {
   GCOL_DETAIL_REQUIRE(offsets != NULL, GCOL_ERROR_INVALID_ARGUMENT, "offsets is NULL");
   GCOL_DETAIL_REQUIRE(offsets->type.id == GCOL_INT32 || offsets->type.id == GCOL_INT64,
                       GCOL_ERROR_TYPE_MISMATCH, "offsets must be INT32 or INT64, not %s",
@@ -307,8 +348,17 @@ gcol_status gcol_column_make_strings(int64_t size, gcol_column *offsets, gcol_bu
                           &offsets, 1, out);
 }
 
-gcol_status gcol_column_make_list(int64_t size, gcol_column *offsets, gcol_column *values,
-                                  gcol_buffer *null_mask, int64_t null_count, gcol_column **out) {
+gcol_status gcol_column_make_strings(int64_t size, gcol_column *offsets, gcol_buffer *chars,
+                                     gcol_buffer *null_mask, int64_t null_count,
+                                     gcol_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_make_strings");
+  gcol_status const status = column_make_strings(size, offsets, chars, null_mask, null_count, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status column_make_list(int64_t size, gcol_column *offsets, gcol_column *values,
+                                    gcol_buffer *null_mask, int64_t null_count, gcol_column **out) {
   GCOL_DETAIL_REQUIRE(offsets != NULL && values != NULL, GCOL_ERROR_INVALID_ARGUMENT,
                       "%s is NULL", offsets == NULL ? "offsets" : "values");
   GCOL_DETAIL_REQUIRE(offsets->type.id == GCOL_INT32 || offsets->type.id == GCOL_INT64,
@@ -322,9 +372,17 @@ gcol_status gcol_column_make_list(int64_t size, gcol_column *offsets, gcol_colum
                           children, 2, out);
 }
 
-gcol_status gcol_column_make_struct(int64_t size, gcol_column **fields, int32_t num_fields,
-                                    gcol_buffer *null_mask, int64_t null_count,
-                                    gcol_column **out) {
+gcol_status gcol_column_make_list(int64_t size, gcol_column *offsets, gcol_column *values,
+                                  gcol_buffer *null_mask, int64_t null_count, gcol_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_make_list");
+  gcol_status const status = column_make_list(size, offsets, values, null_mask, null_count, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status column_make_struct(int64_t size, gcol_column **fields, int32_t num_fields,
+                                      gcol_buffer *null_mask, int64_t null_count,
+                                      gcol_column **out) {
   for (int32_t i = 0; i < num_fields && fields != NULL; ++i) {
     GCOL_DETAIL_REQUIRE(fields[i] != NULL, GCOL_ERROR_INVALID_ARGUMENT, "field %d is NULL", (int)i);
     GCOL_DETAIL_REQUIRE(fields[i]->size == size, GCOL_ERROR_SIZE_MISMATCH,
@@ -335,8 +393,17 @@ gcol_status gcol_column_make_struct(int64_t size, gcol_column **fields, int32_t 
                           fields, num_fields, out);
 }
 
-gcol_status gcol_column_make_dictionary(gcol_column *indices, gcol_column *keys,
-                                        gcol_column **out) {
+gcol_status gcol_column_make_struct(int64_t size, gcol_column **fields, int32_t num_fields,
+                                    gcol_buffer *null_mask, int64_t null_count, gcol_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_make_struct");
+  gcol_status const status =
+      column_make_struct(size, fields, num_fields, null_mask, null_count, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status column_make_dictionary(gcol_column *indices, gcol_column *keys,
+                                          gcol_column **out) {
   GCOL_DETAIL_REQUIRE(indices != NULL && keys != NULL, GCOL_ERROR_INVALID_ARGUMENT, "%s is NULL",
                       indices == NULL ? "indices" : "keys");
   GCOL_DETAIL_REQUIRE(indices->type.id == GCOL_INT32, GCOL_ERROR_TYPE_MISMATCH,
@@ -347,8 +414,16 @@ gcol_status gcol_column_make_dictionary(gcol_column *indices, gcol_column *keys,
                           children, 2, out);
 }
 
-gcol_status gcol_column_set_null_mask(gcol_column *column, gcol_buffer *null_mask,
-                                      int64_t null_count) {
+gcol_status gcol_column_make_dictionary(gcol_column *indices, gcol_column *keys,
+                                        gcol_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_make_dictionary");
+  gcol_status const status = column_make_dictionary(indices, keys, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status column_set_null_mask(gcol_column *column, gcol_buffer *null_mask,
+                                        int64_t null_count) {
   GCOL_DETAIL_REQUIRE(column != NULL, GCOL_ERROR_INVALID_ARGUMENT, "column is NULL");
   GCOL_DETAIL_REQUIRE(null_count >= 0 && null_count <= column->size, GCOL_ERROR_INVALID_ARGUMENT,
                       "null count %lld out of range for %lld rows", (long long)null_count,
@@ -365,7 +440,15 @@ gcol_status gcol_column_set_null_mask(gcol_column *column, gcol_buffer *null_mas
   return GCOL_OK;
 }
 
-gcol_status gcol_column_set_null_count(gcol_column *column, int64_t null_count) {
+gcol_status gcol_column_set_null_mask(gcol_column *column, gcol_buffer *null_mask,
+                                      int64_t null_count) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_set_null_mask");
+  gcol_status const status = column_set_null_mask(column, null_mask, null_count);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status column_set_null_count(gcol_column *column, int64_t null_count) {
   GCOL_DETAIL_REQUIRE(column != NULL, GCOL_ERROR_INVALID_ARGUMENT, "column is NULL");
   GCOL_DETAIL_REQUIRE(null_count >= 0 && null_count <= column->size, GCOL_ERROR_INVALID_ARGUMENT,
                       "null count %lld out of range for %lld rows", (long long)null_count,
@@ -374,6 +457,13 @@ gcol_status gcol_column_set_null_count(gcol_column *column, int64_t null_count) 
                       "%lld nulls but the column has no null mask", (long long)null_count);
   column->null_count = null_count;
   return GCOL_OK;
+}
+
+gcol_status gcol_column_set_null_count(gcol_column *column, int64_t null_count) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_set_null_count");
+  gcol_status const status = column_set_null_count(column, null_count);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 void gcol_column_free(gcol_column *column) {
@@ -386,8 +476,8 @@ void gcol_column_free(gcol_column *column) {
   free(column);
 }
 
-gcol_status gcol_column_copy_shallow(const gcol_column *column, gcol_stream stream,
-                                     gcol_column **out) {
+static gcol_status column_copy_shallow(const gcol_column *column, gcol_stream stream,
+                                       gcol_column **out) {
   gcol_status status = GCOL_OK;
   gcol_column *copy = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -420,5 +510,13 @@ gcol_status gcol_column_copy_shallow(const gcol_column *column, gcol_stream stre
   copy = NULL;
 done:
   gcol_column_free(copy);
+  return status;
+}
+
+gcol_status gcol_column_copy_shallow(const gcol_column *column, gcol_stream stream,
+                                     gcol_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_copy_shallow");
+  gcol_status const status = column_copy_shallow(column, stream, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }

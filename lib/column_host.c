@@ -259,10 +259,10 @@ done:
   return status;
 }
 
-gcol_status gcol_column_create_strings_from_host_offsets(int64_t size, const char *chars,
-                                                         const int64_t *offsets,
-                                                         const uint8_t *valid, gcol_stream stream,
-                                                         gcol_mr *mr, gcol_column **out) {
+static gcol_status column_create_strings_from_host_offsets(int64_t size, const char *chars,
+                                                           const int64_t *offsets,
+                                                           const uint8_t *valid, gcol_stream stream,
+                                                           gcol_mr *mr, gcol_column **out) {
   gcol_status status = GCOL_OK;
   const char **pointers = NULL;
   int64_t *lengths = NULL;
@@ -297,6 +297,17 @@ done:
   return status;
 }
 
+gcol_status gcol_column_create_strings_from_host_offsets(int64_t size, const char *chars,
+                                                         const int64_t *offsets,
+                                                         const uint8_t *valid, gcol_stream stream,
+                                                         gcol_mr *mr, gcol_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_create_strings_from_host_offsets");
+  gcol_status const status =
+      column_create_strings_from_host_offsets(size, chars, offsets, valid, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
 void gcol_host_strings_free(gcol_host_strings *strings) {
   if (strings == NULL) return;
   free(strings->offsets);
@@ -323,8 +334,8 @@ done:
   return status;
 }
 
-gcol_status gcol_strings_view_chars_range(gcol_column_view view, gcol_stream stream,
-                                          int64_t *begin, int64_t *end) {
+static gcol_status strings_view_chars_range(gcol_column_view view, gcol_stream stream,
+                                            int64_t *begin, int64_t *end) {
   gcol_status status = GCOL_OK;
   gcol_offsetalator it;
   int64_t first = 0, last = 0;
@@ -345,6 +356,14 @@ gcol_status gcol_strings_view_chars_range(gcol_column_view view, gcol_stream str
   *begin = first;
   *end = last;
 done:
+  return status;
+}
+
+gcol_status gcol_strings_view_chars_range(gcol_column_view view, gcol_stream stream, int64_t *begin,
+                                          int64_t *end) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_strings_view_chars_range");
+  gcol_status const status = strings_view_chars_range(view, stream, begin, end);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 
@@ -394,14 +413,23 @@ done:
 
 /* ---- like ---- */
 
-gcol_status gcol_column_allocate_like(gcol_column_view view, int64_t size,
-                                      gcol_mask_state mask_state, gcol_stream stream,
-                                      gcol_mr *mr, gcol_column **out) {
+static gcol_status column_allocate_like(gcol_column_view view, int64_t size,
+                                        gcol_mask_state mask_state, gcol_stream stream, gcol_mr *mr,
+                                        gcol_column **out) {
   return gcol_column_create(view.type, size, mask_state, stream, mr, out);
 }
 
-gcol_status gcol_column_empty_like(gcol_column_view view, gcol_stream stream, gcol_mr *mr,
-                                   gcol_column **out) {
+gcol_status gcol_column_allocate_like(gcol_column_view view, int64_t size,
+                                      gcol_mask_state mask_state, gcol_stream stream, gcol_mr *mr,
+                                      gcol_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_allocate_like");
+  gcol_status const status = column_allocate_like(view, size, mask_state, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status column_empty_like(gcol_column_view view, gcol_stream stream, gcol_mr *mr,
+                                     gcol_column **out) {
   gcol_status status = GCOL_OK;
   gcol_column **children = NULL;
   int32_t made = 0;
@@ -431,5 +459,13 @@ gcol_status gcol_column_empty_like(gcol_column_view view, gcol_stream stream, gc
 done:
   for (int32_t i = 0; i < made; ++i) gcol_column_free(children[i]);
   free(children);
+  return status;
+}
+
+gcol_status gcol_column_empty_like(gcol_column_view view, gcol_stream stream, gcol_mr *mr,
+                                   gcol_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_empty_like");
+  gcol_status const status = column_empty_like(view, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }

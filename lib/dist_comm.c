@@ -122,7 +122,7 @@ done:
 }
 #endif
 
-gcol_status gcol_dist_nccl_unique_id(uint8_t id[GCOL_DIST_UNIQUE_ID_BYTES]) {
+static gcol_status dist_nccl_unique_id(uint8_t id[GCOL_DIST_UNIQUE_ID_BYTES]) {
   gcol_status status = GCOL_OK;
   GCOL_DETAIL_CHECK_NOT_NULL(id);
 #if GCOL_DIST_HAVE_NCCL
@@ -135,6 +135,13 @@ gcol_status gcol_dist_nccl_unique_id(uint8_t id[GCOL_DIST_UNIQUE_ID_BYTES]) {
   GCOL_DETAIL_CHECK(0, GCOL_ERROR_UNSUPPORTED, "this build of gcol has no NCCL");
 #endif
 done:
+  return status;
+}
+
+gcol_status gcol_dist_nccl_unique_id(uint8_t id[GCOL_DIST_UNIQUE_ID_BYTES]) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_dist_nccl_unique_id");
+  gcol_status const status = dist_nccl_unique_id(id);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 
@@ -386,7 +393,7 @@ done:
   return status;
 }
 
-gcol_status gcol_dist_agree(gcol_dist_comm *comm, gcol_status local) {
+static gcol_status dist_agree(gcol_dist_comm *comm, gcol_status local) {
   if (comm == NULL) {
     return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "comm is NULL");
   }
@@ -399,6 +406,13 @@ gcol_status gcol_dist_agree(gcol_dist_comm *comm, gcol_status local) {
                              "another rank failed; this rank's part was fine");
   }
   return GCOL_OK;
+}
+
+gcol_status gcol_dist_agree(gcol_dist_comm *comm, gcol_status local) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_dist_agree");
+  gcol_status const status = dist_agree(comm, local);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 /* ---- exchanges ---- */

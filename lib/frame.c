@@ -213,12 +213,19 @@ void gcol_frame_free(gcol_frame *frame) {
   gcol_table_free(table);
 }
 
-gcol_status gcol_frame_release(gcol_frame *frame, gcol_table **out_table) {
+static gcol_status frame_release(gcol_frame *frame, gcol_table **out_table) {
   GCOL_DETAIL_REQUIRE(frame != NULL && out_table != NULL, GCOL_ERROR_INVALID_ARGUMENT,
                       "%s is NULL", frame == NULL ? "frame" : "out_table");
   *out_table = frame->table;
   free_frame_struct(frame);
   return GCOL_OK;
+}
+
+gcol_status gcol_frame_release(gcol_frame *frame, gcol_table **out_table) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_release");
+  gcol_status const status = frame_release(frame, out_table);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 /* ---- queries ---- */
@@ -249,7 +256,7 @@ const gcol_column *gcol_frame_get_column(const gcol_frame *frame, int32_t index)
   return frame->table->columns[index];
 }
 
-gcol_status gcol_frame_get_name(const gcol_frame *frame, int32_t index, gcol_name *out) {
+static gcol_status frame_get_name(const gcol_frame *frame, int32_t index, gcol_name *out) {
   GCOL_DETAIL_REQUIRE(frame != NULL && out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "%s is NULL",
                       frame == NULL ? "frame" : "out");
   GCOL_DETAIL_REQUIRE(index >= 0 && index < frame->table->num_columns,
@@ -257,6 +264,13 @@ gcol_status gcol_frame_get_name(const gcol_frame *frame, int32_t index, gcol_nam
                       (int)frame->table->num_columns);
   *out = own_name(frame, index);
   return GCOL_OK;
+}
+
+gcol_status gcol_frame_get_name(const gcol_frame *frame, int32_t index, gcol_name *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_get_name");
+  gcol_status const status = frame_get_name(frame, index, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 gcol_status gcol_frame_find(const gcol_frame *frame, gcol_name name, int32_t *out) {

@@ -4,10 +4,11 @@
 #include "gcol/indexalator.h"
 #include "gcol/string_view.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 static _Atomic int64_t large_offsets_threshold = INT32_MAX;
 
-gcol_status gcol_indexalator_make(gcol_column_view view, gcol_indexalator *out) {
+static gcol_status indexalator_make(gcol_column_view view, gcol_indexalator *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(gcol_type_is_integral(view.type.id), GCOL_ERROR_TYPE_MISMATCH,
                       "index column must have an integer type, not %s",
@@ -19,7 +20,14 @@ gcol_status gcol_indexalator_make(gcol_column_view view, gcol_indexalator *out) 
   return GCOL_OK;
 }
 
-gcol_status gcol_index_writer_make(gcol_mutable_column_view view, gcol_index_writer *out) {
+gcol_status gcol_indexalator_make(gcol_column_view view, gcol_indexalator *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_indexalator_make");
+  gcol_status const status = indexalator_make(view, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status index_writer_make(gcol_mutable_column_view view, gcol_index_writer *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(view.type.id == GCOL_INT32 || view.type.id == GCOL_INT64,
                       GCOL_ERROR_TYPE_MISMATCH, "index output must be INT32 or INT64, not %s",
@@ -29,7 +37,14 @@ gcol_status gcol_index_writer_make(gcol_mutable_column_view view, gcol_index_wri
   return GCOL_OK;
 }
 
-gcol_status gcol_offsetalator_make(gcol_column_view view, gcol_offsetalator *out) {
+gcol_status gcol_index_writer_make(gcol_mutable_column_view view, gcol_index_writer *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_index_writer_make");
+  gcol_status const status = index_writer_make(view, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status offsetalator_make(gcol_column_view view, gcol_offsetalator *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(view.type.id == GCOL_STRING || view.type.id == GCOL_LIST,
                       GCOL_ERROR_TYPE_MISMATCH, "offsets need a STRING or LIST column, not %s",
@@ -48,6 +63,13 @@ gcol_status gcol_offsetalator_make(gcol_column_view view, gcol_offsetalator *out
   return GCOL_OK;
 }
 
+gcol_status gcol_offsetalator_make(gcol_column_view view, gcol_offsetalator *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_offsetalator_make");
+  gcol_status const status = offsetalator_make(view, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
 int64_t gcol_large_offsets_threshold(void) { return atomic_load(&large_offsets_threshold); }
 
 int64_t gcol_set_large_offsets_threshold(int64_t bytes) {
@@ -55,7 +77,7 @@ int64_t gcol_set_large_offsets_threshold(int64_t bytes) {
   return atomic_exchange(&large_offsets_threshold, bytes);
 }
 
-gcol_status gcol_strings_view_make(gcol_column_view view, gcol_strings_view *out) {
+static gcol_status strings_view_make(gcol_column_view view, gcol_strings_view *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(view.type.id == GCOL_STRING, GCOL_ERROR_TYPE_MISMATCH,
                       "expected a STRING column, not %s", gcol_type_name(view.type.id));
@@ -69,4 +91,11 @@ gcol_status gcol_strings_view_make(gcol_column_view view, gcol_strings_view *out
     return GCOL_OK; /* an empty column may have no offsets at all */
   }
   return gcol_offsetalator_make(view, &out->offsets);
+}
+
+gcol_status gcol_strings_view_make(gcol_column_view view, gcol_strings_view *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_strings_view_make");
+  gcol_status const status = strings_view_make(view, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }

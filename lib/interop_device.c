@@ -278,28 +278,50 @@ done:
   return status;
 }
 
+static gcol_status arrow_device_export_column(gcol_column_view column,
+                                              void (*release_owner)(void *owner), void *owner,
+                                              struct ArrowDeviceArray *out, gcol_stream stream,
+                                              gcol_mr *mr) {
+  return device_export(column, NULL, release_owner, owner, out, stream, mr);
+}
+
 gcol_status gcol_arrow_device_export_column(gcol_column_view column,
                                             void (*release_owner)(void *owner), void *owner,
                                             struct ArrowDeviceArray *out, gcol_stream stream,
                                             gcol_mr *mr) {
-  return device_export(column, NULL, release_owner, owner, out, stream, mr);
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_device_export_column");
+  gcol_status const status =
+      arrow_device_export_column(column, release_owner, owner, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status arrow_device_export_table(gcol_table_view table,
+                                             void (*release_owner)(void *owner), void *owner,
+                                             struct ArrowDeviceArray *out, gcol_stream stream,
+                                             gcol_mr *mr) {
+  gcol_column_view unused;
+  memset(&unused, 0, sizeof unused);
+  return device_export(unused, &table, release_owner, owner, out, stream, mr);
 }
 
 gcol_status gcol_arrow_device_export_table(gcol_table_view table,
                                            void (*release_owner)(void *owner), void *owner,
                                            struct ArrowDeviceArray *out, gcol_stream stream,
                                            gcol_mr *mr) {
-  gcol_column_view unused;
-  memset(&unused, 0, sizeof unused);
-  return device_export(unused, &table, release_owner, owner, out, stream, mr);
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_device_export_table");
+  gcol_status const status =
+      arrow_device_export_table(table, release_owner, owner, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 static void free_column(void *column) { gcol_column_free((gcol_column *)column); }
 static void free_table(void *table) { gcol_table_free((gcol_table *)table); }
 
-gcol_status gcol_arrow_device_export_owned_column(gcol_column *column,
-                                                  struct ArrowDeviceArray *out,
-                                                  gcol_stream stream, gcol_mr *mr) {
+static gcol_status arrow_device_export_owned_column(gcol_column *column,
+                                                    struct ArrowDeviceArray *out,
+                                                    gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_REQUIRE(column != NULL, GCOL_ERROR_INVALID_ARGUMENT, "column is NULL");
   /* The consumer reads the buffers until it releases the array: never spilled. */
   gcol_status const status = gcol_detail_column_spill_expose(column, stream);
@@ -307,8 +329,16 @@ gcol_status gcol_arrow_device_export_owned_column(gcol_column *column,
   return device_export(gcol_column_get_view(column), NULL, free_column, column, out, stream, mr);
 }
 
-gcol_status gcol_arrow_device_export_owned_table(gcol_table *table, struct ArrowDeviceArray *out,
-                                                 gcol_stream stream, gcol_mr *mr) {
+gcol_status gcol_arrow_device_export_owned_column(gcol_column *column, struct ArrowDeviceArray *out,
+                                                  gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_device_export_owned_column");
+  gcol_status const status = arrow_device_export_owned_column(column, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status arrow_device_export_owned_table(gcol_table *table, struct ArrowDeviceArray *out,
+                                                   gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_REQUIRE(table != NULL, GCOL_ERROR_INVALID_ARGUMENT, "table is NULL");
   for (int32_t i = 0; i < table->num_columns; ++i) {
     gcol_status const status = gcol_detail_column_spill_expose(table->columns[i], stream);
@@ -318,6 +348,14 @@ gcol_status gcol_arrow_device_export_owned_table(gcol_table *table, struct Arrow
   gcol_column_view unused;
   memset(&unused, 0, sizeof unused);
   return device_export(unused, &view, free_table, table, out, stream, mr);
+}
+
+gcol_status gcol_arrow_device_export_owned_table(gcol_table *table, struct ArrowDeviceArray *out,
+                                                 gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_device_export_owned_table");
+  gcol_status const status = arrow_device_export_owned_table(table, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 /* ---- imported data ---- */
@@ -568,14 +606,32 @@ done:
   return status;
 }
 
+static gcol_status arrow_device_import_column(struct ArrowSchema *schema,
+                                              struct ArrowDeviceArray *array, gcol_stream stream,
+                                              gcol_mr *mr, gcol_imported **out) {
+  return device_import(schema, array, false, stream, mr, out);
+}
+
 gcol_status gcol_arrow_device_import_column(struct ArrowSchema *schema,
                                             struct ArrowDeviceArray *array, gcol_stream stream,
                                             gcol_mr *mr, gcol_imported **out) {
-  return device_import(schema, array, false, stream, mr, out);
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_device_import_column");
+  gcol_status const status = arrow_device_import_column(schema, array, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status arrow_device_import_table(struct ArrowSchema *schema,
+                                             struct ArrowDeviceArray *array, gcol_stream stream,
+                                             gcol_mr *mr, gcol_imported **out) {
+  return device_import(schema, array, true, stream, mr, out);
 }
 
 gcol_status gcol_arrow_device_import_table(struct ArrowSchema *schema,
                                            struct ArrowDeviceArray *array, gcol_stream stream,
                                            gcol_mr *mr, gcol_imported **out) {
-  return device_import(schema, array, true, stream, mr, out);
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_device_import_table");
+  gcol_status const status = arrow_device_import_table(schema, array, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }

@@ -103,9 +103,9 @@ done:
   return status;
 }
 
-gcol_status gcol_dlpack_export_column(gcol_column_view column, void (*release_owner)(void *owner),
-                                      void *owner, DLManagedTensorVersioned **out,
-                                      gcol_stream stream) {
+static gcol_status dlpack_export_column(gcol_column_view column, void (*release_owner)(void *owner),
+                                        void *owner, DLManagedTensorVersioned **out,
+                                        gcol_stream stream) {
   gcol_status status = GCOL_OK;
   dl_context *c = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -120,9 +120,18 @@ done:
   return status;
 }
 
-gcol_status gcol_dlpack_export_column_unversioned(gcol_column_view column,
-                                                  void (*release_owner)(void *owner), void *owner,
-                                                  DLManagedTensor **out, gcol_stream stream) {
+gcol_status gcol_dlpack_export_column(gcol_column_view column, void (*release_owner)(void *owner),
+                                      void *owner, DLManagedTensorVersioned **out,
+                                      gcol_stream stream) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_dlpack_export_column");
+  gcol_status const status = dlpack_export_column(column, release_owner, owner, out, stream);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status dlpack_export_column_unversioned(gcol_column_view column,
+                                                    void (*release_owner)(void *owner), void *owner,
+                                                    DLManagedTensor **out, gcol_stream stream) {
   gcol_status status = GCOL_OK;
   dl_context *c = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -132,6 +141,16 @@ gcol_status gcol_dlpack_export_column_unversioned(gcol_column_view column,
   c->unversioned.deleter = delete_unversioned;
   *out = &c->unversioned;
 done:
+  return status;
+}
+
+gcol_status gcol_dlpack_export_column_unversioned(gcol_column_view column,
+                                                  void (*release_owner)(void *owner), void *owner,
+                                                  DLManagedTensor **out, gcol_stream stream) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_dlpack_export_column_unversioned");
+  gcol_status const status =
+      dlpack_export_column_unversioned(column, release_owner, owner, out, stream);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 
@@ -285,8 +304,8 @@ done:
   return status;
 }
 
-gcol_status gcol_dlpack_import_column(DLManagedTensorVersioned *tensor, gcol_stream stream,
-                                      gcol_mr *mr, gcol_imported **out) {
+static gcol_status dlpack_import_column(DLManagedTensorVersioned *tensor, gcol_stream stream,
+                                        gcol_mr *mr, gcol_imported **out) {
   gcol_status status = GCOL_OK;
   gcol_imported *imp = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -308,8 +327,16 @@ done:
   return status;
 }
 
-gcol_status gcol_dlpack_import_column_unversioned(DLManagedTensor *tensor, gcol_stream stream,
-                                                  gcol_mr *mr, gcol_imported **out) {
+gcol_status gcol_dlpack_import_column(DLManagedTensorVersioned *tensor, gcol_stream stream,
+                                      gcol_mr *mr, gcol_imported **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_dlpack_import_column");
+  gcol_status const status = dlpack_import_column(tensor, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status dlpack_import_column_unversioned(DLManagedTensor *tensor, gcol_stream stream,
+                                                    gcol_mr *mr, gcol_imported **out) {
   gcol_status status = GCOL_OK;
   gcol_imported *imp = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -325,5 +352,13 @@ gcol_status gcol_dlpack_import_column_unversioned(DLManagedTensor *tensor, gcol_
 done:
   gcol_imported_free(imp);
   if (tensor != NULL && tensor->deleter != NULL) tensor->deleter(tensor);
+  return status;
+}
+
+gcol_status gcol_dlpack_import_column_unversioned(DLManagedTensor *tensor, gcol_stream stream,
+                                                  gcol_mr *mr, gcol_imported **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_dlpack_import_column_unversioned");
+  gcol_status const status = dlpack_import_column_unversioned(tensor, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }

@@ -263,13 +263,21 @@ done:
   return status;
 }
 
-gcol_status gcol_arrow_export_column(gcol_column_view column, struct ArrowArray *out,
-                                     gcol_stream stream, gcol_mr *host_mr) {
+static gcol_status arrow_export_column(gcol_column_view column, struct ArrowArray *out,
+                                       gcol_stream stream, gcol_mr *host_mr) {
   return export_any(column, "column", out, stream, host_mr);
 }
 
-gcol_status gcol_arrow_export_table(gcol_table_view table, struct ArrowArray *out,
-                                    gcol_stream stream, gcol_mr *host_mr) {
+gcol_status gcol_arrow_export_column(gcol_column_view column, struct ArrowArray *out,
+                                     gcol_stream stream, gcol_mr *host_mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_export_column");
+  gcol_status const status = arrow_export_column(column, out, stream, host_mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status arrow_export_table(gcol_table_view table, struct ArrowArray *out,
+                                      gcol_stream stream, gcol_mr *host_mr) {
   GCOL_DETAIL_REQUIRE(table.num_columns >= 0 && (table.columns != NULL || table.num_columns == 0),
                       GCOL_ERROR_INVALID_ARGUMENT, "table has no column array");
   gcol_column_view v = gcol_column_view_make(gcol_data_type_make(GCOL_STRUCT), table.num_rows,
@@ -277,6 +285,14 @@ gcol_status gcol_arrow_export_table(gcol_table_view table, struct ArrowArray *ou
   v.num_children = table.num_columns;
   v.children = table.columns;
   return export_any(v, "table", out, stream, host_mr);
+}
+
+gcol_status gcol_arrow_export_table(gcol_table_view table, struct ArrowArray *out,
+                                    gcol_stream stream, gcol_mr *host_mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_export_table");
+  gcol_status const status = arrow_export_table(table, out, stream, host_mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 /* ---- import ---- */
@@ -515,9 +531,9 @@ done:
   return status;
 }
 
-gcol_status gcol_arrow_import_column(struct ArrowSchema *schema, struct ArrowArray *array,
-                                     gcol_stream stream, gcol_mr *mr, gcol_column **out,
-                                     gcol_arrow_field **out_field) {
+static gcol_status arrow_import_column(struct ArrowSchema *schema, struct ArrowArray *array,
+                                       gcol_stream stream, gcol_mr *mr, gcol_column **out,
+                                       gcol_arrow_field **out_field) {
   if (out != NULL) *out = NULL;
   if (out == NULL) {
     gcol_detail_arrow_array_release(array);
@@ -527,9 +543,18 @@ gcol_status gcol_arrow_import_column(struct ArrowSchema *schema, struct ArrowArr
   return import_any(schema, array, false, stream, mr, out, out_field);
 }
 
-gcol_status gcol_arrow_import_table(struct ArrowSchema *schema, struct ArrowArray *array,
-                                    gcol_stream stream, gcol_mr *mr, gcol_table **out,
-                                    gcol_arrow_field **out_field) {
+gcol_status gcol_arrow_import_column(struct ArrowSchema *schema, struct ArrowArray *array,
+                                     gcol_stream stream, gcol_mr *mr, gcol_column **out,
+                                     gcol_arrow_field **out_field) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_import_column");
+  gcol_status const status = arrow_import_column(schema, array, stream, mr, out, out_field);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status arrow_import_table(struct ArrowSchema *schema, struct ArrowArray *array,
+                                      gcol_stream stream, gcol_mr *mr, gcol_table **out,
+                                      gcol_arrow_field **out_field) {
   gcol_status status = GCOL_OK;
   gcol_column *col = NULL;
   if (out == NULL) {
@@ -547,5 +572,14 @@ done:
     *out_field = NULL;
   }
   gcol_column_free(col);
+  return status;
+}
+
+gcol_status gcol_arrow_import_table(struct ArrowSchema *schema, struct ArrowArray *array,
+                                    gcol_stream stream, gcol_mr *mr, gcol_table **out,
+                                    gcol_arrow_field **out_field) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_import_table");
+  gcol_status const status = arrow_import_table(schema, array, stream, mr, out, out_field);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }

@@ -6,6 +6,7 @@
 
 #include "internal/error.h"
 #include "internal/interop.h"
+#include "internal/nvtx.h"
 
 /* ---- arena ---- */
 
@@ -223,9 +224,9 @@ done:
   return status;
 }
 
-gcol_status gcol_arrow_schema_export_column(gcol_column_view column,
-                                            const gcol_arrow_field *field,
-                                            struct ArrowSchema *out) {
+static gcol_status arrow_schema_export_column(gcol_column_view column,
+                                              const gcol_arrow_field *field,
+                                              struct ArrowSchema *out) {
   gcol_status status = GCOL_OK;
   struct ArrowSchema result;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -236,8 +237,16 @@ done:
   return status;
 }
 
-gcol_status gcol_arrow_schema_export_table(gcol_table_view table, const gcol_arrow_field *fields,
-                                           struct ArrowSchema *out) {
+gcol_status gcol_arrow_schema_export_column(gcol_column_view column, const gcol_arrow_field *field,
+                                            struct ArrowSchema *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_schema_export_column");
+  gcol_status const status = arrow_schema_export_column(column, field, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status arrow_schema_export_table(gcol_table_view table, const gcol_arrow_field *fields,
+                                             struct ArrowSchema *out) {
   gcol_status status = GCOL_OK;
   struct ArrowSchema result;
   gcol_column_view as_struct;
@@ -257,6 +266,14 @@ gcol_status gcol_arrow_schema_export_table(gcol_table_view table, const gcol_arr
   result.flags = 0; /* a record batch is not nullable */
   *out = result;
 done:
+  return status;
+}
+
+gcol_status gcol_arrow_schema_export_table(gcol_table_view table, const gcol_arrow_field *fields,
+                                           struct ArrowSchema *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_schema_export_table");
+  gcol_status const status = arrow_schema_export_table(table, fields, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 

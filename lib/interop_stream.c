@@ -8,6 +8,7 @@
 
 #include "internal/error.h"
 #include "internal/interop.h"
+#include "internal/nvtx.h"
 
 /* The caller's owner, released once the stream and every chunk that uses it are released. */
 typedef struct shared_owner {
@@ -158,10 +159,10 @@ done:
   return status;
 }
 
-gcol_status gcol_arrow_stream_export_table(gcol_table_view table, const gcol_arrow_field *fields,
-                                           int64_t chunk_rows, void (*release_owner)(void *owner),
-                                           void *owner, struct ArrowArrayStream *out,
-                                           gcol_stream stream, gcol_mr *host_mr) {
+static gcol_status arrow_stream_export_table(gcol_table_view table, const gcol_arrow_field *fields,
+                                             int64_t chunk_rows, void (*release_owner)(void *owner),
+                                             void *owner, struct ArrowArrayStream *out,
+                                             gcol_stream stream, gcol_mr *host_mr) {
   stream_state *s = NULL;
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(host_mr == NULL || host_mr->kind != GCOL_MEMORY_DEVICE,
@@ -176,12 +177,23 @@ gcol_status gcol_arrow_stream_export_table(gcol_table_view table, const gcol_arr
   return GCOL_OK;
 }
 
-gcol_status gcol_arrow_device_stream_export_table(gcol_table_view table,
-                                                  const gcol_arrow_field *fields,
-                                                  int64_t chunk_rows,
-                                                  void (*release_owner)(void *owner), void *owner,
-                                                  struct ArrowDeviceArrayStream *out,
-                                                  gcol_stream stream, gcol_mr *mr) {
+gcol_status gcol_arrow_stream_export_table(gcol_table_view table, const gcol_arrow_field *fields,
+                                           int64_t chunk_rows, void (*release_owner)(void *owner),
+                                           void *owner, struct ArrowArrayStream *out,
+                                           gcol_stream stream, gcol_mr *host_mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_stream_export_table");
+  gcol_status const status = arrow_stream_export_table(table, fields, chunk_rows, release_owner,
+                                                       owner, out, stream, host_mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status arrow_device_stream_export_table(gcol_table_view table,
+                                                    const gcol_arrow_field *fields,
+                                                    int64_t chunk_rows,
+                                                    void (*release_owner)(void *owner), void *owner,
+                                                    struct ArrowDeviceArrayStream *out,
+                                                    gcol_stream stream, gcol_mr *mr) {
   stream_state *s = NULL;
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_TRY_RETURN(state_make(table, fields, chunk_rows, release_owner, owner, stream, mr, &s));
@@ -192,4 +204,17 @@ gcol_status gcol_arrow_device_stream_export_table(gcol_table_view table,
   out->release = device_release;
   out->private_data = s;
   return GCOL_OK;
+}
+
+gcol_status gcol_arrow_device_stream_export_table(gcol_table_view table,
+                                                  const gcol_arrow_field *fields,
+                                                  int64_t chunk_rows,
+                                                  void (*release_owner)(void *owner), void *owner,
+                                                  struct ArrowDeviceArrayStream *out,
+                                                  gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_arrow_device_stream_export_table");
+  gcol_status const status = arrow_device_stream_export_table(
+      table, fields, chunk_rows, release_owner, owner, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }

@@ -8,6 +8,7 @@
 
 #include "gcol/log.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
@@ -41,7 +42,7 @@ static bool match_level(const char *name, gcol_log_level *out) {
   return false;
 }
 
-gcol_status gcol_log_level_parse(const char *name, gcol_log_level *out) {
+static gcol_status log_level_parse(const char *name, gcol_log_level *out) {
   if (name == NULL || out == NULL) {
     return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "%s is NULL",
                              name == NULL ? "name" : "out");
@@ -50,6 +51,13 @@ gcol_status gcol_log_level_parse(const char *name, gcol_log_level *out) {
   return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
                            "unknown log level '%s' (expected trace, debug, info, warn, error, "
                            "critical or off)", name);
+}
+
+gcol_status gcol_log_level_parse(const char *name, gcol_log_level *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_log_level_parse");
+  gcol_status const status = log_level_parse(name, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 /* Reads GCOL_LOG_LEVEL and GCOL_LOG_FILE once. */

@@ -249,24 +249,59 @@ static gcol_status create_from_prototype(const gcol_mr *prototype, gcol_mr **out
   return GCOL_OK;
 }
 
-gcol_status gcol_mr_async_create(gcol_mr **out) {
+static gcol_status mr_async_create(gcol_mr **out) {
   return create_from_prototype(&async_prototype, out, __func__);
 }
 
-gcol_status gcol_mr_cuda_create(gcol_mr **out) {
+gcol_status gcol_mr_async_create(gcol_mr **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_mr_async_create");
+  gcol_status const status = mr_async_create(out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status mr_cuda_create(gcol_mr **out) {
   return create_from_prototype(&cuda_prototype, out, __func__);
 }
 
-gcol_status gcol_mr_pinned_create(gcol_mr **out) {
+gcol_status gcol_mr_cuda_create(gcol_mr **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_mr_cuda_create");
+  gcol_status const status = mr_cuda_create(out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status mr_pinned_create(gcol_mr **out) {
   return create_from_prototype(&pinned_prototype, out, __func__);
 }
 
-gcol_status gcol_mr_managed_create(gcol_mr **out) {
+gcol_status gcol_mr_pinned_create(gcol_mr **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_mr_pinned_create");
+  gcol_status const status = mr_pinned_create(out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status mr_managed_create(gcol_mr **out) {
   return create_from_prototype(&managed_prototype, out, __func__);
 }
 
-gcol_status gcol_mr_host_create(gcol_mr **out) {
+gcol_status gcol_mr_managed_create(gcol_mr **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_mr_managed_create");
+  gcol_status const status = mr_managed_create(out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status mr_host_create(gcol_mr **out) {
   return create_from_prototype(&host_prototype, out, __func__);
+}
+
+gcol_status gcol_mr_host_create(gcol_mr **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_mr_host_create");
+  gcol_status const status = mr_host_create(out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -296,7 +331,7 @@ gcol_mr *gcol_mr_get_default(void) {
   return mr != NULL ? mr : &builtin_default;
 }
 
-gcol_status gcol_mr_set_default(gcol_mr *mr, gcol_mr **previous) {
+static gcol_status mr_set_default(gcol_mr *mr, gcol_mr **previous) {
   gcol_status status = GCOL_OK;
   if (previous != NULL) *previous = NULL;
   int const slot = current_slot();
@@ -311,6 +346,13 @@ gcol_status gcol_mr_set_default(gcol_mr *mr, gcol_mr **previous) {
   gcol_mr *const old = atomic_exchange(&default_slots[slot], stored);
   if (previous != NULL) *previous = old != NULL ? old : &builtin_default;
 done:
+  return status;
+}
+
+gcol_status gcol_mr_set_default(gcol_mr *mr, gcol_mr **previous) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_mr_set_default");
+  gcol_status const status = mr_set_default(mr, previous);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 

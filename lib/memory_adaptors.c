@@ -205,7 +205,7 @@ static statistics_state *as_statistics(gcol_mr *mr) {
                                                               : NULL;
 }
 
-gcol_status gcol_mr_statistics_get(gcol_mr *mr, gcol_mr_statistics *out) {
+static gcol_status mr_statistics_get(gcol_mr *mr, gcol_mr_statistics *out) {
   gcol_status status = GCOL_OK;
   GCOL_DETAIL_CHECK_NOT_NULL(mr);
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -219,7 +219,14 @@ done:
   return status;
 }
 
-gcol_status gcol_mr_statistics_report_leaks(gcol_mr *mr, int64_t *out_live) {
+gcol_status gcol_mr_statistics_get(gcol_mr *mr, gcol_mr_statistics *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_mr_statistics_get");
+  gcol_status const status = mr_statistics_get(mr, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status mr_statistics_report_leaks(gcol_mr *mr, int64_t *out_live) {
   gcol_status status = GCOL_OK;
   if (out_live != NULL) *out_live = 0;
   GCOL_DETAIL_CHECK_NOT_NULL(mr);
@@ -236,6 +243,13 @@ gcol_status gcol_mr_statistics_report_leaks(gcol_mr *mr, int64_t *out_live) {
   if (out_live != NULL) *out_live = (int64_t)stats->live.count;
   pthread_mutex_unlock(&stats->lock);
 done:
+  return status;
+}
+
+gcol_status gcol_mr_statistics_report_leaks(gcol_mr *mr, int64_t *out_live) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_mr_statistics_report_leaks");
+  gcol_status const status = mr_statistics_report_leaks(mr, out_live);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 

@@ -477,7 +477,7 @@ done:
   return status;
 }
 
-gcol_status gcol_mr_pool_get_info(gcol_mr *pool_mr, gcol_mr_pool_info *out) {
+static gcol_status mr_pool_get_info(gcol_mr *pool_mr, gcol_mr_pool_info *out) {
   gcol_status status = GCOL_OK;
   GCOL_DETAIL_CHECK(pool_mr != NULL, GCOL_ERROR_INVALID_ARGUMENT, "pool is NULL");
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -502,5 +502,12 @@ gcol_status gcol_mr_pool_get_info(gcol_mr *pool_mr, gcol_mr_pool_info *out) {
   pthread_mutex_unlock(&pool->lock);
   *out = info;
 done:
+  return status;
+}
+
+gcol_status gcol_mr_pool_get_info(gcol_mr *pool_mr, gcol_mr_pool_info *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_mr_pool_get_info");
+  gcol_status const status = mr_pool_get_info(pool_mr, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }

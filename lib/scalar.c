@@ -5,6 +5,7 @@
 
 #include "gcol/scalar.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 static gcol_status scalar_alloc(gcol_data_type type, bool valid, gcol_scalar **out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
@@ -49,7 +50,7 @@ static gcol_status store_int(gcol_scalar *s, int64_t v) {
   return GCOL_OK;
 }
 
-gcol_status gcol_scalar_create_int(gcol_data_type type, int64_t value, gcol_scalar **out) {
+static gcol_status scalar_create_int(gcol_data_type type, int64_t value, gcol_scalar **out) {
   gcol_scalar *s = NULL;
   if (out != NULL) *out = NULL;
   gcol_status status = scalar_alloc(type, true, &s);
@@ -71,7 +72,14 @@ gcol_status gcol_scalar_create_int(gcol_data_type type, int64_t value, gcol_scal
   return GCOL_OK;
 }
 
-gcol_status gcol_scalar_create_uint(gcol_data_type type, uint64_t value, gcol_scalar **out) {
+gcol_status gcol_scalar_create_int(gcol_data_type type, int64_t value, gcol_scalar **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_create_int");
+  gcol_status const status = scalar_create_int(type, value, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_create_uint(gcol_data_type type, uint64_t value, gcol_scalar **out) {
   if (type.id == GCOL_UINT64) {
     gcol_status const status = scalar_alloc(type, true, out);
     if (status == GCOL_OK) (*out)->value.u64 = value;
@@ -85,7 +93,14 @@ gcol_status gcol_scalar_create_uint(gcol_data_type type, uint64_t value, gcol_sc
   return gcol_scalar_create_int(type, (int64_t)value, out);
 }
 
-gcol_status gcol_scalar_create_float(gcol_data_type type, double value, gcol_scalar **out) {
+gcol_status gcol_scalar_create_uint(gcol_data_type type, uint64_t value, gcol_scalar **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_create_uint");
+  gcol_status const status = scalar_create_uint(type, value, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_create_float(gcol_data_type type, double value, gcol_scalar **out) {
   if (out != NULL) *out = NULL;
   GCOL_DETAIL_REQUIRE(gcol_type_is_floating(type.id), GCOL_ERROR_TYPE_MISMATCH,
                       "expected FLOAT32 or FLOAT64, not %s", gcol_type_name(type.id));
@@ -99,7 +114,15 @@ gcol_status gcol_scalar_create_float(gcol_data_type type, double value, gcol_sca
   return GCOL_OK;
 }
 
-gcol_status gcol_scalar_create_decimal(gcol_data_type type, gcol_int128 value, gcol_scalar **out) {
+gcol_status gcol_scalar_create_float(gcol_data_type type, double value, gcol_scalar **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_create_float");
+  gcol_status const status = scalar_create_float(type, value, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_create_decimal(gcol_data_type type, gcol_int128 value,
+                                         gcol_scalar **out) {
   if (out != NULL) *out = NULL;
   GCOL_DETAIL_REQUIRE(gcol_type_is_decimal(type.id), GCOL_ERROR_TYPE_MISMATCH,
                       "expected a decimal type, not %s", gcol_type_name(type.id));
@@ -116,7 +139,14 @@ gcol_status gcol_scalar_create_decimal(gcol_data_type type, gcol_int128 value, g
   return status;
 }
 
-gcol_status gcol_scalar_create_string(const char *data, int64_t size, gcol_scalar **out) {
+gcol_status gcol_scalar_create_decimal(gcol_data_type type, gcol_int128 value, gcol_scalar **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_create_decimal");
+  gcol_status const status = scalar_create_decimal(type, value, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_create_string(const char *data, int64_t size, gcol_scalar **out) {
   if (out != NULL) *out = NULL;
   GCOL_DETAIL_REQUIRE(size >= 0, GCOL_ERROR_INVALID_ARGUMENT, "size is negative (%lld)",
                       (long long)size);
@@ -136,12 +166,26 @@ gcol_status gcol_scalar_create_string(const char *data, int64_t size, gcol_scala
   return GCOL_OK;
 }
 
-gcol_status gcol_scalar_create_null(gcol_data_type type, gcol_scalar **out) {
+gcol_status gcol_scalar_create_string(const char *data, int64_t size, gcol_scalar **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_create_string");
+  gcol_status const status = scalar_create_string(data, size, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_create_null(gcol_data_type type, gcol_scalar **out) {
   return scalar_alloc(type, false, out);
 }
 
-gcol_status gcol_scalar_create_from_storage(gcol_data_type type, const void *storage,
-                                            gcol_scalar **out) {
+gcol_status gcol_scalar_create_null(gcol_data_type type, gcol_scalar **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_create_null");
+  gcol_status const status = scalar_create_null(type, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_create_from_storage(gcol_data_type type, const void *storage,
+                                              gcol_scalar **out) {
   if (out != NULL) *out = NULL;
   GCOL_DETAIL_REQUIRE(storage != NULL, GCOL_ERROR_INVALID_ARGUMENT, "storage is NULL");
   GCOL_DETAIL_REQUIRE(gcol_type_is_fixed_width(type.id), GCOL_ERROR_TYPE_MISMATCH,
@@ -151,7 +195,15 @@ gcol_status gcol_scalar_create_from_storage(gcol_data_type type, const void *sto
   return status;
 }
 
-gcol_status gcol_scalar_copy(const gcol_scalar *scalar, gcol_scalar **out) {
+gcol_status gcol_scalar_create_from_storage(gcol_data_type type, const void *storage,
+                                            gcol_scalar **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_create_from_storage");
+  gcol_status const status = scalar_create_from_storage(type, storage, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_copy(const gcol_scalar *scalar, gcol_scalar **out) {
   if (out != NULL) *out = NULL;
   GCOL_DETAIL_REQUIRE(scalar != NULL, GCOL_ERROR_INVALID_ARGUMENT, "scalar is NULL");
   if (scalar->type.id == GCOL_STRING && scalar->is_valid) {
@@ -159,6 +211,13 @@ gcol_status gcol_scalar_copy(const gcol_scalar *scalar, gcol_scalar **out) {
   }
   gcol_status const status = scalar_alloc(scalar->type, scalar->is_valid, out);
   if (status == GCOL_OK) (*out)->value = scalar->value;
+  return status;
+}
+
+gcol_status gcol_scalar_copy(const gcol_scalar *scalar, gcol_scalar **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_copy");
+  gcol_status const status = scalar_copy(scalar, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 
@@ -170,7 +229,7 @@ static gcol_status require_readable(const gcol_scalar *scalar, const void *out) 
   return GCOL_OK;
 }
 
-gcol_status gcol_scalar_get_int(const gcol_scalar *scalar, int64_t *out) {
+static gcol_status scalar_get_int(const gcol_scalar *scalar, int64_t *out) {
   gcol_status const status = require_readable(scalar, out);
   if (status != GCOL_OK) return status;
   switch (gcol_type_storage_id(scalar->type.id)) {
@@ -199,7 +258,14 @@ gcol_status gcol_scalar_get_int(const gcol_scalar *scalar, int64_t *out) {
   }
 }
 
-gcol_status gcol_scalar_get_float(const gcol_scalar *scalar, double *out) {
+gcol_status gcol_scalar_get_int(const gcol_scalar *scalar, int64_t *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_get_int");
+  gcol_status const status = scalar_get_int(scalar, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_get_float(const gcol_scalar *scalar, double *out) {
   gcol_status status = require_readable(scalar, out);
   if (status != GCOL_OK) return status;
   if (scalar->type.id == GCOL_FLOAT32) {
@@ -219,6 +285,13 @@ gcol_status gcol_scalar_get_float(const gcol_scalar *scalar, double *out) {
   int64_t v = 0;
   status = gcol_scalar_get_int(scalar, &v);
   if (status == GCOL_OK) *out = (double)v;
+  return status;
+}
+
+gcol_status gcol_scalar_get_float(const gcol_scalar *scalar, double *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_get_float");
+  gcol_status const status = scalar_get_float(scalar, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 
@@ -242,7 +315,7 @@ static gcol_status check_read(const gcol_scalar *scalar, const void *out, const 
   return GCOL_OK;
 }
 
-gcol_status gcol_scalar_read_int(const gcol_scalar *scalar, int64_t *out, bool *valid) {
+static gcol_status scalar_read_int(const gcol_scalar *scalar, int64_t *out, bool *valid) {
   gcol_status const status = check_read(scalar, out, valid,
                                          scalar != NULL && int_like(scalar->type.id),
                                          "integer-like", __func__);
@@ -252,7 +325,14 @@ gcol_status gcol_scalar_read_int(const gcol_scalar *scalar, int64_t *out, bool *
   return scalar->is_valid ? gcol_scalar_get_int(scalar, out) : GCOL_OK;
 }
 
-gcol_status gcol_scalar_read_float(const gcol_scalar *scalar, double *out, bool *valid) {
+gcol_status gcol_scalar_read_int(const gcol_scalar *scalar, int64_t *out, bool *valid) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_read_int");
+  gcol_status const status = scalar_read_int(scalar, out, valid);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_read_float(const gcol_scalar *scalar, double *out, bool *valid) {
   gcol_status const status = check_read(scalar, out, valid,
                                          scalar != NULL && gcol_type_is_numeric(scalar->type.id),
                                          "numeric", __func__);
@@ -262,8 +342,15 @@ gcol_status gcol_scalar_read_float(const gcol_scalar *scalar, double *out, bool 
   return scalar->is_valid ? gcol_scalar_get_float(scalar, out) : GCOL_OK;
 }
 
-gcol_status gcol_scalar_read_string(const gcol_scalar *scalar, const char **data, int64_t *size,
-                                    bool *valid) {
+gcol_status gcol_scalar_read_float(const gcol_scalar *scalar, double *out, bool *valid) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_read_float");
+  gcol_status const status = scalar_read_float(scalar, out, valid);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_read_string(const gcol_scalar *scalar, const char **data, int64_t *size,
+                                      bool *valid) {
   gcol_status const status = check_read(scalar, data, valid,
                                          scalar != NULL && scalar->type.id == GCOL_STRING,
                                          "a string", __func__);
@@ -275,10 +362,25 @@ gcol_status gcol_scalar_read_string(const gcol_scalar *scalar, const char **data
   return GCOL_OK;
 }
 
-gcol_status gcol_scalar_create_cstring(const char *text, gcol_scalar **out) {
+gcol_status gcol_scalar_read_string(const gcol_scalar *scalar, const char **data, int64_t *size,
+                                    bool *valid) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_read_string");
+  gcol_status const status = scalar_read_string(scalar, data, size, valid);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status scalar_create_cstring(const char *text, gcol_scalar **out) {
   if (out != NULL) *out = NULL;
   GCOL_DETAIL_REQUIRE(text != NULL, GCOL_ERROR_INVALID_ARGUMENT, "text is NULL");
   return gcol_scalar_create_string(text, (int64_t)strlen(text), out);
+}
+
+gcol_status gcol_scalar_create_cstring(const char *text, gcol_scalar **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scalar_create_cstring");
+  gcol_status const status = scalar_create_cstring(text, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 const void *gcol_scalar_get_storage(const gcol_scalar *scalar) {

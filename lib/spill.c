@@ -825,7 +825,7 @@ static gcol_status manager_or_error(gcol_detail_spill_manager **out, const char 
   return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, func, "cannot allocate the spill manager");
 }
 
-gcol_status gcol_spill_enable(const gcol_spill_options *options) {
+static gcol_status spill_enable(const gcol_spill_options *options) {
   gcol_detail_spill_manager *m = NULL;
   gcol_status const status = manager_or_error(&m, __func__);
   if (status != GCOL_OK) return status;
@@ -841,7 +841,14 @@ gcol_status gcol_spill_enable(const gcol_spill_options *options) {
   return GCOL_OK;
 }
 
-gcol_status gcol_spill_disable(void) {
+gcol_status gcol_spill_enable(const gcol_spill_options *options) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_spill_enable");
+  gcol_status const status = spill_enable(options);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status spill_disable(void) {
   gcol_detail_spill_manager *m = NULL;
   gcol_status const status = manager_or_error(&m, __func__);
   if (status != GCOL_OK) return status;
@@ -852,7 +859,14 @@ gcol_status gcol_spill_disable(void) {
   return GCOL_OK;
 }
 
-gcol_status gcol_spill_get_options(gcol_spill_options *out) {
+gcol_status gcol_spill_disable(void) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_spill_disable");
+  gcol_status const status = spill_disable();
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status spill_get_options(gcol_spill_options *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   gcol_spill_options_init(out);
   pthread_once(&environment_once, read_environment);
@@ -863,6 +877,13 @@ gcol_status gcol_spill_get_options(gcol_spill_options *out) {
   *out = m->options;
   pthread_mutex_unlock(&m->lock);
   return GCOL_OK;
+}
+
+gcol_status gcol_spill_get_options(gcol_spill_options *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_spill_get_options");
+  gcol_status const status = spill_get_options(out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 bool gcol_spill_is_enabled(void) {
@@ -876,7 +897,7 @@ bool gcol_spill_is_enabled(void) {
   return enabled;
 }
 
-gcol_status gcol_spill_set_device_limit(size_t bytes) {
+static gcol_status spill_set_device_limit(size_t bytes) {
   gcol_detail_spill_manager *m = NULL;
   gcol_status status = manager_or_error(&m, __func__);
   if (status != GCOL_OK) return status;
@@ -895,7 +916,14 @@ gcol_status gcol_spill_set_device_limit(size_t bytes) {
   return status;
 }
 
-gcol_status gcol_spill_now(size_t bytes, size_t *out_spilled) {
+gcol_status gcol_spill_set_device_limit(size_t bytes) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_spill_set_device_limit");
+  gcol_status const status = spill_set_device_limit(bytes);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status spill_now(size_t bytes, size_t *out_spilled) {
   gcol_detail_spill_manager *m = NULL;
   size_t spilled = 0;
   if (out_spilled != NULL) *out_spilled = 0;
@@ -905,7 +933,14 @@ gcol_status gcol_spill_now(size_t bytes, size_t *out_spilled) {
   return status;
 }
 
-gcol_status gcol_spill_statistics_get(gcol_spill_statistics *out) {
+gcol_status gcol_spill_now(size_t bytes, size_t *out_spilled) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_spill_now");
+  gcol_status const status = spill_now(bytes, out_spilled);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status spill_statistics_get(gcol_spill_statistics *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   memset(out, 0, sizeof *out);
   if (!atomic_load(&any_manager)) return GCOL_OK;
@@ -918,7 +953,14 @@ gcol_status gcol_spill_statistics_get(gcol_spill_statistics *out) {
   return GCOL_OK;
 }
 
-gcol_status gcol_spill_scope_begin(gcol_spill_scope **out) {
+gcol_status gcol_spill_statistics_get(gcol_spill_statistics *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_spill_statistics_get");
+  gcol_status const status = spill_statistics_get(out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status spill_scope_begin(gcol_spill_scope **out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   *out = NULL;
   gcol_spill_scope *scope = (gcol_spill_scope *)calloc(1, sizeof *scope);
@@ -929,7 +971,14 @@ gcol_status gcol_spill_scope_begin(gcol_spill_scope **out) {
   return GCOL_OK;
 }
 
-gcol_status gcol_spill_scope_end(gcol_spill_scope *scope, gcol_stream stream) {
+gcol_status gcol_spill_scope_begin(gcol_spill_scope **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_spill_scope_begin");
+  gcol_status const status = spill_scope_begin(out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status spill_scope_end(gcol_spill_scope *scope, gcol_stream stream) {
   gcol_status status = GCOL_OK;
   cudaEvent_t event = NULL;
   GCOL_DETAIL_REQUIRE(scope != NULL, GCOL_ERROR_INVALID_ARGUMENT, "scope is NULL");
@@ -952,6 +1001,13 @@ gcol_status gcol_spill_scope_end(gcol_spill_scope *scope, gcol_stream stream) {
   current_scope = scope->parent;
   free(scope->pins.items);
   free(scope);
+  return status;
+}
+
+gcol_status gcol_spill_scope_end(gcol_spill_scope *scope, gcol_stream stream) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_spill_scope_end");
+  gcol_status const status = spill_scope_end(scope, stream);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 
@@ -1016,7 +1072,7 @@ static void spill_mr_deallocate(gcol_mr *self, void *ptr, size_t bytes, gcol_str
 
 static void spill_mr_destroy(gcol_mr *self) { free(self->state); }
 
-gcol_status gcol_mr_spill_create(gcol_mr *upstream, gcol_mr **out) {
+static gcol_status mr_spill_create(gcol_mr *upstream, gcol_mr **out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   *out = NULL;
   GCOL_DETAIL_REQUIRE(upstream != NULL, GCOL_ERROR_INVALID_ARGUMENT, "upstream is NULL");
@@ -1031,4 +1087,11 @@ gcol_status gcol_mr_spill_create(gcol_mr *upstream, gcol_mr **out) {
   state->upstream = upstream;
   *out = &state->self;
   return GCOL_OK;
+}
+
+gcol_status gcol_mr_spill_create(gcol_mr *upstream, gcol_mr **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_mr_spill_create");
+  gcol_status const status = mr_spill_create(upstream, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }

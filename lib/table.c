@@ -5,9 +5,10 @@
 #include "gcol/table.h"
 #include "internal/column.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
-gcol_status gcol_table_view_make(const gcol_column_view *columns, int32_t num_columns,
-                                 gcol_table_view *out) {
+static gcol_status table_view_make(const gcol_column_view *columns, int32_t num_columns,
+                                   gcol_table_view *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(num_columns >= 0, GCOL_ERROR_INVALID_ARGUMENT, "num_columns is negative (%d)",
                       (int)num_columns);
@@ -24,9 +25,17 @@ gcol_status gcol_table_view_make(const gcol_column_view *columns, int32_t num_co
   return GCOL_OK;
 }
 
-gcol_status gcol_table_view_select(gcol_table_view view, const int32_t *indices,
-                                   int32_t num_indices, gcol_column_view *storage,
-                                   gcol_table_view *out) {
+gcol_status gcol_table_view_make(const gcol_column_view *columns, int32_t num_columns,
+                                 gcol_table_view *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_table_view_make");
+  gcol_status const status = table_view_make(columns, num_columns, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status table_view_select(gcol_table_view view, const int32_t *indices,
+                                     int32_t num_indices, gcol_column_view *storage,
+                                     gcol_table_view *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(num_indices >= 0, GCOL_ERROR_INVALID_ARGUMENT, "num_indices is negative");
   GCOL_DETAIL_REQUIRE(num_indices == 0 || (indices != NULL && storage != NULL),
@@ -44,8 +53,17 @@ gcol_status gcol_table_view_select(gcol_table_view view, const int32_t *indices,
   return GCOL_OK;
 }
 
-gcol_status gcol_table_view_slice(gcol_table_view view, int64_t begin, int64_t end,
-                                  gcol_column_view *storage, gcol_table_view *out) {
+gcol_status gcol_table_view_select(gcol_table_view view, const int32_t *indices,
+                                   int32_t num_indices, gcol_column_view *storage,
+                                   gcol_table_view *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_table_view_select");
+  gcol_status const status = table_view_select(view, indices, num_indices, storage, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status table_view_slice(gcol_table_view view, int64_t begin, int64_t end,
+                                    gcol_column_view *storage, gcol_table_view *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(storage != NULL || view.num_columns == 0, GCOL_ERROR_INVALID_ARGUMENT,
                       "storage is NULL");
@@ -62,7 +80,15 @@ gcol_status gcol_table_view_slice(gcol_table_view view, int64_t begin, int64_t e
   return GCOL_OK;
 }
 
-gcol_status gcol_table_make(gcol_column **columns, int32_t num_columns, gcol_table **out) {
+gcol_status gcol_table_view_slice(gcol_table_view view, int64_t begin, int64_t end,
+                                  gcol_column_view *storage, gcol_table_view *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_table_view_slice");
+  gcol_status const status = table_view_slice(view, begin, end, storage, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status table_make(gcol_column **columns, int32_t num_columns, gcol_table **out) {
   gcol_status status = GCOL_OK;
   gcol_table *table = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -99,6 +125,13 @@ done:
   return status;
 }
 
+gcol_status gcol_table_make(gcol_column **columns, int32_t num_columns, gcol_table **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_table_make");
+  gcol_status const status = table_make(columns, num_columns, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
 gcol_table_view gcol_table_get_view(const gcol_table *table) {
   gcol_table_view v;
   memset(&v, 0, sizeof v);
@@ -128,8 +161,8 @@ gcol_status gcol_table_acquire_view(const gcol_table *table, gcol_stream stream,
   return GCOL_OK;
 }
 
-gcol_status gcol_table_copy(gcol_table_view view, gcol_stream stream, gcol_mr *mr,
-                            gcol_table **out) {
+static gcol_status table_copy(gcol_table_view view, gcol_stream stream, gcol_mr *mr,
+                              gcol_table **out) {
   gcol_status status = GCOL_OK;
   gcol_column **columns = NULL;
   int32_t made = 0;
@@ -151,7 +184,16 @@ done:
   return status;
 }
 
-gcol_status gcol_table_copy_shallow(const gcol_table *table, gcol_stream stream, gcol_table **out) {
+gcol_status gcol_table_copy(gcol_table_view view, gcol_stream stream, gcol_mr *mr,
+                            gcol_table **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_table_copy");
+  gcol_status const status = table_copy(view, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status table_copy_shallow(const gcol_table *table, gcol_stream stream,
+                                      gcol_table **out) {
   gcol_status status = GCOL_OK;
   gcol_column **columns = NULL;
   int32_t made = 0;
@@ -172,8 +214,15 @@ done:
   return status;
 }
 
-gcol_status gcol_table_release(gcol_table *table, gcol_column ***out_columns,
-                               int32_t *out_num_columns) {
+gcol_status gcol_table_copy_shallow(const gcol_table *table, gcol_stream stream, gcol_table **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_table_copy_shallow");
+  gcol_status const status = table_copy_shallow(table, stream, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status table_release(gcol_table *table, gcol_column ***out_columns,
+                                 int32_t *out_num_columns) {
   GCOL_DETAIL_REQUIRE(table != NULL && out_columns != NULL && out_num_columns != NULL,
                       GCOL_ERROR_INVALID_ARGUMENT, "%s is NULL",
                       table == NULL         ? "table"
@@ -184,6 +233,14 @@ gcol_status gcol_table_release(gcol_table *table, gcol_column ***out_columns,
   free(table->views);
   free(table);
   return GCOL_OK;
+}
+
+gcol_status gcol_table_release(gcol_table *table, gcol_column ***out_columns,
+                               int32_t *out_num_columns) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_table_release");
+  gcol_status const status = table_release(table, out_columns, out_num_columns);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 void gcol_detail_table_take_column(gcol_table *table, gcol_column **out) {

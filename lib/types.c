@@ -4,6 +4,7 @@
 
 #include "gcol/types.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 #define GCOL_DETAIL_TYPE_NAME(NAME, SIZE, STRING) STRING,
 static const char *const type_names[] = {GCOL_TYPE_ID_LIST(GCOL_DETAIL_TYPE_NAME)};
@@ -13,7 +14,7 @@ const char *gcol_type_name(gcol_type_id id) {
   return type_names[id];
 }
 
-gcol_status gcol_type_from_name(const char *name, gcol_type_id *out) {
+static gcol_status type_from_name(const char *name, gcol_type_id *out) {
   if (name == NULL || out == NULL) {
     return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "%s is NULL",
                              name == NULL ? "name" : "out");
@@ -26,6 +27,13 @@ gcol_status gcol_type_from_name(const char *name, gcol_type_id *out) {
   }
   return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "unknown type name '%s'",
                            name);
+}
+
+gcol_status gcol_type_from_name(const char *name, gcol_type_id *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_type_from_name");
+  gcol_status const status = type_from_name(name, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 int gcol_data_type_format(gcol_data_type type, char *buf, size_t size) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 #define GCOL_DETAIL_BINARY_OP_NAME(NAME, STRING) STRING,
 static const char *const binary_op_names[] = {GCOL_BINARY_OP_LIST(GCOL_DETAIL_BINARY_OP_NAME)};
@@ -242,9 +243,17 @@ gcol_status gcol_detail_binary_plan_make(gcol_data_type lhs, gcol_data_type rhs,
   return status;
 }
 
-gcol_status gcol_binary_op_check_types(gcol_data_type lhs, gcol_data_type rhs,
-                                       gcol_binary_op op, gcol_data_type output) {
+static gcol_status binary_op_check_types(gcol_data_type lhs, gcol_data_type rhs, gcol_binary_op op,
+                                         gcol_data_type output) {
   return gcol_detail_binary_plan_make(lhs, rhs, op, output, NULL);
+}
+
+gcol_status gcol_binary_op_check_types(gcol_data_type lhs, gcol_data_type rhs, gcol_binary_op op,
+                                       gcol_data_type output) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_binary_op_check_types");
+  gcol_status const status = binary_op_check_types(lhs, rhs, op, output);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 /* The natural output of a numeric pair: the wider type, float over integer, signed wins. */
@@ -261,8 +270,8 @@ static gcol_data_type numeric_natural(gcol_type_id l, gcol_type_id r) {
   return gcol_data_type_make((gcol_type_id)(base + step));
 }
 
-gcol_status gcol_binary_op_output_type(gcol_data_type lhs, gcol_data_type rhs,
-                                       gcol_binary_op op, gcol_data_type *out) {
+static gcol_status binary_op_output_type(gcol_data_type lhs, gcol_data_type rhs, gcol_binary_op op,
+                                         gcol_data_type *out) {
   if (out == NULL) {
     return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "out is NULL");
   }
@@ -295,5 +304,13 @@ gcol_status gcol_binary_op_output_type(gcol_data_type lhs, gcol_data_type rhs,
   }
   gcol_status const status = gcol_binary_op_check_types(lhs, rhs, op, t);
   if (status == GCOL_OK) *out = t;
+  return status;
+}
+
+gcol_status gcol_binary_op_output_type(gcol_data_type lhs, gcol_data_type rhs, gcol_binary_op op,
+                                       gcol_data_type *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_binary_op_output_type");
+  gcol_status const status = binary_op_output_type(lhs, rhs, op, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }

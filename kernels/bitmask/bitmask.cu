@@ -125,15 +125,23 @@ done:
   return status;
 }
 
-extern "C" gcol_status gcol_bitmask_count_unset_bits(const uint32_t *mask, int64_t begin,
-                                                     int64_t end, gcol_stream stream,
-                                                     int64_t *out) {
+static gcol_status bitmask_count_unset_bits(const uint32_t *mask, int64_t begin, int64_t end,
+                                            gcol_stream stream, int64_t *out) {
   gcol_status status = GCOL_OK;
   int64_t set = 0;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   GCOL_DETAIL_TRY(gcol_bitmask_count_set_bits(mask, begin, end, stream, &set));
   *out = (end - begin) - set;
 done:
+  return status;
+}
+
+extern "C" gcol_status gcol_bitmask_count_unset_bits(const uint32_t *mask, int64_t begin,
+                                                     int64_t end, gcol_stream stream,
+                                                     int64_t *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_bitmask_count_unset_bits");
+  gcol_status const status = bitmask_count_unset_bits(mask, begin, end, stream, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 static gcol_status reject(gcol_status status, gcol_data_type from, gcol_data_type to,
                           const char *why) {
@@ -157,6 +158,13 @@ gcol_status gcol_detail_cast_plan_make(gcol_data_type from, gcol_data_type to,
   return status;
 }
 
-gcol_status gcol_cast_check_types(gcol_data_type from, gcol_data_type to) {
+static gcol_status cast_check_types(gcol_data_type from, gcol_data_type to) {
   return gcol_detail_cast_plan_make(from, to, NULL);
+}
+
+gcol_status gcol_cast_check_types(gcol_data_type from, gcol_data_type to) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_cast_check_types");
+  gcol_status const status = cast_check_types(from, to);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }

@@ -44,12 +44,19 @@ int gcol_expression_op_arity(gcol_expression_op op) {
 
 /* ---- the builder ---- */
 
-gcol_status gcol_expression_create(gcol_expression **out) {
+static gcol_status expression_create(gcol_expression **out) {
   gcol_status status = GCOL_OK;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = (gcol_expression *)calloc(1, sizeof(gcol_expression));
   GCOL_DETAIL_CHECK(*out != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for an expression");
 done:
+  return status;
+}
+
+gcol_status gcol_expression_create(gcol_expression **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_expression_create");
+  gcol_status const status = expression_create(out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 
@@ -106,8 +113,8 @@ uint64_t gcol_detail_expr_slot_from_storage(gcol_type_id id, const void *storage
   return gcol_detail_expr_load(&c, 0);
 }
 
-gcol_status gcol_expression_add_column(gcol_expression *expr, gcol_expression_side side,
-                                       int32_t column, int32_t *node) {
+static gcol_status expression_add_column(gcol_expression *expr, gcol_expression_side side,
+                                         int32_t column, int32_t *node) {
   gcol_status status = GCOL_OK;
   gcol_detail_expr_node n;
   GCOL_DETAIL_CHECK_NOT_NULL(expr);
@@ -127,8 +134,16 @@ done:
   return status;
 }
 
-gcol_status gcol_expression_add_literal(gcol_expression *expr, const gcol_scalar *value,
-                                        int32_t *node) {
+gcol_status gcol_expression_add_column(gcol_expression *expr, gcol_expression_side side,
+                                       int32_t column, int32_t *node) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_expression_add_column");
+  gcol_status const status = expression_add_column(expr, side, column, node);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status expression_add_literal(gcol_expression *expr, const gcol_scalar *value,
+                                          int32_t *node) {
   gcol_status status = GCOL_OK;
   gcol_detail_expr_node n;
   GCOL_DETAIL_CHECK_NOT_NULL(expr);
@@ -148,6 +163,14 @@ gcol_status gcol_expression_add_literal(gcol_expression *expr, const gcol_scalar
       value->is_valid ? gcol_detail_expr_slot_from_storage(value->type.id, &value->value) : 0;
   GCOL_DETAIL_TRY(append_node(expr, &n, node));
 done:
+  return status;
+}
+
+gcol_status gcol_expression_add_literal(gcol_expression *expr, const gcol_scalar *value,
+                                        int32_t *node) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_expression_add_literal");
+  gcol_status const status = expression_add_literal(expr, value, node);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 
@@ -190,8 +213,8 @@ gcol_status gcol_expression_add_binary(gcol_expression *expr, gcol_expression_op
   return status;
 }
 
-gcol_status gcol_expression_add_cast(gcol_expression *expr, int32_t operand, gcol_data_type type,
-                                     int32_t *node) {
+static gcol_status expression_add_cast(gcol_expression *expr, int32_t operand, gcol_data_type type,
+                                       int32_t *node) {
   gcol_status status = GCOL_OK;
   gcol_detail_expr_node n;
   GCOL_DETAIL_CHECK_NOT_NULL(expr);
@@ -206,6 +229,14 @@ gcol_status gcol_expression_add_cast(gcol_expression *expr, int32_t operand, gco
   n.type = type;
   GCOL_DETAIL_TRY(append_node(expr, &n, node));
 done:
+  return status;
+}
+
+gcol_status gcol_expression_add_cast(gcol_expression *expr, int32_t operand, gcol_data_type type,
+                                     int32_t *node) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_expression_add_cast");
+  gcol_status const status = expression_add_cast(expr, operand, type, node);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 

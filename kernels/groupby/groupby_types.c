@@ -5,6 +5,7 @@
 
 #include "groupby/groupby_internal.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 static const char *const extra_names[GCOL_GROUPBY_NUM_KINDS - GCOL_REDUCE_NUM_OPS] = {
     "median", "quantile", "nunique", "nth_element", "collect_list", "m2"};
@@ -23,8 +24,8 @@ static bool has_order_key(gcol_type_id id) {
   return gcol_type_is_fixed_width(id) && id != GCOL_DECIMAL128;
 }
 
-gcol_status gcol_groupby_output_type(gcol_data_type values, const gcol_groupby_agg *agg,
-                                     gcol_data_type *out) {
+static gcol_status groupby_output_type(gcol_data_type values, const gcol_groupby_agg *agg,
+                                       gcol_data_type *out) {
   gcol_status status = GCOL_OK;
   gcol_type_id const id = values.id;
   const char *name = NULL;
@@ -73,6 +74,14 @@ gcol_status gcol_groupby_output_type(gcol_data_type values, const gcol_groupby_a
     }
   }
 done:
+  return status;
+}
+
+gcol_status gcol_groupby_output_type(gcol_data_type values, const gcol_groupby_agg *agg,
+                                     gcol_data_type *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_groupby_output_type");
+  gcol_status const status = groupby_output_type(values, agg, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 

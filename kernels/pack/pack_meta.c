@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal/error.h"
+#include "internal/nvtx.h"
 #include "pack/pack_format.h"
 
 static_assert(sizeof(gcol_detail_pack_header) == GCOL_PACK_HEADER_SIZE, "header layout");
@@ -267,8 +268,8 @@ gcol_status gcol_detail_pack_check_serialized(const uint8_t *bytes, size_t size,
   return GCOL_OK;
 }
 
-gcol_status gcol_unpack(const uint8_t *metadata, size_t metadata_size, const void *data,
-                        size_t data_size, gcol_unpacked_table **out) {
+static gcol_status unpack(const uint8_t *metadata, size_t metadata_size, const void *data,
+                          size_t data_size, gcol_unpacked_table **out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   *out = NULL;
   GCOL_DETAIL_REQUIRE(metadata != NULL, GCOL_ERROR_INVALID_ARGUMENT, "metadata is NULL");
@@ -276,6 +277,14 @@ gcol_status gcol_unpack(const uint8_t *metadata, size_t metadata_size, const voi
                       "data is NULL with data_size %zu", data_size);
   gcol_status const status =
       gcol_detail_pack_parse(metadata, metadata_size, data, data_size, __func__, out);
+  return status;
+}
+
+gcol_status gcol_unpack(const uint8_t *metadata, size_t metadata_size, const void *data,
+                        size_t data_size, gcol_unpacked_table **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_unpack");
+  gcol_status const status = unpack(metadata, metadata_size, data, data_size, out);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }
 

@@ -1,6 +1,7 @@
 /* Output-type rules of reductions and quantiles (host only: tested without a GPU). */
 #include "gcol/reduction.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 static const char *const reduce_op_names[GCOL_REDUCE_NUM_OPS] = {
     "sum",  "product",  "min", "max",            "any",         "all",       "mean",
@@ -83,8 +84,8 @@ static bool is_unsupported_decimal(gcol_type_id id, gcol_reduce_op op) {
          op == GCOL_REDUCE_STD || op == GCOL_REDUCE_SUM_OF_SQUARES;
 }
 
-gcol_status gcol_reduce_output_type(gcol_data_type input, gcol_reduce_op op,
-                                    gcol_data_type *out) {
+static gcol_status reduce_output_type(gcol_data_type input, gcol_reduce_op op,
+                                      gcol_data_type *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE((int)op >= 0 && op < GCOL_REDUCE_NUM_OPS, GCOL_ERROR_INVALID_ARGUMENT,
                       "op is out of range (%d)", (int)op);
@@ -101,8 +102,15 @@ gcol_status gcol_reduce_output_type(gcol_data_type input, gcol_reduce_op op,
   return GCOL_OK;
 }
 
-gcol_status gcol_quantile_output_type(gcol_data_type input, gcol_interpolation interp,
-                                      gcol_data_type *out) {
+gcol_status gcol_reduce_output_type(gcol_data_type input, gcol_reduce_op op, gcol_data_type *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_reduce_output_type");
+  gcol_status const status = reduce_output_type(input, op, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status quantile_output_type(gcol_data_type input, gcol_interpolation interp,
+                                        gcol_data_type *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE((int)interp >= GCOL_INTERPOLATION_LINEAR &&
                           interp <= GCOL_INTERPOLATION_NEAREST,
@@ -122,4 +130,12 @@ gcol_status gcol_quantile_output_type(gcol_data_type input, gcol_interpolation i
                       "quantile does not apply to type %s", gcol_type_name(id));
   *out = interpolates ? gcol_data_type_make(GCOL_FLOAT64) : input;
   return GCOL_OK;
+}
+
+gcol_status gcol_quantile_output_type(gcol_data_type input, gcol_interpolation interp,
+                                      gcol_data_type *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_quantile_output_type");
+  gcol_status const status = quantile_output_type(input, interp, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }

@@ -1,6 +1,7 @@
 /* Type rules of scans (host only: tested without a GPU). */
 #include "gcol/scan.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 static const char *const scan_op_names[GCOL_SCAN_NUM_OPS] = {"sum", "product", "min", "max"};
 
@@ -32,7 +33,7 @@ static bool scan_unsupported(gcol_type_id id, gcol_scan_op op) {
   return op == GCOL_SCAN_PRODUCT && (id == GCOL_DECIMAL32 || id == GCOL_DECIMAL64);
 }
 
-gcol_status gcol_scan_output_type(gcol_data_type input, gcol_scan_op op, gcol_data_type *out) {
+static gcol_status scan_output_type(gcol_data_type input, gcol_scan_op op, gcol_data_type *out) {
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE((int)op >= 0 && op < GCOL_SCAN_NUM_OPS, GCOL_ERROR_INVALID_ARGUMENT,
                       "op is out of range (%d)", (int)op);
@@ -46,4 +47,11 @@ gcol_status gcol_scan_output_type(gcol_data_type input, gcol_scan_op op, gcol_da
                       gcol_type_name(input.id));
   *out = input;
   return GCOL_OK;
+}
+
+gcol_status gcol_scan_output_type(gcol_data_type input, gcol_scan_op op, gcol_data_type *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_scan_output_type");
+  gcol_status const status = scan_output_type(input, op, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }

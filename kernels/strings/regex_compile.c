@@ -10,6 +10,7 @@
 
 #include "gcol/utf8.h"
 #include "internal/error.h"
+#include "internal/nvtx.h"
 #include "strings/regex_match.h"
 
 #define MAX_DEPTH 200
@@ -855,8 +856,8 @@ int32_t gcol_detail_regex_group_index(const gcol_detail_regex_host *h, const cha
 
 /* ---------------------------------------------------------------- public (strings/regex.h) */
 
-gcol_status gcol_regex_compile(const char *pattern, int64_t size, uint32_t flags,
-                               gcol_regex **out) {
+static gcol_status regex_compile(const char *pattern, int64_t size, uint32_t flags,
+                                 gcol_regex **out) {
   uint32_t const known = GCOL_REGEX_IGNORECASE | GCOL_REGEX_MULTILINE | GCOL_REGEX_DOTALL;
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   *out = NULL;
@@ -875,6 +876,14 @@ gcol_status gcol_regex_compile(const char *pattern, int64_t size, uint32_t flags
   }
   *out = re;
   return GCOL_OK;
+}
+
+gcol_status gcol_regex_compile(const char *pattern, int64_t size, uint32_t flags,
+                               gcol_regex **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_regex_compile");
+  gcol_status const status = regex_compile(pattern, size, flags, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 void gcol_regex_free(gcol_regex *re) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "internal/error.h"
+#include "internal/nvtx.h"
 
 #define GCOL_DETAIL_UNARY_OP_NAME(NAME, STRING) STRING,
 static const char *const unary_op_names[] = {GCOL_UNARY_OP_LIST(GCOL_DETAIL_UNARY_OP_NAME)};
@@ -27,8 +28,8 @@ static bool accepts(gcol_type_id id, gcol_unary_op op) {
   }
 }
 
-gcol_status gcol_unary_op_check_type(gcol_data_type type, gcol_unary_op op,
-                                     gcol_data_type *output) {
+static gcol_status unary_op_check_type(gcol_data_type type, gcol_unary_op op,
+                                       gcol_data_type *output) {
   if ((int)op < 0 || op >= GCOL_NUM_UNARY_OPS) {
     return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, "gcol_unary_operation",
                              "op %d is not a unary operator", (int)op);
@@ -45,4 +46,12 @@ gcol_status gcol_unary_op_check_type(gcol_data_type type, gcol_unary_op op,
   }
   if (output != NULL) *output = op == GCOL_UNARY_NOT ? gcol_data_type_make(GCOL_BOOL8) : type;
   return GCOL_OK;
+}
+
+gcol_status gcol_unary_op_check_type(gcol_data_type type, gcol_unary_op op,
+                                     gcol_data_type *output) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_unary_op_check_type");
+  gcol_status const status = unary_op_check_type(type, op, output);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }

@@ -151,8 +151,8 @@ done:
   return status;
 }
 
-gcol_status gcol_csv_write_file(gcol_table_view table, const gcol_csv_write_options *options,
-                                const char *path, gcol_stream stream) {
+static gcol_status csv_write_file(gcol_table_view table, const gcol_csv_write_options *options,
+                                  const char *path, gcol_stream stream) {
   gcol_status status = GCOL_OK;
   void *text = NULL;
   int64_t size = 0;
@@ -168,5 +168,13 @@ done:
     status = gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "cannot write '%s'", path);
   }
   free(text);
+  return status;
+}
+
+gcol_status gcol_csv_write_file(gcol_table_view table, const gcol_csv_write_options *options,
+                                const char *path, gcol_stream stream) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_csv_write_file");
+  gcol_status const status = csv_write_file(table, options, path, stream);
+  GCOL_DETAIL_NVTX_POP();
   return status;
 }

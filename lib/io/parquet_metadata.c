@@ -997,14 +997,22 @@ const char *gcol_parquet_metadata_created_by(const gcol_parquet_metadata *metada
   return metadata == NULL || metadata->created_by == NULL ? "" : metadata->created_by;
 }
 
-gcol_status gcol_parquet_metadata_column(const gcol_parquet_metadata *metadata, int32_t column,
-                                         gcol_parquet_column_info *out) {
+static gcol_status parquet_metadata_column(const gcol_parquet_metadata *metadata, int32_t column,
+                                           gcol_parquet_column_info *out) {
   GCOL_DETAIL_REQUIRE(metadata != NULL, GCOL_ERROR_INVALID_ARGUMENT, "metadata is NULL");
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(column >= 0 && column < metadata->num_leaves, GCOL_ERROR_INVALID_ARGUMENT,
                       "column %d is outside the %d columns", column, metadata->num_leaves);
   *out = metadata->leaves[column];
   return GCOL_OK;
+}
+
+gcol_status gcol_parquet_metadata_column(const gcol_parquet_metadata *metadata, int32_t column,
+                                         gcol_parquet_column_info *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_column");
+  gcol_status const status = parquet_metadata_column(metadata, column, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 int32_t gcol_parquet_metadata_find_column(const gcol_parquet_metadata *metadata, const char *name) {
@@ -1015,9 +1023,9 @@ int32_t gcol_parquet_metadata_find_column(const gcol_parquet_metadata *metadata,
   return -1;
 }
 
-gcol_status gcol_parquet_metadata_statistics(const gcol_parquet_metadata *metadata,
-                                             int32_t row_group, int32_t column,
-                                             gcol_parquet_statistics *out) {
+static gcol_status parquet_metadata_statistics(const gcol_parquet_metadata *metadata,
+                                               int32_t row_group, int32_t column,
+                                               gcol_parquet_statistics *out) {
   GCOL_DETAIL_REQUIRE(metadata != NULL, GCOL_ERROR_INVALID_ARGUMENT, "metadata is NULL");
   GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
   GCOL_DETAIL_REQUIRE(row_group >= 0 && row_group < metadata->num_row_groups,
@@ -1029,13 +1037,22 @@ gcol_status gcol_parquet_metadata_statistics(const gcol_parquet_metadata *metada
   return GCOL_OK;
 }
 
+gcol_status gcol_parquet_metadata_statistics(const gcol_parquet_metadata *metadata,
+                                             int32_t row_group, int32_t column,
+                                             gcol_parquet_statistics *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_statistics");
+  gcol_status const status = parquet_metadata_statistics(metadata, row_group, column, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
 int32_t gcol_parquet_metadata_num_key_values(const gcol_parquet_metadata *metadata) {
   return metadata == NULL ? 0 : metadata->num_key_values;
 }
 
-gcol_status gcol_parquet_metadata_key_value(const gcol_parquet_metadata *metadata, int32_t index,
-                                            const char **key, int64_t *key_size, const char **value,
-                                            int64_t *value_size) {
+static gcol_status parquet_metadata_key_value(const gcol_parquet_metadata *metadata, int32_t index,
+                                              const char **key, int64_t *key_size,
+                                              const char **value, int64_t *value_size) {
   GCOL_DETAIL_REQUIRE(metadata != NULL, GCOL_ERROR_INVALID_ARGUMENT, "metadata is NULL");
   GCOL_DETAIL_REQUIRE(key != NULL, GCOL_ERROR_INVALID_ARGUMENT, "key is NULL");
   GCOL_DETAIL_REQUIRE(value != NULL, GCOL_ERROR_INVALID_ARGUMENT, "value is NULL");
@@ -1047,6 +1064,16 @@ gcol_status gcol_parquet_metadata_key_value(const gcol_parquet_metadata *metadat
   if (key_size != NULL) *key_size = metadata->key_sizes[index];
   if (value_size != NULL) *value_size = metadata->value_sizes[index];
   return GCOL_OK;
+}
+
+gcol_status gcol_parquet_metadata_key_value(const gcol_parquet_metadata *metadata, int32_t index,
+                                            const char **key, int64_t *key_size, const char **value,
+                                            int64_t *value_size) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_key_value");
+  gcol_status const status =
+      parquet_metadata_key_value(metadata, index, key, key_size, value, value_size);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 /* ---- row groups by statistics ---- */
@@ -1123,16 +1150,38 @@ static gcol_status filter_row_groups(const gcol_parquet_metadata *md, int32_t co
   return GCOL_OK;
 }
 
+static gcol_status parquet_metadata_filter_row_groups(const gcol_parquet_metadata *metadata,
+                                                      int32_t column, gcol_parquet_compare op,
+                                                      int64_t value, int32_t *row_groups,
+                                                      int32_t *num_row_groups) {
+  return filter_row_groups(metadata, column, op, false, value, 0.0, row_groups, num_row_groups);
+}
+
 gcol_status gcol_parquet_metadata_filter_row_groups(const gcol_parquet_metadata *metadata,
                                                     int32_t column, gcol_parquet_compare op,
                                                     int64_t value, int32_t *row_groups,
                                                     int32_t *num_row_groups) {
-  return filter_row_groups(metadata, column, op, false, value, 0.0, row_groups, num_row_groups);
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_filter_row_groups");
+  gcol_status const status =
+      parquet_metadata_filter_row_groups(metadata, column, op, value, row_groups, num_row_groups);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status parquet_metadata_filter_row_groups_f64(const gcol_parquet_metadata *metadata,
+                                                          int32_t column, gcol_parquet_compare op,
+                                                          double value, int32_t *row_groups,
+                                                          int32_t *num_row_groups) {
+  return filter_row_groups(metadata, column, op, true, 0, value, row_groups, num_row_groups);
 }
 
 gcol_status gcol_parquet_metadata_filter_row_groups_f64(const gcol_parquet_metadata *metadata,
                                                         int32_t column, gcol_parquet_compare op,
                                                         double value, int32_t *row_groups,
                                                         int32_t *num_row_groups) {
-  return filter_row_groups(metadata, column, op, true, 0, value, row_groups, num_row_groups);
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_filter_row_groups_f64");
+  gcol_status const status = parquet_metadata_filter_row_groups_f64(metadata, column, op, value,
+                                                                    row_groups, num_row_groups);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
