@@ -52,7 +52,8 @@ static gcol_status store_int(gcol_scalar *s, int64_t v) {
 
 static gcol_status scalar_create_int(gcol_data_type type, int64_t value, gcol_scalar **out) {
   gcol_scalar *s = NULL;
-  if (out != NULL) *out = NULL;
+  GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
+  *out = NULL;
   gcol_status status = scalar_alloc(type, true, &s);
   if (status != GCOL_OK) return status;
   if (gcol_type_is_floating(type.id) || type.id == GCOL_STRING) {
@@ -147,7 +148,8 @@ gcol_status gcol_scalar_create_decimal(gcol_data_type type, gcol_int128 value, g
 }
 
 static gcol_status scalar_create_string(const char *data, int64_t size, gcol_scalar **out) {
-  if (out != NULL) *out = NULL;
+  GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
+  *out = NULL;
   GCOL_DETAIL_REQUIRE(size >= 0, GCOL_ERROR_INVALID_ARGUMENT, "size is negative (%lld)",
                       (long long)size);
   GCOL_DETAIL_REQUIRE(data != NULL || size == 0, GCOL_ERROR_INVALID_ARGUMENT, "data is NULL");

@@ -229,6 +229,24 @@ static void test_core_spill_frame(void **state) {
   EXPECT_NAMED(GCOL_ERROR_TYPE_MISMATCH, gcol_scalar_create_int, gcol_data_type_make(GCOL_FLOAT32),
                1, &scalar);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_get_int, NULL, &value);
+  /* every constructor refuses a NULL output (create_int and create_string crashed) */
+  gcol_data_type const i32 = gcol_data_type_make(GCOL_INT32);
+  gcol_int128 const one = {1, 0};
+  int32_t const storage = 7;
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_create_int, i32, 1, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_create_uint, i32, 1, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_create_uint,
+               gcol_data_type_make(GCOL_UINT64), 1, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_create_float,
+               gcol_data_type_make(GCOL_FLOAT64), 1.0, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_create_decimal,
+               gcol_data_type_decimal(GCOL_DECIMAL64, 2), one, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_create_decimal,
+               gcol_data_type_decimal(GCOL_DECIMAL128, 2), one, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_create_string, "ab", 2, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_create_cstring, "ab", NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_create_null, i32, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_scalar_create_from_storage, i32, &storage, NULL);
   EXPECT_NAMED(GCOL_ERROR_TYPE_MISMATCH, gcol_indexalator_make, fake_view(GCOL_FLOAT32, 4), &ix);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_expression_create, NULL);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_spill_get_options, NULL);
