@@ -1,10 +1,11 @@
 # libcudf 26.10 (through pylibcudf) on the device: the same operations and sizes as gcol's
 # bench/ programs (copied from shared/peers/libcudf_peer.py; gcol's rows added below: the
-# strings-key and median groupbys of bench/bench_groupby.cu). How to install and run it:
-# bench/peers/README.md.
+# strings-key and median groupbys of bench/bench_groupby.cu; the regex rows of
+# bench/bench_strings.cu, bench/bench_parquet.cu and bench/bench_csv.cu). How to install and run
+# it: bench/peers/README.md.
 # One JSON line per figure on stdout. Memory: rmm's cudaMallocAsync resource (like gcol's default).
 # Timing: CUDA events around the call, median of REPS after WARM warm-ups.
-import json, sys, time, os
+import io, json, sys, time, os
 import numpy as np
 import cupy as cp
 import rmm
@@ -86,6 +87,12 @@ def run(name, fn):
 
 
 N27, N26, N24 = 1 << 27, 1 << 26, 1 << 24
+# GCOL_BENCH_ROWS scales the regex and CSV rows as it scales bench_strings and bench_csv;
+# GCOL_BENCH_PARQUET_SHIFT divides the Parquet rows by 2^shift (bench_parquet's argument).
+NS = int(os.environ.get("GCOL_BENCH_ROWS", N24))
+NCSV = int(os.environ.get("GCOL_BENCH_ROWS", 1 << 22))
+NPQ = N24 >> int(os.environ.get("GCOL_BENCH_PARQUET_SHIFT", 0))
+STR = plc.DataType(plc.TypeId.STRING)
 
 
 def sort_i64():
@@ -187,8 +194,156 @@ def groupby():
     emit("groupby_median_f64_1K", N24, timed(lambda: plc.groupby.GroupBy(gm).aggregate([plc.groupby.GroupByRequest(vs, [plc.aggregation.median()])])))
 
 
+
+def regex():
+    # bench_strings.cu's regex rows: 2^24 strings of 8..32 random a-z (the strings_contains_short
+    # data); for the split, the same shape with each byte ',' or ';' with probability 1/8.
+    # Each row runs apart, so that an API mismatch costs only its own line.
+    RP, RF = plc.strings.regex_program.RegexProgram, plc.strings.regex_flags.RegexFlags
+    s, _ = strings(NS)
+    p1 = RP.create("[a-c]q+z", RF.DEFAULT)
+    run("strings_regex_contains", lambda: emit("strings_regex_contains", NS, timed(
+        lambda: plc.strings.contains.contains_re(s, p1)), "8..32 bytes, pattern '[a-c]q+z'"))
+    p2 = RP.create("q[a-z]", RF.DEFAULT)
+    run("strings_findall", lambda: emit("strings_findall", NS, timed(
+        lambda: plc.strings.findall.findall(s, p2)), "8..32 bytes, pattern 'q[a-z]'"))
+    sep, chars = strings(NS, seed=7)
+    r = cp.random.randint(0, 16, size=chars.size, dtype=cp.int32)
+    chars[r == 0] = ord(",")  # in place: the column `sep` views these bytes
+    chars[r == 1] = ord(";")
+    del r
+    p3 = RP.create("[,;]", RF.DEFAULT)
+    run("strings_split_re_record", lambda: emit("strings_split_re_record", NS, timed(
+        lambda: plc.strings.split.split.split_record_re(sep, p3, -1)),
+        "8..32 bytes, 1/8 of them ',' or ';', pattern '[,;]', every split"))
+    p4 = RP.create("q+", RF.DEFAULT)
+    rq = plc.Scalar.from_py("Q")
+    run("strings_replace_re", lambda: emit("strings_replace_re", NS, timed(
+        lambda: plc.strings.replace_re.replace_re(s, p4, rq, -1)), "8..32 bytes, 'q+' -> 'Q'"))
+
+
+def _pin(data):
+    """Page-locks a bytes object's memory (cudaHostRegister), as gcol's benchmarks read from
+    pinned memory; returns the pointer to unregister, or None (then the source is pageable)."""
+    try:
+        ptr = np.frombuffer(data, dtype=np.uint8).ctypes.data
+        cp.cuda.runtime.hostRegister(ptr, len(data), 0)
+        return ptr
+    except Exception as e:
+        print(f"# cudaHostRegister failed ({e!r}): the host source stays pageable", file=sys.stderr)
+        return None
+
+
+def _unpin(ptr):
+    if ptr is not None:
+        cp.cuda.runtime.hostUnregister(ptr)
+
+
+def _nullable_i32(n):
+    """INT32 of random bits with random nulls (about half), as bench_parquet.cu's third column."""
+    vals = rand_i32(n)
+    valid = cp.random.randint(0, 2, size=n, dtype=cp.int32).astype(cp.uint32)
+    words = (n + 31) // 32
+    bits = cp.zeros(words * 32, dtype=cp.uint32)
+    bits[:n] = valid
+    mask = (bits.reshape(words, 32) << cp.arange(32, dtype=cp.uint32)).sum(axis=1, dtype=cp.uint32)
+    mask = cp.concatenate([mask, cp.zeros((-words) % 16, dtype=cp.uint32)])  # 64-byte padding
+    nulls = n - int(valid.sum())
+    return plc.Column(I32, n, plc.gpumemoryview(vals), plc.gpumemoryview(mask), nulls, 0, []), mask
+
+
+def parquet():
+    # bench_parquet.cu's rows: 2^24 rows of int64, float64 (random bits), int32 with random nulls
+    # and strings of 8..24 bytes; written by libcudf itself (PLAIN, dictionary off, uncompressed,
+    # row groups of 2^20 rows, v1 pages), to and from host memory.
+    n = NPQ
+    cp.random.seed(51)
+    i64, f64 = col(rand_i64(n)), col(rand_i64(n).view(cp.float64))
+    i32, _mask = _nullable_i32(n)
+    s, _ = strings(n, 8, 24, seed=55)
+    tbl = plc.Table([i64, f64, i32, s])
+    T = plc.io.types
+    md = T.TableInputMetadata(tbl)
+    enc = "PLAIN per column"
+    for k, cm in enumerate(md.column_metadata):
+        cm.set_name(f"c{k}")
+        try:
+            cm.set_encoding(T.ColumnEncoding.PLAIN)
+        except Exception as e:
+            enc = f"dictionary off only (set_encoding: {e!r})"
+
+    def write():  # a fresh sink and options each call: write_parquet consumes its options
+        buf = io.BytesIO()
+        opts = (plc.io.parquet.ParquetWriterOptions.builder(plc.io.SinkInfo([buf]), tbl)
+                .metadata(md)
+                .compression(T.CompressionType.NONE)
+                .dictionary_policy(T.DictionaryPolicy.NEVER)
+                .row_group_size_rows(1 << 20)
+                .build())
+        plc.io.parquet.write_parquet(opts)
+        return buf
+
+    data = write().getvalue()
+    run("parquet_write_plain", lambda: emit("parquet_write_plain", n, timed(write),
+        f"file {len(data) / 1e9:.3f} GB to io.BytesIO; {enc}, uncompressed, row groups of 2^20"))
+
+    def read():
+        ptr = _pin(data)
+        try:
+            opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([data])).build()
+            ms = timed(lambda: plc.io.parquet.read_parquet(opts))
+        finally:
+            _unpin(ptr)
+        emit("parquet_read_plain", n, ms, f"file {len(data) / 1e9:.3f} GB from host bytes "
+             f"({'pinned' if ptr is not None else 'pageable'}); {enc}, uncompressed")
+
+    run("parquet_read_plain", read)
+
+
+def csv():
+    # bench_csv.cu's rows: CSV text of 2^22 rows (int64, float64, strings of 8..24 bytes, bool),
+    # read from host memory with the four types given, and written back to host memory. With
+    # GCOL_BENCH_CSV_FILE naming the file bench_csv wrote, the text is gcol's, byte for byte;
+    # otherwise libcudf writes a table of the same shape itself.
+    names, types = ["c0", "c1", "c2", "c3"], [I64, F64, STR, B8]
+    path = os.environ.get("GCOL_BENCH_CSV_FILE")
+
+    def write_text(tbl, sink):
+        opts = (plc.io.csv.CsvWriterOptions.builder(plc.io.SinkInfo([sink]), tbl)
+                .names(names).include_header(True).build())
+        plc.io.csv.write_csv(opts)
+
+    if path and os.path.isfile(path):
+        with open(path, "rb") as f:
+            data = f.read()
+        origin = "gcol's text (GCOL_BENCH_CSV_FILE)"
+    else:
+        n = NCSV
+        cp.random.seed(61)
+        s, _ = strings(n, 8, 24, seed=64)
+        tbl = plc.Table([col(rand_i64(n)), col(rng.random(n, dtype=cp.float64)), s,
+                         col(rng.integers(0, 2, n, dtype=cp.int8).astype(cp.bool_))])
+        buf = io.BytesIO()
+        write_text(tbl, buf)
+        data = buf.getvalue()
+        origin = "libcudf's own text of a same-shaped table"
+
+    ptr = _pin(data)
+    try:
+        opts = plc.io.csv.CsvReaderOptions.builder(plc.io.SourceInfo([data])).build()
+        opts.set_dtypes(types)
+        got = plc.io.csv.read_csv(opts).tbl
+        n = got.num_rows()
+        run("csv_read", lambda: emit("csv_read", n, timed(lambda: plc.io.csv.read_csv(opts)),
+            f"text {len(data) / 1e9:.3f} GB, {origin}, from host bytes "
+            f"({'pinned' if ptr is not None else 'pageable'}); types given"))
+    finally:
+        _unpin(ptr)
+    run("csv_write", lambda: emit("csv_write", n, timed(lambda: write_text(got, io.BytesIO())),
+        f"the table read, to io.BytesIO ({origin})"))
+
 which = sys.argv[1:] or ["sort_i64", "sort_by_key_i32", "sort_two", "sort_strings", "filter_gather_reduce",
-                         "search", "distinct", "joins", "groupby"]
+                         "search", "distinct", "joins", "groupby", "regex", "parquet", "csv"]
 for w in which:
     t = time.time()
     run(w, globals()[w])
