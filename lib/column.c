@@ -1,5 +1,7 @@
 /* Columns and views: structure, validation, zero-copy slicing, assembly and freeing.
  * Nothing here touches device memory except through gcol_bitmask_* for null counts. */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +10,36 @@
 #include "internal/error.h"
 #include "internal/nvtx.h"
 #include "internal/spill.h"
+
+/* The view storage an owning object keeps (a column's child_views, a table's views) is
+ * refreshed by every get_view on a const object, so two threads may refresh it at once: a
+ * slot is written only when its view changed, under one of a few locks picked by the owner's
+ * address. For an object nobody changes, only the first refresh writes, and the lock orders it
+ * before every later reader (docs/design.md, "Threads"). No lock is held while a view is
+ * computed (it may bring a spilled buffer back, under the spill manager's own lock). */
+#define VIEW_LOCKS 64
+static pthread_mutex_t view_locks[VIEW_LOCKS];
+static pthread_once_t view_locks_once = PTHREAD_ONCE_INIT;
+
+static void view_locks_init(void) {
+  for (int i = 0; i < VIEW_LOCKS; ++i) pthread_mutex_init(&view_locks[i], NULL);
+}
+
+static bool views_equal(const gcol_column_view *a, const gcol_column_view *b) {
+  return a->type.id == b->type.id && a->type.scale == b->type.scale && a->size == b->size &&
+         a->offset == b->offset && a->data == b->data && a->null_mask == b->null_mask &&
+         a->null_count == b->null_count && a->num_children == b->num_children &&
+         a->children == b->children;
+}
+
+void gcol_detail_view_store(const void *owner, gcol_column_view *slot,
+                            const gcol_column_view *fresh) {
+  pthread_once(&view_locks_once, view_locks_init);
+  pthread_mutex_t *const lock = &view_locks[((uintptr_t)owner >> 4) % VIEW_LOCKS];
+  pthread_mutex_lock(lock);
+  if (!views_equal(slot, fresh)) *slot = *fresh;
+  pthread_mutex_unlock(lock);
+}
 
 /* A buffer's pointer for a view: a spillable buffer is brought back first and pinned or
  * exposed (lib/spill.c); NULL when that fails. */
@@ -29,9 +61,10 @@ static gcol_status view_of(const gcol_column *column, gcol_detail_spill_access a
   memset(v, 0, sizeof *v);
   if (column == NULL) return GCOL_OK;
   for (int32_t i = 0; i < column->num_children; ++i) {
-    gcol_status const st =
-        view_of(column->children[i], access, stream, sync, &column->child_views[i]);
+    gcol_column_view child;
+    gcol_status const st = view_of(column->children[i], access, stream, sync, &child);
     if (status == GCOL_OK) status = st;
+    gcol_detail_view_store(column, &column->child_views[i], &child);
   }
   v->type = column->type;
   v->size = column->size;
@@ -129,14 +162,14 @@ gcol_status gcol_column_expose(gcol_column *column, gcol_stream stream) {
 
 /* Checks the children a type needs; rows of the children are not read. */
 static gcol_status validate_children(gcol_column_view v, const char *what) {
-  int32_t const needed = v.type.id == GCOL_STRING   ? 1
+  int32_t const needed = v.type.id == GCOL_STRING                                   ? 1
                          : v.type.id == GCOL_LIST || v.type.id == GCOL_DICTIONARY32 ? 2
                                                                                     : -1;
   if (needed < 0) return GCOL_OK; /* fixed-width, STRUCT, EMPTY: any number of children */
   if (v.size == 0 && v.num_children == 0) return GCOL_OK;
-  GCOL_DETAIL_REQUIRE(v.num_children >= needed && v.children != NULL,
-                      GCOL_ERROR_INVALID_ARGUMENT, "%s: %s column of %lld rows needs %d children",
-                      what, gcol_type_name(v.type.id), (long long)v.size, (int)needed);
+  GCOL_DETAIL_REQUIRE(v.num_children >= needed && v.children != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                      "%s: %s column of %lld rows needs %d children", what,
+                      gcol_type_name(v.type.id), (long long)v.size, (int)needed);
   if (v.type.id != GCOL_DICTIONARY32) {
     gcol_type_id const off = v.children[GCOL_OFFSETS_CHILD].type.id;
     GCOL_DETAIL_REQUIRE(off == GCOL_INT32 || off == GCOL_INT64, GCOL_ERROR_TYPE_MISMATCH,
@@ -245,8 +278,8 @@ static gcol_status column_view_null_count(gcol_column_view view, gcol_stream str
     *out = view.null_count;
     return GCOL_OK;
   }
-  return gcol_bitmask_count_unset_bits(view.null_mask, view.offset, view.offset + view.size,
-                                       stream, out);
+  return gcol_bitmask_count_unset_bits(view.null_mask, view.offset, view.offset + view.size, stream,
+                                       out);
 }
 
 gcol_status gcol_column_view_null_count(gcol_column_view view, gcol_stream stream, int64_t *out) {
@@ -272,7 +305,8 @@ static gcol_status check_parts(gcol_data_type type, int64_t size, const gcol_buf
   GCOL_DETAIL_REQUIRE(null_mask != NULL || null_count == 0, GCOL_ERROR_INVALID_ARGUMENT,
                       "%lld nulls but no null mask", (long long)null_count);
   GCOL_DETAIL_REQUIRE(null_mask == NULL || null_mask->size >= (size_t)gcol_bit_num_words(size) * 4,
-                      GCOL_ERROR_INVALID_ARGUMENT, "null mask of %zu bytes is too small for %lld rows",
+                      GCOL_ERROR_INVALID_ARGUMENT,
+                      "null mask of %zu bytes is too small for %lld rows",
                       null_mask == NULL ? (size_t)0 : null_mask->size, (long long)size);
   GCOL_DETAIL_REQUIRE(num_children >= 0 && (children != NULL || num_children == 0),
                       GCOL_ERROR_INVALID_ARGUMENT, "children is NULL for %d children",
@@ -359,8 +393,8 @@ gcol_status gcol_column_make_strings(int64_t size, gcol_column *offsets, gcol_bu
 
 static gcol_status column_make_list(int64_t size, gcol_column *offsets, gcol_column *values,
                                     gcol_buffer *null_mask, int64_t null_count, gcol_column **out) {
-  GCOL_DETAIL_REQUIRE(offsets != NULL && values != NULL, GCOL_ERROR_INVALID_ARGUMENT,
-                      "%s is NULL", offsets == NULL ? "offsets" : "values");
+  GCOL_DETAIL_REQUIRE(offsets != NULL && values != NULL, GCOL_ERROR_INVALID_ARGUMENT, "%s is NULL",
+                      offsets == NULL ? "offsets" : "values");
   GCOL_DETAIL_REQUIRE(offsets->type.id == GCOL_INT32 || offsets->type.id == GCOL_INT64,
                       GCOL_ERROR_TYPE_MISMATCH, "offsets must be INT32 or INT64, not %s",
                       gcol_type_name(offsets->type.id));
@@ -430,10 +464,9 @@ static gcol_status column_set_null_mask(gcol_column *column, gcol_buffer *null_m
                       (long long)column->size);
   GCOL_DETAIL_REQUIRE(null_mask != NULL || null_count == 0, GCOL_ERROR_INVALID_ARGUMENT,
                       "%lld nulls but no null mask", (long long)null_count);
-  GCOL_DETAIL_REQUIRE(null_mask == NULL ||
-                          null_mask->size >= (size_t)gcol_bit_num_words(column->size) * 4,
-                      GCOL_ERROR_INVALID_ARGUMENT, "null mask too small for %lld rows",
-                      (long long)column->size);
+  GCOL_DETAIL_REQUIRE(
+      null_mask == NULL || null_mask->size >= (size_t)gcol_bit_num_words(column->size) * 4,
+      GCOL_ERROR_INVALID_ARGUMENT, "null mask too small for %lld rows", (long long)column->size);
   if (column->null_mask != null_mask) gcol_buffer_free(column->null_mask);
   column->null_mask = null_mask;
   column->null_count = null_count;

@@ -137,7 +137,8 @@ gcol_table_view gcol_table_get_view(const gcol_table *table) {
   memset(&v, 0, sizeof v);
   if (table == NULL) return v;
   for (int32_t i = 0; i < table->num_columns; ++i) {
-    table->views[i] = gcol_column_get_view(table->columns[i]);
+    gcol_column_view const fresh = gcol_column_get_view(table->columns[i]);
+    gcol_detail_view_store(table, &table->views[i], &fresh);
   }
   v.columns = table->views;
   v.num_columns = table->num_columns;
@@ -151,9 +152,10 @@ gcol_status gcol_table_acquire_view(const gcol_table *table, gcol_stream stream,
   memset(out, 0, sizeof *out);
   GCOL_DETAIL_REQUIRE(table != NULL, GCOL_ERROR_INVALID_ARGUMENT, "table is NULL");
   for (int32_t i = 0; i < table->num_columns; ++i) {
-    gcol_status const status =
-        gcol_column_acquire_view(table->columns[i], stream, &table->views[i]);
+    gcol_column_view fresh;
+    gcol_status const status = gcol_column_acquire_view(table->columns[i], stream, &fresh);
     if (status != GCOL_OK) return status;
+    gcol_detail_view_store(table, &table->views[i], &fresh);
   }
   out->columns = table->views;
   out->num_columns = table->num_columns;

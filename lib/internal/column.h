@@ -29,6 +29,12 @@ gcol_status gcol_detail_column_spill_expose(const gcol_column *column, gcol_stre
  * operations, gcol_column_gather and the like). Cannot fail; *out is NULL for NULL. */
 void gcol_detail_table_take_column(gcol_table *table, gcol_column **out);
 
+/* Stores `fresh` into `slot`, view storage that `owner` (a column or table) keeps, only when
+ * it differs, under a lock chosen by the owner: get_view on one const object from several
+ * threads then never writes a slot another thread reads (lib/column.c). */
+void gcol_detail_view_store(const void *owner, gcol_column_view *slot,
+                            const gcol_column_view *fresh);
+
 #ifdef __cplusplus
 }
 #endif
