@@ -475,3 +475,16 @@ char *ref_join(const char *const *items, const int64_t *sizes, int64_t count, co
   }
   return buf_done(&out, len);
 }
+
+int64_t ref_random_string(gcol_test_rng *rng, const char *const *pieces, int64_t num_pieces,
+                          int64_t max_pieces, char *out) {
+  int64_t n = 0;
+  int64_t const count = gcol_test_rng_range(rng, 0, max_pieces);
+  for (int64_t k = 0; k < count; ++k) {
+    const char *p = pieces[gcol_test_rng_range(rng, 0, num_pieces - 1)];
+    size_t const len = strlen(p);
+    memcpy(out + n, p, len);
+    n += (int64_t)len;
+  }
+  return n;
+}

@@ -14,6 +14,12 @@
 #include "gcol/strings/attributes.h"
 #include "gcol/strings/case.h"
 #include "gcol/strings/edit.h"
+#include "test_util.h"
+
+/* A random string of 0..max_pieces pieces drawn from pieces[0, num_pieces), concatenated into
+ * out (room enough for max_pieces of the longest piece); returns its bytes. */
+int64_t ref_random_string(gcol_test_rng *rng, const char *const *pieces, int64_t num_pieces,
+                          int64_t max_pieces, char *out);
 
 /* Characters of s (each invalid byte one character). */
 int64_t ref_char_count(const char *s, int64_t n);

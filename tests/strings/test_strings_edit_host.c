@@ -47,15 +47,7 @@ static const char *const pieces[] = {"a",
 #define NUM_PIECES ((int64_t)(sizeof pieces / sizeof pieces[0]))
 
 static int64_t random_string(gcol_test_rng *rng, char *out, int64_t max_pieces) {
-  int64_t n = 0;
-  int64_t const count = gcol_test_rng_range(rng, 0, max_pieces);
-  for (int64_t k = 0; k < count; ++k) {
-    const char *p = pieces[gcol_test_rng_range(rng, 0, NUM_PIECES - 1)];
-    size_t const len = strlen(p);
-    memcpy(out + n, p, len);
-    n += (int64_t)len;
-  }
-  return n;
+  return ref_random_string(rng, pieces, NUM_PIECES, max_pieces, out);
 }
 
 typedef enum op_kind {
