@@ -852,9 +852,19 @@ static gcol_status spill_disable(void) {
   gcol_detail_spill_manager *m = NULL;
   gcol_status const status = manager_or_error(&m, __func__);
   if (status != GCOL_OK) return status;
+  gcol_mr *pool = NULL, *pinned = NULL;
   pthread_mutex_lock(&m->lock);
   m->enabled = false;
+  /* Nothing spilled and nothing moving: no storage holds or is taking the own pinned pool,
+   * so give its blocks back (kept, they would outlive the process as pinned host memory). */
+  if (m->stats.host_bytes == 0 && m->moving == 0) {
+    pool = m->pool;
+    pinned = m->pinned;
+    m->pool = m->pinned = NULL;
+  }
   pthread_mutex_unlock(&m->lock);
+  gcol_mr_destroy(pool);
+  gcol_mr_destroy(pinned);
   GCOL_DETAIL_LOG(GCOL_LOG_DEBUG, "spill: off for device %d", m->device);
   return GCOL_OK;
 }

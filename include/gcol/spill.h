@@ -125,8 +125,9 @@ gcol_status gcol_spill_enable(const gcol_spill_options *options);
 
 /**
  * @brief Turns spilling off for the current device: new buffers are not spillable and
- *        nothing spills any more; spilled buffers still come back when used. The manager
- *        and its pinned pool are kept for the process.
+ *        nothing spills any more; spilled buffers still come back when used. When nothing
+ *        is spilled, the manager's own pinned host pool is freed (made again at the next
+ *        spill); otherwise it stays until a later call finds nothing spilled.
  * @return ::GCOL_OK, ::GCOL_ERROR_UNSUPPORTED (a device numbered 64 or more).
  */
 gcol_status gcol_spill_disable(void);
