@@ -42,6 +42,10 @@ constexpr int32_t TILE_PARTITIONS = 1024;
 static_assert(TILE <= 65536 && TILE_PARTITIONS < 65535, "16-bit ranks and partition ids");
 static_assert(TILE_PARTITIONS % TILE_THREADS == 0 && TILE % (TILE_THREADS / 32 * 32) == 0,
               "whole partitions per thread and rows per warp");
+/* Dynamic shared memory of tile_scatter_smem_kernel at most: per partition a 64-bit base and a
+ * 16-bit count per warp, and the staged rows of the direct path. */
+constexpr size_t SCATTER_SMEM_MAX =
+    TILE_PARTITIONS * (sizeof(int64_t) + (TILE_THREADS / 32) * sizeof(uint16_t)) + TILE * 8;
 /* Rows a warp handles in warp_count_kernel and warp_scatter_kernel. */
 constexpr int64_t WARP_TILE = 8192;
 
@@ -520,10 +524,12 @@ gcol_status partition_by_tiles(gcol_table_view input, Pids pids, int32_t num_par
   } else {
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * sizeof(int64_t), stream, NULL, &map));
   }
-  /* above 48 KiB of dynamic shared memory a kernel must opt in */
+  /* Opt in always, to the most any call asks (the static shared memory counts against the
+   * 48 KiB default too): one constant value is race-free between host threads, where a value
+   * per call could be lowered by one thread between another's opt-in and its launch. */
   GCOL_DETAIL_CUDA_TRY(cudaFuncSetAttribute(tile_scatter_smem_kernel<scatter_pids_of<Pids>>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            (int)scatter_smem));
+                                            (int)SCATTER_SMEM_MAX));
   tile_scatter_smem_kernel<<<(unsigned int)tiles, TILE_THREADS, scatter_smem, s>>>(
       scatter_ids<Pids>::make(pids, stored), n, tiles, P, (const int64_t *)matrix->data,
       direct ? (const fixed_column *)descriptors->data : NULL, direct ? input.num_columns : 0,
