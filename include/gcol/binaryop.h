@@ -34,7 +34,9 @@
  *     loses to a number (min(NaN, 3) = 3), two NaNs give NaN, and -0 orders below +0
  *     (min(-0, +0) = -0, max(-0, +0) = +0), so the result never depends on the order of
  *     the operands. Integer operands compared with a float go through double first.
- *   - A BOOL8 output stores 1 for a non-zero result, 0 otherwise.
+ *   - A BOOL8 output is accepted wherever an integer output is (arithmetic and NULL_MIN /
+ *     NULL_MAX of integer or BOOL8 inputs, bitwise ops), as in libcudf; it stores 1 for a
+ *     non-zero result, 0 otherwise (NULL_MIN of two BOOL8 columns is their null-aware AND).
  * - **Decimal** ∘ decimal (any widths; computed exactly in 128 bits, wrapping at the output
  *   width): ADD, SUB (output scale = min of the scales, the other operand rescaled),
  *   MUL (output scale = sum of the scales), DIV (output scale = lhs scale - rhs scale,

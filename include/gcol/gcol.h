@@ -28,6 +28,7 @@
 #include "gcol/reduction.h"
 #include "gcol/groupby.h"
 #include "gcol/join.h"
+#include "gcol/frame_ops.h"
 #include "gcol/scan.h"
 #include "gcol/binaryop.h"
 #include "gcol/unaryop.h"

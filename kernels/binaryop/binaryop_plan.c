@@ -83,7 +83,8 @@ static gcol_status plan_numeric(gcol_data_type lhs, gcol_data_type rhs, gcol_bin
   bool const any_float = gcol_type_is_floating(lhs.id) || gcol_type_is_floating(rhs.id);
   bool const both_unsigned = is_unsigned_like(lhs.id) && is_unsigned_like(rhs.id);
   bool const mixed_sign = !any_float && !both_unsigned;
-  bool const out_int = gcol_type_is_integral(output.id);
+  /* BOOL8 is accepted wherever an integer output is (it stores result != 0), as libcudf */
+  bool const out_int = gcol_type_is_integral(output.id) || output.id == GCOL_BOOL8;
   bool const out_float = gcol_type_is_floating(output.id);
   gcol_detail_compute const int_compute =
       both_unsigned ? GCOL_DETAIL_COMPUTE_U64 : GCOL_DETAIL_COMPUTE_I64;
@@ -94,12 +95,14 @@ static gcol_status plan_numeric(gcol_data_type lhs, gcol_data_type rhs, gcol_bin
     if (any_float && !out_float) {
       REJECT(GCOL_ERROR_TYPE_MISMATCH, "arithmetic on floats needs a floating output");
     }
-    if (!out_int && !out_float) REJECT(GCOL_ERROR_TYPE_MISMATCH, "output must be numeric");
+    if (!out_int && !out_float) {
+      REJECT(GCOL_ERROR_TYPE_MISMATCH, "output must be numeric or bool8");
+    }
     p->compute = any_float ? GCOL_DETAIL_COMPUTE_F64 : int_compute;
     p->can_make_nulls = !any_float && is_division(op);
   } else if (is_bitwise(op)) {
     if (any_float) REJECT(GCOL_ERROR_TYPE_MISMATCH, "bitwise ops need integer inputs");
-    if (!out_int && output.id != GCOL_BOOL8) {
+    if (!out_int) {
       REJECT(GCOL_ERROR_TYPE_MISMATCH, "bitwise ops need an integer or bool8 output");
     }
     if (op == GCOL_BINARY_SHIFT_RIGHT_UNSIGNED) {
@@ -118,7 +121,8 @@ static gcol_status plan_numeric(gcol_data_type lhs, gcol_data_type rhs, gcol_bin
   } else { /* NULL_MIN, NULL_MAX */
     if (any_float ? !out_float : !(out_int || out_float)) {
       REJECT(GCOL_ERROR_TYPE_MISMATCH,
-             any_float ? "min/max of floats needs a floating output" : "output must be numeric");
+             any_float ? "min/max of floats needs a floating output"
+                       : "output must be numeric or bool8");
     }
     p->compute = any_float ? GCOL_DETAIL_COMPUTE_F64
                            : (mixed_sign ? GCOL_DETAIL_COMPUTE_I128 : int_compute);

@@ -122,6 +122,11 @@ static void chosen_output_types(void **state) {
       {GCOL_BINARY_BITWISE_XOR, GCOL_INT16, GCOL_UINT32, GCOL_BOOL8},
       {GCOL_BINARY_NULL_MAX, GCOL_INT64, GCOL_UINT64, GCOL_UINT16},
       {GCOL_BINARY_SHIFT_LEFT, GCOL_INT32, GCOL_INT32, GCOL_INT64},
+      /* BOOL8 outputs where an integer output is accepted: result != 0 */
+      {GCOL_BINARY_NULL_MIN, GCOL_BOOL8, GCOL_BOOL8, GCOL_BOOL8},
+      {GCOL_BINARY_NULL_MAX, GCOL_INT32, GCOL_BOOL8, GCOL_BOOL8},
+      {GCOL_BINARY_ADD, GCOL_INT32, GCOL_INT32, GCOL_BOOL8},
+      {GCOL_BINARY_MUL, GCOL_UINT8, GCOL_INT16, GCOL_BOOL8},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     gcol_data_type const lt = gcol_data_type_make(cases[k].l), rt = gcol_data_type_make(cases[k].r);

@@ -144,7 +144,14 @@ static void binary_rejects_wrong_outputs(void **state) {
   GCOL_TEST_STATUS(gcol_binary_op_check_types(f32, f32, GCOL_BINARY_ADD, i32), GCOL_ERROR_TYPE_MISMATCH);
   GCOL_TEST_STATUS(gcol_binary_op_check_types(i32, i32, GCOL_BINARY_TRUE_DIV, i32), GCOL_ERROR_TYPE_MISMATCH);
   GCOL_TEST_STATUS(gcol_binary_op_check_types(i32, i32, GCOL_BINARY_LESS, i32), GCOL_ERROR_TYPE_MISMATCH);
-  GCOL_TEST_STATUS(gcol_binary_op_check_types(i32, i32, GCOL_BINARY_ADD, b8), GCOL_ERROR_TYPE_MISMATCH);
+  /* BOOL8 outputs: accepted where an integer output is (result != 0), as in libcudf */
+  GCOL_TEST_OK(gcol_binary_op_check_types(i32, i32, GCOL_BINARY_ADD, b8));
+  GCOL_TEST_OK(gcol_binary_op_check_types(b8, b8, GCOL_BINARY_NULL_MIN, b8));
+  GCOL_TEST_OK(gcol_binary_op_check_types(i32, b8, GCOL_BINARY_NULL_MAX, b8));
+  GCOL_TEST_STATUS(gcol_binary_op_check_types(f32, f32, GCOL_BINARY_ADD, b8), GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_binary_op_check_types(f32, b8, GCOL_BINARY_NULL_MIN, b8),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_binary_op_check_types(i32, i32, GCOL_BINARY_TRUE_DIV, b8), GCOL_ERROR_TYPE_MISMATCH);
   GCOL_TEST_STATUS(gcol_binary_op_check_types(i32, i32, GCOL_BINARY_ADD, s), GCOL_ERROR_TYPE_MISMATCH);
   GCOL_TEST_STATUS(gcol_binary_op_check_types(i32, i32, GCOL_BINARY_ADD, gcol_data_type_make(GCOL_LIST)),
                    GCOL_ERROR_UNSUPPORTED);
