@@ -728,6 +728,74 @@ static void test_rank_methods(void **state) {
   }
 }
 
+/* Where nulls land, spelled out for every (order, null order) pair: the table of
+ * sorting.h, so a change of meaning (or a port that assumes libcudf's) fails here by name.
+ * Also gcol_is_sorted on each output and on the other placement, and gcol_lower_bound of a
+ * null needle (before or after the values). Keys: 3, null, 1, null, 2. */
+static void test_null_order_placement_table(void **state) {
+  (void)state;
+  int32_t const values[5] = {3, 0, 1, 0, 2};
+  uint8_t const valid[5] = {1, 0, 1, 0, 1};
+  struct {
+    gcol_order order;
+    gcol_null_order nulls;
+    int32_t want[5];  /* -1: null */
+    int64_t null_pos; /* lower bound of a null needle */
+  } const cases[] = {
+      {GCOL_ORDER_ASCENDING, GCOL_NULLS_BEFORE, {-1, -1, 1, 2, 3}, 0},
+      {GCOL_ORDER_ASCENDING, GCOL_NULLS_AFTER, {1, 2, 3, -1, -1}, 3},
+      {GCOL_ORDER_DESCENDING, GCOL_NULLS_BEFORE, {-1, -1, 3, 2, 1}, 0}, /* libcudf: nulls last */
+      {GCOL_ORDER_DESCENDING, GCOL_NULLS_AFTER, {3, 2, 1, -1, -1}, 3},  /* libcudf: nulls first */
+  };
+  gcol_column *in = NULL, *needle = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), 5, values, valid,
+                                            NULL, NULL, &in));
+  uint8_t const null_valid = 0;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), 1, values,
+                                            &null_valid, NULL, NULL, &needle));
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    gcol_column *sorted = NULL, *pos = NULL;
+    GCOL_TEST_OK(gcol_column_sort(gcol_column_get_view(in), cases[k].order, cases[k].nulls,
+                                  &sorted, NULL, NULL));
+    int32_t got[5];
+    uint8_t got_valid[5];
+    GCOL_TEST_OK(gcol_column_copy_to_host(gcol_column_get_view(sorted), got, got_valid, NULL));
+    for (int i = 0; i < 5; ++i) {
+      int32_t const g = got_valid[i] ? got[i] : -1;
+      if (g != cases[k].want[i]) {
+        fail_msg("order %d null order %d: row %d is %d, expected %d", (int)cases[k].order,
+                 (int)cases[k].nulls, i, g, cases[k].want[i]);
+      }
+    }
+    gcol_column_view sv = gcol_column_get_view(sorted), nv = gcol_column_get_view(needle);
+    gcol_table_view st, nt;
+    GCOL_TEST_OK(gcol_table_view_make(&sv, 1, &st));
+    GCOL_TEST_OK(gcol_table_view_make(&nv, 1, &nt));
+    bool ok = false;
+    GCOL_TEST_OK(gcol_is_sorted(st, &cases[k].order, &cases[k].nulls, &ok, NULL));
+    assert_true(ok);
+    gcol_null_order const other = cases[k].nulls == GCOL_NULLS_BEFORE ? GCOL_NULLS_AFTER
+                                                                       : GCOL_NULLS_BEFORE;
+    GCOL_TEST_OK(gcol_is_sorted(st, &cases[k].order, &other, &ok, NULL));
+    assert_false(ok);
+    GCOL_TEST_OK(gcol_lower_bound(st, nt, &cases[k].order, &cases[k].nulls, &pos, NULL, NULL));
+    int64_t p = -1;
+    gcol_column_view const pv = gcol_column_get_view(pos);
+    if (pv.type.id == GCOL_INT32) {
+      int32_t p32 = -1;
+      GCOL_TEST_OK(gcol_column_copy_to_host(pv, &p32, NULL, NULL));
+      p = p32;
+    } else {
+      GCOL_TEST_OK(gcol_column_copy_to_host(pv, &p, NULL, NULL));
+    }
+    assert_int_equal(p, cases[k].null_pos);
+    gcol_column_free(pos);
+    gcol_column_free(sorted);
+  }
+  gcol_column_free(needle);
+  gcol_column_free(in);
+}
+
 static void test_is_sorted(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(18);
@@ -913,6 +981,7 @@ int main(void) {
       GCOL_TEST_GPU(test_segmented_sort),
       GCOL_TEST_GPU(test_rank_methods),
       GCOL_TEST_GPU(test_is_sorted),
+      GCOL_TEST_GPU(test_null_order_placement_table),
       GCOL_TEST_GPU(test_top_k),
       GCOL_TEST_GPU(test_allocation_failures),
       GCOL_TEST_GPU(test_sort_strings_int64_offsets_and_empty_slice),
