@@ -121,6 +121,61 @@ gcol_status gcol_table_release(gcol_table *table, gcol_column ***out_columns,
 /** @brief Frees a table and its columns. NULL is a no-op. */
 void gcol_table_free(gcol_table *table);
 
+/**
+ * @brief A column in host memory: fixed-width values, or the bytes and offsets of a STRING
+ *        column, and the validity as one byte per row.
+ */
+typedef struct gcol_host_column {
+  gcol_data_type type; /**< The column's type (fixed width or STRING). */
+  int64_t size;        /**< Rows. */
+  void *data;          /**< Fixed width: `size` values of the type's storage (see
+                            gcol_type_storage_id()); STRING: the bytes of all rows. */
+  int64_t *offsets;    /**< STRING: `size + 1` byte offsets into @p data (0 first in what
+                            gcol_table_copy_to_host() makes; any start on input); else NULL. */
+  uint8_t *valid;      /**< NULL (no nulls), or `size` bytes: non-zero = valid. */
+} gcol_host_column;
+
+/** @brief A table in host memory (made by gcol_table_copy_to_host() or by the caller). */
+typedef struct gcol_host_table {
+  int32_t num_columns;       /**< Number of columns. */
+  int64_t num_rows;          /**< Rows of every column. */
+  gcol_host_column *columns; /**< @p num_columns columns. */
+} gcol_host_table;
+
+/**
+ * @brief Copies every column of @p view to host memory (slices honoured, string offsets
+ *        rebased to 0). A column with a null mask gets a `valid` array, one without gets
+ *        NULL. Free the result with gcol_host_table_free().
+ * @param[in] view The table (fixed-width and STRING columns).
+ * @param[in] stream Stream of the copies.
+ * @param[out] out The host table; NULL on failure.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed views);
+ *         ::GCOL_ERROR_UNSUPPORTED (a LIST, STRUCT or DICTIONARY32 column: the message names
+ *         it); ::GCOL_ERROR_OUT_OF_MEMORY (host); a CUDA status.
+ * @note Synchronizes @p stream.
+ */
+gcol_status gcol_table_copy_to_host(gcol_table_view view, gcol_stream stream,
+                                    gcol_host_table **out);
+
+/** @brief Frees a host table made by gcol_table_copy_to_host(). NULL is a no-op. */
+void gcol_host_table_free(gcol_host_table *table);
+
+/**
+ * @brief Builds a device table from a host one (gcol_column_create_from_host() and
+ *        gcol_column_create_strings_from_host_offsets() per column).
+ * @param[in] host The host table: every column of `host->num_rows` rows.
+ * @param[in] stream Stream of the copies.
+ * @param[in] mr Resource of the table's memory, or NULL for the default.
+ * @param[out] out The table; NULL on failure.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, a column whose size is
+ *         not `num_rows`, a STRING column without offsets: the message names the column);
+ *         ::GCOL_ERROR_UNSUPPORTED (a type other than fixed width and STRING); as the
+ *         column calls otherwise.
+ * @note Synchronizes @p stream (the host arrays may be freed on return).
+ */
+gcol_status gcol_table_create_from_host(const gcol_host_table *host, gcol_stream stream,
+                                        gcol_mr *mr, gcol_table **out);
+
 GCOL_EXTERN_C_END
 
 /** @} */
