@@ -4,9 +4,11 @@
  * - integers parse as [+-]digits (no spaces, no base prefixes); an empty string, a lone
  *   sign, any other byte, or a value outside the target type is an error;
  * - floats parse as [+-](digits[.digits] | .digits)[(e|E)[+-]digits], or nan, inf, infinity
- *   (any case, with a sign); values beyond the range give +-inf (as strtod), the exact result
- *   when the significand has at most 15 digits and the exponent is within 22 of it (Clinger's
- *   fast path), otherwise within 3 ulp (the power of ten comes from pow());
+ *   (any case, with a sign), correctly rounded to FLOAT64 or FLOAT32 (bit for bit as strtod and
+ *   strtof; values beyond the range give +-inf): Clinger's fast path (a mantissa below 2^53
+ *   times or over an exact 10^0..22), else 19 digits times or over 5^0..27 exactly in 128 bits
+ *   (when dropped digits cannot change the rounding), else big-integer comparisons with the
+ *   midpoints next to a guess (long mantissas, large exponents, subnormals);
  * - integers format exactly; floats format as C's "%.17g" (FLOAT64) or "%.9g" (FLOAT32):
  *   the shortest fixed precision that always round-trips, computed exactly with a bignum, so
  *   the text equals glibc's byte for byte; NaN is "nan", infinities "inf" and "-inf".
@@ -18,6 +20,44 @@
 #include <string.h>
 
 #include "gcol/config.h"
+
+/* ---- big integers (little-endian 32-bit words, no leading zero word) ---- */
+
+/* n[0, *size) *= factor (< 2^32). */
+GCOL_HD_INLINE void gcol_detail_bignum_mul(uint32_t *n, int *size, uint32_t factor) {
+  uint64_t carry = 0;
+  for (int k = 0; k < *size; ++k) {
+    uint64_t const t = (uint64_t)n[k] * factor + carry;
+    n[k] = (uint32_t)t;
+    carry = t >> 32;
+  }
+  if (carry != 0) n[(*size)++] = (uint32_t)carry;
+}
+
+/* n /= divisor, returning the remainder; trims leading zero words. */
+GCOL_HD_INLINE uint32_t gcol_detail_bignum_divmod(uint32_t *n, int *size, uint32_t divisor) {
+  uint64_t rem = 0;
+  for (int k = *size - 1; k >= 0; --k) {
+    uint64_t const cur = (rem << 32) | n[k];
+    n[k] = (uint32_t)(cur / divisor);
+    rem = cur % divisor;
+  }
+  while (*size > 0 && n[*size - 1] == 0) --(*size);
+  return (uint32_t)rem;
+}
+
+/* n[0, *size) += v. */
+GCOL_HD_INLINE void gcol_detail_bignum_add(uint32_t *n, int *size, uint32_t v) {
+  for (int k = 0; v != 0; ++k) {
+    if (k == *size) {
+      n[(*size)++] = v;
+      return;
+    }
+    uint64_t const t = (uint64_t)n[k] + v;
+    n[k] = (uint32_t)t;
+    v = (uint32_t)(t >> 32);
+  }
+}
 
 /* ---- parsing ---- */
 
@@ -51,7 +91,7 @@ GCOL_HD_INLINE double gcol_detail_exact_pow10(int e) {
   return p;
 }
 
-/* m * 10^e, rounded once when exact powers allow. */
+/* m * 10^e within a few ulp (pow() is not exact): the first guess of the exact path. */
 GCOL_HD_INLINE double gcol_detail_scale_pow10(double m, int64_t e) {
   if (e >= 0 && e <= 22) return m * gcol_detail_exact_pow10((int)e);
   if (e < 0 && e >= -22) return m / gcol_detail_exact_pow10((int)-e);
@@ -78,26 +118,299 @@ GCOL_HD_INLINE bool gcol_detail_word_equal(const char *s, int64_t len, const cha
 #define GCOL_DETAIL_WORD_EQUAL(s, len, literal) \
   gcol_detail_word_equal((s), (len), (literal), (int64_t)sizeof(literal) - 1)
 
-/* Parses a float; see the file comment for the grammar. */
-GCOL_HD_INLINE bool gcol_detail_parse_double(const char *s, int64_t len, double *out) {
+/* 128-bit integers (host: gcc's, device: nvcc's). */
+__extension__ typedef unsigned __int128 gcol_detail_conv_u128;
+
+/* The IEEE binary format a parse rounds to: FLOAT64 or FLOAT32. */
+typedef struct gcol_detail_ieee {
+  int p;             /* significand bits, the hidden one included */
+  int bias;          /* exponent bias */
+  uint64_t inf_bits; /* +infinity; the largest finite value is one less */
+  uint64_t sign_bit;
+} gcol_detail_ieee;
+
+GCOL_HD_INLINE gcol_detail_ieee gcol_detail_ieee_of(bool single) {
+  gcol_detail_ieee t;
+  t.p = single ? 24 : 53;
+  t.bias = single ? 127 : 1023;
+  t.inf_bits = single ? 0x7F800000ull : 0x7FF0000000000000ull;
+  t.sign_bit = single ? 0x80000000ull : 0x8000000000000000ull;
+  return t;
+}
+
+/* Leading zero bits of x != 0. */
+GCOL_HD_INLINE int gcol_detail_clz64(uint64_t x) {
+#ifdef __CUDA_ARCH__
+  return __clzll((long long)x);
+#else
+  return __builtin_clzll(x);
+#endif
+}
+
+/* The bits of (m + f) * 2^b rounded to nearest, ties to even, in format t: m has its top bit
+ * set, 0 <= f < 1 and f > 0 exactly when sticky. Subnormals round once; overflow gives inf. */
+GCOL_HD_INLINE uint64_t gcol_detail_round_bits(uint64_t m, bool sticky, int64_t b,
+                                               gcol_detail_ieee t) {
+  int64_t const field_max = (int64_t)(t.inf_bits >> (t.p - 1));
+  int64_t const biased = b + 63 + t.bias; /* exponent field of the top bit, if normal */
+  if (biased >= field_max) return t.inf_bits;
+  int64_t const shift = (64 - t.p) + (biased >= 1 ? 0 : 1 - biased);
+  if (shift > 64) return 0; /* below half the smallest subnormal */
+  uint64_t const keep = shift == 64 ? 0 : m >> shift;
+  uint64_t const rem = shift == 64 ? m : m & ((1ull << shift) - 1);
+  uint64_t const half = 1ull << (shift - 1);
+  uint64_t r = keep + (rem > half || (rem == half && (sticky || (keep & 1))) ? 1 : 0);
+  if (biased < 1) return r; /* a subnormal (or, rounded up, the smallest normal) */
+  int64_t e = biased;
+  if (r >> t.p) { /* rounded up to the next power of two */
+    r >>= 1;
+    ++e;
+  }
+  if (e >= field_max) return t.inf_bits;
+  return ((uint64_t)e << (t.p - 1)) | (r & ((1ull << (t.p - 1)) - 1));
+}
+
+/* 5^k for 0 <= k <= 27 (below 2^63). */
+GCOL_HD_INLINE uint64_t gcol_detail_pow5(int k) {
+  uint64_t p = 1;
+  for (int j = 0; j < k; ++j) p *= 5;
+  return p;
+}
+
+/* The bits of w * 10^e10 (w > 0, |e10| <= 27) in format t, rounded once: w * 5^e10, or w
+ * scaled up by 2^s over 5^-e10 with the remainder as sticky, is exact in 128 bits. */
+GCOL_HD_INLINE uint64_t gcol_detail_decimal_bits_small(uint64_t w, int e10, gcol_detail_ieee t) {
+  gcol_detail_conv_u128 q;
+  int64_t b = e10;
+  bool sticky = false;
+  if (e10 >= 0) {
+    q = (gcol_detail_conv_u128)w * gcol_detail_pow5(e10);
+  } else {
+    uint64_t const d = gcol_detail_pow5(-e10);
+    int const s = gcol_detail_clz64(w) + 63; /* n in [2^126, 2^127): q >= 2^63 */
+    gcol_detail_conv_u128 const n = (gcol_detail_conv_u128)w << s;
+    q = n / d;
+    sticky = n - q * d != 0;
+    b -= s;
+  }
+  uint64_t const hi = (uint64_t)(q >> 64), lo = (uint64_t)q;
+  uint64_t m;
+  if (hi != 0) { /* keep the top 64 bits */
+    int const z = gcol_detail_clz64(hi);
+    m = z == 0 ? hi : (hi << z) | (lo >> (64 - z));
+    sticky = sticky || (lo << z) != 0;
+    b += 64 - z;
+  } else {
+    int const z = gcol_detail_clz64(lo);
+    m = lo << z;
+    b -= z;
+  }
+  return gcol_detail_round_bits(m, sticky, b, t);
+}
+
+/* Words of the exact path's bignums: 800 digits times 10^-1125, and the midpoints compared
+ * with them, stay below 2^2720. */
+#define GCOL_DETAIL_PARSE_WORDS 96
+/* Significant digits the exact path keeps: a midpoint between two doubles has at most 767,
+ * so digits after these only say "a little more" (sticky). */
+#define GCOL_DETAIL_PARSE_DIGITS 800
+
+/* n = n * 2^k. */
+GCOL_HD_INLINE void gcol_detail_bignum_shl(uint32_t *n, int *size, int64_t k) {
+  if (*size == 0) return;
+  int const words = (int)(k / 32), bits = (int)(k % 32);
+  if (bits != 0) {
+    uint32_t carry = 0;
+    for (int i = 0; i < *size; ++i) {
+      uint32_t const v = n[i];
+      n[i] = (v << bits) | carry;
+      carry = v >> (32 - bits);
+    }
+    if (carry != 0) n[(*size)++] = carry;
+  }
+  if (words != 0) {
+    for (int i = *size - 1; i >= 0; --i) n[i + words] = n[i];
+    for (int i = 0; i < words; ++i) n[i] = 0;
+    *size += words;
+  }
+}
+
+/* n = n * 5^k. */
+GCOL_HD_INLINE void gcol_detail_bignum_mul_pow5(uint32_t *n, int *size, int64_t k) {
+  for (; k > 0; k -= 13) {
+    uint32_t f = 1;
+    for (int j = 0; j < 13 && j < k; ++j) f *= 5;
+    gcol_detail_bignum_mul(n, size, f);
+  }
+}
+
+/* Sign of a - b (no leading zero words). */
+GCOL_HD_INLINE int gcol_detail_bignum_cmp(const uint32_t *a, int na, const uint32_t *b, int nb) {
+  if (na != nb) return na < nb ? -1 : 1;
+  for (int i = na - 1; i >= 0; --i) {
+    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return 0;
+}
+
+/* The significant digits of the mantissa text s[0, len) (digits and at most one point,
+ * already checked), the first GCOL_DETAIL_PARSE_DIGITS of them, as the bignum n; *e10 is the
+ * power of ten of the last digit kept and *sticky says whether a non-zero digit was dropped. */
+GCOL_HD_INLINE void gcol_detail_decimal_digits(const char *s, int64_t len, uint32_t *n, int *size,
+                                               int64_t *e10, bool *sticky) {
+  int64_t e = 0;
+  int kept = 0, in_chunk = 0;
+  uint32_t chunk = 0, scale = 1;
+  bool point = false;
+  *size = 0;
+  *sticky = false;
+  for (int64_t i = 0; i < len; ++i) {
+    if (s[i] == '.') {
+      point = true;
+      continue;
+    }
+    uint32_t const d = (uint32_t)(s[i] - '0');
+    if (kept == GCOL_DETAIL_PARSE_DIGITS) {
+      *sticky = *sticky || d != 0;
+      if (!point) ++e;
+      continue;
+    }
+    if (point) --e;
+    if (kept == 0 && d == 0) continue; /* a leading zero */
+    ++kept;
+    chunk = chunk * 10 + d;
+    scale *= 10;
+    if (++in_chunk == 9) {
+      gcol_detail_bignum_mul(n, size, scale);
+      gcol_detail_bignum_add(n, size, chunk);
+      chunk = 0;
+      scale = 1;
+      in_chunk = 0;
+    }
+  }
+  if (in_chunk != 0) {
+    gcol_detail_bignum_mul(n, size, scale);
+    gcol_detail_bignum_add(n, size, chunk);
+  }
+  *e10 = e;
+}
+
+/* Sign of D * 10^E - H * 2^K, where D (digits[0, size)) stands for a little more when sticky. */
+GCOL_HD_INLINE int gcol_detail_decimal_cmp(const uint32_t *digits, int size, int64_t E,
+                                           bool sticky, uint64_t H, int64_t K) {
+  uint32_t a[GCOL_DETAIL_PARSE_WORDS], b[GCOL_DETAIL_PARSE_WORDS];
+  int na = size, nb;
+  for (int i = 0; i < na; ++i) a[i] = digits[i];
+  b[0] = (uint32_t)H;
+  b[1] = (uint32_t)(H >> 32);
+  nb = b[1] != 0 ? 2 : (b[0] != 0 ? 1 : 0);
+  if (E >= 0) {
+    gcol_detail_bignum_mul_pow5(a, &na, E);
+  } else {
+    gcol_detail_bignum_mul_pow5(b, &nb, -E);
+  }
+  if (K >= E) {
+    gcol_detail_bignum_shl(b, &nb, K - E);
+  } else {
+    gcol_detail_bignum_shl(a, &na, E - K);
+  }
+  int const c = gcol_detail_bignum_cmp(a, na, b, nb);
+  return c == 0 && sticky ? 1 : c;
+}
+
+/* The bits of the positive decimal mantissa s[0, len) * 10^exp10 in format t, rounded
+ * exactly: from the guess (a few ulp off at most), step while the value lies beyond the
+ * midpoint to a neighbour, comparing in big integers. For what the fast paths leave. */
+GCOL_HD_INLINE uint64_t gcol_detail_decimal_bits_exact(const char *s, int64_t len, int64_t exp10,
+                                                       double guess, gcol_detail_ieee t) {
+  uint32_t digits[GCOL_DETAIL_PARSE_WORDS];
+  int size = 0;
+  int64_t e10 = 0;
+  bool sticky = false;
+  gcol_detail_decimal_digits(s, len, digits, &size, &e10, &sticky);
+  e10 += exp10;
+  uint64_t bits;
+  if (t.p == 24) {
+    float const f = (float)guess;
+    uint32_t b32;
+    memcpy(&b32, &f, sizeof b32);
+    bits = b32;
+  } else {
+    memcpy(&bits, &guess, sizeof bits);
+  }
+  if (bits >= t.inf_bits) bits = t.inf_bits - 1;
+  int const frac_bits = t.p - 1;
+  for (int step = 0; step < 1000; ++step) {
+    uint64_t const field = bits >> frac_bits, frac = bits & ((1ull << frac_bits) - 1);
+    uint64_t const m = field != 0 ? frac | (1ull << frac_bits) : frac;
+    int64_t const e = (int64_t)(field != 0 ? field : 1) - t.bias - frac_bits; /* bits = m*2^e */
+    int const up = gcol_detail_decimal_cmp(digits, size, e10, sticky, 2 * m + 1, e - 1);
+    if (up > 0 || (up == 0 && (m & 1))) {
+      if (++bits == t.inf_bits) break;
+      continue;
+    }
+    if (bits == 0) break;
+    /* below a power of two the neighbour is half as far */
+    bool const edge = frac == 0 && field > 1;
+    int const down = edge ? gcol_detail_decimal_cmp(digits, size, e10, sticky, 4 * m - 1, e - 2)
+                          : gcol_detail_decimal_cmp(digits, size, e10, sticky, 2 * m - 1, e - 1);
+    if (down < 0 || (down == 0 && (m & 1))) {
+      --bits;
+      continue;
+    }
+    break;
+  }
+  return bits;
+}
+
+/* The bits of the positive w * 10^e10 in format t, w holding the first `significant` digits
+ * of the mantissa text s[0, len) (a little more when truncated), `written` the exponent as
+ * written: the fast paths, else the exact one. */
+GCOL_HD_INLINE uint64_t gcol_detail_decimal_bits(uint64_t w, int64_t e10, int significant,
+                                                 bool truncated, const char *s, int64_t len,
+                                                 int64_t written, gcol_detail_ieee t) {
+  bool const single = t.p == 24;
+  int64_t const lead = e10 + significant - 1; /* the value lies in [10^lead, 10^(lead+1)) */
+  if (lead >= (single ? 39 : 309)) return t.inf_bits;
+  if (lead < (single ? -46 : -325)) return 0; /* below half the smallest subnormal */
+  if (!truncated && !single && w <= (1ull << 53) && e10 >= -22 && e10 <= 22) {
+    /* Clinger: both operands exact, one rounding */
+    double const d = gcol_detail_scale_pow10((double)w, e10);
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return bits;
+  }
+  if (e10 >= -27 && e10 <= 27) {
+    uint64_t const bits = gcol_detail_decimal_bits_small(w, (int)e10, t);
+    /* the dropped digits put the value strictly between w and w + 1 units */
+    if (!truncated || bits == gcol_detail_decimal_bits_small(w + 1, (int)e10, t)) return bits;
+  }
+  return gcol_detail_decimal_bits_exact(s, len, written, gcol_detail_scale_pow10((double)w, e10),
+                                        t);
+}
+
+/* Parses a float (see the file comment) into the bits of format t, correctly rounded. */
+GCOL_HD_INLINE bool gcol_detail_parse_real(const char *s, int64_t len, gcol_detail_ieee t,
+                                           uint64_t *out) {
   int64_t i = 0;
   bool negative = false;
   if (i < len && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
-  double const sign = negative ? -1.0 : 1.0;
+  uint64_t const sign = negative ? t.sign_bit : 0;
   if (GCOL_DETAIL_WORD_EQUAL(s + i, len - i, "nan")) {
-    *out = NAN;
+    *out = t.inf_bits | (1ull << (t.p - 2)); /* the quiet NaN, unsigned as before */
     return true;
   }
   if (GCOL_DETAIL_WORD_EQUAL(s + i, len - i, "inf") ||
       GCOL_DETAIL_WORD_EQUAL(s + i, len - i, "infinity")) {
-    *out = sign * INFINITY;
+    *out = sign | t.inf_bits;
     return true;
   }
+  int64_t const mant_begin = i;
   uint64_t mantissa = 0;
   int significant = 0; /* digits kept in mantissa (at most 19) */
   int64_t exponent = 0;
   int digits = 0;
-  bool seen_point = false;
+  bool seen_point = false, truncated = false;
   for (; i < len; ++i) {
     char const c = s[i];
     if (c == '.' && !seen_point) {
@@ -110,25 +423,49 @@ GCOL_HD_INLINE bool gcol_detail_parse_double(const char *s, int64_t len, double 
       mantissa = mantissa * 10 + (uint64_t)(c - '0');
       if (mantissa != 0) ++significant;
       if (seen_point) --exponent;
-    } else if (!seen_point) {
-      ++exponent; /* dropped integer digit */
+    } else {
+      truncated = truncated || c != '0';
+      if (!seen_point) ++exponent; /* dropped integer digit */
     }
   }
   if (digits == 0) return false;
+  int64_t const mant_end = i;
+  int64_t written = 0; /* the exponent as written */
   if (i < len && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
     bool exp_negative = false;
     if (i < len && (s[i] == '+' || s[i] == '-')) exp_negative = s[i++] == '-';
     if (i == len) return false;
-    int64_t e = 0;
     for (; i < len; ++i) {
       if (s[i] < '0' || s[i] > '9') return false;
-      if (e < 100000) e = e * 10 + (s[i] - '0');
+      if (written < 100000) written = written * 10 + (s[i] - '0');
     }
-    exponent += exp_negative ? -e : e;
+    if (exp_negative) written = -written;
+    exponent += written;
   }
   if (i != len) return false;
-  *out = sign * gcol_detail_scale_pow10((double)mantissa, exponent);
+  uint64_t const bits =
+      mantissa == 0 ? 0
+                    : gcol_detail_decimal_bits(mantissa, exponent, significant, truncated,
+                                               s + mant_begin, mant_end - mant_begin, written, t);
+  *out = sign | bits;
+  return true;
+}
+
+/* Parses a FLOAT64, correctly rounded (as strtod). */
+GCOL_HD_INLINE bool gcol_detail_parse_double(const char *s, int64_t len, double *out) {
+  uint64_t bits;
+  if (!gcol_detail_parse_real(s, len, gcol_detail_ieee_of(false), &bits)) return false;
+  memcpy(out, &bits, sizeof bits);
+  return true;
+}
+
+/* Parses a FLOAT32, correctly rounded from the text (as strtof, not via a double). */
+GCOL_HD_INLINE bool gcol_detail_parse_float(const char *s, int64_t len, float *out) {
+  uint64_t bits;
+  if (!gcol_detail_parse_real(s, len, gcol_detail_ieee_of(true), &bits)) return false;
+  uint32_t const b32 = (uint32_t)bits;
+  memcpy(out, &b32, sizeof b32);
   return true;
 }
 
@@ -167,29 +504,6 @@ GCOL_HD_INLINE void gcol_detail_format_int(uint64_t bits, bool is_unsigned, char
 #define GCOL_DETAIL_BIGNUM_CHUNKS 90
 /* Longest text: "-d.dddddddddddddddde-308" and "-0.0000dddddddddddddddd" fit in 32. */
 #define GCOL_DETAIL_FLOAT_TEXT_MAX 32
-
-/* n[0, *size) *= factor (< 2^32). */
-GCOL_HD_INLINE void gcol_detail_bignum_mul(uint32_t *n, int *size, uint32_t factor) {
-  uint64_t carry = 0;
-  for (int k = 0; k < *size; ++k) {
-    uint64_t const t = (uint64_t)n[k] * factor + carry;
-    n[k] = (uint32_t)t;
-    carry = t >> 32;
-  }
-  if (carry != 0) n[(*size)++] = (uint32_t)carry;
-}
-
-/* n /= divisor, returning the remainder; trims leading zero words. */
-GCOL_HD_INLINE uint32_t gcol_detail_bignum_divmod(uint32_t *n, int *size, uint32_t divisor) {
-  uint64_t rem = 0;
-  for (int k = *size - 1; k >= 0; --k) {
-    uint64_t const cur = (rem << 32) | n[k];
-    n[k] = (uint32_t)(cur / divisor);
-    rem = cur % divisor;
-  }
-  while (*size > 0 && n[*size - 1] == 0) --(*size);
-  return (uint32_t)rem;
-}
 
 /* The decimal digits of a positive finite x, as base-1e9 chunks (least significant first),
  * and the power of ten of the last digit: x = chunks * 10^(-*shift). Returns the count. */
