@@ -10,8 +10,10 @@
  *   (when dropped digits cannot change the rounding), else big-integer comparisons with the
  *   midpoints next to a guess (long mantissas, large exponents, subnormals);
  * - integers format exactly; floats format as C's "%.17g" (FLOAT64) or "%.9g" (FLOAT32):
- *   the shortest fixed precision that always round-trips, computed exactly with a bignum, so
- *   the text equals glibc's byte for byte; NaN is "nan", infinities "inf" and "-inf".
+ *   the shortest fixed precision that always round-trips, computed exactly (x * 10^k in 128
+ *   bits when 0 <= k <= 27, e.g. 1e-11 <= x < 1e17 for FLOAT64; else all the digits of a
+ *   bignum), so the text equals glibc's byte for byte and parses back to the same bits; NaN
+ *   is "nan", infinities "inf" and "-inf".
  */
 #ifndef GCOL_KERNELS_CAST_STRING_CONVERT_H
 #define GCOL_KERNELS_CAST_STRING_CONVERT_H
@@ -572,9 +574,68 @@ GCOL_HD_INLINE bool gcol_detail_digits_nonzero_from(const uint32_t *chunks, int 
   return false;
 }
 
+/* floor(x * 10^k) of x = m * 2^e2 (0 <= k <= 27) as *q, with the rest compared to one half
+ * (*rest: -1 below, 0 at, 1 above); false when that does not fit 128 bits. m * 5^k < 2^116. */
+GCOL_HD_INLINE bool gcol_detail_scaled_floor(uint64_t m, int e2, int k, uint64_t *q, int *rest) {
+  gcol_detail_conv_u128 const p = (gcol_detail_conv_u128)m * gcol_detail_pow5(k);
+  int const s = -(e2 + k); /* x * 10^k = p * 2^-s */
+  if (s <= 0) {
+    if (-s > 60 || (p >> 60) != 0 || ((p << -s) >> 60) != 0) return false;
+    *q = (uint64_t)(p << -s);
+    *rest = -1; /* nothing below: an exact integer (compares as "below half") */
+    return true;
+  }
+  if (s >= 128) return false;
+  gcol_detail_conv_u128 const one = (gcol_detail_conv_u128)1 << s;
+  gcol_detail_conv_u128 const r = p & (one - 1), half = one >> 1;
+  if ((p >> s) >> 63 != 0) return false;
+  *q = (uint64_t)(p >> s);
+  *rest = r < half ? -1 : (r == half ? 0 : 1);
+  return true;
+}
+
+/* gcol_detail_float_digits() without big integers, for positive finite x whose digits come
+ * from x * 10^k with 0 <= k <= 27 (FLOAT64 %.17g: 1e-11 <= x < 1e17); false otherwise. */
+GCOL_HD_INLINE bool gcol_detail_float_digits_fast(double x, int precision, int *digits,
+                                                  int *exp10) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  int const biased = (int)((bits >> 52) & 0x7FF);
+  if (biased == 0) return false; /* subnormals: the slow path */
+  uint64_t const m = (bits & ((1ull << 52) - 1)) | (1ull << 52);
+  int const e2 = biased - 1075;
+  int const t = e2 + 52;                  /* x in [2^t, 2^(t+1)) */
+  int e = (int)(((int64_t)t * 78913) >> 18); /* floor(t * log10(2)): the exponent or one less */
+  uint64_t pow_p = 1;
+  for (int j = 0; j < precision; ++j) pow_p *= 10;
+  uint64_t q = 0;
+  int rest = 0;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    int const k = precision - 1 - e;
+    if (k < 0 || k > 27 || !gcol_detail_scaled_floor(m, e2, k, &q, &rest)) return false;
+    if (q < pow_p) break;
+    ++e; /* x >= 10^(e+1): one digit too many */
+  }
+  if (q >= pow_p || q < pow_p / 10) return false; /* (a wrong first exponent: never seen) */
+  if (rest > 0 || (rest == 0 && (q & 1))) ++q; /* half to even */
+  if (q == pow_p) { /* 99..9 rounded to 100..0 */
+    q /= 10;
+    ++e;
+  }
+  for (int j = precision - 1; j >= 0; --j) {
+    digits[j] = (int)(q % 10);
+    q /= 10;
+  }
+  *exp10 = e;
+  return true;
+}
+
 /* The first `precision` significant digits of positive finite x, rounded half to even
- * (digits[] as values 0..9), and the decimal exponent of the first. */
+ * (digits[] as values 0..9), and the decimal exponent of the first: in 128 bits when the
+ * scale allows (gcol_detail_float_digits_fast), else from all the digits of a big integer. */
 GCOL_HD_INLINE int gcol_detail_float_digits(double x, int precision, int *digits) {
+  int fast_exp10 = 0;
+  if (gcol_detail_float_digits_fast(x, precision, digits, &fast_exp10)) return fast_exp10;
   uint32_t chunks[GCOL_DETAIL_BIGNUM_CHUNKS];
   int shift = 0;
   int const count = gcol_detail_float_chunks(x, chunks, &shift);

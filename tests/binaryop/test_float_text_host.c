@@ -3,7 +3,8 @@
  * share (kernels/cast/string_convert.h): the parse is correctly rounded, so it must agree with
  * glibc's strtod and strtof (themselves correctly rounded) bit for bit, on random values in
  * every written form, on exact midpoints between neighbours (ties to even) and next to them,
- * on long mantissas, and on the edge cases; the formatter's text parses back to the same bits.
+ * on long mantissas, and on the edge cases; the formatter's text parses back to the same bits
+ * and equals printf's where its digits end in ties.
  */
 #include <float.h>
 #include <math.h>
@@ -229,6 +230,31 @@ static void formatted_text_round_trips(void **state) {
   }
 }
 
+/* The formatter equals printf's %.17g / %.9g byte for byte on values whose digits end in
+ * ties or carries (few significant bits, integers, powers of two at every scale): the 128-bit
+ * path (1e-11 <= x < 1e17) and the big-integer path must round alike. */
+static void format_like_printf_at_ties(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(706);
+  char want[64], got[GCOL_DETAIL_FLOAT_TEXT_MAX + 1];
+  for (int it = 0; it < 150000; ++it) {
+    uint64_t const r = gcol_test_rng_next(&rng);
+    double x;
+    switch (it % 4) {
+      case 0: x = ldexp((double)(r >> (11 + r % 50)), (int)gcol_test_rng_range(&rng, -100, 60)); break;
+      case 1: x = (double)(int64_t)(r >> (r % 64)); break;
+      case 2: x = ldexp(1.0 + gcol_test_rng_double(&rng), (int)gcol_test_rng_range(&rng, -120, 120)); break;
+      default: x = gcol_test_rng_double(&rng) * (double)gcol_test_rng_range(&rng, 1, 1000000); break;
+    }
+    int const precision = it % 3 == 0 ? 9 : 17;
+    if (precision == 9) x = (double)(float)x;
+    snprintf(want, sizeof want, "%.*g", precision, x);
+    int const n = gcol_detail_format_double(x, precision, got);
+    got[n] = '\0';
+    if (strcmp(want, got) != 0) fail_msg("%a: printf %s, gcol %s", x, want, got);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(parse_edge_cases),
@@ -237,6 +263,7 @@ int main(void) {
       cmocka_unit_test(long_mantissas_parse_like_strtod),
       cmocka_unit_test(floats_parse_like_strtof),
       cmocka_unit_test(formatted_text_round_trips),
+      cmocka_unit_test(format_like_printf_at_ties),
   };
   return GCOL_TEST_RUN("float_text_host", tests);
 }
