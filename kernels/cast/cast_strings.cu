@@ -8,7 +8,7 @@
 
 #include "detail/element_io.cuh"
 #include "cast/cast_internal.h"
-#include "cast/string_convert.h"
+#include "detail/string_convert.h"
 #include "gcol/bitmask.h"
 #include "gcol/indexalator.h"
 #include "gcol/string_view.h"

@@ -1,7 +1,8 @@
 /*
  * CSV writer, device part (lib/io/csv_write.c prepares the columns): a thread per row counts
- * its bytes, the shared int64 exclusive sum places the rows, the same thread writes them, and
- * the text is copied to the host after the header.
+ * its bytes (numbers formatted in place with gcol_cast's functions, kernels/detail/
+ * string_convert.h), the shared int64 exclusive sum places the rows, the same thread writes
+ * them, and the text is copied to the host after the header.
  */
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "common.cuh"
 #include "detail/scan.h"
+#include "detail/string_convert.h"
 #include "gcol/bits.h"
 #include "internal/csv.h"
 
@@ -19,6 +21,27 @@ typedef struct texts {
   const char *text[4];
   int64_t size[4];
 } texts;
+
+/* Row r's number in column w as gcol_cast to STRING writes it, into buf
+ * (GCOL_DETAIL_FLOAT_TEXT_MAX bytes); returns its length. */
+__device__ int number_text(const gcol_detail_csv_wcol &w, int64_t r, char *buf) {
+  if (w.kind == 4) {
+    double const x = w.width == 4 ? (double)((const float *)w.data)[r] : ((const double *)w.data)[r];
+    return gcol_detail_format_double(x, w.width == 4 ? 9 : 17, buf);
+  }
+  uint64_t bits;
+  switch (w.width) {
+    case 1: bits = w.is_unsigned ? (uint64_t)((const uint8_t *)w.data)[r]
+                                 : (uint64_t)(int64_t)((const int8_t *)w.data)[r]; break;
+    case 2: bits = w.is_unsigned ? (uint64_t)((const uint16_t *)w.data)[r]
+                                 : (uint64_t)(int64_t)((const int16_t *)w.data)[r]; break;
+    case 4: bits = w.is_unsigned ? (uint64_t)((const uint32_t *)w.data)[r]
+                                 : (uint64_t)(int64_t)((const int32_t *)w.data)[r]; break;
+    default: bits = ((const uint64_t *)w.data)[r]; break;
+  }
+  gcol_detail_format_int(bits, w.is_unsigned, buf);
+  return gcol_detail_format_int_size(bits, w.is_unsigned);
+}
 
 __device__ int64_t put_raw(const char *s, int64_t len, char *out) {
   if (out != NULL) {
@@ -45,6 +68,10 @@ __device__ int64_t put_row(const gcol_detail_csv_wcol *cols, int32_t columns, in
     } else if (w.kind == 0) {
       gcol_string_ref const v = gcol_strings_view_get(w.s, r);
       n += gcol_detail_csv_put_field(d, v.data, v.size, at);
+    } else if (w.kind >= 3) {
+      char buf[GCOL_DETAIL_FLOAT_TEXT_MAX];
+      int const len = number_text(w, r, buf);
+      n += gcol_detail_csv_put_field(d, buf, len, at); /* quoted if the delimiter is '.', say */
     } else if (w.kind == 1) {
       int const k = ((const uint8_t *)w.data)[r] != 0 ? 1 : 2;
       n += gcol_detail_csv_put_field(d, t.text[k], t.size[k], at);

@@ -446,12 +446,15 @@ gcol_detail_csv_dialect gcol_detail_csv_dialect_make(char delimiter, char quote,
 
 /* One column of the writer, for the row kernel. */
 typedef struct gcol_detail_csv_wcol {
-  int kind; /* 0 STRING (s), 1 BOOL8 (data), 2 timestamp (data, unit) */
+  int kind; /* 0 STRING (s), 1 BOOL8 (data), 2 timestamp (data, unit), 3 integer, 4 float
+             * (data, width; formatted in the row kernel as gcol_cast to STRING formats them) */
   gcol_strings_view s;
   const void *data;
   const uint32_t *mask;
   int64_t mask_offset;
-  int unit; /* timestamps: 0 days .. 4 nanoseconds */
+  int unit;         /* timestamps: 0 days .. 4 nanoseconds */
+  int width;        /* numbers: bytes per value */
+  bool is_unsigned; /* integers */
 } gcol_detail_csv_wcol;
 
 /* Formats a timestamp of `unit` as `YYYY-MM-DD` (days) or `YYYY-MM-DD HH:MM:SS[.fraction]`

@@ -1,6 +1,6 @@
 /*
  * Host suite of the float <-> text conversions that gcol_cast and the CSV reader and writer
- * share (kernels/cast/string_convert.h): the parse is correctly rounded, so it must agree with
+ * share (kernels/detail/string_convert.h): the parse is correctly rounded, so it must agree with
  * glibc's strtod and strtof (themselves correctly rounded) bit for bit, on random values in
  * every written form, on exact midpoints between neighbours (ties to even) and next to them,
  * on long mantissas, and on the edge cases; the formatter's text parses back to the same bits
@@ -11,7 +11,7 @@
 
 #include "test_util.h"
 
-#include "cast/string_convert.h"
+#include "detail/string_convert.h"
 
 static void check_double(const char *text) {
   double got = 0.0;

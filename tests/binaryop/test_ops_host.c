@@ -13,7 +13,7 @@
 #include "binary_reference.h"
 #include "binaryop/binaryop_plan.h"
 #include "cast/cast_plan.h"
-#include "cast/string_convert.h"
+#include "detail/string_convert.h"
 #include "detail/civil.h"
 
 /* ---- binary type rules ---- */

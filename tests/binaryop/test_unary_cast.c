@@ -9,7 +9,7 @@
 
 #include "ops_support.h"
 
-#include "cast/string_convert.h"
+#include "detail/string_convert.h"
 #include "detail/civil.h"
 
 /* ---- unary ---- */

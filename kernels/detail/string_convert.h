@@ -15,8 +15,8 @@
  *   bignum), so the text equals glibc's byte for byte and parses back to the same bits; NaN
  *   is "nan", infinities "inf" and "-inf".
  */
-#ifndef GCOL_KERNELS_CAST_STRING_CONVERT_H
-#define GCOL_KERNELS_CAST_STRING_CONVERT_H
+#ifndef GCOL_KERNELS_DETAIL_STRING_CONVERT_H
+#define GCOL_KERNELS_DETAIL_STRING_CONVERT_H
 
 #include <math.h>
 #include <string.h>
@@ -714,4 +714,4 @@ GCOL_HD_INLINE int gcol_detail_format_double(double x, int precision, char *out)
   return len;
 }
 
-#endif /* GCOL_KERNELS_CAST_STRING_CONVERT_H */
+#endif /* GCOL_KERNELS_DETAIL_STRING_CONVERT_H */
