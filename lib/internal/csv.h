@@ -527,7 +527,7 @@ GCOL_HD_INLINE int gcol_detail_csv_format_timestamp(int64_t ticks, int unit, cha
 }
 
 /* Builds the CSV text of `num_rows` rows of `num_columns` writer columns on the device (the header
- * and the terminator given by the host), and copies it to a new malloc'ed host buffer. */
+ * and the terminator given by the host), and copies it to a new host buffer (freed with free()). */
 gcol_status gcol_detail_csv_write_rows(const gcol_detail_csv_wcol *columns, int32_t num_columns,
                                        int64_t num_rows, gcol_detail_csv_dialect dialect,
                                        const char *null_value, const char *true_value,
