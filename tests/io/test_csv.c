@@ -420,6 +420,52 @@ static void test_numbers_round_trip_bit_exact(void **state) {
   free(want);
 }
 
+/* Strings whose rows fill a block's shared tile or overflow it (256 rows of 200..400 bytes
+ * go straight to global memory) or mix both, with delimiters, quotes and newlines to quote and
+ * nulls: written and read back equal. */
+static void test_long_and_short_rows_write_and_read_back(void **state) {
+  (void)state;
+  int64_t const n = 3000;
+  static const char alphabet[] = "0123456789xy,\"\n";
+  gcol_test_rng rng = gcol_test_rng_make(802);
+  char **values = (char **)calloc((size_t)n, sizeof *values);
+  assert_non_null(values);
+  for (int64_t r = 0; r < n; ++r) {
+    if (r % 13 == 0) continue; /* null */
+    int64_t const len = r < 256 ? gcol_test_rng_range(&rng, 5, 20)
+                        : r < 512 ? gcol_test_rng_range(&rng, 200, 400)
+                                  : gcol_test_rng_range(&rng, 5, 300);
+    values[r] = (char *)malloc((size_t)len + 1);
+    assert_non_null(values[r]);
+    for (int64_t k = 0; k < len; ++k) {
+      values[r][k] = alphabet[gcol_test_rng_next(&rng) % (sizeof alphabet - 1)];
+    }
+    values[r][len] = '\0';
+  }
+  gcol_column *col = NULL;
+  GCOL_TEST_OK(gcol_column_create_strings_from_host(n, (const char *const *)values, NULL, NULL,
+                                                    NULL, &col));
+  gcol_table *t = NULL, *back = NULL;
+  GCOL_TEST_OK(gcol_table_make(&col, 1, &t));
+  void *text = NULL;
+  int64_t size = 0;
+  GCOL_TEST_OK(gcol_csv_write_buffer(gcol_table_get_view(t), NULL, &text, &size, NULL));
+  gcol_data_type type = gcol_data_type_make(GCOL_STRING);
+  gcol_csv_read_options ro;
+  gcol_csv_read_options_init(&ro);
+  ro.column_types = &type;
+  ro.num_column_types = 1;
+  GCOL_TEST_OK(gcol_csv_read_buffer(text, size, &ro, &back, NULL, NULL, NULL));
+  assert_int_equal(back->num_rows, n);
+  gcol_test_assert_columns_equal(gcol_table_get_view(t).columns[0],
+                                 gcol_table_get_view(back).columns[0]);
+  gcol_csv_buffer_free(text);
+  gcol_table_free(back);
+  gcol_table_free(t);
+  for (int64_t r = 0; r < n; ++r) free(values[r]);
+  free(values);
+}
+
 typedef struct fault_ctx {
   const char *text;
   gcol_table *t;
@@ -451,6 +497,7 @@ int main(void) {
       GCOL_TEST_GPU(test_bad_input_names_the_row),
       GCOL_TEST_GPU(test_write_and_read_back),
       GCOL_TEST_GPU(test_numbers_round_trip_bit_exact),
+      GCOL_TEST_GPU(test_long_and_short_rows_write_and_read_back),
       GCOL_TEST_GPU(test_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("csv", tests);
