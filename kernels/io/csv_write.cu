@@ -145,8 +145,11 @@ gcol_status copy_out(const char *src, int64_t n, char *dst, cudaStream_t s) {
   char *stage = NULL;
   cudaEvent_t ready[2] = {NULL, NULL};
   int64_t const chunks = (n + STAGE_BYTES - 1) / STAGE_BYTES;
-  if (chunks < 4 || cudaMallocHost((void **)&stage, (size_t)(2 * STAGE_BYTES)) != cudaSuccess) {
+  if (chunks >= 4 && cudaMallocHost((void **)&stage, (size_t)(2 * STAGE_BYTES)) != cudaSuccess) {
+    stage = NULL;
     (void)cudaGetLastError(); /* no pinned memory: the plain copy */
+  }
+  if (stage == NULL) {
     if (n > 0) {
       GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(dst, src, (size_t)n, cudaMemcpyDeviceToHost, s));
     }
