@@ -26,8 +26,9 @@
  * - STRING -> integers and floats: parsed, a row that does not parse (or overflows an
  *   integer type) is null. Integers: `[+-]digits`, nothing else (no spaces: " 5" is null,
  *   "+5" is 5). Floats: `[+-](digits[.digits]|.digits)[(e|E)[+-]digits]`, `nan`, `inf`,
- *   `infinity` (any case); beyond the range gives +-inf as strtod ("1e309" is inf); exact
- *   for significands up to 15 digits with exponents within 22, otherwise within 3 ulp.
+ *   `infinity` (any case); beyond the range gives +-inf as strtod ("1e309" is inf);
+ *   correctly rounded (bit for bit as strtod for FLOAT64, strtof for FLOAT32: the text is
+ *   rounded once to the target type), so float -> STRING -> float gives back the same bits.
  * - STRING <-> decimals: gcol_strings_to_decimals() and gcol_strings_from_decimals() of
  *   strings/convert.h. Parsing takes `[+-](digits[.digits]|.digits)[(e|E)[+-]digits]` and
  *   truncates toward zero at the output's scale ("1.239" at scale -2 is 1.23); a row that

@@ -8,7 +8,7 @@
 
 #include "detail/element_io.cuh"
 #include "cast/cast_internal.h"
-#include "cast/string_convert.h"
+#include "detail/string_convert.h"
 #include "gcol/bitmask.h"
 #include "gcol/indexalator.h"
 #include "gcol/string_view.h"
@@ -23,7 +23,11 @@ __global__ void gcol_detail_parse_kernel(gcol_strings_view s, gcol_detail_result
     if (i < s.size) {
       gcol_string_ref const r = gcol_strings_view_get(s, i);
       bool const present = gcol_strings_view_is_valid(s, i);
-      if (out.kind == GCOL_DETAIL_KIND_FLOAT) {
+      if (out.kind == GCOL_DETAIL_KIND_FLOAT && out.width == 4) {
+        float f = 0.0f; /* rounded once from the text: a double in between could round twice */
+        valid = present && gcol_detail_parse_float(r.data, r.size, &f);
+        gcol_detail_store(out, i, valid ? (double)f : 0.0);
+      } else if (out.kind == GCOL_DETAIL_KIND_FLOAT) {
         double d = 0.0;
         valid = present && gcol_detail_parse_double(r.data, r.size, &d);
         gcol_detail_store(out, i, valid ? d : 0.0);

@@ -1,14 +1,18 @@
 /*
  * CSV writer, device part (lib/io/csv_write.c prepares the columns): a thread per row counts
- * its bytes, the shared int64 exclusive sum places the rows, the same thread writes them, and
- * the text is copied to the host after the header.
+ * its bytes (numbers formatted in place with gcol_cast's functions, kernels/detail/
+ * string_convert.h), the shared int64 exclusive sum places the rows, the same thread writes
+ * its row into its block's shared tile, copied out coalesced, and the text goes to the host
+ * after the header through pinned staging buffers.
  */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common.cuh"
 #include "detail/scan.h"
+#include "detail/string_convert.h"
 #include "gcol/bits.h"
 #include "internal/csv.h"
 
@@ -19,6 +23,27 @@ typedef struct texts {
   const char *text[4];
   int64_t size[4];
 } texts;
+
+/* Row r's number in column w as gcol_cast to STRING writes it, into buf
+ * (GCOL_DETAIL_FLOAT_TEXT_MAX bytes); returns its length. */
+__device__ int number_text(const gcol_detail_csv_wcol &w, int64_t r, char *buf) {
+  if (w.kind == 4) {
+    double const x = w.width == 4 ? (double)((const float *)w.data)[r] : ((const double *)w.data)[r];
+    return gcol_detail_format_double(x, w.width == 4 ? 9 : 17, buf);
+  }
+  uint64_t bits;
+  switch (w.width) {
+    case 1: bits = w.is_unsigned ? (uint64_t)((const uint8_t *)w.data)[r]
+                                 : (uint64_t)(int64_t)((const int8_t *)w.data)[r]; break;
+    case 2: bits = w.is_unsigned ? (uint64_t)((const uint16_t *)w.data)[r]
+                                 : (uint64_t)(int64_t)((const int16_t *)w.data)[r]; break;
+    case 4: bits = w.is_unsigned ? (uint64_t)((const uint32_t *)w.data)[r]
+                                 : (uint64_t)(int64_t)((const int32_t *)w.data)[r]; break;
+    default: bits = ((const uint64_t *)w.data)[r]; break;
+  }
+  gcol_detail_format_int(bits, w.is_unsigned, buf);
+  return gcol_detail_format_int_size(bits, w.is_unsigned);
+}
 
 __device__ int64_t put_raw(const char *s, int64_t len, char *out) {
   if (out != NULL) {
@@ -45,6 +70,10 @@ __device__ int64_t put_row(const gcol_detail_csv_wcol *cols, int32_t columns, in
     } else if (w.kind == 0) {
       gcol_string_ref const v = gcol_strings_view_get(w.s, r);
       n += gcol_detail_csv_put_field(d, v.data, v.size, at);
+    } else if (w.kind >= 3) {
+      char buf[GCOL_DETAIL_FLOAT_TEXT_MAX];
+      int const len = number_text(w, r, buf);
+      n += gcol_detail_csv_put_field(d, buf, len, at); /* quoted if the delimiter is '.', say */
     } else if (w.kind == 1) {
       int const k = ((const uint8_t *)w.data)[r] != 0 ? 1 : 2;
       n += gcol_detail_csv_put_field(d, t.text[k], t.size[k], at);
@@ -64,10 +93,95 @@ __global__ void row_size_kernel(const gcol_detail_csv_wcol *cols, int32_t column
   }
 }
 
-__global__ void row_write_kernel(const gcol_detail_csv_wcol *cols, int32_t columns, int64_t rows,
-                                 gcol_detail_csv_dialect d, texts t, const int64_t *offsets,
-                                 char *chars) {
-  GCOL_DETAIL_GRID_LOOP(r, rows) { put_row(cols, columns, r, d, t, chars + offsets[r]); }
+/* Shared bytes of a block's rows: 256 rows of up to 128 bytes on average. */
+#define TILE_BYTES 32768
+
+/* A block's rows are contiguous in the text: they are written to shared memory, then copied
+ * out with consecutive threads on consecutive bytes (a thread writing its own row straight to
+ * global memory touches 32 sectors per warp store). Rows too long for the tile go straight. */
+__global__ void row_write_smem_kernel(const gcol_detail_csv_wcol *cols, int32_t columns,
+                                      int64_t rows, gcol_detail_csv_dialect d, texts t,
+                                      const int64_t *offsets, char *chars) {
+  __shared__ char tile[TILE_BYTES];
+  int64_t const stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t r0 = (int64_t)blockIdx.x * blockDim.x; r0 < rows; r0 += stride) {
+    int64_t const r1 = r0 + blockDim.x < rows ? r0 + blockDim.x : rows;
+    int64_t const begin = offsets[r0], bytes = offsets[r1] - begin;
+    int64_t const r = r0 + threadIdx.x;
+    bool const staged = bytes <= TILE_BYTES; /* the same for the whole block */
+    if (r < r1) {
+      put_row(cols, columns, r, d, t, staged ? tile + (offsets[r] - begin) : chars + offsets[r]);
+    }
+    if (staged) {
+      __syncthreads();
+      for (int64_t k = threadIdx.x; k < bytes; k += blockDim.x) chars[begin + k] = tile[k];
+      __syncthreads(); /* the next rows reuse the tile */
+    }
+  }
+}
+
+/* Host memory for the text, freed with free() (gcol_csv_buffer_free): large texts start on a
+ * 2 MiB boundary and ask for huge pages, so that the first touch of every page (the copy out,
+ * the real cost of a fresh pageable buffer) faults 512 times less often. */
+char *host_text(int64_t size) {
+  size_t const huge = (size_t)2 << 20;
+  if (size < (int64_t)(8 * huge)) return (char *)malloc((size_t)(size > 0 ? size : 1));
+  size_t const rounded = ((size_t)size + huge - 1) / huge * huge;
+  char *p = (char *)aligned_alloc(huge, rounded);
+#ifdef MADV_HUGEPAGE
+  if (p != NULL) (void)madvise(p, rounded, MADV_HUGEPAGE); /* advice only: may be refused */
+#endif
+  return p;
+}
+
+/* Bytes of each of the two pinned staging buffers of copy_out(). */
+#define STAGE_BYTES ((int64_t)4 << 20)
+
+/* dst[0, n) = the device bytes src[0, n), synchronously. Above a few stages the copy goes
+ * through two pinned buffers in turn, so that the DMA of one chunk (at full link speed) runs
+ * while the host copies the chunk before into dst: the time is about the host copy alone. */
+gcol_status copy_out(const char *src, int64_t n, char *dst, cudaStream_t s) {
+  gcol_status status = GCOL_OK;
+  char *stage = NULL;
+  cudaEvent_t ready[2] = {NULL, NULL};
+  int64_t const chunks = (n + STAGE_BYTES - 1) / STAGE_BYTES;
+  if (chunks >= 4 && cudaMallocHost((void **)&stage, (size_t)(2 * STAGE_BYTES)) != cudaSuccess) {
+    stage = NULL;
+    (void)cudaGetLastError(); /* no pinned memory: the plain copy */
+  }
+  if (stage == NULL) {
+    if (n > 0) {
+      GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(dst, src, (size_t)n, cudaMemcpyDeviceToHost, s));
+    }
+    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+    goto done;
+  }
+  for (int k = 0; k < 2; ++k) {
+    GCOL_DETAIL_CUDA_TRY(cudaEventCreateWithFlags(&ready[k], cudaEventDisableTiming));
+  }
+  for (int64_t c = 0; c <= chunks; ++c) {
+    if (c < chunks) { /* its buffer's last chunk (c - 2) was copied out in step c - 1 */
+      int64_t const at = c * STAGE_BYTES, size = n - at < STAGE_BYTES ? n - at : STAGE_BYTES;
+      GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(stage + (c % 2) * STAGE_BYTES, src + at, (size_t)size,
+                                           cudaMemcpyDeviceToHost, s));
+      GCOL_DETAIL_CUDA_TRY(cudaEventRecord(ready[c % 2], s));
+    }
+    if (c > 0) {
+      int64_t const at = (c - 1) * STAGE_BYTES, size = n - at < STAGE_BYTES ? n - at : STAGE_BYTES;
+      GCOL_DETAIL_CUDA_TRY(cudaEventSynchronize(ready[(c - 1) % 2]));
+      memcpy(dst + at, stage + ((c - 1) % 2) * STAGE_BYTES, (size_t)size);
+    }
+  }
+done:
+  for (int k = 0; k < 2; ++k) {
+    if (ready[k] != NULL) cudaEventDestroy(ready[k]);
+  }
+  if (stage != NULL) {
+    /* after an error a copy may still be writing into it */
+    if (status != GCOL_OK) cudaStreamSynchronize(s);
+    cudaFreeHost(stage);
+  }
+  return status;
 }
 
 #define LAUNCH(kernel, count)                                                                 \
@@ -120,20 +234,16 @@ extern "C" gcol_status gcol_detail_csv_write_rows(
     GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_chars));
     if (num_rows > 0) {
-      LAUNCH(row_write_kernel, num_rows)
+      LAUNCH(row_write_smem_kernel, num_rows)
       (cols, num_columns, num_rows, dialect, t, sizes, (char *)d_chars->data);
       GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     }
   }
-  text = (char *)malloc((size_t)(header_size + total > 0 ? header_size + total : 1));
+  text = host_text(header_size + total);
   GCOL_DETAIL_CHECK(text != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory (%lld bytes of text)",
                     (long long)(header_size + total));
   if (header_size > 0) memcpy(text, header, (size_t)header_size);
-  if (total > 0) {
-    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(text + header_size, d_chars->data, (size_t)total,
-                                         cudaMemcpyDeviceToHost, s));
-  }
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  GCOL_DETAIL_TRY(copy_out((const char *)d_chars->data, total, text + header_size, s));
   *out = text;
   *out_size = header_size + total;
   text = NULL;

@@ -446,12 +446,15 @@ gcol_detail_csv_dialect gcol_detail_csv_dialect_make(char delimiter, char quote,
 
 /* One column of the writer, for the row kernel. */
 typedef struct gcol_detail_csv_wcol {
-  int kind; /* 0 STRING (s), 1 BOOL8 (data), 2 timestamp (data, unit) */
+  int kind; /* 0 STRING (s), 1 BOOL8 (data), 2 timestamp (data, unit), 3 integer, 4 float
+             * (data, width; formatted in the row kernel as gcol_cast to STRING formats them) */
   gcol_strings_view s;
   const void *data;
   const uint32_t *mask;
   int64_t mask_offset;
-  int unit; /* timestamps: 0 days .. 4 nanoseconds */
+  int unit;         /* timestamps: 0 days .. 4 nanoseconds */
+  int width;        /* numbers: bytes per value */
+  bool is_unsigned; /* integers */
 } gcol_detail_csv_wcol;
 
 /* Formats a timestamp of `unit` as `YYYY-MM-DD` (days) or `YYYY-MM-DD HH:MM:SS[.fraction]`
@@ -524,7 +527,7 @@ GCOL_HD_INLINE int gcol_detail_csv_format_timestamp(int64_t ticks, int unit, cha
 }
 
 /* Builds the CSV text of `num_rows` rows of `num_columns` writer columns on the device (the header
- * and the terminator given by the host), and copies it to a new malloc'ed host buffer. */
+ * and the terminator given by the host), and copies it to a new host buffer (freed with free()). */
 gcol_status gcol_detail_csv_write_rows(const gcol_detail_csv_wcol *columns, int32_t num_columns,
                                        int64_t num_rows, gcol_detail_csv_dialect dialect,
                                        const char *null_value, const char *true_value,

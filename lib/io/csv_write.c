@@ -1,11 +1,10 @@
 /* CSV writer, host part (include/gcol/io/csv.h): options, each column as the row kernel reads it
- * (numbers cast to STRING by gcol_cast, the rest read in place), the header; the rows are
+ * (strings through a view, numbers, booleans and timestamps in place), the header; the rows are
  * formatted on the GPU by kernels/io/csv_write.cu. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcol/cast.h"
 #include "internal/csv.h"
 #include "internal/error.h"
 #include "internal/nvtx.h"
@@ -76,24 +75,23 @@ static gcol_status make_header(const gcol_csv_write_options *o, gcol_detail_csv_
   return GCOL_OK;
 }
 
-/* Column c as the row kernel reads it; numbers become a STRING column in *cast. */
-static gcol_status writer_column(gcol_column_view v, int32_t c, gcol_stream stream,
-                                 gcol_detail_csv_wcol *w, gcol_column **cast) {
+/* Column c as the row kernel reads it: strings through a view, the rest in place (numbers
+ * are formatted by the row kernel with gcol_cast's functions: no STRING column in between). */
+static gcol_status writer_column(gcol_column_view v, int32_t c, gcol_detail_csv_wcol *w) {
   gcol_type_id const id = v.type.id;
   memset(w, 0, sizeof *w);
-  if ((id >= GCOL_INT8 && id <= GCOL_FLOAT64) && id != GCOL_BOOL8) {
-    gcol_status const st = gcol_cast(v, gcol_data_type_make(GCOL_STRING), cast, stream, NULL);
-    if (st != GCOL_OK) return st;
-    v = gcol_column_get_view(*cast);
-  }
-  if (v.type.id == GCOL_STRING) {
+  if (id == GCOL_STRING) {
     w->kind = 0;
     return gcol_strings_view_make(v, &w->s);
   }
-  GCOL_DETAIL_REQUIRE(id == GCOL_BOOL8 || gcol_type_is_timestamp(id), GCOL_ERROR_UNSUPPORTED,
-                      "column %d: the CSV writer does not write %s", c, gcol_type_name(id));
-  w->kind = id == GCOL_BOOL8 ? 1 : 2;
-  w->unit = id == GCOL_BOOL8 ? 0 : (int)(id - GCOL_TIMESTAMP_DAYS);
+  bool const integral = gcol_type_is_integral(id), floating = gcol_type_is_floating(id);
+  GCOL_DETAIL_REQUIRE(integral || floating || id == GCOL_BOOL8 || gcol_type_is_timestamp(id),
+                      GCOL_ERROR_UNSUPPORTED, "column %d: the CSV writer does not write %s", c,
+                      gcol_type_name(id));
+  w->kind = integral ? 3 : floating ? 4 : id == GCOL_BOOL8 ? 1 : 2;
+  w->unit = gcol_type_is_timestamp(id) ? (int)(id - GCOL_TIMESTAMP_DAYS) : 0;
+  w->width = (int)gcol_type_size(id);
+  w->is_unsigned = gcol_type_is_unsigned_integral(id);
   w->data = (const uint8_t *)v.data + v.offset * (int64_t)gcol_type_size(id);
   w->mask = v.null_mask;
   w->mask_offset = v.offset;
@@ -105,7 +103,6 @@ gcol_status gcol_csv_write_buffer(gcol_table_view table, const gcol_csv_write_op
   gcol_status status = GCOL_OK;
   gcol_csv_write_options defaults;
   gcol_detail_csv_wcol *cols = NULL;
-  gcol_column **casts = NULL;
   char *header = NULL, *text = NULL;
   int64_t header_size = 0, text_size = 0;
   int32_t const C = table.num_columns;
@@ -123,13 +120,12 @@ gcol_status gcol_csv_write_buffer(gcol_table_view table, const gcol_csv_write_op
   GCOL_DETAIL_TRY(gcol_detail_csv_check_write_options(options));
   int64_t const rows = C > 0 ? table.columns[0].size : 0;
   cols = (gcol_detail_csv_wcol *)calloc((size_t)(C > 0 ? C : 1), sizeof *cols);
-  casts = (gcol_column **)calloc((size_t)(C > 0 ? C : 1), sizeof *casts);
-  GCOL_DETAIL_CHECK(cols != NULL && casts != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   for (int32_t c = 0; c < C; ++c) {
     GCOL_DETAIL_CHECK(table.columns[c].size == rows, GCOL_ERROR_SIZE_MISMATCH,
                       "table: column %d has %lld rows, column 0 %lld", c,
                       (long long)table.columns[c].size, (long long)rows);
-    GCOL_DETAIL_TRY(writer_column(table.columns[c], c, stream, &cols[c], &casts[c]));
+    GCOL_DETAIL_TRY(writer_column(table.columns[c], c, &cols[c]));
   }
   gcol_detail_csv_dialect const d =
       gcol_detail_csv_dialect_make(options->delimiter, options->quote, 0, 0);
@@ -141,10 +137,6 @@ gcol_status gcol_csv_write_buffer(gcol_table_view table, const gcol_csv_write_op
   *data = text;
   *size = text_size;
 done:
-  if (casts != NULL) {
-    for (int32_t c = 0; c < C; ++c) gcol_column_free(casts[c]);
-  }
-  free(casts);
   free(cols);
   free(header);
   GCOL_DETAIL_NVTX_POP();

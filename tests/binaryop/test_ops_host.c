@@ -13,7 +13,7 @@
 #include "binary_reference.h"
 #include "binaryop/binaryop_plan.h"
 #include "cast/cast_plan.h"
-#include "cast/string_convert.h"
+#include "detail/string_convert.h"
 #include "detail/civil.h"
 
 /* ---- binary type rules ---- */
@@ -458,19 +458,19 @@ static void parse_float_edge_cases(void **state) {
   assert_true(parse_dbl("1E3", &d) && d == 1000.0);
   assert_true(parse_dbl("0.1", &d) && d == 0.1);
   assert_true(parse_dbl("123456789012345", &d) && d == 123456789012345.0);
-  assert_true(parse_dbl("4.9406564584124654e-324", &d) && ulp_distance(d, 4.9406564584124654e-324) <= 3);
-  assert_true(parse_dbl("2.2250738585072014e-308", &d) && ulp_distance(d, DBL_MIN) <= 3);
-  assert_true(parse_dbl("1.7976931348623157e308", &d) && ulp_distance(d, DBL_MAX) <= 3);
+  assert_true(parse_dbl("4.9406564584124654e-324", &d) && d == DBL_TRUE_MIN);
+  assert_true(parse_dbl("2.2250738585072014e-308", &d) && d == DBL_MIN);
+  assert_true(parse_dbl("1.7976931348623157e308", &d) && d == DBL_MAX);
   assert_true(parse_dbl("0000000000000000000000000000001", &d) && d == 1.0);
-  assert_true(parse_dbl("100000000000000000000000000000000000000000", &d) && ulp_distance(d, 1e41) <= 3);
+  assert_true(parse_dbl("100000000000000000000000000000000000000000", &d) && d == 1e41);
 }
 
-/* Texts printed by %.17g / %.{random}g / %.{random}e parse within the documented bounds. */
+/* Texts printed by %.17g / %.{random}g / %.{random}e parse as strtod does, bit for bit (the
+ * correctly rounded parse has its own suite, float_text_host). */
 static void floats_parse_like_strtod(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(602);
   char text[64];
-  int64_t worst = 0;
   for (int it = 0; it < 300000; ++it) {
     uint64_t bits = gcol_test_rng_next(&rng);
     double x;
@@ -487,11 +487,8 @@ static void floats_parse_like_strtod(void **state) {
     double got = 0;
     if (!parse_dbl(text, &got)) fail_msg("did not parse %s", text);
     int64_t const d = ulp_distance(got, want);
-    if (it % 3 == 0 && d != 0) fail_msg("%s: fast path not exact (%lld ulp)", text, (long long)d);
-    if (d > worst) worst = d;
-    if (d > 3) fail_msg("%s: %a vs strtod %a (%lld ulp)", text, got, want, (long long)d);
+    if (d != 0) fail_msg("%s: %a vs strtod %a (%lld ulp)", text, got, want, (long long)d);
   }
-  print_message("# worst parse error: %lld ulp\n", (long long)worst);
 }
 
 static void check_format(double x, int prec) {

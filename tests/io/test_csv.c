@@ -3,14 +3,17 @@
  * with delimiters, doubled quotes and newlines, CRLF, empty lines) read at chunk sizes that put
  * chunk boundaries everywhere and compared with the sequential reference parser
  * (csv_reference.c); inference; every option; byte ranges that tile the input; ragged rows and
- * unterminated quotes as errors naming the row; the writer read back; allocation failures.
+ * unterminated quotes as errors naming the row; the writer read back (numbers bit for bit, and
+ * byte for byte as printf writes them); allocation failures.
  * pyarrow's reader is compared by test_csv_python.py (suite clients).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csv_reference.h"
+#include "gcol/cast.h"
 #include "gcol/io/csv.h"
 #include "internal/csv.h"
 #include "test_util.h"
@@ -317,6 +320,152 @@ static void test_write_and_read_back(void **state) {
   gcol_table_free(t);
 }
 
+/* A random finite double: every exponent, uniform [0, 1) (the benchmark's), subnormals. */
+static double random_double(gcol_test_rng *rng, int64_t i) {
+  double x;
+  uint64_t bits = gcol_test_rng_next(rng);
+  switch (i % 4) {
+    case 0: return gcol_test_rng_double(rng);
+    case 1: bits &= 0x800FFFFFFFFFFFFFull; break; /* subnormal (or zero) */
+    default: break;
+  }
+  memcpy(&x, &bits, sizeof x);
+  return isfinite(x) ? x : 1.0 / (double)(i + 1);
+}
+
+/* Rows of random doubles, floats and integers (with nulls, and +-inf) written, then read back
+ * with their types: the text equals printf's %.17g / %.9g / %lld (the bytes gcol_cast made before
+ * the row kernel formatted numbers itself), and every value reads back to the same bits, as
+ * through gcol_cast to STRING and back. Enough rows for the staged copy out (> 16 MiB). */
+static void test_numbers_round_trip_bit_exact(void **state) {
+  (void)state;
+  int64_t const n = 400000;
+  gcol_test_rng rng = gcol_test_rng_make(801);
+  double *d = (double *)malloc((size_t)n * sizeof *d), *d_back = (double *)malloc((size_t)n * sizeof *d);
+  float *f = (float *)malloc((size_t)n * sizeof *f), *f_back = (float *)malloc((size_t)n * sizeof *f);
+  int64_t *i64 = (int64_t *)malloc((size_t)n * sizeof *i64), *i_back = (int64_t *)malloc((size_t)n * sizeof *i64);
+  uint8_t *valid = (uint8_t *)malloc((size_t)n), *v_back = (uint8_t *)malloc((size_t)n);
+  char *want = (char *)malloc((size_t)n * 64 + 64);
+  assert_non_null(d && d_back && f && f_back && i64 && i_back && valid && v_back && want);
+  int64_t w = (int64_t)snprintf(want, 64, "d,f,i\n");
+  for (int64_t r = 0; r < n; ++r) {
+    d[r] = r == 7 ? INFINITY : r == 8 ? -INFINITY : random_double(&rng, r);
+    uint32_t const fb = (uint32_t)gcol_test_rng_next(&rng);
+    memcpy(&f[r], &fb, sizeof fb);
+    if (!isfinite(f[r])) f[r] = (float)r;
+    i64[r] = (int64_t)gcol_test_rng_next(&rng) >> (r % 64);
+    valid[r] = r % 11 != 5;
+    if (valid[r]) {
+      w += snprintf(want + w, 64, "%.17g,%.9g,%lld\n", d[r], (double)f[r], (long long)i64[r]);
+    } else {
+      w += snprintf(want + w, 64, ",,\n");
+    }
+  }
+  gcol_column *cols[3] = {NULL, NULL, NULL};
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_FLOAT64), n, d, valid, NULL, NULL, &cols[0]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_FLOAT32), n, f, valid, NULL, NULL, &cols[1]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, i64, valid, NULL, NULL, &cols[2]));
+  gcol_table *t = NULL, *back = NULL;
+  GCOL_TEST_OK(gcol_table_make(cols, 3, &t));
+  const char *names[] = {"d", "f", "i"};
+  gcol_csv_write_options wo;
+  gcol_csv_write_options_init(&wo);
+  wo.column_names = names;
+  void *text = NULL;
+  int64_t size = 0;
+  GCOL_TEST_OK(gcol_csv_write_buffer(gcol_table_get_view(t), &wo, &text, &size, NULL));
+  assert_int_equal(size, w);
+  assert_memory_equal(text, want, (size_t)w);
+  gcol_data_type types[3] = {gcol_data_type_make(GCOL_FLOAT64), gcol_data_type_make(GCOL_FLOAT32),
+                             gcol_data_type_make(GCOL_INT64)};
+  gcol_csv_read_options ro;
+  gcol_csv_read_options_init(&ro);
+  ro.column_types = types;
+  ro.num_column_types = 3;
+  GCOL_TEST_OK(gcol_csv_read_buffer(text, size, &ro, &back, NULL, NULL, NULL));
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_table_get_view(back).columns[0], d_back, v_back, NULL));
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_table_get_view(back).columns[1], f_back, NULL, NULL));
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_table_get_view(back).columns[2], i_back, NULL, NULL));
+  for (int64_t r = 0; r < n; ++r) {
+    if ((v_back[r] != 0) != (valid[r] != 0)) fail_msg("row %lld: validity", (long long)r);
+    if (!valid[r]) continue;
+    if (memcmp(&d_back[r], &d[r], sizeof d[r]) != 0) {
+      fail_msg("row %lld: double %a read back as %a", (long long)r, d[r], d_back[r]);
+    }
+    if (memcmp(&f_back[r], &f[r], sizeof f[r]) != 0) {
+      fail_msg("row %lld: float %a read back as %a", (long long)r, (double)f[r], (double)f_back[r]);
+    }
+    if (i_back[r] != i64[r]) fail_msg("row %lld: int64", (long long)r);
+  }
+  /* the same through gcol_cast: FLOAT64/FLOAT32 -> STRING -> back */
+  for (int c = 0; c < 2; ++c) {
+    gcol_column *str = NULL, *num = NULL;
+    gcol_column_view const v = gcol_table_get_view(t).columns[c];
+    GCOL_TEST_OK(gcol_cast(v, gcol_data_type_make(GCOL_STRING), &str, NULL, NULL));
+    GCOL_TEST_OK(gcol_cast(gcol_column_get_view(str), v.type, &num, NULL, NULL));
+    gcol_test_assert_columns_equal(v, gcol_column_get_view(num));
+    GCOL_TEST_OK(gcol_column_copy_to_host(gcol_column_get_view(num), c == 0 ? (void *)d_back : (void *)f_back, NULL, NULL));
+    for (int64_t r = 0; r < n; ++r) {
+      if (valid[r] && (c == 0 ? memcmp(&d_back[r], &d[r], 8) : memcmp(&f_back[r], &f[r], 4)) != 0) {
+        fail_msg("row %lld: gcol_cast round trip of column %d", (long long)r, c);
+      }
+    }
+    gcol_column_free(str);
+    gcol_column_free(num);
+  }
+  gcol_csv_buffer_free(text);
+  gcol_table_free(back);
+  gcol_table_free(t);
+  free(d); free(d_back); free(f); free(f_back); free(i64); free(i_back); free(valid); free(v_back);
+  free(want);
+}
+
+/* Strings whose rows fill a block's shared tile or overflow it (256 rows of 200..400 bytes
+ * go straight to global memory) or mix both, with delimiters, quotes and newlines to quote and
+ * nulls: written and read back equal. */
+static void test_long_and_short_rows_write_and_read_back(void **state) {
+  (void)state;
+  int64_t const n = 3000;
+  static const char alphabet[] = "0123456789xy,\"\n";
+  gcol_test_rng rng = gcol_test_rng_make(802);
+  char **values = (char **)calloc((size_t)n, sizeof *values);
+  assert_non_null(values);
+  for (int64_t r = 0; r < n; ++r) {
+    if (r % 13 == 0) continue; /* null */
+    int64_t const len = r < 256 ? gcol_test_rng_range(&rng, 5, 20)
+                        : r < 512 ? gcol_test_rng_range(&rng, 200, 400)
+                                  : gcol_test_rng_range(&rng, 5, 300);
+    values[r] = (char *)malloc((size_t)len + 1);
+    assert_non_null(values[r]);
+    for (int64_t k = 0; k < len; ++k) {
+      values[r][k] = alphabet[gcol_test_rng_next(&rng) % (sizeof alphabet - 1)];
+    }
+    values[r][len] = '\0';
+  }
+  gcol_column *col = NULL;
+  GCOL_TEST_OK(gcol_column_create_strings_from_host(n, (const char *const *)values, NULL, NULL,
+                                                    NULL, &col));
+  gcol_table *t = NULL, *back = NULL;
+  GCOL_TEST_OK(gcol_table_make(&col, 1, &t));
+  void *text = NULL;
+  int64_t size = 0;
+  GCOL_TEST_OK(gcol_csv_write_buffer(gcol_table_get_view(t), NULL, &text, &size, NULL));
+  gcol_data_type type = gcol_data_type_make(GCOL_STRING);
+  gcol_csv_read_options ro;
+  gcol_csv_read_options_init(&ro);
+  ro.column_types = &type;
+  ro.num_column_types = 1;
+  GCOL_TEST_OK(gcol_csv_read_buffer(text, size, &ro, &back, NULL, NULL, NULL));
+  assert_int_equal(back->num_rows, n);
+  gcol_test_assert_columns_equal(gcol_table_get_view(t).columns[0],
+                                 gcol_table_get_view(back).columns[0]);
+  gcol_csv_buffer_free(text);
+  gcol_table_free(back);
+  gcol_table_free(t);
+  for (int64_t r = 0; r < n; ++r) free(values[r]);
+  free(values);
+}
+
 typedef struct fault_ctx {
   const char *text;
   gcol_table *t;
@@ -347,6 +496,8 @@ int main(void) {
       GCOL_TEST_GPU(test_byte_ranges_tile_the_input),
       GCOL_TEST_GPU(test_bad_input_names_the_row),
       GCOL_TEST_GPU(test_write_and_read_back),
+      GCOL_TEST_GPU(test_numbers_round_trip_bit_exact),
+      GCOL_TEST_GPU(test_long_and_short_rows_write_and_read_back),
       GCOL_TEST_GPU(test_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("csv", tests);
