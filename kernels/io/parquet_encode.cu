@@ -118,9 +118,10 @@ __device__ int64_t stat_size(const wcol &c, int64_t row) {
 #define PLAN_THREADS 256
 
 /* A block per (column, page): nulls, value bytes, min and max rows. */
-__global__ void plan_pages_kernel(const wcol *cols, const gcol_detail_pq_wpage *pages,
-                                  int32_t num_pages, int64_t total, gcol_detail_pq_wpage_info *info,
-                                  int64_t *page_min, int64_t *page_max) {
+__global__ void plan_pages_smem_kernel(const wcol *cols, const gcol_detail_pq_wpage *pages,
+                                       int32_t num_pages, int64_t total,
+                                       gcol_detail_pq_wpage_info *info, int64_t *page_min,
+                                       int64_t *page_max) {
   __shared__ int64_t s_nulls[PLAN_THREADS], s_min[PLAN_THREADS], s_max[PLAN_THREADS],
       s_bytes[PLAN_THREADS];
   for (int64_t b = blockIdx.x; b < total; b += gridDim.x) {
@@ -364,7 +365,7 @@ extern "C" gcol_status gcol_detail_parquet_encode_plan(
     const wcol *dc = (const wcol *)enc->d_cols->data;
     gcol_detail_pq_wpage_info *di = (gcol_detail_pq_wpage_info *)d_info->data;
     int64_t *const mn = (int64_t *)d_minmax->data;
-    plan_pages_kernel<<<blocks_for(cells), PLAN_THREADS, 0, s>>>(
+    plan_pages_smem_kernel<<<blocks_for(cells), PLAN_THREADS, 0, s>>>(
         dc, (const gcol_detail_pq_wpage *)enc->d_pages->data, num_pages, cells, di, mn, mn + cells);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     LAUNCH(plan_chunks_kernel, chunk_cells)
