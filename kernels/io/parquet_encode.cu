@@ -39,82 +39,6 @@ namespace {
 
 typedef gcol_detail_pq_wcol wcol;
 
-__device__ bool row_valid(const wcol &c, int64_t r) {
-  return gcol_bit_is_set_or_null_mask(c.mask, c.mask_offset + r);
-}
-
-/* A fixed-width row as the physical type's bits (INT8/INT16 sign-extended), as the host
- * writer's fixed_bits. */
-__device__ uint64_t fixed_bits(const wcol &c, int64_t r) {
-  switch (c.width) {
-    case 1: {
-      uint8_t const v = c.data[r];
-      return c.sign_extend ? (uint64_t)(int64_t)(int8_t)v : v;
-    }
-    case 2: {
-      uint16_t const v = ((const uint16_t *)c.data)[r];
-      return c.sign_extend ? (uint64_t)(int64_t)(int16_t)v : v;
-    }
-    case 4:
-      return ((const uint32_t *)c.data)[r];
-    default:
-      return ((const uint64_t *)c.data)[r];
-  }
-}
-
-__device__ bool is_nan_row(const wcol &c, int64_t r) {
-  if (c.order != GCOL_DETAIL_PQ_ORDER_FLOAT) return false;
-  uint64_t const b = fixed_bits(c, r);
-  return c.width == 4 ? isnan(__uint_as_float((uint32_t)b))
-                      : isnan(__longlong_as_double((long long)b));
-}
-
-/* -1, 0, 1 comparing rows a and b (the host writer's compare_rows). */
-__device__ int compare_rows(const wcol &c, int64_t a, int64_t b) {
-  if (c.kind == GCOL_DETAIL_PQ_W_STRING) {
-    gcol_string_ref const x = gcol_strings_view_get(c.strings, a);
-    gcol_string_ref const y = gcol_strings_view_get(c.strings, b);
-    int64_t const n = x.size < y.size ? x.size : y.size;
-    for (int64_t i = 0; i < n; ++i) {
-      uint8_t const p = (uint8_t)x.data[i], q = (uint8_t)y.data[i];
-      if (p != q) return p < q ? -1 : 1;
-    }
-    return x.size < y.size ? -1 : x.size > y.size;
-  }
-  uint64_t const x = fixed_bits(c, a), y = fixed_bits(c, b);
-  if (c.order == GCOL_DETAIL_PQ_ORDER_FLOAT) {
-    double const dx =
-        c.width == 4 ? (double)__uint_as_float((uint32_t)x) : __longlong_as_double((long long)x);
-    double const dy =
-        c.width == 4 ? (double)__uint_as_float((uint32_t)y) : __longlong_as_double((long long)y);
-    return dx < dy ? -1 : dx > dy;
-  }
-  if (c.order == GCOL_DETAIL_PQ_ORDER_UNSIGNED) return x < y ? -1 : x > y;
-  int64_t sx = (int64_t)x, sy = (int64_t)y;
-  if (c.out_width == 4) {
-    sx = (int32_t)(uint32_t)x;
-    sy = (int32_t)(uint32_t)y;
-  }
-  return sx < sy ? -1 : sx > sy;
-}
-
-/* The better of two candidate rows (-1: none); equal values keep the first row. */
-__device__ int64_t pick(const wcol &c, int64_t a, int64_t b, int want) {
-  if (a < 0) return b;
-  if (b < 0) return a;
-  int const r = compare_rows(c, b, a);
-  if (r == want) return b;
-  if (r == 0 && b < a) return b;
-  return a;
-}
-
-/* Bytes of a chunk's min or max value (no length prefix). */
-__device__ int64_t stat_size(const wcol &c, int64_t row) {
-  if (row < 0) return 0;
-  if (c.kind == GCOL_DETAIL_PQ_W_STRING) return gcol_strings_view_size_bytes(c.strings, row);
-  return c.kind == GCOL_DETAIL_PQ_W_BOOL ? 1 : c.out_width;
-}
-
 #define PLAN_THREADS 256
 
 /* A block per (column, page): nulls, value bytes, min and max rows. */
@@ -129,15 +53,14 @@ __global__ void plan_pages_smem_kernel(const wcol *cols, const gcol_detail_pq_wp
     gcol_detail_pq_wpage const pg = pages[b % num_pages];
     int64_t nulls = 0, mn = -1, mx = -1, bytes = 0;
     for (int64_t r = pg.begin + threadIdx.x; r < pg.end; r += blockDim.x) {
-      if (!row_valid(c, r)) {
+      if (!gcol_detail_pq_w_valid(&c, r)) {
         ++nulls;
         continue;
       }
-      if (c.kind == GCOL_DETAIL_PQ_W_STRING)
-        bytes += 4 + gcol_strings_view_size_bytes(c.strings, r);
-      if (is_nan_row(c, r)) continue;
-      mn = pick(c, mn, r, -1);
-      mx = pick(c, mx, r, 1);
+      if (c.kind == GCOL_DETAIL_PQ_W_STRING) bytes += gcol_detail_pq_w_count(&c, r);
+      if (gcol_detail_pq_w_is_nan(&c, r)) continue;
+      mn = gcol_detail_pq_w_pick(&c, mn, r, -1);
+      mx = gcol_detail_pq_w_pick(&c, mx, r, 1);
     }
     s_nulls[threadIdx.x] = nulls;
     s_min[threadIdx.x] = mn;
@@ -149,8 +72,8 @@ __global__ void plan_pages_smem_kernel(const wcol *cols, const gcol_detail_pq_wp
         int const o = threadIdx.x + half;
         s_nulls[threadIdx.x] += s_nulls[o];
         s_bytes[threadIdx.x] += s_bytes[o];
-        s_min[threadIdx.x] = pick(c, s_min[threadIdx.x], s_min[o], -1);
-        s_max[threadIdx.x] = pick(c, s_max[threadIdx.x], s_max[o], 1);
+        s_min[threadIdx.x] = gcol_detail_pq_w_pick(&c, s_min[threadIdx.x], s_min[o], -1);
+        s_max[threadIdx.x] = gcol_detail_pq_w_pick(&c, s_max[threadIdx.x], s_max[o], 1);
       }
       __syncthreads();
     }
@@ -158,9 +81,7 @@ __global__ void plan_pages_smem_kernel(const wcol *cols, const gcol_detail_pq_wp
       int64_t const valid = pg.end - pg.begin - s_nulls[0];
       gcol_detail_pq_wpage_info i;
       i.nulls = s_nulls[0];
-      i.value_bytes = c.kind == GCOL_DETAIL_PQ_W_STRING ? s_bytes[0]
-                      : c.kind == GCOL_DETAIL_PQ_W_BOOL ? (valid + 7) / 8
-                                                        : valid * c.out_width;
+      i.value_bytes = gcol_detail_pq_w_value_bytes(&c, valid, s_bytes[0]);
       info[b] = i;
       page_min[b] = s_min[0];
       page_max[b] = s_max[0];
@@ -183,11 +104,11 @@ __global__ void plan_chunks_kernel(const wcol *cols, const int32_t *chunk_pages,
     for (int32_t p = chunk_pages[g]; p < chunk_pages[g + 1]; ++p) {
       int64_t const at = k * num_pages + p;
       s.nulls += info[at].nulls;
-      s.min_row = pick(c, s.min_row, page_min[at], -1);
-      s.max_row = pick(c, s.max_row, page_max[at], 1);
+      s.min_row = gcol_detail_pq_w_pick(&c, s.min_row, page_min[at], -1);
+      s.max_row = gcol_detail_pq_w_pick(&c, s.max_row, page_max[at], 1);
     }
-    s.min_size = stat_size(c, s.min_row);
-    s.max_size = stat_size(c, s.max_row);
+    s.min_size = gcol_detail_pq_w_stat_size(&c, s.min_row);
+    s.max_size = gcol_detail_pq_w_stat_size(&c, s.max_row);
     stats[i] = s;
   }
 }
@@ -199,8 +120,8 @@ bool needs_scan(const wcol &c) { return c.optional || c.kind == GCOL_DETAIL_PQ_W
 __global__ void count_kernel(wcol c, int64_t rows, int64_t *pos) {
   GCOL_DETAIL_GRID_LOOP(r, rows + 1) {
     int64_t n = 0;
-    if (r < rows && row_valid(c, r)) {
-      n = c.kind == GCOL_DETAIL_PQ_W_STRING ? 4 + gcol_strings_view_size_bytes(c.strings, r) : 1;
+    if (r < rows && gcol_detail_pq_w_valid(&c, r)) {
+      n = gcol_detail_pq_w_count(&c, r);
     }
     pos[r] = n;
   }
@@ -219,36 +140,17 @@ __device__ int32_t page_of(const gcol_detail_pq_wpage *pages, int32_t num_pages,
   return lo;
 }
 
-__device__ void put_le(uint8_t *dst, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) dst[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* A thread per row of one column: its value at its page's values. */
 __global__ void values_kernel(wcol c, int64_t rows, const gcol_detail_pq_wpage *pages,
                               int32_t num_pages, const gcol_detail_pq_wplace *place,
                               const int64_t *pos, uint8_t *out) {
   GCOL_DETAIL_GRID_LOOP(r, rows) {
-    if (!row_valid(c, r)) continue;
+    if (!gcol_detail_pq_w_valid(&c, r)) continue;
     int32_t const p = page_of(pages, num_pages, r);
     int64_t const begin = pages[p].begin, end = pages[p].end;
     int64_t const slot = pos != NULL ? pos[r] - pos[begin] : r - begin;
     uint8_t *const dst = out + place[p].body_at + place[p].levels_size;
-    if (c.kind == GCOL_DETAIL_PQ_W_STRING) {
-      gcol_string_ref const s = gcol_strings_view_get(c.strings, r);
-      put_le(dst + slot, (uint64_t)s.size, 4);
-      for (int64_t i = 0; i < s.size; ++i) dst[slot + 4 + i] = (uint8_t)s.data[i];
-    } else if (c.kind == GCOL_DETAIL_PQ_W_FIXED) {
-      put_le(dst + slot * c.out_width, fixed_bits(c, r), c.out_width);
-    } else if (slot % 8 == 0) { /* BOOL: the first of 8 valid rows packs their byte */
-      uint8_t byte = 0;
-      int bit = 0;
-      for (int64_t q = r; q < end && bit < 8; ++q) {
-        if (!row_valid(c, q)) continue;
-        if (c.data[q] != 0) byte |= (uint8_t)(1u << bit);
-        ++bit;
-      }
-      dst[slot / 8] = byte;
-    }
+    gcol_detail_pq_w_put_value(&c, r, end, slot, dst);
   }
 }
 
@@ -265,11 +167,7 @@ __global__ void levels_kernel(wcol c, const gcol_detail_pq_wpage *pages, int32_t
     for (int i = threadIdx.x; i < hs; i += blockDim.x) dst[i] = head[i];
     if (nulls == 0 || nulls == rows) continue;
     for (int64_t j = threadIdx.x; j < (rows + 7) / 8; j += blockDim.x) {
-      uint8_t byte = 0;
-      for (int b = 0; b < 8 && 8 * j + b < rows; ++b) {
-        if (row_valid(c, begin + 8 * j + b)) byte |= (uint8_t)(1u << b);
-      }
-      dst[hs + j] = byte;
+      dst[hs + j] = gcol_detail_pq_w_levels_byte(&c, begin, rows, j);
     }
   }
 }
@@ -283,17 +181,6 @@ __global__ void headers_kernel(const gcol_detail_pq_wplace *place, int64_t total
   }
 }
 
-__device__ void put_stat(const wcol &c, int64_t row, uint8_t *dst) {
-  if (c.kind == GCOL_DETAIL_PQ_W_STRING) {
-    gcol_string_ref const s = gcol_strings_view_get(c.strings, row);
-    for (int64_t i = 0; i < s.size; ++i) dst[i] = (uint8_t)s.data[i];
-  } else if (c.kind == GCOL_DETAIL_PQ_W_BOOL) {
-    dst[0] = c.data[row] != 0;
-  } else {
-    put_le(dst, fixed_bits(c, row), c.out_width);
-  }
-}
-
 /* A thread per (column, chunk): its min then max value's bytes. */
 __global__ void stats_kernel(const wcol *cols, int32_t num_chunks, int64_t total,
                              const gcol_detail_pq_wstats *stats, const int64_t *stat_at,
@@ -301,8 +188,8 @@ __global__ void stats_kernel(const wcol *cols, int32_t num_chunks, int64_t total
   GCOL_DETAIL_GRID_LOOP(i, total) {
     wcol const c = cols[i / num_chunks];
     gcol_detail_pq_wstats const s = stats[i];
-    if (s.min_row >= 0) put_stat(c, s.min_row, out + stat_at[i]);
-    if (s.max_row >= 0) put_stat(c, s.max_row, out + stat_at[i] + s.min_size);
+    if (s.min_row >= 0) gcol_detail_pq_w_put_stat(&c, s.min_row, out + stat_at[i]);
+    if (s.max_row >= 0) gcol_detail_pq_w_put_stat(&c, s.max_row, out + stat_at[i] + s.min_size);
   }
 }
 

@@ -10,7 +10,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "gcol/bits.h"
 #include "gcol/config.h"
 #include "gcol/io/parquet.h"
 #include "gcol/string_view.h"
@@ -432,6 +434,159 @@ GCOL_HD_INLINE int gcol_detail_pq_levels_header(int64_t rows, int64_t nulls, uin
 GCOL_HD_INLINE int64_t gcol_detail_pq_levels_size(int64_t rows, int64_t nulls) {
   bool const rle = nulls == 0 || nulls == rows;
   return gcol_detail_pq_levels_header(rows, nulls, NULL) + (rle ? 0 : (rows + 7) / 8);
+}
+
+/* ---- per-row encoding, shared by the kernels and the host tests ---- */
+
+GCOL_HD_INLINE bool gcol_detail_pq_w_valid(const gcol_detail_pq_wcol *c, int64_t r) {
+  return gcol_bit_is_set_or_null_mask(c->mask, c->mask_offset + r);
+}
+
+/* A fixed-width (or BOOL) row as the physical type's bits, INT8/INT16 sign-extended (the host
+ * encoder's fixed_bits). */
+GCOL_HD_INLINE uint64_t gcol_detail_pq_w_bits(const gcol_detail_pq_wcol *c, int64_t r) {
+  switch (c->width) {
+    case 1: {
+      uint8_t const v = c->data[r];
+      return c->sign_extend ? (uint64_t)(int64_t)(int8_t)v : v;
+    }
+    case 2: {
+      uint16_t const v = ((const uint16_t *)c->data)[r];
+      return c->sign_extend ? (uint64_t)(int64_t)(int16_t)v : v;
+    }
+    case 4:
+      return ((const uint32_t *)c->data)[r];
+    default:
+      return ((const uint64_t *)c->data)[r];
+  }
+}
+
+/* FLOAT order: the bits of a float (width 4) or double as a double. */
+GCOL_HD_INLINE double gcol_detail_pq_w_real(const gcol_detail_pq_wcol *c, uint64_t bits) {
+  if (c->width == 4) {
+    uint32_t const b = (uint32_t)bits;
+    float f;
+    memcpy(&f, &b, 4);
+    return (double)f;
+  }
+  double d;
+  memcpy(&d, &bits, 8);
+  return d;
+}
+
+/* NaN rows take no part in min and max. */
+GCOL_HD_INLINE bool gcol_detail_pq_w_is_nan(const gcol_detail_pq_wcol *c, int64_t r) {
+  if (c->order != GCOL_DETAIL_PQ_ORDER_FLOAT) return false;
+  double const d = gcol_detail_pq_w_real(c, gcol_detail_pq_w_bits(c, r));
+  return d != d;
+}
+
+/* -1, 0, 1 comparing rows a and b (the host encoder's compare_rows). */
+GCOL_HD_INLINE int gcol_detail_pq_w_compare(const gcol_detail_pq_wcol *c, int64_t a, int64_t b) {
+  if (c->kind == GCOL_DETAIL_PQ_W_STRING) {
+    gcol_string_ref const x = gcol_strings_view_get(c->strings, a);
+    gcol_string_ref const y = gcol_strings_view_get(c->strings, b);
+    int64_t const n = x.size < y.size ? x.size : y.size;
+    for (int64_t i = 0; i < n; ++i) {
+      uint8_t const p = (uint8_t)x.data[i], q = (uint8_t)y.data[i];
+      if (p != q) return p < q ? -1 : 1;
+    }
+    return x.size < y.size ? -1 : x.size > y.size;
+  }
+  uint64_t const x = gcol_detail_pq_w_bits(c, a), y = gcol_detail_pq_w_bits(c, b);
+  if (c->order == GCOL_DETAIL_PQ_ORDER_FLOAT) {
+    double const dx = gcol_detail_pq_w_real(c, x), dy = gcol_detail_pq_w_real(c, y);
+    return dx < dy ? -1 : dx > dy;
+  }
+  if (c->order == GCOL_DETAIL_PQ_ORDER_UNSIGNED) return x < y ? -1 : x > y;
+  int64_t sx = (int64_t)x, sy = (int64_t)y;
+  if (c->out_width == 4) {
+    sx = (int32_t)(uint32_t)x;
+    sy = (int32_t)(uint32_t)y;
+  }
+  return sx < sy ? -1 : sx > sy;
+}
+
+/* The min (want -1) or max (want 1) of two candidate rows (-1: none); equal values keep the
+ * first row, so any order of reduction picks the row the host encoder picks. */
+GCOL_HD_INLINE int64_t gcol_detail_pq_w_pick(const gcol_detail_pq_wcol *c, int64_t a, int64_t b,
+                                             int want) {
+  if (a < 0) return b;
+  if (b < 0) return a;
+  int const r = gcol_detail_pq_w_compare(c, b, a);
+  if (r == want || (r == 0 && b < a)) return b;
+  return a;
+}
+
+/* Bytes of the PLAIN value of `row` in the statistics (no length prefix; 0: no row). */
+GCOL_HD_INLINE int64_t gcol_detail_pq_w_stat_size(const gcol_detail_pq_wcol *c, int64_t row) {
+  if (row < 0) return 0;
+  if (c->kind == GCOL_DETAIL_PQ_W_STRING) return gcol_strings_view_size_bytes(c->strings, row);
+  return c->kind == GCOL_DETAIL_PQ_W_BOOL ? 1 : c->out_width;
+}
+
+/* What a valid row adds to its page's values: PLAIN bytes (STRING: with the prefix), or 1
+ * (the other kinds, counted in values). */
+GCOL_HD_INLINE int64_t gcol_detail_pq_w_count(const gcol_detail_pq_wcol *c, int64_t r) {
+  return c->kind == GCOL_DETAIL_PQ_W_STRING ? 4 + gcol_strings_view_size_bytes(c->strings, r) : 1;
+}
+
+/* The values bytes of a page with `valid` valid rows (`string_bytes`: their counts summed). */
+GCOL_HD_INLINE int64_t gcol_detail_pq_w_value_bytes(const gcol_detail_pq_wcol *c, int64_t valid,
+                                                    int64_t string_bytes) {
+  return c->kind == GCOL_DETAIL_PQ_W_STRING ? string_bytes
+         : c->kind == GCOL_DETAIL_PQ_W_BOOL ? (valid + 7) / 8
+                                            : valid * c->out_width;
+}
+
+GCOL_HD_INLINE void gcol_detail_pq_w_put_le(uint8_t *dst, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) dst[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Valid row r of a page ending at `end`, the `slot`-th valid row of its page (STRING: at byte
+ * `slot`), writes its PLAIN value into the page's values at `dst`. BOOL: the row of every 8th
+ * slot packs the byte of itself and the next 7 valid rows. */
+GCOL_HD_INLINE void gcol_detail_pq_w_put_value(const gcol_detail_pq_wcol *c, int64_t r, int64_t end,
+                                               int64_t slot, uint8_t *dst) {
+  if (c->kind == GCOL_DETAIL_PQ_W_STRING) {
+    gcol_string_ref const s = gcol_strings_view_get(c->strings, r);
+    gcol_detail_pq_w_put_le(dst + slot, (uint64_t)s.size, 4);
+    for (int64_t i = 0; i < s.size; ++i) dst[slot + 4 + i] = (uint8_t)s.data[i];
+  } else if (c->kind == GCOL_DETAIL_PQ_W_FIXED) {
+    gcol_detail_pq_w_put_le(dst + slot * c->out_width, gcol_detail_pq_w_bits(c, r), c->out_width);
+  } else if (slot % 8 == 0) {
+    uint8_t byte = 0;
+    int bit = 0;
+    for (int64_t q = r; q < end && bit < 8; ++q) {
+      if (!gcol_detail_pq_w_valid(c, q)) continue;
+      if (c->data[q] != 0) byte |= (uint8_t)(1u << bit);
+      ++bit;
+    }
+    dst[slot / 8] = byte;
+  }
+}
+
+/* Byte j of the bit-packed definition levels of the `rows` rows from `begin`. */
+GCOL_HD_INLINE uint8_t gcol_detail_pq_w_levels_byte(const gcol_detail_pq_wcol *c, int64_t begin,
+                                                    int64_t rows, int64_t j) {
+  uint8_t byte = 0;
+  for (int b = 0; b < 8 && 8 * j + b < rows; ++b) {
+    if (gcol_detail_pq_w_valid(c, begin + 8 * j + b)) byte |= (uint8_t)(1u << b);
+  }
+  return byte;
+}
+
+/* The statistics value of `row` (gcol_detail_pq_w_stat_size bytes). */
+GCOL_HD_INLINE void gcol_detail_pq_w_put_stat(const gcol_detail_pq_wcol *c, int64_t row,
+                                              uint8_t *dst) {
+  if (c->kind == GCOL_DETAIL_PQ_W_STRING) {
+    gcol_string_ref const s = gcol_strings_view_get(c->strings, row);
+    for (int64_t i = 0; i < s.size; ++i) dst[i] = (uint8_t)s.data[i];
+  } else if (c->kind == GCOL_DETAIL_PQ_W_BOOL) {
+    dst[0] = c->data[row] != 0;
+  } else {
+    gcol_detail_pq_w_put_le(dst, gcol_detail_pq_w_bits(c, row), c->out_width);
+  }
 }
 
 /* A column's encoder state on the device (kernels/io/parquet_encode.cu). */
