@@ -7,8 +7,9 @@
  *                        2^20 rows), read from pinned host memory into a table. Peer: one
  *                        cudaMemcpyAsync of the file's bytes from the same pinned memory to the
  *                        device (the floor of any reader of a file in host memory).
- *   parquet_write_plain  the same table written to host memory. Peer: cudaMemcpyAsync of the
- *                        table's bytes device to pinned host.
+ *   parquet_write_plain  the same table written to host memory (pages encoded on the GPU,
+ *                        headers and bodies copied once into the malloc'd file). Peer:
+ *                        cudaMemcpyAsync of the table's bytes device to pinned host.
  *
  * Each row also prints GB/s of file bytes and of decoded (column) bytes. The reader scans page
  * headers on the host, copies the chunks to the device (pageable) and decodes each page with

@@ -10,9 +10,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "gcol/bits.h"
 #include "gcol/config.h"
 #include "gcol/io/parquet.h"
+#include "gcol/string_view.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -330,6 +333,293 @@ gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *col
                                            int32_t num_columns, int64_t num_rows,
                                            const gcol_parquet_write_options *options, uint8_t **out,
                                            int64_t *size);
+
+/* ==== GPU writer (kernels/io/parquet_encode.cu; lib/io/parquet_write.c drives it) ==== */
+
+/* Rows per data page of the writer (both encoders): pages stay far below Parquet's 2^31-byte
+ * limit for fixed-width types; string pages are checked. */
+#define GCOL_DETAIL_PQ_ROWS_PER_PAGE 65536
+
+/* How the encoder reads a column and orders it for statistics. */
+enum {
+  GCOL_DETAIL_PQ_W_FIXED = 0,  /* `width` storage bytes -> `out_width` PLAIN bytes */
+  GCOL_DETAIL_PQ_W_BOOL = 1,   /* one byte -> one bit-packed bit */
+  GCOL_DETAIL_PQ_W_STRING = 2, /* 4-byte length + bytes */
+};
+enum {
+  GCOL_DETAIL_PQ_ORDER_SIGNED = 0, /* the PLAIN bits as a signed integer of out_width bytes */
+  GCOL_DETAIL_PQ_ORDER_UNSIGNED = 1,
+  GCOL_DETAIL_PQ_ORDER_FLOAT = 2, /* NaN skipped */
+  GCOL_DETAIL_PQ_ORDER_BYTES = 3, /* strings: bytewise, a prefix first */
+};
+
+/* A column as the encoder reads it (device pointers; row 0 is the view's first row). */
+typedef struct gcol_detail_pq_wcol {
+  int32_t kind;
+  int32_t order;
+  int32_t width;        /* FIXED: storage bytes (1, 2, 4, 8) */
+  int32_t out_width;    /* FIXED: PLAIN bytes (4, 8) */
+  bool sign_extend;     /* FIXED: INT8/INT16 widen with their sign */
+  bool optional;        /* definition levels written (the column has a mask) */
+  const uint8_t *data;  /* FIXED, BOOL */
+  const uint32_t *mask; /* NULL: all valid */
+  int64_t mask_offset;
+  gcol_strings_view strings; /* STRING */
+} gcol_detail_pq_wcol;
+
+/* A page's rows (the same pages for every column; a row group's pages are consecutive). */
+typedef struct gcol_detail_pq_wpage {
+  int64_t begin;
+  int64_t end;
+} gcol_detail_pq_wpage;
+
+/* What the device found in one page of one column. */
+typedef struct gcol_detail_pq_wpage_info {
+  int64_t nulls;
+  int64_t value_bytes; /* the PLAIN values (strings with their prefixes) */
+} gcol_detail_pq_wpage_info;
+
+/* Statistics of one column chunk: rows of its min and max (-1: none, all null or NaN) and
+ * the bytes of their PLAIN values (no length prefix). */
+typedef struct gcol_detail_pq_wstats {
+  int64_t nulls;
+  int64_t min_row;
+  int64_t max_row;
+  int64_t min_size;
+  int64_t max_size;
+} gcol_detail_pq_wstats;
+
+/* Where the encoder writes one page of one column in its device output (offsets in bytes);
+ * header_size 0: no header (the host writes it, e.g. after compressing). */
+typedef struct gcol_detail_pq_wplace {
+  int64_t header_at;  /* in the output */
+  int64_t header_src; /* in the uploaded header bytes */
+  int64_t header_size;
+  int64_t body_at;     /* in the output: levels, then values */
+  int64_t levels_size; /* gcol_detail_pq_levels_size() */
+} gcol_detail_pq_wplace;
+
+/* Bytes of an unsigned LEB128 varint. */
+GCOL_HD_INLINE int gcol_detail_pq_varint_size(uint64_t v) {
+  int n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+/* The definition levels of a page of `rows` rows (max_def 1) with `nulls` nulls: a 4-byte
+ * length, then one RLE run when every row is valid or every row null, else one bit-packed run
+ * of ceil(rows / 8) groups (the zero bits past `rows` are padding). Returns the header bytes
+ * (prefix + run header, + the RLE value) written to `out` (unless NULL), at most 16; the
+ * bit-packed bytes follow them. */
+GCOL_HD_INLINE int gcol_detail_pq_levels_header(int64_t rows, int64_t nulls, uint8_t *out) {
+  bool const rle = nulls == 0 || nulls == rows;
+  int64_t const groups = (rows + 7) / 8;
+  uint64_t const run = rle ? (uint64_t)rows << 1 : ((uint64_t)groups << 1) | 1;
+  int const vs = gcol_detail_pq_varint_size(run);
+  int64_t const body = vs + (rle ? 1 : groups);
+  if (out != NULL) {
+    for (int i = 0; i < 4; ++i) out[i] = (uint8_t)((uint64_t)body >> (8 * i));
+    uint64_t v = run;
+    for (int i = 0; i < vs; ++i, v >>= 7)
+      out[4 + i] = (uint8_t)((v & 0x7f) | (i + 1 < vs ? 0x80 : 0));
+    if (rle) out[4 + vs] = nulls == 0 ? 1 : 0;
+  }
+  return 4 + vs + (rle ? 1 : 0);
+}
+
+/* All the bytes of a page's definition levels (prefix included). */
+GCOL_HD_INLINE int64_t gcol_detail_pq_levels_size(int64_t rows, int64_t nulls) {
+  bool const rle = nulls == 0 || nulls == rows;
+  return gcol_detail_pq_levels_header(rows, nulls, NULL) + (rle ? 0 : (rows + 7) / 8);
+}
+
+/* ---- per-row encoding, shared by the kernels and the host tests ---- */
+
+GCOL_HD_INLINE bool gcol_detail_pq_w_valid(const gcol_detail_pq_wcol *c, int64_t r) {
+  return gcol_bit_is_set_or_null_mask(c->mask, c->mask_offset + r);
+}
+
+/* A fixed-width (or BOOL) row as the physical type's bits, INT8/INT16 sign-extended (the host
+ * encoder's fixed_bits). */
+GCOL_HD_INLINE uint64_t gcol_detail_pq_w_bits(const gcol_detail_pq_wcol *c, int64_t r) {
+  switch (c->width) {
+    case 1: {
+      uint8_t const v = c->data[r];
+      return c->sign_extend ? (uint64_t)(int64_t)(int8_t)v : v;
+    }
+    case 2: {
+      uint16_t const v = ((const uint16_t *)c->data)[r];
+      return c->sign_extend ? (uint64_t)(int64_t)(int16_t)v : v;
+    }
+    case 4:
+      return ((const uint32_t *)c->data)[r];
+    default:
+      return ((const uint64_t *)c->data)[r];
+  }
+}
+
+/* FLOAT order: the bits of a float (width 4) or double as a double. */
+GCOL_HD_INLINE double gcol_detail_pq_w_real(const gcol_detail_pq_wcol *c, uint64_t bits) {
+  if (c->width == 4) {
+    uint32_t const b = (uint32_t)bits;
+    float f;
+    memcpy(&f, &b, 4);
+    return (double)f;
+  }
+  double d;
+  memcpy(&d, &bits, 8);
+  return d;
+}
+
+/* NaN rows take no part in min and max. */
+GCOL_HD_INLINE bool gcol_detail_pq_w_is_nan(const gcol_detail_pq_wcol *c, int64_t r) {
+  if (c->order != GCOL_DETAIL_PQ_ORDER_FLOAT) return false;
+  double const d = gcol_detail_pq_w_real(c, gcol_detail_pq_w_bits(c, r));
+  return d != d;
+}
+
+/* -1, 0, 1 comparing rows a and b (the host encoder's compare_rows). */
+GCOL_HD_INLINE int gcol_detail_pq_w_compare(const gcol_detail_pq_wcol *c, int64_t a, int64_t b) {
+  if (c->kind == GCOL_DETAIL_PQ_W_STRING) {
+    gcol_string_ref const x = gcol_strings_view_get(c->strings, a);
+    gcol_string_ref const y = gcol_strings_view_get(c->strings, b);
+    int64_t const n = x.size < y.size ? x.size : y.size;
+    for (int64_t i = 0; i < n; ++i) {
+      uint8_t const p = (uint8_t)x.data[i], q = (uint8_t)y.data[i];
+      if (p != q) return p < q ? -1 : 1;
+    }
+    return x.size < y.size ? -1 : x.size > y.size;
+  }
+  uint64_t const x = gcol_detail_pq_w_bits(c, a), y = gcol_detail_pq_w_bits(c, b);
+  if (c->order == GCOL_DETAIL_PQ_ORDER_FLOAT) {
+    double const dx = gcol_detail_pq_w_real(c, x), dy = gcol_detail_pq_w_real(c, y);
+    return dx < dy ? -1 : dx > dy;
+  }
+  if (c->order == GCOL_DETAIL_PQ_ORDER_UNSIGNED) return x < y ? -1 : x > y;
+  int64_t sx = (int64_t)x, sy = (int64_t)y;
+  if (c->out_width == 4) {
+    sx = (int32_t)(uint32_t)x;
+    sy = (int32_t)(uint32_t)y;
+  }
+  return sx < sy ? -1 : sx > sy;
+}
+
+/* The min (want -1) or max (want 1) of two candidate rows (-1: none); equal values keep the
+ * first row, so any order of reduction picks the row the host encoder picks. */
+GCOL_HD_INLINE int64_t gcol_detail_pq_w_pick(const gcol_detail_pq_wcol *c, int64_t a, int64_t b,
+                                             int want) {
+  if (a < 0) return b;
+  if (b < 0) return a;
+  int const r = gcol_detail_pq_w_compare(c, b, a);
+  if (r == want || (r == 0 && b < a)) return b;
+  return a;
+}
+
+/* Bytes of the PLAIN value of `row` in the statistics (no length prefix; 0: no row). */
+GCOL_HD_INLINE int64_t gcol_detail_pq_w_stat_size(const gcol_detail_pq_wcol *c, int64_t row) {
+  if (row < 0) return 0;
+  if (c->kind == GCOL_DETAIL_PQ_W_STRING) return gcol_strings_view_size_bytes(c->strings, row);
+  return c->kind == GCOL_DETAIL_PQ_W_BOOL ? 1 : c->out_width;
+}
+
+/* What a valid row adds to its page's values: PLAIN bytes (STRING: with the prefix), or 1
+ * (the other kinds, counted in values). */
+GCOL_HD_INLINE int64_t gcol_detail_pq_w_count(const gcol_detail_pq_wcol *c, int64_t r) {
+  return c->kind == GCOL_DETAIL_PQ_W_STRING ? 4 + gcol_strings_view_size_bytes(c->strings, r) : 1;
+}
+
+/* The values bytes of a page with `valid` valid rows (`string_bytes`: their counts summed). */
+GCOL_HD_INLINE int64_t gcol_detail_pq_w_value_bytes(const gcol_detail_pq_wcol *c, int64_t valid,
+                                                    int64_t string_bytes) {
+  return c->kind == GCOL_DETAIL_PQ_W_STRING ? string_bytes
+         : c->kind == GCOL_DETAIL_PQ_W_BOOL ? (valid + 7) / 8
+                                            : valid * c->out_width;
+}
+
+GCOL_HD_INLINE void gcol_detail_pq_w_put_le(uint8_t *dst, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) dst[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Valid row r of a page ending at `end`, the `slot`-th valid row of its page (STRING: at byte
+ * `slot`), writes its PLAIN value into the page's values at `dst`. BOOL: the row of every 8th
+ * slot packs the byte of itself and the next 7 valid rows. */
+GCOL_HD_INLINE void gcol_detail_pq_w_put_value(const gcol_detail_pq_wcol *c, int64_t r, int64_t end,
+                                               int64_t slot, uint8_t *dst) {
+  if (c->kind == GCOL_DETAIL_PQ_W_STRING) {
+    gcol_string_ref const s = gcol_strings_view_get(c->strings, r);
+    gcol_detail_pq_w_put_le(dst + slot, (uint64_t)s.size, 4);
+    for (int64_t i = 0; i < s.size; ++i) dst[slot + 4 + i] = (uint8_t)s.data[i];
+  } else if (c->kind == GCOL_DETAIL_PQ_W_FIXED) {
+    gcol_detail_pq_w_put_le(dst + slot * c->out_width, gcol_detail_pq_w_bits(c, r), c->out_width);
+  } else if (slot % 8 == 0) {
+    uint8_t byte = 0;
+    int bit = 0;
+    for (int64_t q = r; q < end && bit < 8; ++q) {
+      if (!gcol_detail_pq_w_valid(c, q)) continue;
+      if (c->data[q] != 0) byte |= (uint8_t)(1u << bit);
+      ++bit;
+    }
+    dst[slot / 8] = byte;
+  }
+}
+
+/* Byte j of the bit-packed definition levels of the `rows` rows from `begin`. */
+GCOL_HD_INLINE uint8_t gcol_detail_pq_w_levels_byte(const gcol_detail_pq_wcol *c, int64_t begin,
+                                                    int64_t rows, int64_t j) {
+  uint8_t byte = 0;
+  for (int b = 0; b < 8 && 8 * j + b < rows; ++b) {
+    if (gcol_detail_pq_w_valid(c, begin + 8 * j + b)) byte |= (uint8_t)(1u << b);
+  }
+  return byte;
+}
+
+/* The statistics value of `row` (gcol_detail_pq_w_stat_size bytes). */
+GCOL_HD_INLINE void gcol_detail_pq_w_put_stat(const gcol_detail_pq_wcol *c, int64_t row,
+                                              uint8_t *dst) {
+  if (c->kind == GCOL_DETAIL_PQ_W_STRING) {
+    gcol_string_ref const s = gcol_strings_view_get(c->strings, row);
+    for (int64_t i = 0; i < s.size; ++i) dst[i] = (uint8_t)s.data[i];
+  } else if (c->kind == GCOL_DETAIL_PQ_W_BOOL) {
+    dst[0] = c->data[row] != 0;
+  } else {
+    gcol_detail_pq_w_put_le(dst, gcol_detail_pq_w_bits(c, row), c->out_width);
+  }
+}
+
+/* A column's encoder state on the device (kernels/io/parquet_encode.cu). */
+typedef struct gcol_detail_pq_encoder gcol_detail_pq_encoder;
+
+/* Counts what the pages of each column hold and its chunks' statistics (chunk g holds pages
+ * [chunk_pages[g], chunk_pages[g + 1])). Fills the host arrays info[k * num_pages + p] and
+ * stats[k * num_chunks + g]; synchronizes `stream`. The encoder keeps the page table. */
+gcol_status gcol_detail_parquet_encode_plan(const gcol_detail_pq_wcol *cols, int32_t num_columns,
+                                            const gcol_detail_pq_wpage *pages, int32_t num_pages,
+                                            const int32_t *chunk_pages, int32_t num_chunks,
+                                            gcol_detail_pq_wpage_info *info,
+                                            gcol_detail_pq_wstats *stats, gcol_stream stream,
+                                            gcol_detail_pq_encoder **out);
+
+/* The chunks' min and max values (no length prefix) into `host_stats` (stats_size bytes):
+ * chunk (k, g)'s min at stat_at[k * num_chunks + g], its max right after. Synchronizes. */
+gcol_status gcol_detail_parquet_encode_stats(gcol_detail_pq_encoder *enc, const int64_t *stat_at,
+                                             int64_t stats_size, uint8_t *host_stats);
+
+/* Writes every page of every column (info from the plan) into a device buffer of `out_size`
+ * bytes at the places given (place[k * num_pages + p]; every byte of the buffer belongs to a
+ * header or a body), the headers from `headers` (host, header_bytes), and copies it to
+ * `host_out`. Synchronizes. */
+gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
+                                             const gcol_detail_pq_wplace *place,
+                                             const gcol_detail_pq_wpage_info *info,
+                                             const uint8_t *headers, int64_t header_bytes,
+                                             int64_t out_size, uint8_t *host_out);
+
+void gcol_detail_parquet_encoder_free(gcol_detail_pq_encoder *enc);
+
+/* ==== end of the GPU writer's block ==== */
 
 /* ---- per-page decoders (host and device) ---- */
 

@@ -1,7 +1,13 @@
-/* Parquet writer (include/gcol/io/parquet.h): a table copied to the host, encoded PLAIN with
- * RLE definition levels into data pages v1, UNCOMPRESSED or compressed by options->codec on the
- * host (lib/io/parquet_codec.c), with min/max/null-count statistics
- * per column chunk and a footer written by lib/io/thrift.c. */
+/* Parquet writer (include/gcol/io/parquet.h): data pages v1, PLAIN values with RLE/bit-packed
+ * definition levels, min/max/null-count statistics per column chunk.
+ *
+ * The pages are encoded on the GPU (kernels/io/parquet_encode.cu): the device counts each
+ * page's nulls and bytes and each chunk's statistics; the host lays the file out from those
+ * counts (page headers, offsets) and, uncompressed, sizes the output once and has the device
+ * write headers and bodies in file order, copied to it in one transfer; with options->codec
+ * the bodies come back in one transfer and are compressed page by page on the host
+ * (lib/io/parquet_codec.c). The footer is written here by lib/io/thrift.c. The host encoder
+ * (gcol_detail_parquet_write_host) stays as the reference the tests compare with. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +24,7 @@ typedef gcol_detail_thrift_writer tw;
 
 /* Rows per data page: pages stay far below Parquet's 2^31-byte page limit for fixed-width
  * types; string pages are checked. */
-#define ROWS_PER_PAGE 65536
+#define ROWS_PER_PAGE GCOL_DETAIL_PQ_ROWS_PER_PAGE
 #define DEFAULT_ROW_GROUP_ROWS (1 << 20)
 
 static void put_le(tw *w, uint64_t v, int bytes) {
@@ -230,11 +236,74 @@ typedef struct chunk_meta {
   int64_t size;              /* in the file */
   int64_t uncompressed_size; /* with page bodies uncompressed */
   int64_t nulls;
-  int64_t min_row;
+  int64_t min_row; /* host encoder */
   int64_t max_row;
+  int64_t min_at; /* min and max values' bytes in the statistics bytes; size -1: absent */
+  int64_t min_size;
+  int64_t max_at;
+  int64_t max_size;
 } chunk_meta;
 
-/* One column chunk of rows [r0, r1) appended to `out`. */
+/* A data page v1 header for a page of `rows` rows, `body` bytes before compression. */
+static void write_page_header(tw *out, int64_t rows, int64_t body, int64_t page_size) {
+  gcol_detail_thrift_write_struct_begin(out); /* PageHeader */
+  gcol_detail_thrift_write_i32_field(out, 1, GCOL_DETAIL_PQ_PAGE_DATA);
+  gcol_detail_thrift_write_i32_field(out, 2, (int32_t)body);
+  gcol_detail_thrift_write_i32_field(out, 3, (int32_t)page_size);
+  gcol_detail_thrift_write_field(out, 5, GCOL_DETAIL_THRIFT_STRUCT);
+  gcol_detail_thrift_write_struct_begin(out); /* DataPageHeader */
+  gcol_detail_thrift_write_i32_field(out, 1, (int32_t)rows);
+  gcol_detail_thrift_write_i32_field(out, 2, GCOL_DETAIL_PQ_ENC_PLAIN);
+  gcol_detail_thrift_write_i32_field(out, 3, GCOL_DETAIL_PQ_ENC_RLE);
+  gcol_detail_thrift_write_i32_field(out, 4, GCOL_DETAIL_PQ_ENC_RLE);
+  gcol_detail_thrift_write_struct_end(out);
+  gcol_detail_thrift_write_struct_end(out);
+}
+
+/* Compresses a page body with `codec` into *packed (grown as needed); *page_size its bytes. */
+static gcol_status compress_page(const char *name, int32_t codec, const uint8_t *body,
+                                 int64_t body_size, uint8_t **packed, int64_t *packed_cap,
+                                 int64_t *page_size) {
+  gcol_status status = GCOL_OK;
+  int64_t const bound = gcol_detail_pq_compress_bound(codec, body_size);
+  GCOL_DETAIL_CHECK(bound >= 0 && bound <= INT32_MAX, GCOL_ERROR_OVERFLOW,
+                    "column '%s': a page of %lld bytes is too large to compress with %s", name,
+                    (long long)body_size, gcol_detail_pq_codec_name(codec));
+  if (bound > *packed_cap) {
+    free(*packed);
+    *packed = (uint8_t *)malloc((size_t)(bound > 0 ? bound : 1));
+    *packed_cap = *packed != NULL ? bound : 0;
+    GCOL_DETAIL_CHECK(*packed != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  *page_size = gcol_detail_pq_compress(codec, body, body_size, *packed, bound);
+  GCOL_DETAIL_CHECK(*page_size >= 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "column '%s': %s compression of a page of %lld bytes failed", name,
+                    gcol_detail_pq_codec_name(codec), (long long)body_size);
+done:
+  return status;
+}
+
+/* Appends one page (header, then the body compressed unless codec is UNCOMPRESSED);
+ * *uncompressed grows by the header and the body. */
+static gcol_status append_page(tw *out, const char *name, int32_t codec, int64_t rows,
+                               const uint8_t *body, int64_t body_size, uint8_t **packed,
+                               int64_t *packed_cap, int64_t *uncompressed) {
+  gcol_status status = GCOL_OK;
+  const uint8_t *page = body;
+  int64_t page_size = body_size;
+  if (codec != GCOL_PARQUET_UNCOMPRESSED) {
+    GCOL_DETAIL_TRY(compress_page(name, codec, body, body_size, packed, packed_cap, &page_size));
+    page = *packed;
+  }
+  size_t const header_begin = out->size;
+  write_page_header(out, rows, body_size, page_size);
+  *uncompressed += (int64_t)(out->size - header_begin) + body_size;
+  gcol_detail_thrift_write_bytes(out, page, (size_t)page_size);
+done:
+  return status;
+}
+
+/* One column chunk of rows [r0, r1) appended to `out` (host encoder). */
 static gcol_status write_chunk(tw *out, const gcol_detail_pq_host_column *c, const type_map *m,
                                bool optional, int32_t codec, int64_t r0, int64_t r1,
                                chunk_meta *meta) {
@@ -294,40 +363,8 @@ static gcol_status write_chunk(tw *out, const gcol_detail_pq_host_column *c, con
     GCOL_DETAIL_CHECK(body.size <= INT32_MAX, GCOL_ERROR_OVERFLOW,
                       "column '%s': a page of %zu bytes exceeds Parquet's 2^31 - 1", c->name,
                       body.size);
-    const uint8_t *page = body.data;
-    int64_t page_size = (int64_t)body.size;
-    if (codec != GCOL_PARQUET_UNCOMPRESSED) {
-      int64_t const bound = gcol_detail_pq_compress_bound(codec, (int64_t)body.size);
-      GCOL_DETAIL_CHECK(bound >= 0 && bound <= INT32_MAX, GCOL_ERROR_OVERFLOW,
-                        "column '%s': a page of %zu bytes is too large to compress with %s",
-                        c->name, body.size, gcol_detail_pq_codec_name(codec));
-      if (bound > packed_cap) {
-        free(packed);
-        packed = (uint8_t *)malloc((size_t)bound);
-        packed_cap = packed != NULL ? bound : 0;
-        GCOL_DETAIL_CHECK(packed != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-      }
-      page_size = gcol_detail_pq_compress(codec, body.data, (int64_t)body.size, packed, bound);
-      GCOL_DETAIL_CHECK(page_size >= 0, GCOL_ERROR_INVALID_ARGUMENT,
-                        "column '%s': %s compression of a page of %zu bytes failed", c->name,
-                        gcol_detail_pq_codec_name(codec), body.size);
-      page = packed;
-    }
-    size_t const header_begin = out->size;
-    gcol_detail_thrift_write_struct_begin(out); /* PageHeader */
-    gcol_detail_thrift_write_i32_field(out, 1, GCOL_DETAIL_PQ_PAGE_DATA);
-    gcol_detail_thrift_write_i32_field(out, 2, (int32_t)body.size);
-    gcol_detail_thrift_write_i32_field(out, 3, (int32_t)page_size);
-    gcol_detail_thrift_write_field(out, 5, GCOL_DETAIL_THRIFT_STRUCT);
-    gcol_detail_thrift_write_struct_begin(out); /* DataPageHeader */
-    gcol_detail_thrift_write_i32_field(out, 1, (int32_t)(p1 - p0));
-    gcol_detail_thrift_write_i32_field(out, 2, GCOL_DETAIL_PQ_ENC_PLAIN);
-    gcol_detail_thrift_write_i32_field(out, 3, GCOL_DETAIL_PQ_ENC_RLE);
-    gcol_detail_thrift_write_i32_field(out, 4, GCOL_DETAIL_PQ_ENC_RLE);
-    gcol_detail_thrift_write_struct_end(out);
-    gcol_detail_thrift_write_struct_end(out);
-    meta->uncompressed_size += (int64_t)(out->size - header_begin) + (int64_t)body.size;
-    gcol_detail_thrift_write_bytes(out, page, (size_t)page_size);
+    GCOL_DETAIL_TRY(append_page(out, c->name, codec, p1 - p0, body.data, (int64_t)body.size,
+                                &packed, &packed_cap, &meta->uncompressed_size));
   }
   GCOL_DETAIL_CHECK(!out->failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   meta->size = (int64_t)out->size - meta->start;
@@ -336,16 +373,6 @@ done:
   free(packed);
   gcol_detail_thrift_writer_free(&body);
   return status;
-}
-
-static void write_stat(tw *w, int16_t id, const gcol_detail_pq_host_column *c, int32_t physical,
-                       int64_t row) {
-  tw v;
-  gcol_detail_thrift_writer_init(&v);
-  plain_value(&v, c, physical, row, false);
-  gcol_detail_thrift_write_binary_field(w, id, v.data, (int64_t)v.size);
-  if (v.failed) w->failed = true;
-  gcol_detail_thrift_writer_free(&v);
 }
 
 static void write_schema_leaf(tw *w, const char *name, const type_map *m, bool optional,
@@ -399,25 +426,160 @@ static void write_schema_leaf(tw *w, const char *name, const type_map *m, bool o
   gcol_detail_thrift_write_struct_end(w);
 }
 
-gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *cols,
-                                           int32_t num_columns, int64_t num_rows,
-                                           const gcol_parquet_write_options *options, uint8_t **out,
-                                           int64_t *size) {
+/* What the footer says of a column. */
+typedef struct footer_col {
+  const char *name;
+  type_map map;
+  bool optional;
+  int32_t scale;
+} footer_col;
+
+/* The file's layout and what its footer says. */
+typedef struct file_plan {
+  int32_t num_columns;
+  int64_t num_rows;
+  int64_t per_group;
+  int64_t groups;
+  int32_t codec;
+  footer_col *cols;
+  chunk_meta *chunks;   /* [g * num_columns + k] */
+  const uint8_t *stats; /* the chunks' min and max values */
+} file_plan;
+
+static void write_column_chunk_meta(tw *meta, const file_plan *f, int64_t g, int32_t k) {
+  const footer_col *c = &f->cols[k];
+  const chunk_meta *cm = &f->chunks[g * f->num_columns + k];
+  int64_t const r0 = g * f->per_group;
+  int64_t const r1 = r0 + f->per_group < f->num_rows ? r0 + f->per_group : f->num_rows;
+  gcol_detail_thrift_write_struct_begin(meta); /* ColumnChunk */
+  gcol_detail_thrift_write_i64_field(meta, 2, cm->start);
+  gcol_detail_thrift_write_field(meta, 3, GCOL_DETAIL_THRIFT_STRUCT);
+  gcol_detail_thrift_write_struct_begin(meta); /* ColumnMetaData */
+  gcol_detail_thrift_write_i32_field(meta, 1, c->map.physical);
+  gcol_detail_thrift_write_list_field(meta, 2, GCOL_DETAIL_THRIFT_I32, 2);
+  gcol_detail_thrift_write_i32(meta, GCOL_DETAIL_PQ_ENC_PLAIN);
+  gcol_detail_thrift_write_i32(meta, GCOL_DETAIL_PQ_ENC_RLE);
+  gcol_detail_thrift_write_list_field(meta, 3, GCOL_DETAIL_THRIFT_BINARY, 1);
+  gcol_detail_thrift_write_binary(meta, c->name, (int64_t)strlen(c->name));
+  gcol_detail_thrift_write_i32_field(meta, 4, f->codec);
+  gcol_detail_thrift_write_i64_field(meta, 5, r1 - r0);
+  gcol_detail_thrift_write_i64_field(meta, 6, cm->uncompressed_size);
+  gcol_detail_thrift_write_i64_field(meta, 7, cm->size);
+  gcol_detail_thrift_write_i64_field(meta, 9, cm->start);
+  gcol_detail_thrift_write_field(meta, 12, GCOL_DETAIL_THRIFT_STRUCT);
+  gcol_detail_thrift_write_struct_begin(meta); /* Statistics */
+  gcol_detail_thrift_write_i64_field(meta, 3, cm->nulls);
+  if (cm->max_size >= 0) {
+    gcol_detail_thrift_write_binary_field(meta, 5, f->stats + cm->max_at, cm->max_size);
+  }
+  if (cm->min_size >= 0) {
+    gcol_detail_thrift_write_binary_field(meta, 6, f->stats + cm->min_at, cm->min_size);
+  }
+  gcol_detail_thrift_write_struct_end(meta);
+  gcol_detail_thrift_write_struct_end(meta); /* ColumnMetaData */
+  gcol_detail_thrift_write_struct_end(meta); /* ColumnChunk */
+}
+
+/* The FileMetaData of a file laid out by `f`. */
+static void write_file_meta(tw *meta, const file_plan *f,
+                            const gcol_parquet_write_options *options) {
+  int32_t const num_columns = f->num_columns;
+  gcol_detail_thrift_write_struct_begin(meta);
+  gcol_detail_thrift_write_i32_field(meta, 1, 2);
+  gcol_detail_thrift_write_list_field(meta, 2, GCOL_DETAIL_THRIFT_STRUCT, num_columns + 1);
+  gcol_detail_thrift_write_struct_begin(meta);
+  gcol_detail_thrift_write_binary_field(meta, 4, "schema", 6);
+  gcol_detail_thrift_write_i32_field(meta, 5, num_columns);
+  gcol_detail_thrift_write_struct_end(meta);
+  for (int32_t k = 0; k < num_columns; ++k) {
+    write_schema_leaf(meta, f->cols[k].name, &f->cols[k].map, f->cols[k].optional,
+                      f->cols[k].scale);
+  }
+  gcol_detail_thrift_write_i64_field(meta, 3, f->num_rows);
+  gcol_detail_thrift_write_list_field(meta, 4, GCOL_DETAIL_THRIFT_STRUCT, f->groups);
+  for (int64_t g = 0; g < f->groups; ++g) {
+    int64_t const r0 = g * f->per_group;
+    int64_t const r1 = r0 + f->per_group < f->num_rows ? r0 + f->per_group : f->num_rows;
+    int64_t bytes = 0;
+    int64_t uncompressed_bytes = 0;
+    gcol_detail_thrift_write_struct_begin(meta);
+    gcol_detail_thrift_write_list_field(meta, 1, GCOL_DETAIL_THRIFT_STRUCT, num_columns);
+    for (int32_t k = 0; k < num_columns; ++k) {
+      bytes += f->chunks[g * num_columns + k].size;
+      uncompressed_bytes += f->chunks[g * num_columns + k].uncompressed_size;
+      write_column_chunk_meta(meta, f, g, k);
+    }
+    gcol_detail_thrift_write_i64_field(meta, 2, uncompressed_bytes);
+    gcol_detail_thrift_write_i64_field(meta, 3, r1 - r0);
+    gcol_detail_thrift_write_i64_field(meta, 6, bytes);
+    gcol_detail_thrift_write_struct_end(meta);
+  }
+  if (options->num_key_values > 0) {
+    gcol_detail_thrift_write_list_field(meta, 5, GCOL_DETAIL_THRIFT_STRUCT,
+                                        options->num_key_values);
+    for (int32_t i = 0; i < options->num_key_values; ++i) {
+      gcol_detail_thrift_write_struct_begin(meta);
+      gcol_detail_thrift_write_binary_field(meta, 1, options->keys[i],
+                                            (int64_t)strlen(options->keys[i]));
+      if (options->values[i] != NULL) {
+        gcol_detail_thrift_write_binary_field(meta, 2, options->values[i],
+                                              (int64_t)strlen(options->values[i]));
+      }
+      gcol_detail_thrift_write_struct_end(meta);
+    }
+  }
+  /* "NAME version X.Y.Z", the form readers parse to decide which writers to trust */
+  static const char created_by[] = "gcol version " GCOL_VERSION_STRING;
+  gcol_detail_thrift_write_binary_field(meta, 6, created_by, (int64_t)strlen(created_by));
+  /* column orders: TYPE_DEFINED_ORDER for every leaf, without which readers ignore
+   * min_value/max_value */
+  gcol_detail_thrift_write_list_field(meta, 7, GCOL_DETAIL_THRIFT_STRUCT, num_columns);
+  for (int32_t k = 0; k < num_columns; ++k) {
+    gcol_detail_thrift_write_struct_begin(meta);
+    gcol_detail_thrift_write_field(meta, 1, GCOL_DETAIL_THRIFT_STRUCT);
+    gcol_detail_thrift_write_struct_begin(meta);
+    gcol_detail_thrift_write_struct_end(meta);
+    gcol_detail_thrift_write_struct_end(meta);
+  }
+  gcol_detail_thrift_write_struct_end(meta);
+}
+
+/* The footer (FileMetaData, its length, the magic) appended to `file`. */
+static gcol_status write_footer(tw *file, const file_plan *f,
+                                const gcol_parquet_write_options *options) {
   gcol_status status = GCOL_OK;
-  tw file, meta;
-  chunk_meta *chunks = NULL;
-  type_map *maps = NULL;
-  gcol_detail_thrift_writer_init(&file);
+  tw meta;
   gcol_detail_thrift_writer_init(&meta);
-  *out = NULL;
-  int64_t const per_group =
-      options->row_group_rows > 0 ? options->row_group_rows : DEFAULT_ROW_GROUP_ROWS;
-  int64_t const groups = (num_rows + per_group - 1) / per_group;
-  GCOL_DETAIL_CHECK(groups <= INT32_MAX, GCOL_ERROR_OVERFLOW, "%lld row groups", (long long)groups);
-  maps = (type_map *)calloc((size_t)(num_columns > 0 ? num_columns : 1), sizeof *maps);
-  chunks = (chunk_meta *)calloc((size_t)(groups * num_columns + 1), sizeof *chunks);
-  GCOL_DETAIL_CHECK(maps != NULL && chunks != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  int32_t const codec = options->codec;
+  write_file_meta(&meta, f, options);
+  GCOL_DETAIL_CHECK(!meta.failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_CHECK(meta.size <= UINT32_MAX, GCOL_ERROR_OVERFLOW, "a footer of %zu bytes",
+                    meta.size);
+  gcol_detail_thrift_write_bytes(file, meta.data, meta.size);
+  put_le(file, meta.size, 4);
+  gcol_detail_thrift_write_bytes(file, "PAR1", 4);
+  GCOL_DETAIL_CHECK(!file->failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+done:
+  gcol_detail_thrift_writer_free(&meta);
+  return status;
+}
+
+/* Checks the codec and the row group size; fills f's sizes and allocates its arrays. */
+static gcol_status plan_file(int32_t num_columns, int64_t num_rows,
+                             const gcol_parquet_write_options *options, file_plan *f) {
+  gcol_status status = GCOL_OK;
+  memset(f, 0, sizeof *f);
+  f->num_columns = num_columns;
+  f->num_rows = num_rows;
+  f->per_group = options->row_group_rows > 0 ? options->row_group_rows : DEFAULT_ROW_GROUP_ROWS;
+  f->groups = (num_rows + f->per_group - 1) / f->per_group;
+  f->codec = options->codec;
+  GCOL_DETAIL_CHECK(f->groups <= INT32_MAX, GCOL_ERROR_OVERFLOW, "%lld row groups",
+                    (long long)f->groups);
+  f->cols = (footer_col *)calloc((size_t)(num_columns > 0 ? num_columns : 1), sizeof *f->cols);
+  f->chunks = (chunk_meta *)calloc((size_t)(f->groups * num_columns + 1), sizeof *f->chunks);
+  GCOL_DETAIL_CHECK(f->cols != NULL && f->chunks != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "out of memory");
+  int32_t const codec = f->codec;
   GCOL_DETAIL_CHECK(codec == GCOL_PARQUET_UNCOMPRESSED || codec == GCOL_PARQUET_SNAPPY ||
                         codec == GCOL_PARQUET_ZSTD || codec == GCOL_PARQUET_GZIP ||
                         codec == GCOL_PARQUET_LZ4_RAW,
@@ -428,138 +590,334 @@ gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *col
   GCOL_DETAIL_CHECK(gcol_detail_pq_codec_available(codec), GCOL_ERROR_UNSUPPORTED,
                     "options->codec %s needs %s, not found", gcol_detail_pq_codec_name(codec),
                     gcol_detail_pq_codec_library(codec));
+done:
+  return status;
+}
+
+static void file_plan_free(file_plan *f) {
+  free(f->cols);
+  free(f->chunks);
+}
+
+/* The host encoder: kept as the reference of the GPU one (tests, parquet_dump). */
+gcol_status gcol_detail_parquet_write_host(const gcol_detail_pq_host_column *cols,
+                                           int32_t num_columns, int64_t num_rows,
+                                           const gcol_parquet_write_options *options, uint8_t **out,
+                                           int64_t *size) {
+  gcol_status status = GCOL_OK;
+  tw file, stats;
+  file_plan f;
+  gcol_detail_thrift_writer_init(&file);
+  gcol_detail_thrift_writer_init(&stats);
+  *out = NULL;
+  GCOL_DETAIL_TRY(plan_file(num_columns, num_rows, options, &f));
   for (int32_t k = 0; k < num_columns; ++k) {
-    GCOL_DETAIL_CHECK(map_type(cols[k].type, &maps[k]), GCOL_ERROR_UNSUPPORTED,
+    GCOL_DETAIL_CHECK(map_type(cols[k].type, &f.cols[k].map), GCOL_ERROR_UNSUPPORTED,
                       "column %d ('%s') of type %s cannot be written to Parquet yet", k,
                       cols[k].name, gcol_type_name(cols[k].type.id));
+    f.cols[k].name = cols[k].name;
+    f.cols[k].optional = cols[k].valid != NULL;
+    f.cols[k].scale = cols[k].type.scale;
   }
   gcol_detail_thrift_write_bytes(&file, "PAR1", 4);
-  for (int64_t g = 0; g < groups; ++g) {
-    int64_t const r0 = g * per_group;
-    int64_t const r1 = r0 + per_group < num_rows ? r0 + per_group : num_rows;
+  for (int64_t g = 0; g < f.groups; ++g) {
+    int64_t const r0 = g * f.per_group;
+    int64_t const r1 = r0 + f.per_group < num_rows ? r0 + f.per_group : num_rows;
     for (int32_t k = 0; k < num_columns; ++k) {
-      GCOL_DETAIL_TRY(write_chunk(&file, &cols[k], &maps[k], cols[k].valid != NULL, codec, r0, r1,
-                                  &chunks[g * num_columns + k]));
-    }
-  }
-  /* FileMetaData */
-  gcol_detail_thrift_write_struct_begin(&meta);
-  gcol_detail_thrift_write_i32_field(&meta, 1, 2);
-  gcol_detail_thrift_write_list_field(&meta, 2, GCOL_DETAIL_THRIFT_STRUCT, num_columns + 1);
-  gcol_detail_thrift_write_struct_begin(&meta);
-  gcol_detail_thrift_write_binary_field(&meta, 4, "schema", 6);
-  gcol_detail_thrift_write_i32_field(&meta, 5, num_columns);
-  gcol_detail_thrift_write_struct_end(&meta);
-  for (int32_t k = 0; k < num_columns; ++k) {
-    write_schema_leaf(&meta, cols[k].name, &maps[k], cols[k].valid != NULL, cols[k].type.scale);
-  }
-  gcol_detail_thrift_write_i64_field(&meta, 3, num_rows);
-  gcol_detail_thrift_write_list_field(&meta, 4, GCOL_DETAIL_THRIFT_STRUCT, groups);
-  for (int64_t g = 0; g < groups; ++g) {
-    int64_t const r0 = g * per_group;
-    int64_t const r1 = r0 + per_group < num_rows ? r0 + per_group : num_rows;
-    int64_t bytes = 0;
-    int64_t uncompressed_bytes = 0;
-    gcol_detail_thrift_write_struct_begin(&meta);
-    gcol_detail_thrift_write_list_field(&meta, 1, GCOL_DETAIL_THRIFT_STRUCT, num_columns);
-    for (int32_t k = 0; k < num_columns; ++k) {
-      const gcol_detail_pq_host_column *c = &cols[k];
-      const chunk_meta *cm = &chunks[g * num_columns + k];
-      bytes += cm->size;
-      uncompressed_bytes += cm->uncompressed_size;
-      gcol_detail_thrift_write_struct_begin(&meta); /* ColumnChunk */
-      gcol_detail_thrift_write_i64_field(&meta, 2, cm->start);
-      gcol_detail_thrift_write_field(&meta, 3, GCOL_DETAIL_THRIFT_STRUCT);
-      gcol_detail_thrift_write_struct_begin(&meta); /* ColumnMetaData */
-      gcol_detail_thrift_write_i32_field(&meta, 1, maps[k].physical);
-      gcol_detail_thrift_write_list_field(&meta, 2, GCOL_DETAIL_THRIFT_I32, 2);
-      gcol_detail_thrift_write_i32(&meta, GCOL_DETAIL_PQ_ENC_PLAIN);
-      gcol_detail_thrift_write_i32(&meta, GCOL_DETAIL_PQ_ENC_RLE);
-      gcol_detail_thrift_write_list_field(&meta, 3, GCOL_DETAIL_THRIFT_BINARY, 1);
-      gcol_detail_thrift_write_binary(&meta, c->name, (int64_t)strlen(c->name));
-      gcol_detail_thrift_write_i32_field(&meta, 4, codec);
-      gcol_detail_thrift_write_i64_field(&meta, 5, r1 - r0);
-      gcol_detail_thrift_write_i64_field(&meta, 6, cm->uncompressed_size);
-      gcol_detail_thrift_write_i64_field(&meta, 7, cm->size);
-      gcol_detail_thrift_write_i64_field(&meta, 9, cm->start);
-      gcol_detail_thrift_write_field(&meta, 12, GCOL_DETAIL_THRIFT_STRUCT);
-      gcol_detail_thrift_write_struct_begin(&meta); /* Statistics */
-      gcol_detail_thrift_write_i64_field(&meta, 3, cm->nulls);
-      if (cm->max_row >= 0) write_stat(&meta, 5, c, maps[k].physical, cm->max_row);
-      if (cm->min_row >= 0) write_stat(&meta, 6, c, maps[k].physical, cm->min_row);
-      gcol_detail_thrift_write_struct_end(&meta);
-      gcol_detail_thrift_write_struct_end(&meta); /* ColumnMetaData */
-      gcol_detail_thrift_write_struct_end(&meta); /* ColumnChunk */
-    }
-    gcol_detail_thrift_write_i64_field(&meta, 2, uncompressed_bytes);
-    gcol_detail_thrift_write_i64_field(&meta, 3, r1 - r0);
-    gcol_detail_thrift_write_i64_field(&meta, 6, bytes);
-    gcol_detail_thrift_write_struct_end(&meta);
-  }
-  if (options->num_key_values > 0) {
-    gcol_detail_thrift_write_list_field(&meta, 5, GCOL_DETAIL_THRIFT_STRUCT,
-                                        options->num_key_values);
-    for (int32_t i = 0; i < options->num_key_values; ++i) {
-      gcol_detail_thrift_write_struct_begin(&meta);
-      gcol_detail_thrift_write_binary_field(&meta, 1, options->keys[i],
-                                            (int64_t)strlen(options->keys[i]));
-      if (options->values[i] != NULL) {
-        gcol_detail_thrift_write_binary_field(&meta, 2, options->values[i],
-                                              (int64_t)strlen(options->values[i]));
+      chunk_meta *cm = &f.chunks[g * num_columns + k];
+      int32_t const physical = f.cols[k].map.physical;
+      GCOL_DETAIL_TRY(
+          write_chunk(&file, &cols[k], &f.cols[k].map, f.cols[k].optional, f.codec, r0, r1, cm));
+      cm->min_size = cm->max_size = -1;
+      if (cm->min_row >= 0) {
+        cm->min_at = (int64_t)stats.size;
+        plain_value(&stats, &cols[k], physical, cm->min_row, false);
+        cm->min_size = (int64_t)stats.size - cm->min_at;
       }
-      gcol_detail_thrift_write_struct_end(&meta);
+      if (cm->max_row >= 0) {
+        cm->max_at = (int64_t)stats.size;
+        plain_value(&stats, &cols[k], physical, cm->max_row, false);
+        cm->max_size = (int64_t)stats.size - cm->max_at;
+      }
     }
   }
-  /* "NAME version X.Y.Z", the form readers parse to decide which writers to trust */
-  static const char created_by[] = "gcol version " GCOL_VERSION_STRING;
-  gcol_detail_thrift_write_binary_field(&meta, 6, created_by, (int64_t)strlen(created_by));
-  /* column orders: TYPE_DEFINED_ORDER for every leaf, without which readers ignore
-   * min_value/max_value */
-  gcol_detail_thrift_write_list_field(&meta, 7, GCOL_DETAIL_THRIFT_STRUCT, num_columns);
-  for (int32_t k = 0; k < num_columns; ++k) {
-    gcol_detail_thrift_write_struct_begin(&meta);
-    gcol_detail_thrift_write_field(&meta, 1, GCOL_DETAIL_THRIFT_STRUCT);
-    gcol_detail_thrift_write_struct_begin(&meta);
-    gcol_detail_thrift_write_struct_end(&meta);
-    gcol_detail_thrift_write_struct_end(&meta);
-  }
-  gcol_detail_thrift_write_struct_end(&meta);
-  GCOL_DETAIL_CHECK(!meta.failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  GCOL_DETAIL_CHECK(meta.size <= UINT32_MAX, GCOL_ERROR_OVERFLOW, "a footer of %zu bytes",
-                    meta.size);
-  gcol_detail_thrift_write_bytes(&file, meta.data, meta.size);
-  put_le(&file, meta.size, 4);
-  gcol_detail_thrift_write_bytes(&file, "PAR1", 4);
-  GCOL_DETAIL_CHECK(!file.failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_CHECK(!stats.failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  f.stats = stats.data;
+  GCOL_DETAIL_TRY(write_footer(&file, &f, options));
   *out = file.data;
   *size = (int64_t)file.size;
   file.data = NULL;
 done:
   gcol_detail_thrift_writer_free(&file);
-  gcol_detail_thrift_writer_free(&meta);
-  free(chunks);
-  free(maps);
+  gcol_detail_thrift_writer_free(&stats);
+  file_plan_free(&f);
   return status;
 }
 
-/* ---- public: a table on the GPU ---- */
+/* ---- public: a table on the GPU, encoded there ---- */
 
-static void free_host_columns(gcol_detail_pq_host_column *cols, int32_t n) {
-  if (cols == NULL) return;
-  for (int32_t k = 0; k < n; ++k) {
-    free((void *)cols[k].data);
-    free((void *)cols[k].valid);
-    gcol_host_strings_free(cols[k].strings);
-    free(cols[k].owned_name);
+/* How the GPU encoder reads column view v (offset applied). */
+static gcol_status make_wcol(gcol_column_view v, const type_map *m, gcol_detail_pq_wcol *w) {
+  gcol_status status = GCOL_OK;
+  gcol_type_id const id = v.type.id;
+  memset(w, 0, sizeof *w);
+  w->optional = v.null_mask != NULL;
+  w->mask = v.null_mask;
+  w->mask_offset = v.offset;
+  if (id == GCOL_STRING) {
+    w->kind = GCOL_DETAIL_PQ_W_STRING;
+    w->order = GCOL_DETAIL_PQ_ORDER_BYTES;
+    if (v.size > 0) GCOL_DETAIL_TRY(gcol_strings_view_make(v, &w->strings));
+    return GCOL_OK;
   }
-  free(cols);
+  w->width = (int32_t)gcol_type_size(id);
+  w->data = v.data != NULL ? (const uint8_t *)v.data + v.offset * w->width : NULL;
+  if (id == GCOL_BOOL8) {
+    w->kind = GCOL_DETAIL_PQ_W_BOOL;
+    w->order = GCOL_DETAIL_PQ_ORDER_UNSIGNED;
+    return GCOL_OK;
+  }
+  w->kind = GCOL_DETAIL_PQ_W_FIXED;
+  w->out_width = m->physical == GCOL_PARQUET_INT64 || m->physical == GCOL_PARQUET_DOUBLE ? 8 : 4;
+  w->sign_extend = id == GCOL_INT8 || id == GCOL_INT16;
+  bool const is_unsigned =
+      id == GCOL_UINT8 || id == GCOL_UINT16 || id == GCOL_UINT32 || id == GCOL_UINT64;
+  w->order = id == GCOL_FLOAT32 || id == GCOL_FLOAT64 ? GCOL_DETAIL_PQ_ORDER_FLOAT
+             : is_unsigned                            ? GCOL_DETAIL_PQ_ORDER_UNSIGNED
+                                                      : GCOL_DETAIL_PQ_ORDER_SIGNED;
+done:
+  return status;
+}
+
+/* The device encoder's arrays and what the host lays out from them. */
+typedef struct gpu_write {
+  gcol_detail_pq_wcol *wcols;
+  gcol_detail_pq_wpage *pages;
+  int32_t num_pages;
+  int32_t *chunk_pages; /* [groups + 1] */
+  gcol_detail_pq_wpage_info *info;
+  gcol_detail_pq_wstats *wstats;
+  gcol_detail_pq_wplace *place;
+  int64_t *stat_at;
+  uint8_t *stats;
+  gcol_detail_pq_encoder *enc;
+} gpu_write;
+
+static void gpu_write_free(gpu_write *w) {
+  free(w->wcols);
+  free(w->pages);
+  free(w->chunk_pages);
+  free(w->info);
+  free(w->wstats);
+  free(w->place);
+  free(w->stat_at);
+  free(w->stats);
+  gcol_detail_parquet_encoder_free(w->enc);
+}
+
+/* The pages of every row group (ROWS_PER_PAGE rows, the last of a group shorter). */
+static gcol_status make_pages(const file_plan *f, gpu_write *w) {
+  gcol_status status = GCOL_OK;
+  int64_t n = 0;
+  for (int64_t g = 0; g < f->groups; ++g) {
+    int64_t const rows = g + 1 < f->groups ? f->per_group : f->num_rows - g * f->per_group;
+    n += (rows + ROWS_PER_PAGE - 1) / ROWS_PER_PAGE;
+  }
+  GCOL_DETAIL_CHECK(n <= INT32_MAX / (f->num_columns > 0 ? f->num_columns : 1), GCOL_ERROR_OVERFLOW,
+                    "%lld pages", (long long)n);
+  w->pages = (gcol_detail_pq_wpage *)malloc((size_t)n * sizeof *w->pages);
+  w->chunk_pages = (int32_t *)malloc((size_t)(f->groups + 1) * sizeof *w->chunk_pages);
+  GCOL_DETAIL_CHECK(w->pages != NULL && w->chunk_pages != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "out of memory");
+  n = 0;
+  for (int64_t g = 0; g < f->groups; ++g) {
+    int64_t const r0 = g * f->per_group;
+    int64_t const r1 = r0 + f->per_group < f->num_rows ? r0 + f->per_group : f->num_rows;
+    w->chunk_pages[g] = (int32_t)n;
+    for (int64_t p0 = r0; p0 < r1; p0 += ROWS_PER_PAGE) {
+      w->pages[n].begin = p0;
+      w->pages[n].end = p0 + ROWS_PER_PAGE < r1 ? p0 + ROWS_PER_PAGE : r1;
+      ++n;
+    }
+  }
+  w->chunk_pages[f->groups] = (int32_t)n;
+  w->num_pages = (int32_t)n;
+done:
+  return status;
+}
+
+/* Chunks' statistics from the device: null counts, then their min and max values. */
+static gcol_status fetch_stats(file_plan *f, gpu_write *w) {
+  gcol_status status = GCOL_OK;
+  int64_t const cells = f->groups * f->num_columns;
+  int64_t at = 0;
+  w->stat_at = (int64_t *)malloc((size_t)cells * sizeof *w->stat_at);
+  GCOL_DETAIL_CHECK(w->stat_at != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t k = 0; k < f->num_columns; ++k) {
+    for (int64_t g = 0; g < f->groups; ++g) {
+      gcol_detail_pq_wstats const s = w->wstats[k * f->groups + g];
+      chunk_meta *cm = &f->chunks[g * f->num_columns + k];
+      cm->nulls = s.nulls;
+      w->stat_at[k * f->groups + g] = at;
+      cm->min_at = at;
+      cm->min_size = s.min_row >= 0 ? s.min_size : -1;
+      cm->max_at = at + s.min_size;
+      cm->max_size = s.max_row >= 0 ? s.max_size : -1;
+      at += (s.min_row >= 0 ? s.min_size : 0) + (s.max_row >= 0 ? s.max_size : 0);
+    }
+  }
+  w->stats = (uint8_t *)malloc((size_t)(at > 0 ? at : 1));
+  GCOL_DETAIL_CHECK(w->stats != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_TRY(gcol_detail_parquet_encode_stats(w->enc, w->stat_at, at, w->stats));
+  f->stats = w->stats;
+done:
+  return status;
+}
+
+/* Places every page: in file order (row group, column, page), each header (uncompressed: into
+ * `headers`) then its body; compressed, the bodies alone, back to back. *out_size gets the
+ * bytes the device writes; the chunks' offsets assume the file's 4-byte magic before them. */
+static gcol_status place_pages(file_plan *f, gpu_write *w, tw *headers, int64_t *out_size) {
+  gcol_status status = GCOL_OK;
+  bool const plain = f->codec == GCOL_PARQUET_UNCOMPRESSED;
+  int64_t at = 0;
+  w->place = (gcol_detail_pq_wplace *)calloc((size_t)f->num_columns * (size_t)w->num_pages,
+                                             sizeof *w->place);
+  GCOL_DETAIL_CHECK(w->place != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int64_t g = 0; g < f->groups; ++g) {
+    for (int32_t k = 0; k < f->num_columns; ++k) {
+      chunk_meta *cm = &f->chunks[g * f->num_columns + k];
+      cm->start = 4 + at;
+      cm->uncompressed_size = 0;
+      for (int32_t p = w->chunk_pages[g]; p < w->chunk_pages[g + 1]; ++p) {
+        int64_t const i = (int64_t)k * w->num_pages + p;
+        gcol_detail_pq_wpage_info const in = w->info[i];
+        int64_t const rows = w->pages[p].end - w->pages[p].begin;
+        gcol_detail_pq_wplace *pl = &w->place[i];
+        pl->levels_size = f->cols[k].optional ? gcol_detail_pq_levels_size(rows, in.nulls) : 0;
+        int64_t const body = pl->levels_size + in.value_bytes;
+        GCOL_DETAIL_CHECK(body <= INT32_MAX, GCOL_ERROR_OVERFLOW,
+                          "column '%s': a page of %lld bytes exceeds Parquet's 2^31 - 1",
+                          f->cols[k].name, (long long)body);
+        if (plain) {
+          pl->header_src = (int64_t)headers->size;
+          write_page_header(headers, rows, body, body);
+          pl->header_size = (int64_t)headers->size - pl->header_src;
+          pl->header_at = at;
+          at += pl->header_size;
+          cm->uncompressed_size += pl->header_size;
+        }
+        pl->body_at = at;
+        at += body;
+        cm->uncompressed_size += body;
+      }
+      cm->size = 4 + at - cm->start;
+    }
+  }
+  GCOL_DETAIL_CHECK(!headers->failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  *out_size = at;
+done:
+  return status;
+}
+
+/* Compressed files: the page bodies (on the host, back to back) compressed page by page after
+ * their headers; the chunks' offsets and sizes set again. */
+static gcol_status assemble_compressed(file_plan *f, const gpu_write *w, const uint8_t *bodies,
+                                       tw *file) {
+  gcol_status status = GCOL_OK;
+  uint8_t *packed = NULL;
+  int64_t packed_cap = 0;
+  for (int64_t g = 0; g < f->groups; ++g) {
+    for (int32_t k = 0; k < f->num_columns; ++k) {
+      chunk_meta *cm = &f->chunks[g * f->num_columns + k];
+      cm->start = (int64_t)file->size;
+      cm->uncompressed_size = 0;
+      for (int32_t p = w->chunk_pages[g]; p < w->chunk_pages[g + 1]; ++p) {
+        int64_t const i = (int64_t)k * w->num_pages + p;
+        int64_t const body = w->place[i].levels_size + w->info[i].value_bytes;
+        GCOL_DETAIL_TRY(append_page(
+            file, f->cols[k].name, f->codec, w->pages[p].end - w->pages[p].begin,
+            bodies + w->place[i].body_at, body, &packed, &packed_cap, &cm->uncompressed_size));
+      }
+      GCOL_DETAIL_CHECK(!file->failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+      cm->size = (int64_t)file->size - cm->start;
+    }
+  }
+done:
+  free(packed);
+  return status;
+}
+
+/* Encodes the pages on the GPU and writes the file into `file` (empty on entry). */
+static gcol_status write_gpu(gcol_table_view table, file_plan *f,
+                             const gcol_parquet_write_options *options, tw *file,
+                             gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  gpu_write w;
+  tw headers;
+  uint8_t *bodies = NULL;
+  int64_t out_size = 0;
+  memset(&w, 0, sizeof w);
+  gcol_detail_thrift_writer_init(&headers);
+  gcol_detail_thrift_write_bytes(file, "PAR1", 4);
+  if (f->groups > 0 && f->num_columns > 0) {
+    int64_t const cells = f->groups * f->num_columns;
+    w.wcols = (gcol_detail_pq_wcol *)calloc((size_t)f->num_columns, sizeof *w.wcols);
+    GCOL_DETAIL_CHECK(w.wcols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (int32_t k = 0; k < f->num_columns; ++k) {
+      GCOL_DETAIL_TRY(make_wcol(table.columns[k], &f->cols[k].map, &w.wcols[k]));
+    }
+    GCOL_DETAIL_TRY(make_pages(f, &w));
+    w.info = (gcol_detail_pq_wpage_info *)malloc((size_t)f->num_columns * (size_t)w.num_pages *
+                                                 sizeof *w.info);
+    w.wstats = (gcol_detail_pq_wstats *)malloc((size_t)cells * sizeof *w.wstats);
+    GCOL_DETAIL_CHECK(w.info != NULL && w.wstats != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                      "out of memory");
+    GCOL_DETAIL_TRY(gcol_detail_parquet_encode_plan(w.wcols, f->num_columns, w.pages, w.num_pages,
+                                                    w.chunk_pages, (int32_t)f->groups, w.info,
+                                                    w.wstats, stream, &w.enc));
+    GCOL_DETAIL_TRY(fetch_stats(f, &w));
+    GCOL_DETAIL_TRY(place_pages(f, &w, &headers, &out_size));
+    if (f->codec == GCOL_PARQUET_UNCOMPRESSED) {
+      /* the file's exact size known: one allocation, the pages copied straight into it */
+      tw meta;
+      gcol_detail_thrift_writer_init(&meta);
+      write_file_meta(&meta, f, options);
+      size_t const total = 4 + (size_t)out_size + meta.size + 8;
+      gcol_detail_thrift_writer_free(&meta);
+      uint8_t *grown = (uint8_t *)realloc(file->data, total);
+      GCOL_DETAIL_CHECK(grown != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory (%zu bytes)",
+                        total);
+      file->data = grown;
+      file->capacity = total;
+      GCOL_DETAIL_TRY(gcol_detail_parquet_encode_write(
+          w.enc, w.place, w.info, headers.data, (int64_t)headers.size, out_size, file->data + 4));
+      file->size = 4 + (size_t)out_size;
+    } else {
+      bodies = (uint8_t *)malloc((size_t)(out_size > 0 ? out_size : 1));
+      GCOL_DETAIL_CHECK(bodies != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+      GCOL_DETAIL_TRY(
+          gcol_detail_parquet_encode_write(w.enc, w.place, w.info, NULL, 0, out_size, bodies));
+      GCOL_DETAIL_TRY(assemble_compressed(f, &w, bodies, file));
+    }
+  }
+  GCOL_DETAIL_TRY(write_footer(file, f, options));
+done:
+  free(bodies);
+  gcol_detail_thrift_writer_free(&headers);
+  gpu_write_free(&w);
+  return status;
 }
 
 static gcol_status write_buffer(gcol_table_view table, const gcol_parquet_write_options *options,
                                 uint8_t **out, int64_t *size, gcol_stream stream) {
   gcol_status status = GCOL_OK;
-  gcol_detail_pq_host_column *cols = NULL;
+  file_plan f;
+  tw file;
+  char **owned_names = NULL;
   gcol_parquet_write_options opt;
+  memset(&f, 0, sizeof f);
+  gcol_detail_thrift_writer_init(&file);
   gcol_parquet_write_options_init(&opt);
   if (options != NULL) opt = *options;
   GCOL_DETAIL_CHECK(table.num_columns >= 0, GCOL_ERROR_INVALID_ARGUMENT,
@@ -574,13 +932,12 @@ static gcol_status write_buffer(gcol_table_view table, const gcol_parquet_write_
     GCOL_DETAIL_CHECK(opt.keys[i] != NULL, GCOL_ERROR_INVALID_ARGUMENT, "options->keys[%d] is NULL",
                       i);
   }
-  cols = (gcol_detail_pq_host_column *)calloc(
-      (size_t)(table.num_columns > 0 ? table.num_columns : 1), sizeof *cols);
-  GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   int64_t const rows = table.num_columns > 0 ? table.columns[0].size : 0;
+  owned_names =
+      (char **)calloc((size_t)(table.num_columns > 0 ? table.num_columns : 1), sizeof *owned_names);
+  GCOL_DETAIL_CHECK(owned_names != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   for (int32_t k = 0; k < table.num_columns; ++k) {
     gcol_column_view const v = table.columns[k];
-    gcol_detail_pq_host_column *c = &cols[k];
     type_map m;
     GCOL_DETAIL_CHECK(v.size == rows, GCOL_ERROR_SIZE_MISMATCH,
                       "column %d has %lld rows, column 0 %lld", k, (long long)v.size,
@@ -591,40 +948,34 @@ static gcol_status write_buffer(gcol_table_view table, const gcol_parquet_write_
     if (opt.column_names != NULL) {
       GCOL_DETAIL_CHECK(opt.column_names[k] != NULL, GCOL_ERROR_INVALID_ARGUMENT,
                         "options->column_names[%d] is NULL", k);
-      c->name = opt.column_names[k];
-    } else {
-      c->owned_name = (char *)malloc(16);
-      GCOL_DETAIL_CHECK(c->owned_name != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-      snprintf(c->owned_name, 16, "c%d", k);
-      c->name = c->owned_name;
-    }
-    c->type = v.type;
-    if (v.type.id == GCOL_STRING) {
-      GCOL_DETAIL_TRY(gcol_column_strings_copy_to_host(v, stream, &c->strings));
-      c->offsets = c->strings->offsets;
-      c->chars = c->strings->chars;
-      c->valid = v.null_mask != NULL ? c->strings->valid : NULL;
-    } else {
-      size_t const w = gcol_type_size(v.type.id);
-      void *data = malloc((size_t)(rows > 0 ? rows : 1) * w);
-      uint8_t *valid =
-          v.null_mask != NULL ? (uint8_t *)malloc((size_t)(rows > 0 ? rows : 1)) : NULL;
-      c->data = data;
-      c->valid = valid;
-      GCOL_DETAIL_CHECK(data != NULL && (valid != NULL || v.null_mask == NULL),
-                        GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-      GCOL_DETAIL_TRY(gcol_column_copy_to_host(v, data, valid, stream));
     }
   }
-  GCOL_DETAIL_TRY(gcol_detail_parquet_write_host(cols, table.num_columns, rows, &opt, out, size));
+  GCOL_DETAIL_TRY(plan_file(table.num_columns, rows, &opt, &f));
+  for (int32_t k = 0; k < table.num_columns; ++k) {
+    gcol_column_view const v = table.columns[k];
+    map_type(v.type, &f.cols[k].map);
+    f.cols[k].optional = v.null_mask != NULL;
+    f.cols[k].scale = v.type.scale;
+    if (opt.column_names != NULL) {
+      f.cols[k].name = opt.column_names[k];
+    } else {
+      owned_names[k] = (char *)malloc(16);
+      GCOL_DETAIL_CHECK(owned_names[k] != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+      snprintf(owned_names[k], 16, "c%d", k);
+      f.cols[k].name = owned_names[k];
+    }
+  }
+  GCOL_DETAIL_TRY(write_gpu(table, &f, &opt, &file, stream));
+  *out = file.data;
+  *size = (int64_t)file.size;
+  file.data = NULL;
 done:
-  if (cols != NULL) {
-    /* the strings' valid bytes belong to their gcol_host_strings */
-    for (int32_t k = 0; k < table.num_columns; ++k) {
-      if (cols[k].strings != NULL) cols[k].valid = NULL;
-    }
+  gcol_detail_thrift_writer_free(&file);
+  if (owned_names != NULL) {
+    for (int32_t k = 0; k < table.num_columns; ++k) free(owned_names[k]);
   }
-  free_host_columns(cols, table.num_columns);
+  free(owned_names);
+  file_plan_free(&f);
   return status;
 }
 

@@ -8,6 +8,7 @@
  * writes are checked by test_parquet_python.py (suite clients).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -610,12 +611,357 @@ static void test_allocation_failures(void **state) {
   free(file);
 }
 
+/* ==== GPU writer tests (issue 14): the GPU encoder against the host one ==== */
+
+/* A device column copied to the host as the host encoder takes it. */
+static void wt_host_column(gcol_column_view v, const char *name, gcol_detail_pq_host_column *c) {
+  memset(c, 0, sizeof *c);
+  c->name = name;
+  c->type = v.type;
+  if (v.type.id == GCOL_STRING) {
+    GCOL_TEST_OK(gcol_column_strings_copy_to_host(v, NULL, &c->strings));
+    c->offsets = c->strings->offsets;
+    c->chars = c->strings->chars;
+    c->valid = v.null_mask != NULL ? c->strings->valid : NULL;
+    return;
+  }
+  size_t const n = (size_t)(v.size > 0 ? v.size : 1);
+  void *data = malloc(n * gcol_type_size(v.type.id));
+  uint8_t *valid = v.null_mask != NULL ? (uint8_t *)malloc(n) : NULL;
+  assert_non_null(data);
+  GCOL_TEST_OK(gcol_column_copy_to_host(v, data, valid, NULL));
+  c->data = data;
+  c->valid = valid;
+}
+
+static void wt_host_free(gcol_detail_pq_host_column *c) {
+  if (c->strings != NULL) {
+    gcol_host_strings_free(c->strings);
+  } else {
+    free((void *)c->data);
+    free((void *)c->valid);
+  }
+}
+
+/* Both files hold the same row groups, null counts, min and max (and values, read back). */
+static void wt_same_meta(const void *a, int64_t a_size, const void *b, int64_t b_size) {
+  gcol_parquet_metadata *ma = NULL, *mb = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(a, a_size, &ma));
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(b, b_size, &mb));
+  int32_t const groups = gcol_parquet_metadata_num_row_groups(ma);
+  assert_int_equal(groups, gcol_parquet_metadata_num_row_groups(mb));
+  int32_t const cols = gcol_parquet_metadata_num_columns(ma);
+  assert_int_equal(cols, gcol_parquet_metadata_num_columns(mb));
+  for (int32_t g = 0; g < groups; ++g) {
+    for (int32_t k = 0; k < cols; ++k) {
+      gcol_parquet_statistics x, y;
+      GCOL_TEST_OK(gcol_parquet_metadata_statistics(ma, g, k, &x));
+      GCOL_TEST_OK(gcol_parquet_metadata_statistics(mb, g, k, &y));
+      assert_int_equal(x.codec, y.codec);
+      assert_int_equal(x.num_values, y.num_values);
+      assert_int_equal(x.has_null_count, y.has_null_count);
+      assert_int_equal(x.null_count, y.null_count);
+      assert_int_equal(x.has_min_max, y.has_min_max);
+      if (!x.has_min_max) continue;
+      assert_int_equal(x.min_size, y.min_size);
+      assert_int_equal(x.max_size, y.max_size);
+      assert_memory_equal(x.min, y.min, (size_t)x.min_size);
+      assert_memory_equal(x.max, y.max, (size_t)x.max_size);
+    }
+  }
+  gcol_parquet_metadata_free(ma);
+  gcol_parquet_metadata_free(mb);
+}
+
+/* Writes `t` with the GPU writer and with the host encoder: the same bytes when `same_bytes`
+ * (every page of a nullable column all valid or all null, and of 8 rows or more: the encoders
+ * write levels alike), else the same statistics; read back, the same columns as `t`. */
+static void wt_check(gcol_table_view t, const gcol_parquet_write_options *options,
+                     bool same_bytes) {
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  if (options != NULL) opt = *options;
+  void *gpu = NULL;
+  int64_t gpu_size = 0;
+  GCOL_TEST_OK(gcol_parquet_write_buffer(t, options, &gpu, &gpu_size, NULL));
+  int64_t const rows = t.num_columns > 0 ? t.columns[0].size : 0;
+  gcol_detail_pq_host_column *hc = (gcol_detail_pq_host_column *)calloc(
+      (size_t)(t.num_columns > 0 ? t.num_columns : 1), sizeof *hc);
+  char(*names)[16] = (char(*)[16])calloc((size_t)(t.num_columns > 0 ? t.num_columns : 1), 16);
+  assert_non_null(hc);
+  assert_non_null(names);
+  for (int32_t k = 0; k < t.num_columns; ++k) {
+    snprintf(names[k], 16, "c%d", k);
+    wt_host_column(t.columns[k], opt.column_names != NULL ? opt.column_names[k] : names[k], &hc[k]);
+  }
+  uint8_t *host = NULL;
+  int64_t host_size = 0;
+  GCOL_TEST_OK(gcol_detail_parquet_write_host(hc, t.num_columns, rows, &opt, &host, &host_size));
+  if (same_bytes) {
+    assert_int_equal(gpu_size, host_size);
+    assert_memory_equal(gpu, host, (size_t)host_size);
+  }
+  wt_same_meta(gpu, gpu_size, host, host_size);
+  if (t.num_columns > 0) { /* as the host encoder's file reads, and as `t` where types agree */
+    gcol_table *back = NULL, *ref = NULL;
+    GCOL_TEST_OK(gcol_parquet_read_buffer(gpu, gpu_size, NULL, &back, NULL, NULL));
+    GCOL_TEST_OK(gcol_parquet_read_buffer(host, host_size, NULL, &ref, NULL, NULL));
+    gcol_table_view const bv = gcol_table_get_view(back);
+    gcol_table_view const rv = gcol_table_get_view(ref);
+    assert_int_equal(bv.num_columns, t.num_columns);
+    for (int32_t k = 0; k < t.num_columns; ++k) {
+      gcol_test_assert_columns_equal(bv.columns[k], rv.columns[k]);
+      if (gcol_data_type_equal(bv.columns[k].type, t.columns[k].type)) {
+        gcol_test_assert_columns_equal(bv.columns[k], t.columns[k]);
+      }
+    }
+    gcol_table_free(back);
+    gcol_table_free(ref);
+  }
+  for (int32_t k = 0; k < t.num_columns; ++k) wt_host_free(&hc[k]);
+  free(hc);
+  free(names);
+  free(host);
+  gcol_parquet_buffer_free(gpu);
+}
+
+enum { WT_TYPES = 18 };
+static const gcol_type_id wt_ids[WT_TYPES] = {GCOL_INT8,
+                                              GCOL_INT16,
+                                              GCOL_INT32,
+                                              GCOL_INT64,
+                                              GCOL_UINT8,
+                                              GCOL_UINT16,
+                                              GCOL_UINT32,
+                                              GCOL_UINT64,
+                                              GCOL_FLOAT32,
+                                              GCOL_FLOAT64,
+                                              GCOL_BOOL8,
+                                              GCOL_TIMESTAMP_DAYS,
+                                              GCOL_TIMESTAMP_MILLISECONDS,
+                                              GCOL_TIMESTAMP_MICROSECONDS,
+                                              GCOL_TIMESTAMP_NANOSECONDS,
+                                              GCOL_DECIMAL32,
+                                              GCOL_DECIMAL64,
+                                              GCOL_STRING};
+
+/* Validity of the test tables: no mask, a mask of all valid, all null, random nulls (with an
+ * all-null stretch), or random nulls with the first 20000 rows null. */
+enum { WT_NO_MASK, WT_ALL_VALID, WT_ALL_NULL, WT_SOME, WT_HEAD_NULL };
+
+/* A column of `n` random rows of type `id` (floats with NaN, -0.0 and 0.0; strings of 0..12
+ * bytes of any value, empty ones too). */
+static gcol_column *wt_column(gcol_type_id id, int64_t n, int validity, gcol_test_rng *rng) {
+  size_t const m = (size_t)(n > 0 ? n : 1);
+  uint8_t *valid = (uint8_t *)malloc(m);
+  assert_non_null(valid);
+  for (int64_t i = 0; i < n; ++i) {
+    valid[i] = validity == WT_ALL_NULL ? 0
+               : validity == WT_SOME   ? (i / 64) % 7 == 3 ? 0 : gcol_test_rng_range(rng, 0, 3) != 0
+               : validity == WT_HEAD_NULL ? i >= 20000 && gcol_test_rng_range(rng, 0, 1)
+                                          : 1;
+  }
+  const uint8_t *mask = validity == WT_NO_MASK ? NULL : valid;
+  gcol_column *col = NULL;
+  if (id == GCOL_STRING) {
+    char **strs = (char **)calloc(m, sizeof *strs);
+    int64_t *lens = (int64_t *)calloc(m, sizeof *lens);
+    assert_non_null(strs);
+    assert_non_null(lens);
+    for (int64_t i = 0; i < n; ++i) {
+      lens[i] = gcol_test_rng_range(rng, 0, 12);
+      strs[i] = (char *)malloc(13);
+      gcol_test_rng_fill(rng, strs[i], 13);
+      if (mask != NULL && !mask[i]) {
+        free(strs[i]);
+        strs[i] = NULL;
+      }
+    }
+    GCOL_TEST_OK(
+        gcol_column_create_strings_from_host(n, (const char *const *)strs, lens, NULL, NULL, &col));
+    for (int64_t i = 0; i < n; ++i) free(strs[i]);
+    free(strs);
+    free(lens);
+  } else {
+    size_t const w = gcol_type_size(id);
+    uint8_t *data = (uint8_t *)malloc(m * w);
+    assert_non_null(data);
+    gcol_test_rng_fill(rng, data, m * w);
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t const r = gcol_test_rng_next(rng);
+      if (id == GCOL_BOOL8) data[i] = (uint8_t)(r & 1);
+      if (id == GCOL_FLOAT32) {
+        float const f = r % 11 == 0   ? NAN
+                        : r % 13 == 0 ? -0.0f
+                        : r % 17 == 0 ? 0.0f
+                                      : (float)((int64_t)(r % 2001) - 1000) / 8;
+        memcpy(data + i * 4, &f, 4);
+      }
+      if (id == GCOL_FLOAT64) {
+        double const d = r % 11 == 0   ? NAN
+                         : r % 13 == 0 ? -0.0
+                         : r % 17 == 0 ? 0.0
+                                       : (double)((int64_t)(r % 20001) - 10000) / 16;
+        memcpy(data + i * 8, &d, 8);
+      }
+    }
+    gcol_data_type t = gcol_data_type_make(id);
+    if (id == GCOL_DECIMAL32) t = gcol_data_type_decimal(GCOL_DECIMAL32, -2);
+    if (id == GCOL_DECIMAL64) t = gcol_data_type_decimal(GCOL_DECIMAL64, -5);
+    GCOL_TEST_OK(gcol_column_create_from_host(t, n, data, mask, NULL, NULL, &col));
+    free(data);
+  }
+  free(valid);
+  return col;
+}
+
+/* WT_TYPES columns of `n` rows with one validity. */
+static void wt_table(int64_t n, int validity, gcol_test_rng *rng, gcol_column **cols,
+                     gcol_column_view *views, gcol_table_view *t) {
+  for (int k = 0; k < WT_TYPES; ++k) {
+    cols[k] = wt_column(wt_ids[k], n, validity, rng);
+    views[k] = gcol_column_get_view(cols[k]);
+  }
+  GCOL_TEST_OK(gcol_table_view_make(views, WT_TYPES, t));
+}
+
+static void wt_free(gcol_column **cols, int n) {
+  for (int k = 0; k < n; ++k) gcol_column_free(cols[k]);
+}
+
+/* Every type, each validity, chunks of one page and a short last one. */
+static void test_gpu_write_every_type(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1401);
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.row_group_rows = 300;
+  for (int validity = WT_NO_MASK; validity <= WT_SOME; ++validity) {
+    gcol_column *cols[WT_TYPES];
+    gcol_column_view views[WT_TYPES];
+    gcol_table_view t;
+    wt_table(1000, validity, &rng, cols, views, &t);
+    wt_check(t, &opt, validity != WT_SOME);
+    wt_check(t, NULL, validity != WT_SOME);
+    wt_free(cols, WT_TYPES);
+  }
+}
+
+/* Slices (offsets off a mask word's start), a one-row slice, and an empty one. */
+static void test_gpu_write_slices(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1402);
+  gcol_column *cols[WT_TYPES];
+  gcol_column_view views[WT_TYPES];
+  gcol_table_view t;
+  wt_table(1000, WT_SOME, &rng, cols, views, &t);
+  int64_t const cuts[][2] = {{37, 911}, {1, 2}, {999, 1000}, {64, 64}, {5, 77}};
+  for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; ++i) {
+    gcol_column_view sliced[WT_TYPES];
+    gcol_table_view part;
+    GCOL_TEST_OK(gcol_table_view_slice(t, cuts[i][0], cuts[i][1], sliced, &part));
+    gcol_parquet_write_options opt;
+    gcol_parquet_write_options_init(&opt);
+    opt.row_group_rows = 50;
+    wt_check(part, &opt, false);
+    wt_check(part, NULL, false);
+  }
+  wt_free(cols, WT_TYPES);
+}
+
+/* More rows than a page and than a row group: full, partial and all-null pages. */
+static void test_gpu_write_pages_and_groups(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1403);
+  gcol_type_id const ids[] = {GCOL_INT32, GCOL_STRING, GCOL_BOOL8, GCOL_FLOAT64, GCOL_INT8};
+  int const validity[] = {WT_SOME, WT_HEAD_NULL, WT_SOME, WT_NO_MASK, WT_ALL_VALID};
+  enum { K = 5 };
+  int64_t const n = 150001;
+  gcol_column *cols[K];
+  gcol_column_view views[K];
+  for (int k = 0; k < K; ++k) {
+    cols[k] = wt_column(ids[k], n, validity[k], &rng);
+    views[k] = gcol_column_get_view(cols[k]);
+  }
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_table_view_make(views, K, &t));
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.row_group_rows = 100000;
+  wt_check(t, &opt, false);
+  wt_check(t, NULL, false);
+  /* no mixed page, none under 8 rows: the same bytes as the host encoder */
+  gcol_table_view uniform;
+  gcol_column_view const two[2] = {views[3], views[4]};
+  GCOL_TEST_OK(gcol_table_view_make(two, 2, &uniform));
+  wt_check(uniform, &opt, true);
+  opt.row_group_rows = 65536 * 2 + 3; /* a last page of 3 rows */
+  wt_check(t, &opt, false);
+  wt_free(cols, K);
+}
+
+/* No columns, and columns of no rows. */
+static void test_gpu_write_empty(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1404);
+  gcol_table_view none;
+  gcol_column_view nothing[1];
+  memset(nothing, 0, sizeof nothing);
+  GCOL_TEST_OK(gcol_table_view_make(nothing, 0, &none));
+  wt_check(none, NULL, true);
+  gcol_column *cols[WT_TYPES];
+  gcol_column_view views[WT_TYPES];
+  gcol_table_view t;
+  wt_table(0, WT_SOME, &rng, cols, views, &t);
+  wt_check(t, NULL, true);
+  wt_free(cols, WT_TYPES);
+}
+
+/* Every codec the host has: the same bytes as the host encoder compressing the same pages. */
+static void test_gpu_write_compressed(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1405);
+  int32_t const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD, GCOL_PARQUET_GZIP,
+                            GCOL_PARQUET_LZ4_RAW};
+  gcol_column *cols[WT_TYPES];
+  gcol_column_view views[WT_TYPES];
+  gcol_table_view t;
+  wt_table(70000, WT_ALL_VALID, &rng, cols, views, &t);
+  gcol_column *some[WT_TYPES];
+  gcol_column_view some_views[WT_TYPES];
+  gcol_table_view st;
+  wt_table(3000, WT_SOME, &rng, some, some_views, &st);
+  for (size_t i = 0; i < sizeof codecs / sizeof codecs[0]; ++i) {
+    if (!gcol_detail_pq_codec_available(codecs[i])) continue;
+    gcol_parquet_write_options opt;
+    gcol_parquet_write_options_init(&opt);
+    opt.codec = (gcol_parquet_codec)codecs[i];
+    wt_check(t, &opt, true);
+    opt.row_group_rows = 1000;
+    wt_check(st, &opt, false);
+  }
+  wt_free(cols, WT_TYPES);
+  wt_free(some, WT_TYPES);
+}
+
+/* ==== end of the GPU writer tests ==== */
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_read_every_type),          GCOL_TEST_GPU(test_projection_and_row_groups),
-      GCOL_TEST_GPU(test_read_file_and_source),     GCOL_TEST_GPU(test_empty_and_all_null),
-      GCOL_TEST_GPU(test_corrupt_pages_on_the_gpu), GCOL_TEST_GPU(test_write_and_read_back),
-      GCOL_TEST_GPU(test_allocation_failures),      GCOL_TEST_GPU(test_read_compressed),
+      GCOL_TEST_GPU(test_read_every_type),
+      GCOL_TEST_GPU(test_projection_and_row_groups),
+      GCOL_TEST_GPU(test_read_file_and_source),
+      GCOL_TEST_GPU(test_empty_and_all_null),
+      GCOL_TEST_GPU(test_corrupt_pages_on_the_gpu),
+      GCOL_TEST_GPU(test_write_and_read_back),
+      GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_read_compressed),
+      /* GPU writer (issue 14) */
+      GCOL_TEST_GPU(test_gpu_write_every_type),
+      GCOL_TEST_GPU(test_gpu_write_slices),
+      GCOL_TEST_GPU(test_gpu_write_pages_and_groups),
+      GCOL_TEST_GPU(test_gpu_write_empty),
+      GCOL_TEST_GPU(test_gpu_write_compressed),
   };
   return GCOL_TEST_RUN_GPU("parquet", tests);
 }

@@ -1360,6 +1360,279 @@ static void test_fuzz_page_headers(void **state) {
   gcol_detail_thrift_writer_free(&w);
 }
 
+/* ==== GPU writer (issue 14): its per-row encoding (lib/internal/parquet.h) run on the CPU,
+ * page by page, against the host encoder's pages and statistics ==== */
+
+/* One column in host memory, as both encoders see it; the mask and data start `skew` rows
+ * before row 0 (an offset view). */
+typedef struct we_col {
+  gcol_detail_pq_host_column host;
+  gcol_detail_pq_wcol w;
+  void *store;
+  uint32_t *mask;
+  uint8_t *valid;
+  int32_t *offsets;
+  char *chars;
+} we_col;
+
+enum { WE_NONE, WE_SOME, WE_ALL_NULL, WE_HEAD_NULL, WE_ALL_VALID };
+
+static void we_make(we_col *c, gcol_type_id id, int64_t n, int nulls, int64_t skew,
+                    gcol_test_rng *rng) {
+  memset(c, 0, sizeof *c);
+  c->host.name = gcol_type_name(id);
+  c->host.type = gcol_data_type_make(id);
+  if (id == GCOL_DECIMAL64) c->host.type = gcol_data_type_decimal(GCOL_DECIMAL64, -3);
+  c->valid = (uint8_t *)malloc((size_t)n + 1);
+  c->mask = (uint32_t *)calloc((size_t)((n + skew) / 32 + 2), 4);
+  assert_non_null(c->valid);
+  assert_non_null(c->mask);
+  for (int64_t i = 0; i < n; ++i) {
+    bool const v = nulls == WE_ALL_NULL    ? false
+                   : nulls == WE_SOME      ? (i / 100) % 9 != 4 && gcol_test_rng_range(rng, 0, 2)
+                   : nulls == WE_HEAD_NULL ? i >= 70000 && gcol_test_rng_range(rng, 0, 1)
+                                           : true;
+    c->valid[i] = v;
+    if (v) c->mask[(i + skew) / 32] |= 1u << ((i + skew) % 32);
+  }
+  bool const optional = nulls != WE_NONE;
+  c->host.valid = optional ? c->valid : NULL;
+  c->w.optional = optional;
+  c->w.mask = optional ? c->mask : NULL;
+  c->w.mask_offset = skew;
+  if (id == GCOL_STRING) {
+    c->offsets = (int32_t *)malloc((size_t)(n + skew + 1) * 4);
+    c->chars = (char *)malloc((size_t)(n + skew) * 12 + 1);
+    int64_t *host_offsets = (int64_t *)malloc((size_t)(n + 1) * 8);
+    assert_non_null(c->offsets);
+    assert_non_null(c->chars);
+    assert_non_null(host_offsets);
+    int32_t at = 0;
+    for (int64_t i = 0; i < n + skew; ++i) {
+      c->offsets[i] = at;
+      int64_t const len = gcol_test_rng_range(rng, 0, 11);
+      for (int64_t b = 0; b < len; ++b) c->chars[at++] = (char)gcol_test_rng_range(rng, 0, 255);
+    }
+    c->offsets[n + skew] = at;
+    for (int64_t i = 0; i <= n; ++i) host_offsets[i] = c->offsets[i + skew];
+    c->store = host_offsets;
+    c->host.offsets = host_offsets;
+    c->host.chars = c->chars;
+    c->w.kind = GCOL_DETAIL_PQ_W_STRING;
+    c->w.order = GCOL_DETAIL_PQ_ORDER_BYTES;
+    c->w.strings.offsets.data = c->offsets + skew;
+    c->w.strings.offsets.width = 4;
+    c->w.strings.chars = c->chars;
+    c->w.strings.null_mask = c->w.mask;
+    c->w.strings.mask_offset = skew;
+    c->w.strings.size = n;
+    return;
+  }
+  size_t const width = gcol_type_size(id);
+  uint8_t *data = (uint8_t *)malloc((size_t)(n + skew) * width + 8);
+  assert_non_null(data);
+  gcol_test_rng_fill(rng, data, (size_t)(n + skew) * width);
+  for (int64_t i = 0; i < n + skew; ++i) {
+    uint64_t const r = gcol_test_rng_next(rng);
+    if (id == GCOL_BOOL8) data[i] = (uint8_t)(r % 3); /* 2 is true too */
+    if (id == GCOL_FLOAT32 || id == GCOL_FLOAT64) {
+      double const d = r % 7 == 0    ? NAN
+                       : r % 11 == 0 ? -0.0
+                       : r % 13 == 0 ? 0.0
+                                     : (double)(int64_t)(r % 999) - 499;
+      float const f = (float)d;
+      if (id == GCOL_FLOAT32) memcpy(data + i * 4, &f, 4);
+      if (id == GCOL_FLOAT64) memcpy(data + i * 8, &d, 8);
+    }
+  }
+  c->store = data;
+  c->host.data = data + (size_t)skew * width;
+  c->w.data = data + (size_t)skew * width;
+  c->w.width = (int32_t)width;
+  if (id == GCOL_BOOL8) {
+    c->w.kind = GCOL_DETAIL_PQ_W_BOOL;
+    c->w.order = GCOL_DETAIL_PQ_ORDER_UNSIGNED;
+    return;
+  }
+  c->w.kind = GCOL_DETAIL_PQ_W_FIXED;
+  c->w.out_width = width == 8 ? 8 : 4;
+  c->w.sign_extend = id == GCOL_INT8 || id == GCOL_INT16;
+  c->w.order = id == GCOL_FLOAT32 || id == GCOL_FLOAT64 ? GCOL_DETAIL_PQ_ORDER_FLOAT
+               : id == GCOL_UINT8 || id == GCOL_UINT16 || id == GCOL_UINT32 || id == GCOL_UINT64
+                   ? GCOL_DETAIL_PQ_ORDER_UNSIGNED
+                   : GCOL_DETAIL_PQ_ORDER_SIGNED;
+}
+
+static void we_free(we_col *c) {
+  free(c->store);
+  free(c->mask);
+  free(c->valid);
+  free(c->offsets);
+  free(c->chars);
+}
+
+/* The GPU encoder's page body of rows [begin, end) of `c`, made serially with its per-row
+ * functions; returns its size. */
+static int64_t we_page(const gcol_detail_pq_wcol *c, int64_t begin, int64_t end, uint8_t fill,
+                       uint8_t *out) {
+  int64_t const rows = end - begin;
+  int64_t nulls = 0, bytes = 0;
+  for (int64_t r = begin; r < end; ++r) {
+    if (!gcol_detail_pq_w_valid(c, r)) {
+      ++nulls;
+    } else if (c->kind == GCOL_DETAIL_PQ_W_STRING) {
+      bytes += gcol_detail_pq_w_count(c, r);
+    }
+  }
+  int64_t const levels = c->optional ? gcol_detail_pq_levels_size(rows, nulls) : 0;
+  int64_t const values = gcol_detail_pq_w_value_bytes(c, rows - nulls, bytes);
+  memset(out, fill, (size_t)(levels + values));
+  if (c->optional) {
+    int const hs = gcol_detail_pq_levels_header(rows, nulls, out);
+    if (nulls != 0 && nulls != rows) {
+      for (int64_t j = 0; j < (rows + 7) / 8; ++j) {
+        out[hs + j] = gcol_detail_pq_w_levels_byte(c, begin, rows, j);
+      }
+    }
+  }
+  int64_t slot = 0;
+  for (int64_t r = begin; r < end; ++r) {
+    if (!gcol_detail_pq_w_valid(c, r)) continue;
+    gcol_detail_pq_w_put_value(c, r, end, slot, out + levels);
+    slot += gcol_detail_pq_w_count(c, r);
+  }
+  return levels + values;
+}
+
+/* Levels of `rows` rows decoded from the body at `p` (4-byte prefix, then the runs). */
+static void we_levels(const uint8_t *p, int64_t rows, uint8_t *valid) {
+  uint32_t const n =
+      (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  gcol_detail_pq_rle r;
+  gcol_detail_pq_rle_init(&r, p + 4, p + 4 + n, 1);
+  for (int64_t i = 0; i < rows; ++i) {
+    uint32_t v = 9;
+    assert_true(gcol_detail_pq_rle_next(&r, &v));
+    valid[i] = (uint8_t)v;
+  }
+}
+
+static void we_compare(we_col *cols, int32_t k_count, int64_t n, int64_t per_group) {
+  gcol_detail_pq_host_column hc[16];
+  for (int32_t k = 0; k < k_count; ++k) hc[k] = cols[k].host;
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.row_group_rows = per_group;
+  uint8_t *file = NULL;
+  int64_t size = 0;
+  GCOL_TEST_OK(gcol_detail_parquet_write_host(hc, k_count, n, &opt, &file, &size));
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  uint8_t *mine = (uint8_t *)malloc(2 * 16 * GCOL_DETAIL_PQ_ROWS_PER_PAGE + 64);
+  uint8_t *lv = (uint8_t *)malloc(GCOL_DETAIL_PQ_ROWS_PER_PAGE);
+  assert_non_null(mine);
+  assert_non_null(lv);
+  int64_t at = 4;
+  int32_t g = 0;
+  for (int64_t r0 = 0; r0 < n; r0 += per_group, ++g) {
+    int64_t const r1 = r0 + per_group < n ? r0 + per_group : n;
+    for (int32_t k = 0; k < k_count; ++k) {
+      const gcol_detail_pq_wcol *w = &cols[k].w;
+      for (int64_t p0 = r0; p0 < r1; p0 += GCOL_DETAIL_PQ_ROWS_PER_PAGE) {
+        int64_t const p1 =
+            p0 + GCOL_DETAIL_PQ_ROWS_PER_PAGE < r1 ? p0 + GCOL_DETAIL_PQ_ROWS_PER_PAGE : r1;
+        gcol_detail_pq_page_header h;
+        int64_t hs = 0;
+        char err[128];
+        assert_true(gcol_detail_parquet_parse_page_header(file + at, size - at, &h, &hs, err,
+                                                          (int)sizeof err));
+        const uint8_t *body = file + at + hs;
+        at += hs + h.compressed_size;
+        assert_int_equal(h.num_values, p1 - p0);
+        int64_t const got = we_page(w, p0, p1, 0xee, mine);
+        /* every byte written: the same body over another fill */
+        assert_int_equal(we_page(w, p0, p1, 0x11, mine + got), got);
+        assert_memory_equal(mine, mine + got, (size_t)got);
+        int64_t host_levels = 0, my_levels = 0;
+        if (w->optional) {
+          host_levels = 4 + (int64_t)((uint32_t)body[0] | (uint32_t)body[1] << 8 |
+                                      (uint32_t)body[2] << 16 | (uint32_t)body[3] << 24);
+          my_levels = 4 + (int64_t)((uint32_t)mine[0] | (uint32_t)mine[1] << 8 |
+                                    (uint32_t)mine[2] << 16 | (uint32_t)mine[3] << 24);
+          we_levels(mine, p1 - p0, lv);
+          for (int64_t r = p0; r < p1; ++r) assert_int_equal(lv[r - p0], cols[k].valid[r]);
+        }
+        /* the values alike byte for byte; the whole body too when the levels are one run */
+        assert_int_equal(got - my_levels, h.uncompressed_size - host_levels);
+        assert_memory_equal(mine + my_levels, body + host_levels, (size_t)(got - my_levels));
+        int64_t page_nulls = 0;
+        for (int64_t r = p0; r < p1 && w->optional; ++r) page_nulls += !cols[k].valid[r];
+        if ((page_nulls == 0 || page_nulls == p1 - p0) && p1 - p0 >= 8) {
+          assert_int_equal(my_levels, host_levels);
+          assert_memory_equal(mine, body, (size_t)my_levels);
+        }
+      }
+      /* statistics: pages reduced in reverse, as a GPU may */
+      gcol_parquet_statistics st;
+      GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, g, k, &st));
+      int64_t mn = -1, mx = -1, nulls = 0;
+      for (int64_t r = r1 - 1; r >= r0; --r) {
+        if (!gcol_detail_pq_w_valid(w, r)) {
+          ++nulls;
+          continue;
+        }
+        if (gcol_detail_pq_w_is_nan(w, r)) continue;
+        mn = gcol_detail_pq_w_pick(w, mn, r, -1);
+        mx = gcol_detail_pq_w_pick(w, mx, r, 1);
+      }
+      assert_int_equal(st.null_count, nulls);
+      assert_int_equal(st.has_min_max, mn >= 0);
+      if (mn >= 0) {
+        uint8_t v[64];
+        assert_int_equal(st.min_size, gcol_detail_pq_w_stat_size(w, mn));
+        gcol_detail_pq_w_put_stat(w, mn, v);
+        assert_memory_equal(st.min, v, (size_t)st.min_size);
+        assert_int_equal(st.max_size, gcol_detail_pq_w_stat_size(w, mx));
+        gcol_detail_pq_w_put_stat(w, mx, v);
+        assert_memory_equal(st.max, v, (size_t)st.max_size);
+      }
+    }
+  }
+  free(mine);
+  free(lv);
+  gcol_parquet_metadata_free(md);
+  free(file);
+}
+
+static void test_gpu_writer_rows_on_the_host(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1406);
+  gcol_type_id const ids[] = {GCOL_INT8,      GCOL_INT16,   GCOL_INT32,  GCOL_INT64,
+                              GCOL_UINT8,     GCOL_UINT16,  GCOL_UINT32, GCOL_UINT64,
+                              GCOL_FLOAT32,   GCOL_FLOAT64, GCOL_BOOL8,  GCOL_TIMESTAMP_DAYS,
+                              GCOL_DECIMAL64, GCOL_STRING};
+  enum { K = sizeof ids / sizeof ids[0] };
+  int const nulls[] = {WE_NONE, WE_ALL_VALID, WE_ALL_NULL, WE_SOME};
+  for (size_t v = 0; v < sizeof nulls / sizeof nulls[0]; ++v) {
+    we_col cols[K];
+    for (int k = 0; k < K; ++k) we_make(&cols[k], ids[k], 1000, nulls[v], k % 3 * 13, &rng);
+    we_compare(cols, K, 1000, 300);
+    we_compare(cols, K, 1000, 7);
+    for (int k = 0; k < K; ++k) we_free(&cols[k]);
+  }
+  /* pages of 65536 rows and a short one, an all-null page, row groups across pages */
+  we_col big[4];
+  we_make(&big[0], GCOL_INT32, 150001, WE_SOME, 3, &rng);
+  we_make(&big[1], GCOL_STRING, 150001, WE_HEAD_NULL, 0, &rng);
+  we_make(&big[2], GCOL_BOOL8, 150001, WE_SOME, 31, &rng);
+  we_make(&big[3], GCOL_FLOAT64, 150001, WE_NONE, 0, &rng);
+  we_compare(big, 4, 150001, 100000);
+  we_compare(big, 4, 150001, 1 << 20);
+  for (int k = 0; k < 4; ++k) we_free(&big[k]);
+}
+
+/* ==== end of the GPU writer's host tests ==== */
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_thrift_round_trip),
@@ -1377,6 +1650,7 @@ int main(void) {
       cmocka_unit_test(test_writer_on_the_host),
       cmocka_unit_test(test_fuzz_footers_and_pages),
       cmocka_unit_test(test_fuzz_page_headers),
+      cmocka_unit_test(test_gpu_writer_rows_on_the_host), /* GPU writer (issue 14) */
   };
   return GCOL_TEST_RUN("parquet_host", tests);
 }

@@ -432,7 +432,8 @@ void gcol_parquet_write_options_init(gcol_parquet_write_options *options);
  *         ::GCOL_ERROR_UNSUPPORTED (also a codec the writer does not write, or whose library is
  *         not installed), ::GCOL_ERROR_OVERFLOW (a page over 2^31 - 1 bytes),
  *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
- * @note Synchronizes @p stream. The encoding runs on the host in this part.
+ * @note Synchronizes @p stream. Pages are encoded on the GPU; compression (options->codec)
+ *       runs on the host.
  */
 gcol_status gcol_parquet_write_buffer(gcol_table_view table,
                                       const gcol_parquet_write_options *options, void **data,

@@ -1,0 +1,382 @@
+/*
+ * Parquet pages encoded on the GPU (lib/io/parquet_write.c lays the file out and writes the
+ * Thrift headers and footer):
+ *
+ *   plan   a block per (column, page) counts the page's nulls and finds its min and max rows
+ *          (the host writer's order: NaN skipped, strings bytewise, ties to the first row);
+ *          a thread per (column, chunk) combines its pages. The host gets only these counts.
+ *   write  per column, a thread per row counts its PLAIN bytes (strings) or 1 (a valid row
+ *          of a nullable column), the shared int64 exclusive sum places the values, and a
+ *          thread per row writes its value at its page's body; a block per page writes the
+ *          definition levels (one RLE run or one bit-packed run, see
+ *          gcol_detail_pq_levels_header); the uploaded page headers and the chunks' min/max
+ *          values are scattered last. The output (headers and bodies in file order) comes to
+ *          the host in one copy, the statistics in another.
+ */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.cuh"
+#include "detail/scan.h"
+#include "gcol/bits.h"
+#include "internal/parquet.h"
+
+struct gcol_detail_pq_encoder {
+  gcol_stream stream;
+  int32_t num_columns;
+  int32_t num_pages;
+  int32_t num_chunks;
+  int64_t num_rows;
+  gcol_detail_pq_wcol *cols; /* host copy */
+  gcol_buffer *d_cols;       /* gcol_detail_pq_wcol[num_columns] */
+  gcol_buffer *d_pages;      /* gcol_detail_pq_wpage[num_pages] */
+  gcol_buffer *d_stats;      /* gcol_detail_pq_wstats[num_columns * num_chunks] */
+  gcol_buffer *d_chunk_pages;
+};
+
+namespace {
+
+typedef gcol_detail_pq_wcol wcol;
+
+#define PLAN_THREADS 256
+
+/* A block per (column, page): nulls, value bytes, min and max rows. */
+__global__ void plan_pages_smem_kernel(const wcol *cols, const gcol_detail_pq_wpage *pages,
+                                       int32_t num_pages, int64_t total,
+                                       gcol_detail_pq_wpage_info *info, int64_t *page_min,
+                                       int64_t *page_max) {
+  __shared__ int64_t s_nulls[PLAN_THREADS], s_min[PLAN_THREADS], s_max[PLAN_THREADS],
+      s_bytes[PLAN_THREADS];
+  for (int64_t b = blockIdx.x; b < total; b += gridDim.x) {
+    wcol const c = cols[b / num_pages];
+    gcol_detail_pq_wpage const pg = pages[b % num_pages];
+    int64_t nulls = 0, mn = -1, mx = -1, bytes = 0;
+    for (int64_t r = pg.begin + threadIdx.x; r < pg.end; r += blockDim.x) {
+      if (!gcol_detail_pq_w_valid(&c, r)) {
+        ++nulls;
+        continue;
+      }
+      if (c.kind == GCOL_DETAIL_PQ_W_STRING) bytes += gcol_detail_pq_w_count(&c, r);
+      if (gcol_detail_pq_w_is_nan(&c, r)) continue;
+      mn = gcol_detail_pq_w_pick(&c, mn, r, -1);
+      mx = gcol_detail_pq_w_pick(&c, mx, r, 1);
+    }
+    s_nulls[threadIdx.x] = nulls;
+    s_min[threadIdx.x] = mn;
+    s_max[threadIdx.x] = mx;
+    s_bytes[threadIdx.x] = bytes;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+      if ((int)threadIdx.x < half) {
+        int const o = threadIdx.x + half;
+        s_nulls[threadIdx.x] += s_nulls[o];
+        s_bytes[threadIdx.x] += s_bytes[o];
+        s_min[threadIdx.x] = gcol_detail_pq_w_pick(&c, s_min[threadIdx.x], s_min[o], -1);
+        s_max[threadIdx.x] = gcol_detail_pq_w_pick(&c, s_max[threadIdx.x], s_max[o], 1);
+      }
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+      int64_t const valid = pg.end - pg.begin - s_nulls[0];
+      gcol_detail_pq_wpage_info i;
+      i.nulls = s_nulls[0];
+      i.value_bytes = gcol_detail_pq_w_value_bytes(&c, valid, s_bytes[0]);
+      info[b] = i;
+      page_min[b] = s_min[0];
+      page_max[b] = s_max[0];
+    }
+    __syncthreads(); /* the shared arrays are reused by the next page */
+  }
+}
+
+/* A thread per (column, chunk): its pages combined. */
+__global__ void plan_chunks_kernel(const wcol *cols, const int32_t *chunk_pages, int32_t num_pages,
+                                   int32_t num_chunks, int64_t total,
+                                   const gcol_detail_pq_wpage_info *info, const int64_t *page_min,
+                                   const int64_t *page_max, gcol_detail_pq_wstats *stats) {
+  GCOL_DETAIL_GRID_LOOP(i, total) {
+    int64_t const k = i / num_chunks, g = i % num_chunks;
+    wcol const c = cols[k];
+    gcol_detail_pq_wstats s;
+    s.nulls = 0;
+    s.min_row = s.max_row = -1;
+    for (int32_t p = chunk_pages[g]; p < chunk_pages[g + 1]; ++p) {
+      int64_t const at = k * num_pages + p;
+      s.nulls += info[at].nulls;
+      s.min_row = gcol_detail_pq_w_pick(&c, s.min_row, page_min[at], -1);
+      s.max_row = gcol_detail_pq_w_pick(&c, s.max_row, page_max[at], 1);
+    }
+    s.min_size = gcol_detail_pq_w_stat_size(&c, s.min_row);
+    s.max_size = gcol_detail_pq_w_stat_size(&c, s.max_row);
+    stats[i] = s;
+  }
+}
+
+/* Whether a column's values are placed by the scan (else row - page begin is the slot). */
+bool needs_scan(const wcol &c) { return c.optional || c.kind == GCOL_DETAIL_PQ_W_STRING; }
+
+/* The scan's input: PLAIN bytes of a valid string row, or 1 for a valid row. */
+__global__ void count_kernel(wcol c, int64_t rows, int64_t *pos) {
+  GCOL_DETAIL_GRID_LOOP(r, rows + 1) {
+    int64_t n = 0;
+    if (r < rows && gcol_detail_pq_w_valid(&c, r)) {
+      n = gcol_detail_pq_w_count(&c, r);
+    }
+    pos[r] = n;
+  }
+}
+
+__device__ int32_t page_of(const gcol_detail_pq_wpage *pages, int32_t num_pages, int64_t r) {
+  int32_t lo = 0, hi = num_pages - 1;
+  while (lo < hi) {
+    int32_t const mid = lo + (hi - lo + 1) / 2;
+    if (pages[mid].begin <= r) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+/* A thread per row of one column: its value at its page's values. */
+__global__ void values_kernel(wcol c, int64_t rows, const gcol_detail_pq_wpage *pages,
+                              int32_t num_pages, const gcol_detail_pq_wplace *place,
+                              const int64_t *pos, uint8_t *out) {
+  GCOL_DETAIL_GRID_LOOP(r, rows) {
+    if (!gcol_detail_pq_w_valid(&c, r)) continue;
+    int32_t const p = page_of(pages, num_pages, r);
+    int64_t const begin = pages[p].begin, end = pages[p].end;
+    int64_t const slot = pos != NULL ? pos[r] - pos[begin] : r - begin;
+    uint8_t *const dst = out + place[p].body_at + place[p].levels_size;
+    gcol_detail_pq_w_put_value(&c, r, end, slot, dst);
+  }
+}
+
+/* A block per page of one nullable column: its definition levels. */
+__global__ void levels_kernel(wcol c, const gcol_detail_pq_wpage *pages, int32_t num_pages,
+                              const gcol_detail_pq_wplace *place,
+                              const gcol_detail_pq_wpage_info *info, uint8_t *out) {
+  for (int64_t p = blockIdx.x; p < num_pages; p += gridDim.x) {
+    int64_t const begin = pages[p].begin, rows = pages[p].end - begin;
+    int64_t const nulls = info[p].nulls;
+    uint8_t *const dst = out + place[p].body_at;
+    uint8_t head[16];
+    int const hs = gcol_detail_pq_levels_header(rows, nulls, head);
+    for (int i = threadIdx.x; i < hs; i += blockDim.x) dst[i] = head[i];
+    if (nulls == 0 || nulls == rows) continue;
+    for (int64_t j = threadIdx.x; j < (rows + 7) / 8; j += blockDim.x) {
+      dst[hs + j] = gcol_detail_pq_w_levels_byte(&c, begin, rows, j);
+    }
+  }
+}
+
+/* A thread per page of every column: its uploaded header. */
+__global__ void headers_kernel(const gcol_detail_pq_wplace *place, int64_t total,
+                               const uint8_t *headers, uint8_t *out) {
+  GCOL_DETAIL_GRID_LOOP(i, total) {
+    gcol_detail_pq_wplace const w = place[i];
+    for (int64_t b = 0; b < w.header_size; ++b) out[w.header_at + b] = headers[w.header_src + b];
+  }
+}
+
+/* A thread per (column, chunk): its min then max value's bytes. */
+__global__ void stats_kernel(const wcol *cols, int32_t num_chunks, int64_t total,
+                             const gcol_detail_pq_wstats *stats, const int64_t *stat_at,
+                             uint8_t *out) {
+  GCOL_DETAIL_GRID_LOOP(i, total) {
+    wcol const c = cols[i / num_chunks];
+    gcol_detail_pq_wstats const s = stats[i];
+    if (s.min_row >= 0) gcol_detail_pq_w_put_stat(&c, s.min_row, out + stat_at[i]);
+    if (s.max_row >= 0) gcol_detail_pq_w_put_stat(&c, s.max_row, out + stat_at[i] + s.min_size);
+  }
+}
+
+#define LAUNCH(kernel, count)                                                                 \
+  kernel<<<gcol_detail_grid_size((count), GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0, \
+           (cudaStream_t)stream>>>
+
+/* Blocks of a block-per-item launch over `n` items (n > 0). */
+unsigned int blocks_for(int64_t n) {
+  return (unsigned int)(n < GCOL_DETAIL_MAX_GRID_BLOCKS ? n : GCOL_DETAIL_MAX_GRID_BLOCKS);
+}
+
+}  // namespace
+
+extern "C" void gcol_detail_parquet_encoder_free(gcol_detail_pq_encoder *enc) {
+  if (enc == NULL) return;
+  gcol_buffer_free(enc->d_cols);
+  gcol_buffer_free(enc->d_pages);
+  gcol_buffer_free(enc->d_stats);
+  gcol_buffer_free(enc->d_chunk_pages);
+  free(enc->cols);
+  free(enc);
+}
+
+extern "C" gcol_status gcol_detail_parquet_encode_plan(
+    const gcol_detail_pq_wcol *cols, int32_t num_columns, const gcol_detail_pq_wpage *pages,
+    int32_t num_pages, const int32_t *chunk_pages, int32_t num_chunks,
+    gcol_detail_pq_wpage_info *info, gcol_detail_pq_wstats *stats, gcol_stream stream,
+    gcol_detail_pq_encoder **out) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  gcol_detail_pq_encoder *enc = NULL;
+  gcol_buffer *d_info = NULL, *d_minmax = NULL;
+  int64_t const cells = (int64_t)num_columns * num_pages;
+  int64_t const chunk_cells = (int64_t)num_columns * num_chunks;
+  *out = NULL;
+  GCOL_DETAIL_CHECK(num_columns > 0 && num_pages > 0 && num_chunks > 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "nothing to encode");
+  enc = (gcol_detail_pq_encoder *)calloc(1, sizeof *enc);
+  GCOL_DETAIL_CHECK(enc != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  enc->stream = stream;
+  enc->num_columns = num_columns;
+  enc->num_pages = num_pages;
+  enc->num_chunks = num_chunks;
+  enc->num_rows = pages[num_pages - 1].end;
+  enc->cols = (gcol_detail_pq_wcol *)malloc((size_t)num_columns * sizeof *cols);
+  GCOL_DETAIL_CHECK(enc->cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  memcpy(enc->cols, cols, (size_t)num_columns * sizeof *cols);
+  GCOL_DETAIL_TRY(gcol_buffer_create_copy(cols, (size_t)num_columns * sizeof *cols, stream, NULL,
+                                          &enc->d_cols));
+  GCOL_DETAIL_TRY(gcol_buffer_create_copy(pages, (size_t)num_pages * sizeof *pages, stream, NULL,
+                                          &enc->d_pages));
+  GCOL_DETAIL_TRY(gcol_buffer_create_copy(chunk_pages, (size_t)(num_chunks + 1) * sizeof(int32_t),
+                                          stream, NULL, &enc->d_chunk_pages));
+  GCOL_DETAIL_TRY(
+      gcol_buffer_create((size_t)chunk_cells * sizeof *stats, stream, NULL, &enc->d_stats));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)cells * sizeof *info, stream, NULL, &d_info));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)cells * 2 * sizeof(int64_t), stream, NULL, &d_minmax));
+  {
+    const wcol *dc = (const wcol *)enc->d_cols->data;
+    gcol_detail_pq_wpage_info *di = (gcol_detail_pq_wpage_info *)d_info->data;
+    int64_t *const mn = (int64_t *)d_minmax->data;
+    plan_pages_smem_kernel<<<blocks_for(cells), PLAN_THREADS, 0, s>>>(
+        dc, (const gcol_detail_pq_wpage *)enc->d_pages->data, num_pages, cells, di, mn, mn + cells);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    LAUNCH(plan_chunks_kernel, chunk_cells)
+    (dc, (const int32_t *)enc->d_chunk_pages->data, num_pages, num_chunks, chunk_cells, di, mn,
+     mn + cells, (gcol_detail_pq_wstats *)enc->d_stats->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemcpyAsync(info, d_info->data, (size_t)cells * sizeof *info, cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(
+      stats, enc->d_stats->data, (size_t)chunk_cells * sizeof *stats, cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  *out = enc;
+  enc = NULL;
+done:
+  gcol_buffer_free(d_info);
+  gcol_buffer_free(d_minmax);
+  gcol_detail_parquet_encoder_free(enc);
+  return status;
+}
+
+/* Column k's levels and values into `out`; `pos` has room for rows + 1 counts. */
+static gcol_status write_column(gcol_detail_pq_encoder *enc, int32_t k,
+                                const gcol_detail_pq_wplace *d_place,
+                                const gcol_detail_pq_wpage_info *d_info, int64_t *pos,
+                                uint8_t *out) {
+  gcol_status status = GCOL_OK;
+  gcol_stream const stream = enc->stream;
+  cudaStream_t const s = (cudaStream_t)stream;
+  wcol const c = enc->cols[k];
+  int64_t const rows = enc->num_rows;
+  const gcol_detail_pq_wpage *pages = (const gcol_detail_pq_wpage *)enc->d_pages->data;
+  const gcol_detail_pq_wplace *place = d_place + (int64_t)k * enc->num_pages;
+  bool const scan = needs_scan(c);
+  if (scan) {
+    LAUNCH(count_kernel, rows + 1)(c, rows, pos);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(pos, pos, rows + 1, stream));
+  }
+  if (c.optional) {
+    levels_kernel<<<blocks_for(enc->num_pages), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+        c, pages, enc->num_pages, place, d_info + (int64_t)k * enc->num_pages, out);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  LAUNCH(values_kernel, rows)(c, rows, pages, enc->num_pages, place, scan ? pos : NULL, out);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+done:
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_parquet_encode_stats(gcol_detail_pq_encoder *enc,
+                                                        const int64_t *stat_at, int64_t stats_size,
+                                                        uint8_t *host_stats) {
+  gcol_status status = GCOL_OK;
+  gcol_stream const stream = enc->stream;
+  cudaStream_t const s = (cudaStream_t)stream;
+  gcol_buffer *d_stat_at = NULL, *d_stats_out = NULL;
+  int64_t const chunk_cells = (int64_t)enc->num_columns * enc->num_chunks;
+  if (stats_size <= 0) return GCOL_OK;
+  GCOL_DETAIL_TRY(gcol_buffer_create_copy(stat_at, (size_t)chunk_cells * sizeof(int64_t), stream,
+                                          NULL, &d_stat_at));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)stats_size, stream, NULL, &d_stats_out));
+  LAUNCH(stats_kernel, chunk_cells)
+  ((const wcol *)enc->d_cols->data, enc->num_chunks, chunk_cells,
+   (const gcol_detail_pq_wstats *)enc->d_stats->data, (const int64_t *)d_stat_at->data,
+   (uint8_t *)d_stats_out->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(host_stats, d_stats_out->data, (size_t)stats_size,
+                                       cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+done:
+  gcol_buffer_free(d_stat_at);
+  gcol_buffer_free(d_stats_out);
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
+                                                        const gcol_detail_pq_wplace *place,
+                                                        const gcol_detail_pq_wpage_info *info,
+                                                        const uint8_t *headers,
+                                                        int64_t header_bytes, int64_t out_size,
+                                                        uint8_t *host_out) {
+  gcol_status status = GCOL_OK;
+  gcol_stream const stream = enc->stream;
+  cudaStream_t const s = (cudaStream_t)stream;
+  gcol_buffer *d_place = NULL, *d_info = NULL, *d_headers = NULL, *d_pos = NULL, *d_out = NULL;
+  int64_t const cells = (int64_t)enc->num_columns * enc->num_pages;
+  bool any_scan = false;
+  for (int32_t k = 0; k < enc->num_columns; ++k) any_scan = any_scan || needs_scan(enc->cols[k]);
+  GCOL_DETAIL_TRY(
+      gcol_buffer_create_copy(place, (size_t)cells * sizeof *place, stream, NULL, &d_place));
+  GCOL_DETAIL_TRY(
+      gcol_buffer_create_copy(info, (size_t)cells * sizeof *info, stream, NULL, &d_info));
+  if (header_bytes > 0) {
+    GCOL_DETAIL_TRY(
+        gcol_buffer_create_copy(headers, (size_t)header_bytes, stream, NULL, &d_headers));
+  }
+  if (any_scan) {
+    GCOL_DETAIL_TRY(
+        gcol_buffer_create((size_t)(enc->num_rows + 1) * sizeof(int64_t), stream, NULL, &d_pos));
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(out_size > 0 ? out_size : 1), stream, NULL, &d_out));
+  for (int32_t k = 0; k < enc->num_columns; ++k) {
+    GCOL_DETAIL_TRY(write_column(enc, k, (const gcol_detail_pq_wplace *)d_place->data,
+                                 (const gcol_detail_pq_wpage_info *)d_info->data,
+                                 d_pos != NULL ? (int64_t *)d_pos->data : NULL,
+                                 (uint8_t *)d_out->data));
+  }
+  if (header_bytes > 0) {
+    LAUNCH(headers_kernel, cells)
+    ((const gcol_detail_pq_wplace *)d_place->data, cells, (const uint8_t *)d_headers->data,
+     (uint8_t *)d_out->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  if (out_size > 0) {
+    GCOL_DETAIL_CUDA_TRY(
+        cudaMemcpyAsync(host_out, d_out->data, (size_t)out_size, cudaMemcpyDeviceToHost, s));
+  }
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+done:
+  gcol_buffer_free(d_place);
+  gcol_buffer_free(d_info);
+  gcol_buffer_free(d_headers);
+  gcol_buffer_free(d_pos);
+  gcol_buffer_free(d_out);
+  return status;
+}
