@@ -17,8 +17,11 @@
  * block per page for the RLE runs and one pinned copy of the chunks.
  *
  * Usage: bench_parquet [scale_shift]  (a positive shift divides the rows by 2^shift).
+ * GCOL_BENCH_PARQUET_FILE, when set, names a file that receives gcol's file (the peer script
+ * reads it with libcudf too: row parquet_read_plain_gcol_file).
  */
 #include <cuda_runtime.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +104,14 @@ static void bench_parquet(int64_t n, gcol_stream stream) {
   GCOL_BENCH_CHECK(cudaMallocHost(&c.file, (size_t)c.file_size));
   memcpy(c.file, file, (size_t)c.file_size);
   gcol_parquet_buffer_free(file);
+  const char *path = getenv("GCOL_BENCH_PARQUET_FILE"); /* for the peer: libcudf reads it too */
+  if (path != NULL) {
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(c.file, 1, (size_t)c.file_size, f) != (size_t)c.file_size) {
+      fprintf(stderr, "bench_parquet: could not write %s\n", path);
+    }
+    if (f != NULL) fclose(f);
+  }
   int32_t last = 0;
   GCOL_BENCH_CHECK(cudaMemcpy(&last, strings.offsets + n, 4, cudaMemcpyDeviceToHost));
   c.table_bytes = (size_t)n * (8 + 8 + 4 + 4) + (size_t)last + (size_t)gcol_bit_num_words(n) * 4;

@@ -299,6 +299,24 @@ def parquet():
 
     run("parquet_read_plain", read)
 
+    path = os.environ.get("GCOL_BENCH_PARQUET_FILE")  # gcol's own file (bench_parquet wrote it)
+    if path and os.path.isfile(path):
+        with open(path, "rb") as f:
+            gdata = f.read()
+
+        def read_gcol():
+            ptr = _pin(gdata)
+            try:
+                opts = plc.io.parquet.ParquetReaderOptions.builder(
+                    plc.io.SourceInfo([gdata])).build()
+                ms = timed(lambda: plc.io.parquet.read_parquet(opts))
+            finally:
+                _unpin(ptr)
+            emit("parquet_read_plain_gcol_file", n, ms, f"gcol's file {len(gdata) / 1e9:.3f} GB "
+                 f"from host bytes ({'pinned' if ptr is not None else 'pageable'})")
+
+        run("parquet_read_plain_gcol_file", read_gcol)
+
 
 def csv():
     # bench_csv.cu's rows: CSV text of 2^22 rows (int64, float64, strings of 8..24 bytes, bool),
