@@ -277,6 +277,11 @@ typedef struct gcol_detail_pq_column_plan {
   gcol_detail_pq_where *dict_where;
   int64_t num_dict_entries;
   bool has_delta; /* some page is DELTA_BINARY_PACKED: values decoded into 64-bit words */
+  /* pqread: where the plan's byte space [0, num_bytes) lives on the host, in order */
+  int32_t num_segments;
+  int32_t segment_cap;
+  struct gcol_detail_pq_segment *segments;
+  int64_t owned_bytes; /* bytes used in plan->bytes (== num_bytes unless chunks are borrowed) */
 } gcol_detail_pq_column_plan;
 
 /* Reads the chunks of leaf `column` in the `row_groups` given (bytes into host memory), scans
@@ -286,6 +291,36 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                                             const int32_t *row_groups, int32_t num_row_groups,
                                             gcol_detail_pq_column_plan *plan);
 void gcol_detail_parquet_plan_free(gcol_detail_pq_column_plan *plan);
+
+/* ---- pqread: reading many columns at once, chunks borrowed from a host buffer ---- */
+
+/* A piece of a plan's byte space: `size` bytes at plan offset `begin`, found at `src` (the
+ * caller's buffer, borrowed) or, when src is NULL, at plan->bytes + owned. */
+typedef struct gcol_detail_pq_segment {
+  int64_t begin;
+  int64_t size;
+  const uint8_t *src;
+  int64_t owned;
+} gcol_detail_pq_segment;
+
+/* gcol_detail_parquet_plan_column, but an UNCOMPRESSED chunk of a file that is the host buffer
+ * `data` (non-NULL) is not copied: its segment points into `data` and plan->bytes holds only
+ * decompressed pages (such a plan is for the GPU decode, not the host decode). */
+gcol_status gcol_detail_parquet_plan_column_borrow(const gcol_detail_pq_file *file,
+                                                   const uint8_t *data,
+                                                   const gcol_parquet_metadata *md, int32_t column,
+                                                   const int32_t *row_groups,
+                                                   int32_t num_row_groups,
+                                                   gcol_detail_pq_column_plan *plan);
+
+/* Decodes planned columns on the GPU with their bytes gathered in one device buffer and a
+ * constant number of synchronizations; `borrowed`: the host buffer the plans borrow from (or
+ * NULL), copied to the device straight from where it is when it is page-locked. */
+gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_column_plan *plans,
+                                               int32_t num_plans, const void *borrowed,
+                                               const char *file_name, gcol_stream stream,
+                                               gcol_mr *mr, gcol_column **out);
+/* ---- end pqread ---- */
 
 /* Decodes a planned column on the GPU (kernels/io/parquet_decode.cu). */
 gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_column_plan *plan,
@@ -423,6 +458,77 @@ GCOL_HD_INLINE bool gcol_detail_pq_rle_next(gcol_detail_pq_rle *r, uint32_t *out
   --r->left;
   return true;
 }
+
+/* ---- pqread: the hybrid stream run by run, for decoders that expand runs in parallel ---- */
+
+/* One run of an RLE/bit-packed hybrid stream. */
+typedef struct gcol_detail_pq_run {
+  int64_t count;  /* values it yields as gcol_detail_pq_rle_next would (0: none) */
+  int64_t offset; /* packed: the byte offset of its bits */
+  uint32_t value; /* RLE: its value */
+  bool packed;
+  bool last; /* a packed run cut by the stream's end: the stream yields nothing after it */
+} gcol_detail_pq_run;
+
+/* Reads the run whose header is at bytes[*at] in a stream ending at bytes[end] and moves *at
+ * past it; false where gcol_detail_pq_rle_next would fail on it (no header or RLE value). A
+ * bit-packed run of g groups is skipped by g * bit_width bytes. */
+GCOL_HD_INLINE bool gcol_detail_pq_rle_run(const uint8_t *bytes, int64_t *at, int64_t end,
+                                           int bit_width, gcol_detail_pq_run *out) {
+  int64_t p = *at;
+  uint64_t header = 0;
+  int shift = 0;
+  for (;;) {
+    if (p >= end || shift > 35) return false;
+    uint8_t const b = bytes[p++];
+    header |= (uint64_t)(b & 0x7f) << shift;
+    shift += 7;
+    if ((b & 0x80) == 0) break;
+  }
+  out->offset = p;
+  out->value = 0;
+  out->last = false;
+  if (header & 1) {
+    int64_t const groups = (int64_t)(header >> 1);
+    int64_t const avail = end - p;
+    int64_t const need = groups * bit_width;
+    int64_t const run_bytes = need < avail ? need : avail;
+    int64_t const full = groups * 8;
+    int64_t const fit = bit_width == 0 ? full : run_bytes * 8 / bit_width;
+    out->packed = true;
+    out->count = fit < full ? fit : full; /* value i needs bits up to (i + 1) * bit_width */
+    out->last = out->count < full;
+    p += run_bytes;
+  } else {
+    int const nbytes = (bit_width + 7) / 8;
+    if (end - p < nbytes) return false;
+    uint32_t v = 0;
+    for (int i = 0; i < nbytes; ++i) v |= (uint32_t)bytes[p + i] << (8 * i);
+    p += nbytes;
+    out->packed = false;
+    out->value = v;
+    out->count = (int64_t)(header >> 1);
+  }
+  *at = p;
+  return true;
+}
+
+/* Value `index` of a bit-packed run whose bits start at `run` (gcol_detail_pq_rle_run's
+ * count bounds index, so every byte read is inside the run). */
+GCOL_HD_INLINE uint32_t gcol_detail_pq_unpack(const uint8_t *run, int64_t index, int bit_width) {
+  if (bit_width == 0) return 0;
+  int64_t const bit = index * bit_width;
+  int64_t const last = bit + bit_width;
+  uint64_t v = 0;
+  int got = 0;
+  for (int64_t byte = bit / 8; byte * 8 < last; ++byte) {
+    v |= (uint64_t)run[byte] << got;
+    got += 8;
+  }
+  v >>= bit % 8;
+  return bit_width == 32 ? (uint32_t)v : (uint32_t)(v & ((1ull << bit_width) - 1));
+}
+/* ---- end pqread ---- */
 
 /* Bits needed for values up to `max`. */
 GCOL_HD_INLINE int gcol_detail_pq_bit_width(uint32_t max) {

@@ -235,6 +235,73 @@ static void test_rle_decoder(void **state) {
   }
 }
 
+/* pqread: the run-by-run reading the GPU decoders use (gcol_detail_pq_rle_run, then values
+ * unpacked by index, as kernels/io/parquet_decode.cu expands a batch) yields exactly the
+ * values gcol_detail_pq_rle_next yields, and fails at the same value, on written streams, cut
+ * streams and random bytes. */
+static int64_t expand_by_runs(const uint8_t *p, int64_t size, int bw, int64_t count,
+                              uint32_t *out) {
+  int64_t at = 0, covered = 0;
+  bool done = false;
+  while (covered < count && !done) {
+    gcol_detail_pq_run r;
+    if (!gcol_detail_pq_rle_run(p, &at, size, bw, &r)) break;
+    for (int64_t i = 0; i < r.count && covered + i < count; ++i) {
+      out[covered + i] = r.packed ? gcol_detail_pq_unpack(p + r.offset, i, bw) : r.value;
+    }
+    covered += r.count;
+    done = r.last;
+  }
+  return covered < count ? covered : count;
+}
+
+static void check_runs_like_next(const uint8_t *p, int64_t size, int bw, int64_t count) {
+  uint32_t *a = (uint32_t *)malloc((size_t)(count > 0 ? count : 1) * sizeof *a);
+  uint32_t *b = (uint32_t *)malloc((size_t)(count > 0 ? count : 1) * sizeof *b);
+  gcol_detail_pq_rle r;
+  gcol_detail_pq_rle_init(&r, p, p + size, bw);
+  int64_t got = 0;
+  while (got < count && gcol_detail_pq_rle_next(&r, &a[got])) ++got;
+  int64_t const runs = expand_by_runs(p, size, bw, count, b);
+  if (runs != got) fail_msg("width %d: %lld values by runs, %lld by next", bw, (long long)runs,
+                            (long long)got);
+  for (int64_t i = 0; i < got; ++i) {
+    if (a[i] != b[i]) fail_msg("width %d value %lld: %u != %u", bw, (long long)i, b[i], a[i]);
+  }
+  free(a);
+  free(b);
+}
+
+static void test_rle_runs(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(43);
+  for (int round = 0; round < 200; ++round) {
+    int const bw = round % 33;
+    int64_t const n = gcol_test_rng_range(&rng, 1, 4000);
+    uint32_t *values = (uint32_t *)malloc((size_t)n * sizeof *values);
+    uint32_t const mask = bw == 32 ? 0xffffffffu : (uint32_t)((1ull << bw) - 1);
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t const x = gcol_test_rng_next(&rng);
+      values[i] = (x & 3) != 0 && i > 0 ? values[i - 1] : (uint32_t)(x >> 13) & mask;
+    }
+    uint8_t *enc = NULL;
+    int64_t const size = pqb_rle_encode(values, n, bw, &enc);
+    check_runs_like_next(enc, size, bw, n);
+    check_runs_like_next(enc, size, bw, n + 20); /* asks past the stream */
+    int64_t const cut = gcol_test_rng_range(&rng, 0, size);
+    check_runs_like_next(enc, cut, bw, n); /* cut short */
+    if (size > 0) { /* a flipped byte */
+      enc[gcol_test_rng_range(&rng, 0, size - 1)] ^= (uint8_t)(1u << (round % 8));
+      check_runs_like_next(enc, size, bw, n);
+    }
+    free(enc);
+    free(values);
+    uint8_t noise[64];
+    for (size_t i = 0; i < sizeof noise; ++i) noise[i] = (uint8_t)gcol_test_rng_next(&rng);
+    check_runs_like_next(noise, (int64_t)sizeof noise, bw, 3000);
+  }
+}
+
 /* ------------------------------------------------------------------ test files */
 
 /* ------------------------------------------------------------------ metadata */
@@ -1365,6 +1432,7 @@ int main(void) {
       cmocka_unit_test(test_thrift_round_trip),
       cmocka_unit_test(test_thrift_limits),
       cmocka_unit_test(test_rle_decoder),
+      cmocka_unit_test(test_rle_runs),
       cmocka_unit_test(test_metadata_from_buffer_file_and_source),
       cmocka_unit_test(test_pages_decoded_on_the_host),
       cmocka_unit_test(test_bad_files),
