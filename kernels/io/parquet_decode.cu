@@ -754,9 +754,9 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   int64_t *h_small = NULL;
   bool copies_pending = false;
   int64_t total = 0, pages_total = 0, small = 0;
+  for (int32_t c = 0; c < C; ++c) out[c] = NULL;
   bool const pinned = is_pinned(borrowed);
   GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  for (int32_t c = 0; c < C; ++c) out[c] = NULL;
   /* layout: every column's bytes, then its page and dictionary tables */
   for (int32_t c = 0; c < C; ++c) {
     cols[c].bytes_at = total;

@@ -621,8 +621,9 @@ static void make_big(big_data *d) {
   for (int64_t i = 0; i < BIG; ++i) {
     uint64_t const r = next_random(&x);
     d->ints[i] = i * 7 - 3;
-    d->codes[i] = (int64_t)(r % 1000);
-    d->bits[i] = i < 50000 ? (i / 3) % 2 : (int64_t)(r >> 40) & 1;
+    /* RLE runs of 9 indices and of 10 booleans (thousands a page), then bit-packed ones */
+    d->codes[i] = i < 60000 ? (i / 9) % 1000 : (int64_t)(r % 1000);
+    d->bits[i] = i < 50000 ? (i / 10) % 2 : (int64_t)(r >> 40) & 1;
     if (i < 40000) {
       if (run == run_len) {
         v ^= 1;
