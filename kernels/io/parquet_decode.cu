@@ -42,7 +42,6 @@ namespace {
 
 constexpr int kBlock = 256;  /* threads of the page and row passes */
 constexpr int kItems = 8;    /* consecutive rows per thread in a levels tile */
-constexpr int kRuns = 256;   /* run headers per batch */
 constexpr int kStage = 8192; /* page bytes staged per step of a byte-array walk */
 constexpr int kWalk = 2048;  /* most values walked per step (a value takes >= 4 bytes) */
 constexpr int kTile = 1024;  /* rows per block of a row pass */
@@ -83,65 +82,10 @@ __device__ void note_error(unsigned long long *first, int64_t at, int code) {
 
 /* ---- hybrid streams: run headers in batches, values expanded by the block ---- */
 
-struct runs_smem {
-  int64_t first[kRuns + 1]; /* value index where each run starts; first[n] ends the batch */
-  int64_t data[kRuns];      /* packed: offset of its bits; RLE: its value */
-  bool packed[kRuns];
-  int32_t n;
-  int64_t at;      /* next header */
-  int64_t covered; /* values of the runs read so far */
-  bool done;       /* the stream yields no more values */
-};
-
-/* Thread 0: the next batch of runs, up to `count` values. */
-__device__ void fill_runs(const uint8_t *bytes, int64_t end, int bw, int64_t count, runs_smem &s) {
-  int32_t n = 0;
-  s.first[0] = s.covered;
-  while (n < kRuns && s.covered < count && !s.done) {
-    gcol_detail_pq_run r;
-    if (!gcol_detail_pq_rle_run(bytes, &s.at, end, bw, &r)) {
-      s.done = true;
-      break;
-    }
-    if (r.count > 0) {
-      s.data[n] = r.packed ? r.offset : (int64_t)r.value;
-      s.packed[n] = r.packed;
-      s.first[n] = s.covered;
-      s.covered += r.count;
-      ++n;
-    }
-    if (r.last) s.done = true;
-  }
-  s.first[n] = s.covered;
-  s.n = n;
-}
-
-/* The run of the batch holding value i (s.first[0] <= i < s.first[s.n]). */
-__device__ int32_t run_of(const runs_smem &s, int64_t i) {
-  int32_t lo = 0, hi = s.n - 1;
-  while (lo < hi) {
-    int32_t const mid = lo + (hi - lo + 1) / 2;
-    if (s.first[mid] <= i) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return lo;
-}
-
-__device__ uint32_t run_value(const uint8_t *bytes, int bw, const runs_smem &s, int32_t r,
-                              int64_t i) {
-  if (!s.packed[r]) return (uint32_t)s.data[r];
-  return gcol_detail_pq_unpack(bytes + s.data[r], i - s.first[r], bw);
-}
+typedef gcol_detail_pq_runs runs_smem;
 
 __device__ void runs_begin(runs_smem &s, int64_t at) {
-  if (threadIdx.x == 0) {
-    s.at = at;
-    s.covered = 0;
-    s.done = false;
-  }
+  if (threadIdx.x == 0) gcol_detail_pq_runs_begin(&s, at);
 }
 
 /* Definition levels of a page into valid bytes and slots (every row written); returns the
@@ -156,7 +100,7 @@ __device__ void levels_block(const col_args &a, const gcol_detail_pq_page &pg, r
   runs_begin(s, pg.def_begin);
   __syncthreads();
   while (row0 < pg.num_rows) {
-    if (threadIdx.x == 0) fill_runs(a.bytes, pg.def_end, bw, pg.num_rows, s);
+    if (threadIdx.x == 0) gcol_detail_pq_runs_fill(&s, a.bytes, pg.def_end, bw, pg.num_rows);
     __syncthreads();
     int64_t end = s.first[s.n] < pg.num_rows ? s.first[s.n] : pg.num_rows;
     bool const has_values = end > row0;
@@ -168,13 +112,13 @@ __device__ void levels_block(const col_args &a, const gcol_detail_pq_page &pg, r
       int64_t const mine = t0 + (int64_t)threadIdx.x * kItems;
       uint8_t v[kItems];
       int32_t count = 0;
-      int32_t r = has_values && mine < end ? run_of(s, mine) : 0;
+      int32_t r = has_values && mine < end ? gcol_detail_pq_runs_find(&s, mine) : 0;
       for (int j = 0; j < kItems; ++j) {
         int64_t const i = mine + j;
         v[j] = 0;
         if (i >= end || !has_values) continue;
         while (r + 1 < s.n && s.first[r + 1] <= i) ++r;
-        uint32_t const level = run_value(a.bytes, bw, s, r, i);
+        uint32_t const level = gcol_detail_pq_runs_value(&s, a.bytes, bw, r, i);
         if (level > (uint32_t)a.max_def) note_error(first_error, i, GCOL_DETAIL_PQ_E_LEVEL_RANGE);
         v[j] = level == (uint32_t)a.max_def;
         count += v[j];
@@ -205,7 +149,7 @@ __device__ void indices_block(const uint8_t *bytes, int64_t begin, int64_t end, 
   runs_begin(s, begin);
   __syncthreads();
   while (i0 < count) {
-    if (threadIdx.x == 0) fill_runs(bytes, end, bw, count, s);
+    if (threadIdx.x == 0) gcol_detail_pq_runs_fill(&s, bytes, end, bw, count);
     __syncthreads();
     int64_t const stop = s.first[s.n] < count ? s.first[s.n] : count;
     if (stop <= i0) {
@@ -213,7 +157,7 @@ __device__ void indices_block(const uint8_t *bytes, int64_t begin, int64_t end, 
       break; /* uniform: every thread read the same stop */
     }
     for (int64_t i = i0 + threadIdx.x; i < stop; i += kBlock) {
-      uint32_t const v = run_value(bytes, bw, s, run_of(s, i), i);
+      uint32_t const v = gcol_detail_pq_runs_value(&s, bytes, bw, gcol_detail_pq_runs_find(&s, i), i);
       if (dict_size >= 0 && (int64_t)v >= dict_size) {
         note_error(first_error, i, GCOL_DETAIL_PQ_E_DICT_INDEX);
       }
@@ -252,27 +196,11 @@ __device__ bool walk_block(const uint8_t *bytes, int64_t begin, int64_t end, int
     __syncthreads();
     if (threadIdx.x == 0) {
       int64_t at = base;
-      int32_t m = 0;
-      while (m < kWalk && k + m < count) {
-        if (stop - at < 4) { /* the length is not staged: the next step starts there */
-          if (stop == end) s.fail = true;
-          break;
-        }
-        const uint8_t *q = s.stage + (at - base);
-        uint32_t const n = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
-                           (uint32_t)q[3] << 24;
-        at += 4;
-        if ((uint64_t)n > (uint64_t)(end - at)) {
-          s.fail = true;
-          break;
-        }
-        s.off[m] = (uint32_t)(at - begin);
-        s.len[m] = (int32_t)n;
-        at += n;
-        ++m;
-      }
+      bool fail = false;
+      s.m = gcol_detail_pq_walk_step(s.stage, base, stop, end, begin, count - k, kWalk, s.off,
+                                     s.len, &at, &fail);
       s.at = at;
-      s.m = m;
+      s.fail = fail;
     }
     __syncthreads();
     int32_t const m = s.m;

@@ -528,6 +528,105 @@ GCOL_HD_INLINE uint32_t gcol_detail_pq_unpack(const uint8_t *run, int64_t index,
   v >>= bit % 8;
   return bit_width == 32 ? (uint32_t)v : (uint32_t)(v & ((1ull << bit_width) - 1));
 }
+
+/* A batch of runs read by one thread for a block to expand (kernels/io/parquet_decode.cu
+ * keeps it in shared memory; the host tests drive it the same way). */
+#define GCOL_DETAIL_PQ_RUNS 256
+typedef struct gcol_detail_pq_runs {
+  int64_t first[GCOL_DETAIL_PQ_RUNS + 1]; /* value index of each run; first[n] ends the batch */
+  int64_t data[GCOL_DETAIL_PQ_RUNS];      /* packed: offset of its bits; RLE: its value */
+  bool packed[GCOL_DETAIL_PQ_RUNS];
+  int32_t n;
+  int64_t at;      /* next header */
+  int64_t covered; /* values of the runs read so far */
+  bool done;       /* the stream yields no more values */
+} gcol_detail_pq_runs;
+
+GCOL_HD_INLINE void gcol_detail_pq_runs_begin(gcol_detail_pq_runs *s, int64_t at) {
+  s->at = at;
+  s->covered = 0;
+  s->done = false;
+}
+
+/* The next batch: runs up to `count` values (fewer when the stream ends; zero-count runs are
+ * left out, so first[] increases strictly). */
+GCOL_HD_INLINE void gcol_detail_pq_runs_fill(gcol_detail_pq_runs *s, const uint8_t *bytes,
+                                             int64_t end, int bit_width, int64_t count) {
+  int32_t n = 0;
+  s->first[0] = s->covered;
+  while (n < GCOL_DETAIL_PQ_RUNS && s->covered < count && !s->done) {
+    gcol_detail_pq_run r;
+    if (!gcol_detail_pq_rle_run(bytes, &s->at, end, bit_width, &r)) {
+      s->done = true;
+      break;
+    }
+    if (r.count > 0) {
+      s->data[n] = r.packed ? r.offset : (int64_t)r.value;
+      s->packed[n] = r.packed;
+      s->first[n] = s->covered;
+      s->covered += r.count;
+      ++n;
+    }
+    if (r.last) s->done = true;
+  }
+  s->first[n] = s->covered;
+  s->n = n;
+}
+
+/* The run of the batch holding value i (first[0] <= i < first[n]). */
+GCOL_HD_INLINE int32_t gcol_detail_pq_runs_find(const gcol_detail_pq_runs *s, int64_t i) {
+  int32_t lo = 0, hi = s->n - 1;
+  while (lo < hi) {
+    int32_t const mid = lo + (hi - lo + 1) / 2;
+    if (s->first[mid] <= i) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+/* Value i, in run r of the batch. */
+GCOL_HD_INLINE uint32_t gcol_detail_pq_runs_value(const gcol_detail_pq_runs *s,
+                                                  const uint8_t *bytes, int bit_width, int32_t r,
+                                                  int64_t i) {
+  if (!s->packed[r]) return (uint32_t)s->data[r];
+  return gcol_detail_pq_unpack(bytes + s->data[r], i - s->first[r], bit_width);
+}
+
+/* One step of a byte-array walk over staged bytes: stage[0, stop - base) holds bytes[base,
+ * stop) of values that end by `end`; from *at (>= base) reads up to `most` values (`left` are
+ * wanted), their offsets from `begin` into off[] and lengths into len[]. Stops where a length
+ * is not staged (*fail when the stage reached `end`) or runs past `end` (*fail). Returns the
+ * values read; *at moves past them. */
+GCOL_HD_INLINE int32_t gcol_detail_pq_walk_step(const uint8_t *stage, int64_t base, int64_t stop,
+                                                int64_t end, int64_t begin, int64_t left,
+                                                int32_t most, uint32_t *off, int32_t *len,
+                                                int64_t *at, bool *fail) {
+  int64_t p = *at;
+  int32_t m = 0;
+  while (m < most && m < left) {
+    if (stop - p < 4) {
+      if (stop == end) *fail = true;
+      break;
+    }
+    const uint8_t *q = stage + (p - base);
+    uint32_t const n =
+        (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    p += 4;
+    if ((uint64_t)n > (uint64_t)(end - p)) {
+      *fail = true;
+      break;
+    }
+    off[m] = (uint32_t)(p - begin);
+    len[m] = (int32_t)n;
+    p += n;
+    ++m;
+  }
+  *at = p;
+  return m;
+}
 /* ---- end pqread ---- */
 
 /* Bits needed for values up to `max`. */
