@@ -13,7 +13,7 @@
  * Each row also prints GB/s of file bytes and of decoded (column) bytes. The reader scans page
  * headers on the host (no copy of a buffer's uncompressed chunks), copies all the columns'
  * chunks to the device at once (from the pinned file directly, the page tables through one
- * pinned staging buffer), decodes a page per block (run headers by one thread, values
+ * staging buffer), decodes a page per block (run headers by one thread, values
  * expanded by the block; byte-array lengths walked in shared memory) and synchronizes twice
  * per read (page errors and valid counts; string totals).
  *

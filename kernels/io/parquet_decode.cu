@@ -4,7 +4,8 @@
  *
  *   0. upload: every column's bytes and page tables in one device buffer; bytes borrowed from
  *      a page-locked source buffer are copied from where they are, the rest (decompressed
- *      pages, pageable sources, the tables) gathered once into one pinned staging buffer.
+ *      pages, pageable sources, the tables) gathered once into one staging buffer (pinned
+ *      from 1 MiB: below that, page-locking costs more than it saves).
  *   1. page pass, a block per page (dictionary pages likewise): definition levels, then the
  *      values' own stream. RLE/bit-packed hybrid streams (levels, dictionary indices, RLE
  *      booleans): thread 0 reads only the run headers, a batch of them into shared memory (a
@@ -45,6 +46,7 @@ constexpr int kItems = 8;    /* consecutive rows per thread in a levels tile */
 constexpr int kStage = 8192; /* page bytes staged per step of a byte-array walk */
 constexpr int kWalk = 2048;  /* most values walked per step (a value takes >= 4 bytes) */
 constexpr int kTile = 1024;  /* rows per block of a row pass */
+constexpr int64_t kPinnedStaging = 1 << 20; /* staging bytes worth page-locking */
 
 /* One column's device arrays for the passes. */
 struct col_args {
@@ -679,6 +681,7 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   col_state *cols = (col_state *)calloc((size_t)(C > 0 ? C : 1), sizeof *cols);
   gcol_buffer *d_all = NULL, *d_small = NULL;
   uint8_t *staging = NULL;
+  bool staging_pinned = false;
   int64_t *h_small = NULL;
   bool copies_pending = false;
   int64_t total = 0, pages_total = 0, small = 0;
@@ -700,8 +703,14 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_all));
   {
     int64_t const staged = staged_bytes(plans, C, pinned);
-    if (staged > 0) {
+    /* page-locking costs more than it saves below a few pages (the page tables of a pinned
+     * source): a small staging buffer stays pageable */
+    if (staged >= kPinnedStaging) {
       GCOL_DETAIL_CUDA_TRY(cudaHostAlloc((void **)&staging, (size_t)staged, cudaHostAllocDefault));
+      staging_pinned = true;
+    } else if (staged > 0) {
+      staging = (uint8_t *)malloc((size_t)staged);
+      GCOL_DETAIL_CHECK(staging != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     copies_pending = true;
     GCOL_DETAIL_TRY(upload(plans, C, pinned, cols, (uint8_t *)d_all->data, staging, s));
@@ -769,7 +778,11 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   }
 done:
   if (copies_pending) (void)cudaStreamSynchronize(s); /* the staging buffer is still read */
-  if (staging != NULL) (void)cudaFreeHost(staging);
+  if (staging_pinned) {
+    (void)cudaFreeHost(staging);
+  } else {
+    free(staging);
+  }
   if (status != GCOL_OK) {
     for (int32_t c = 0; c < C; ++c) {
       gcol_column_free(out[c]);
