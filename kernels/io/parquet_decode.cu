@@ -307,7 +307,9 @@ __global__ void __launch_bounds__(kBlock) pages_smem_kernel(col_args a) {
   int64_t nvalid = pg.num_rows;
   if (a.max_def > 0) levels_block(a, pg, s.runs, &first_error, &nvalid);
   __syncthreads();
-  if (first_error == ULLONG_MAX) values_block(a, pg, nvalid, s, &first_error);
+  bool const levels_ok = first_error == ULLONG_MAX;
+  __syncthreads(); /* every thread has read it before values_block may change it */
+  if (levels_ok) values_block(a, pg, nvalid, s, &first_error);
   __syncthreads();
   if (threadIdx.x == 0) {
     bool const ok = first_error == ULLONG_MAX;
