@@ -159,7 +159,8 @@ __device__ void indices_block(const uint8_t *bytes, int64_t begin, int64_t end, 
       break; /* uniform: every thread read the same stop */
     }
     for (int64_t i = i0 + threadIdx.x; i < stop; i += kBlock) {
-      uint32_t const v = gcol_detail_pq_runs_value(&s, bytes, bw, gcol_detail_pq_runs_find(&s, i), i);
+      uint32_t const v =
+          gcol_detail_pq_runs_value(&s, bytes, bw, gcol_detail_pq_runs_find(&s, i), i);
       if (dict_size >= 0 && (int64_t)v >= dict_size) {
         note_error(first_error, i, GCOL_DETAIL_PQ_E_DICT_INDEX);
       }
@@ -344,8 +345,8 @@ __global__ void fixed_kernel(col_args a, int out_width, uint8_t *out) {
         } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
           v = (uint64_t)a.pos[pg.first_row + k]; /* the output width keeps the low bytes */
         } else {
-          v = gcol_detail_pq_plain_value(a.bytes, a.dicts[pg.dict].begin,
-                                         a.index[pg.first_row + k], a.physical_type);
+          v = gcol_detail_pq_plain_value(a.bytes, a.dicts[pg.dict].begin, a.index[pg.first_row + k],
+                                         a.physical_type);
         }
       }
       uint8_t *dst = out + row * out_width;
@@ -514,8 +515,8 @@ int64_t staged_bytes(const gcol_detail_pq_column_plan *plans, int32_t n, bool pi
   return total;
 }
 
-gcol_status upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned,
-                   col_state *cols, uint8_t *device, uint8_t *staging, cudaStream_t s) {
+gcol_status upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned, col_state *cols,
+                   uint8_t *device, uint8_t *staging, cudaStream_t s) {
   gcol_status status = GCOL_OK;
   uploader u = {device, staging, 0, 0, 0, 0, s};
   for (int32_t c = 0; c < n; ++c) {
@@ -523,7 +524,8 @@ gcol_status upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinn
     for (int32_t i = 0; i < p->num_segments; ++i) {
       gcol_detail_pq_segment const g = p->segments[i];
       const uint8_t *src = g.src != NULL ? g.src : p->bytes + g.owned;
-      GCOL_DETAIL_CUDA_TRY(put(&u, cols[c].bytes_at + g.begin, src, g.size, g.src != NULL && pinned));
+      GCOL_DETAIL_CUDA_TRY(
+          put(&u, cols[c].bytes_at + g.begin, src, g.size, g.src != NULL && pinned));
     }
     GCOL_DETAIL_CUDA_TRY(put(&u, cols[c].pages_at, p->pages,
                              (int64_t)p->num_pages * (int64_t)sizeof(gcol_detail_pq_page), false));
@@ -674,9 +676,8 @@ done:
 
 extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_column_plan *plans,
                                                           int32_t num_plans, const void *borrowed,
-                                                          const char *file_name,
-                                                          gcol_stream stream, gcol_mr *mr,
-                                                          gcol_column **out) {
+                                                          const char *file_name, gcol_stream stream,
+                                                          gcol_mr *mr, gcol_column **out) {
   gcol_status status = GCOL_OK;
   cudaStream_t const s = (cudaStream_t)stream;
   int32_t const C = num_plans;
@@ -697,9 +698,11 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   }
   for (int32_t c = 0; c < C; ++c) {
     cols[c].pages_at = total;
-    total = align_up(total + (int64_t)plans[c].num_pages * (int64_t)sizeof(gcol_detail_pq_page), 16);
+    total =
+        align_up(total + (int64_t)plans[c].num_pages * (int64_t)sizeof(gcol_detail_pq_page), 16);
     cols[c].dicts_at = total;
-    total = align_up(total + (int64_t)plans[c].num_dicts * (int64_t)sizeof(gcol_detail_pq_dict), 16);
+    total =
+        align_up(total + (int64_t)plans[c].num_dicts * (int64_t)sizeof(gcol_detail_pq_dict), 16);
     pages_total += plans[c].num_pages;
   }
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_all));
@@ -732,8 +735,8 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
       page_at += plans[c].num_pages;
     }
     /* the page errors and valid counts of every column, before any row pass trusts them */
-    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(h_small, dsm, (size_t)(C + pages_total) * 8,
-                                         cudaMemcpyDeviceToHost, s));
+    GCOL_DETAIL_CUDA_TRY(
+        cudaMemcpyAsync(h_small, dsm, (size_t)(C + pages_total) * 8, cudaMemcpyDeviceToHost, s));
     GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
     copies_pending = false;
     for (int32_t c = 0; c < C; ++c) {

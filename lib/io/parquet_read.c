@@ -191,8 +191,8 @@ typedef struct plan_ctx {
   const gcol_parquet_column_info *info;
   int32_t page_cap;
   int32_t dict_cap;
-  int64_t bytes_cap; /* plan->bytes' allocation (plan->owned_bytes are used) */
-  int32_t codec;     /* the chunk's */
+  int64_t bytes_cap;   /* plan->bytes' allocation (plan->owned_bytes are used) */
+  int32_t codec;       /* the chunk's */
   const uint8_t *data; /* the file as a host buffer whose uncompressed chunks are borrowed */
 } plan_ctx;
 
@@ -844,13 +844,12 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
                                                sizeof *plans);
   GCOL_DETAIL_CHECK(plans != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   for (int32_t i = 0; i < num_columns; ++i) {
-    GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_borrow(file, data, md, columns[i],
-                                                           groups + first_group,
-                                                           (int32_t)(last_group - first_group),
-                                                           &plans[i]));
+    GCOL_DETAIL_TRY(
+        gcol_detail_parquet_plan_column_borrow(file, data, md, columns[i], groups + first_group,
+                                               (int32_t)(last_group - first_group), &plans[i]));
   }
-  GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns(plans, num_columns, data, md->name, stream,
-                                                     mr, outputs));
+  GCOL_DETAIL_TRY(
+      gcol_detail_parquet_decode_columns(plans, num_columns, data, md->name, stream, mr, outputs));
   GCOL_DETAIL_TRY(gcol_table_make(outputs, num_columns, &table));
   for (int32_t i = 0; i < num_columns; ++i) outputs[i] = NULL;
   {

@@ -821,10 +821,14 @@ static void test_allocation_failures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      GCOL_TEST_GPU(test_read_every_type),          GCOL_TEST_GPU(test_projection_and_row_groups),
-      GCOL_TEST_GPU(test_read_file_and_source),     GCOL_TEST_GPU(test_empty_and_all_null),
-      GCOL_TEST_GPU(test_corrupt_pages_on_the_gpu), GCOL_TEST_GPU(test_write_and_read_back),
-      GCOL_TEST_GPU(test_allocation_failures),      GCOL_TEST_GPU(test_read_compressed),
+      GCOL_TEST_GPU(test_read_every_type),
+      GCOL_TEST_GPU(test_projection_and_row_groups),
+      GCOL_TEST_GPU(test_read_file_and_source),
+      GCOL_TEST_GPU(test_empty_and_all_null),
+      GCOL_TEST_GPU(test_corrupt_pages_on_the_gpu),
+      GCOL_TEST_GPU(test_write_and_read_back),
+      GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_read_compressed),
       GCOL_TEST_GPU(test_parallel_big_pages),
       GCOL_TEST_GPU(test_parallel_long_strings_and_tiny_pages),
   };

@@ -263,8 +263,8 @@ static void check_runs_like_next(const uint8_t *p, int64_t size, int bw, int64_t
   int64_t got = 0;
   while (got < count && gcol_detail_pq_rle_next(&r, &a[got])) ++got;
   int64_t const runs = expand_by_runs(p, size, bw, count, b);
-  if (runs != got) fail_msg("width %d: %lld values by runs, %lld by next", bw, (long long)runs,
-                            (long long)got);
+  if (runs != got)
+    fail_msg("width %d: %lld values by runs, %lld by next", bw, (long long)runs, (long long)got);
   for (int64_t i = 0; i < got; ++i) {
     if (a[i] != b[i]) fail_msg("width %d value %lld: %u != %u", bw, (long long)i, b[i], a[i]);
   }
@@ -290,7 +290,7 @@ static void test_rle_runs(void **state) {
     check_runs_like_next(enc, size, bw, n + 20); /* asks past the stream */
     int64_t const cut = gcol_test_rng_range(&rng, 0, size);
     check_runs_like_next(enc, cut, bw, n); /* cut short */
-    if (size > 0) { /* a flipped byte */
+    if (size > 0) {                        /* a flipped byte */
       enc[gcol_test_rng_range(&rng, 0, size - 1)] ^= (uint8_t)(1u << (round % 8));
       check_runs_like_next(enc, size, bw, n);
     }
@@ -357,15 +357,17 @@ static void test_levels_by_batches(void **state) {
       if (mode == 3 && (x & 0xfff) == 0) levels[i] = (uint32_t)max_def + 1;
     }
     uint8_t *enc = NULL;
-    int64_t const size = pqb_rle_encode(levels, n, gcol_detail_pq_bit_width((uint32_t)max_def),
-                                        &enc);
+    int64_t const size =
+        pqb_rle_encode(levels, n, gcol_detail_pq_bit_width((uint32_t)max_def), &enc);
     if (round % 5 == 4 && size > 0) enc[gcol_test_rng_range(&rng, 0, size - 1)] ^= 0x5a;
     gcol_detail_pq_page pg;
     memset(&pg, 0, sizeof pg);
     pg.num_rows = n + (round % 7 == 6 ? 30 : 0); /* more rows than levels: truncated */
     pg.def_end = round % 11 == 10 ? gcol_test_rng_range(&rng, 0, size) : size;
-    uint8_t *va = (uint8_t *)malloc((size_t)pg.num_rows), *vb = (uint8_t *)malloc((size_t)pg.num_rows);
-    int32_t *sa = (int32_t *)malloc((size_t)pg.num_rows * 4), *sb = (int32_t *)malloc((size_t)pg.num_rows * 4);
+    uint8_t *va = (uint8_t *)malloc((size_t)pg.num_rows),
+            *vb = (uint8_t *)malloc((size_t)pg.num_rows);
+    int32_t *sa = (int32_t *)malloc((size_t)pg.num_rows * 4),
+            *sb = (int32_t *)malloc((size_t)pg.num_rows * 4);
     int64_t na = -1, nb = -1;
     int const ca = gcol_detail_pq_decode_levels(enc, pg, max_def, va, sa, &na);
     int const cb = levels_by_batches(enc, pg, max_def, vb, sb, &nb);
@@ -400,7 +402,7 @@ static void test_walk_by_stages(void **state) {
       size += 4 + n;
       ++count;
     }
-    if (round % 3 == 1) size = gcol_test_rng_range(&rng, 0, size); /* cut */
+    if (round % 3 == 1) size = gcol_test_rng_range(&rng, 0, size);          /* cut */
     if (round % 3 == 2) buf[gcol_test_rng_range(&rng, 0, size - 1)] = 0xff; /* a huge length */
     int64_t const want = count + (round % 4 == 3 ? 1 : 0);
     int64_t *pa = (int64_t *)calloc((size_t)want, 8), *pb = (int64_t *)calloc((size_t)want, 8);
@@ -414,8 +416,8 @@ static void test_walk_by_stages(void **state) {
     while (k < want && !fail) {
       int64_t const base = at;
       int64_t const stop = size - base < stage ? size : base + stage;
-      int32_t const m = gcol_detail_pq_walk_step(buf + base, base, stop, size, 0, want - k, 16,
-                                                 off, len, &at, &fail);
+      int32_t const m = gcol_detail_pq_walk_step(buf + base, base, stop, size, 0, want - k, 16, off,
+                                                 len, &at, &fail);
       for (int32_t j = 0; j < m; ++j) {
         pb[k + j] = off[j];
         lb[k + j] = len[j];
