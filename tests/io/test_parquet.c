@@ -790,6 +790,45 @@ static void test_parallel_long_strings_and_tiny_pages(void **state) {
   free(store);
 }
 
+/* Errors of the parallel decoders: a PLAIN byte array whose length runs past its page (page
+ * 1 of a column in pages of 300), a dictionary entry whose length runs past the dictionary
+ * page; each named with its page. */
+static void test_parallel_corrupt_strings(void **state) {
+  (void)state;
+  make_data(17);
+  pqb_column c = col_base("s", GCOL_PARQUET_BYTE_ARRAY);
+  c.strings = pq_data.strings;
+  c.rows_per_page = 300;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 1;
+  f.columns = &c;
+  f.num_rows = ROWS;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  gcol_detail_pq_page_header h;
+  int64_t body = page_body(file, size, 1, &h); /* a required column: the values start there */
+  file[body + 3] = 0x7f;                       /* the first length becomes > 2 GB */
+  gcol_table *t = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "page 1"));
+  assert_non_null(strstr(gcol_last_error(), "values end"));
+  free(file);
+
+  c.dictionary = true;
+  file = pqb_build(&f, &size);
+  body = page_body(file, size, 0, &h); /* the dictionary page */
+  file[body + 3] = 0x7f;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "page 0"));
+  assert_non_null(strstr(gcol_last_error(), "dictionary page holds fewer"));
+  free(file);
+}
+
 typedef struct alloc_ctx {
   const uint8_t *file;
   int64_t size;
@@ -831,6 +870,7 @@ int main(void) {
       GCOL_TEST_GPU(test_read_compressed),
       GCOL_TEST_GPU(test_parallel_big_pages),
       GCOL_TEST_GPU(test_parallel_long_strings_and_tiny_pages),
+      GCOL_TEST_GPU(test_parallel_corrupt_strings),
   };
   return GCOL_TEST_RUN_GPU("parquet", tests);
 }
