@@ -4,7 +4,10 @@
  * pages v1 and v2, several row groups and pages) read from a buffer, a file and a callback
  * source into tables and compared value by value with the data written; column projection by
  * index and name, row-group selection; empty and all-null columns; errors found on the GPU
- * (a page whose levels end early) and on the host; allocation failures. The files pyarrow
+ * (a page whose levels end early) and on the host; allocation failures; the block-per-page
+ * decoders at sizes that cross their run batches, shared-memory stages and tiles (pages of
+ * thousands of runs, all-null, no-null and one-row pages, > 65536-row dictionary pages, 100 KB
+ * strings, a pinned source) and their errors. The files pyarrow
  * writes are checked by test_parquet_python.py (suite clients).
  */
 #define _POSIX_C_SOURCE 200809L
