@@ -12,9 +12,11 @@
  *                        cudaMemcpyAsync of the table's bytes device to pinned host.
  *
  * Each row also prints GB/s of file bytes and of decoded (column) bytes. The reader scans page
- * headers on the host, copies the chunks to the device (pageable) and decodes each page with
- * one thread (levels, then values), so its figure is far from the floor: the next steps are a
- * block per page for the RLE runs and one pinned copy of the chunks.
+ * headers on the host (no copy of a buffer's uncompressed chunks), copies all the columns'
+ * chunks to the device at once (from the pinned file directly, the page tables through one
+ * staging buffer), decodes a page per block (run headers by one thread, values
+ * expanded by the block; byte-array lengths walked in shared memory) and synchronizes twice
+ * per read (page errors and valid counts; string totals).
  *
  * Usage: bench_parquet [scale_shift]  (a positive shift divides the rows by 2^shift).
  * GCOL_BENCH_PARQUET_FILE, when set, names a file that receives gcol's file (the peer script

@@ -1,30 +1,73 @@
 /*
- * Parquet pages decoded on the GPU (the plan comes from lib/io/parquet_read.c):
+ * Parquet pages decoded on the GPU (the plans come from lib/io/parquet_read.c), all the
+ * columns of a read together:
  *
- *   1. page passes, one thread per page (or dictionary page), each running the host-tested
- *      decoders of lib/internal/parquet.h: dictionary entries; definition levels into a
- *      valid byte and a value slot per row; then the values' own stream (dictionary indices,
- *      RLE booleans, byte-array positions) into per-row arrays. Levels are a pass apart from
- *      values. A page error is recorded in one word (the first wins) and reported by the host
- *      after one synchronization, naming the row group and page.
- *   2. row passes, one thread per row: fixed-width values written at the output width, or
- *      string lengths -> offsets (exclusive sum) -> chars; the null mask packed from the
- *      valid bytes.
+ *   0. upload: every column's bytes and page tables in one device buffer; bytes borrowed from
+ *      a page-locked source buffer are copied from where they are, the rest (decompressed
+ *      pages, pageable sources, the tables) gathered once into one staging buffer (pinned
+ *      from 1 MiB: below that, page-locking costs more than it saves).
+ *   1. page pass, a block per page (dictionary pages likewise): definition levels, then the
+ *      values' own stream. RLE/bit-packed hybrid streams (levels, dictionary indices, RLE
+ *      booleans): thread 0 reads only the run headers, a batch of them into shared memory (a
+ *      bit-packed run is skipped by its byte count), then the block expands the batch's values
+ *      in parallel (each value unpacked by its index); levels become a valid byte and a slot
+ *      (index among the page's non-null values) by a block-wide exclusive sum. PLAIN byte
+ *      arrays: the page is staged through shared memory in chunks and thread 0 walks the
+ *      lengths there, the block then writing the positions coalesced. DELTA encodings keep
+ *      the serial decoders of lib/internal/parquet.h on thread 0. A page error is one word
+ *      per column (the first failing page wins); one synchronization reads the errors and the
+ *      pages' valid counts for every column.
+ *   2. row passes, a block per (page, tile of rows), so no row searches for its page:
+ *      fixed-width values at the output width, or string sizes -> offsets (the shared
+ *      exclusive sum; a second synchronization reads every string column's total) -> chars
+ *      (a warp per row); the null mask packed from the valid bytes with warp ballots.
  *
- * Serial decoding within a page is the simple first step: it is in bounds by construction
- * (the decoders never leave their page's byte range) and parallel across pages; a
- * block-per-page decoder of the RLE runs is the next step for speed.
+ * The decoders stay in bounds for corrupt input as the host-tested ones do: a run's count is
+ * what its bytes hold (gcol_detail_pq_rle_run), a byte array's length is checked against its
+ * page's end; errors are the same codes at the same first failing value.
  */
 #include <cuda_runtime.h>
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common.cuh"
 #include "detail/gather.h"
 #include "detail/scan.h"
 #include "gcol/bitmask.h"
-#include "gcol/indexalator.h"
+#include "gcol/device/block.cuh"
 #include "internal/parquet.h"
 
 namespace {
+
+constexpr int kBlock = 256;  /* threads of the page and row passes */
+constexpr int kItems = 8;    /* consecutive rows per thread in a levels tile */
+constexpr int kStage = 8192; /* page bytes staged per step of a byte-array walk */
+constexpr int kWalk = 2048;  /* most values walked per step (a value takes >= 4 bytes) */
+constexpr int kTile = 1024;  /* rows per block of a row pass */
+constexpr int64_t kPinnedStaging = 1 << 20; /* staging bytes worth page-locking */
+
+/* One column's device arrays for the passes. */
+struct col_args {
+  const uint8_t *bytes;
+  const gcol_detail_pq_page *pages;
+  const gcol_detail_pq_dict *dicts;
+  int32_t num_pages;
+  int32_t num_dicts;
+  int32_t physical_type;
+  int32_t type_length;
+  int32_t max_def;
+  uint8_t *valid; /* NULL when max_def is 0: every row valid, slot = row in page */
+  int32_t *slot;
+  int32_t *index; /* dictionary indices, RLE booleans */
+  int64_t *pos;   /* byte-array positions; DELTA values */
+  int32_t *len;
+  int64_t *dpos; /* dictionary byte arrays */
+  int32_t *dlen;
+  int64_t *num_valid; /* per page */
+  unsigned long long *error;
+};
 
 /* error word: code << 32 | is_dict << 31 | index */
 __device__ void record_error(unsigned long long *error, int code, bool is_dict, int64_t index) {
@@ -34,322 +77,735 @@ __device__ void record_error(unsigned long long *error, int code, bool is_dict, 
   atomicCAS(error, 0ull, word);
 }
 
-__global__ void dict_kernel(const uint8_t *bytes, const gcol_detail_pq_dict *dicts,
-                            int32_t num_dicts, int32_t physical_type, int32_t type_length,
-                            int64_t *dpos, int32_t *dlen, unsigned long long *error) {
-  GCOL_DETAIL_GRID_LOOP(d, num_dicts) {
-    gcol_detail_pq_dict const dict = dicts[d];
-    int const code = gcol_detail_pq_decode_dict(bytes, dict, physical_type, type_length,
-                                                dpos + dict.first_entry, dlen + dict.first_entry);
-    if (code != GCOL_DETAIL_PQ_E_OK) record_error(error, code, true, d);
-  }
+/* A page's first error: the failing value (or row) and its code, the lowest value winning. */
+__device__ void note_error(unsigned long long *first, int64_t at, int code) {
+  atomicMin(first, ((unsigned long long)at << 4) | (unsigned long long)code);
 }
 
-__global__ void levels_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pages,
-                              int32_t num_pages, int32_t max_def, uint8_t *valid, int32_t *slot,
-                              int64_t *num_valid, unsigned long long *error) {
-  GCOL_DETAIL_GRID_LOOP(p, num_pages) {
-    gcol_detail_pq_page const pg = pages[p];
-    int64_t nvalid = 0;
-    int const code = gcol_detail_pq_decode_levels(bytes, pg, max_def, valid + pg.first_row,
-                                                  slot + pg.first_row, &nvalid);
-    num_valid[p] = code == GCOL_DETAIL_PQ_E_OK ? nvalid : 0;
-    if (code != GCOL_DETAIL_PQ_E_OK) record_error(error, code, false, p);
-  }
+/* ---- hybrid streams: run headers in batches, values expanded by the block ---- */
+
+typedef gcol_detail_pq_runs runs_smem;
+
+__device__ void runs_begin(runs_smem &s, int64_t at) {
+  if (threadIdx.x == 0) gcol_detail_pq_runs_begin(&s, at);
 }
 
-__global__ void values_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pages,
-                              int32_t num_pages, const gcol_detail_pq_dict *dicts,
-                              int32_t physical_type, int32_t type_length, const int64_t *num_valid,
-                              int32_t *index, int64_t *pos, int32_t *len,
-                              unsigned long long *error) {
-  GCOL_DETAIL_GRID_LOOP(p, num_pages) {
-    gcol_detail_pq_page const pg = pages[p];
-    int64_t const dict_size = pg.dict >= 0 ? dicts[pg.dict].num_values : 0;
-    int const code = gcol_detail_pq_decode_values(
-        bytes, pg, physical_type, type_length, num_valid[p], dict_size, index + pg.first_row,
-        pos == NULL ? NULL : pos + pg.first_row, len == NULL ? NULL : len + pg.first_row);
-    if (code != GCOL_DETAIL_PQ_E_OK) record_error(error, code, false, p);
-  }
-}
-
-/* The page holding `row`: the last page whose first row is <= row. */
-__device__ int32_t page_of(const gcol_detail_pq_page *pages, int32_t num_pages, int64_t row) {
-  int32_t lo = 0, hi = num_pages - 1;
-  while (lo < hi) {
-    int32_t const mid = lo + (hi - lo + 1) / 2;
-    if (pages[mid].first_row <= row) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
+/* Definition levels of a page into valid bytes and slots (every row written); returns the
+ * valid count through *nvalid, errors through first_error. */
+__device__ void levels_block(const col_args &a, const gcol_detail_pq_page &pg, runs_smem &s,
+                             unsigned long long *first_error, int64_t *nvalid) {
+  int const bw = gcol_detail_pq_bit_width((uint32_t)a.max_def);
+  uint8_t *valid = a.valid + pg.first_row;
+  int32_t *slot = a.slot + pg.first_row;
+  int64_t carry = 0;
+  int64_t row0 = 0;
+  runs_begin(s, pg.def_begin);
+  __syncthreads();
+  while (row0 < pg.num_rows) {
+    if (threadIdx.x == 0) gcol_detail_pq_runs_fill(&s, a.bytes, pg.def_end, bw, pg.num_rows);
+    __syncthreads();
+    int64_t end = s.first[s.n] < pg.num_rows ? s.first[s.n] : pg.num_rows;
+    bool const has_values = end > row0;
+    if (!has_values) { /* the stream ended: the rest are rows without a level */
+      if (threadIdx.x == 0) note_error(first_error, row0, GCOL_DETAIL_PQ_E_LEVELS_TRUNCATED);
+      end = pg.num_rows;
     }
+    for (int64_t t0 = row0; t0 < end; t0 += (int64_t)kBlock * kItems) {
+      int64_t const mine = t0 + (int64_t)threadIdx.x * kItems;
+      uint8_t v[kItems];
+      int32_t count = 0;
+      int32_t r = has_values && mine < end ? gcol_detail_pq_runs_find(&s, mine) : 0;
+      for (int j = 0; j < kItems; ++j) {
+        int64_t const i = mine + j;
+        v[j] = 0;
+        if (i >= end || !has_values) continue;
+        while (r + 1 < s.n && s.first[r + 1] <= i) ++r;
+        uint32_t const level = gcol_detail_pq_runs_value(&s, a.bytes, bw, r, i);
+        if (level > (uint32_t)a.max_def) note_error(first_error, i, GCOL_DETAIL_PQ_E_LEVEL_RANGE);
+        v[j] = level == (uint32_t)a.max_def;
+        count += v[j];
+      }
+      int32_t total = 0;
+      int32_t k = (int32_t)carry + gcol_block_exclusive_sum_i32(count, &total);
+      for (int j = 0; j < kItems; ++j) {
+        int64_t const i = mine + j;
+        if (i >= end) break;
+        valid[i] = v[j];
+        slot[i] = k;
+        k += v[j];
+      }
+      carry += total;
+    }
+    row0 = end;
+    __syncthreads(); /* the batch is read before thread 0 refills it */
   }
-  return lo;
+  *nvalid = carry;
 }
 
-__global__ void fixed_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pages,
-                             int32_t num_pages, const gcol_detail_pq_dict *dicts,
-                             int32_t physical_type, int32_t type_length, const uint8_t *valid,
-                             const int32_t *slot, const int32_t *index, const int64_t *delta,
-                             const int64_t *num_valid, int64_t n, int out_width, uint8_t *out) {
-  GCOL_DETAIL_GRID_LOOP(row, n) {
-    uint64_t v = 0, hi = 0;
-    if (valid[row]) {
-      int32_t const p = page_of(pages, num_pages, row);
-      gcol_detail_pq_page const pg = pages[p];
-      int64_t const k = slot[row];
-      if (physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) { /* decimals: PLAIN or dict */
-        bool const plain = pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN;
-        gcol_detail_pq_flba_value(bytes, plain ? pg.values_begin : dicts[pg.dict].begin,
-                                  plain ? k : index[pg.first_row + k], type_length, &v, &hi);
-      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
-        v = gcol_detail_pq_plain_value(bytes, pg.values_begin, k, physical_type);
-      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL) {
-        v = (uint64_t)index[pg.first_row + k];
-      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_SPLIT) {
-        v = gcol_detail_pq_split_value(bytes, pg.values_begin, k, num_valid[p], physical_type);
-      } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
-        v = (uint64_t)delta[pg.first_row + k]; /* the output width keeps the low bytes */
+/* `count` values of a hybrid stream into out[0, count) (dictionary indices checked against
+ * dict_size when it is >= 0). */
+__device__ void indices_block(const uint8_t *bytes, int64_t begin, int64_t end, int bw,
+                              int64_t count, int64_t dict_size, int32_t *out, runs_smem &s,
+                              unsigned long long *first_error) {
+  int64_t i0 = 0;
+  runs_begin(s, begin);
+  __syncthreads();
+  while (i0 < count) {
+    if (threadIdx.x == 0) gcol_detail_pq_runs_fill(&s, bytes, end, bw, count);
+    __syncthreads();
+    int64_t const stop = s.first[s.n] < count ? s.first[s.n] : count;
+    if (stop <= i0) {
+      if (threadIdx.x == 0) note_error(first_error, i0, GCOL_DETAIL_PQ_E_VALUES_TRUNCATED);
+      break; /* uniform: every thread read the same stop */
+    }
+    for (int64_t i = i0 + threadIdx.x; i < stop; i += kBlock) {
+      uint32_t const v =
+          gcol_detail_pq_runs_value(&s, bytes, bw, gcol_detail_pq_runs_find(&s, i), i);
+      if (dict_size >= 0 && (int64_t)v >= dict_size) {
+        note_error(first_error, i, GCOL_DETAIL_PQ_E_DICT_INDEX);
+      }
+      out[i] = (int32_t)v;
+    }
+    i0 = stop;
+    __syncthreads();
+  }
+}
+
+/* ---- PLAIN byte arrays: lengths walked in shared memory ---- */
+
+struct walk_smem {
+  uint8_t stage[kStage];
+  uint32_t off[kWalk]; /* value start - begin */
+  int32_t len[kWalk];
+  int64_t at;
+  int32_t m;
+  bool fail;
+};
+
+/* gcol_detail_pq_walk_byte_arrays by a block: pos/len of `count` values in [begin, end);
+ * false (in every thread) when they do not fit. */
+__device__ bool walk_block(const uint8_t *bytes, int64_t begin, int64_t end, int64_t count,
+                           int64_t *pos, int32_t *len, walk_smem &s) {
+  int64_t k = 0;
+  if (threadIdx.x == 0) {
+    s.at = begin;
+    s.fail = false;
+  }
+  __syncthreads();
+  while (k < count) {
+    int64_t const base = s.at;
+    int64_t const stop = end - base < kStage ? end : base + kStage;
+    for (int64_t b = base + threadIdx.x; b < stop; b += kBlock) s.stage[b - base] = bytes[b];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      int64_t at = base;
+      bool fail = false;
+      s.m = gcol_detail_pq_walk_step(s.stage, base, stop, end, begin, count - k, kWalk, s.off,
+                                     s.len, &at, &fail);
+      s.at = at;
+      s.fail = fail;
+    }
+    __syncthreads();
+    int32_t const m = s.m;
+    for (int32_t j = threadIdx.x; j < m; j += kBlock) {
+      pos[k + j] = begin + s.off[j];
+      len[k + j] = s.len[j];
+    }
+    k += m;
+    bool const fail = s.fail;
+    __syncthreads(); /* s is read before the next step writes it */
+    if (fail) return false;
+  }
+  return true;
+}
+
+union page_smem {
+  runs_smem runs;
+  walk_smem walk;
+};
+
+/* Dictionary pages, a block each: byte-array positions, or a bounds check. */
+__global__ void __launch_bounds__(kBlock) dict_smem_kernel(col_args a) {
+  __shared__ walk_smem s;
+  gcol_detail_pq_dict const d = a.dicts[blockIdx.x];
+  bool ok;
+  if (a.physical_type == GCOL_PARQUET_BYTE_ARRAY) {
+    ok = walk_block(a.bytes, d.begin, d.end, d.num_values, a.dpos + d.first_entry,
+                    a.dlen + d.first_entry, s);
+  } else {
+    ok = gcol_detail_pq_plain_fits(a.physical_type, a.type_length, d.begin, d.end, d.num_values);
+  }
+  if (!ok && threadIdx.x == 0) {
+    record_error(a.error, GCOL_DETAIL_PQ_E_DICT_TRUNCATED, true, blockIdx.x);
+  }
+}
+
+/* The values' stream of a page with nvalid non-null values (levels decoded). */
+__device__ void values_block(const col_args &a, gcol_detail_pq_page pg, int64_t nvalid,
+                             page_smem &s, unsigned long long *first_error) {
+  int64_t const k0 = pg.first_row;
+  if (pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN && a.physical_type == GCOL_PARQUET_BYTE_ARRAY) {
+    if (!walk_block(a.bytes, pg.values_begin, pg.values_end, nvalid, a.pos + k0, a.len + k0,
+                    s.walk) &&
+        threadIdx.x == 0) {
+      note_error(first_error, 0, GCOL_DETAIL_PQ_E_VALUES_TRUNCATED);
+    }
+    return;
+  }
+  if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DICT || pg.encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL) {
+    bool const dict = pg.encoding == GCOL_DETAIL_PQ_VALUES_DICT;
+    if (dict && (pg.dict < 0 || nvalid == 0)) { /* the serial decoder's checks, in its order */
+      if (pg.dict < 0 && threadIdx.x == 0) note_error(first_error, 0, GCOL_DETAIL_PQ_E_NO_DICT);
+      return;
+    }
+    int64_t begin = pg.values_begin;
+    int64_t end = pg.values_end;
+    int bw = 1;
+    if (dict) {
+      if (end - begin < 1) {
+        if (threadIdx.x == 0) note_error(first_error, 0, GCOL_DETAIL_PQ_E_VALUES_TRUNCATED);
+        return;
+      }
+      bw = a.bytes[begin++];
+      if (bw > 32) {
+        if (threadIdx.x == 0) note_error(first_error, 0, GCOL_DETAIL_PQ_E_BIT_WIDTH);
+        return;
+      }
+    } else {
+      if (end - begin < 4) {
+        if (threadIdx.x == 0) note_error(first_error, 0, GCOL_DETAIL_PQ_E_VALUES_TRUNCATED);
+        return;
+      }
+      const uint8_t *q = a.bytes + begin;
+      uint32_t const n =
+          (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+      begin += 4;
+      if ((uint64_t)n > (uint64_t)(end - begin)) {
+        if (threadIdx.x == 0) note_error(first_error, 0, GCOL_DETAIL_PQ_E_VALUES_TRUNCATED);
+        return;
+      }
+      end = begin + n;
+    }
+    int64_t const dict_size = dict ? a.dicts[pg.dict].num_values : -1;
+    indices_block(a.bytes, begin, end, bw, nvalid, dict_size, a.index + k0, s.runs, first_error);
+    return;
+  }
+  if (threadIdx.x == 0) { /* PLAIN fixed width, BYTE_STREAM_SPLIT checks; DELTA serially */
+    int const code = gcol_detail_pq_decode_values(
+        a.bytes, pg, a.physical_type, a.type_length, nvalid, 0, NULL,
+        a.pos == NULL ? NULL : a.pos + k0, a.len == NULL ? NULL : a.len + k0);
+    if (code != GCOL_DETAIL_PQ_E_OK) note_error(first_error, 0, code);
+  }
+}
+
+/* Data pages, a block each: levels, then values. */
+__global__ void __launch_bounds__(kBlock) pages_smem_kernel(col_args a) {
+  __shared__ page_smem s;
+  __shared__ unsigned long long first_error;
+  gcol_detail_pq_page const pg = a.pages[blockIdx.x];
+  if (threadIdx.x == 0) first_error = ULLONG_MAX;
+  __syncthreads();
+  int64_t nvalid = pg.num_rows;
+  if (a.max_def > 0) levels_block(a, pg, s.runs, &first_error, &nvalid);
+  __syncthreads();
+  bool const levels_ok = first_error == ULLONG_MAX;
+  __syncthreads(); /* every thread has read it before values_block may change it */
+  if (levels_ok) values_block(a, pg, nvalid, s, &first_error);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    bool const ok = first_error == ULLONG_MAX;
+    a.num_valid[blockIdx.x] = ok ? nvalid : 0;
+    if (!ok) record_error(a.error, (int)(first_error & 15), false, blockIdx.x);
+  }
+}
+
+/* ---- row passes: a block per (page, tile), tiles strided over gridDim.y ---- */
+
+__global__ void fixed_kernel(col_args a, int out_width, uint8_t *out) {
+  /* kTile rows per block step: each thread takes every kBlock-th */
+  gcol_detail_pq_page const pg = a.pages[blockIdx.x];
+  int64_t const nvalid = a.num_valid[blockIdx.x];
+  for (int64_t t = (int64_t)blockIdx.y * kTile; t < pg.num_rows; t += (int64_t)gridDim.y * kTile) {
+    for (int64_t local = t + threadIdx.x; local < t + kTile && local < pg.num_rows;
+         local += kBlock) {
+      int64_t const row = pg.first_row + local;
+      uint64_t v = 0, hi = 0;
+      if (a.valid == NULL || a.valid[row]) {
+        int64_t const k = a.slot == NULL ? local : a.slot[row];
+        if (a.physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) { /* decimals: PLAIN or dict */
+          bool const plain = pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN;
+          gcol_detail_pq_flba_value(a.bytes, plain ? pg.values_begin : a.dicts[pg.dict].begin,
+                                    plain ? k : a.index[pg.first_row + k], a.type_length, &v, &hi);
+        } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
+          v = gcol_detail_pq_plain_value(a.bytes, pg.values_begin, k, a.physical_type);
+        } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL) {
+          v = (uint64_t)a.index[pg.first_row + k];
+        } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_SPLIT) {
+          v = gcol_detail_pq_split_value(a.bytes, pg.values_begin, k, nvalid, a.physical_type);
+        } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_DELTA) {
+          v = (uint64_t)a.pos[pg.first_row + k]; /* the output width keeps the low bytes */
+        } else {
+          v = gcol_detail_pq_plain_value(a.bytes, a.dicts[pg.dict].begin, a.index[pg.first_row + k],
+                                         a.physical_type);
+        }
+      }
+      uint8_t *dst = out + row * out_width;
+      if (out_width == 8) {
+        *(uint64_t *)dst = v; /* columns are allocated aligned to their width */
+      } else if (out_width == 4) {
+        *(uint32_t *)dst = (uint32_t)v;
       } else {
-        v = gcol_detail_pq_plain_value(bytes, dicts[pg.dict].begin, index[pg.first_row + k],
-                                       physical_type);
+        for (int b = 0; b < out_width; ++b) dst[b] = (uint8_t)((b < 8 ? v : hi) >> (8 * (b % 8)));
       }
     }
-    uint8_t *dst = out + row * out_width;
-    for (int b = 0; b < out_width; ++b) dst[b] = (uint8_t)((b < 8 ? v : hi) >> (8 * (b % 8)));
   }
 }
 
-/* Byte range of row's string (0 length for nulls). */
-__device__ void string_of(const gcol_detail_pq_page *pages, int32_t num_pages,
-                          const gcol_detail_pq_dict *dicts, const uint8_t *valid,
-                          const int32_t *slot, const int32_t *index, const int64_t *pos,
-                          const int32_t *len, const int64_t *dpos, const int32_t *dlen, int64_t row,
+/* Byte range of a row's string (0 length for nulls). */
+__device__ void string_of(const col_args &a, const gcol_detail_pq_page &pg, int64_t local,
                           int64_t *begin, int64_t *size) {
+  int64_t const row = pg.first_row + local;
   *begin = 0;
   *size = 0;
-  if (!valid[row]) return;
-  gcol_detail_pq_page const pg = pages[page_of(pages, num_pages, row)];
-  int64_t const k = pg.first_row + slot[row];
+  if (a.valid != NULL && !a.valid[row]) return;
+  int64_t const k = pg.first_row + (a.slot == NULL ? local : a.slot[row]);
   if (pg.encoding != GCOL_DETAIL_PQ_VALUES_DICT) { /* PLAIN, DELTA_LENGTH_BYTE_ARRAY */
-    *begin = pos[k];
-    *size = len[k];
+    *begin = a.pos[k];
+    *size = a.len[k];
   } else {
-    int64_t const e = dicts[pg.dict].first_entry + index[k];
-    *begin = dpos[e];
-    *size = dlen[e];
+    int64_t const e = a.dicts[pg.dict].first_entry + a.index[k];
+    *begin = a.dpos[e];
+    *size = a.dlen[e];
   }
 }
 
-__global__ void string_sizes_kernel(const gcol_detail_pq_page *pages, int32_t num_pages,
-                                    const gcol_detail_pq_dict *dicts, const uint8_t *valid,
-                                    const int32_t *slot, const int32_t *index, const int64_t *pos,
-                                    const int32_t *len, const int64_t *dpos, const int32_t *dlen,
-                                    int64_t n, int64_t *sizes) {
-  GCOL_DETAIL_GRID_LOOP(row, n) {
+__global__ void string_sizes_kernel(col_args a, int64_t *sizes) {
+  gcol_detail_pq_page const pg = a.pages[blockIdx.x];
+  for (int64_t local = (int64_t)blockIdx.y * kBlock + threadIdx.x; local < pg.num_rows;
+       local += (int64_t)gridDim.y * kBlock) {
     int64_t begin, size;
-    string_of(pages, num_pages, dicts, valid, slot, index, pos, len, dpos, dlen, row, &begin,
-              &size);
-    sizes[row] = size;
+    string_of(a, pg, local, &begin, &size);
+    sizes[pg.first_row + local] = size;
   }
 }
 
-__global__ void string_chars_kernel(const uint8_t *bytes, const gcol_detail_pq_page *pages,
-                                    int32_t num_pages, const gcol_detail_pq_dict *dicts,
-                                    const uint8_t *valid, const int32_t *slot, const int32_t *index,
-                                    const int64_t *pos, const int32_t *len, const int64_t *dpos,
-                                    const int32_t *dlen, int64_t n, const int64_t *offsets,
-                                    uint8_t *chars) {
-  GCOL_DETAIL_GRID_LOOP(row, n) {
+/* A warp per row: long strings copied by 32 lanes, coalesced. */
+__global__ void string_chars_kernel(col_args a, const int64_t *offsets, uint8_t *chars) {
+  gcol_detail_pq_page const pg = a.pages[blockIdx.x];
+  int const lane = threadIdx.x % 32;
+  int const warp = threadIdx.x / 32;
+  for (int64_t local = (int64_t)blockIdx.y * (kBlock / 32) + warp; local < pg.num_rows;
+       local += (int64_t)gridDim.y * (kBlock / 32)) {
     int64_t begin, size;
-    string_of(pages, num_pages, dicts, valid, slot, index, pos, len, dpos, dlen, row, &begin,
-              &size);
-    uint8_t *dst = chars + offsets[row];
-    for (int64_t b = 0; b < size; ++b) dst[b] = bytes[begin + b];
+    string_of(a, pg, local, &begin, &size);
+    uint8_t *dst = chars + offsets[pg.first_row + local];
+    for (int64_t b = lane; b < size; b += 32) dst[b] = a.bytes[begin + b];
   }
 }
 
+/* 32 rows' valid bytes per word, by ballot. */
 __global__ void pack_mask_kernel(const uint8_t *valid, int64_t n, uint32_t *mask) {
-  GCOL_DETAIL_GRID_LOOP(w, gcol_bit_num_words(n)) {
-    uint32_t word = 0;
-    for (int b = 0; b < 32; ++b) {
-      int64_t const row = w * 32 + b;
-      if (row < n && valid[row]) word |= 1u << b;
-    }
-    mask[w] = word;
+  int64_t const padded = gcol_bit_num_words(n) * (int64_t)32;
+  for (int64_t row = gcol_detail_thread_index(); row < padded; row += gcol_detail_grid_stride()) {
+    uint32_t const word = __ballot_sync(0xffffffffu, row < n && valid[row] != 0);
+    if (threadIdx.x % 32 == 0) mask[row / 32] = word;
   }
 }
 
-#define LAUNCH(kernel, count)                                                                 \
-  kernel<<<gcol_detail_grid_size((count), GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0, \
-           (cudaStream_t)stream>>>
+/* Row-pass grid: a block per page in x, tiles in y (strided past 1024). */
+dim3 rows_grid(const gcol_detail_pq_column_plan *plan, int tile) {
+  int64_t most = 0;
+  for (int32_t p = 0; p < plan->num_pages; ++p) {
+    if (plan->pages[p].num_rows > most) most = plan->pages[p].num_rows;
+  }
+  int64_t tiles = (most + tile - 1) / tile;
+  if (tiles < 1) tiles = 1;
+  if (tiles > 1024) tiles = 1024;
+  return dim3((unsigned)plan->num_pages, (unsigned)tiles, 1);
+}
 
 /* A temporary of `count` entries of `elem` bytes (at least one byte). */
 gcol_status temp(int64_t count, size_t elem, gcol_stream stream, gcol_buffer **out) {
   return gcol_buffer_create((size_t)(count > 0 ? count : 1) * elem, stream, NULL, out);
 }
 
+int64_t align_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+bool is_pinned(const void *p) {
+  cudaPointerAttributes attr;
+  if (p == NULL) return false;
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    (void)cudaGetLastError(); /* older runtimes fail on pageable pointers */
+    return false;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}
+
+/* One column's decode state. */
+struct col_state {
+  col_args a;
+  int64_t bytes_at, pages_at, dicts_at; /* in the device buffer */
+  gcol_buffer *valid, *slot, *index, *pos, *len, *dpos, *dlen, *sizes;
+  int64_t total_chars;
+};
+
+void free_state(col_state *c) {
+  gcol_buffer_free(c->valid);
+  gcol_buffer_free(c->slot);
+  gcol_buffer_free(c->index);
+  gcol_buffer_free(c->pos);
+  gcol_buffer_free(c->len);
+  gcol_buffer_free(c->dpos);
+  gcol_buffer_free(c->dlen);
+  gcol_buffer_free(c->sizes);
+}
+
+/* Copies of host pieces into the device buffer: from page-locked memory directly, the rest
+ * gathered into the staging buffer and copied in runs that are contiguous on both sides. */
+struct uploader {
+  uint8_t *device;
+  uint8_t *staging;
+  int64_t staged;  /* staging bytes used */
+  int64_t run_dev; /* the pending staged run */
+  int64_t run_src;
+  int64_t run_size;
+  cudaStream_t s;
+};
+
+cudaError_t flush(uploader *u) {
+  cudaError_t e = cudaSuccess;
+  if (u->run_size > 0) {
+    e = cudaMemcpyAsync(u->device + u->run_dev, u->staging + u->run_src, (size_t)u->run_size,
+                        cudaMemcpyHostToDevice, u->s);
+  }
+  u->run_size = 0;
+  return e;
+}
+
+cudaError_t put(uploader *u, int64_t dev, const void *src, int64_t size, bool direct) {
+  if (size <= 0) return cudaSuccess;
+  if (direct) {
+    return cudaMemcpyAsync(u->device + dev, src, (size_t)size, cudaMemcpyHostToDevice, u->s);
+  }
+  if (u->run_size > 0 && u->run_dev + u->run_size != dev) {
+    cudaError_t const e = flush(u);
+    if (e != cudaSuccess) return e;
+  }
+  if (u->run_size == 0) {
+    u->run_dev = dev;
+    u->run_src = u->staged;
+  }
+  memcpy(u->staging + u->staged, src, (size_t)size);
+  u->staged += size;
+  u->run_size += size;
+  return cudaSuccess;
+}
+
+/* Bytes of the plans that go through the staging buffer. */
+int64_t staged_bytes(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned) {
+  int64_t total = 0;
+  for (int32_t c = 0; c < n; ++c) {
+    const gcol_detail_pq_column_plan *p = &plans[c];
+    for (int32_t i = 0; i < p->num_segments; ++i) {
+      if (p->segments[i].src == NULL || !pinned) total += p->segments[i].size;
+    }
+    total += (int64_t)p->num_pages * (int64_t)sizeof(gcol_detail_pq_page) +
+             (int64_t)p->num_dicts * (int64_t)sizeof(gcol_detail_pq_dict);
+  }
+  return total;
+}
+
+gcol_status upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned, col_state *cols,
+                   uint8_t *device, uint8_t *staging, cudaStream_t s) {
+  gcol_status status = GCOL_OK;
+  uploader u = {device, staging, 0, 0, 0, 0, s};
+  for (int32_t c = 0; c < n; ++c) {
+    const gcol_detail_pq_column_plan *p = &plans[c];
+    for (int32_t i = 0; i < p->num_segments; ++i) {
+      gcol_detail_pq_segment const g = p->segments[i];
+      const uint8_t *src = g.src != NULL ? g.src : p->bytes + g.owned;
+      GCOL_DETAIL_CUDA_TRY(
+          put(&u, cols[c].bytes_at + g.begin, src, g.size, g.src != NULL && pinned));
+    }
+    GCOL_DETAIL_CUDA_TRY(put(&u, cols[c].pages_at, p->pages,
+                             (int64_t)p->num_pages * (int64_t)sizeof(gcol_detail_pq_page), false));
+    GCOL_DETAIL_CUDA_TRY(put(&u, cols[c].dicts_at, p->dicts,
+                             (int64_t)p->num_dicts * (int64_t)sizeof(gcol_detail_pq_dict), false));
+  }
+  GCOL_DETAIL_CUDA_TRY(flush(&u));
+done:
+  return status;
+}
+
+/* The page pass of one column: its temporaries, then the dictionary and page kernels. */
+gcol_status launch_pages(const gcol_detail_pq_column_plan *p, col_state *c, uint8_t *device,
+                         int64_t *num_valid, unsigned long long *error, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  int64_t const n = p->num_rows;
+  bool const is_string = p->type.id == GCOL_STRING;
+  bool needs_index = false;
+  for (int32_t i = 0; i < p->num_pages; ++i) {
+    needs_index |= p->pages[i].encoding == GCOL_DETAIL_PQ_VALUES_DICT ||
+                   p->pages[i].encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL;
+  }
+  col_args *a = &c->a;
+  a->bytes = device + c->bytes_at;
+  a->pages = (const gcol_detail_pq_page *)(device + c->pages_at);
+  a->dicts = (const gcol_detail_pq_dict *)(device + c->dicts_at);
+  a->num_pages = p->num_pages;
+  a->num_dicts = p->num_dicts;
+  a->physical_type = p->physical_type;
+  a->type_length = p->type_length;
+  a->max_def = p->max_def;
+  a->num_valid = num_valid;
+  a->error = error;
+  if (p->max_def > 0) {
+    GCOL_DETAIL_TRY(temp(n, 1, stream, &c->valid));
+    GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &c->slot));
+    a->valid = (uint8_t *)c->valid->data;
+    a->slot = (int32_t *)c->slot->data;
+  }
+  if (needs_index) {
+    GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &c->index));
+    a->index = (int32_t *)c->index->data;
+  }
+  if (is_string || p->has_delta) {
+    GCOL_DETAIL_TRY(temp(n, sizeof(int64_t), stream, &c->pos));
+    a->pos = (int64_t *)c->pos->data;
+  }
+  if (is_string) {
+    GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &c->len));
+    GCOL_DETAIL_TRY(temp(p->num_dict_entries, sizeof(int64_t), stream, &c->dpos));
+    GCOL_DETAIL_TRY(temp(p->num_dict_entries, sizeof(int32_t), stream, &c->dlen));
+    a->len = (int32_t *)c->len->data;
+    a->dpos = (int64_t *)c->dpos->data;
+    a->dlen = (int32_t *)c->dlen->data;
+  }
+  if (p->num_dicts > 0) {
+    dict_smem_kernel<<<(unsigned)p->num_dicts, kBlock, 0, (cudaStream_t)stream>>>(*a);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  if (p->num_pages > 0) {
+    pages_smem_kernel<<<(unsigned)p->num_pages, kBlock, 0, (cudaStream_t)stream>>>(*a);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+done:
+  return status;
+}
+
+/* The row pass of a fixed-width column into a new column. */
+gcol_status fixed_column(const gcol_detail_pq_column_plan *p, const col_state *c,
+                         gcol_stream stream, gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_TRY(gcol_column_create(p->type, p->num_rows, GCOL_MASK_UNALLOCATED, stream, mr, out));
+  if (p->num_rows > 0 && p->num_pages > 0) {
+    fixed_kernel<<<rows_grid(p, kTile), kBlock, 0, (cudaStream_t)stream>>>(
+        c->a, (int)gcol_type_size(p->type.id), (uint8_t *)(*out)->data->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+done:
+  return status;
+}
+
+/* String sizes, their exclusive sum, and its total copied to *total_at (device). */
+gcol_status string_sizes(const gcol_detail_pq_column_plan *p, col_state *c, int64_t *total_at,
+                         gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  int64_t const n = p->num_rows;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t *sizes = NULL;
+  GCOL_DETAIL_TRY(temp(n + 1, sizeof(int64_t), stream, &c->sizes));
+  sizes = (int64_t *)c->sizes->data;
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sizes + n, 0, sizeof(int64_t), s));
+  if (n > 0 && p->num_pages > 0) {
+    string_sizes_kernel<<<rows_grid(p, kBlock), kBlock, 0, s>>>(c->a, sizes);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, n + 1, stream));
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemcpyAsync(total_at, sizes + n, sizeof(int64_t), cudaMemcpyDeviceToDevice, s));
+done:
+  return status;
+}
+
+gcol_status string_column(const gcol_detail_pq_column_plan *p, col_state *c, gcol_stream stream,
+                          gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_column *offsets = NULL;
+  gcol_buffer *chars = NULL;
+  int64_t const n = p->num_rows;
+  int64_t const total = c->total_chars;
+  const int64_t *sizes = (const int64_t *)c->sizes->data;
+  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sizes, n + 1, gcol_detail_offsets_type(total), stream,
+                                             mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
+  if (n > 0 && total > 0 && p->num_pages > 0) {
+    string_chars_kernel<<<rows_grid(p, kBlock / 32), kBlock, 0, (cudaStream_t)stream>>>(
+        c->a, sizes, (uint8_t *)chars->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, NULL, 0, out));
+  offsets = NULL;
+  chars = NULL;
+done:
+  gcol_column_free(offsets);
+  gcol_buffer_free(chars);
+  return status;
+}
+
+gcol_status set_mask(const gcol_detail_pq_column_plan *p, const col_state *c, int64_t valid_rows,
+                     gcol_stream stream, gcol_mr *mr, gcol_column *col) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *mask = NULL;
+  int64_t const n = p->num_rows;
+  GCOL_DETAIL_TRY(gcol_bitmask_create(n, GCOL_MASK_ALL_NULL, stream, mr, &mask));
+  if (n > 0) {
+    int64_t const threads = gcol_bit_num_words(n) * 32;
+    pack_mask_kernel<<<gcol_detail_grid_size(threads, kBlock), kBlock, 0, (cudaStream_t)stream>>>(
+        c->a.valid, n, (uint32_t *)mask->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  GCOL_DETAIL_TRY(gcol_column_set_null_mask(col, mask, n - valid_rows));
+  mask = NULL;
+done:
+  gcol_buffer_free(mask);
+  return status;
+}
+
 }  // namespace
+
+extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_column_plan *plans,
+                                                          int32_t num_plans, const void *borrowed,
+                                                          const char *file_name, gcol_stream stream,
+                                                          gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int32_t const C = num_plans;
+  col_state *cols = (col_state *)calloc((size_t)(C > 0 ? C : 1), sizeof *cols);
+  gcol_buffer *d_all = NULL, *d_small = NULL;
+  uint8_t *staging = NULL;
+  bool staging_pinned = false;
+  int64_t *h_small = NULL;
+  bool copies_pending = false;
+  int64_t total = 0, pages_total = 0, small = 0;
+  for (int32_t c = 0; c < C; ++c) out[c] = NULL;
+  bool const pinned = is_pinned(borrowed);
+  GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  /* layout: every column's bytes, then its page and dictionary tables */
+  for (int32_t c = 0; c < C; ++c) {
+    cols[c].bytes_at = total;
+    total = align_up(total + plans[c].num_bytes, 16);
+  }
+  for (int32_t c = 0; c < C; ++c) {
+    cols[c].pages_at = total;
+    total =
+        align_up(total + (int64_t)plans[c].num_pages * (int64_t)sizeof(gcol_detail_pq_page), 16);
+    cols[c].dicts_at = total;
+    total =
+        align_up(total + (int64_t)plans[c].num_dicts * (int64_t)sizeof(gcol_detail_pq_dict), 16);
+    pages_total += plans[c].num_pages;
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_all));
+  {
+    int64_t const staged = staged_bytes(plans, C, pinned);
+    /* page-locking costs more than it saves below a few pages (the page tables of a pinned
+     * source): a small staging buffer stays pageable */
+    if (staged >= kPinnedStaging) {
+      GCOL_DETAIL_CUDA_TRY(cudaHostAlloc((void **)&staging, (size_t)staged, cudaHostAllocDefault));
+      staging_pinned = true;
+    } else if (staged > 0) {
+      staging = (uint8_t *)malloc((size_t)staged);
+      GCOL_DETAIL_CHECK(staging != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    copies_pending = true;
+    GCOL_DETAIL_TRY(upload(plans, C, pinned, cols, (uint8_t *)d_all->data, staging, s));
+  }
+  /* one small device array: C error words, then every page's valid count, then C totals */
+  small = C + pages_total + C;
+  GCOL_DETAIL_TRY(temp(small, sizeof(int64_t), stream, &d_small));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_small->data, 0, (size_t)(small > 0 ? small : 1) * 8, s));
+  h_small = (int64_t *)malloc((size_t)(small > 0 ? small : 1) * sizeof *h_small);
+  GCOL_DETAIL_CHECK(h_small != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  {
+    int64_t *dsm = (int64_t *)d_small->data;
+    int64_t page_at = C;
+    for (int32_t c = 0; c < C; ++c) {
+      GCOL_DETAIL_TRY(launch_pages(&plans[c], &cols[c], (uint8_t *)d_all->data, dsm + page_at,
+                                   (unsigned long long *)(dsm + c), stream));
+      page_at += plans[c].num_pages;
+    }
+    /* the page errors and valid counts of every column, before any row pass trusts them */
+    GCOL_DETAIL_CUDA_TRY(
+        cudaMemcpyAsync(h_small, dsm, (size_t)(C + pages_total) * 8, cudaMemcpyDeviceToHost, s));
+    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+    copies_pending = false;
+    for (int32_t c = 0; c < C; ++c) {
+      unsigned long long const word = (unsigned long long)h_small[c];
+      if (word == 0) continue;
+      const gcol_detail_pq_column_plan *p = &plans[c];
+      int const code = (int)(word >> 32);
+      bool const is_dict = (word >> 31) & 1;
+      int32_t const index = (int32_t)(word & 0x7fffffff);
+      const gcol_detail_pq_where w = is_dict ? p->dict_where[index] : p->page_where[index];
+      GCOL_DETAIL_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "%s: row group %d, column '%s', page %d: %s",
+                       file_name, w.row_group, p->name, w.page,
+                       gcol_detail_parquet_page_error(code));
+    }
+    /* fixed-width columns now; string columns' sizes, then one read of their totals */
+    bool any_string = false;
+    for (int32_t c = 0; c < C; ++c) {
+      if (plans[c].type.id == GCOL_STRING) {
+        GCOL_DETAIL_TRY(string_sizes(&plans[c], &cols[c], dsm + C + pages_total + c, stream));
+        any_string = true;
+      } else {
+        GCOL_DETAIL_TRY(fixed_column(&plans[c], &cols[c], stream, mr, &out[c]));
+      }
+    }
+    if (any_string) {
+      GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(h_small + C + pages_total, dsm + C + pages_total,
+                                           (size_t)C * 8, cudaMemcpyDeviceToHost, s));
+      GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+    }
+    page_at = C;
+    for (int32_t c = 0; c < C; ++c) {
+      const gcol_detail_pq_column_plan *p = &plans[c];
+      if (p->type.id == GCOL_STRING) {
+        cols[c].total_chars = h_small[C + pages_total + c];
+        GCOL_DETAIL_TRY(string_column(p, &cols[c], stream, mr, &out[c]));
+      }
+      if (p->max_def > 0) {
+        int64_t valid_rows = 0;
+        for (int32_t i = 0; i < p->num_pages; ++i) valid_rows += h_small[page_at + i];
+        GCOL_DETAIL_TRY(set_mask(p, &cols[c], valid_rows, stream, mr, out[c]));
+      }
+      page_at += p->num_pages;
+    }
+  }
+done:
+  if (copies_pending) (void)cudaStreamSynchronize(s); /* the staging buffer is still read */
+  if (staging_pinned) {
+    (void)cudaFreeHost(staging);
+  } else {
+    free(staging);
+  }
+  if (status != GCOL_OK) {
+    for (int32_t c = 0; c < C; ++c) {
+      gcol_column_free(out[c]);
+      out[c] = NULL;
+    }
+  }
+  if (cols != NULL) {
+    for (int32_t c = 0; c < C; ++c) free_state(&cols[c]);
+  }
+  free(cols);
+  free(h_small);
+  gcol_buffer_free(d_all);
+  gcol_buffer_free(d_small);
+  return status;
+}
 
 extern "C" gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_column_plan *plan,
                                                          const char *file_name, gcol_stream stream,
                                                          gcol_mr *mr, gcol_column **out) {
-  gcol_status status = GCOL_OK;
-  gcol_buffer *d_bytes = NULL, *d_pages = NULL, *d_dicts = NULL, *d_valid = NULL, *d_slot = NULL,
-              *d_index = NULL, *d_pos = NULL, *d_len = NULL, *d_dpos = NULL, *d_dlen = NULL,
-              *d_nvalid = NULL, *d_error = NULL, *d_sizes = NULL, *mask = NULL, *chars = NULL;
-  gcol_column *col = NULL, *offsets = NULL;
-  int64_t *h_nvalid = NULL;
-  int64_t const n = plan->num_rows;
-  int32_t const P = plan->num_pages;
-  bool const is_string = plan->type.id == GCOL_STRING;
-  cudaStream_t const s = (cudaStream_t)stream;
-  unsigned long long h_error = 0;
-  int64_t valid_rows = 0;
-  *out = NULL;
-
-  GCOL_DETAIL_TRY(
-      gcol_buffer_create_copy(plan->bytes, (size_t)plan->num_bytes, stream, NULL, &d_bytes));
-  GCOL_DETAIL_TRY(gcol_buffer_create_copy(plan->pages, (size_t)P * sizeof(gcol_detail_pq_page),
-                                          stream, NULL, &d_pages));
-  GCOL_DETAIL_TRY(gcol_buffer_create_copy(
-      plan->dicts, (size_t)plan->num_dicts * sizeof(gcol_detail_pq_dict), stream, NULL, &d_dicts));
-  GCOL_DETAIL_TRY(temp(n, 1, stream, &d_valid));
-  GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &d_slot));
-  GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &d_index));
-  GCOL_DETAIL_TRY(temp(P, sizeof(int64_t), stream, &d_nvalid));
-  GCOL_DETAIL_TRY(temp(1, sizeof(unsigned long long), stream, &d_error));
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_error->data, 0, sizeof(unsigned long long), s));
-  /* every row belongs to one page (the planner counts them), so the page passes write every
-   * row's valid byte and slot; zeroing keeps initcheck quiet where a failed page stopped */
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_valid->data, 0, d_valid->size, s));
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_slot->data, 0, d_slot->size, s));
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_index->data, 0, d_index->size, s));
-  if (is_string || plan->has_delta) {
-    GCOL_DETAIL_TRY(temp(n, sizeof(int64_t), stream, &d_pos));
-    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_pos->data, 0, d_pos->size, s));
-  }
-  if (is_string) {
-    GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &d_len));
-    GCOL_DETAIL_TRY(temp(plan->num_dict_entries, sizeof(int64_t), stream, &d_dpos));
-    GCOL_DETAIL_TRY(temp(plan->num_dict_entries, sizeof(int32_t), stream, &d_dlen));
-    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_len->data, 0, d_len->size, s));
-    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_dpos->data, 0, d_dpos->size, s));
-    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_dlen->data, 0, d_dlen->size, s));
-  }
-  {
-    const uint8_t *bytes = (const uint8_t *)d_bytes->data;
-    const gcol_detail_pq_page *pages = (const gcol_detail_pq_page *)d_pages->data;
-    const gcol_detail_pq_dict *dicts = (const gcol_detail_pq_dict *)d_dicts->data;
-    int64_t *dpos = is_string ? (int64_t *)d_dpos->data : NULL;
-    int32_t *dlen = is_string ? (int32_t *)d_dlen->data : NULL;
-    int64_t *pos = d_pos != NULL ? (int64_t *)d_pos->data : NULL;
-    int32_t *len = is_string ? (int32_t *)d_len->data : NULL;
-    unsigned long long *err = (unsigned long long *)d_error->data;
-    if (plan->num_dicts > 0) {
-      LAUNCH(dict_kernel, plan->num_dicts)
-      (bytes, dicts, plan->num_dicts, plan->physical_type, plan->type_length, dpos, dlen, err);
-      GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    }
-    if (P > 0) {
-      LAUNCH(levels_kernel, P)
-      (bytes, pages, P, plan->max_def, (uint8_t *)d_valid->data, (int32_t *)d_slot->data,
-       (int64_t *)d_nvalid->data, err);
-      GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-      LAUNCH(values_kernel, P)
-      (bytes, pages, P, dicts, plan->physical_type, plan->type_length,
-       (const int64_t *)d_nvalid->data, (int32_t *)d_index->data, pos, len, err);
-      GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    }
-    /* the page errors and valid counts, before any row pass trusts them */
-    h_nvalid = (int64_t *)malloc((size_t)(P > 0 ? P : 1) * sizeof *h_nvalid);
-    GCOL_DETAIL_CHECK(h_nvalid != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&h_error, err, sizeof h_error, cudaMemcpyDeviceToHost, s));
-    if (P > 0) {
-      GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(h_nvalid, d_nvalid->data, (size_t)P * sizeof *h_nvalid,
-                                           cudaMemcpyDeviceToHost, s));
-    }
-    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
-    if (h_error != 0) {
-      int const code = (int)(h_error >> 32);
-      bool const is_dict = (h_error >> 31) & 1;
-      int32_t const index = (int32_t)(h_error & 0x7fffffff);
-      const gcol_detail_pq_where w = is_dict ? plan->dict_where[index] : plan->page_where[index];
-      GCOL_DETAIL_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "%s: row group %d, column '%s', page %d: %s",
-                       file_name, w.row_group, plan->name, w.page,
-                       gcol_detail_parquet_page_error(code));
-    }
-    for (int32_t p = 0; p < P; ++p) valid_rows += h_nvalid[p];
-
-    const uint8_t *valid = (const uint8_t *)d_valid->data;
-    const int32_t *slot = (const int32_t *)d_slot->data;
-    const int32_t *index = (const int32_t *)d_index->data;
-    if (!is_string) {
-      int const width = (int)gcol_type_size(plan->type.id);
-      GCOL_DETAIL_TRY(gcol_column_create(plan->type, n, GCOL_MASK_UNALLOCATED, stream, mr, &col));
-      if (n > 0) {
-        LAUNCH(fixed_kernel, n)
-        (bytes, pages, P, dicts, plan->physical_type, plan->type_length, valid, slot, index, pos,
-         (const int64_t *)d_nvalid->data, n, width, (uint8_t *)col->data->data);
-        GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-      }
-    } else {
-      GCOL_DETAIL_TRY(temp(n + 1, sizeof(int64_t), stream, &d_sizes));
-      GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_sizes->data, 0, (size_t)(n + 1) * sizeof(int64_t), s));
-      int64_t *sizes = (int64_t *)d_sizes->data;
-      if (n > 0) {
-        LAUNCH(string_sizes_kernel, n)
-        (pages, P, dicts, valid, slot, index, pos, len, dpos, dlen, n, sizes);
-        GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-      }
-      GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, n + 1, stream));
-      int64_t total = 0;
-      GCOL_DETAIL_CUDA_TRY(
-          cudaMemcpyAsync(&total, sizes + n, sizeof total, cudaMemcpyDeviceToHost, s));
-      GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
-      GCOL_DETAIL_TRY(gcol_detail_offsets_column(sizes, n + 1, gcol_detail_offsets_type(total),
-                                                 stream, mr, &offsets));
-      GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
-      if (n > 0 && total > 0) {
-        LAUNCH(string_chars_kernel, n)
-        (bytes, pages, P, dicts, valid, slot, index, pos, len, dpos, dlen, n, sizes,
-         (uint8_t *)chars->data);
-        GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-      }
-      GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, NULL, 0, &col));
-      offsets = NULL;
-      chars = NULL;
-    }
-    if (plan->max_def > 0) {
-      GCOL_DETAIL_TRY(gcol_bitmask_create(n, GCOL_MASK_ALL_NULL, stream, mr, &mask));
-      if (n > 0) {
-        LAUNCH(pack_mask_kernel, gcol_bit_num_words(n))(valid, n, (uint32_t *)mask->data);
-        GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-      }
-      GCOL_DETAIL_TRY(gcol_column_set_null_mask(col, mask, n - valid_rows));
-      mask = NULL;
-    }
-  }
-  *out = col;
-  col = NULL;
-done:
-  free(h_nvalid);
-  gcol_column_free(col);
-  gcol_column_free(offsets);
-  gcol_buffer_free(chars);
-  gcol_buffer_free(mask);
-  gcol_buffer_free(d_bytes);
-  gcol_buffer_free(d_pages);
-  gcol_buffer_free(d_dicts);
-  gcol_buffer_free(d_valid);
-  gcol_buffer_free(d_slot);
-  gcol_buffer_free(d_index);
-  gcol_buffer_free(d_pos);
-  gcol_buffer_free(d_len);
-  gcol_buffer_free(d_dpos);
-  gcol_buffer_free(d_dlen);
-  gcol_buffer_free(d_nvalid);
-  gcol_buffer_free(d_error);
-  gcol_buffer_free(d_sizes);
-  return status;
+  return gcol_detail_parquet_decode_columns(plan, 1, NULL, file_name, stream, mr, out);
 }

@@ -280,6 +280,11 @@ typedef struct gcol_detail_pq_column_plan {
   gcol_detail_pq_where *dict_where;
   int64_t num_dict_entries;
   bool has_delta; /* some page is DELTA_BINARY_PACKED: values decoded into 64-bit words */
+  /* pqread: where the plan's byte space [0, num_bytes) lives on the host, in order */
+  int32_t num_segments;
+  int32_t segment_cap;
+  struct gcol_detail_pq_segment *segments;
+  int64_t owned_bytes; /* bytes used in plan->bytes (== num_bytes unless chunks are borrowed) */
 } gcol_detail_pq_column_plan;
 
 /* Reads the chunks of leaf `column` in the `row_groups` given (bytes into host memory), scans
@@ -289,6 +294,36 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                                             const int32_t *row_groups, int32_t num_row_groups,
                                             gcol_detail_pq_column_plan *plan);
 void gcol_detail_parquet_plan_free(gcol_detail_pq_column_plan *plan);
+
+/* ---- pqread: reading many columns at once, chunks borrowed from a host buffer ---- */
+
+/* A piece of a plan's byte space: `size` bytes at plan offset `begin`, found at `src` (the
+ * caller's buffer, borrowed) or, when src is NULL, at plan->bytes + owned. */
+typedef struct gcol_detail_pq_segment {
+  int64_t begin;
+  int64_t size;
+  const uint8_t *src;
+  int64_t owned;
+} gcol_detail_pq_segment;
+
+/* gcol_detail_parquet_plan_column, but an UNCOMPRESSED chunk of a file that is the host buffer
+ * `data` (non-NULL) is not copied: its segment points into `data` and plan->bytes holds only
+ * decompressed pages (such a plan is for the GPU decode, not the host decode). */
+gcol_status gcol_detail_parquet_plan_column_borrow(const gcol_detail_pq_file *file,
+                                                   const uint8_t *data,
+                                                   const gcol_parquet_metadata *md, int32_t column,
+                                                   const int32_t *row_groups,
+                                                   int32_t num_row_groups,
+                                                   gcol_detail_pq_column_plan *plan);
+
+/* Decodes planned columns on the GPU with their bytes gathered in one device buffer and a
+ * constant number of synchronizations; `borrowed`: the host buffer the plans borrow from (or
+ * NULL), copied to the device straight from where it is when it is page-locked. */
+gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_column_plan *plans,
+                                               int32_t num_plans, const void *borrowed,
+                                               const char *file_name, gcol_stream stream,
+                                               gcol_mr *mr, gcol_column **out);
+/* ---- end pqread ---- */
 
 /* Decodes a planned column on the GPU (kernels/io/parquet_decode.cu). */
 gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_column_plan *plan,
@@ -713,6 +748,176 @@ GCOL_HD_INLINE bool gcol_detail_pq_rle_next(gcol_detail_pq_rle *r, uint32_t *out
   --r->left;
   return true;
 }
+
+/* ---- pqread: the hybrid stream run by run, for decoders that expand runs in parallel ---- */
+
+/* One run of an RLE/bit-packed hybrid stream. */
+typedef struct gcol_detail_pq_run {
+  int64_t count;  /* values it yields as gcol_detail_pq_rle_next would (0: none) */
+  int64_t offset; /* packed: the byte offset of its bits */
+  uint32_t value; /* RLE: its value */
+  bool packed;
+  bool last; /* a packed run cut by the stream's end: the stream yields nothing after it */
+} gcol_detail_pq_run;
+
+/* Reads the run whose header is at bytes[*at] in a stream ending at bytes[end] and moves *at
+ * past it; false where gcol_detail_pq_rle_next would fail on it (no header or RLE value). A
+ * bit-packed run of g groups is skipped by g * bit_width bytes. */
+GCOL_HD_INLINE bool gcol_detail_pq_rle_run(const uint8_t *bytes, int64_t *at, int64_t end,
+                                           int bit_width, gcol_detail_pq_run *out) {
+  int64_t p = *at;
+  uint64_t header = 0;
+  int shift = 0;
+  for (;;) {
+    if (p >= end || shift > 35) return false;
+    uint8_t const b = bytes[p++];
+    header |= (uint64_t)(b & 0x7f) << shift;
+    shift += 7;
+    if ((b & 0x80) == 0) break;
+  }
+  out->offset = p;
+  out->value = 0;
+  out->last = false;
+  if (header & 1) {
+    int64_t const groups = (int64_t)(header >> 1);
+    int64_t const avail = end - p;
+    int64_t const need = groups * bit_width;
+    int64_t const run_bytes = need < avail ? need : avail;
+    int64_t const full = groups * 8;
+    int64_t const fit = bit_width == 0 ? full : run_bytes * 8 / bit_width;
+    out->packed = true;
+    out->count = fit < full ? fit : full; /* value i needs bits up to (i + 1) * bit_width */
+    out->last = out->count < full;
+    p += run_bytes;
+  } else {
+    int const nbytes = (bit_width + 7) / 8;
+    if (end - p < nbytes) return false;
+    uint32_t v = 0;
+    for (int i = 0; i < nbytes; ++i) v |= (uint32_t)bytes[p + i] << (8 * i);
+    p += nbytes;
+    out->packed = false;
+    out->value = v;
+    out->count = (int64_t)(header >> 1);
+  }
+  *at = p;
+  return true;
+}
+
+/* Value `index` of a bit-packed run whose bits start at `run` (gcol_detail_pq_rle_run's
+ * count bounds index, so every byte read is inside the run). */
+GCOL_HD_INLINE uint32_t gcol_detail_pq_unpack(const uint8_t *run, int64_t index, int bit_width) {
+  if (bit_width == 0) return 0;
+  int64_t const bit = index * bit_width;
+  int64_t const last = bit + bit_width;
+  uint64_t v = 0;
+  int got = 0;
+  for (int64_t byte = bit / 8; byte * 8 < last; ++byte) {
+    v |= (uint64_t)run[byte] << got;
+    got += 8;
+  }
+  v >>= bit % 8;
+  return bit_width == 32 ? (uint32_t)v : (uint32_t)(v & ((1ull << bit_width) - 1));
+}
+
+/* A batch of runs read by one thread for a block to expand (kernels/io/parquet_decode.cu
+ * keeps it in shared memory; the host tests drive it the same way). */
+#define GCOL_DETAIL_PQ_RUNS 256
+typedef struct gcol_detail_pq_runs {
+  int64_t first[GCOL_DETAIL_PQ_RUNS + 1]; /* value index of each run; first[n] ends the batch */
+  int64_t data[GCOL_DETAIL_PQ_RUNS];      /* packed: offset of its bits; RLE: its value */
+  bool packed[GCOL_DETAIL_PQ_RUNS];
+  int32_t n;
+  int64_t at;      /* next header */
+  int64_t covered; /* values of the runs read so far */
+  bool done;       /* the stream yields no more values */
+} gcol_detail_pq_runs;
+
+GCOL_HD_INLINE void gcol_detail_pq_runs_begin(gcol_detail_pq_runs *s, int64_t at) {
+  s->at = at;
+  s->covered = 0;
+  s->done = false;
+}
+
+/* The next batch: runs up to `count` values (fewer when the stream ends; zero-count runs are
+ * left out, so first[] increases strictly). */
+GCOL_HD_INLINE void gcol_detail_pq_runs_fill(gcol_detail_pq_runs *s, const uint8_t *bytes,
+                                             int64_t end, int bit_width, int64_t count) {
+  int32_t n = 0;
+  s->first[0] = s->covered;
+  while (n < GCOL_DETAIL_PQ_RUNS && s->covered < count && !s->done) {
+    gcol_detail_pq_run r;
+    if (!gcol_detail_pq_rle_run(bytes, &s->at, end, bit_width, &r)) {
+      s->done = true;
+      break;
+    }
+    if (r.count > 0) {
+      s->data[n] = r.packed ? r.offset : (int64_t)r.value;
+      s->packed[n] = r.packed;
+      s->first[n] = s->covered;
+      s->covered += r.count;
+      ++n;
+    }
+    if (r.last) s->done = true;
+  }
+  s->first[n] = s->covered;
+  s->n = n;
+}
+
+/* The run of the batch holding value i (first[0] <= i < first[n]). */
+GCOL_HD_INLINE int32_t gcol_detail_pq_runs_find(const gcol_detail_pq_runs *s, int64_t i) {
+  int32_t lo = 0, hi = s->n - 1;
+  while (lo < hi) {
+    int32_t const mid = lo + (hi - lo + 1) / 2;
+    if (s->first[mid] <= i) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+/* Value i, in run r of the batch. */
+GCOL_HD_INLINE uint32_t gcol_detail_pq_runs_value(const gcol_detail_pq_runs *s,
+                                                  const uint8_t *bytes, int bit_width, int32_t r,
+                                                  int64_t i) {
+  if (!s->packed[r]) return (uint32_t)s->data[r];
+  return gcol_detail_pq_unpack(bytes + s->data[r], i - s->first[r], bit_width);
+}
+
+/* One step of a byte-array walk over staged bytes: stage[0, stop - base) holds bytes[base,
+ * stop) of values that end by `end`; from *at (>= base) reads up to `most` values (`left` are
+ * wanted), their offsets from `begin` into off[] and lengths into len[]. Stops where a length
+ * is not staged (*fail when the stage reached `end`) or runs past `end` (*fail). Returns the
+ * values read; *at moves past them. */
+GCOL_HD_INLINE int32_t gcol_detail_pq_walk_step(const uint8_t *stage, int64_t base, int64_t stop,
+                                                int64_t end, int64_t begin, int64_t left,
+                                                int32_t most, uint32_t *off, int32_t *len,
+                                                int64_t *at, bool *fail) {
+  int64_t p = *at;
+  int32_t m = 0;
+  while (m < most && m < left) {
+    if (stop - p < 4) {
+      if (stop == end) *fail = true;
+      break;
+    }
+    const uint8_t *q = stage + (p - base);
+    uint32_t const n =
+        (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    p += 4;
+    if ((uint64_t)n > (uint64_t)(end - p)) {
+      *fail = true;
+      break;
+    }
+    off[m] = (uint32_t)(p - begin);
+    len[m] = (int32_t)n;
+    p += n;
+    ++m;
+  }
+  *at = p;
+  return m;
+}
+/* ---- end pqread ---- */
 
 /* Bits needed for values up to `max`. */
 GCOL_HD_INLINE int gcol_detail_pq_bit_width(uint32_t max) {

@@ -164,6 +164,7 @@ void gcol_detail_parquet_plan_free(gcol_detail_pq_column_plan *plan) {
   free(plan->page_where);
   free(plan->dicts);
   free(plan->dict_where);
+  free(plan->segments);
   memset(plan, 0, sizeof *plan);
 }
 
@@ -190,8 +191,9 @@ typedef struct plan_ctx {
   const gcol_parquet_column_info *info;
   int32_t page_cap;
   int32_t dict_cap;
-  int64_t bytes_cap; /* plan->bytes' allocation (plan->num_bytes are used) */
-  int32_t codec;     /* the chunk's */
+  int64_t bytes_cap;   /* plan->bytes' allocation (plan->owned_bytes are used) */
+  int32_t codec;       /* the chunk's */
+  const uint8_t *data; /* the file as a host buffer whose uncompressed chunks are borrowed */
 } plan_ctx;
 
 #define PAGE_FAIL(code, ...)                                                                 \
@@ -202,10 +204,10 @@ typedef struct plan_ctx {
                              c->md->name, g, c->info->name, page_no, detail_);               \
   } while (0)
 
-/* Makes room for `more` bytes after plan->num_bytes. */
+/* Makes room for `more` bytes after plan->owned_bytes. */
 static bool reserve_bytes(plan_ctx *c, int64_t more) {
   gcol_detail_pq_column_plan *plan = c->plan;
-  int64_t const need = plan->num_bytes + more;
+  int64_t const need = plan->owned_bytes + more;
   if (need <= c->bytes_cap) return true;
   int64_t cap = c->bytes_cap < 4096 ? 4096 : c->bytes_cap * 2;
   if (cap < need) cap = need;
@@ -216,13 +218,43 @@ static bool reserve_bytes(plan_ctx *c, int64_t more) {
   return true;
 }
 
+/* Appends `size` bytes found at src (or plan->bytes + owned) to the plan's byte space,
+ * extending the last segment when both sides continue it. */
+static bool add_segment(plan_ctx *c, int64_t size, const uint8_t *src, int64_t owned) {
+  gcol_detail_pq_column_plan *plan = c->plan;
+  gcol_detail_pq_segment *last =
+      plan->num_segments > 0 ? &plan->segments[plan->num_segments - 1] : NULL;
+  if (last != NULL && last->begin + last->size == plan->num_bytes &&
+      (src != NULL ? last->src != NULL && last->src + last->size == src
+                   : last->src == NULL && last->owned + last->size == owned)) {
+    last->size += size;
+  } else {
+    if (plan->num_segments == plan->segment_cap) {
+      int32_t const cap = plan->segment_cap < 8 ? 8 : plan->segment_cap * 2;
+      void *p = realloc(plan->segments, (size_t)cap * sizeof *plan->segments);
+      if (p == NULL) return false;
+      plan->segments = (gcol_detail_pq_segment *)p;
+      plan->segment_cap = cap;
+    }
+    gcol_detail_pq_segment *seg = &plan->segments[plan->num_segments++];
+    seg->begin = plan->num_bytes;
+    seg->size = size;
+    seg->src = src;
+    seg->owned = owned;
+  }
+  plan->num_bytes += size;
+  if (src == NULL) plan->owned_bytes = owned + size;
+  return true;
+}
+
 /* Places the body of page `h` (its h->compressed_size bytes at src) in plan->bytes and gives
  * its range there: in place at plan offset `in_place` for an UNCOMPRESSED chunk, else
  * decompressed into bytes appended after plan->num_bytes (a v2 data page's levels copied as
  * they are, its values decompressed unless the header says they are not compressed). */
 static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
                               const gcol_detail_pq_page_header *h, const uint8_t *src,
-                              int64_t in_place, int64_t *begin, int64_t *end) {
+                              int64_t in_place, int64_t *begin, int64_t *end,
+                              const uint8_t **host) {
   gcol_detail_pq_column_plan *plan = c->plan;
   char const *const codec = gcol_detail_pq_codec_name(c->codec);
   if (c->codec == GCOL_PARQUET_UNCOMPRESSED) {
@@ -233,6 +265,7 @@ static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
     }
     *begin = in_place;
     *end = in_place + h->compressed_size;
+    *host = src;
     return GCOL_OK;
   }
   int64_t levels = 0;
@@ -274,7 +307,7 @@ static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
                              "%s: row group %d, column '%s', page %d: cannot allocate %d bytes",
                              c->md->name, g, c->info->name, page_no, h->uncompressed_size);
   }
-  uint8_t *dst = plan->bytes + plan->num_bytes;
+  uint8_t *dst = plan->bytes + plan->owned_bytes;
   if (levels > 0) memcpy(dst, src, (size_t)levels);
   if (!compressed) {
     memcpy(dst + levels, src + levels, (size_t)packed);
@@ -291,7 +324,10 @@ static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
   }
   *begin = plan->num_bytes;
   *end = plan->num_bytes + h->uncompressed_size;
-  plan->num_bytes = *end;
+  *host = dst;
+  if (!add_segment(c, h->uncompressed_size, NULL, plan->owned_bytes)) {
+    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
+  }
   return GCOL_OK;
 }
 
@@ -326,10 +362,11 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
     }
     int64_t begin = 0;
     int64_t end = 0;
+    const uint8_t *host = NULL; /* the page's bytes on the host */
     if (h.type == GCOL_DETAIL_PQ_PAGE_DATA || h.type == GCOL_DETAIL_PQ_PAGE_DATA_V2 ||
         h.type == GCOL_DETAIL_PQ_PAGE_DICTIONARY) {
       gcol_status const st =
-          place_page(c, g, page_no, &h, raw + body, in_place + body, &begin, &end);
+          place_page(c, g, page_no, &h, raw + body, in_place + body, &begin, &end, &host);
       if (st != GCOL_OK) return st;
     }
     if (h.type == GCOL_DETAIL_PQ_PAGE_DICTIONARY) {
@@ -382,7 +419,7 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
           if (end - begin < 4) {
             PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "no room for the definition levels' length");
           }
-          const uint8_t *q = plan->bytes + begin;
+          const uint8_t *q = host;
           int64_t const n = (int64_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
                                       (uint32_t)q[3] << 24);
           if (n > end - begin - 4) {
@@ -463,10 +500,23 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
   return GCOL_OK;
 }
 
-gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
-                                            const gcol_parquet_metadata *md, int32_t column,
-                                            const int32_t *row_groups, int32_t num_row_groups,
-                                            gcol_detail_pq_column_plan *plan) {
+/* Whether an UNCOMPRESSED chunk at [start, start + size) is borrowed from c->data. */
+static bool borrowed(const plan_ctx *c, const gcol_detail_pq_chunk *ch, int64_t start,
+                     int64_t size) {
+  return c->data != NULL && ch->stats.codec == GCOL_PARQUET_UNCOMPRESSED && start >= 0 &&
+         size >= 0 && size <= c->md->file_size - start;
+}
+
+static int64_t chunk_start(const gcol_detail_pq_chunk *ch) {
+  return ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < ch->data_page_offset
+             ? ch->dictionary_page_offset
+             : ch->data_page_offset;
+}
+
+static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *data,
+                               const gcol_parquet_metadata *md, int32_t column,
+                               const int32_t *row_groups, int32_t num_row_groups,
+                               gcol_detail_pq_column_plan *plan) {
   gcol_status status = GCOL_OK;
   plan_ctx c;
   uint8_t *scratch = NULL; /* a compressed chunk's bytes */
@@ -475,6 +525,7 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
   memset(&c, 0, sizeof c);
   c.md = md;
   c.plan = plan;
+  c.data = data;
   c.info = &md->leaves[column];
   const gcol_parquet_column_info *info = c.info;
   plan->name = info->name;
@@ -511,7 +562,9 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                       "of %lld rows",
                       md->name, g, info->name, (long long)ch->stats.num_values,
                       (long long)md->row_groups[g].num_rows);
-    total += ch->stats.compressed_size;
+    if (!borrowed(&c, ch, chunk_start(ch), ch->stats.compressed_size)) {
+      total += ch->stats.compressed_size;
+    }
   }
   /* the file's bytes to start with; compressed chunks grow it page by page */
   GCOL_DETAIL_CHECK(reserve_bytes(&c, total > 0 ? total : 1), GCOL_ERROR_OUT_OF_MEMORY,
@@ -520,19 +573,19 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
   for (int32_t i = 0; i < num_row_groups; ++i) {
     int32_t const g = row_groups[i];
     const gcol_detail_pq_chunk *ch = &md->row_groups[g].chunks[column];
-    int64_t const start =
-        ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < ch->data_page_offset
-            ? ch->dictionary_page_offset
-            : ch->data_page_offset;
+    int64_t const start = chunk_start(ch);
     int64_t const size = ch->stats.compressed_size;
     c.codec = ch->stats.codec;
     bool const in_place = c.codec == GCOL_PARQUET_UNCOMPRESSED;
-    uint8_t *raw = NULL;
-    if (in_place) {
+    bool const borrow = borrowed(&c, ch, start, size);
+    const uint8_t *raw = NULL;
+    if (borrow) {
+      raw = data + start; /* read in place, copied to the device from there */
+    } else if (in_place) {
       GCOL_DETAIL_CHECK(reserve_bytes(&c, size), GCOL_ERROR_OUT_OF_MEMORY,
                         "%s: cannot allocate %lld host bytes for column '%s'", md->name,
-                        (long long)(plan->num_bytes + size), info->name);
-      raw = plan->bytes + plan->num_bytes;
+                        (long long)(plan->owned_bytes + size), info->name);
+      raw = plan->bytes + plan->owned_bytes;
     } else {
       if (size > scratch_size) {
         free(scratch);
@@ -550,10 +603,10 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                                : size * 8 + 4096;
       GCOL_DETAIL_CHECK(reserve_bytes(&c, hint), GCOL_ERROR_OUT_OF_MEMORY,
                         "%s: cannot allocate %lld host bytes for column '%s'", md->name,
-                        (long long)(plan->num_bytes + hint), info->name);
+                        (long long)(plan->owned_bytes + hint), info->name);
     }
-    if (size > 0) {
-      GCOL_DETAIL_CHECK(file->source.read(file->source.user, start, size, raw) == 0,
+    if (size > 0 && !borrow) {
+      GCOL_DETAIL_CHECK(file->source.read(file->source.user, start, size, (void *)raw) == 0,
                         GCOL_ERROR_INVALID_ARGUMENT,
                         "%s: row group %d, column '%s': reading bytes [%lld, +%lld) failed",
                         md->name, g, info->name, (long long)start, (long long)size);
@@ -561,13 +614,32 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
     int64_t const base = plan->num_bytes;
     GCOL_DETAIL_TRY(
         scan_chunk(&c, g, raw, in_place ? base : -1, size, ch->stats.num_values, plan->num_rows));
-    if (in_place) plan->num_bytes = base + size;
+    if (in_place) {
+      GCOL_DETAIL_CHECK(add_segment(&c, size, borrow ? raw : NULL, plan->owned_bytes),
+                        GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
     plan->num_rows += ch->stats.num_values;
   }
 done:
   free(scratch);
   if (status != GCOL_OK) gcol_detail_parquet_plan_free(plan);
   return status;
+}
+
+gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
+                                            const gcol_parquet_metadata *md, int32_t column,
+                                            const int32_t *row_groups, int32_t num_row_groups,
+                                            gcol_detail_pq_column_plan *plan) {
+  return plan_column(file, NULL, md, column, row_groups, num_row_groups, plan);
+}
+
+gcol_status gcol_detail_parquet_plan_column_borrow(const gcol_detail_pq_file *file,
+                                                   const uint8_t *data,
+                                                   const gcol_parquet_metadata *md, int32_t column,
+                                                   const int32_t *row_groups,
+                                                   int32_t num_row_groups,
+                                                   gcol_detail_pq_column_plan *plan) {
+  return plan_column(file, data, md, column, row_groups, num_row_groups, plan);
 }
 
 /* ---- host decode (tests, fuzzer) ---- */
@@ -682,7 +754,9 @@ void gcol_parquet_read_options_init(gcol_parquet_read_options *options) {
   if (options != NULL) memset(options, 0, sizeof *options);
 }
 
-static gcol_status read_table(const gcol_detail_pq_file *file,
+/* `data`: the file as a host buffer (its uncompressed chunks are not copied on the host), or
+ * NULL. */
+static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *data,
                               const gcol_parquet_read_options *options, gcol_table **out,
                               gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
@@ -694,8 +768,7 @@ static gcol_status read_table(const gcol_detail_pq_file *file,
   int32_t num_groups = 0;
   gcol_table *table = NULL;
   gcol_column_view *slices = NULL;
-  gcol_detail_pq_column_plan plan;
-  memset(&plan, 0, sizeof plan);
+  gcol_detail_pq_column_plan *plans = NULL;
   gcol_parquet_read_options opt;
   gcol_parquet_read_options_init(&opt);
   if (options != NULL) opt = *options;
@@ -766,12 +839,17 @@ static gcol_status read_table(const gcol_detail_pq_file *file,
     if (first_group > last_group) first_group = last_group;
     take = opt.num_rows;
   }
+  /* every column planned first, then decoded together (one copy, few synchronizations) */
+  plans = (gcol_detail_pq_column_plan *)calloc((size_t)(num_columns > 0 ? num_columns : 1),
+                                               sizeof *plans);
+  GCOL_DETAIL_CHECK(plans != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   for (int32_t i = 0; i < num_columns; ++i) {
-    GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column(file, md, columns[i], groups + first_group,
-                                                    (int32_t)(last_group - first_group), &plan));
-    GCOL_DETAIL_TRY(gcol_detail_parquet_decode_column(&plan, md->name, stream, mr, &outputs[i]));
-    gcol_detail_parquet_plan_free(&plan);
+    GCOL_DETAIL_TRY(
+        gcol_detail_parquet_plan_column_borrow(file, data, md, columns[i], groups + first_group,
+                                               (int32_t)(last_group - first_group), &plans[i]));
   }
+  GCOL_DETAIL_TRY(
+      gcol_detail_parquet_decode_columns(plans, num_columns, data, md->name, stream, mr, outputs));
   GCOL_DETAIL_TRY(gcol_table_make(outputs, num_columns, &table));
   for (int32_t i = 0; i < num_columns; ++i) outputs[i] = NULL;
   {
@@ -797,7 +875,10 @@ static gcol_status read_table(const gcol_detail_pq_file *file,
 done:
   gcol_table_free(table);
   free(slices);
-  gcol_detail_parquet_plan_free(&plan);
+  if (plans != NULL) {
+    for (int32_t i = 0; i < num_columns; ++i) gcol_detail_parquet_plan_free(&plans[i]);
+  }
+  free(plans);
   if (outputs != NULL) {
     for (int32_t i = 0; i < num_columns; ++i) gcol_column_free(outputs[i]);
   }
@@ -817,7 +898,7 @@ gcol_status gcol_parquet_read_source(const gcol_parquet_source *source,
   *out = NULL;
   gcol_detail_pq_file file;
   GCOL_DETAIL_TRY(gcol_detail_pq_file_from_source(source, &file));
-  GCOL_DETAIL_TRY(read_table(&file, options, out, stream, mr));
+  GCOL_DETAIL_TRY(read_table(&file, NULL, options, out, stream, mr));
 done:
   GCOL_DETAIL_NVTX_POP();
   return status;
@@ -835,7 +916,7 @@ gcol_status gcol_parquet_read_buffer(const void *data, int64_t size,
                     (long long)size);
   gcol_detail_pq_file file;
   gcol_detail_pq_file_from_buffer(data, size, &file, NULL);
-  GCOL_DETAIL_TRY(read_table(&file, options, out, stream, mr));
+  GCOL_DETAIL_TRY(read_table(&file, (const uint8_t *)data, options, out, stream, mr));
 done:
   GCOL_DETAIL_NVTX_POP();
   return status;
@@ -851,7 +932,7 @@ gcol_status gcol_parquet_read_file(const char *path, const gcol_parquet_read_opt
   *out = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(path);
   GCOL_DETAIL_TRY(gcol_detail_pq_file_open(path, &file));
-  GCOL_DETAIL_TRY(read_table(&file, options, out, stream, mr));
+  GCOL_DETAIL_TRY(read_table(&file, NULL, options, out, stream, mr));
 done:
   gcol_detail_pq_file_close(&file);
   GCOL_DETAIL_NVTX_POP();

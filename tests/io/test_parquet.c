@@ -4,7 +4,10 @@
  * pages v1 and v2, several row groups and pages) read from a buffer, a file and a callback
  * source into tables and compared value by value with the data written; column projection by
  * index and name, row-group selection; empty and all-null columns; errors found on the GPU
- * (a page whose levels end early) and on the host; allocation failures. The files pyarrow
+ * (a page whose levels end early) and on the host; allocation failures; the block-per-page
+ * decoders at sizes that cross their run batches, shared-memory stages and tiles (pages of
+ * thousands of runs, all-null, no-null and one-row pages, > 65536-row dictionary pages, 100 KB
+ * strings, a pinned source) and their errors. The files pyarrow
  * writes are checked by test_parquet_python.py (suite clients).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -13,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <cuda_runtime.h>
 
 #include "gcol/io/parquet.h"
 #include "internal/parquet.h"
@@ -582,6 +587,252 @@ static void test_write_and_read_back(void **state) {
   for (int k = 0; k < K; ++k) gcol_column_free(cols[k]);
 }
 
+/* ---- the parallel page decoders: sizes that cross their blocks, batches and stages ---- */
+
+enum { BIG = 150000 };
+
+typedef struct big_data {
+  int64_t ints[BIG];
+  int64_t codes[BIG];
+  int64_t bits[BIG];
+  uint8_t valid[BIG];
+  uint8_t valid2[BIG];
+  const char *dict_strings[BIG];
+  const char *plain_strings[BIG];
+  char plain_store[BIG][44];
+  char dict_store[300][24];
+} big_data;
+
+static uint64_t next_random(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+/* Page 0 (rows [0, 70000)): RLE runs of 8..13 rows, then random bits (bit-packed runs);
+ * page 1: all null; page 2 (the second row group): no null. */
+static void make_big(big_data *d) {
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  int64_t run = 0;
+  int run_len = 8;
+  uint8_t v = 1;
+  for (int k = 0; k < 300; ++k) {
+    int const len = k == 7 ? 0 : 1 + k % 20; /* one empty dictionary string */
+    for (int j = 0; j < len; ++j) d->dict_store[k][j] = (char)('a' + (k + j) % 26);
+    d->dict_store[k][len] = 0;
+  }
+  for (int64_t i = 0; i < BIG; ++i) {
+    uint64_t const r = next_random(&x);
+    d->ints[i] = i * 7 - 3;
+    /* RLE runs of 9 indices and of 10 booleans (thousands a page), then bit-packed ones */
+    d->codes[i] = i < 60000 ? (i / 9) % 1000 : (int64_t)(r % 1000);
+    d->bits[i] = i < 50000 ? (i / 10) % 2 : (int64_t)(r >> 40) & 1;
+    if (i < 40000) {
+      if (run == run_len) {
+        v ^= 1;
+        run = 0;
+        run_len = 8 + (int)(i % 6);
+      }
+      ++run;
+      d->valid[i] = v;
+    } else if (i < 70000) {
+      d->valid[i] = (r >> 20) & 1;
+    } else {
+      d->valid[i] = i >= 140000;
+    }
+    d->valid2[i] = (r >> 30) % 10 != 0;
+    d->dict_strings[i] = d->dict_store[(r >> 8) % 300];
+    int const len = (int)((r >> 12) % 41); /* 0..40 bytes, some empty */
+    for (int j = 0; j < len; ++j) d->plain_store[i][j] = (char)('A' + (i + j) % 50);
+    d->plain_store[i][len] = 0;
+    d->plain_strings[i] = d->plain_store[i];
+  }
+}
+
+static void check_all(gcol_table_view v, const pqb_column *c, int ncols, const int64_t *rows,
+                      int64_t n) {
+  static const gcol_type_id ids[] = {GCOL_INT64, GCOL_STRING, GCOL_INT32, GCOL_BOOL8, GCOL_STRING};
+  assert_int_equal(v.num_columns, ncols);
+  for (int k = 0; k < ncols; ++k) check_column(v.columns[k], &c[k], ids[k], rows, n);
+}
+
+/* Levels with thousands of RLE runs per page (more than a batch), random levels (bit-packed
+ * runs), an all-null and a no-null page; dictionary strings and integers (bit-packed indices)
+ * in pages of more than 65536 rows; RLE booleans; PLAIN strings of 0..40 bytes; five columns
+ * in one read, then a row group and a row range across pages. */
+static void test_parallel_big_pages(void **state) {
+  (void)state;
+  big_data *d = (big_data *)malloc(sizeof *d);
+  assert_non_null(d);
+  make_big(d);
+  pqb_column c[5];
+  c[0] = col_base("levels", GCOL_PARQUET_INT64);
+  c[0].ints = d->ints;
+  c[0].optional = true;
+  c[0].valid = d->valid;
+  c[0].rows_per_page = 70000;
+  c[1] = col_base("dict_strings", GCOL_PARQUET_BYTE_ARRAY);
+  c[1].strings = d->dict_strings;
+  c[1].optional = true;
+  c[1].valid = d->valid2;
+  c[1].dictionary = true;
+  c[1].rows_per_page = 100000;
+  c[2] = col_base("dict_ints", GCOL_PARQUET_INT32);
+  c[2].ints = d->codes;
+  c[2].dictionary = true;
+  c[2].rows_per_page = 90000;
+  c[3] = col_base("bools", GCOL_PARQUET_BOOLEAN);
+  c[3].ints = d->bits;
+  c[3].optional = true;
+  c[3].valid = d->valid2;
+  c[3].rle_booleans = true;
+  c[3].page_version = 2;
+  c[3].rows_per_page = 66000;
+  c[4] = col_base("plain_strings", GCOL_PARQUET_BYTE_ARRAY);
+  c[4].strings = d->plain_strings;
+  c[4].optional = true;
+  c[4].valid = d->valid;
+  c[4].rows_per_page = 70000;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 5;
+  f.columns = c;
+  f.num_rows = BIG;
+  f.rows_per_group = 140000;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  assert_non_null(file);
+  int64_t *rows = (int64_t *)malloc(BIG * sizeof *rows);
+  assert_non_null(rows);
+  for (int64_t i = 0; i < BIG; ++i) rows[i] = i;
+
+  gcol_table *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL));
+  check_all(gcol_table_get_view(t), c, 5, rows, BIG);
+  gcol_table_free(t);
+
+  /* the second row group only */
+  gcol_parquet_read_options opt;
+  gcol_parquet_read_options_init(&opt);
+  int32_t const second[] = {1};
+  opt.row_groups = second;
+  opt.num_row_groups = 1;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, &opt, &t, NULL, NULL));
+  check_all(gcol_table_get_view(t), c, 5, rows + 140000, BIG - 140000);
+  gcol_table_free(t);
+
+  /* a row range across pages and row groups */
+  gcol_parquet_read_options_init(&opt);
+  opt.skip_rows = 69990;
+  opt.num_rows = 70020;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, &opt, &t, NULL, NULL));
+  check_all(gcol_table_get_view(t), c, 5, rows + 69990, 70020);
+  gcol_table_free(t);
+
+  /* the same from a page-locked copy of the file: its chunks go to the device directly */
+  void *pinned = NULL;
+  assert_int_equal(cudaHostAlloc(&pinned, (size_t)size, cudaHostAllocDefault), cudaSuccess);
+  memcpy(pinned, file, (size_t)size);
+  GCOL_TEST_OK(gcol_parquet_read_buffer(pinned, size, NULL, &t, NULL, NULL));
+  check_all(gcol_table_get_view(t), c, 5, rows, BIG);
+  gcol_table_free(t);
+  assert_int_equal(cudaFreeHost(pinned), cudaSuccess);
+  free(rows);
+  free(file);
+  free(d);
+}
+
+/* PLAIN strings longer than the walk's shared-memory stage (100 KB), empty strings and nulls
+ * in pages of 16 rows; an integer column of one-row pages. */
+static void test_parallel_long_strings_and_tiny_pages(void **state) {
+  (void)state;
+  enum { N = 40, LONG = 100000 };
+  static const char *strs[N];
+  static int64_t ints[N];
+  static uint8_t valid[N], valid2[N];
+  char *store = (char *)malloc((size_t)N * (LONG + 1));
+  assert_non_null(store);
+  for (int i = 0; i < N; ++i) {
+    char *s = store + (size_t)i * (LONG + 1);
+    int const len = i % 4 == 0 ? LONG - i : i % 4 == 1 ? 0 : 1 + i;
+    for (int j = 0; j < len; ++j) s[j] = (char)('a' + (i * 7 + j) % 26);
+    s[len] = 0;
+    strs[i] = s;
+    valid[i] = i % 4 != 2;
+    ints[i] = 1000 - i;
+    valid2[i] = i % 3 != 0;
+  }
+  pqb_column c[2];
+  c[0] = col_base("long", GCOL_PARQUET_BYTE_ARRAY);
+  c[0].strings = strs;
+  c[0].optional = true;
+  c[0].valid = valid;
+  c[0].rows_per_page = 16;
+  c[1] = col_base("one_row_pages", GCOL_PARQUET_INT32);
+  c[1].ints = ints;
+  c[1].optional = true;
+  c[1].valid = valid2;
+  c[1].rows_per_page = 1;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 2;
+  f.columns = c;
+  f.num_rows = N;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  assert_non_null(file);
+  int64_t rows[N];
+  for (int64_t i = 0; i < N; ++i) rows[i] = i;
+  gcol_table *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL));
+  gcol_table_view v = gcol_table_get_view(t);
+  check_column(v.columns[0], &c[0], GCOL_STRING, rows, N);
+  check_column(v.columns[1], &c[1], GCOL_INT32, rows, N);
+  gcol_table_free(t);
+  free(file);
+  free(store);
+}
+
+/* Errors of the parallel decoders: a PLAIN byte array whose length runs past its page (page
+ * 1 of a column in pages of 300), a dictionary entry whose length runs past the dictionary
+ * page; each named with its page. */
+static void test_parallel_corrupt_strings(void **state) {
+  (void)state;
+  make_data(17);
+  pqb_column c = col_base("s", GCOL_PARQUET_BYTE_ARRAY);
+  c.strings = pq_data.strings;
+  c.rows_per_page = 300;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 1;
+  f.columns = &c;
+  f.num_rows = ROWS;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  gcol_detail_pq_page_header h;
+  int64_t body = page_body(file, size, 1, &h); /* a required column: the values start there */
+  file[body + 3] = 0x7f;                       /* the first length becomes > 2 GB */
+  gcol_table *t = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "page 1"));
+  assert_non_null(strstr(gcol_last_error(), "values end"));
+  free(file);
+
+  c.dictionary = true;
+  file = pqb_build(&f, &size);
+  body = page_body(file, size, 0, &h); /* the dictionary page */
+  file[body + 3] = 0x7f;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "page 0"));
+  assert_non_null(strstr(gcol_last_error(), "dictionary page holds fewer"));
+  free(file);
+}
+
 typedef struct alloc_ctx {
   const uint8_t *file;
   int64_t size;
@@ -962,6 +1213,10 @@ int main(void) {
       GCOL_TEST_GPU(test_gpu_write_pages_and_groups),
       GCOL_TEST_GPU(test_gpu_write_empty),
       GCOL_TEST_GPU(test_gpu_write_compressed),
+      /* parallel reader (issue 14) */
+      GCOL_TEST_GPU(test_parallel_big_pages),
+      GCOL_TEST_GPU(test_parallel_long_strings_and_tiny_pages),
+      GCOL_TEST_GPU(test_parallel_corrupt_strings),
   };
   return GCOL_TEST_RUN_GPU("parquet", tests);
 }

@@ -235,6 +235,207 @@ static void test_rle_decoder(void **state) {
   }
 }
 
+/* pqread: the run-by-run reading the GPU decoders use (gcol_detail_pq_rle_run, then values
+ * unpacked by index, as kernels/io/parquet_decode.cu expands a batch) yields exactly the
+ * values gcol_detail_pq_rle_next yields, and fails at the same value, on written streams, cut
+ * streams and random bytes. */
+static int64_t expand_by_runs(const uint8_t *p, int64_t size, int bw, int64_t count,
+                              uint32_t *out) {
+  int64_t at = 0, covered = 0;
+  bool done = false;
+  while (covered < count && !done) {
+    gcol_detail_pq_run r;
+    if (!gcol_detail_pq_rle_run(p, &at, size, bw, &r)) break;
+    for (int64_t i = 0; i < r.count && covered + i < count; ++i) {
+      out[covered + i] = r.packed ? gcol_detail_pq_unpack(p + r.offset, i, bw) : r.value;
+    }
+    covered += r.count;
+    done = r.last;
+  }
+  return covered < count ? covered : count;
+}
+
+static void check_runs_like_next(const uint8_t *p, int64_t size, int bw, int64_t count) {
+  uint32_t *a = (uint32_t *)malloc((size_t)(count > 0 ? count : 1) * sizeof *a);
+  uint32_t *b = (uint32_t *)malloc((size_t)(count > 0 ? count : 1) * sizeof *b);
+  gcol_detail_pq_rle r;
+  gcol_detail_pq_rle_init(&r, p, p + size, bw);
+  int64_t got = 0;
+  while (got < count && gcol_detail_pq_rle_next(&r, &a[got])) ++got;
+  int64_t const runs = expand_by_runs(p, size, bw, count, b);
+  if (runs != got)
+    fail_msg("width %d: %lld values by runs, %lld by next", bw, (long long)runs, (long long)got);
+  for (int64_t i = 0; i < got; ++i) {
+    if (a[i] != b[i]) fail_msg("width %d value %lld: %u != %u", bw, (long long)i, b[i], a[i]);
+  }
+  free(a);
+  free(b);
+}
+
+static void test_rle_runs(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(43);
+  for (int round = 0; round < 200; ++round) {
+    int const bw = round % 33;
+    int64_t const n = gcol_test_rng_range(&rng, 1, 4000);
+    uint32_t *values = (uint32_t *)malloc((size_t)n * sizeof *values);
+    uint32_t const mask = bw == 32 ? 0xffffffffu : (uint32_t)((1ull << bw) - 1);
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t const x = gcol_test_rng_next(&rng);
+      values[i] = (x & 3) != 0 && i > 0 ? values[i - 1] : (uint32_t)(x >> 13) & mask;
+    }
+    uint8_t *enc = NULL;
+    int64_t const size = pqb_rle_encode(values, n, bw, &enc);
+    check_runs_like_next(enc, size, bw, n);
+    check_runs_like_next(enc, size, bw, n + 20); /* asks past the stream */
+    int64_t const cut = gcol_test_rng_range(&rng, 0, size);
+    check_runs_like_next(enc, cut, bw, n); /* cut short */
+    if (size > 0) {                        /* a flipped byte */
+      enc[gcol_test_rng_range(&rng, 0, size - 1)] ^= (uint8_t)(1u << (round % 8));
+      check_runs_like_next(enc, size, bw, n);
+    }
+    free(enc);
+    free(values);
+    uint8_t noise[64];
+    for (size_t i = 0; i < sizeof noise; ++i) noise[i] = (uint8_t)gcol_test_rng_next(&rng);
+    check_runs_like_next(noise, (int64_t)sizeof noise, bw, 3000);
+  }
+}
+
+/* pqread: definition levels decoded as the GPU's page pass does, batch by batch
+ * (gcol_detail_pq_runs_fill by one thread, each row found in its batch and unpacked by
+ * index, the first failing row winning), agree with gcol_detail_pq_decode_levels: the same
+ * valid bytes, slots and count, or the same error. */
+static int levels_by_batches(const uint8_t *bytes, gcol_detail_pq_page pg, int32_t max_def,
+                             uint8_t *valid, int32_t *slot, int64_t *nvalid) {
+  static gcol_detail_pq_runs s;
+  int const bw = gcol_detail_pq_bit_width((uint32_t)max_def);
+  uint64_t first_error = UINT64_MAX;
+  int64_t carry = 0, row0 = 0;
+  gcol_detail_pq_runs_begin(&s, pg.def_begin);
+  while (row0 < pg.num_rows) {
+    gcol_detail_pq_runs_fill(&s, bytes, pg.def_end, bw, pg.num_rows);
+    int64_t end = s.first[s.n] < pg.num_rows ? s.first[s.n] : pg.num_rows;
+    bool const has_values = end > row0;
+    if (!has_values) {
+      uint64_t const e = ((uint64_t)row0 << 4) | GCOL_DETAIL_PQ_E_LEVELS_TRUNCATED;
+      if (e < first_error) first_error = e;
+      end = pg.num_rows;
+    }
+    for (int64_t i = row0; i < end; ++i) {
+      uint8_t v = 0;
+      if (has_values) {
+        uint32_t const level =
+            gcol_detail_pq_runs_value(&s, bytes, bw, gcol_detail_pq_runs_find(&s, i), i);
+        uint64_t const e = ((uint64_t)i << 4) | GCOL_DETAIL_PQ_E_LEVEL_RANGE;
+        if (level > (uint32_t)max_def && e < first_error) first_error = e;
+        v = level == (uint32_t)max_def;
+      }
+      valid[i] = v;
+      slot[i] = (int32_t)carry;
+      carry += v;
+    }
+    row0 = end;
+  }
+  *nvalid = carry;
+  return first_error == UINT64_MAX ? 0 : (int)(first_error & 15);
+}
+
+static void test_levels_by_batches(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(44);
+  for (int round = 0; round < 300; ++round) {
+    int32_t const max_def = 1 + round % 3;
+    int64_t const n = gcol_test_rng_range(&rng, 1, 20000);
+    uint32_t *levels = (uint32_t *)malloc((size_t)n * sizeof *levels);
+    int const mode = round % 4; /* short runs, long runs, noise, out-of-range levels */
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t const x = gcol_test_rng_next(&rng);
+      uint32_t const fresh = (uint32_t)(x >> 20) % (uint32_t)(max_def + 1);
+      int64_t const keep = mode == 0 ? 9 : mode == 1 ? 500 : 2;
+      levels[i] = i > 0 && (int64_t)(x % (uint64_t)keep) != 0 ? levels[i - 1] : fresh;
+      if (mode == 3 && (x & 0xfff) == 0) levels[i] = (uint32_t)max_def + 1;
+    }
+    uint8_t *enc = NULL;
+    int64_t const size =
+        pqb_rle_encode(levels, n, gcol_detail_pq_bit_width((uint32_t)max_def), &enc);
+    if (round % 5 == 4 && size > 0) enc[gcol_test_rng_range(&rng, 0, size - 1)] ^= 0x5a;
+    gcol_detail_pq_page pg;
+    memset(&pg, 0, sizeof pg);
+    pg.num_rows = n + (round % 7 == 6 ? 30 : 0); /* more rows than levels: truncated */
+    pg.def_end = round % 11 == 10 ? gcol_test_rng_range(&rng, 0, size) : size;
+    uint8_t *va = (uint8_t *)malloc((size_t)pg.num_rows),
+            *vb = (uint8_t *)malloc((size_t)pg.num_rows);
+    int32_t *sa = (int32_t *)malloc((size_t)pg.num_rows * 4),
+            *sb = (int32_t *)malloc((size_t)pg.num_rows * 4);
+    int64_t na = -1, nb = -1;
+    int const ca = gcol_detail_pq_decode_levels(enc, pg, max_def, va, sa, &na);
+    int const cb = levels_by_batches(enc, pg, max_def, vb, sb, &nb);
+    if (ca != cb) fail_msg("round %d: error %d by batches, %d serially", round, cb, ca);
+    if (ca == 0) {
+      assert_int_equal(na, nb);
+      assert_memory_equal(va, vb, (size_t)pg.num_rows);
+      assert_memory_equal(sa, sb, (size_t)pg.num_rows * 4);
+    }
+    free(va);
+    free(vb);
+    free(sa);
+    free(sb);
+    free(enc);
+    free(levels);
+  }
+}
+
+/* pqread: byte arrays walked step by step over stages of 5..64 bytes (the GPU's are 8 KiB)
+ * give gcol_detail_pq_walk_byte_arrays's positions and lengths, or its failure. */
+static void test_walk_by_stages(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(45);
+  for (int round = 0; round < 400; ++round) {
+    uint8_t buf[2048];
+    int64_t size = 0;
+    int64_t count = 0;
+    while (size < (int64_t)sizeof buf - 80 && count < 200) {
+      uint32_t const n = (uint32_t)gcol_test_rng_range(&rng, 0, 70);
+      memcpy(buf + size, &n, 4); /* little-endian hosts only, as the builder */
+      for (uint32_t j = 0; j < n; ++j) buf[size + 4 + j] = (uint8_t)gcol_test_rng_next(&rng);
+      size += 4 + n;
+      ++count;
+    }
+    if (round % 3 == 1) size = gcol_test_rng_range(&rng, 0, size);          /* cut */
+    if (round % 3 == 2) buf[gcol_test_rng_range(&rng, 0, size - 1)] = 0xff; /* a huge length */
+    int64_t const want = count + (round % 4 == 3 ? 1 : 0);
+    int64_t *pa = (int64_t *)calloc((size_t)want, 8), *pb = (int64_t *)calloc((size_t)want, 8);
+    int32_t *la = (int32_t *)calloc((size_t)want, 4), *lb = (int32_t *)calloc((size_t)want, 4);
+    bool const ok = gcol_detail_pq_walk_byte_arrays(buf, 0, size, want, pa, la);
+    int const stage = (int)gcol_test_rng_range(&rng, 5, 64);
+    uint32_t off[64];
+    int32_t len[64];
+    int64_t at = 0, k = 0;
+    bool fail = false;
+    while (k < want && !fail) {
+      int64_t const base = at;
+      int64_t const stop = size - base < stage ? size : base + stage;
+      int32_t const m = gcol_detail_pq_walk_step(buf + base, base, stop, size, 0, want - k, 16, off,
+                                                 len, &at, &fail);
+      for (int32_t j = 0; j < m; ++j) {
+        pb[k + j] = off[j];
+        lb[k + j] = len[j];
+      }
+      k += m;
+    }
+    if (ok == fail) fail_msg("round %d: walk %d, steps %s", round, ok, fail ? "failed" : "ok");
+    if (ok) {
+      assert_memory_equal(pa, pb, (size_t)want * 8);
+      assert_memory_equal(la, lb, (size_t)want * 4);
+    }
+    free(pa);
+    free(pb);
+    free(la);
+    free(lb);
+  }
+}
+
 /* ------------------------------------------------------------------ test files */
 
 /* ------------------------------------------------------------------ metadata */
@@ -1638,6 +1839,9 @@ int main(void) {
       cmocka_unit_test(test_thrift_round_trip),
       cmocka_unit_test(test_thrift_limits),
       cmocka_unit_test(test_rle_decoder),
+      cmocka_unit_test(test_rle_runs),
+      cmocka_unit_test(test_levels_by_batches),
+      cmocka_unit_test(test_walk_by_stages),
       cmocka_unit_test(test_metadata_from_buffer_file_and_source),
       cmocka_unit_test(test_pages_decoded_on_the_host),
       cmocka_unit_test(test_bad_files),
