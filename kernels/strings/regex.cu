@@ -1,9 +1,11 @@
 /*
  * Regular expressions (strings/regex.h): the program compiled on the host
  * (regex_compile.c) is copied to the device, and a thread per string runs the Pike VM of
- * regex_match.h in its own slice of one scratch buffer. The VM's state is bounded by the
- * program, not the row, so the grid is capped to keep the scratch under a budget and each
- * thread walks the rows grid-stride.
+ * regex_match.h in its scratch: a local array where the program's scratch fits
+ * GCOL_DETAIL_REGEX_LOCAL_WORDS (regex_device.h: local memory coalesces across a warp), else
+ * its own slice of one global buffer. The VM's state is bounded by the program, not the row,
+ * so then the grid is capped to keep that buffer under a budget and each thread walks the
+ * rows grid-stride.
  *
  * extract runs the VM once per row into a temporary of group spans, then builds each group's
  * column from them (sizes, the shared int64 scan, offsets by the total, a byte copy; the
@@ -27,11 +29,12 @@ typedef enum gcol_detail_regex_mode {
   GCOL_DETAIL_REGEX_COUNT
 } gcol_detail_regex_mode;
 
+template <bool LOCAL>
 static __global__ void gcol_detail_regex_kernel(gcol_strings_view s, gcol_detail_regex_prog prog,
                                                 int mode, int32_t *scratch, int64_t words,
                                                 void *out) {
   int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  int32_t *mine = scratch + tid * words;
+  GCOL_DETAIL_REGEX_MINE(LOCAL, scratch, words, tid);
   for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
     int32_t result = 0;
     if (gcol_strings_view_is_valid(s, i)) {
@@ -67,11 +70,23 @@ done:
 
 int64_t gcol_detail_regex_blocks(int64_t n, int64_t words) {
   int64_t const block = GCOL_DETAIL_BLOCK_SIZE;
-  int64_t blocks = GCOL_DETAIL_REGEX_SCRATCH_BUDGET / (words * 4 * block);
   int64_t const needed = (n + block - 1) / block;
+  int64_t blocks = words > 0 ? GCOL_DETAIL_REGEX_SCRATCH_BUDGET / (words * 4 * block) : needed;
   if (blocks < 1) blocks = 1;
   if (blocks > needed) blocks = needed;
   return blocks;
+}
+
+gcol_status gcol_detail_regex_global_scratch(bool local, int64_t blocks, int64_t words,
+                                             gcol_stream stream, gcol_buffer **out) {
+  *out = NULL;
+  if (local) return GCOL_OK;
+  return gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4), stream, NULL,
+                            out);
+}
+
+int32_t *gcol_detail_regex_scratch_data(const gcol_buffer *scratch) {
+  return scratch != NULL ? (int32_t *)scratch->data : NULL;
 }
 
 /* contains, matches and count: a fixed-width output with the input's validity. */
@@ -92,14 +107,14 @@ static gcol_status gcol_detail_regex_run(gcol_column_view input, const gcol_rege
   if (input.size > 0) {
     int32_t const nslots = mode == GCOL_DETAIL_REGEX_COUNT ? 2 : 0;
     int64_t const words = gcol_detail_regex_scratch_ints(&re->host.prog, nslots);
-    int64_t const block = GCOL_DETAIL_BLOCK_SIZE;
-    int64_t const blocks = gcol_detail_regex_blocks(input.size, words);
+    bool const local = words <= GCOL_DETAIL_REGEX_LOCAL_WORDS;
+    int64_t const blocks = gcol_detail_regex_blocks(input.size, local ? 0 : words);
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
-    GCOL_DETAIL_TRY(
-        gcol_buffer_create((size_t)(blocks * block * words * 4), stream, NULL, &scratch));
-    gcol_detail_regex_kernel<<<(unsigned)blocks, (unsigned)block, 0, (cudaStream_t)stream>>>(
-        s, prog, mode, (int32_t *)scratch->data, words, col->data->data);
+    GCOL_DETAIL_TRY(gcol_detail_regex_global_scratch(local, blocks, words, stream, &scratch));
+    GCOL_DETAIL_REGEX_LAUNCH(local, gcol_detail_regex_kernel, blocks, (cudaStream_t)stream, s,
+                             prog, mode, gcol_detail_regex_scratch_data(scratch), words,
+                             col->data->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   *out = col;
@@ -144,11 +159,12 @@ extern "C" gcol_status gcol_strings_regex_count(gcol_column_view input, const gc
 /* ---------------------------------------------------------------- extract */
 
 /* spans[i * 2g ..] = row i's group spans (-1: no match, group unset, or a null row). */
+template <bool LOCAL>
 static __global__ void gcol_detail_regex_spans_kernel(gcol_strings_view s,
                                                       gcol_detail_regex_prog prog, int32_t *scratch,
                                                       int64_t words, int32_t *spans) {
   int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  int32_t *mine = scratch + tid * words;
+  GCOL_DETAIL_REGEX_MINE(LOCAL, scratch, words, tid);
   int64_t const width = 2 * (int64_t)prog.num_groups;
   for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
     int32_t *row = spans + i * width;
@@ -254,15 +270,15 @@ static gcol_status gcol_detail_regex_extract(gcol_column_view input, const gcol_
   } else {
     int64_t const width = 2 * groups;
     int64_t const words = gcol_detail_regex_scratch_ints(&re->host.prog, 2 * (int32_t)(groups + 1));
-    int64_t const blocks = gcol_detail_regex_blocks(input.size, words);
+    bool const local = words <= GCOL_DETAIL_REGEX_LOCAL_WORDS;
+    int64_t const blocks = gcol_detail_regex_blocks(input.size, local ? 0 : words);
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4),
-                                       stream, NULL, &scratch));
+    GCOL_DETAIL_TRY(gcol_detail_regex_global_scratch(local, blocks, words, stream, &scratch));
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(input.size * width * 4), stream, NULL, &spans));
-    gcol_detail_regex_spans_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0,
-                                     (cudaStream_t)stream>>>(s, prog, (int32_t *)scratch->data,
-                                                             words, (int32_t *)spans->data);
+    GCOL_DETAIL_REGEX_LAUNCH(local, gcol_detail_regex_spans_kernel, blocks, (cudaStream_t)stream,
+                             s, prog, gcol_detail_regex_scratch_data(scratch), words,
+                             (int32_t *)spans->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     gcol_buffer_free(scratch);
     scratch = NULL;
@@ -302,13 +318,14 @@ typedef struct gcol_detail_regex_replace_args {
 /* Pass 1 (with sizes): sizes[i] = row i's output bytes, sizes[n + 1] = 1 where a row passes
  * limit. Pass 2 (sizes NULL): each valid row writes its bytes at offsets[i] (chars is NULL
  * when every row is empty, so the pass is never told by it). */
+template <bool LOCAL>
 static __global__ void gcol_detail_regex_replace_kernel(gcol_strings_view s,
                                                         gcol_detail_regex_replace_args a,
                                                         int32_t *scratch, int64_t words,
                                                         int64_t limit, int64_t *sizes,
                                                         const int64_t *offsets, char *chars) {
   int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  int32_t *mine = scratch + tid * words;
+  GCOL_DETAIL_REGEX_MINE(LOCAL, scratch, words, tid);
   for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
     bool const valid = gcol_strings_view_is_valid(s, i);
     if (sizes == NULL) {
@@ -370,7 +387,8 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
     int64_t const n = input.size;
     int64_t const words =
         gcol_detail_regex_scratch_ints(&re->host.prog, gcol_detail_regex_replace_slots(&th.t));
-    int64_t const blocks = gcol_detail_regex_blocks(n, words);
+    bool const local = words <= GCOL_DETAIL_REGEX_LOCAL_WORDS;
+    int64_t const blocks = gcol_detail_regex_blocks(n, local ? 0 : words);
     int64_t *sizes = NULL;
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &a.prog));
@@ -379,14 +397,14 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
     a.t.pieces = (const gcol_detail_regex_piece *)tmpl_dev->data;
     a.t.bytes = (const char *)tmpl_dev->data + (th.t.bytes - (const char *)th.block);
     a.max_count = max_count;
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4),
-                                       stream, NULL, &scratch));
+    GCOL_DETAIL_TRY(gcol_detail_regex_global_scratch(local, blocks, words, stream, &scratch));
     GCOL_DETAIL_TRY(
         gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &offsets64));
     sizes = (int64_t *)offsets64->data;
     GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sizes + n, 0, 2 * sizeof(int64_t), st));
-    gcol_detail_regex_replace_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
-        s, a, (int32_t *)scratch->data, words, INT64_MAX / (n + 1), sizes, NULL, NULL);
+    GCOL_DETAIL_REGEX_LAUNCH(local, gcol_detail_regex_replace_kernel, blocks, st, s, a,
+                             gcol_detail_regex_scratch_data(scratch), words, INT64_MAX / (n + 1),
+                             sizes, NULL, NULL);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, n + 1, stream));
     GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, sizes + n, sizeof tail, cudaMemcpyDeviceToHost, st));
@@ -398,8 +416,9 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
     GCOL_DETAIL_TRY(gcol_detail_offsets_column(sizes, n + 1, gcol_detail_offsets_type(tail[0]),
                                                stream, mr, &offsets));
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)tail[0], stream, mr, &chars));
-    gcol_detail_regex_replace_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
-        s, a, (int32_t *)scratch->data, words, 0, NULL, sizes, (char *)chars->data);
+    GCOL_DETAIL_REGEX_LAUNCH(local, gcol_detail_regex_replace_kernel, blocks, st, s, a,
+                             gcol_detail_regex_scratch_data(scratch), words, 0, NULL, sizes,
+                             (char *)chars->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     GCOL_DETAIL_TRY(gcol_detail_strings_output_mask(input, NULL, stream, mr, &mask, &null_count));
     GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, mask, null_count, out));

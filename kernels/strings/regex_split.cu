@@ -1,7 +1,7 @@
 /*
  * Regex findall and split (strings/regex.h). Both cut each row into pieces (a match, or the
  * text between matches) enumerated by gcol_detail_regex_pieces_next() of regex_ops.h, a
- * thread per string running the Pike VM in its slice of the capped scratch, as extract and
+ * thread per string running the Pike VM in its scratch (regex_device.h), as extract and
  * replace do, in two VM passes around the shared int64 scan:
  *   1. count each row's pieces (0 for a null row) and the most of any row; the scan gives
  *      each row's first place (the list offsets); one synchronization reads the pieces and
@@ -30,14 +30,16 @@ typedef struct gcol_detail_regex_pieces_args {
   gcol_detail_regex_pieces_spec sp;
   int32_t *scratch;
   int64_t words; /* scratch words of a thread */
+  bool local;    /* the scratch in a local array (regex_device.h), scratch NULL */
 } gcol_detail_regex_pieces_args;
 
 /* counts[i] = pieces of row i; counts[s.size + 1] = the most (zeroed by the caller). */
+template <bool LOCAL>
 static __global__ void gcol_detail_regex_pieces_count_kernel(gcol_strings_view s,
                                                              gcol_detail_regex_pieces_args a,
                                                              int64_t *counts) {
   int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  int32_t *mine = a.scratch + tid * a.words;
+  GCOL_DETAIL_REGEX_MINE(LOCAL, a.scratch, a.words, tid);
   unsigned long long *const most = (unsigned long long *)(counts + s.size + 1);
   for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
     int64_t count = 0;
@@ -55,12 +57,13 @@ static __global__ void gcol_detail_regex_pieces_count_kernel(gcol_strings_view s
 
 /* starts[place], sizes[place] = each piece's first byte in s.chars and its size; places[i] is
  * row i's first place. */
+template <bool LOCAL>
 static __global__ void gcol_detail_regex_pieces_write_kernel(gcol_strings_view s,
                                                              gcol_detail_regex_pieces_args a,
                                                              const int64_t *places, int64_t *starts,
                                                              int64_t *sizes) {
   int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  int32_t *mine = a.scratch + tid * a.words;
+  GCOL_DETAIL_REGEX_MINE(LOCAL, a.scratch, a.words, tid);
   for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
     if (!gcol_strings_view_is_valid(s, i)) continue;
     gcol_string_ref const r = gcol_strings_view_get(s, i);
@@ -100,8 +103,8 @@ static gcol_status count_pieces(gcol_strings_view s, gcol_detail_regex_pieces_ar
   counts = (int64_t *)(*places)->data;
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(counts + n, 0, 2 * sizeof(int64_t), st));
   if (blocks > 0) {
-    gcol_detail_regex_pieces_count_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
-        s, a, counts);
+    GCOL_DETAIL_REGEX_LAUNCH(a.local, gcol_detail_regex_pieces_count_kernel, blocks, st, s, a,
+                             counts);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(counts, counts, n + 1, stream));
@@ -129,8 +132,8 @@ static gcol_status write_pieces(gcol_strings_view s, gcol_detail_regex_pieces_ar
   sz = (int64_t *)sizes->data;
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sz + pieces, 0, sizeof(int64_t), st));
   if (pieces > 0) {
-    gcol_detail_regex_pieces_write_kernel<<<(unsigned)blocks, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
-        s, a, places, (int64_t *)starts->data, sz);
+    GCOL_DETAIL_REGEX_LAUNCH(a.local, gcol_detail_regex_pieces_write_kernel, blocks, st, s, a,
+                             places, (int64_t *)starts->data, sz);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sz, sz, pieces + 1, stream));
@@ -196,11 +199,11 @@ static gcol_status regex_pieces(gcol_column_view input, const gcol_regex *re,
   GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
   if (input.size > 0) {
     a.words = gcol_detail_regex_scratch_ints(&re->host.prog, gcol_detail_regex_pieces_slots(sp));
-    blocks = gcol_detail_regex_blocks(input.size, a.words);
+    a.local = a.words <= GCOL_DETAIL_REGEX_LOCAL_WORDS;
+    blocks = gcol_detail_regex_blocks(input.size, a.local ? 0 : a.words);
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &a.prog));
-    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * a.words * 4),
-                                       stream, NULL, &scratch));
-    a.scratch = (int32_t *)scratch->data;
+    GCOL_DETAIL_TRY(gcol_detail_regex_global_scratch(a.local, blocks, a.words, stream, &scratch));
+    a.scratch = gcol_detail_regex_scratch_data(scratch);
   }
   GCOL_DETAIL_TRY(count_pieces(s, a, blocks, stream, places, &pieces, most));
   GCOL_DETAIL_TRY(
