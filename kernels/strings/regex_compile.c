@@ -791,8 +791,64 @@ static gcol_status finish(parser *ps, gcol_detail_regex_host *out) {
   out->prog.num_groups = ps->groups;
   out->prog.num_levels = 1 + ps->max_loop_depth;
   out->prog.flags = ps->flags;
+  {
+    unsigned char *visited = (unsigned char *)calloc((size_t)ps->num_insts + 1, 1);
+    int32_t *stack = (int32_t *)malloc(sizeof *stack * (2 * (size_t)ps->num_insts + 2));
+    if (visited != NULL && stack != NULL) gcol_detail_regex_first_bytes(&out->prog, visited, stack);
+    free(visited); /* without memory the prefilter stays off: only slower */
+    free(stack);
+  }
 done:
   return status;
+}
+
+/* Adds the ASCII bytes [lo, hi] to the set; false (no prefilter) past ASCII. */
+static bool first_add_range(uint32_t *first, uint32_t lo, uint32_t hi) {
+  if (hi >= 0x80) return false;
+  for (uint32_t b = lo; b <= hi; ++b) first[b >> 5] |= 1u << (b & 31);
+  return true;
+}
+
+void gcol_detail_regex_first_bytes(gcol_detail_regex_prog *prog, unsigned char *visited,
+                                   int32_t *stack) {
+  uint32_t first[4] = {0, 0, 0, 0};
+  bool ok = prog->num_insts > 0;
+  int32_t top = 0;
+  stack[top++] = 0;
+  while (ok && top > 0) { /* every instruction the closure of 0 reaches, assertions passed */
+    int32_t const pc = stack[--top];
+    if (pc < 0 || pc >= prog->num_insts || visited[pc]) continue;
+    visited[pc] = 1;
+    gcol_detail_regex_inst const in = prog->insts[pc];
+    switch (in.op) {
+      case GCOL_DETAIL_RX_CHAR:
+        ok = first_add_range(first, (uint32_t)in.x, (uint32_t)in.x);
+        break;
+      case GCOL_DETAIL_RX_CLASS:
+        for (int32_t r = 0; ok && r < in.y; ++r) {
+          ok = first_add_range(first, prog->ranges[2 * (in.x + r)], prog->ranges[2 * (in.x + r) + 1]);
+        }
+        break;
+      case GCOL_DETAIL_RX_SPLIT:
+      case GCOL_DETAIL_RX_LOOP:
+      case GCOL_DETAIL_RX_CHECK:
+        stack[top++] = in.x;
+        stack[top++] = in.y;
+        break;
+      case GCOL_DETAIL_RX_JMP:
+        stack[top++] = in.x;
+        break;
+      case GCOL_DETAIL_RX_SAVE:
+      case GCOL_DETAIL_RX_ASSERT:
+        stack[top++] = pc + 1;
+        break;
+      default: /* ANY, ANY_NL, MATCH (an empty match) */
+        ok = false;
+        break;
+    }
+  }
+  prog->has_first = ok;
+  for (int k = 0; k < 4; ++k) prog->first[k] = ok ? first[k] : 0;
 }
 
 gcol_status gcol_detail_regex_compile(const char *pattern, int64_t size, uint32_t flags,

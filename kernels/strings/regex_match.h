@@ -83,7 +83,18 @@ typedef struct gcol_detail_regex_prog {
   int32_t num_groups; /* capturing groups, not counting the whole match */
   int32_t num_levels; /* 1 + the deepest nesting of LOOP bodies (closure states per pc) */
   uint32_t flags;
+  /* Prefilter: where has_first, every match begins with an ASCII byte of this set (bit b of
+   * first[b / 32]) and none is empty, so a search with no thread alive skips to the next
+   * such byte (gcol_detail_regex_first_bytes). */
+  int32_t has_first;
+  uint32_t first[4];
 } gcol_detail_regex_prog;
+
+/* Sets prog's prefilter (has_first, first) from the closure of instruction 0: the first
+ * bytes of every character that can begin a match; none where a match can be empty or can
+ * begin with a non-ASCII character or any character. Host; `visited` has num_insts bytes. */
+void gcol_detail_regex_first_bytes(gcol_detail_regex_prog *prog, unsigned char *visited,
+                                   int32_t *stack);
 
 /* ---- the Pike VM ---- */
 
@@ -150,6 +161,12 @@ GCOL_HD_INLINE bool gcol_detail_regex_accepts(const gcol_detail_regex_prog *prog
     default:
       return false;
   }
+}
+
+/* Whether a match may begin with byte b (the prefilter's set: ASCII bytes only). */
+GCOL_HD_INLINE bool gcol_detail_regex_may_begin(const gcol_detail_regex_prog *prog,
+                                                unsigned char b) {
+  return b < 0x80 && ((prog->first[b >> 5] >> (b & 31)) & 1u) != 0;
 }
 
 /* The state of one exec, carved from the caller's scratch. */
@@ -286,8 +303,17 @@ GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, c
   bool matched = false;
   int32_t stamp = 1;
   int cur = 0;
+  /* the prefilter's skips add a stamp each: at most two per position stay below 2^31 */
+  bool const skip = prog->has_first && !anchored && n < ((int64_t)1 << 30);
   for (int64_t p = start;;) {
     if (!matched && (!anchored || p == start)) {
+      if (skip && vm.count[cur] == 0) { /* no thread alive: on to a byte a match begins with */
+        int64_t q = p;
+        while (q < n && !gcol_detail_regex_may_begin(prog, (unsigned char)s[q])) ++q;
+        if (q >= n) break; /* no match can begin (none is empty) */
+        if (q != p) ++stamp; /* marks left at p by closures that made no thread */
+        p = q;
+      }
       for (int32_t j = 0; j < nslots; ++j) vm.work[j] = -1;
       gcol_detail_regex_add(&vm, cur, 0, p, stamp); /* lowest priority: after the others */
     }
