@@ -87,6 +87,42 @@ static int32_t vm_count(const gcol_detail_regex_prog *prog, const char *s, int64
   return c;
 }
 
+/* ---------------------------------------------------------------- prefilter */
+
+/* The first-byte sets of gcol_detail_regex_first_bytes: on where every match begins with
+ * an ASCII byte of the set, off where a match may be empty or begin otherwise. */
+static void test_first_byte_prefilter(void **state) {
+  (void)state;
+  struct {
+    const char *pattern;
+    uint32_t flags;
+    const char *set; /* NULL: no prefilter */
+  } const cases[] = {
+      {"[a-c]q+z", 0, "abc"},  {"q[a-z]", 0, "q"},     {"[,;]", 0, ",;"},
+      {"q+", 0, "q"},          {"a*b", 0, "ab"},       {"\\bfoo|bar", 0, "bf"},
+      {"x", GCOL_REGEX_IGNORECASE, "xX"},              {"(a|b)?c", 0, "abc"},
+      {"a|", 0, NULL},         {"a*", 0, NULL},        {".x", 0, NULL},
+      {"$", 0, NULL},          {"\xe9", 0, NULL},     {"[^a]", 0, NULL},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    gcol_detail_regex_host h;
+    GCOL_TEST_OK(gcol_detail_regex_compile(cases[k].pattern, (int64_t)strlen(cases[k].pattern),
+                                           cases[k].flags, &h));
+    if (cases[k].set == NULL) {
+      if (h.prog.has_first) fail_msg("'%s': a prefilter where none may be", cases[k].pattern);
+    } else {
+      if (!h.prog.has_first) fail_msg("'%s': no prefilter", cases[k].pattern);
+      for (int b = 0; b < 256; ++b) {
+        bool const want = b > 0 && strchr(cases[k].set, b) != NULL;
+        if (gcol_detail_regex_may_begin(&h.prog, (unsigned char)b) != want) {
+          fail_msg("'%s': byte %d %s the set", cases[k].pattern, b, want ? "missing from" : "in");
+        }
+      }
+    }
+    gcol_detail_regex_host_free(&h);
+  }
+}
+
 /* ---------------------------------------------------------------- known answers */
 
 static void test_python_known_answers(void **state) {
@@ -932,6 +968,7 @@ static void test_findall_split_argument_checks(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_python_known_answers),
+      cmocka_unit_test(test_first_byte_prefilter),
       cmocka_unit_test(test_compile_errors),
       cmocka_unit_test(test_fuzz_against_backtracker),
       cmocka_unit_test(test_empty_iterations),
