@@ -711,9 +711,14 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
     /* page-locking costs more than it saves below a few pages (the page tables of a pinned
      * source): a small staging buffer stays pageable */
     if (staged >= kPinnedStaging) {
-      GCOL_DETAIL_CUDA_TRY(cudaHostAlloc((void **)&staging, (size_t)staged, cudaHostAllocDefault));
-      staging_pinned = true;
-    } else if (staged > 0) {
+      staging_pinned =
+          cudaHostAlloc((void **)&staging, (size_t)staged, cudaHostAllocDefault) == cudaSuccess;
+      if (!staging_pinned) { /* no pinned memory that large: pageable staging, slower, works */
+        (void)cudaGetLastError();
+        staging = NULL;
+      }
+    }
+    if (staged > 0 && !staging_pinned) {
       staging = (uint8_t *)malloc((size_t)staged);
       GCOL_DETAIL_CHECK(staging != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
     }
