@@ -77,11 +77,13 @@ int64_t gcol_detail_regex_blocks(int64_t n, int64_t words) {
   return blocks;
 }
 
-gcol_status gcol_detail_regex_global_scratch(bool local, int64_t blocks, int64_t words,
-                                             gcol_stream stream, gcol_buffer **out) {
+gcol_status gcol_detail_regex_scratch_make(int64_t n, int64_t words, gcol_stream stream,
+                                           bool *local, int64_t *blocks, gcol_buffer **out) {
   *out = NULL;
-  if (local) return GCOL_OK;
-  return gcol_buffer_create((size_t)(blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4), stream, NULL,
+  *local = words <= GCOL_DETAIL_REGEX_LOCAL_WORDS;
+  *blocks = gcol_detail_regex_blocks(n, *local ? 0 : words);
+  if (*local) return GCOL_OK;
+  return gcol_buffer_create((size_t)(*blocks * GCOL_DETAIL_BLOCK_SIZE * words * 4), stream, NULL,
                             out);
 }
 
@@ -107,11 +109,12 @@ static gcol_status gcol_detail_regex_run(gcol_column_view input, const gcol_rege
   if (input.size > 0) {
     int32_t const nslots = mode == GCOL_DETAIL_REGEX_COUNT ? 2 : 0;
     int64_t const words = gcol_detail_regex_scratch_ints(&re->host.prog, nslots);
-    bool const local = words <= GCOL_DETAIL_REGEX_LOCAL_WORDS;
-    int64_t const blocks = gcol_detail_regex_blocks(input.size, local ? 0 : words);
+    bool local = false;
+    int64_t blocks = 0;
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
-    GCOL_DETAIL_TRY(gcol_detail_regex_global_scratch(local, blocks, words, stream, &scratch));
+    GCOL_DETAIL_TRY(
+        gcol_detail_regex_scratch_make(input.size, words, stream, &local, &blocks, &scratch));
     GCOL_DETAIL_REGEX_LAUNCH(local, gcol_detail_regex_kernel, blocks, (cudaStream_t)stream, s,
                              prog, mode, gcol_detail_regex_scratch_data(scratch), words,
                              col->data->data);
@@ -270,11 +273,12 @@ static gcol_status gcol_detail_regex_extract(gcol_column_view input, const gcol_
   } else {
     int64_t const width = 2 * groups;
     int64_t const words = gcol_detail_regex_scratch_ints(&re->host.prog, 2 * (int32_t)(groups + 1));
-    bool const local = words <= GCOL_DETAIL_REGEX_LOCAL_WORDS;
-    int64_t const blocks = gcol_detail_regex_blocks(input.size, local ? 0 : words);
+    bool local = false;
+    int64_t blocks = 0;
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
-    GCOL_DETAIL_TRY(gcol_detail_regex_global_scratch(local, blocks, words, stream, &scratch));
+    GCOL_DETAIL_TRY(
+        gcol_detail_regex_scratch_make(input.size, words, stream, &local, &blocks, &scratch));
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(input.size * width * 4), stream, NULL, &spans));
     GCOL_DETAIL_REGEX_LAUNCH(local, gcol_detail_regex_spans_kernel, blocks, (cudaStream_t)stream,
                              s, prog, gcol_detail_regex_scratch_data(scratch), words,
@@ -387,8 +391,8 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
     int64_t const n = input.size;
     int64_t const words =
         gcol_detail_regex_scratch_ints(&re->host.prog, gcol_detail_regex_replace_slots(&th.t));
-    bool const local = words <= GCOL_DETAIL_REGEX_LOCAL_WORDS;
-    int64_t const blocks = gcol_detail_regex_blocks(n, local ? 0 : words);
+    bool local = false;
+    int64_t blocks = 0;
     int64_t *sizes = NULL;
     GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &a.prog));
@@ -397,7 +401,7 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
     a.t.pieces = (const gcol_detail_regex_piece *)tmpl_dev->data;
     a.t.bytes = (const char *)tmpl_dev->data + (th.t.bytes - (const char *)th.block);
     a.max_count = max_count;
-    GCOL_DETAIL_TRY(gcol_detail_regex_global_scratch(local, blocks, words, stream, &scratch));
+    GCOL_DETAIL_TRY(gcol_detail_regex_scratch_make(n, words, stream, &local, &blocks, &scratch));
     GCOL_DETAIL_TRY(
         gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &offsets64));
     sizes = (int64_t *)offsets64->data;

@@ -26,9 +26,10 @@ gcol_status gcol_detail_regex_to_device(const gcol_regex *re, gcol_stream stream
  * the global scratch (0 when n is 0; words 0: a thread per row, the scratch being local). */
 int64_t gcol_detail_regex_blocks(int64_t n, int64_t words);
 
-/* The global scratch of `blocks` blocks of `words` each (*out NULL when local). */
-gcol_status gcol_detail_regex_global_scratch(bool local, int64_t blocks, int64_t words,
-                                             gcol_stream stream, gcol_buffer **out);
+/* The VM scratch of n rows needing `words` each: *local where it fits a local array, the
+ * grid (*blocks), and otherwise the global buffer (*out; NULL when local). */
+gcol_status gcol_detail_regex_scratch_make(int64_t n, int64_t words, gcol_stream stream,
+                                           bool *local, int64_t *blocks, gcol_buffer **out);
 
 /* Its data, or NULL for none. */
 int32_t *gcol_detail_regex_scratch_data(const gcol_buffer *scratch);

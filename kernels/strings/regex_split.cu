@@ -199,10 +199,9 @@ static gcol_status regex_pieces(gcol_column_view input, const gcol_regex *re,
   GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
   if (input.size > 0) {
     a.words = gcol_detail_regex_scratch_ints(&re->host.prog, gcol_detail_regex_pieces_slots(sp));
-    a.local = a.words <= GCOL_DETAIL_REGEX_LOCAL_WORDS;
-    blocks = gcol_detail_regex_blocks(input.size, a.local ? 0 : a.words);
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &a.prog));
-    GCOL_DETAIL_TRY(gcol_detail_regex_global_scratch(a.local, blocks, a.words, stream, &scratch));
+    GCOL_DETAIL_TRY(
+        gcol_detail_regex_scratch_make(input.size, a.words, stream, &a.local, &blocks, &scratch));
     a.scratch = gcol_detail_regex_scratch_data(scratch);
   }
   GCOL_DETAIL_TRY(count_pieces(s, a, blocks, stream, places, &pieces, most));

@@ -148,3 +148,26 @@ void strings_expect_row(const gcol_host_strings *hs, int64_t i, const char *want
              (long long)wn);
   }
 }
+
+void strings_expect_pieces_table(const gcol_table *out, int64_t n, int64_t most,
+                                 const int64_t *counts, const char *const *rows,
+                                 const int64_t *const *ranges, const char *op, const char *what) {
+  assert_int_equal(out->num_columns, most > 0 ? most : 1);
+  for (int32_t j = 0; j < out->num_columns; ++j) {
+    gcol_column_view const col = gcol_table_get_view(out).columns[j];
+    gcol_host_strings *hs = NULL;
+    assert_int_equal(col.type.id, GCOL_STRING);
+    assert_int_equal(col.size, n);
+    gcol_test_assert_null_count_consistent(col);
+    GCOL_TEST_OK(gcol_column_strings_copy_to_host(col, NULL, &hs));
+    for (int64_t i = 0; i < n; ++i) {
+      if (j < counts[i]) {
+        strings_expect_row(hs, i, rows[i] + ranges[i][2 * j],
+                           ranges[i][2 * j + 1] - ranges[i][2 * j], op, what);
+      } else {
+        strings_expect_row(hs, i, NULL, 0, op, what);
+      }
+    }
+    gcol_host_strings_free(hs);
+  }
+}

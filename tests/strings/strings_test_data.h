@@ -62,4 +62,11 @@ void strings_list_validity(const gcol_column *list, uint8_t *valid);
 void strings_expect_row(const gcol_host_strings *hs, int64_t i, const char *want, int64_t wn,
                         const char *op, const char *what);
 
+/* Asserts a split's table of columns: max(most, 1) STRING columns of n rows, column j of row
+ * i holding piece j of the row (bytes [ranges[i][2j], ranges[i][2j+1]) of rows[i]) where the
+ * row has counts[i] > j pieces, else null; op and what name the call and the data. */
+void strings_expect_pieces_table(const gcol_table *out, int64_t n, int64_t most,
+                                 const int64_t *counts, const char *const *rows,
+                                 const int64_t *const *ranges, const char *op, const char *what);
+
 #endif /* GCOL_TESTS_STRINGS_TEST_DATA_H */
