@@ -41,6 +41,10 @@ struct gcol_dist_comm {
   size_t stage_send_capacity;
   void *stage_recv;
   size_t stage_recv_capacity;
+  /* NCCL transport: a rank's own parts are copied on this stream while NCCL moves the
+   * others (created on first use; NULL: copied on the caller's stream) */
+  cudaStream_t copy_stream;
+  cudaEvent_t copy_fork, copy_join;
 };
 
 static gcol_status mpi_error(int code, const char *func, const char *what) {
@@ -92,6 +96,9 @@ void gcol_dist_comm_free(gcol_dist_comm *comm) {
   if (comm->control_stream != NULL) (void)cudaStreamDestroy(comm->control_stream);
   if (comm->stage_send != NULL) (void)cudaFreeHost(comm->stage_send);
   if (comm->stage_recv != NULL) (void)cudaFreeHost(comm->stage_recv);
+  if (comm->copy_stream != NULL) (void)cudaStreamDestroy(comm->copy_stream);
+  if (comm->copy_fork != NULL) (void)cudaEventDestroy(comm->copy_fork);
+  if (comm->copy_join != NULL) (void)cudaEventDestroy(comm->copy_join);
   free(comm);
 }
 
@@ -459,31 +466,83 @@ done:
 }
 
 #if GCOL_DIST_HAVE_NCCL
-/* Grouped NCCL send/receive pairs of device buffers on stream; the rank's own part is a copy. */
-static gcol_status nccl_exchange(gcol_dist_comm *c, const void *const *send,
+/* The side stream and events of the own-part copies, made once (any failure: none, and the
+ * copies go on the caller's stream; nothing fails for it). */
+static bool copy_stream_ready(gcol_dist_comm *c) {
+  if (c->copy_stream != NULL) return true;
+  if (cudaEventCreateWithFlags(&c->copy_fork, cudaEventDisableTiming) == cudaSuccess &&
+      cudaEventCreateWithFlags(&c->copy_join, cudaEventDisableTiming) == cudaSuccess &&
+      cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking) == cudaSuccess) {
+    return true;
+  }
+  (void)cudaGetLastError();
+  if (c->copy_fork != NULL) (void)cudaEventDestroy(c->copy_fork);
+  if (c->copy_join != NULL) (void)cudaEventDestroy(c->copy_join);
+  c->copy_fork = c->copy_join = NULL;
+  c->copy_stream = NULL;
+  return false;
+}
+
+/* This rank's own parts of every segment: device copies, on the side stream when there is
+ * one (ordered after the work already on `stream`; `stream` waits for them at the end). */
+static gcol_status copy_own_parts(gcol_dist_comm *c, int32_t segments, const void *const *send,
+                                  const int64_t *send_sizes, void *const *recv, cudaStream_t stream,
+                                  bool *forked) {
+  gcol_status status = GCOL_OK;
+  size_t const n = (size_t)c->size, me = (size_t)c->rank;
+  bool any = false;
+  for (int32_t k = 0; k < segments; ++k) any = any || send_sizes[(size_t)k * n + me] > 0;
+  *forked = any && copy_stream_ready(c);
+  cudaStream_t const on = *forked ? c->copy_stream : stream;
+  if (*forked) {
+    GCOL_DETAIL_CUDA_TRY(cudaEventRecord(c->copy_fork, stream));
+    GCOL_DETAIL_CUDA_TRY(cudaStreamWaitEvent(c->copy_stream, c->copy_fork, 0));
+  }
+  for (int32_t k = 0; k < segments && any; ++k) {
+    size_t const at = (size_t)k * n + me;
+    if (send_sizes[at] > 0) {
+      GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(recv[at], send[at], (size_t)send_sizes[at],
+                                           cudaMemcpyDeviceToDevice, on));
+    }
+  }
+done:
+  return status;
+}
+
+/* Grouped NCCL send/receive pairs of device buffers on stream, every segment in one group;
+ * the rank's own parts are copies that overlap the transfers. */
+static gcol_status nccl_exchange(gcol_dist_comm *c, int32_t segments, const void *const *send,
                                  const int64_t *send_sizes, void *const *recv,
                                  const int64_t *recv_sizes, cudaStream_t stream) {
   gcol_status status = GCOL_OK;
   int grouped = 0;
-  if (send_sizes[c->rank] > 0) {
-    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(recv[c->rank], send[c->rank], (size_t)send_sizes[c->rank],
-                                         cudaMemcpyDeviceToDevice, stream));
-  }
+  bool forked = false;
+  size_t const n = (size_t)c->size;
+  GCOL_DETAIL_TRY(copy_own_parts(c, segments, send, send_sizes, recv, stream, &forked));
   NCCL_TRY(ncclGroupStart());
   grouped = 1;
-  for (int32_t p = 0; p < c->size; ++p) {
-    if (p == c->rank) continue;
-    if (send_sizes[p] > 0) {
-      NCCL_TRY(ncclSend(send[p], (size_t)send_sizes[p], ncclUint8, p, c->nccl, stream));
-    }
-    if (recv_sizes[p] > 0) {
-      NCCL_TRY(ncclRecv(recv[p], (size_t)recv_sizes[p], ncclUint8, p, c->nccl, stream));
+  for (int32_t k = 0; k < segments; ++k) {
+    for (int32_t p = 0; p < c->size; ++p) {
+      size_t const at = (size_t)k * n + (size_t)p;
+      if (p == c->rank) continue;
+      if (send_sizes[at] > 0) {
+        NCCL_TRY(ncclSend(send[at], (size_t)send_sizes[at], ncclUint8, p, c->nccl, stream));
+      }
+      if (recv_sizes[at] > 0) {
+        NCCL_TRY(ncclRecv(recv[at], (size_t)recv_sizes[at], ncclUint8, p, c->nccl, stream));
+      }
     }
   }
   grouped = 0;
   NCCL_TRY(ncclGroupEnd());
 done:
   if (grouped) (void)ncclGroupEnd();
+  if (forked) { /* joined even after a failure: the caller frees what the copies read */
+    if (cudaEventRecord(c->copy_join, c->copy_stream) != cudaSuccess ||
+        cudaStreamWaitEvent(stream, c->copy_join, 0) != cudaSuccess) {
+      (void)cudaStreamSynchronize(c->copy_stream);
+    }
+  }
   return status;
 }
 #endif
@@ -587,7 +646,7 @@ static gcol_status nccl_host_exchange(gcol_dist_comm *c, const void *const *send
                                            cudaMemcpyHostToDevice, c->control_stream));
     }
   }
-  GCOL_DETAIL_TRY(nccl_exchange(c, (const void *const *)ptrs, send_sizes, ptrs + n, recv_sizes,
+  GCOL_DETAIL_TRY(nccl_exchange(c, 1, (const void *const *)ptrs, send_sizes, ptrs + n, recv_sizes,
                                 c->control_stream));
   for (int32_t p = 0; p < n; ++p) {
     if (recv_sizes[p] > 0) {
@@ -617,13 +676,30 @@ gcol_status gcol_detail_dist_exchange_host(gcol_dist_comm *comm, const void *con
 gcol_status gcol_detail_dist_exchange_device(gcol_dist_comm *comm, const void *const *send,
                                              const int64_t *send_sizes, void *const *recv,
                                              const int64_t *recv_sizes, gcol_stream stream) {
+  return gcol_detail_dist_exchange_device_segments(comm, 1, send, send_sizes, recv, recv_sizes,
+                                                   stream);
+}
+
+gcol_status gcol_detail_dist_exchange_device_segments(gcol_dist_comm *comm, int32_t segments,
+                                                      const void *const *send,
+                                                      const int64_t *send_sizes, void *const *recv,
+                                                      const int64_t *recv_sizes,
+                                                      gcol_stream stream) {
   gcol_status status = GCOL_OK;
   GCOL_DETAIL_NVTX_PUSH("gcol_detail_dist_exchange_device");
   if (comm->transport == GCOL_DIST_TRANSPORT_MPI || !comm->has_nccl) {
-    status = staged_exchange(comm, send, send_sizes, recv, recv_sizes, (cudaStream_t)stream);
+    /* staged segment by segment: the MPI transport is the path of tests and of hosts
+     * without NCCL, not of speed */
+    size_t const n = (size_t)comm->size;
+    for (int32_t k = 0; k < segments && status == GCOL_OK; ++k) {
+      size_t const at = (size_t)k * n;
+      status = staged_exchange(comm, send + at, send_sizes + at, recv + at, recv_sizes + at,
+                               (cudaStream_t)stream);
+    }
   } else {
 #if GCOL_DIST_HAVE_NCCL
-    status = nccl_exchange(comm, send, send_sizes, recv, recv_sizes, (cudaStream_t)stream);
+    status =
+        nccl_exchange(comm, segments, send, send_sizes, recv, recv_sizes, (cudaStream_t)stream);
 #endif
   }
   GCOL_DETAIL_NVTX_POP();

@@ -36,11 +36,10 @@ static __global__ void concat_mask_kernel(const gcol_detail_mask_segment *__rest
   if (nulls != 0) atomicAdd(null_count, nulls);
 }
 
-/* The mask of the concatenation, or NULL when no input holds a null. Counts nulls of inputs
- * whose count is unknown (synchronizes then). */
-static gcol_status concat_mask(const gcol_column_view *columns, int32_t num_columns,
-                               int64_t total_rows, gcol_stream stream, gcol_mr *mr,
-                               gcol_buffer **out_mask, int64_t *out_null_count) {
+/* copying_internal.h */
+gcol_status gcol_detail_concat_masks(const gcol_column_view *columns, int32_t num_columns,
+                                     int64_t total_rows, gcol_stream stream, gcol_mr *mr,
+                                     gcol_buffer **out_mask, int64_t *out_null_count) {
   gcol_status status = GCOL_OK;
   gcol_detail_mask_segment *segs = NULL;
   gcol_buffer *device_segs = NULL, *mask = NULL, *counter = NULL;
@@ -362,7 +361,8 @@ extern "C" gcol_status gcol_detail_concatenate(const gcol_column_view *columns, 
   } else {
     GCOL_DETAIL_FAIL(GCOL_ERROR_UNSUPPORTED, "cannot concatenate %s columns", gcol_type_name(id));
   }
-  GCOL_DETAIL_TRY(concat_mask(columns, num_columns, total_rows, stream, mr, &mask, &null_count));
+  GCOL_DETAIL_TRY(
+      gcol_detail_concat_masks(columns, num_columns, total_rows, stream, mr, &mask, &null_count));
   if (mask != NULL) {
     GCOL_DETAIL_TRY(gcol_column_set_null_mask(col, mask, null_count));
     mask = NULL;

@@ -53,6 +53,14 @@ GCOL_HD_INLINE uint32_t gcol_detail_mask_segments_word(const gcol_detail_mask_se
   return out;
 }
 
+/* The null mask of the columns' concatenation (only their masks, offsets, sizes and null
+ * counts are read, never their data), or NULL when no input holds a null; the null count is
+ * counted from the mask written, so an input's count need only be nonzero where it may hold
+ * nulls (an unknown count is counted first: a synchronization). */
+gcol_status gcol_detail_concat_masks(const gcol_column_view *columns, int32_t num_columns,
+                                     int64_t total_rows, gcol_stream stream, gcol_mr *mr,
+                                     gcol_buffer **out_mask, int64_t *out_null_count);
+
 /* The first segment whose end lies past bit `bit` (segments sorted, non-empty ones
  * contiguous): a binary search. */
 GCOL_HD_INLINE int64_t gcol_detail_mask_segments_find(const gcol_detail_mask_segment *segs,
@@ -69,7 +77,6 @@ GCOL_HD_INLINE int64_t gcol_detail_mask_segments_find(const gcol_detail_mask_seg
   return lo;
 }
 
-
 /* Concatenates views of one type (checked by the caller). */
 gcol_status gcol_detail_concatenate(const gcol_column_view *columns, int32_t num_columns,
                                     gcol_stream stream, gcol_mr *mr, gcol_column **out);
@@ -82,7 +89,6 @@ gcol_status gcol_detail_scalar_column(const gcol_scalar *scalar, int64_t rows, g
 /* Checks that a scalar can fill a column like `like`: not NULL, same type. */
 gcol_status gcol_detail_check_scalar_like(const gcol_scalar *scalar, gcol_column_view like,
                                           const char *what);
-
 
 GCOL_EXTERN_C_END
 

@@ -3,6 +3,8 @@
 #ifndef GCOL_KERNELS_DIST_COMMON_H
 #define GCOL_KERNELS_DIST_COMMON_H
 
+#include <stdbool.h>
+
 #include "gcol/dist.h"
 #include "internal/dist.h"
 
@@ -25,6 +27,24 @@ gcol_status gcol_detail_dist_exchange_tables(gcol_dist_comm *comm, gcol_status l
 gcol_status gcol_detail_dist_allgather_table(gcol_dist_comm *comm, gcol_status local,
                                              gcol_table_view part, gcol_table **out,
                                              gcol_stream stream, gcol_mr *mr);
+
+/* Collective: `input` hash-partitioned on the keys and each part sent to its rank (after an
+ * agreement on `local`); `out` gets the rows this rank received. */
+gcol_status gcol_detail_dist_shuffle_view(gcol_dist_comm *comm, gcol_status local,
+                                          gcol_table_view input, const int32_t *keys,
+                                          int32_t num_keys, gcol_table **out, gcol_stream stream,
+                                          gcol_mr *mr);
+
+/* Whether a table can take the direct shuffle: every column fixed-width (no strings, lists,
+ * structs or dictionaries). Depends on the types only, so every rank decides alike. */
+bool gcol_detail_dist_direct_fits(gcol_table_view t);
+
+/* Collective (every rank's `parted` of one schema that fits): rows [offsets[p],
+ * offsets[p + 1]) of `parted` go to rank p, column by column, received in place into `out`'s
+ * columns (sources in rank order); null masks spliced. Agrees on every local failure. */
+gcol_status gcol_detail_dist_shuffle_direct(gcol_dist_comm *comm, gcol_table_view parted,
+                                            const int64_t *offsets, gcol_table **out,
+                                            gcol_stream stream, gcol_mr *mr);
 
 /* A distributed table over `local` (taken on success) with the given global row count and
  * partitioning (keys copied when HASH or RANGE). Not collective. */

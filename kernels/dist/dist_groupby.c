@@ -1,6 +1,7 @@
 /* Distributed groupby: local pre-aggregation, a shuffle of the partial results on the keys,
  * and a merge on each rank (sums of sums and counts, minima of minima, maxima of maxima,
- * Chan's formula for count/mean/M2, from which MEAN, VARIANCE, STD and M2 follow). */
+ * Chan's formula for count/mean/M2, from which VARIANCE, STD and M2 follow; MEAN of FLOAT64
+ * and of integers up to 32 bits as a sum and a count, which cost a fraction of the moments). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,15 +11,28 @@
 #include "internal/error.h"
 #include "internal/nvtx.h"
 
-gcol_status gcol_detail_dist_shuffle_view(gcol_dist_comm *comm, gcol_status local,
-                                          gcol_table_view input, const int32_t *keys,
-                                          int32_t num_keys, gcol_table **out, gcol_stream stream,
-                                          gcol_mr *mr);
+/* How an aggregation travels: ONE partial merged by one aggregation (SUM, MIN, MAX, the
+ * counts), SUM_COUNT (a MEAN as a sum and a count: exact and cheap where the sum's type holds
+ * it) or MOMENTS (count, mean, M2 merged by Chan's formula: VARIANCE, STD, M2, other MEANs). */
+typedef enum partial_form { FORM_ONE, FORM_SUM_COUNT, FORM_MOMENTS } partial_form;
 
-/* MEAN, VARIANCE, STD and M2 travel as three partials (count, mean, M2); the others as one. */
+/* A MEAN as a sum and a count where that sum is what the one-GPU MEAN accumulates or exact:
+ * FLOAT64, and integers of up to 32 bits (summed in 64). FLOAT32 sums stay FLOAT32 and wider
+ * integers may overflow: those take the moments. */
+static bool mean_by_sum(gcol_type_id id) {
+  return id == GCOL_FLOAT64 || id == GCOL_INT8 || id == GCOL_INT16 || id == GCOL_INT32 ||
+         id == GCOL_UINT8 || id == GCOL_UINT16 || id == GCOL_UINT32;
+}
+
+/* MEAN, VARIANCE, STD and M2: the aggregations Chan's formula can merge. */
 static bool is_moment(gcol_groupby_agg_kind k) {
   return k == GCOL_GROUPBY_MEAN || k == GCOL_GROUPBY_VARIANCE || k == GCOL_GROUPBY_STD ||
          k == GCOL_GROUPBY_M2;
+}
+
+static partial_form form_of(gcol_groupby_agg_kind k, gcol_type_id values) {
+  if (k == GCOL_GROUPBY_MEAN && mean_by_sum(values)) return FORM_SUM_COUNT;
+  return is_moment(k) ? FORM_MOMENTS : FORM_ONE;
 }
 
 /* How a partial of a one-column aggregation merges. */
@@ -30,12 +44,14 @@ typedef struct groupby_plan {
   int32_t num_partials;
   gcol_groupby_agg *partial_aggs;     /* one per partial */
   gcol_groupby_request *partial_reqs; /* one per partial, over the input's columns */
+  partial_form *forms;                /* per aggregation */
   int32_t *first_partial;             /* per aggregation: its first partial */
-  gcol_groupby_agg *merge_aggs;       /* per one-column aggregation */
+  int32_t *first_merge;               /* per aggregation: its first merge (ONE, SUM_COUNT) */
+  gcol_groupby_agg *merge_aggs;       /* per partial of ONE and SUM_COUNT aggregations */
   gcol_groupby_request *merge_reqs;
   int32_t num_merges;
   int32_t num_moments;
-  gcol_groupby_result *merged;   /* the one-column aggregations merged */
+  gcol_groupby_result *merged;   /* the ONE and SUM_COUNT partials merged */
   gcol_groupby_result **moments; /* per aggregation: its count/mean/M2 merge, or NULL */
   gcol_column **columns;         /* the output's columns */
 } groupby_plan;
@@ -47,7 +63,9 @@ static void plan_free(groupby_plan *p, int32_t num_aggs, int32_t num_columns) {
   gcol_groupby_result_free(p->merged);
   free(p->partial_aggs);
   free(p->partial_reqs);
+  free(p->forms);
   free(p->first_partial);
+  free(p->first_merge);
   free(p->merge_aggs);
   free(p->merge_reqs);
   free(p->moments);
@@ -78,42 +96,53 @@ static gcol_status check_aggs(const gcol_dist_table *input, const gcol_dist_agg 
   return GCOL_OK;
 }
 
-/* The partial aggregations and the merges of the one-column ones. */
+/* Adds partial `kind` over `values` and, unless NONE, the aggregation that merges it. */
+static void add_partial(groupby_plan *p, gcol_column_view values, gcol_groupby_agg agg,
+                        bool merged) {
+  p->partial_aggs[p->num_partials] = agg;
+  p->partial_reqs[p->num_partials] =
+      (gcol_groupby_request){values, &p->partial_aggs[p->num_partials], 1};
+  p->num_partials += 1;
+  if (merged) p->merge_aggs[p->num_merges++] = gcol_groupby_agg_make(merge_kind(agg.kind));
+}
+
+/* The partial aggregations and the merges of the ONE and SUM_COUNT ones. */
 static gcol_status make_plan(const gcol_dist_table *input, const gcol_dist_agg *aggs,
                              int32_t num_aggs, groupby_plan *p) {
   size_t const n = (size_t)(num_aggs > 0 ? num_aggs : 1);
   p->partial_aggs = (gcol_groupby_agg *)calloc(3 * n, sizeof *p->partial_aggs);
   p->partial_reqs = (gcol_groupby_request *)calloc(3 * n, sizeof *p->partial_reqs);
+  p->forms = (partial_form *)calloc(n, sizeof *p->forms);
   p->first_partial = (int32_t *)calloc(n, sizeof *p->first_partial);
-  p->merge_aggs = (gcol_groupby_agg *)calloc(n, sizeof *p->merge_aggs);
-  p->merge_reqs = (gcol_groupby_request *)calloc(n, sizeof *p->merge_reqs);
+  p->first_merge = (int32_t *)calloc(n, sizeof *p->first_merge);
+  p->merge_aggs = (gcol_groupby_agg *)calloc(2 * n, sizeof *p->merge_aggs);
+  p->merge_reqs = (gcol_groupby_request *)calloc(2 * n, sizeof *p->merge_reqs);
   p->moments = (gcol_groupby_result **)calloc(n, sizeof *p->moments);
   p->columns = (gcol_column **)calloc(n + GCOL_DIST_MAX_KEYS, sizeof *p->columns);
-  if (p->partial_aggs == NULL || p->partial_reqs == NULL || p->first_partial == NULL ||
-      p->merge_aggs == NULL || p->merge_reqs == NULL || p->moments == NULL || p->columns == NULL) {
+  if (p->partial_aggs == NULL || p->partial_reqs == NULL || p->forms == NULL ||
+      p->first_partial == NULL || p->first_merge == NULL || p->merge_aggs == NULL ||
+      p->merge_reqs == NULL || p->moments == NULL || p->columns == NULL) {
     return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, "gcol_dist_groupby", "out of memory");
   }
   for (int32_t i = 0; i < num_aggs; ++i) {
     gcol_column_view const values = gcol_table_get_view(input->local).columns[aggs[i].column];
-    gcol_groupby_agg_kind const k = aggs[i].agg.kind;
+    p->forms[i] = form_of(aggs[i].agg.kind, values.type.id);
     p->first_partial[i] = p->num_partials;
-    if (is_moment(k)) {
-      gcol_groupby_agg_kind const three[3] = {GCOL_GROUPBY_COUNT_VALID, GCOL_GROUPBY_MEAN,
-                                              GCOL_GROUPBY_M2};
-      for (int j = 0; j < 3; ++j)
-        p->partial_aggs[p->num_partials + j] = gcol_groupby_agg_make(three[j]);
-      for (int j = 0; j < 3; ++j) {
-        p->partial_reqs[p->num_partials + j] =
-            (gcol_groupby_request){values, &p->partial_aggs[p->num_partials + j], 1};
-      }
-      p->num_partials += 3;
-      ++p->num_moments;
-    } else {
-      p->partial_aggs[p->num_partials] = aggs[i].agg;
-      p->partial_reqs[p->num_partials] =
-          (gcol_groupby_request){values, &p->partial_aggs[p->num_partials], 1};
-      p->num_partials += 1;
-      p->merge_aggs[p->num_merges++] = gcol_groupby_agg_make(merge_kind(k));
+    p->first_merge[i] = p->num_merges;
+    switch (p->forms[i]) {
+      case FORM_ONE:
+        add_partial(p, values, aggs[i].agg, true);
+        break;
+      case FORM_SUM_COUNT:
+        add_partial(p, values, gcol_groupby_agg_make(GCOL_GROUPBY_SUM), true);
+        add_partial(p, values, gcol_groupby_agg_make(GCOL_GROUPBY_COUNT_VALID), true);
+        break;
+      case FORM_MOMENTS:
+        add_partial(p, values, gcol_groupby_agg_make(GCOL_GROUPBY_COUNT_VALID), false);
+        add_partial(p, values, gcol_groupby_agg_make(GCOL_GROUPBY_MEAN), false);
+        add_partial(p, values, gcol_groupby_agg_make(GCOL_GROUPBY_M2), false);
+        ++p->num_moments;
+        break;
     }
   }
   return GCOL_OK;
@@ -130,30 +159,32 @@ static gcol_status partial_view(const gcol_groupby_result *res, int32_t num_keys
   return gcol_table_view_make(storage, num_keys + res->num_columns, out);
 }
 
-/* Merges the shuffled partials: one groupby for the one-column aggregations, one
+/* Merges the shuffled partials: one groupby for the ONE and SUM_COUNT partials, one
  * gcol_groupby_merge_m2() per moment; sorted keys align them when there are several. */
 static gcol_status merge(groupby_plan *p, gcol_table_view shuffled, int32_t num_keys,
-                         const gcol_dist_agg *aggs, int32_t num_aggs,
-                         const gcol_groupby_options *options, gcol_stream stream, gcol_mr *mr) {
+                         int32_t num_aggs, const gcol_groupby_options *options, gcol_stream stream,
+                         gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   gcol_groupby_options opt = {false, false};
   if (options != NULL) opt = *options;
   int32_t const calls = (p->num_merges > 0 || p->num_moments == 0) + p->num_moments;
   if (calls > 1) opt.sort_keys = true;
   gcol_table_view const keys = {num_keys, shuffled.num_rows, shuffled.columns};
-  int32_t m = 0;
   for (int32_t i = 0; i < num_aggs; ++i) {
-    if (is_moment(aggs[i].agg.kind)) continue;
-    p->merge_reqs[m] = (gcol_groupby_request){shuffled.columns[num_keys + p->first_partial[i]],
-                                              &p->merge_aggs[m], 1};
-    ++m;
+    if (p->forms[i] == FORM_MOMENTS) continue;
+    int32_t const parts = p->forms[i] == FORM_SUM_COUNT ? 2 : 1;
+    for (int32_t j = 0; j < parts; ++j) {
+      int32_t const m = p->first_merge[i] + j;
+      p->merge_reqs[m] = (gcol_groupby_request){
+          shuffled.columns[num_keys + p->first_partial[i] + j], &p->merge_aggs[m], 1};
+    }
   }
   if (p->num_merges > 0 || p->num_moments == 0) {
     GCOL_DETAIL_TRY(
         gcol_groupby_aggregate(keys, p->merge_reqs, p->num_merges, &opt, &p->merged, stream, mr));
   }
   for (int32_t i = 0; i < num_aggs; ++i) {
-    if (!is_moment(aggs[i].agg.kind)) continue;
+    if (p->forms[i] != FORM_MOMENTS) continue;
     const gcol_column_view *c = shuffled.columns + num_keys + p->first_partial[i];
     GCOL_DETAIL_TRY(
         gcol_groupby_merge_m2(keys, c[0], c[1], c[2], &opt, &p->moments[i], stream, mr));
@@ -162,27 +193,31 @@ done:
   return status;
 }
 
+/* Moves a merged column out of its result. */
+static gcol_column *take(gcol_column **slot) {
+  gcol_column *c = *slot;
+  *slot = NULL;
+  return c;
+}
+
 /* The output's columns: the keys (from the first merge), then each aggregation's result. */
 static gcol_status finish(groupby_plan *p, int32_t num_keys, const gcol_dist_agg *aggs,
                           int32_t num_aggs, gcol_table **out, gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   gcol_groupby_result *with_keys = p->merged;
   for (int32_t i = 0; with_keys == NULL && i < num_aggs; ++i) with_keys = p->moments[i];
-  for (int32_t k = 0; k < num_keys; ++k) {
-    p->columns[k] = with_keys->keys->columns[k];
-    with_keys->keys->columns[k] = NULL;
-  }
-  int32_t m = 0;
+  for (int32_t k = 0; k < num_keys; ++k) p->columns[k] = take(&with_keys->keys->columns[k]);
   for (int32_t i = 0; i < num_aggs; ++i) {
     gcol_column **slot = &p->columns[num_keys + i];
     gcol_groupby_agg_kind const k = aggs[i].agg.kind;
-    if (!is_moment(k)) {
-      *slot = p->merged->columns[m];
-      p->merged->columns[m++] = NULL;
+    gcol_column **merged = p->merged != NULL ? p->merged->columns + p->first_merge[i] : NULL;
+    if (p->forms[i] == FORM_ONE) {
+      *slot = take(&merged[0]);
+    } else if (p->forms[i] == FORM_SUM_COUNT) {
+      GCOL_DETAIL_TRY(gcol_detail_dist_mean(gcol_column_get_view(merged[0]),
+                                            gcol_column_get_view(merged[1]), slot, stream, mr));
     } else if (k == GCOL_GROUPBY_MEAN || k == GCOL_GROUPBY_M2) {
-      int32_t const c = k == GCOL_GROUPBY_MEAN ? 1 : 2;
-      *slot = p->moments[i]->columns[c];
-      p->moments[i]->columns[c] = NULL;
+      *slot = take(&p->moments[i]->columns[k == GCOL_GROUPBY_MEAN ? 1 : 2]);
     } else {
       GCOL_DETAIL_TRY(gcol_detail_dist_variance(gcol_column_get_view(p->moments[i]->columns[0]),
                                                 gcol_column_get_view(p->moments[i]->columns[2]),
@@ -265,7 +300,7 @@ static gcol_status aggregate_shuffled(gcol_dist_comm *comm, gcol_status local,
                                                 &shuffled, stream, NULL));
   gcol_groupby_result_free(partial); /* the partials travelled: free them early */
   partial = NULL;
-  local = merge(&p, gcol_table_get_view(shuffled), num_keys, aggs, num_aggs, options, stream, mr);
+  local = merge(&p, gcol_table_get_view(shuffled), num_keys, num_aggs, options, stream, mr);
   if (local == GCOL_OK) local = finish(&p, num_keys, aggs, num_aggs, out, stream, mr);
   status = local;
 done:

@@ -1,4 +1,4 @@
-/* The last step of a distributed VARIANCE or STD (dist_groupby_finish.cu). */
+/* The last steps of a distributed VARIANCE, STD or MEAN (dist_groupby_finish.cu). */
 #ifndef GCOL_KERNELS_DIST_GROUPBY_FINISH_H
 #define GCOL_KERNELS_DIST_GROUPBY_FINISH_H
 
@@ -17,6 +17,12 @@ extern "C" {
 gcol_status gcol_detail_dist_variance(gcol_column_view count, gcol_column_view m2, int32_t ddof,
                                       bool take_sqrt, gcol_column **out, gcol_stream stream,
                                       gcol_mr *mr);
+
+/* out[i] = sum[i] / count[i] as FLOAT64, null where count[i] is 0 (a MEAN merged as a sum
+ * and a count). sum: INT64, UINT64 or FLOAT64 (its nulls are groups whose count is 0);
+ * count: INT64 (a null count counts as 0). */
+gcol_status gcol_detail_dist_mean(gcol_column_view sum, gcol_column_view count, gcol_column **out,
+                                  gcol_stream stream, gcol_mr *mr);
 
 #ifdef __cplusplus
 }

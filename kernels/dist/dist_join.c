@@ -8,11 +8,6 @@
 #include "internal/error.h"
 #include "internal/nvtx.h"
 
-gcol_status gcol_detail_dist_shuffle_view(gcol_dist_comm *comm, gcol_status local,
-                                          gcol_table_view input, const int32_t *keys,
-                                          int32_t num_keys, gcol_table **out, gcol_stream stream,
-                                          gcol_mr *mr);
-
 void gcol_dist_join_options_init(gcol_dist_join_options *options) {
   if (options == NULL) return;
   options->broadcast_max_rows = (int64_t)1 << 20;

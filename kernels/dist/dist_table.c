@@ -322,49 +322,64 @@ gcol_status gcol_detail_dist_allgather_table(gcol_dist_comm *comm, gcol_status l
 
 /* ---- shuffle and gather ---- */
 
-/* Hash-partitions `input` on the keys into one part per rank (views into *parted). */
+/* Hash-partitions `input` on the keys into one part per rank: the partitioned table and its
+ * n + 1 row offsets. */
 static gcol_status partition_by_hash(gcol_dist_comm *comm, gcol_table_view input,
                                      const int32_t *keys, int32_t num_keys, gcol_table **parted,
-                                     gcol_table_view **parts, gcol_column_view **storage,
-                                     gcol_stream stream) {
+                                     int64_t **offsets, gcol_stream stream) {
   gcol_status status = GCOL_OK;
   int32_t const n = gcol_dist_comm_size(comm);
-  int64_t *offsets = (int64_t *)malloc(((size_t)n + 1) * sizeof *offsets);
-  *parts = (gcol_table_view *)calloc((size_t)n, sizeof **parts);
-  *storage = (gcol_column_view *)calloc((size_t)n * (size_t)input.num_columns, sizeof **storage);
-  GCOL_DETAIL_CHECK(offsets != NULL && *parts != NULL && *storage != NULL, GCOL_ERROR_OUT_OF_MEMORY,
-                    "out of memory");
+  *offsets = (int64_t *)malloc(((size_t)n + 1) * sizeof **offsets);
+  GCOL_DETAIL_CHECK(*offsets != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   GCOL_DETAIL_TRY(gcol_hash_partition(input, keys, num_keys, n, GCOL_HASH_MURMUR3_32, 0, parted,
-                                      offsets, stream, NULL));
-  gcol_table_view const all = gcol_table_get_view(*parted);
-  for (int32_t p = 0; p < n; ++p) {
-    GCOL_DETAIL_TRY(gcol_table_view_slice(all, offsets[p], offsets[p + 1],
-                                          *storage + (size_t)p * (size_t)input.num_columns,
-                                          &(*parts)[p]));
-  }
+                                      *offsets, stream, NULL));
 done:
-  free(offsets);
   return status;
 }
 
-gcol_status gcol_detail_dist_shuffle_view(gcol_dist_comm *comm, gcol_status local,
-                                          gcol_table_view input, const int32_t *keys,
-                                          int32_t num_keys, gcol_table **out, gcol_stream stream,
-                                          gcol_mr *mr);
+/* The parts of a partitioned table as views (`storage`: n x columns views). */
+static gcol_status part_views(gcol_table_view all, const int64_t *offsets, int32_t n,
+                              gcol_table_view **parts, gcol_column_view **storage) {
+  gcol_status status = GCOL_OK;
+  *parts = (gcol_table_view *)calloc((size_t)n, sizeof **parts);
+  *storage = (gcol_column_view *)calloc((size_t)n * (size_t)all.num_columns, sizeof **storage);
+  GCOL_DETAIL_CHECK(*parts != NULL && *storage != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t p = 0; p < n; ++p) {
+    GCOL_DETAIL_TRY(gcol_table_view_slice(all, offsets[p], offsets[p + 1],
+                                          *storage + (size_t)p * (size_t)all.num_columns,
+                                          &(*parts)[p]));
+  }
+done:
+  return status;
+}
 
+/* Fixed-width tables go column by column into place (dist_shuffle_direct.c); others are
+ * packed per destination. */
 gcol_status gcol_detail_dist_shuffle_view(gcol_dist_comm *comm, gcol_status local,
                                           gcol_table_view input, const int32_t *keys,
                                           int32_t num_keys, gcol_table **out, gcol_stream stream,
                                           gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
   gcol_table *parted = NULL;
+  int64_t *offsets = NULL;
   gcol_table_view *parts = NULL;
   gcol_column_view *storage = NULL;
+  *out = NULL;
   if (local == GCOL_OK) {
-    local = partition_by_hash(comm, input, keys, num_keys, &parted, &parts, &storage, stream);
+    local = partition_by_hash(comm, input, keys, num_keys, &parted, &offsets, stream);
   }
-  gcol_status const status =
-      gcol_detail_dist_exchange_tables(comm, local, parts, -1, out, stream, mr);
+  /* agreed first: then every rank holds a table of the one schema and decides alike */
+  GCOL_DETAIL_TRY(gcol_dist_agree(comm, local));
+  gcol_table_view const all = gcol_table_get_view(parted);
+  if (gcol_detail_dist_direct_fits(all)) {
+    status = gcol_detail_dist_shuffle_direct(comm, all, offsets, out, stream, mr);
+  } else {
+    local = part_views(all, offsets, gcol_dist_comm_size(comm), &parts, &storage);
+    status = gcol_detail_dist_exchange_tables(comm, local, parts, -1, out, stream, mr);
+  }
+done:
   gcol_table_free(parted);
+  free(offsets);
   free(parts);
   free(storage);
   return status;

@@ -51,6 +51,16 @@ gcol_status gcol_detail_dist_exchange_device(gcol_dist_comm *comm, const void *c
                                              const int64_t *send_sizes, void *const *recv,
                                              const int64_t *recv_sizes, gcol_stream stream);
 
+/* Several device exchanges at once: segment k sends send_sizes[k * n + p] bytes from
+ * send[k * n + p] to rank p and receives recv_sizes[k * n + p] bytes into recv[k * n + p]
+ * (n ranks). NCCL: every segment's pairs in one group, this rank's own parts copied on a side
+ * stream meanwhile (stream waits for them); MPI: staged segment by segment. */
+gcol_status gcol_detail_dist_exchange_device_segments(gcol_dist_comm *comm, int32_t segments,
+                                                      const void *const *send,
+                                                      const int64_t *send_sizes, void *const *recv,
+                                                      const int64_t *recv_sizes,
+                                                      gcol_stream stream);
+
 /* ---- plans (lib/dist_plan.c): pure functions ---- */
 
 /* Rows of a regular sample of `count` rows out of `rows` (count <= rows): the middle of each

@@ -188,6 +188,114 @@ static void shuffle_places_equal_keys_together(void **state) {
   gcol_dist_table_free(t);
 }
 
+/* Fixed-width columns only (the direct shuffle): 0 k INT32 in [0, keys) (null every 11th),
+ * 1 small INT8 (nulls every 5th on even ranks only), 2 f FLOAT64 (null every 17th), 3 id INT64
+ * (nulls every 7th on odd ranks only): masks that some ranks have and others not. Rank 0 holds
+ * no row when there are several ranks. */
+static gcol_dist_table *dist_fixed_rows(int64_t rows, int32_t keys) {
+  int64_t const begin = ranks == 1 ? 0 : me == 0 ? 0 : rows * (me - 1) / (ranks - 1);
+  int64_t const end = ranks == 1 ? rows : me == 0 ? 0 : rows * me / (ranks - 1);
+  int64_t const n = end - begin;
+  size_t const m = (size_t)(n > 0 ? n : 1);
+  int32_t *k = malloc(m * 4);
+  int8_t *small = malloc(m);
+  double *f = malloc(m * 8);
+  int64_t *id = malloc(m * 8);
+  uint8_t *kv = malloc(m), *sv = malloc(m), *fv = malloc(m), *iv = malloc(m);
+  assert_true(k && small && f && id && kv && sv && fv && iv);
+  for (int64_t r = 0; r < n; ++r) {
+    uint64_t const i = (uint64_t)(begin + r), h = mix(i + 99);
+    k[r] = (int32_t)(h % (uint64_t)keys);
+    kv[r] = i % 11 != 0;
+    small[r] = (int8_t)(h >> 40);
+    sv[r] = me % 2 == 1 || i % 5 != 0;
+    f[r] = (double)((h >> 44) % 100);
+    fv[r] = i % 17 != 0;
+    id[r] = (int64_t)i;
+    iv[r] = me % 2 == 0 || i % 7 != 0;
+  }
+  gcol_column *cols[4] = {NULL};
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n, k, kv, NULL, NULL,
+                                            &cols[0]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT8), n, small, sv, NULL,
+                                            NULL, &cols[1]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_FLOAT64), n, f, fv, NULL, NULL,
+                                            &cols[2]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, id, iv, NULL, NULL,
+                                            &cols[3]));
+  free(k), free(small), free(f), free(id), free(kv), free(sv), free(fv), free(iv);
+  gcol_table *local = NULL;
+  GCOL_TEST_OK(gcol_table_make(cols, 4, &local));
+  gcol_dist_table *t = NULL;
+  GCOL_TEST_OK(gcol_dist_table_make(comm, local, &t, NULL));
+  assert_int_equal(t->global_rows, rows);
+  return t;
+}
+
+/* The direct shuffle (fixed-width columns) is a permutation of the input rows that puts each
+ * row on the rank its key hashes to; a groupby over it (MEAN as sum and count) equals the
+ * one-GPU groupby of the whole table. */
+static void shuffle_fixed_width_in_place(void **state) {
+  (void)state;
+  int64_t const n = global_rows();
+  gcol_dist_table *t = dist_fixed_rows(n, 500), *s = NULL, *g = NULL;
+  int32_t const key = 0;
+  GCOL_TEST_OK(gcol_dist_shuffle(comm, t, &key, 1, &s, NULL, NULL));
+  gcol_table_view const v = gcol_table_get_view(s->local);
+  gcol_column *h = NULL;
+  GCOL_TEST_OK(gcol_hash((gcol_table_view){1, v.num_rows, v.columns}, GCOL_HASH_MURMUR3_32, 0, &h,
+                         NULL, NULL));
+  size_t const m = (size_t)(v.num_rows > 0 ? v.num_rows : 1);
+  uint32_t *hh = malloc(m * 4);
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_column_get_view(h), hh, NULL, NULL));
+  bool ok = true;
+  for (int64_t i = 0; i < v.num_rows; ++i) ok = ok && (int32_t)(hh[i] % (uint32_t)ranks) == me;
+  free(hh);
+  gcol_column_free(h);
+  assert_true(everywhere(ok));
+  gcol_dist_agg aggs[5] = {{1, gcol_groupby_agg_make(GCOL_GROUPBY_MEAN)},
+                           {2, gcol_groupby_agg_make(GCOL_GROUPBY_MEAN)},
+                           {2, gcol_groupby_agg_make(GCOL_GROUPBY_SUM)},
+                           {3, gcol_groupby_agg_make(GCOL_GROUPBY_COUNT_VALID)},
+                           {2, gcol_groupby_agg_make(GCOL_GROUPBY_VARIANCE)}};
+  GCOL_TEST_OK(gcol_dist_groupby(comm, t, &key, 1, aggs, 5, NULL, &g, NULL, NULL));
+  gcol_table *input = gathered(t), *shuffled = gathered(s), *grouped = gathered(g);
+  if (me == 0) {
+    gcol_table *a = sorted_all(gcol_table_get_view(shuffled)),
+               *b = sorted_all(gcol_table_get_view(input));
+    assert_tables_equal(gcol_table_get_view(a), gcol_table_get_view(b));
+    gcol_table_free(a), gcol_table_free(b);
+    gcol_table_view const w = gcol_table_get_view(input);
+    gcol_groupby_request req[5];
+    for (int i = 0; i < 5; ++i)
+      req[i] = (gcol_groupby_request){w.columns[aggs[i].column], &aggs[i].agg, 1};
+    gcol_groupby_options const sorted = {false, true};
+    gcol_groupby_result *expect = NULL;
+    GCOL_TEST_OK(gcol_groupby_aggregate((gcol_table_view){1, w.num_rows, w.columns}, req, 5,
+                                        &sorted, &expect, NULL, NULL));
+    gcol_table_view const got = gcol_table_get_view(grouped);
+    gcol_table *ordered = NULL;
+    GCOL_TEST_OK(gcol_sort_by_key(got, (gcol_table_view){1, got.num_rows, got.columns}, NULL, NULL,
+                                  &ordered, NULL, NULL));
+    gcol_table_view const o = gcol_table_get_view(ordered);
+    assert_int_equal(o.num_rows, expect->keys->num_rows);
+    gcol_test_assert_columns_equal(o.columns[0], gcol_table_get_view(expect->keys).columns[0]);
+    for (int i = 0; i < 5; ++i) {
+      gcol_column_view const e = gcol_column_get_view(expect->columns[i]);
+      assert_int_equal(o.columns[1 + i].type.id, e.type.id);
+      if (e.type.id == GCOL_FLOAT64) {
+        assert_close(o.columns[1 + i], e);
+      } else {
+        gcol_test_assert_columns_equal(o.columns[1 + i], e);
+      }
+    }
+    gcol_table_free(ordered);
+    gcol_groupby_result_free(expect);
+  }
+  gcol_table_free(input), gcol_table_free(shuffled), gcol_table_free(grouped);
+  gcol_dist_table_free(g), gcol_dist_table_free(s), gcol_dist_table_free(t);
+}
+
 /* One join kind, shuffled or broadcast, against gcol_join_tables() of the whole tables. */
 static void check_join(gcol_join_kind kind, int32_t num_keys, int64_t broadcast_max_rows) {
   int64_t const n = global_rows(), m = n / 4;
@@ -342,12 +450,10 @@ static void bad_input_fails_on_every_rank(void **state) {
   gcol_dist_table_free(t);
 }
 
-/* Allocation failures on the last rank during a shuffle: every rank fails (that one with
- * OUT_OF_MEMORY, the others with PEER), nothing leaks anywhere, and once the failing
+/* Allocation failures on the last rank during a shuffle of t: every rank fails (that one
+ * with OUT_OF_MEMORY, the others with PEER), nothing leaks anywhere, and once the failing
  * allocation lies past the shuffle's last one, it succeeds everywhere. */
-static void allocation_failures_on_one_rank(void **state) {
-  (void)state;
-  gcol_dist_table *t = dist_rows(gcol_test_cap(3000), 40, 0);
+static void shuffle_fails_alike(const gcol_dist_table *t) {
   int32_t const keys[1] = {0};
   bool ok = true;
   for (int64_t nth = 1;; ++nth) {
@@ -374,7 +480,17 @@ static void allocation_failures_on_one_rank(void **state) {
     }
   }
   assert_true(everywhere(ok));
-  gcol_dist_table_free(t);
+}
+
+/* The packed exchange (a table with strings) and the direct one (fixed-width columns). */
+static void allocation_failures_on_one_rank(void **state) {
+  (void)state;
+  gcol_dist_table *packed = dist_rows(gcol_test_cap(3000), 40, 0);
+  gcol_dist_table *direct = dist_fixed_rows(gcol_test_cap(3000), 40);
+  shuffle_fails_alike(packed);
+  shuffle_fails_alike(direct);
+  gcol_dist_table_free(packed);
+  gcol_dist_table_free(direct);
 }
 
 int main(int argc, char **argv) {
@@ -422,6 +538,7 @@ int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         GCOL_TEST_GPU(gather_orders_rows_by_rank),
         GCOL_TEST_GPU(shuffle_places_equal_keys_together),
+        GCOL_TEST_GPU(shuffle_fixed_width_in_place),
         GCOL_TEST_GPU(join_every_kind_shuffled),
         GCOL_TEST_GPU(join_broadcasts_a_small_right_side),
         GCOL_TEST_GPU(groupby_merges_partials),
