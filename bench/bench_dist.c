@@ -9,18 +9,24 @@
  *                      keys uniform over every rank's right keys), inner join, shuffled
  *   dist_groupby_i64   2^27 rows per rank, int64 keys in [0, 1M), float64 values: SUM, MEAN
  *   dist_shuffle_i64   the join's left table shuffled on its key
+ *   dist_shuffle_right_i64, dist_join_local_i64: the right side's shuffle and the local join
+ *                      of the shuffled sides (where dist_join_i64's time goes)
+ *   dist_join_broadcast_i64  the same join with the right side broadcast to every rank
  *   dist_alltoall      gcol's device exchange vs raw NCCL send/recv, 64 MiB to each peer
- * Times: each rank synchronizes, a barrier, the operation, a barrier; the slowest rank's time,
+ * Times: 300 ms of warm-up calls; then each rank synchronizes, a barrier, the operation, a
+ * barrier; the slowest rank's time,
  * median of GCOL_BENCH_REPS (default 5). One JSON line per figure with GCOL_BENCH_JSON. */
 #include <cuda_runtime_api.h>
 #include <mpi.h>
 #include <nccl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_util.h"
 #include "gcol/dist.h"
+#include "gcol/join.h"
 #include "internal/dist.h"
 
 static int me = 0, ranks = 1;
@@ -63,11 +69,19 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Median over reps of the slowest rank's time of fn(ctx). */
+/* Median over reps of the slowest rank's time of fn(ctx), after a warm-up. */
 static double time_ms(void (*fn)(void *), void *ctx) {
   int const reps = gcol_bench_reps();
   double *t = (double *)malloc(sizeof(double) * (size_t)reps);
-  fn(ctx); /* warm-up */
+  /* warm-up: at least 300 ms of calls (rank 0's clock decides for all: the calls are
+   * collective), so that clocks and memory pools have settled before the first timed call */
+  double const warm_from = MPI_Wtime();
+  for (int more = 1; more;) {
+    fn(ctx);
+    GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
+    more = MPI_Wtime() - warm_from < 0.3;
+    MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
   for (int r = 0; r < reps; ++r) {
     GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
     MPI_Barrier(MPI_COMM_WORLD);
@@ -103,6 +117,8 @@ static void report(const char *bench, int64_t rows, double ms, const char *peer,
 typedef struct join_ctx {
   gcol_dist_table *left, *right;
   int64_t out_rows;
+  int64_t broadcast_max_rows;
+  gcol_dist_table *left_hashed, *right_hashed; /* for the local join alone */
 } join_ctx;
 
 static void run_join(void *p) {
@@ -110,7 +126,7 @@ static void run_join(void *p) {
   int32_t const on = 0;
   gcol_dist_join_options opt;
   gcol_dist_join_options_init(&opt);
-  opt.broadcast_max_rows = 0; /* the shuffled join is what scales */
+  opt.broadcast_max_rows = c->broadcast_max_rows; /* 0: shuffled, what scales */
   gcol_dist_table *out = NULL;
   GCOL_BENCH_CHECK(gcol_dist_join(comm, c->left, &on, c->right, &on, 1, GCOL_JOIN_INNER,
                                   GCOL_NULLS_EQUAL, &opt, &out, (gcol_stream)stream, NULL));
@@ -124,6 +140,25 @@ static void run_shuffle(void *p) {
   gcol_dist_table *out = NULL;
   GCOL_BENCH_CHECK(gcol_dist_shuffle(comm, c->left, &on, 1, &out, (gcol_stream)stream, NULL));
   gcol_dist_table_free(out);
+}
+
+static void run_shuffle_right(void *p) {
+  join_ctx *c = (join_ctx *)p;
+  int32_t const on = 0;
+  gcol_dist_table *out = NULL;
+  GCOL_BENCH_CHECK(gcol_dist_shuffle(comm, c->right, &on, 1, &out, (gcol_stream)stream, NULL));
+  gcol_dist_table_free(out);
+}
+
+/* The shuffled join's local part alone: gcol_join_tables() on sides shuffled beforehand. */
+static void run_local_join(void *p) {
+  join_ctx *c = (join_ctx *)p;
+  int32_t const on = 0;
+  gcol_table *out = NULL;
+  GCOL_BENCH_CHECK(gcol_join_tables(
+      gcol_table_get_view(c->left_hashed->local), &on, gcol_table_get_view(c->right_hashed->local),
+      &on, 1, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, false, &out, (gcol_stream)stream, NULL));
+  gcol_table_free(out);
 }
 
 typedef struct groupby_ctx {
@@ -199,10 +234,24 @@ int main(int argc, char **argv) {
     join_ctx c;
     c.right = two_columns(nr, 0, nr * me, GCOL_INT64, 11 + me);
     c.left = two_columns(nl, (uint64_t)(nr * ranks), 0, GCOL_INT64, 101 + 7 * me);
+    c.broadcast_max_rows = 0;
     double const join_ms = time_ms(run_join, &c);
     report("dist_join_i64", nl, join_ms, "-", 0, (double)(nl + nr) * 16);
     double const shuffle_ms = time_ms(run_shuffle, &c);
     report("dist_shuffle_i64", nl, shuffle_ms, "-", 0, (double)nl * 16);
+    /* where the shuffled join's time goes: the right side's shuffle and the local join */
+    report("dist_shuffle_right_i64", nr, time_ms(run_shuffle_right, &c), "-", 0, (double)nr * 16);
+    int32_t const on = 0;
+    GCOL_BENCH_CHECK(
+        gcol_dist_shuffle(comm, c.left, &on, 1, &c.left_hashed, (gcol_stream)stream, NULL));
+    GCOL_BENCH_CHECK(
+        gcol_dist_shuffle(comm, c.right, &on, 1, &c.right_hashed, (gcol_stream)stream, NULL));
+    report("dist_join_local_i64", nl, time_ms(run_local_join, &c), "-", 0, (double)(nl + nr) * 16);
+    gcol_dist_table_free(c.left_hashed);
+    gcol_dist_table_free(c.right_hashed);
+    /* the small side broadcast instead (every rank builds on all right rows) */
+    c.broadcast_max_rows = INT64_MAX;
+    report("dist_join_broadcast_i64", nl, time_ms(run_join, &c), "-", 0, (double)(nl + nr) * 16);
     gcol_dist_table_free(c.left);
     gcol_dist_table_free(c.right);
   }
