@@ -14,8 +14,7 @@
  *   dist_join_broadcast_i64  the same join with the right side broadcast to every rank
  *   dist_alltoall      gcol's device exchange vs raw NCCL send/recv, 64 MiB to each peer
  * Times: 300 ms of warm-up calls; then each rank synchronizes, a barrier, the operation, a
- * barrier; the slowest rank's time,
- * median of GCOL_BENCH_REPS (default 5). One JSON line per figure with GCOL_BENCH_JSON. */
+ * barrier; the slowest rank's time, median of GCOL_BENCH_REPS (default 5). One JSON line per figure with GCOL_BENCH_JSON. */
 #include <cuda_runtime_api.h>
 #include <mpi.h>
 #include <nccl.h>
