@@ -1,6 +1,8 @@
 /*
  * Literal search (strings/find.h): one kernel, a thread per string, running the per-string
- * functions of search_ops.h; the operation is a uniform switch. `contains`, `find` and
+ * functions of search_ops.h; the operation is a uniform switch. `contains` of one target
+ * scans the chars instead, a thread per byte position (coalesced for any row length; a match
+ * finds its row by binary search). `contains` of a target per row, `find` and
  * `rfind` (a scalar target or one per row) give each string a warp instead when the rows
  * average 64 bytes or more (libcudf switches near the same length): the lanes take 32
  * consecutive start positions at a time; contains stops at the first window with a hit,
@@ -10,6 +12,8 @@
  * per string. The comparison is a plain loop (faster than Boyer-Moore or KMP for these
  * lengths in libcudf's trials).
  */
+#include <algorithm>
+
 #include "common.cuh"
 #include "gcol/string_view.h"
 #include "gcol/strings/find.h"
@@ -56,14 +60,18 @@ static __global__ void gcol_detail_search_kernel(gcol_strings_view s, search_tar
           value = gcol_detail_string_find(r.data, r.size, t.data, t.size, start, stop,
                                           op == SEARCH_RFIND);
           break;
-        case SEARCH_CONTAINS: value = gcol_detail_string_contains(r.data, r.size, t.data, t.size); break;
+        case SEARCH_CONTAINS:
+          value = gcol_detail_string_contains(r.data, r.size, t.data, t.size);
+          break;
         case SEARCH_STARTS_WITH:
           value = gcol_detail_string_starts_with(r.data, r.size, t.data, t.size);
           break;
         case SEARCH_ENDS_WITH:
           value = gcol_detail_string_ends_with(r.data, r.size, t.data, t.size);
           break;
-        default: value = gcol_detail_string_count(r.data, r.size, t.data, t.size); break;
+        default:
+          value = gcol_detail_string_count(r.data, r.size, t.data, t.size);
+          break;
       }
     }
     if (op_is_int32((search_op)op)) {
@@ -102,6 +110,28 @@ static __global__ void gcol_detail_contains_warp_kernel(gcol_strings_view s, sea
   }
 }
 
+/* contains of one target, over the chars instead of the rows: consecutive threads take
+ * consecutive byte positions of [begin, end) (every load coalesced, whatever the rows'
+ * lengths), a position whose byte is the target's first is compared in full, and a match
+ * marks its row (found by binary search on the offsets) if it lies inside that row and the
+ * row is valid. `out` is zeroed beforehand; rows with several matches write 1 several times.
+ * A byte search, like the per-row one (for valid UTF-8 a byte match is a character match). */
+static __global__ void gcol_detail_contains_chars_kernel(gcol_strings_view s, const char *target,
+                                                         int64_t target_size, int64_t begin,
+                                                         int64_t end, uint8_t *out) {
+  char const first = target[0];
+  GCOL_DETAIL_GRID_LOOP(k, end - begin) {
+    int64_t const p = begin + k;
+    if (s.chars[p] != first || p + target_size > end) continue;
+    if (!gcol_detail_bytes_at(s.chars, p + 1, target + 1, target_size - 1)) continue;
+    int64_t const row = gcol_detail_row_of_byte(s.offsets, s.size, p);
+    if (p + target_size <= gcol_offsetalator_get(s.offsets, row + 1) &&
+        gcol_strings_view_is_valid(s, row)) {
+      out[row] = 1;
+    }
+  }
+}
+
 /* find / rfind, a warp per string, window by window as gcol_detail_string_find_windows
  * (search_ops.h, checked on the CPU) does with its lanes in a loop: the boundary bits of 32
  * positions, their character indices, the candidate bits, then the fold. Null rows get 0. */
@@ -126,8 +156,8 @@ static __global__ void gcol_detail_find_warp_kernel(gcol_strings_view s, search_
         bool const boundary = gcol_detail_is_char_boundary(r.data, r.size, p);
         uint32_t const boundaries = __ballot_sync(0xFFFFFFFFu, boundary);
         int64_t const ci = gcol_detail_window_char(boundaries, before, lane);
-        bool const candidate = boundary && gcol_detail_find_candidate(r.data, r.size, t.data, t.size,
-                                                                      p, ci, start, stop);
+        bool const candidate = boundary && gcol_detail_find_candidate(r.data, r.size, t.data,
+                                                                      t.size, p, ci, start, stop);
         uint32_t const candidates = __ballot_sync(0xFFFFFFFFu, candidate);
         if (gcol_detail_window_fold(boundaries, candidates, reverse, stop, &before, &result)) break;
       }
@@ -157,16 +187,16 @@ static gcol_status search(gcol_column_view input, const gcol_scalar *target_scal
                       "targets has %lld rows, input %lld", (long long)targets->size,
                       (long long)input.size);
   } else {
-    GCOL_DETAIL_TRY(gcol_detail_strings_scalar(target_scalar, "target", &target_host, &target_size));
+    GCOL_DETAIL_TRY(
+        gcol_detail_strings_scalar(target_scalar, "target", &target_host, &target_size));
   }
   GCOL_DETAIL_CHECK(start >= 0, GCOL_ERROR_INVALID_ARGUMENT, "start is %lld, below 0",
                     (long long)start);
   GCOL_DETAIL_CHECK(stop >= -1, GCOL_ERROR_INVALID_ARGUMENT,
                     "stop is %lld: -1 (to the end) or a position >= 0", (long long)stop);
   if (op_is_int32(op)) GCOL_DETAIL_TRY(gcol_detail_strings_check_int32_rows(input, stream));
-  GCOL_DETAIL_TRY(gcol_detail_strings_fixed_output(input, targets,
-                                                   op_is_int32(op) ? GCOL_INT32 : GCOL_BOOL8,
-                                                   stream, mr, &col));
+  GCOL_DETAIL_TRY(gcol_detail_strings_fixed_output(
+      input, targets, op_is_int32(op) ? GCOL_INT32 : GCOL_BOOL8, stream, mr, &col));
   if (input.size == 0) goto finish;
   GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
   if (targets != NULL) {
@@ -180,6 +210,19 @@ static gcol_status search(gcol_column_view input, const gcol_scalar *target_scal
   if (op == SEARCH_CONTAINS || op == SEARCH_FIND || op == SEARCH_RFIND) {
     int64_t begin = 0, end = 0;
     GCOL_DETAIL_TRY(gcol_strings_view_chars_range(input, stream, &begin, &end));
+    if (op == SEARCH_CONTAINS && targets == NULL && target.size > 0) {
+      /* one target: a pass over the chars, whatever the rows' lengths */
+      GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(col->data->data, 0, (size_t)input.size, st));
+      if (end > begin) {
+        /* a few waves of blocks, each thread striding over many positions */
+        unsigned int const grid =
+            std::min(gcol_detail_grid_size(end - begin, GCOL_DETAIL_BLOCK_SIZE), 4096u);
+        gcol_detail_contains_chars_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
+            s, target.data, target.size, begin, end, (uint8_t *)col->data->data);
+        GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+      }
+      goto finish;
+    }
     if ((end - begin) >= 64 * input.size) {
       unsigned int const grid = gcol_detail_grid_size(input.size * 32, GCOL_DETAIL_BLOCK_SIZE);
       if (op == SEARCH_CONTAINS) {
@@ -206,16 +249,17 @@ done:
   return status;
 }
 
-#define GCOL_DETAIL_SEARCH_SCALAR(name, op, start, stop)                                       \
-  GCOL_DETAIL_NVTX_PUSH(#name);                                                                \
+#define GCOL_DETAIL_SEARCH_SCALAR(name, op, start, stop)                                          \
+  GCOL_DETAIL_NVTX_PUSH(#name);                                                                   \
   gcol_status const status = search(input, target, NULL, (op), (start), (stop), out, stream, mr); \
-  GCOL_DETAIL_NVTX_POP();                                                                      \
+  GCOL_DETAIL_NVTX_POP();                                                                         \
   return status
 
-#define GCOL_DETAIL_SEARCH_COLUMN(name, op, start, stop)                                          \
-  GCOL_DETAIL_NVTX_PUSH(#name);                                                                   \
-  gcol_status const status = search(input, NULL, &targets, (op), (start), (stop), out, stream, mr); \
-  GCOL_DETAIL_NVTX_POP();                                                                         \
+#define GCOL_DETAIL_SEARCH_COLUMN(name, op, start, stop)                     \
+  GCOL_DETAIL_NVTX_PUSH(#name);                                              \
+  gcol_status const status =                                                 \
+      search(input, NULL, &targets, (op), (start), (stop), out, stream, mr); \
+  GCOL_DETAIL_NVTX_POP();                                                    \
   return status
 
 extern "C" gcol_status gcol_strings_find(gcol_column_view input, const gcol_scalar *target,
@@ -258,9 +302,9 @@ extern "C" gcol_status gcol_strings_ends_with(gcol_column_view input, const gcol
   GCOL_DETAIL_SEARCH_SCALAR(gcol_strings_ends_with, SEARCH_ENDS_WITH, 0, -1);
 }
 
-extern "C" gcol_status gcol_strings_count_matches(gcol_column_view input,
-                                                  const gcol_scalar *target, gcol_column **out,
-                                                  gcol_stream stream, gcol_mr *mr) {
+extern "C" gcol_status gcol_strings_count_matches(gcol_column_view input, const gcol_scalar *target,
+                                                  gcol_column **out, gcol_stream stream,
+                                                  gcol_mr *mr) {
   GCOL_DETAIL_SEARCH_SCALAR(gcol_strings_count_matches, SEARCH_COUNT, 0, -1);
 }
 
@@ -271,9 +315,8 @@ extern "C" gcol_status gcol_strings_contains_column(gcol_column_view input,
 }
 
 extern "C" gcol_status gcol_strings_starts_with_column(gcol_column_view input,
-                                                       gcol_column_view targets,
-                                                       gcol_column **out, gcol_stream stream,
-                                                       gcol_mr *mr) {
+                                                       gcol_column_view targets, gcol_column **out,
+                                                       gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_SEARCH_COLUMN(gcol_strings_starts_with_column, SEARCH_STARTS_WITH, 0, -1);
 }
 

@@ -15,6 +15,7 @@
 
 #include "gcol/bits.h"
 #include "gcol/config.h"
+#include "gcol/indexalator.h"
 #include "gcol/utf8.h"
 
 GCOL_EXTERN_C_BEGIN
@@ -31,6 +32,22 @@ GCOL_HD_INLINE bool gcol_detail_bytes_at(const char *s, int64_t p, const char *t
     if (s[p + k] != t[k]) return false;
   }
   return true;
+}
+
+/* The row whose bytes hold chars position p: the r in [0, rows) with offsets(r) <= p <
+ * offsets(r + 1) (empty rows hold none), by binary search; p must lie in [offsets(0),
+ * offsets(rows)). */
+GCOL_HD_INLINE int64_t gcol_detail_row_of_byte(gcol_offsetalator offsets, int64_t rows, int64_t p) {
+  int64_t lo = 0, hi = rows; /* first r with offsets(r) > p lies in (lo, hi] */
+  while (hi - lo > 1) {
+    int64_t const mid = lo + (hi - lo) / 2;
+    if (gcol_offsetalator_get(offsets, mid) <= p) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
 }
 
 /* Byte position of character `index` (counting from byte p, character ci), or -1 when the
@@ -135,8 +152,7 @@ GCOL_HD_INLINE bool gcol_detail_is_char_boundary(const char *s, int64_t n, int64
 /* Lane work of a window: whether position p, a boundary of character index ci, begins an
  * occurrence of t lying within characters [start, stop) (stop < 0: the end). */
 GCOL_HD_INLINE bool gcol_detail_find_candidate(const char *s, int64_t n, const char *t, int64_t tn,
-                                               int64_t p, int64_t ci, int64_t start,
-                                               int64_t stop) {
+                                               int64_t p, int64_t ci, int64_t start, int64_t stop) {
   if (ci < start || p + tn > n || !gcol_detail_bytes_at(s, p, t, tn)) return false;
   if (stop < 0) return true;
   int64_t inside = 0; /* characters that begin in [p, p + tn) */

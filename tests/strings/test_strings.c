@@ -504,6 +504,53 @@ static void test_contains_warp_edges(void **state) {
   strings_free(&h);
 }
 
+/* contains of one target scans the chars, not the rows: a target split across two rows
+ * ("q" | "z"), one ending a row exactly, one in the bytes of a null row, one in the rows
+ * before a slice's first or after its last, over INT32 and INT64 offsets. */
+static void test_contains_chars_edges(void **state) {
+  (void)state;
+  static const char *const rows[] = {"qz",  "aq",     "zb",  "q", "z", "",  "xxqz",
+                                     "qzq", "nullqz", "qqz", "q", "",  "z", "abc"};
+  static const bool want[] = {1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0};
+  int64_t const n = (int64_t)(sizeof rows / sizeof rows[0]);
+  host_strings h;
+  int64_t cap = 256;
+  h.n = 0;
+  h.chars = (char *)malloc((size_t)cap);
+  h.offsets = (int64_t *)calloc((size_t)(n + 1), sizeof(int64_t));
+  h.valid = (uint8_t *)malloc((size_t)n);
+  for (int64_t i = 0; i < n; ++i) {
+    h.n = i;
+    h.offsets[i + 1] = h.offsets[i];
+    strings_append(&h, &cap, rows[i], (int64_t)strlen(rows[i]));
+    h.valid[i] = strncmp(rows[i], "null", 4) != 0; /* a null row that keeps its bytes */
+  }
+  h.n = n;
+  gcol_scalar *t = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_cstring("qz", &t));
+  for (int wide = 0; wide < 2; ++wide) {
+    gcol_column *col = strings_to_device(&h, wide != 0, true);
+    /* the whole column, then rows 1..12 (row 0's "qz" lies before the slice's chars) */
+    for (int sliced = 0; sliced < 2; ++sliced) {
+      int64_t const first = sliced ? 1 : 0, count = sliced ? 12 : n;
+      gcol_column_view v = gcol_column_get_view(col);
+      if (sliced) GCOL_TEST_OK(gcol_column_view_slice(v, first, first + count, &v));
+      gcol_column *out = NULL;
+      uint8_t got[16], valid[16];
+      GCOL_TEST_OK(gcol_strings_contains(v, t, &out, NULL, NULL));
+      fetch_fixed(out, count, got, valid);
+      for (int64_t i = 0; i < count; ++i) {
+        assert_int_equal(valid[i], h.valid[first + i]);
+        assert_int_equal(got[i], valid[i] ? want[first + i] : 0); /* null rows hold 0 */
+      }
+      gcol_column_free(out);
+    }
+    gcol_column_free(col);
+  }
+  gcol_scalar_free(t);
+  strings_free(&h);
+}
+
 /* find/rfind on rows averaging over 64 bytes (the warp per string): 2-, 3- and 4-byte
  * characters and invalid bytes straddling the 32-byte windows, targets at window edges, and
  * (start, stop) around them; every row against the reference. */
@@ -688,6 +735,7 @@ int main(void) {
       GCOL_TEST_GPU(test_special_rows),
       GCOL_TEST_GPU(test_long_rows),
       GCOL_TEST_GPU(test_contains_warp_edges),
+      GCOL_TEST_GPU(test_contains_chars_edges),
       GCOL_TEST_GPU(test_find_warp_edges),
       GCOL_TEST_GPU(test_int32_overflow),
       GCOL_TEST_GPU(test_allocation_failures),

@@ -71,6 +71,35 @@ static void test_search_ops_match_reference(void **state) {
 }
 
 /* The local boundary rule of the warp search against sequential decoding. */
+/* gcol_detail_row_of_byte (the chars-parallel contains finds a match's row with it):
+ * every byte of random rows (empty ones among them) maps to the row whose span holds it,
+ * over INT32 and INT64 offsets. */
+static void test_row_of_byte(void **state) {
+  (void)state;
+  uint64_t x = 77;
+  for (int trial = 0; trial < 200; ++trial) {
+    int64_t const rows = 1 + trial % 37;
+    int64_t off64[40];
+    int32_t off32[40];
+    off64[0] = off32[0] = (int32_t)(trial % 5); /* a sliced column's first offset */
+    for (int64_t r = 0; r < rows; ++r) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      int64_t const len = (x >> 33) % 4 == 0 ? 0 : (int64_t)((x >> 40) % 9);
+      off64[r + 1] = off64[r] + len;
+      off32[r + 1] = (int32_t)off64[r + 1];
+    }
+    for (int w = 0; w < 2; ++w) {
+      gcol_offsetalator const it = {w == 0 ? (const void *)off32 : (const void *)off64,
+                                    w == 0 ? 4 : 8};
+      for (int64_t p = off64[0]; p < off64[rows]; ++p) {
+        int64_t const r = gcol_detail_row_of_byte(it, rows, p);
+        assert_true(r >= 0 && r < rows);
+        assert_true(off64[r] <= p && p < off64[r + 1]);
+      }
+    }
+  }
+}
+
 static void test_char_boundaries_are_local(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1203);
@@ -382,6 +411,7 @@ int main(void) {
       cmocka_unit_test(test_search_ops_match_reference),
       cmocka_unit_test(test_search_known_answers),
       cmocka_unit_test(test_char_boundaries_are_local),
+      cmocka_unit_test(test_row_of_byte),
       cmocka_unit_test(test_like_compile),
       cmocka_unit_test(test_like_matches_reference),
       cmocka_unit_test(test_case_known_answers),
