@@ -1,7 +1,8 @@
 /*
  * GPU tests of include/gcol/filtering.h against the host reference (filtering_reference.c):
- * apply_boolean_mask (every fixed-width type, strings, lists, structs; fast and general
- * paths), drop_nulls, drop_nans, distinct (every keep mode, both null equalities,
+ * apply_boolean_mask (every fixed-width type, strings, lists, structs; the tiled select of
+ * fixed-width tables, nulls included, at word and tile edges, and the row-map path of the
+ * others), drop_nulls, drop_nans, distinct (every keep mode, both null equalities,
  * multi-column keys, floats), unique, distinct_count; bad input; allocation failures.
  *
  * Every input table carries a row-id column (INT64, row i = i of the slice's parent), so the
@@ -95,8 +96,9 @@ static uint8_t flag_byte(gcol_test_rng *rng, int pattern, int64_t i) {
   }
 }
 
-/* The single-column fast path (no nulls) of every storage width at tile edges (2048-row
- * tiles, counted two per block: odd and even tile counts) and at every flag density. */
+/* The tiled select without masks (one column, no nulls) of every storage width at tile edges
+ * (2048-row tiles, counted two per block: odd and even tile counts) and at every flag
+ * density. */
 static void test_apply_boolean_mask_fast_path_densities(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(405);
@@ -149,7 +151,7 @@ static void test_apply_boolean_mask_int64_sizes_offsets(void **state) {
   for (size_t s = 0; s < gcol_test_num_sizes; ++s) {
     for (size_t o = 0; o < gcol_test_num_offsets; ++o) {
       check_mask_case(&rng, i64, gcol_test_sizes[s], gcol_test_offsets[o], GCOL_TEST_NO_MASK,
-                      GCOL_TEST_NO_MASK, true); /* fast path */
+                      GCOL_TEST_NO_MASK, true); /* no masks */
       check_mask_case(&rng, i64, gcol_test_sizes[s], gcol_test_offsets[o], GCOL_TEST_RANDOM_NULLS,
                       GCOL_TEST_RANDOM_NULLS, false);
     }
@@ -822,7 +824,7 @@ static void test_allocation_failures(void **state) {
     GCOL_TEST_OK(gcol_table_view_make(cols, 2, &ctx.input));
     assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
   }
-  /* the fast path: one fixed-width column without nulls */
+  /* the tiled select without masks: one fixed-width column without nulls */
   gcol_column *plain = NULL;
   ref_column p = ref_column_random(&rng, gcol_data_type_make(GCOL_INT32), n, GCOL_TEST_NO_MASK, 0);
   ref_column_to_device(&p, &plain);
