@@ -2,16 +2,16 @@
  * The tiled select: gcol_apply_boolean_mask over a table of fixed-width columns, with or
  * without nulls in the columns and in the boolean mask, and no row map.
  *
- * Pass 1 counts the kept rows of each tile of 2048 (reading the flags and the boolean
- * mask's validity only); an exclusive scan gives every tile its output offset, and one
- * synchronization reads the total, which sizes the outputs exactly. Pass 2, one launch per
- * column, reads the flags again and the kept values, and writes them in order at the
- * tile's offset (the offsets are known: no look-back, no row map). A column that may have
- * nulls gets its kept validity bits the same way: compacted in the tile, written at the
- * tile's bit offset into a zeroed mask (tile_mask.h: words shared with the neighbouring
- * tiles are ORed in), and counted on the way, one atomic per block; those counts are read
- * after the last column (a second synchronization, only when some column has a mask).
- * A row whose flag is null counts as not kept.
+ * Pass 1 counts the kept rows of each tile of 2048 (reading the flags only); an exclusive scan
+ * gives every tile its output offset, and one synchronization reads the total, which sizes the
+ * outputs exactly. Pass 2, one launch per column, reads the flags again and the kept values, and
+ * writes them in order at the tile's offset (the offsets are known: no look-back, no row map). A
+ * column that may have nulls gets its kept validity bits the same way: compacted in the tile,
+ * written at the tile's bit offset into a zeroed mask (tile_mask.h: words shared with the
+ * neighbouring tiles are ORed in), and counted on the way, one atomic per block; those counts are
+ * read after the last column (a second synchronization, only when some column has a mask). A row
+ * whose flag is null counts as not kept: such flags are first copied with the null rows zeroed (one
+ * light pass, only when the flags have nulls).
  */
 #include <cub/device/device_scan.cuh>
 
@@ -29,11 +29,9 @@ constexpr int kTileRows = kTileThreads * kTileItems;
 constexpr int kTileWarps = kTileThreads / 32;
 static_assert(kTileItems * kTileWarps == 64, "the tile scan gives each lane of a warp 2 groups");
 
-/* The keep flags: one byte per row, and the boolean mask's own validity. */
+/* The keep flags: one byte per row, non-zero keeps the row (null flags already zeroed). */
 struct tile_flags {
-  const uint8_t *bytes; /* row 0 of the boolean mask */
-  const uint32_t *mask; /* NULL when the boolean mask has no nulls */
-  int64_t mask_offset;  /* bit of row 0 in mask */
+  const uint8_t *bytes; /* row 0 */
   int64_t n;            /* rows */
 };
 
@@ -46,12 +44,6 @@ struct tile_column {
   uint32_t *out_mask;             /* zeroed output mask (used when in_mask is not NULL) */
   unsigned long long *valid_rows; /* += the valid kept rows (when in_mask is not NULL) */
 };
-
-/* Row i is kept: its byte (0 past the last row, so no mask is read there) is non-zero and
- * not null. */
-__device__ __forceinline__ bool row_kept(const tile_flags &f, uint8_t byte, int64_t i) {
-  return byte != 0 && gcol_bit_is_set_or_null_mask(f.mask, f.mask_offset + i);
-}
 
 /* Thread t of a tile handles rows tile_first + k * kTileThreads + t (k < kTileItems), so
  * every load of a stripe k is coalesced and a warp's stripe is 32 consecutive rows. */
@@ -81,7 +73,7 @@ __global__ void flag_tile_count_smem_kernel(tile_flags f, int64_t num_tiles, int
   int c[2] = {0, 0};
 #pragma unroll
   for (int k = 0; k < 2 * kTileItems; ++k) {
-    c[k / kTileItems] += row_kept(f, b[k], stripe_row(first, k)) ? 1 : 0;
+    c[k / kTileItems] += b[k] != 0 ? 1 : 0;
   }
   int const t0 = warp_sum(c[0]);
   int const t1 = warp_sum(c[1]);
@@ -110,7 +102,7 @@ __device__ __forceinline__ void stripe_ballots(const tile_flags &f, int64_t tile
   }
 #pragma unroll
   for (int k = 0; k < kTileItems; ++k) {
-    keep[k] = row_kept(f, b[k], stripe_row(tile_first, k));
+    keep[k] = b[k] != 0;
     ballot[k] = __ballot_sync(0xFFFFFFFFu, keep[k]);
   }
 }
@@ -186,8 +178,10 @@ __device__ __forceinline__ void write_tile_validity(const tile_column &c, int64_
 }
 
 /* Pass 2, one column: each kept row goes to tile_offsets[tile] + its tile position. A row's
- * value and validity are read only when it is kept. */
-template <typename T>
+ * value and validity are read only when it is kept. kMasked (c.in_mask is not NULL) is a
+ * template parameter so that columns without nulls run a kernel with no validity code (and
+ * the registers of the no-null path of before: 40 for 8 bytes, 32 below). */
+template <typename T, bool kMasked>
 __global__ void flag_tile_select_smem_kernel(tile_flags f, const int64_t *tile_offsets,
                                              tile_column c) {
   __shared__ int group_offsets[kTileItems * kTileWarps];
@@ -208,7 +202,7 @@ __global__ void flag_tile_select_smem_kernel(tile_flags f, const int64_t *tile_o
   for (int k = 0; k < kTileItems; ++k) {
     if (keep[k]) ((T *)c.out)[base + pos[k]] = v[k];
   }
-  if (c.in_mask != NULL) {
+  if (kMasked) {
     int const count = (int)(tile_offsets[blockIdx.x + 1] - base);
     write_tile_validity(c, tile_first, keep, pos, base, count, staged_valid, warp_valid);
   }
@@ -217,7 +211,12 @@ __global__ void flag_tile_select_smem_kernel(tile_flags f, const int64_t *tile_o
 template <typename T>
 void launch_select(const tile_flags &f, int64_t num_tiles, const int64_t *tile_offsets,
                    const tile_column &c, cudaStream_t s) {
-  flag_tile_select_smem_kernel<T>
+  if (c.in_mask != NULL) {
+    flag_tile_select_smem_kernel<T, true>
+        <<<(unsigned int)num_tiles, kTileThreads, 0, s>>>(f, tile_offsets, c);
+    return;
+  }
+  flag_tile_select_smem_kernel<T, false>
       <<<(unsigned int)num_tiles, kTileThreads, 0, s>>>(f, tile_offsets, c);
 }
 
@@ -274,13 +273,31 @@ done:
   return status;
 }
 
-tile_flags make_flags(const uint8_t *bytes, const uint32_t *mask, int64_t mask_offset, int64_t n) {
-  tile_flags f;
-  f.bytes = bytes;
-  f.mask = mask;
-  f.mask_offset = mask_offset;
-  f.n = n;
-  return f;
+/* Zeroes the flags of null rows into @p out: the tile kernels then read bytes only (a
+ * validity test in them costs registers, and occupancy, on every call). */
+__global__ void zero_null_flags_kernel(const uint8_t *flags, const uint32_t *mask,
+                                       int64_t mask_offset, int64_t n, uint8_t *out) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    out[i] = flags[i] != 0 && gcol_bit_is_set(mask, mask_offset + i) ? 1 : 0;
+  }
+}
+
+/* The flags the tile kernels read: @p flags itself when @p mask is NULL, else a copy in
+ * @p scratch with the flags of null rows zeroed. */
+gcol_status make_flags(const uint8_t *flags, const uint32_t *mask, int64_t mask_offset, int64_t n,
+                       gcol_stream stream, gcol_buffer **scratch, tile_flags *out) {
+  gcol_status status = GCOL_OK;
+  out->bytes = flags;
+  out->n = n;
+  if (mask == NULL) goto done;
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, scratch));
+  zero_null_flags_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
+                           0, (cudaStream_t)stream>>>(flags, mask, mask_offset, n,
+                                                      (uint8_t *)(*scratch)->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  out->bytes = (const uint8_t *)(*scratch)->data;
+done:
+  return status;
 }
 
 /* The output of @p col with @p count rows; when @p col may have nulls, with a mask of
@@ -361,16 +378,18 @@ extern "C" gcol_status gcol_detail_tile_select(gcol_table_view input, const uint
                                                const uint32_t *flag_mask, int64_t flag_mask_offset,
                                                gcol_stream stream, gcol_mr *mr, gcol_table **out) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *tiles = NULL, *valid_rows = NULL;
+  gcol_buffer *tiles = NULL, *valid_rows = NULL, *scratch = NULL;
   int64_t count = 0;
   int32_t const num_columns = input.num_columns;
-  tile_flags const f = make_flags(flags, flag_mask, flag_mask_offset, input.num_rows);
-  int64_t const num_tiles = (f.n + kTileRows - 1) / kTileRows;
+  tile_flags f;
+  int64_t const num_tiles = (input.num_rows + kTileRows - 1) / kTileRows;
   bool const masked = any_masked(input);
   cudaStream_t const s = (cudaStream_t)stream;
   gcol_column **cols = (gcol_column **)calloc((size_t)num_columns, sizeof *cols);
   GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d columns",
                     (int)num_columns);
+  GCOL_DETAIL_TRY(
+      make_flags(flags, flag_mask, flag_mask_offset, input.num_rows, stream, &scratch, &f));
   GCOL_DETAIL_TRY(flag_tile_offsets(f, num_tiles, stream, &tiles, &count));
   if (masked && count > 0) {
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)num_columns * sizeof(unsigned long long), stream,
@@ -395,5 +414,6 @@ done:
   }
   gcol_buffer_free(tiles);
   gcol_buffer_free(valid_rows);
+  gcol_buffer_free(scratch);
   return status;
 }
