@@ -19,6 +19,7 @@
 #include "filtering/tile_select.cuh"
 #include "gcol/bitmask.h"
 #include "gcol/bits.h"
+#include "gcol/device/warp.cuh"
 #include "internal/column.h"
 
 namespace {
@@ -51,13 +52,6 @@ __device__ __forceinline__ int64_t stripe_row(int64_t tile_first, int k) {
   return tile_first + (int64_t)k * kTileThreads + threadIdx.x;
 }
 
-/* Sum over the 32 lanes of a full warp. */
-__device__ __forceinline__ int warp_sum(int v) {
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) v += __shfl_xor_sync(0xFFFFFFFFu, v, d);
-  return v;
-}
-
 /* Pass 1: kept rows per tile, two tiles per block (16 independent byte loads per thread keep
  * enough bytes in flight for a flags-only pass); block 0 also zeroes the slot after the last
  * tile, so that an exclusive scan over num_tiles + 1 slots ends with the total. */
@@ -75,8 +69,8 @@ __global__ void flag_tile_count_smem_kernel(tile_flags f, int64_t num_tiles, int
   for (int k = 0; k < 2 * kTileItems; ++k) {
     c[k / kTileItems] += b[k] != 0 ? 1 : 0;
   }
-  int const t0 = warp_sum(c[0]);
-  int const t1 = warp_sum(c[1]);
+  int const t0 = gcol_warp_reduce_sum_i32(c[0]);
+  int const t1 = gcol_warp_reduce_sum_i32(c[1]);
   if ((threadIdx.x & 31) == 0) {
     warp_totals[0][threadIdx.x >> 5] = t0;
     warp_totals[1][threadIdx.x >> 5] = t1;
@@ -120,7 +114,7 @@ __device__ __forceinline__ void tile_positions(const unsigned ballot[kTileItems]
   __syncthreads();
   if (warp == 0) {
     int const a = group_offsets[2 * lane], b = group_offsets[2 * lane + 1];
-    int inclusive = a + b;
+    int inclusive = a + b; /* unrolled here: gcol_warp_inclusive_sum_i32 costs 8 registers */
 #pragma unroll
     for (int d = 1; d < 32; d *= 2) {
       int const up = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
