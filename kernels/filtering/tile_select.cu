@@ -131,20 +131,26 @@ __device__ __forceinline__ void tile_positions(const unsigned ballot[kTileItems]
   }
 }
 
-/* The tile's kept validity bits to output bits [base, base + count) (see tile_mask.h): each
- * kept row stages its bit as a byte at its tile position, then each warp packs 32 positions
- * a ballot into one word. Adds the tile's valid kept rows to c.valid_rows. */
-__device__ __forceinline__ void write_tile_validity(const tile_column &c, int64_t tile_first,
-                                                    const bool keep[kTileItems],
-                                                    const int pos[kTileItems], int64_t base,
-                                                    int count, uint8_t *staged, int *warp_valid) {
-  if (count == 0) return; /* the same for the whole block */
+/* Validity of this thread's kept rows, bit k for stripe k (read along with the values, so
+ * that the loads are in flight together). */
+__device__ __forceinline__ unsigned kept_valid_bits(const tile_column &c, int64_t tile_first,
+                                                    const bool keep[kTileItems]) {
+  unsigned bits = 0;
 #pragma unroll
   for (int k = 0; k < kTileItems; ++k) {
-    if (keep[k]) {
-      staged[pos[k]] = gcol_bit_is_set(c.in_mask, c.in_mask_offset + stripe_row(tile_first, k));
+    if (keep[k] && gcol_bit_is_set(c.in_mask, c.in_mask_offset + stripe_row(tile_first, k))) {
+      bits |= 1u << k;
     }
   }
+  return bits;
+}
+
+/* The tile's kept validity bits, staged as bytes at their tile positions (staged[0, count)),
+ * to output bits [base, base + count) (see tile_mask.h): each warp packs 32 positions a
+ * ballot into one word. Adds the tile's valid kept rows to c.valid_rows. */
+__device__ __forceinline__ void write_tile_validity(const tile_column &c, int64_t base, int count,
+                                                    const uint8_t *staged, int *warp_valid) {
+  if (count == 0) return; /* the same for the whole block */
   __syncthreads();
   int const lane = (int)(threadIdx.x & 31), warp = (int)(threadIdx.x >> 5);
   int const words = gcol_detail_tile_mask_words(base, count);
@@ -190,15 +196,18 @@ __global__ void flag_tile_select_smem_kernel(tile_flags f, const int64_t *tile_o
   stripe_ballots(f, tile_first, keep, ballot);
 #pragma unroll
   for (int k = 0; k < kTileItems; ++k) v[k] = keep[k] ? in[stripe_row(tile_first, k)] : T{};
+  unsigned const valid_bits = kMasked ? kept_valid_bits(c, tile_first, keep) : 0u;
   tile_positions(ballot, group_offsets, pos);
   int64_t const base = tile_offsets[blockIdx.x];
 #pragma unroll
   for (int k = 0; k < kTileItems; ++k) {
-    if (keep[k]) ((T *)c.out)[base + pos[k]] = v[k];
+    if (!keep[k]) continue;
+    ((T *)c.out)[base + pos[k]] = v[k];
+    if (kMasked) staged_valid[pos[k]] = (uint8_t)((valid_bits >> k) & 1u);
   }
   if (kMasked) {
     int const count = (int)(tile_offsets[blockIdx.x + 1] - base);
-    write_tile_validity(c, tile_first, keep, pos, base, count, staged_valid, warp_valid);
+    write_tile_validity(c, base, count, staged_valid, warp_valid);
   }
 }
 
