@@ -6,9 +6,12 @@
  *                           The peer writes into buffers allocated once, outside the
  *                           timed region; gcol allocates its exact-size output on every
  *                           call (from the default pool resource), as a caller would.
- *   filter_i64_nulls_50pct  the same with a null mask on the data (the general path:
- *                           count-then-scatter row map + gather with ballot-written mask);
- *                           same peer, for information.
+ *   filter_i64_nulls_50pct  the same with a null mask on the data, every row valid but
+ *                           the null count unknown (so the mask is read and a mask is
+ *                           written): the tiled select with validity (issue 9, goal ratio
+ *                           >= 0.80); same peer, which moves no mask.
+ *   filter_i64_random_nulls_50pct  the same with random nulls (about half); for
+ *                           information.
  * Rows can be changed with GCOL_BENCH_ROWS.
  */
 #include <cuda_runtime.h>
@@ -148,15 +151,17 @@ int main(void) {
   c.stream = stream;
   int64_t *data = NULL;
   uint8_t *flags = NULL;
-  uint32_t *null_mask = NULL;
+  uint32_t *null_mask = NULL, *random_nulls = NULL;
   size_t const mask_bytes = gcol_bitmask_allocation_size(n);
   GCOL_BENCH_CHECK(cudaMalloc(&data, (size_t)n * sizeof(int64_t)));
   GCOL_BENCH_CHECK(cudaMalloc(&flags, (size_t)n));
   GCOL_BENCH_CHECK(cudaMalloc(&null_mask, mask_bytes));
+  GCOL_BENCH_CHECK(cudaMalloc(&random_nulls, mask_bytes));
   gcol_bench_fill_random(data, (size_t)n * sizeof(int64_t), 42, (gcol_stream)stream);
   gcol_bench_fill_random(flags, (size_t)n, 43, (gcol_stream)stream);
   /* All valid but present: the mask forces the general path without changing the result. */
   GCOL_BENCH_CHECK(cudaMemsetAsync(null_mask, 0xFF, mask_bytes, stream));
+  gcol_bench_fill_random(random_nulls, mask_bytes, 44, (gcol_stream)stream);
   flags_from_random<<<4096, 256, 0, stream>>>(flags, n);
   GCOL_BENCH_CHECK(cudaGetLastError());
   c.data = data;
@@ -171,9 +176,11 @@ int main(void) {
   gcol_bench_print_header();
   bench_one("filter_i64_50pct", &c, NULL);
   bench_one("filter_i64_nulls_50pct", &c, null_mask);
+  bench_one("filter_i64_random_nulls_50pct", &c, random_nulls);
 
   GCOL_BENCH_CHECK(cudaFree(c.peer_temp));
   GCOL_BENCH_CHECK(cudaFree(c.peer_out));
+  GCOL_BENCH_CHECK(cudaFree(random_nulls));
   GCOL_BENCH_CHECK(cudaFree(null_mask));
   GCOL_BENCH_CHECK(cudaFree(flags));
   GCOL_BENCH_CHECK(cudaFree(data));

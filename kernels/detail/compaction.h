@@ -30,7 +30,9 @@ gcol_status gcol_detail_flags_to_map(const uint8_t *flags, const uint32_t *flag_
                                      int64_t flag_mask_offset, int64_t size, gcol_stream stream,
                                      gcol_buffer **out_map, int64_t *out_count);
 
-/* Keeps the rows of @p input whose flag is set (as gcol_detail_flags_to_map()). */
+/* Keeps the rows of @p input whose flag is set (as gcol_detail_flags_to_map()): a table of
+ * fixed-width columns through filtering's tiled select (no row map; nulls included), any
+ * other through a row map and the gather engine. Synchronizes @p stream. */
 gcol_status gcol_detail_select_rows(gcol_table_view input, const uint8_t *flags,
                                     const uint32_t *flag_mask, int64_t flag_mask_offset,
                                     gcol_stream stream, gcol_mr *mr, gcol_table **out);

@@ -381,7 +381,7 @@ gcol_status filter_expression(gcol_table_view input, const gcol_expression *expr
     goto done;
   }
   /* The flags are a BOOL8 column without nulls: filtering's own entry point picks its path
-   * (the single-pass select for one fixed-width column without nulls, else row map and
+   * (the tiled select for tables of fixed-width columns, nulls or not, else row map and
    * gather). */
   GCOL_DETAIL_TRY(upload(input, NULL, stream, &b));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, &flags));

@@ -1,13 +1,12 @@
 /*
  * Stream compaction: apply_boolean_mask, drop_nulls, drop_nans.
  *
- * General path (any columns, nulls): count the kept rows per tile of 2048, scan the tile
+ * Tables of fixed-width columns (nulls or not, in the columns and in the flags) take the
+ * tiled select of tile_select.cu: kept rows per tile of 2048, a scan, then one coalesced
+ * pass per column that writes the kept values and validity bits at their tile's offset.
+ * Other tables (strings, lists, structs): count the kept rows per tile, scan the tile
  * counts, then each tile writes its kept row indices at its offset (count-then-scatter; the
  * flags are read twice, the data once), and every column is gathered through that row map.
- * Fast path: one fixed-width column without nulls and a mask without nulls: kept rows per
- * tile (flags only), a scan, one synchronization for the total (it sizes the output
- * exactly), then one coalesced pass that reads the flags and the kept values and writes them
- * in order at their tile's offset (no look-back: the offsets are known).
  */
 #include <algorithm>
 
@@ -16,6 +15,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "filtering/row_map.cuh"
+#include "filtering/tile_select.cuh"
 #include "gcol/filtering.h"
 
 namespace {
@@ -123,206 +123,6 @@ __global__ void drop_nans_flags_kernel(const gcol_detail_row_column *keys, int32
 gcol_status empty_table_like(gcol_table_view input, gcol_stream stream, gcol_mr *mr,
                              gcol_table **out) {
   return gcol_detail_gather_table(input, NULL, 0, false, stream, mr, out);
-}
-
-bool fast_select_applies(gcol_table_view input, gcol_column_view mask) {
-  if (input.num_columns != 1) return false;
-  gcol_column_view const c = input.columns[0];
-  size_t const w = gcol_type_size(c.type.id);
-  return (w == 1 || w == 2 || w == 4 || w == 8) && (c.null_mask == NULL || c.null_count == 0) &&
-         (mask.null_mask == NULL || mask.null_count == 0);
-}
-
-/*
- * Fast path: one fixed-width column without nulls, a mask without nulls. Two passes over
- * tiles of kTileRows rows; thread t of a tile handles rows tile + k * kTileThreads + t
- * (k < kTileItems), so every load is coalesced. A warp's ballot over one stripe gives each
- * kept row its rank in the warp; the ranks of the 64 (stripe, warp) groups of a tile are
- * scanned in row order, so the output keeps the input order.
- */
-constexpr int kTileWarps = kTileThreads / 32;
-static_assert(kTileItems * kTileWarps == 64, "the tile scan gives each lane of a warp 2 groups");
-
-/* Ballots of the flags of this thread's kTileItems rows; each thread gets its warp's. */
-__device__ __forceinline__ void stripe_ballots(const uint8_t *flags, int64_t n, int64_t tile_first,
-                                               bool keep[kTileItems], unsigned ballot[kTileItems]) {
-  uint8_t f[kTileItems];
-#pragma unroll
-  for (int k = 0; k < kTileItems; ++k) {
-    int64_t const i = tile_first + (int64_t)k * kTileThreads + threadIdx.x;
-    f[k] = i < n ? flags[i] : (uint8_t)0;
-  }
-#pragma unroll
-  for (int k = 0; k < kTileItems; ++k) {
-    keep[k] = f[k] != 0;
-    ballot[k] = __ballot_sync(0xFFFFFFFFu, keep[k]);
-  }
-}
-
-/* Sum over the 32 lanes of a full warp (shuffles: any architecture). */
-__device__ __forceinline__ int warp_sum(int v) {
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) v += __shfl_xor_sync(0xFFFFFFFFu, v, d);
-  return v;
-}
-
-/* Pass 1: kept rows per tile, two tiles per block (16 independent byte loads per thread keep
- * enough bytes in flight for a flags-only pass); block 0 also zeroes the slot after the last
- * tile, so that an exclusive scan over num_tiles + 1 slots ends with the total. */
-__global__ void flag_tile_count_smem_kernel(const uint8_t *flags, int64_t n, int64_t num_tiles,
-                                            int64_t *tile_counts) {
-  __shared__ int warp_totals[2][kTileWarps];
-  int64_t const first = (int64_t)blockIdx.x * 2 * kTileRows + threadIdx.x;
-  uint8_t f[2 * kTileItems];
-#pragma unroll
-  for (int k = 0; k < 2 * kTileItems; ++k) {
-    int64_t const i = first + (int64_t)k * kTileThreads;
-    f[k] = i < n ? flags[i] : (uint8_t)0;
-  }
-  int c[2] = {0, 0};
-#pragma unroll
-  for (int k = 0; k < 2 * kTileItems; ++k) c[k / kTileItems] += f[k] != 0 ? 1 : 0;
-  int const t0 = warp_sum(c[0]);
-  int const t1 = warp_sum(c[1]);
-  if ((threadIdx.x & 31) == 0) {
-    warp_totals[0][threadIdx.x >> 5] = t0;
-    warp_totals[1][threadIdx.x >> 5] = t1;
-  }
-  __syncthreads();
-  if (threadIdx.x < 2) {
-    int64_t const tile = 2 * (int64_t)blockIdx.x + threadIdx.x;
-    int total = 0;
-    for (int w = 0; w < kTileWarps; ++w) total += warp_totals[threadIdx.x][w];
-    if (tile < num_tiles) tile_counts[tile] = total;
-    if (blockIdx.x == 0 && threadIdx.x == 0) tile_counts[num_tiles] = 0;
-  }
-}
-
-/* Pass 2: each kept row goes to tile_offsets[tile] + (kept rows before it in the tile). A
- * row's value is read only when it is kept. */
-template <typename T>
-__global__ void flag_tile_select_smem_kernel(const T *in, const uint8_t *flags, int64_t n,
-                                             const int64_t *tile_offsets, T *out) {
-  __shared__ int group_offsets[kTileItems * kTileWarps];
-  bool keep[kTileItems];
-  unsigned ballot[kTileItems];
-  T v[kTileItems];
-  int const lane = (int)(threadIdx.x & 31), warp = (int)(threadIdx.x >> 5);
-  int64_t const tile_first = (int64_t)blockIdx.x * kTileRows;
-  stripe_ballots(flags, n, tile_first, keep, ballot);
-#pragma unroll
-  for (int k = 0; k < kTileItems; ++k) {
-    v[k] = keep[k] ? in[tile_first + (int64_t)k * kTileThreads + threadIdx.x] : (T)0;
-  }
-  if (lane == 0) {
-#pragma unroll
-    for (int k = 0; k < kTileItems; ++k) group_offsets[k * kTileWarps + warp] = __popc(ballot[k]);
-  }
-  __syncthreads();
-  if (warp == 0) { /* exclusive scan of the 64 group counts, 2 per lane, in row order */
-    int const a = group_offsets[2 * lane], b = group_offsets[2 * lane + 1];
-    int inclusive = a + b;
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      int const up = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
-      if (lane >= d) inclusive += up;
-    }
-    group_offsets[2 * lane] = inclusive - a - b;
-    group_offsets[2 * lane + 1] = inclusive - b;
-  }
-  __syncthreads();
-  int64_t const base = tile_offsets[blockIdx.x];
-  unsigned const lanes_below = (1u << lane) - 1u;
-#pragma unroll
-  for (int k = 0; k < kTileItems; ++k) {
-    if (keep[k]) {
-      out[base + group_offsets[k * kTileWarps + warp] + __popc(ballot[k] & lanes_below)] = v[k];
-    }
-  }
-}
-
-template <typename T>
-void launch_tile_select(const void *in, const uint8_t *flags, int64_t n, int64_t num_tiles,
-                        const int64_t *tile_offsets, void *out, cudaStream_t s) {
-  flag_tile_select_smem_kernel<T><<<(unsigned int)num_tiles, kTileThreads, 0, s>>>(
-      (const T *)in, flags, n, tile_offsets, (T *)out);
-}
-
-void launch_tile_select_width(size_t width, const void *in, const uint8_t *flags, int64_t n,
-                              int64_t num_tiles, const int64_t *tile_offsets, void *out,
-                              cudaStream_t s) {
-  switch (width) {
-    case 1:
-      launch_tile_select<uint8_t>(in, flags, n, num_tiles, tile_offsets, out, s);
-      break;
-    case 2:
-      launch_tile_select<uint16_t>(in, flags, n, num_tiles, tile_offsets, out, s);
-      break;
-    case 4:
-      launch_tile_select<uint32_t>(in, flags, n, num_tiles, tile_offsets, out, s);
-      break;
-    default:
-      launch_tile_select<uint64_t>(in, flags, n, num_tiles, tile_offsets, out, s);
-      break;
-  }
-}
-
-/* Tile offsets of the kept rows (num_tiles + 1 slots) and their total (synchronizes). */
-gcol_status flag_tile_offsets(const uint8_t *flags, int64_t n, int64_t num_tiles,
-                              gcol_stream stream, gcol_buffer **out_tiles, int64_t *out_count) {
-  gcol_status status = GCOL_OK;
-  gcol_buffer *temp = NULL;
-  size_t temp_bytes = 0;
-  int64_t *tiles = NULL;
-  cudaStream_t const s = (cudaStream_t)stream;
-  GCOL_DETAIL_TRY(
-      gcol_buffer_create((size_t)(num_tiles + 1) * sizeof(int64_t), stream, NULL, out_tiles));
-  tiles = (int64_t *)(*out_tiles)->data;
-  flag_tile_count_smem_kernel<<<(unsigned int)((num_tiles + 1) / 2), kTileThreads, 0, s>>>(
-      flags, n, num_tiles, tiles);
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_CUDA_TRY(
-      cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, tiles, tiles, num_tiles + 1, s));
-  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
-  GCOL_DETAIL_CUDA_TRY(
-      cub::DeviceScan::ExclusiveSum(temp->data, temp_bytes, tiles, tiles, num_tiles + 1, s));
-  GCOL_DETAIL_CUDA_TRY(
-      cudaMemcpyAsync(out_count, tiles + num_tiles, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
-done:
-  gcol_buffer_free(temp);
-  if (status != GCOL_OK) {
-    gcol_buffer_free(*out_tiles);
-    *out_tiles = NULL;
-  }
-  return status;
-}
-
-/* One fixed-width column without nulls: tile counts, scan, one synchronization for the
- * total, an output of exactly that many rows, then one selecting pass. */
-gcol_status fast_select(gcol_column_view col, const uint8_t *flags, gcol_stream stream, gcol_mr *mr,
-                        gcol_table **out) {
-  gcol_status status = GCOL_OK;
-  gcol_column *result = NULL;
-  gcol_buffer *tiles = NULL;
-  int64_t count = 0;
-  int64_t const n = col.size;
-  int64_t const num_tiles = (n + kTileRows - 1) / kTileRows;
-  size_t const width = gcol_type_size(col.type.id);
-  const void *in = (const char *)col.data + col.offset * (int64_t)width;
-  GCOL_DETAIL_TRY(flag_tile_offsets(flags, n, num_tiles, stream, &tiles, &count));
-  GCOL_DETAIL_TRY(gcol_column_create(col.type, count, GCOL_MASK_UNALLOCATED, stream, mr, &result));
-  if (count > 0) {
-    launch_tile_select_width(width, in, flags, n, num_tiles, (const int64_t *)tiles->data,
-                             result->data->data, (cudaStream_t)stream);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  }
-  GCOL_DETAIL_TRY(gcol_table_make(&result, 1, out));
-  result = NULL;
-done:
-  gcol_buffer_free(tiles);
-  gcol_column_free(result);
-  return status;
 }
 
 gcol_status check_keys_args(gcol_table_view input, const int32_t *keys, int32_t num_keys,
@@ -477,6 +277,10 @@ extern "C" gcol_status gcol_detail_select_rows(gcol_table_view input, const uint
   gcol_status status = GCOL_OK;
   gcol_buffer *map = NULL;
   int64_t count = 0;
+  if (input.num_rows > 0 && gcol_detail_tile_select_applies(input)) {
+    status = gcol_detail_tile_select(input, flags, flag_mask, flag_mask_offset, stream, mr, out);
+    goto done;
+  }
   GCOL_DETAIL_TRY(gcol_detail_flags_to_map(flags, flag_mask, flag_mask_offset, input.num_rows,
                                            stream, &map, &count));
   GCOL_DETAIL_TRY(gcol_detail_gather_table(input, map == NULL ? NULL : (const int64_t *)map->data,
@@ -489,7 +293,6 @@ done:
 extern "C" gcol_status gcol_apply_boolean_mask(gcol_table_view input, gcol_column_view boolean_mask,
                                                gcol_table **out, gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
-  const uint8_t *flags = NULL;
   GCOL_DETAIL_NVTX_PUSH("gcol_apply_boolean_mask");
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
@@ -504,13 +307,11 @@ extern "C" gcol_status gcol_apply_boolean_mask(gcol_table_view input, gcol_colum
     status = empty_table_like(input, stream, mr, out);
     goto done;
   }
-  flags = (const uint8_t *)boolean_mask.data + boolean_mask.offset;
-  if (fast_select_applies(input, boolean_mask)) {
-    status = fast_select(input.columns[0], flags, stream, mr, out);
-  } else {
-    status = gcol_detail_select_rows(input, flags, boolean_mask.null_mask, boolean_mask.offset,
-                                     stream, mr, out);
-  }
+  /* A null flag keeps nothing; a mask without nulls need not be read. */
+  status = gcol_detail_select_rows(
+      input, (const uint8_t *)boolean_mask.data + boolean_mask.offset,
+      gcol_column_view_may_have_nulls(boolean_mask) ? boolean_mask.null_mask : NULL,
+      boolean_mask.offset, stream, mr, out);
 done:
   GCOL_DETAIL_NVTX_POP();
   return status;

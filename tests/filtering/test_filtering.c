@@ -1,12 +1,14 @@
 /*
  * GPU tests of include/gcol/filtering.h against the host reference (filtering_reference.c):
- * apply_boolean_mask (every fixed-width type, strings, lists, structs; fast and general
- * paths), drop_nulls, drop_nans, distinct (every keep mode, both null equalities,
+ * apply_boolean_mask (every fixed-width type, strings, lists, structs; the tiled select of
+ * fixed-width tables, nulls included, at word and tile edges, and the row-map path of the
+ * others), drop_nulls, drop_nans, distinct (every keep mode, both null equalities,
  * multi-column keys, floats), unique, distinct_count; bad input; allocation failures.
  *
  * Every input table carries a row-id column (INT64, row i = i of the slice's parent), so the
  * output tells which rows were kept; the other columns are then checked row by row.
  */
+#include <cuda_runtime_api.h>
 #include <math.h>
 
 #include "filtering_reference.h"
@@ -94,8 +96,9 @@ static uint8_t flag_byte(gcol_test_rng *rng, int pattern, int64_t i) {
   }
 }
 
-/* The single-column fast path (no nulls) of every storage width at tile edges (2048-row
- * tiles, counted two per block: odd and even tile counts) and at every flag density. */
+/* The tiled select without masks (one column, no nulls) of every storage width at tile edges
+ * (2048-row tiles, counted two per block: odd and even tile counts) and at every flag
+ * density. */
 static void test_apply_boolean_mask_fast_path_densities(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(405);
@@ -148,13 +151,175 @@ static void test_apply_boolean_mask_int64_sizes_offsets(void **state) {
   for (size_t s = 0; s < gcol_test_num_sizes; ++s) {
     for (size_t o = 0; o < gcol_test_num_offsets; ++o) {
       check_mask_case(&rng, i64, gcol_test_sizes[s], gcol_test_offsets[o], GCOL_TEST_NO_MASK,
-                      GCOL_TEST_NO_MASK, true); /* fast path */
+                      GCOL_TEST_NO_MASK, true); /* no masks */
       check_mask_case(&rng, i64, gcol_test_sizes[s], gcol_test_offsets[o], GCOL_TEST_RANDOM_NULLS,
                       GCOL_TEST_RANDOM_NULLS, false);
     }
   }
   check_mask_case(&rng, i64, gcol_test_cap(1000003), 7, GCOL_TEST_NO_MASK, GCOL_TEST_NO_MASK, true);
   check_mask_case(&rng, i64, gcol_test_cap(1000003), 33, GCOL_TEST_RANDOM_NULLS, GCOL_TEST_ALL_VALID, false);
+}
+
+/* ---- the tiled select with nulls (kernels/filtering/tile_select.cu) ---- */
+
+/* No bit past the last row of a result's mask may be set: the tiles' words are ORed into a
+ * zeroed mask, and the last word is shared with no later tile. */
+static void assert_mask_tail_clear(gcol_column_view v) {
+  if (v.null_mask == NULL || v.size % 32 == 0) return;
+  uint32_t last = 0;
+  assert_int_equal(cudaMemcpy(&last, v.null_mask + (v.offset + v.size - 1) / 32, sizeof last,
+                              cudaMemcpyDeviceToHost),
+                   cudaSuccess);
+  uint32_t const tail = ~0u << ((v.offset + v.size) % 32);
+  if ((last & tail) != 0) fail_msg("mask bits past row %lld are set", (long long)v.size);
+}
+
+/* Flag of row i for a tile pattern: 0..5 as flag_byte(); 6: whole 2048-row tiles alternately
+ * all kept and none kept (counted from the slice's parent, so tiles with no kept row sit
+ * between full ones at every offset); 7: one row kept per tile, at a different lane. */
+static uint8_t tile_flag_byte(gcol_test_rng *rng, int pattern, int64_t i) {
+  if (pattern == 6) return (uint8_t)((i / 2048) % 2 == 0 ? 1 : 0);
+  if (pattern == 7) return (uint8_t)(i % 2048 == (i / 2048) % 97 ? 1 : 0);
+  return flag_byte(rng, pattern, i);
+}
+
+typedef struct tiled_case {
+  gcol_data_type type;
+  int64_t n, off;
+  gcol_test_validity data_validity; /* of the data column */
+  gcol_test_validity flag_validity; /* of the boolean mask */
+  int pattern;                      /* tile_flag_byte() */
+  bool unknown_counts; /* views' null counts unknown: masks are carried even without nulls */
+  bool alone;          /* the data column alone, else with a row-id and a nullable INT16 */
+} tiled_case;
+
+/* Rows [off, off + n) of the data (and its companions) masked by the same rows of flags;
+ * every column compared with the reference, masks present exactly when the input may have
+ * nulls, null counts exact, no bit set past the last row. */
+static void run_tiled_case(gcol_test_rng *rng, const tiled_case *tc) {
+  int64_t const total = tc->n + tc->off;
+  ref_column data = ref_column_random(rng, tc->type, total, tc->data_validity, 0);
+  ref_column other =
+      ref_column_random(rng, gcol_data_type_make(GCOL_INT16), total, GCOL_TEST_RANDOM_NULLS, 0);
+  ref_column flags =
+      ref_column_random(rng, gcol_data_type_make(GCOL_BOOL8), total, tc->flag_validity, 0);
+  for (int64_t i = 0; i < total; ++i) flags.values[i] = tile_flag_byte(rng, tc->pattern, i);
+  ref_column ids = ref_column_row_ids(total);
+  gcol_column *d_data = NULL, *d_other = NULL, *d_flags = NULL, *d_ids = NULL;
+  ref_column_to_device(&data, &d_data);
+  ref_column_to_device(&other, &d_other);
+  ref_column_to_device(&flags, &d_flags);
+  ref_column_to_device(&ids, &d_ids);
+  int64_t const lo = tc->off, hi = tc->off + tc->n;
+  gcol_column_view cols[3] = {ref_slice(gcol_column_get_view(d_data), lo, hi),
+                              ref_slice(gcol_column_get_view(d_ids), lo, hi),
+                              ref_slice(gcol_column_get_view(d_other), lo, hi)};
+  gcol_column_view mask = ref_slice(gcol_column_get_view(d_flags), lo, hi);
+  if (tc->unknown_counts) {
+    for (int c = 0; c < 3; ++c) {
+      if (cols[c].null_mask != NULL) cols[c].null_count = GCOL_UNKNOWN_NULL_COUNT;
+    }
+    if (mask.null_mask != NULL) mask.null_count = GCOL_UNKNOWN_NULL_COUNT;
+  }
+  bool const data_masked = gcol_column_view_may_have_nulls(cols[0]);
+  gcol_table_view input;
+  GCOL_TEST_OK(gcol_table_view_make(cols, tc->alone ? 1 : 3, &input));
+  gcol_table *out = NULL;
+  GCOL_TEST_OK(gcol_apply_boolean_mask(input, mask, &out, NULL, NULL));
+  int64_t *idx = (int64_t *)malloc((size_t)(tc->n > 0 ? tc->n : 1) * sizeof(int64_t));
+  int64_t const count = ref_mask_indices(&flags, tc->off, tc->n, idx);
+  gcol_table_view const result = gcol_table_get_view(out);
+  assert_int_equal(result.num_columns, tc->alone ? 1 : 3);
+  if (count > 0) assert_int_equal(result.columns[0].null_mask != NULL, data_masked);
+  ref_assert_rows(result.columns[0], &data, tc->off, idx, count);
+  assert_mask_tail_clear(result.columns[0]);
+  if (!tc->alone) {
+    assert_row_ids(result.columns[1], tc->off, idx, count);
+    assert_null(result.columns[1].null_mask);
+    ref_assert_rows(result.columns[2], &other, tc->off, idx, count);
+    assert_mask_tail_clear(result.columns[2]);
+  }
+  free(idx);
+  gcol_table_free(out);
+  gcol_column_free(d_data);
+  gcol_column_free(d_other);
+  gcol_column_free(d_flags);
+  gcol_column_free(d_ids);
+  ref_column_free(&data);
+  ref_column_free(&other);
+  ref_column_free(&flags);
+  ref_column_free(&ids);
+}
+
+/* Every storage width (1, 2, 4, 8, 16 bytes) with nulls, at sizes around words and tiles,
+ * offsets that are not byte- or word-aligned, every validity pattern of the data (a mask
+ * without nulls read as unknown included), flags with and without nulls, and tile patterns
+ * with tiles that keep nothing, everything or one row. Split in parts by width. */
+static void test_apply_boolean_mask_tiled_nulls(void **state) {
+  static const gcol_type_id types[] = {GCOL_INT8, GCOL_INT16, GCOL_INT32, GCOL_INT64,
+                                       GCOL_DECIMAL128};
+  static const int64_t sizes[] = {1,    2,    31,   32,   33,   63,   64,    65,   2047,
+                                  2048, 2049, 4095, 4096, 4097, 6145, 10000, 20481};
+  static const int64_t offsets[] = {0, 1, 3, 5, 7, 31, 33, 63, 65};
+  for (size_t t = 0; t < NUM_FEW(types); ++t) {
+    if (!gcol_test_in_part(state, t)) continue;
+    gcol_test_rng rng = gcol_test_rng_make(420 + t);
+    gcol_data_type const type = types[t] == GCOL_DECIMAL128
+                                    ? gcol_data_type_decimal(GCOL_DECIMAL128, -3)
+                                    : gcol_data_type_make(types[t]);
+    size_t k = 0;
+    for (size_t s = 0; s < NUM_FEW(sizes); ++s) {
+      for (int pattern = 0; pattern < 8; ++pattern, ++k) {
+        tiled_case tc;
+        tc.type = type;
+        tc.n = sizes[s];
+        tc.off = offsets[k % NUM_FEW(offsets)];
+        tc.data_validity = (gcol_test_validity)(1 + k % (GCOL_TEST_NUM_VALIDITY - 1));
+        tc.flag_validity = k % 3 == 0 ? GCOL_TEST_RANDOM_NULLS : GCOL_TEST_NO_MASK;
+        tc.pattern = pattern;
+        tc.unknown_counts = k % 2 == 0;
+        tc.alone = k % 4 < 2;
+        run_tiled_case(&rng, &tc);
+      }
+    }
+  }
+}
+
+/* Corners one by one: all null, a mask without nulls (known and unknown counts), flags all
+ * null, no row kept, every row kept, a slice of a slice, on INT64 around a tile. */
+static void test_apply_boolean_mask_tiled_corners(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(430);
+  static const int64_t sizes[] = {1, 32, 33, 2048, 2049, 4096 + 33};
+  static const int64_t offsets[] = {0, 1, 31, 33, 65};
+  tiled_case tc;
+  tc.type = gcol_data_type_make(GCOL_INT64);
+  for (size_t s = 0; s < NUM_FEW(sizes); ++s) {
+    for (size_t o = 0; o < NUM_FEW(offsets); ++o) {
+      tc.n = sizes[s];
+      tc.off = offsets[o];
+      tc.alone = o % 2 == 0;
+      tc.flag_validity = GCOL_TEST_NO_MASK;
+      tc.pattern = 1; /* every row kept */
+      tc.unknown_counts = true;
+      tc.data_validity = GCOL_TEST_ALL_NULL;
+      run_tiled_case(&rng, &tc);
+      tc.data_validity = GCOL_TEST_ALL_VALID; /* the mask is read, no row is null */
+      run_tiled_case(&rng, &tc);
+      tc.unknown_counts = false; /* known 0 nulls: no output mask */
+      run_tiled_case(&rng, &tc);
+      tc.pattern = 0; /* no row kept */
+      tc.unknown_counts = true;
+      tc.data_validity = GCOL_TEST_RANDOM_NULLS;
+      run_tiled_case(&rng, &tc);
+      tc.pattern = 1; /* every flag null: nothing kept */
+      tc.flag_validity = GCOL_TEST_ALL_NULL;
+      run_tiled_case(&rng, &tc);
+      tc.flag_validity = GCOL_TEST_FIRST_NULL;
+      tc.data_validity = GCOL_TEST_LAST_NULL;
+      run_tiled_case(&rng, &tc);
+    }
+  }
 }
 
 static void test_apply_boolean_mask_strings(void **state) {
@@ -659,7 +824,7 @@ static void test_allocation_failures(void **state) {
     GCOL_TEST_OK(gcol_table_view_make(cols, 2, &ctx.input));
     assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
   }
-  /* the fast path: one fixed-width column without nulls */
+  /* the tiled select without masks: one fixed-width column without nulls */
   gcol_column *plain = NULL;
   ref_column p = ref_column_random(&rng, gcol_data_type_make(GCOL_INT32), n, GCOL_TEST_NO_MASK, 0);
   ref_column_to_device(&p, &plain);
@@ -667,6 +832,17 @@ static void test_allocation_failures(void **state) {
   GCOL_TEST_OK(gcol_table_view_make(&pv, 1, &ctx.input));
   ctx.op = 0;
   assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+  /* the tiled select with masks: two fixed-width columns, one with nulls, and null flags */
+  gcol_column *flags_nulls = NULL;
+  ref_column fm =
+      ref_column_random(&rng, gcol_data_type_make(GCOL_BOOL8), n, GCOL_TEST_RANDOM_NULLS, 0);
+  ref_column_to_device(&fm, &flags_nulls);
+  gcol_column_view const tiled[2] = {cols[0], pv};
+  GCOL_TEST_OK(gcol_table_view_make(tiled, 2, &ctx.input));
+  ctx.mask = ref_slice(gcol_column_get_view(flags_nulls), 1, n);
+  assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+  gcol_column_free(flags_nulls);
+  ref_column_free(&fm);
   gcol_column_free(plain);
   ref_column_free(&p);
   gcol_column_free(da);
@@ -684,6 +860,10 @@ int main(void) {
       GCOL_TEST_GPU_PART(test_apply_boolean_mask_every_fixed_type, 2, 3),
       GCOL_TEST_GPU(test_apply_boolean_mask_int64_sizes_offsets),
       GCOL_TEST_GPU(test_apply_boolean_mask_fast_path_densities),
+      GCOL_TEST_GPU_PART(test_apply_boolean_mask_tiled_nulls, 0, 3),
+      GCOL_TEST_GPU_PART(test_apply_boolean_mask_tiled_nulls, 1, 3),
+      GCOL_TEST_GPU_PART(test_apply_boolean_mask_tiled_nulls, 2, 3),
+      GCOL_TEST_GPU(test_apply_boolean_mask_tiled_corners),
       GCOL_TEST_GPU(test_apply_boolean_mask_strings),
       GCOL_TEST_GPU(test_apply_boolean_mask_strings_int64_offsets),
       GCOL_TEST_GPU(test_filter_lists_and_structs),

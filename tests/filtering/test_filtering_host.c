@@ -8,7 +8,10 @@
 
 #include <math.h>
 
+#include "filtering/tile_mask.h"
 #include "filtering_reference.h"
+#include "gcol/bitmask.h"
+#include "gcol/bits.h"
 #include "gcol/filling.h"
 #include "gcol/filtering.h"
 #include "gcol/null_ops.h"
@@ -275,12 +278,112 @@ static void test_reference_hand_examples(void **state) {
   assert_memory_equal(idx, not_nan, sizeof not_nan);
 }
 
+/* ---- the tiled select's mask words (kernels/filtering/tile_mask.h) ---- */
+
+/* Kept rows of a tile: the edges (none, one, a word +- 1, a whole tile) or any count. */
+static int tile_kept_count(gcol_test_rng *rng) {
+  static const int edges[] = {0, 0, 1, 2, 31, 32, 33, 63, 64, 65, 2047, 2048};
+  uint64_t const r = gcol_test_rng_next(rng);
+  if (r % 3 != 0) return edges[(r / 3) % (sizeof edges / sizeof edges[0])];
+  return (int)((r / 3) % 2049);
+}
+
+/* One tile as pass 2 writes it: tile word j packs lanes 0..31 (one ballot); a word wholly
+ * inside the tile's rows is stored and must be touched by no other tile; the others are
+ * ORed in. owner[w] is 1 for a stored word, 2 for a word some tile ORed bits into. */
+static void write_tile_words(const uint8_t *valid, int64_t base, int count, uint32_t *mask,
+                             int64_t mask_words, uint8_t *owner, int64_t *valid_rows) {
+  int const words = gcol_detail_tile_mask_words(base, count);
+  for (int j = 0; j < words; ++j) {
+    uint32_t word = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      int const p = gcol_detail_tile_mask_position(base, j, lane);
+      if (p >= 0 && p < count && valid[base + p]) word |= 1u << lane;
+    }
+    int64_t const w = base / 32 + j;
+    assert_true(w < mask_words);
+    *valid_rows += gcol_popcount32(word);
+    if (gcol_detail_tile_mask_word_whole(base, count, j)) {
+      if (owner[w] != 0)
+        fail_msg("word %lld stored by a tile, also written by another", (long long)w);
+      owner[w] = 1;
+      mask[w] = word;
+    } else if (word != 0) {
+      if (owner[w] == 1) fail_msg("word %lld ORed into, but a tile owns it", (long long)w);
+      owner[w] = 2;
+      mask[w] |= word;
+    }
+  }
+}
+
+/* Random tiles (zero and full ones included), their kept rows at exclusive-scan offsets,
+ * written in a scrambled order into a zeroed mask: every bit as set one by one, nothing past
+ * the last row, and the valid rows counted once. */
+static void test_tile_mask_words(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(420);
+  enum { MAX_TILES = 12 };
+  for (int round = 0; round < 400; ++round) {
+    int const num_tiles = 1 + (int)(gcol_test_rng_next(&rng) % MAX_TILES);
+    int counts[MAX_TILES];
+    int64_t bases[MAX_TILES + 1];
+    bases[0] = 0;
+    for (int t = 0; t < num_tiles; ++t) {
+      counts[t] = tile_kept_count(&rng);
+      bases[t + 1] = bases[t] + counts[t];
+    }
+    int64_t const total = bases[num_tiles];
+    int64_t const mask_words = (int64_t)gcol_bitmask_allocation_size(total) / 4;
+    uint8_t *valid = (uint8_t *)calloc((size_t)total + 1, 1);
+    uint32_t *want = (uint32_t *)calloc((size_t)mask_words + 1, 4);
+    uint32_t *got = (uint32_t *)calloc((size_t)mask_words + 1, 4);
+    uint8_t *owner = (uint8_t *)calloc((size_t)mask_words + 1, 1);
+    int const density = round % 4; /* all null, all valid, random, mostly valid */
+    int64_t want_valid = 0, got_valid = 0;
+    for (int64_t i = 0; i < total; ++i) {
+      uint64_t const r = gcol_test_rng_next(&rng);
+      valid[i] = (uint8_t)(density == 0   ? 0
+                           : density == 1 ? 1
+                           : density == 2 ? r % 2
+                                          : r % 16 != 0);
+      if (valid[i]) want[i / 32] |= 1u << (i % 32);
+      want_valid += valid[i];
+    }
+    int order[MAX_TILES]; /* a random order of the tiles (blocks run in any order) */
+    for (int t = 0; t < num_tiles; ++t) order[t] = t;
+    for (int t = num_tiles - 1; t > 0; --t) {
+      int const u = (int)(gcol_test_rng_next(&rng) % (uint64_t)(t + 1));
+      int const swap = order[t];
+      order[t] = order[u];
+      order[u] = swap;
+    }
+    for (int k = 0; k < num_tiles; ++k) {
+      int const t = order[k];
+      write_tile_words(valid, bases[t], counts[t], got, mask_words, owner, &got_valid);
+    }
+    for (int64_t w = 0; w < mask_words; ++w) {
+      if (got[w] != want[w]) {
+        fail_msg("round %d: word %lld is %08x, expected %08x (%d tiles, %lld rows)", round,
+                 (long long)w, got[w], want[w], num_tiles, (long long)total);
+      }
+    }
+    assert_int_equal(got_valid, want_valid);
+    free(valid);
+    free(want);
+    free(got);
+    free(owner);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_apply_boolean_mask_checks), cmocka_unit_test(test_drop_checks),
-      cmocka_unit_test(test_distinct_checks),           cmocka_unit_test(test_filling_checks),
+      cmocka_unit_test(test_apply_boolean_mask_checks),
+      cmocka_unit_test(test_drop_checks),
+      cmocka_unit_test(test_distinct_checks),
+      cmocka_unit_test(test_filling_checks),
       cmocka_unit_test(test_null_ops_checks),
       cmocka_unit_test(test_reference_hand_examples),
+      cmocka_unit_test(test_tile_mask_words),
   };
   return GCOL_TEST_RUN("filtering_host", tests);
 }
