@@ -1,11 +1,11 @@
 /*
  * Literal search (strings/find.h): one kernel, a thread per string, running the per-string
  * functions of search_ops.h; the operation is a uniform switch. `contains` of one target
- * scans the chars instead, 16 aligned bytes per thread and step (coalesced for any row
- * length; a match finds its row by binary search). `contains` of a target per row, `find` and
- * `rfind` (a scalar target or one per row) give each string a warp instead when the rows
- * average 64 bytes or more (libcudf switches near the same length): the lanes take 32
- * consecutive start positions at a time; contains stops at the first window with a hit,
+ * scans the chars instead, a block per tile of rows, 16 aligned bytes per thread and step
+ * (coalesced for any row length; a match finds its row among the tile's staged offsets). `contains`
+ * of a target per row, `find` and `rfind` (a scalar target or one per row) give each string a warp
+ * instead when the rows average 64 bytes or more (libcudf switches near the same length): the lanes
+ * take 32 consecutive start positions at a time; contains stops at the first window with a hit,
  * find/rfind also ballot the character boundaries of the window to count characters
  * (search_ops.h: a boundary is decided from at most 3 bytes back). count_matches (its
  * non-overlapping rule is sequential) and starts/ends_with (one comparison) stay a thread
@@ -110,54 +110,84 @@ static __global__ void gcol_detail_contains_warp_kernel(gcol_strings_view s, sea
   }
 }
 
-/* contains of one target, over the chars instead of the rows: each thread takes 16 bytes
- * of [begin, end) at a time, from a 16-byte aligned address (one vector load inside the
- * range, byte loads at its two ends), so that enough bytes are in flight whatever the rows'
- * lengths (a byte per thread left the scan latency-bound at about 400 GB/s). A position whose
- * byte is the target's first is compared in full, and a match marks its row (found by binary
- * search on the offsets) if it lies inside that row and the row is valid. `out` is zeroed
- * beforehand; a row with several matches is written 1 several times. A byte search, like the
- * per-row one (for valid UTF-8 a byte match is a character match). */
-__device__ __forceinline__ void contains_mark(gcol_strings_view s, const char *p, const char *end,
-                                              const char *target, int64_t target_size,
-                                              uint8_t *out) {
-  if (p + target_size > end || !gcol_detail_bytes_at(p, 1, target + 1, target_size - 1)) return;
+/* contains of one target, over the chars instead of the rows. A block takes a tile of rows
+ * (their offsets staged in shared memory) and scans the tile's chars, which are contiguous,
+ * 16 aligned bytes per thread and step (one vector load inside the range, byte loads at its
+ * two ends), so that enough bytes are in flight whatever the rows' lengths (a byte per thread
+ * left the scan latency-bound at about 400 GB/s). A position whose byte is the target's first
+ * is compared in full, and a match marks its row (a binary search in the staged offsets: one
+ * in global memory cost each match some 24 dependent loads) if it ends inside that row and the
+ * row is valid. `out` is zeroed beforehand; a row with several matches is written 1 several
+ * times. A byte search, like the per-row one (for valid UTF-8 a byte match is a character
+ * match). */
+struct contains_tile {
+  const int64_t *offsets; /* rows + 1 offsets of the tile, in shared memory */
+  int rows;
+  int64_t first_row;
+};
+
+__device__ __forceinline__ void contains_mark(gcol_strings_view s, contains_tile t, const char *p,
+                                              const char *hi, const char *target,
+                                              int64_t target_size, uint8_t *out) {
+  if (p + target_size > hi || !gcol_detail_bytes_at(p, 1, target + 1, target_size - 1)) return;
   int64_t const at = p - s.chars;
-  int64_t const row = gcol_detail_row_of_byte(s.offsets, s.size, at);
-  if (at + target_size <= gcol_offsetalator_get(s.offsets, row + 1) &&
-      gcol_strings_view_is_valid(s, row)) {
-    out[row] = 1;
+  gcol_offsetalator const staged = {t.offsets, 8};
+  int64_t const lo = gcol_detail_row_of_byte(staged, t.rows, at);
+  if (at + target_size <= t.offsets[lo + 1] && gcol_strings_view_is_valid(s, t.first_row + lo)) {
+    out[t.first_row + lo] = 1;
   }
 }
 
-static __global__ void gcol_detail_contains_chars_kernel(gcol_strings_view s, const char *target,
-                                                         int64_t target_size, int64_t begin,
-                                                         int64_t end, uint8_t *out) {
+/* The 16 bytes at `at` (16-byte aligned) as four words; bytes outside [lo, hi) read as
+ * `outside`. */
+__device__ __forceinline__ void load16(const char *at, const char *lo, const char *hi,
+                                       uint32_t outside, uint32_t w[4]) {
+  if (at >= lo && at + 16 <= hi) {
+    uint4 const v = *(const uint4 *)at;
+    w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < 16; ++k) {
+    uint32_t const b = at + k >= lo && at + k < hi ? (unsigned char)at[k] : outside;
+    if (k % 4 == 0) w[k / 4] = 0;
+    w[k / 4] |= b << (8 * (k % 4));
+  }
+}
+
+static __global__ void gcol_detail_contains_chars_smem_kernel(gcol_strings_view s,
+                                                              const char *target,
+                                                              int64_t target_size,
+                                                              int64_t rows_per_tile, uint8_t *out) {
+  extern __shared__ int64_t staged_offsets[]; /* rows_per_tile + 1 */
   unsigned char const first = (unsigned char)target[0];
-  const char *const lo = s.chars + begin, *const hi = s.chars + end;
-  const char *const base = (const char *)((uintptr_t)lo & ~(uintptr_t)15);
-  GCOL_DETAIL_GRID_LOOP(c, (hi - base + 15) / 16) {
-    const char *const at = base + 16 * c;
-    uint32_t w[4];
-    if (at >= lo && at + 16 <= hi) {
-      uint4 const v = *(const uint4 *)at;
-      w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
-    } else { /* an end of the range: bytes outside it never equal `first` */
-#pragma unroll
-      for (int k = 0; k < 16; ++k) {
-        uint32_t const b = at + k >= lo && at + k < hi ? (unsigned char)at[k] : first ^ 1u;
-        if (k % 4 == 0) w[k / 4] = 0;
-        w[k / 4] |= b << (8 * (k % 4));
-      }
+  uint32_t const firsts = first * 0x01010101u;
+  int64_t const tiles = (s.size + rows_per_tile - 1) / rows_per_tile;
+  for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    contains_tile t;
+    t.first_row = tile * rows_per_tile;
+    t.rows = (int)(s.size - t.first_row < rows_per_tile ? s.size - t.first_row : rows_per_tile);
+    t.offsets = staged_offsets;
+    __syncthreads(); /* the previous tile is done with the staged offsets */
+    for (int i = (int)threadIdx.x; i <= t.rows; i += (int)blockDim.x) {
+      staged_offsets[i] = gcol_offsetalator_get(s.offsets, t.first_row + i);
     }
-    uint32_t const firsts = first * 0x01010101u;
+    __syncthreads();
+    const char *const lo = s.chars + staged_offsets[0], *const hi =
+                                                            s.chars + staged_offsets[t.rows];
+    const char *const base = (const char *)((uintptr_t)lo & ~(uintptr_t)15);
+    for (const char *at = base + 16 * (int64_t)threadIdx.x; at < hi;
+         at += 16 * (int64_t)blockDim.x) {
+      uint32_t w[4];
+      load16(at, lo, hi, first ^ 1u, w);
 #pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      uint32_t hits = __vcmpeq4(w[q], firsts); /* 0xff in each byte equal to `first` */
-      while (hits != 0) {
-        int const k = __ffs(hits) / 8; /* the lowest byte that matched */
-        hits &= ~(0xffu << (8 * k));
-        contains_mark(s, at + 4 * q + k, hi, target, target_size, out);
+      for (int q = 0; q < 4; ++q) {
+        uint32_t hits = __vcmpeq4(w[q], firsts); /* 0xff in each byte equal to `first` */
+        while (hits != 0) {
+          int const k = __ffs(hits) / 8; /* the lowest matching byte */
+          hits &= ~(0xffu << (8 * k));
+          contains_mark(s, t, at + 4 * q + k, hi, target, target_size, out);
+        }
       }
     }
   }
@@ -245,11 +275,15 @@ static gcol_status search(gcol_column_view input, const gcol_scalar *target_scal
       /* one target: a pass over the chars, whatever the rows' lengths */
       GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(col->data->data, 0, (size_t)input.size, st));
       if (end > begin) {
-        /* a few waves of blocks, each thread striding over many 16-byte pieces */
-        unsigned int const grid =
-            std::min(gcol_detail_grid_size((end - begin) / 16 + 2, GCOL_DETAIL_BLOCK_SIZE), 4096u);
-        gcol_detail_contains_chars_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
-            s, target.data, target.size, begin, end, (uint8_t *)col->data->data);
+        /* tiles of about 64 KiB of chars (32 to 2048 rows), a few waves of blocks */
+        int64_t const average = (end - begin) / input.size + 1;
+        int64_t rows_per_tile = 2048;
+        while (rows_per_tile > 32 && rows_per_tile * average > 65536) rows_per_tile /= 2;
+        int64_t const tiles = (input.size + rows_per_tile - 1) / rows_per_tile;
+        unsigned int const grid = (unsigned int)std::min<int64_t>(tiles, 4096);
+        size_t const smem = (size_t)(rows_per_tile + 1) * sizeof(int64_t);
+        gcol_detail_contains_chars_smem_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, smem, st>>>(
+            s, target.data, target.size, rows_per_tile, (uint8_t *)col->data->data);
         GCOL_DETAIL_CUDA_CHECK_LAUNCH();
       }
       goto finish;
