@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copying/copying_internal.h"
+#include "detail/mask_splice.h"
 #include "dist/dist_common.h"
 #include "gcol/bitmask.h"
 #include "internal/error.h"
