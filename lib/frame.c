@@ -487,6 +487,8 @@ static gcol_status reserve(gcol_frame *f, int32_t needed) {
   gcol_column_view *views =
       (gcol_column_view *)realloc(t->views, sizeof *views * (size_t)capacity);
   if (views == NULL) goto fail;
+  /* new view slots start zeroed, as gcol_table's contract has them until a view fills them */
+  memset(views + f->capacity, 0, sizeof *views * (size_t)(capacity - f->capacity));
   t->views = views;
   char **names = (char **)realloc(f->names, sizeof *names * (size_t)capacity * levels);
   if (names == NULL) goto fail;
