@@ -1,7 +1,8 @@
 /*
  * Named tables on the CPU: columns are INT32 columns over a host memory resource (wrapped
  * in a statistics adaptor, so every test ends with nothing allocated), so the name
- * bookkeeping, selection, rename, insert, pop and drop run without a GPU.
+ * bookkeeping, selection (by names and by level prefix), rename, insert, pop and drop run
+ * without a GPU.
  */
 #include "test_util.h"
 
@@ -491,6 +492,100 @@ static void select_makes_a_frame_over_shared_columns(void **state) {
   gcol_frame_free(f);
 }
 
+/* Asserts the frame's column i is named by the `levels` strings of `want` and holds tag. */
+static void assert_levels(const gcol_frame *f, int32_t i, const char *const *want, int32_t levels,
+                          int32_t tag) {
+  gcol_name n;
+  GCOL_TEST_OK(gcol_frame_get_name(f, i, &n));
+  assert_int_equal(n.num_levels, levels);
+  for (int32_t l = 0; l < levels; ++l) assert_string_equal(n.levels[l], want[l]);
+  assert_int_equal(tag_of(gcol_frame_get_column(f, i)), tag);
+}
+
+/* cuDF's ColumnAccessor: a shorter prefix drops its levels from the names (one level left:
+ * plain names), a full name keeps all of them; the columns are shared, not copied. */
+static void select_prefix_drops_the_prefix_levels(void **state) {
+  (void)state;
+  static const char *ax1[] = {"a", "x", "1"}, *ax2[] = {"a", "x", "2"}, *ay1[] = {"a", "y", "1"};
+  static const char *bx1[] = {"b", "x", "1"};
+  gcol_name names[4] = {gcol_name_make(ax1, 3), gcol_name_make(bx1, 3), gcol_name_make(ax2, 3),
+                        gcol_name_make(ay1, 3)};
+  gcol_frame *f = NULL, *g = NULL;
+  GCOL_TEST_OK(gcol_frame_make(host_table(4, 5), names, 4, 3, &f));
+  /* ("a"): three columns in frame order, two levels left */
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(a1, 1), NULL, &g));
+  assert_int_equal(gcol_frame_num_columns(g), 3);
+  assert_int_equal(gcol_frame_num_levels(g), 2);
+  assert_int_equal(gcol_frame_num_rows(g), 5);
+  assert_levels(g, 0, ax1 + 1, 2, 0);
+  assert_levels(g, 1, ax2 + 1, 2, 2);
+  assert_levels(g, 2, ay1 + 1, 2, 3);
+  assert_ptr_equal(gcol_frame_get_column(g, 1)->data->data,
+                   gcol_frame_get_column(f, 2)->data->data);
+  assert_true(gcol_buffer_is_shared(gcol_frame_get_column(f, 3)->data));
+  assert_false(gcol_buffer_is_shared(gcol_frame_get_column(f, 1)->data)); /* not selected */
+  /* the new frame's names are its own: a two-level lookup finds ("y", "1") */
+  int32_t idx = -1;
+  GCOL_TEST_OK(gcol_frame_find(g, gcol_name_make(ay1 + 1, 2), &idx));
+  assert_int_equal(idx, 2);
+  gcol_frame_free(g);
+  /* ("a", "x"): one level left, plain names "1" and "2" */
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(ax1, 2), NULL, &g));
+  assert_int_equal(gcol_frame_num_columns(g), 2);
+  assert_int_equal(gcol_frame_num_levels(g), 1);
+  assert_levels(g, 0, ax1 + 2, 1, 0);
+  assert_levels(g, 1, ax2 + 2, 1, 2);
+  gcol_frame_free(g);
+  /* ("b"): one column under a shorter prefix is still named by its remaining levels */
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(b1, 1), NULL, &g));
+  assert_int_equal(gcol_frame_num_columns(g), 1);
+  assert_int_equal(gcol_frame_num_levels(g), 2);
+  assert_levels(g, 0, bx1 + 1, 2, 1);
+  gcol_frame_free(g);
+  /* a full name is a leaf: its column under its full name, all three levels */
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(ay1, 3), NULL, &g));
+  assert_int_equal(gcol_frame_num_columns(g), 1);
+  assert_int_equal(gcol_frame_num_levels(g), 3);
+  assert_levels(g, 0, ay1, 3, 3);
+  gcol_frame_free(g);
+  assert_false(gcol_buffer_is_shared(gcol_frame_get_column(f, 3)->data)); /* all let go */
+  /* bad prefixes: nothing made, the output cleared */
+  static const char *four[] = {"a", "x", "1", "q"}, *ab[] = {"a", "b"};
+  g = f;
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(z1, 1), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(g);
+  assert_error_mentions("gcol_frame_select_prefix: no column's name starts with ('z')");
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(ab, 2), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("('a', 'b')");
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(four, 4), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("prefix has 4 levels, not 1 to 3");
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(a1, 0), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  const char *null_level[] = {NULL};
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(null_level, 1), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(NULL, 1), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(NULL, gcol_name_make(a1, 1), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(g);
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(a1, 1), NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_false(gcol_buffer_is_shared(gcol_frame_get_column(f, 0)->data));
+  gcol_frame_free(f);
+  /* two levels to one: ("a") of ("a","x"), ("b","x"), ("a","y") gives "x", "y" */
+  f = abx_frame(3);
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(a1, 1), NULL, &g));
+  assert_int_equal(gcol_frame_num_levels(g), 1);
+  assert_levels(g, 0, ax + 1, 1, 0);
+  assert_levels(g, 1, ay + 1, 1, 2);
+  gcol_frame_free(g);
+  gcol_frame_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       HOST_TEST(make_copies_names_and_takes_the_table),
@@ -505,6 +600,7 @@ int main(void) {
       HOST_TEST(release_hands_back_the_table),
       HOST_TEST(copy_shallow_shares_columns_until_a_write),
       HOST_TEST(select_makes_a_frame_over_shared_columns),
+      HOST_TEST(select_prefix_drops_the_prefix_levels),
   };
   return GCOL_TEST_RUN("frame", tests);
 }
