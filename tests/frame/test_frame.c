@@ -2,8 +2,10 @@
  * Named tables on the CPU: columns are INT32 columns over a host memory resource (wrapped
  * in a statistics adaptor, so every test ends with nothing allocated), so the name
  * bookkeeping, selection (by names and by level prefix), rename, insert, pop and drop run
- * without a GPU.
+ * without a GPU, and so do the name checks of frame_ops.h's row operations, which fail
+ * before any device work.
  */
+#include "gcol/frame_ops.h"
 #include "test_util.h"
 
 static gcol_mr *host_mr = NULL;
@@ -586,6 +588,97 @@ static void select_prefix_drops_the_prefix_levels(void **state) {
   gcol_frame_free(f);
 }
 
+/* ---- frame_ops.h: the name checks the row operations make before any device work ---- */
+
+static void row_operations_check_names_first(void **state) {
+  (void)state;
+  gcol_frame *f = abx_frame(4), *out = NULL;
+  gcol_name const unknown = gcol_name_make(cc, 2), flat = gcol_name_make(a1, 1);
+  gcol_name by[2] = {gcol_name_make(ax, 2), unknown};
+  out = f; /* every failure clears it */
+  GCOL_TEST_STATUS(gcol_frame_sort(f, by, 2, NULL, NULL, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(out);
+  assert_error_mentions("gcol_frame_sort");
+  assert_error_mentions("no column is named ('c', 'c')");
+  GCOL_TEST_STATUS(gcol_frame_sort(f, &flat, 1, NULL, NULL, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("has 1 levels, the frame's names have 2");
+  GCOL_TEST_STATUS(gcol_frame_sort(f, by, 0, NULL, NULL, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("num_by is 0");
+  /* filter: an unknown name, a column that is not BOOL8 */
+  GCOL_TEST_STATUS(gcol_frame_filter(f, unknown, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("gcol_frame_filter");
+  GCOL_TEST_STATUS(gcol_frame_filter(f, gcol_name_make(bx, 2), &out, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  assert_error_mentions("the mask column ('b', 'x') is int32, not bool8");
+  /* distinct: an unknown name in the subset, no key at all */
+  GCOL_TEST_STATUS(gcol_frame_distinct(f, by, 2, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL,
+                                       NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("gcol_frame_distinct");
+  gcol_frame *empty = NULL;
+  GCOL_TEST_OK(gcol_frame_select(f, NULL, 0, NULL, &empty));
+  GCOL_TEST_STATUS(gcol_frame_distinct(empty, NULL, 0, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out,
+                                       NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("no key");
+  /* slice: bounds outside the rows */
+  GCOL_TEST_STATUS(gcol_frame_slice(f, 2, 5, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("gcol_frame_slice: rows [2, 5) are not within the frame's 4 rows");
+  GCOL_TEST_STATUS(gcol_frame_slice(f, 3, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_slice(f, -1, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_head(NULL, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("gcol_frame_head");
+  /* concatenate: levels, column counts, names and types must match */
+  gcol_frame *renamed = NULL, *fewer = NULL, *retyped = NULL, *one = NULL;
+  GCOL_TEST_OK(gcol_frame_copy_shallow(f, NULL, &renamed));
+  GCOL_TEST_OK(gcol_frame_rename(renamed, gcol_name_make(ay, 2), gcol_name_make(bz, 2)));
+  const gcol_frame *pair[2] = {f, renamed};
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions(
+      "gcol_frame_concatenate: frames[1] has no column named ('a', 'y'), as frames[0] has");
+  GCOL_TEST_OK(gcol_frame_select(f, by, 1, NULL, &fewer));
+  pair[1] = fewer;
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("frames[1] has 1 columns, frames[0] 3: the names must match");
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(a1, 1), NULL, &one));
+  pair[0] = one;
+  pair[1] = fewer;
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("frames[1]'s names have 2 levels, frames[0]'s 1");
+  GCOL_TEST_OK(gcol_frame_copy_shallow(f, NULL, &retyped));
+  gcol_column *popped = NULL, *wide = NULL;
+  gcol_buffer *data = NULL;
+  GCOL_TEST_OK(gcol_frame_pop(retyped, gcol_name_make(bx, 2), &popped));
+  GCOL_TEST_OK(gcol_buffer_create(4 * 8, NULL, stats, &data));
+  memset(data->data, 0, 4 * 8);
+  GCOL_TEST_OK(gcol_column_make(gcol_data_type_make(GCOL_INT64), 4, data, NULL, 0, NULL, 0, &wide));
+  GCOL_TEST_OK(gcol_frame_insert(retyped, 0, gcol_name_make(bx, 2), wide)); /* order differs too */
+  pair[0] = f;
+  pair[1] = retyped;
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  assert_error_mentions("column ('b', 'x') is int64 in frames[1], int32 in frames[0]");
+  pair[1] = NULL;
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("frames[1] is NULL");
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 0, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(out);
+  gcol_column_free(popped);
+  gcol_frame_free(retyped);
+  gcol_frame_free(one);
+  gcol_frame_free(fewer);
+  gcol_frame_free(renamed);
+  gcol_frame_free(empty);
+  gcol_frame_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       HOST_TEST(make_copies_names_and_takes_the_table),
@@ -601,6 +694,7 @@ int main(void) {
       HOST_TEST(copy_shallow_shares_columns_until_a_write),
       HOST_TEST(select_makes_a_frame_over_shared_columns),
       HOST_TEST(select_prefix_drops_the_prefix_levels),
+      HOST_TEST(row_operations_check_names_first),
   };
   return GCOL_TEST_RUN("frame", tests);
 }
