@@ -445,8 +445,8 @@ done:
   return status;
 }
 
-gcol_status gcol_frame_select_prefix(const gcol_frame *frame, gcol_name prefix,
-                                     gcol_stream stream, gcol_frame **out) {
+gcol_status gcol_frame_select_prefix(const gcol_frame *frame, gcol_name prefix, gcol_stream stream,
+                                     gcol_frame **out) {
   gcol_status status = GCOL_OK;
   int32_t *indices = NULL;
   int32_t count = 0;

@@ -428,8 +428,7 @@ gcol_status gcol_frame_sort(const gcol_frame *frame, const gcol_name *by, int32_
                             const gcol_order *order, const gcol_null_order *null_order,
                             gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_NVTX_PUSH("gcol_frame_sort");
-  gcol_status const status =
-      frame_sort(frame, by, num_by, order, null_order, out, stream, mr);
+  gcol_status const status = frame_sort(frame, by, num_by, order, null_order, out, stream, mr);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }
@@ -461,8 +460,8 @@ static const char *name_text(gcol_name name, char *buf, size_t size) {
   size_t used = 0;
   buf[0] = '\0';
   for (int32_t l = 0; l < name.num_levels && used + 1 < size; ++l) {
-    int const n = snprintf(buf + used, size - used, "%s'%s'%s", l == 0 ? "(" : ", ",
-                           name.levels[l], l + 1 == name.num_levels ? ")" : "");
+    int const n = snprintf(buf + used, size - used, "%s'%s'%s", l == 0 ? "(" : ", ", name.levels[l],
+                           l + 1 == name.num_levels ? ")" : "");
     if (n < 0) break;
     used += (size_t)n;
   }
@@ -531,8 +530,8 @@ static gcol_status frame_distinct(const gcol_frame *frame, const gcol_name *subs
                       (int)num_keys);
     for (int32_t i = 0; i < num_keys; ++i) keys[i] = i;
   }
-  GCOL_DETAIL_TRY(gcol_distinct(gcol_frame_get_view(frame), keys, num_keys, keep, nulls, &table,
-                                stream, mr));
+  GCOL_DETAIL_TRY(
+      gcol_distinct(gcol_frame_get_view(frame), keys, num_keys, keep, nulls, &table, stream, mr));
   GCOL_DETAIL_TRY(frame_named_like(frame, &table, out));
 done:
   gcol_table_free(table);
@@ -560,8 +559,8 @@ static gcol_status frame_gather(const gcol_frame *frame, gcol_column_view gather
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(frame);
-  GCOL_DETAIL_TRY(gcol_gather(gcol_frame_get_view(frame), gather_map, policy, negative, &table,
-                              stream, mr));
+  GCOL_DETAIL_TRY(
+      gcol_gather(gcol_frame_get_view(frame), gather_map, policy, negative, &table, stream, mr));
   GCOL_DETAIL_TRY(frame_named_like(frame, &table, out));
 done:
   gcol_table_free(table);
@@ -569,9 +568,8 @@ done:
 }
 
 gcol_status gcol_frame_gather(const gcol_frame *frame, gcol_column_view gather_map,
-                              gcol_out_of_bounds_policy policy,
-                              gcol_negative_index_policy negative, gcol_frame **out,
-                              gcol_stream stream, gcol_mr *mr) {
+                              gcol_out_of_bounds_policy policy, gcol_negative_index_policy negative,
+                              gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_NVTX_PUSH("gcol_frame_gather");
   gcol_status const status = frame_gather(frame, gather_map, policy, negative, out, stream, mr);
   GCOL_DETAIL_NVTX_POP();
@@ -595,8 +593,8 @@ static gcol_status frame_slice(const gcol_frame *frame, int64_t begin, int64_t e
   GCOL_DETAIL_CHECK(storage != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d views",
                     (int)count);
   gcol_table_view rows_view;
-  GCOL_DETAIL_TRY(gcol_table_view_slice(gcol_frame_get_view(frame), begin, end, storage,
-                                        &rows_view));
+  GCOL_DETAIL_TRY(
+      gcol_table_view_slice(gcol_frame_get_view(frame), begin, end, storage, &rows_view));
   GCOL_DETAIL_TRY(gcol_table_copy(rows_view, stream, mr, &table));
   GCOL_DETAIL_TRY(frame_named_like(frame, &table, out));
 done:
@@ -605,8 +603,8 @@ done:
   return status;
 }
 
-gcol_status gcol_frame_slice(const gcol_frame *frame, int64_t begin, int64_t end,
-                             gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
+gcol_status gcol_frame_slice(const gcol_frame *frame, int64_t begin, int64_t end, gcol_frame **out,
+                             gcol_stream stream, gcol_mr *mr) {
   GCOL_DETAIL_NVTX_PUSH("gcol_frame_slice");
   gcol_status const status = frame_slice(frame, begin, end, out, stream, mr);
   GCOL_DETAIL_NVTX_POP();
@@ -626,10 +624,10 @@ gcol_status gcol_frame_head(const gcol_frame *frame, int64_t n, gcol_frame **out
 static gcol_status frame_concatenate(const gcol_frame *const *frames, int32_t num_frames,
                                      gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
-  int32_t *indices = NULL;             /* num_frames * count: frame f's column of name c */
-  gcol_column_view *storage = NULL;    /* num_frames * count views in the first one's order */
-  gcol_table_view *tables = NULL;      /* num_frames */
-  gcol_name *names = NULL;             /* count: the first frame's names */
+  int32_t *indices = NULL;          /* num_frames * count: frame f's column of name c */
+  gcol_column_view *storage = NULL; /* num_frames * count views in the first one's order */
+  gcol_table_view *tables = NULL;   /* num_frames */
+  gcol_name *names = NULL;          /* count: the first frame's names */
   gcol_table *table = NULL;
   char text[256];
   GCOL_DETAIL_CHECK_NOT_NULL(out);
@@ -638,8 +636,7 @@ static gcol_status frame_concatenate(const gcol_frame *const *frames, int32_t nu
   GCOL_DETAIL_CHECK(num_frames >= 1, GCOL_ERROR_INVALID_ARGUMENT, "num_frames is %d (at least 1)",
                     (int)num_frames);
   for (int32_t f = 0; f < num_frames; ++f) {
-    GCOL_DETAIL_CHECK(frames[f] != NULL, GCOL_ERROR_INVALID_ARGUMENT, "frames[%d] is NULL",
-                      (int)f);
+    GCOL_DETAIL_CHECK(frames[f] != NULL, GCOL_ERROR_INVALID_ARGUMENT, "frames[%d] is NULL", (int)f);
   }
   const gcol_frame *const first = frames[0];
   int32_t const count = gcol_frame_num_columns(first), levels = gcol_frame_num_levels(first);

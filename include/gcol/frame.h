@@ -222,8 +222,8 @@ gcol_status gcol_frame_select(const gcol_frame *frame, const gcol_name *names, i
  *         (the message shows it); ::GCOL_ERROR_OUT_OF_MEMORY; CUDA status.
  * @note gcol_frame_prefix_indices() gives the same columns' indices without a new frame.
  */
-gcol_status gcol_frame_select_prefix(const gcol_frame *frame, gcol_name prefix,
-                                     gcol_stream stream, gcol_frame **out);
+gcol_status gcol_frame_select_prefix(const gcol_frame *frame, gcol_name prefix, gcol_stream stream,
+                                     gcol_frame **out);
 
 /**
  * @brief Renames the column named @p old_name to @p new_name.

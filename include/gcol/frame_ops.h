@@ -226,9 +226,8 @@ gcol_status gcol_frame_distinct(const gcol_frame *frame, const gcol_name *subset
  * @note Synchronizes as gcol_gather().
  */
 gcol_status gcol_frame_gather(const gcol_frame *frame, gcol_column_view gather_map,
-                              gcol_out_of_bounds_policy policy,
-                              gcol_negative_index_policy negative, gcol_frame **out,
-                              gcol_stream stream, gcol_mr *mr);
+                              gcol_out_of_bounds_policy policy, gcol_negative_index_policy negative,
+                              gcol_frame **out, gcol_stream stream, gcol_mr *mr);
 
 /**
  * @brief A copy of the frame's rows `[begin, end)` (pandas' `df.iloc[begin:end]`, without
@@ -246,8 +245,8 @@ gcol_status gcol_frame_gather(const gcol_frame *frame, gcol_column_view gather_m
  *         gcol_table_copy().
  * @note Synchronizes as gcol_table_copy().
  */
-gcol_status gcol_frame_slice(const gcol_frame *frame, int64_t begin, int64_t end,
-                             gcol_frame **out, gcol_stream stream, gcol_mr *mr);
+gcol_status gcol_frame_slice(const gcol_frame *frame, int64_t begin, int64_t end, gcol_frame **out,
+                             gcol_stream stream, gcol_mr *mr);
 
 /**
  * @brief A copy of the frame's first @p n rows, as pandas' `df.head(n)`: all rows when @p n

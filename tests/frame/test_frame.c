@@ -614,15 +614,15 @@ static void row_operations_check_names_first(void **state) {
                    GCOL_ERROR_TYPE_MISMATCH);
   assert_error_mentions("the mask column ('b', 'x') is int32, not bool8");
   /* distinct: an unknown name in the subset, no key at all */
-  GCOL_TEST_STATUS(gcol_frame_distinct(f, by, 2, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL,
-                                       NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_frame_distinct(f, by, 2, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
   assert_error_mentions("gcol_frame_distinct");
   gcol_frame *empty = NULL;
   GCOL_TEST_OK(gcol_frame_select(f, NULL, 0, NULL, &empty));
-  GCOL_TEST_STATUS(gcol_frame_distinct(empty, NULL, 0, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out,
-                                       NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_frame_distinct(empty, NULL, 0, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
   assert_error_mentions("no key");
   /* slice: bounds outside the rows */
   GCOL_TEST_STATUS(gcol_frame_slice(f, 2, 5, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
@@ -636,20 +636,17 @@ static void row_operations_check_names_first(void **state) {
   GCOL_TEST_OK(gcol_frame_copy_shallow(f, NULL, &renamed));
   GCOL_TEST_OK(gcol_frame_rename(renamed, gcol_name_make(ay, 2), gcol_name_make(bz, 2)));
   const gcol_frame *pair[2] = {f, renamed};
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_error_mentions(
       "gcol_frame_concatenate: frames[1] has no column named ('a', 'y'), as frames[0] has");
   GCOL_TEST_OK(gcol_frame_select(f, by, 1, NULL, &fewer));
   pair[1] = fewer;
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_error_mentions("frames[1] has 1 columns, frames[0] 3: the names must match");
   GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(a1, 1), NULL, &one));
   pair[0] = one;
   pair[1] = fewer;
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_error_mentions("frames[1]'s names have 2 levels, frames[0]'s 1");
   GCOL_TEST_OK(gcol_frame_copy_shallow(f, NULL, &retyped));
   gcol_column *popped = NULL, *wide = NULL;
@@ -664,11 +661,9 @@ static void row_operations_check_names_first(void **state) {
   GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
   assert_error_mentions("column ('b', 'x') is int64 in frames[1], int32 in frames[0]");
   pair[1] = NULL;
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_error_mentions("frames[1] is NULL");
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 0, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 0, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_null(out);
   gcol_column_free(popped);
   gcol_frame_free(retyped);

@@ -365,10 +365,10 @@ static void make_rows(named_rows *in, int64_t n, uint64_t salt) {
   gcol_name names[NCOL];
   GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n, in->ka,
                                             in->ka_valid, NULL, NULL, &cols[0]));
-  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n, in->kb, NULL,
-                                            NULL, NULL, &cols[1]));
-  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n, in->id, NULL,
-                                            NULL, NULL, &cols[2]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n, in->kb, NULL, NULL,
+                                            NULL, &cols[1]));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n, in->id, NULL, NULL,
+                                            NULL, &cols[2]));
   GCOL_TEST_OK(gcol_column_create_strings_from_host(n, strings, NULL, NULL, NULL, &cols[3]));
   GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_BOOL8), n, in->flag,
                                             in->flag_valid, NULL, NULL, &cols[4]));
@@ -526,8 +526,8 @@ static void filter_by_a_named_column_or_a_mask(void **state) {
       if (mask[i] && mask_valid[i]) want[count++] = (int32_t)i;
     }
     gcol_column *m = NULL;
-    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_BOOL8), n, mask,
-                                              mask_valid, NULL, NULL, &m));
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_BOOL8), n, mask, mask_valid,
+                                              NULL, NULL, &m));
     GCOL_TEST_OK(
         gcol_frame_apply_boolean_mask(rows_in.frame, gcol_column_get_view(m), &out, NULL, NULL));
     assert_rows(&rows_in, out, want, count);
@@ -548,8 +548,7 @@ static void distinct_by_a_named_subset(void **state) {
       for (size_t e = 0; e < 3; ++e) {
         gcol_null_equality const ne = nulls ? GCOL_NULLS_UNEQUAL : GCOL_NULLS_EQUAL;
         gcol_frame *out = NULL;
-        GCOL_TEST_OK(
-            gcol_frame_distinct(rows_in.frame, subset, 2, keeps[e], ne, &out, NULL, NULL));
+        GCOL_TEST_OK(gcol_frame_distinct(rows_in.frame, subset, 2, keeps[e], ne, &out, NULL, NULL));
         int64_t const count = expected_distinct(&rows_in, keeps[e], ne, want);
         assert_rows(&rows_in, out, want, count);
         gcol_frame_free(out);
@@ -592,17 +591,17 @@ static void gather_by_a_row_map(void **state) {
     /* an index past the end: refused under CHECK, a null row under NULLIFY */
     int32_t const past[2] = {0, (int32_t)n};
     int32_t const want_past[2] = {n > 0 ? 0 : -1, -1};
-    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), 2, past, NULL,
-                                              NULL, NULL, &gm));
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), 2, past, NULL, NULL,
+                                              NULL, &gm));
     out = rows_in.frame;
-    GCOL_TEST_STATUS(gcol_frame_gather(rows_in.frame, gcol_column_get_view(gm),
-                                       GCOL_OUT_OF_BOUNDS_CHECK, GCOL_NEGATIVE_INDEX_WRAP, &out,
-                                       NULL, NULL),
-                     GCOL_ERROR_INVALID_ARGUMENT);
+    GCOL_TEST_STATUS(
+        gcol_frame_gather(rows_in.frame, gcol_column_get_view(gm), GCOL_OUT_OF_BOUNDS_CHECK,
+                          GCOL_NEGATIVE_INDEX_WRAP, &out, NULL, NULL),
+        GCOL_ERROR_INVALID_ARGUMENT);
     assert_null(out);
     GCOL_TEST_OK(gcol_frame_gather(rows_in.frame, gcol_column_get_view(gm),
-                                   GCOL_OUT_OF_BOUNDS_NULLIFY, GCOL_NEGATIVE_INDEX_WRAP, &out,
-                                   NULL, NULL));
+                                   GCOL_OUT_OF_BOUNDS_NULLIFY, GCOL_NEGATIVE_INDEX_WRAP, &out, NULL,
+                                   NULL));
     assert_rows(&rows_in, out, want_past, 2);
     gcol_frame_free(out);
     gcol_column_free(gm);
@@ -626,9 +625,8 @@ static void slice_and_head_copy_rows(void **state) {
     assert_rows(&rows_in, out, want, 0);
     gcol_frame_free(out);
     /* head: n rows, all of them past the end, all but the last -n, none */
-    int64_t const heads[][2] = {{5, n < 5 ? n : 5}, {n + 10, n},       {-4, n > 4 ? n - 4 : 0},
-                                {0, 0},              {-n - 1, 0},       {INT64_MIN, 0},
-                                {INT64_MAX, n}};
+    int64_t const heads[][2] = {{5, n < 5 ? n : 5}, {n + 10, n},    {-4, n > 4 ? n - 4 : 0}, {0, 0},
+                                {-n - 1, 0},        {INT64_MIN, 0}, {INT64_MAX, n}};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; ++h) {
       GCOL_TEST_OK(gcol_frame_head(rows_in.frame, heads[h][0], &out, NULL, NULL));
       assert_rows(&rows_in, out, want, heads[h][1]);
@@ -720,24 +718,24 @@ static void row_operations_refuse_bad_input(void **state) {
                    GCOL_ERROR_INVALID_ARGUMENT);
   assert_null(out);
   /* distinct: unknown, negative count, NULL subset, a frame without columns */
-  GCOL_TEST_STATUS(gcol_frame_distinct(f, by, 2, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL,
-                                       NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_frame_distinct(f, by, 2, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
   assert_non_null(strstr(gcol_last_error(), "gcol_frame_distinct"));
-  GCOL_TEST_STATUS(gcol_frame_distinct(f, by, -1, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL,
-                                       NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_frame_distinct(f, NULL, 1, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL,
-                                       NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_frame_distinct(f, by, 1, (gcol_duplicate_keep)9, GCOL_NULLS_EQUAL, &out,
-                                       NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_frame_distinct(f, by, -1, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_frame_distinct(f, NULL, 1, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_frame_distinct(f, by, 1, (gcol_duplicate_keep)9, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
   gcol_frame *empty = NULL;
   GCOL_TEST_OK(gcol_frame_select(f, NULL, 0, NULL, &empty));
-  GCOL_TEST_STATUS(gcol_frame_distinct(empty, NULL, 0, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out,
-                                       NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(
+      gcol_frame_distinct(empty, NULL, 0, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
   assert_null(out);
   /* gather: a map that is not integers */
   GCOL_TEST_STATUS(gcol_frame_gather(f, view.columns[3], GCOL_OUT_OF_BOUNDS_CHECK,
@@ -756,42 +754,36 @@ static void row_operations_refuse_bad_input(void **state) {
   static const char *other_id[] = {"v", "row"};
   GCOL_TEST_OK(gcol_frame_rename(renamed, row_name(2), gcol_name_make(other_id, 2)));
   const gcol_frame *pair[2] = {f, renamed};
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_non_null(strstr(gcol_last_error(), "gcol_frame_concatenate"));
   assert_non_null(strstr(gcol_last_error(), "frames[1] has no column named ('v', 'id')"));
   GCOL_TEST_OK(gcol_frame_copy_shallow(f, NULL, &fewer));
   gcol_name const drop = row_name(3);
   GCOL_TEST_OK(gcol_frame_drop(fewer, &drop, 1));
   pair[1] = fewer;
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_non_null(strstr(gcol_last_error(), "frames[1] has 4 columns, frames[0] 5"));
   GCOL_TEST_OK(gcol_frame_copy_shallow(f, NULL, &retyped));
   gcol_column *kb = NULL, *wide = NULL;
   GCOL_TEST_OK(gcol_frame_pop(retyped, row_name(1), &kb));
-  GCOL_TEST_OK(gcol_cast(gcol_column_get_view(kb), gcol_data_type_make(GCOL_INT64), &wide, NULL,
-                         NULL));
+  GCOL_TEST_OK(
+      gcol_cast(gcol_column_get_view(kb), gcol_data_type_make(GCOL_INT64), &wide, NULL, NULL));
   GCOL_TEST_OK(gcol_frame_insert(retyped, 1, row_name(1), wide));
   pair[1] = retyped;
   GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
-  assert_non_null(strstr(gcol_last_error(), "column ('k', 'b') is int64 in frames[1], int32 in frames[0]"));
+  assert_non_null(
+      strstr(gcol_last_error(), "column ('k', 'b') is int64 in frames[1], int32 in frames[0]"));
   int32_t a[9] = {0};
   int32_t *values[1] = {a};
   gcol_frame *single = frame_of(flat, 1, 1, values, 9);
   pair[1] = single;
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_non_null(strstr(gcol_last_error(), "frames[1]'s names have 1 levels, frames[0]'s 2"));
   pair[1] = NULL;
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 0, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_frame_concatenate(NULL, 1, &out, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 1, NULL, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 0, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(NULL, 1, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 1, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_null(out);
   gcol_column_free(kb);
   gcol_frame_free(single);
@@ -802,7 +794,15 @@ static void row_operations_refuse_bad_input(void **state) {
   gcol_frame_free(f);
 }
 
-typedef enum row_op { OP_SORT, OP_FILTER, OP_DISTINCT, OP_GATHER, OP_SLICE, OP_CONCAT, NUM_OPS } row_op;
+typedef enum row_op {
+  OP_SORT,
+  OP_FILTER,
+  OP_DISTINCT,
+  OP_GATHER,
+  OP_SLICE,
+  OP_CONCAT,
+  NUM_OPS
+} row_op;
 
 typedef struct row_ctx {
   row_op op;
@@ -815,20 +815,24 @@ static gcol_status row_alloc_op(void *p) {
   row_ctx *c = (row_ctx *)p;
   gcol_name by[2] = {row_name(3), row_name(0)};
   switch (c->op) {
-    case OP_SORT: return gcol_frame_sort(c->frame, by, 2, NULL, NULL, &c->out, NULL, NULL);
-    case OP_FILTER: return gcol_frame_filter(c->frame, row_name(4), &c->out, NULL, NULL);
+    case OP_SORT:
+      return gcol_frame_sort(c->frame, by, 2, NULL, NULL, &c->out, NULL, NULL);
+    case OP_FILTER:
+      return gcol_frame_filter(c->frame, row_name(4), &c->out, NULL, NULL);
     case OP_DISTINCT:
       return gcol_frame_distinct(c->frame, by, 2, GCOL_KEEP_LAST, GCOL_NULLS_EQUAL, &c->out, NULL,
                                  NULL);
     case OP_GATHER:
-      return gcol_frame_gather(c->frame, c->map, GCOL_OUT_OF_BOUNDS_CHECK,
-                               GCOL_NEGATIVE_INDEX_WRAP, &c->out, NULL, NULL);
-    case OP_SLICE: return gcol_frame_head(c->frame, -3, &c->out, NULL, NULL);
+      return gcol_frame_gather(c->frame, c->map, GCOL_OUT_OF_BOUNDS_CHECK, GCOL_NEGATIVE_INDEX_WRAP,
+                               &c->out, NULL, NULL);
+    case OP_SLICE:
+      return gcol_frame_head(c->frame, -3, &c->out, NULL, NULL);
     case OP_CONCAT: {
       const gcol_frame *frames[2] = {c->frame, c->frame};
       return gcol_frame_concatenate(frames, 2, &c->out, NULL, NULL);
     }
-    default: return GCOL_ERROR_INVALID_ARGUMENT;
+    default:
+      return GCOL_ERROR_INVALID_ARGUMENT;
   }
 }
 
