@@ -365,9 +365,10 @@ done:
 
 /* ---- new frames over shared columns ---- */
 
-/* A frame over shallow copies of the columns at `indices`, named as they are in `frame`. */
+/* A frame over shallow copies of the columns at `indices`, named as they are in `frame`
+ * less their first `drop` levels. */
 static gcol_status select_indices(const gcol_frame *frame, const int32_t *indices, int32_t count,
-                                  gcol_stream stream, gcol_frame **out) {
+                                  int32_t drop, gcol_stream stream, gcol_frame **out) {
   gcol_status status = GCOL_OK;
   gcol_column **columns = NULL;
   gcol_name *names = NULL;
@@ -379,13 +380,14 @@ static gcol_status select_indices(const gcol_frame *frame, const int32_t *indice
   GCOL_DETAIL_CHECK(columns != NULL && names != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                     "host allocation failed");
   for (; made < count; ++made) {
-    names[made] = own_name(frame, indices[made]);
+    names[made] = gcol_name_make((const char *const *)column_name(frame, indices[made]) + drop,
+                                 frame->num_levels - drop);
     GCOL_DETAIL_TRY(
         gcol_column_copy_shallow(frame->table->columns[indices[made]], stream, &columns[made]));
   }
   GCOL_DETAIL_TRY(gcol_table_make(columns, count, &table));
   made = 0; /* owned by the table */
-  GCOL_DETAIL_TRY(frame_make(table, names, count, frame->num_levels, out));
+  GCOL_DETAIL_TRY(frame_make(table, names, count, frame->num_levels - drop, out));
   table = NULL; /* owned by the frame */
 done:
   for (int32_t i = 0; i < made; ++i) gcol_column_free(columns[i]);
@@ -406,7 +408,7 @@ gcol_status gcol_frame_copy_shallow(const gcol_frame *frame, gcol_stream stream,
   indices = (int32_t *)malloc(sizeof *indices * (size_t)(count > 0 ? count : 1));
   GCOL_DETAIL_CHECK(indices != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
   for (int32_t i = 0; i < count; ++i) indices[i] = i;
-  GCOL_DETAIL_TRY(select_indices(frame, indices, count, stream, out));
+  GCOL_DETAIL_TRY(select_indices(frame, indices, count, 0, stream, out));
 done:
   free(indices);
   GCOL_DETAIL_NVTX_POP();
@@ -435,10 +437,38 @@ gcol_status gcol_frame_select(const gcol_frame *frame, const gcol_name *names, i
                       name_text(names[i], text, sizeof text));
     first[indices[i]] = i;
   }
-  GCOL_DETAIL_TRY(select_indices(frame, indices, num_names, stream, out));
+  GCOL_DETAIL_TRY(select_indices(frame, indices, num_names, 0, stream, out));
 done:
   free(indices);
   free(first);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+gcol_status gcol_frame_select_prefix(const gcol_frame *frame, gcol_name prefix, gcol_stream stream,
+                                     gcol_frame **out) {
+  gcol_status status = GCOL_OK;
+  int32_t *indices = NULL;
+  int32_t count = 0;
+  char text[NAME_TEXT_SIZE];
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_select_prefix");
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(frame);
+  GCOL_DETAIL_TRY(check_name(prefix, 1, frame->num_levels, "prefix"));
+  int32_t const columns = frame->table->num_columns;
+  indices = (int32_t *)malloc(sizeof *indices * (size_t)(columns > 0 ? columns : 1));
+  GCOL_DETAIL_CHECK(indices != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+  for (int32_t i = 0; i < columns; ++i) {
+    if (matches(frame, i, prefix)) indices[count++] = i;
+  }
+  GCOL_DETAIL_CHECK(count > 0, GCOL_ERROR_INVALID_ARGUMENT, "no column's name starts with %s",
+                    name_text(prefix, text, sizeof text));
+  /* a full name is a leaf: it keeps its levels; a shorter prefix is dropped from the names */
+  int32_t const drop = prefix.num_levels < frame->num_levels ? prefix.num_levels : 0;
+  GCOL_DETAIL_TRY(select_indices(frame, indices, count, drop, stream, out));
+done:
+  free(indices);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }
@@ -487,6 +517,8 @@ static gcol_status reserve(gcol_frame *f, int32_t needed) {
   gcol_column_view *views =
       (gcol_column_view *)realloc(t->views, sizeof *views * (size_t)capacity);
   if (views == NULL) goto fail;
+  /* new view slots start zeroed, as gcol_table's contract has them until a view fills them */
+  memset(views + f->capacity, 0, sizeof *views * (size_t)(capacity - f->capacity));
   t->views = views;
   char **names = (char **)realloc(f->names, sizeof *names * (size_t)capacity * levels);
   if (names == NULL) goto fail;

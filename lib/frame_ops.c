@@ -362,3 +362,340 @@ gcol_status gcol_frame_groupby(const gcol_frame *frame, const gcol_name *keys, i
   GCOL_DETAIL_NVTX_POP();
   return status;
 }
+
+/* ---- row operations: the table operation's result under the input's names ---- */
+
+/* Makes `*out` a frame over `*table` named as `like`'s columns, in order. Takes the table
+ * either way: it is the new frame's on success and freed on failure; `*table` is NULL after. */
+static gcol_status frame_named_like(const gcol_frame *like, gcol_table **table, gcol_frame **out) {
+  gcol_status status = GCOL_OK;
+  int32_t const count = gcol_frame_num_columns(like);
+  gcol_name *names = (gcol_name *)calloc((size_t)(count > 0 ? count : 1), sizeof *names);
+  GCOL_DETAIL_CHECK(names != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d names",
+                    (int)count);
+  GCOL_DETAIL_CHECK((*table)->num_columns == count, GCOL_ERROR_INVALID_ARGUMENT,
+                    "the operation gave %d columns for %d names", (int)(*table)->num_columns,
+                    (int)count);
+  for (int32_t i = 0; i < count; ++i) names[i] = name_of(like, i);
+  GCOL_DETAIL_TRY(gcol_frame_make(*table, names, count, gcol_frame_num_levels(like), out));
+  *table = NULL;
+done:
+  gcol_table_free(*table);
+  *table = NULL;
+  free(names);
+  return status;
+}
+
+/* The view of the columns named by `names` (indices into a new array, views into a new
+ * storage array; both the caller's to free). */
+static gcol_status select_named(const gcol_frame *frame, const gcol_name *names, int32_t count,
+                                int32_t **indices, gcol_column_view **storage,
+                                gcol_table_view *out) {
+  gcol_status const status = lookup(frame, names, count, indices);
+  if (status != GCOL_OK) return status;
+  *storage = (gcol_column_view *)malloc(sizeof **storage * (size_t)(count > 0 ? count : 1));
+  GCOL_DETAIL_REQUIRE(*storage != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d views",
+                      (int)count);
+  return gcol_table_view_select(gcol_frame_get_view(frame), *indices, count, *storage, out);
+}
+
+static gcol_status frame_sort(const gcol_frame *frame, const gcol_name *by, int32_t num_by,
+                              const gcol_order *order, const gcol_null_order *null_order,
+                              gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  int32_t *indices = NULL;
+  gcol_column_view *storage = NULL;
+  gcol_table *table = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK(frame != NULL && by != NULL, GCOL_ERROR_INVALID_ARGUMENT, "%s is NULL",
+                    frame == NULL ? "frame" : "by");
+  GCOL_DETAIL_CHECK(num_by >= 1, GCOL_ERROR_INVALID_ARGUMENT, "num_by is %d (at least 1)",
+                    (int)num_by);
+  gcol_table_view keys;
+  GCOL_DETAIL_TRY(select_named(frame, by, num_by, &indices, &storage, &keys));
+  GCOL_DETAIL_TRY(gcol_stable_sort_by_key(gcol_frame_get_view(frame), keys, order, null_order,
+                                          &table, stream, mr));
+  GCOL_DETAIL_TRY(frame_named_like(frame, &table, out));
+done:
+  gcol_table_free(table);
+  free(storage);
+  free(indices);
+  return status;
+}
+
+gcol_status gcol_frame_sort(const gcol_frame *frame, const gcol_name *by, int32_t num_by,
+                            const gcol_order *order, const gcol_null_order *null_order,
+                            gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_sort");
+  gcol_status const status = frame_sort(frame, by, num_by, order, null_order, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status frame_apply_boolean_mask(const gcol_frame *frame, gcol_column_view mask,
+                                            gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_table *table = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(frame);
+  GCOL_DETAIL_TRY(gcol_apply_boolean_mask(gcol_frame_get_view(frame), mask, &table, stream, mr));
+  GCOL_DETAIL_TRY(frame_named_like(frame, &table, out));
+done:
+  gcol_table_free(table);
+  return status;
+}
+
+gcol_status gcol_frame_apply_boolean_mask(const gcol_frame *frame, gcol_column_view boolean_mask,
+                                          gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_apply_boolean_mask");
+  gcol_status const status = frame_apply_boolean_mask(frame, boolean_mask, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+/* Writes "('a', 'b')" (at most size bytes) for messages. */
+static const char *name_text(gcol_name name, char *buf, size_t size) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int32_t l = 0; l < name.num_levels && used + 1 < size; ++l) {
+    int const n = snprintf(buf + used, size - used, "%s'%s'%s", l == 0 ? "(" : ", ", name.levels[l],
+                           l + 1 == name.num_levels ? ")" : "");
+    if (n < 0) break;
+    used += (size_t)n;
+  }
+  return buf;
+}
+
+/* Writes "int64", or "decimal64 (scale -2)" for decimals, for messages. */
+static const char *type_text(gcol_data_type type, char *buf, size_t size) {
+  if (type.scale != 0) {
+    snprintf(buf, size, "%s (scale %d)", gcol_type_name(type.id), (int)type.scale);
+  } else {
+    snprintf(buf, size, "%s", gcol_type_name(type.id));
+  }
+  return buf;
+}
+
+static gcol_status frame_filter(const gcol_frame *frame, gcol_name mask, gcol_frame **out,
+                                gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  int32_t index = -1;
+  char text[256];
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(frame);
+  GCOL_DETAIL_TRY(gcol_frame_indices(frame, &mask, 1, &index));
+  gcol_data_type const type = gcol_frame_get_column(frame, index)->type;
+  GCOL_DETAIL_CHECK(type.id == GCOL_BOOL8, GCOL_ERROR_TYPE_MISMATCH,
+                    "the mask column %s is %s, not bool8", name_text(mask, text, sizeof text),
+                    gcol_type_name(type.id));
+  gcol_table_view const view = gcol_frame_get_view(frame);
+  GCOL_DETAIL_TRY(frame_apply_boolean_mask(frame, view.columns[index], out, stream, mr));
+done:
+  return status;
+}
+
+gcol_status gcol_frame_filter(const gcol_frame *frame, gcol_name mask, gcol_frame **out,
+                              gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_filter");
+  gcol_status const status = frame_filter(frame, mask, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status frame_distinct(const gcol_frame *frame, const gcol_name *subset,
+                                  int32_t num_subset, gcol_duplicate_keep keep,
+                                  gcol_null_equality nulls, gcol_frame **out, gcol_stream stream,
+                                  gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  int32_t *keys = NULL;
+  gcol_table *table = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(frame);
+  GCOL_DETAIL_CHECK(num_subset >= 0 && (subset != NULL || num_subset == 0),
+                    GCOL_ERROR_INVALID_ARGUMENT, "%s",
+                    num_subset < 0 ? "num_subset is negative" : "subset is NULL");
+  int32_t num_keys = num_subset;
+  if (num_subset > 0) {
+    GCOL_DETAIL_TRY(lookup(frame, subset, num_subset, &keys));
+  } else { /* every column */
+    num_keys = gcol_frame_num_columns(frame);
+    GCOL_DETAIL_CHECK(num_keys > 0, GCOL_ERROR_INVALID_ARGUMENT,
+                      "the frame has no columns, so no key to compare rows by");
+    keys = (int32_t *)malloc(sizeof *keys * (size_t)num_keys);
+    GCOL_DETAIL_CHECK(keys != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d keys",
+                      (int)num_keys);
+    for (int32_t i = 0; i < num_keys; ++i) keys[i] = i;
+  }
+  GCOL_DETAIL_TRY(
+      gcol_distinct(gcol_frame_get_view(frame), keys, num_keys, keep, nulls, &table, stream, mr));
+  GCOL_DETAIL_TRY(frame_named_like(frame, &table, out));
+done:
+  gcol_table_free(table);
+  free(keys);
+  return status;
+}
+
+gcol_status gcol_frame_distinct(const gcol_frame *frame, const gcol_name *subset,
+                                int32_t num_subset, gcol_duplicate_keep keep,
+                                gcol_null_equality nulls, gcol_frame **out, gcol_stream stream,
+                                gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_distinct");
+  gcol_status const status =
+      frame_distinct(frame, subset, num_subset, keep, nulls, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status frame_gather(const gcol_frame *frame, gcol_column_view gather_map,
+                                gcol_out_of_bounds_policy policy,
+                                gcol_negative_index_policy negative, gcol_frame **out,
+                                gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_table *table = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(frame);
+  GCOL_DETAIL_TRY(
+      gcol_gather(gcol_frame_get_view(frame), gather_map, policy, negative, &table, stream, mr));
+  GCOL_DETAIL_TRY(frame_named_like(frame, &table, out));
+done:
+  gcol_table_free(table);
+  return status;
+}
+
+gcol_status gcol_frame_gather(const gcol_frame *frame, gcol_column_view gather_map,
+                              gcol_out_of_bounds_policy policy, gcol_negative_index_policy negative,
+                              gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_gather");
+  gcol_status const status = frame_gather(frame, gather_map, policy, negative, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status frame_slice(const gcol_frame *frame, int64_t begin, int64_t end,
+                               gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column_view *storage = NULL;
+  gcol_table *table = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(frame);
+  int64_t const rows = gcol_frame_num_rows(frame);
+  GCOL_DETAIL_CHECK(begin >= 0 && begin <= end && end <= rows, GCOL_ERROR_INVALID_ARGUMENT,
+                    "rows [%lld, %lld) are not within the frame's %lld rows", (long long)begin,
+                    (long long)end, (long long)rows);
+  int32_t const count = gcol_frame_num_columns(frame);
+  storage = (gcol_column_view *)malloc(sizeof *storage * (size_t)(count > 0 ? count : 1));
+  GCOL_DETAIL_CHECK(storage != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d views",
+                    (int)count);
+  gcol_table_view rows_view;
+  GCOL_DETAIL_TRY(
+      gcol_table_view_slice(gcol_frame_get_view(frame), begin, end, storage, &rows_view));
+  GCOL_DETAIL_TRY(gcol_table_copy(rows_view, stream, mr, &table));
+  GCOL_DETAIL_TRY(frame_named_like(frame, &table, out));
+done:
+  gcol_table_free(table);
+  free(storage);
+  return status;
+}
+
+gcol_status gcol_frame_slice(const gcol_frame *frame, int64_t begin, int64_t end, gcol_frame **out,
+                             gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_slice");
+  gcol_status const status = frame_slice(frame, begin, end, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+gcol_status gcol_frame_head(const gcol_frame *frame, int64_t n, gcol_frame **out,
+                            gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_head");
+  int64_t const rows = gcol_frame_num_rows(frame); /* 0 for NULL, refused by the slice */
+  int64_t const end = n >= 0 ? (n < rows ? n : rows) : (n > -rows ? rows + n : 0);
+  gcol_status const status = frame_slice(frame, 0, end, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status frame_concatenate(const gcol_frame *const *frames, int32_t num_frames,
+                                     gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  int32_t *indices = NULL;          /* num_frames * count: frame f's column of name c */
+  gcol_column_view *storage = NULL; /* num_frames * count views in the first one's order */
+  gcol_table_view *tables = NULL;   /* num_frames */
+  gcol_name *names = NULL;          /* count: the first frame's names */
+  gcol_table *table = NULL;
+  char text[256];
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(frames);
+  GCOL_DETAIL_CHECK(num_frames >= 1, GCOL_ERROR_INVALID_ARGUMENT, "num_frames is %d (at least 1)",
+                    (int)num_frames);
+  for (int32_t f = 0; f < num_frames; ++f) {
+    GCOL_DETAIL_CHECK(frames[f] != NULL, GCOL_ERROR_INVALID_ARGUMENT, "frames[%d] is NULL", (int)f);
+  }
+  const gcol_frame *const first = frames[0];
+  int32_t const count = gcol_frame_num_columns(first), levels = gcol_frame_num_levels(first);
+  for (int32_t f = 1; f < num_frames; ++f) {
+    GCOL_DETAIL_CHECK(gcol_frame_num_levels(frames[f]) == levels, GCOL_ERROR_INVALID_ARGUMENT,
+                      "frames[%d]'s names have %d levels, frames[0]'s %d", (int)f,
+                      (int)gcol_frame_num_levels(frames[f]), (int)levels);
+    GCOL_DETAIL_CHECK(gcol_frame_num_columns(frames[f]) == count, GCOL_ERROR_INVALID_ARGUMENT,
+                      "frames[%d] has %d columns, frames[0] %d: the names must match", (int)f,
+                      (int)gcol_frame_num_columns(frames[f]), (int)count);
+  }
+  size_t const n = (size_t)(count > 0 ? count : 1);
+  indices = (int32_t *)malloc(sizeof *indices * n * (size_t)num_frames);
+  storage = (gcol_column_view *)malloc(sizeof *storage * n * (size_t)num_frames);
+  tables = (gcol_table_view *)malloc(sizeof *tables * (size_t)num_frames);
+  names = (gcol_name *)malloc(sizeof *names * n);
+  GCOL_DETAIL_CHECK(indices != NULL && storage != NULL && tables != NULL && names != NULL,
+                    GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d frames of %d columns",
+                    (int)num_frames, (int)count);
+  for (int32_t c = 0; c < count; ++c) names[c] = name_of(first, c);
+  for (int32_t f = 0; f < num_frames; ++f) {
+    int32_t *const own = indices + (size_t)f * n;
+    for (int32_t c = 0; c < count; ++c) {
+      GCOL_DETAIL_TRY(gcol_frame_find(frames[f], names[c], &own[c]));
+      GCOL_DETAIL_CHECK(own[c] >= 0, GCOL_ERROR_INVALID_ARGUMENT,
+                        "frames[%d] has no column named %s, as frames[0] has: the names must "
+                        "match",
+                        (int)f, name_text(names[c], text, sizeof text));
+      gcol_data_type const want = gcol_frame_get_column(first, c)->type;
+      gcol_data_type const got = gcol_frame_get_column(frames[f], own[c])->type;
+      char got_text[64], want_text[64];
+      GCOL_DETAIL_CHECK(gcol_data_type_equal(got, want), GCOL_ERROR_TYPE_MISMATCH,
+                        "column %s is %s in frames[%d], %s in frames[0]",
+                        name_text(names[c], text, sizeof text),
+                        type_text(got, got_text, sizeof got_text), (int)f,
+                        type_text(want, want_text, sizeof want_text));
+    }
+  }
+  /* views only once every name and type matched (a view may bring spilled buffers back) */
+  for (int32_t f = 0; f < num_frames; ++f) {
+    int32_t *const own = indices + (size_t)f * n;
+    gcol_table_view const view = gcol_frame_get_view(frames[f]);
+    GCOL_DETAIL_TRY(gcol_table_view_select(view, own, count, storage + (size_t)f * n, &tables[f]));
+  }
+  GCOL_DETAIL_TRY(gcol_concatenate_tables(tables, num_frames, &table, stream, mr));
+  GCOL_DETAIL_TRY(frame_named_like(first, &table, out));
+done:
+  gcol_table_free(table);
+  free(names);
+  free(tables);
+  free(storage);
+  free(indices);
+  return status;
+}
+
+gcol_status gcol_frame_concatenate(const gcol_frame *const *frames, int32_t num_frames,
+                                   gcol_frame **out, gcol_stream stream, gcol_mr *mr) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_frame_concatenate");
+  gcol_status const status = frame_concatenate(frames, num_frames, out, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}

@@ -7,7 +7,8 @@
  * A name is a tuple of strings (::gcol_name); every name of one frame has the same number
  * of levels, fixed when the frame is made. One level gives plain column names. Names are
  * unique within a frame. Columns are selected by full name, by a list of names, or by a
- * prefix of the levels (every column whose first `depth` levels match).
+ * prefix of the levels (every column whose first `depth` levels match; as a new frame,
+ * gcol_frame_select_prefix() drops the prefix levels from the names, as cuDF does).
  *
  * @code
  * // a table of 3 columns named ("a", "x"), ("a", "y"), ("b", "x")
@@ -24,8 +25,9 @@
  * The frame is opaque: its name index must stay consistent with its columns, so columns
  * and names change only through the calls below. Every call here is host-only bookkeeping:
  * no kernel, no synchronization, no device allocation (gcol_frame_drop() and
- * gcol_frame_free() free columns in stream order), except that gcol_frame_copy_shallow()
- * and gcol_frame_select() copy exposed buffers (see gcol/buffer.h; shared ones are not).
+ * gcol_frame_free() free columns in stream order), except that gcol_frame_copy_shallow(),
+ * gcol_frame_select() and gcol_frame_select_prefix() copy exposed buffers (see
+ * gcol/buffer.h; shared ones are not).
  */
 #ifndef GCOL_FRAME_H
 #define GCOL_FRAME_H
@@ -194,6 +196,34 @@ gcol_status gcol_frame_copy_shallow(const gcol_frame *frame, gcol_stream stream,
  */
 gcol_status gcol_frame_select(const gcol_frame *frame, const gcol_name *names, int32_t num_names,
                               gcol_stream stream, gcol_frame **out);
+
+/**
+ * @brief A new frame of the columns under a level prefix, as cuDF's ColumnAccessor selects by
+ *        a tuple key (pandas' `df[prefix]` on MultiIndex columns): shallow copies of the
+ *        columns (buffers shared, as gcol_frame_copy_shallow()), in frame order.
+ *
+ * With `k = prefix.num_levels` and `L` the frame's levels:
+ * - `k < L`: every column whose first `k` levels are @p prefix, named by its remaining
+ *   `L - k` levels (the prefix levels are dropped; `L - k == 1` gives plain one-level
+ *   names). Even a single column under the prefix is named by its remaining levels. The
+ *   remaining names are unique, since the full names were.
+ * - `k == L` (a full name, a single leaf): the one column of that name, keeping its full
+ *   name and the frame's `L` levels (cuDF returns a leaf under its own key).
+ *
+ * Frames of `("a", "x")`, `("b", "x")`, `("a", "y")`: prefix `("a")` gives `("x")`, `("y")`
+ * (one level); prefix `("a", "y")` gives `("a", "y")` (two levels). Of a three-level frame,
+ * prefix `("a")` gives two-level names.
+ * @param[in] frame The frame (unchanged).
+ * @param[in] prefix 1 to `num_levels` levels.
+ * @param[in] stream Stream of the copies of exposed buffers.
+ * @param[out] out The new frame; NULL on failure.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT for NULL pointers, a prefix of 0 levels or
+ *         of more levels than the frame's, a NULL level string, or no column under the prefix
+ *         (the message shows it); ::GCOL_ERROR_OUT_OF_MEMORY; CUDA status.
+ * @note gcol_frame_prefix_indices() gives the same columns' indices without a new frame.
+ */
+gcol_status gcol_frame_select_prefix(const gcol_frame *frame, gcol_name prefix, gcol_stream stream,
+                                     gcol_frame **out);
 
 /**
  * @brief Renames the column named @p old_name to @p new_name.

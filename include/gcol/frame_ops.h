@@ -1,9 +1,19 @@
 /**
  * @file frame_ops.h
  * @ingroup gcol_frame
- * @brief Joins and groupby over named tables (::gcol_frame): the same operations as
- *        gcol_join_tables() and gcol_groupby_aggregate(), with columns chosen by name and
- *        the names carried into the result.
+ * @brief Table operations over named tables (::gcol_frame): joins and groupby
+ *        (gcol_join_tables(), gcol_groupby_aggregate()), and sort, filter, distinct,
+ *        gather, slice and concatenate (sorting.h, filtering.h, copying.h), with columns
+ *        chosen by name and the names carried into the result.
+ *
+ * The row operations (gcol_frame_sort() ... gcol_frame_concatenate()) are thin wrappers:
+ * they look the named columns up, run the table operation on the frame's view, and return
+ * a new frame with every column of the input under the same names and levels, in the same
+ * order. They add no kernel, no device allocation and no synchronization of their own:
+ * statuses, synchronization and memory are the wrapped operation's, plus
+ * ::GCOL_ERROR_INVALID_ARGUMENT for a name the frame does not have (the message shows it)
+ * and ::GCOL_ERROR_OUT_OF_MEMORY for the host bookkeeping. Nothing is left behind on
+ * failure: `*out` is NULL and the input frames are unchanged.
  *
  * Naming rules (pandas' `merge` and `groupby(..., as_index=False)` for one level of names):
  * - A join keeps each side's names. A name that both sides' output columns have gets the
@@ -37,9 +47,12 @@
  *  @{ */
 
 #include "gcol/config.h"
+#include "gcol/copying.h"
+#include "gcol/filtering.h"
 #include "gcol/frame.h"
 #include "gcol/groupby.h"
 #include "gcol/join.h"
+#include "gcol/sorting.h"
 #include "gcol/status.h"
 
 GCOL_EXTERN_C_BEGIN
@@ -108,6 +121,169 @@ gcol_status gcol_frame_groupby(const gcol_frame *frame, const gcol_name *keys, i
                                const gcol_frame_agg *aggs, int32_t num_aggs,
                                const gcol_groupby_options *options, gcol_frame **out,
                                gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The frame's rows sorted by named key columns (pandas' `sort_values(by=...)`), every
+ *        column reordered: gcol_stable_sort_by_key() of the frame by its key columns. Tied
+ *        rows keep their input order.
+ * @code
+ * const char *region[] = {"region"}, *amount[] = {"amount"};
+ * gcol_name by[2] = {gcol_name_make(region, 1), gcol_name_make(amount, 1)};
+ * gcol_order order[2] = {GCOL_ORDER_ASCENDING, GCOL_ORDER_DESCENDING};
+ * gcol_frame *sorted = NULL;
+ * gcol_status st = gcol_frame_sort(orders, by, 2, order, NULL, &sorted, stream, NULL);
+ * @endcode
+ * @param[in] frame The frame.
+ * @param[in] by @p num_by names of key columns, most significant first (a name may repeat;
+ *               a repeated key changes nothing).
+ * @param[in] num_by Number of key columns (>= 1).
+ * @param[in] order One per key, or NULL for all ascending.
+ * @param[in] null_order One per key, or NULL for all ::GCOL_NULLS_AFTER (where nulls land,
+ *                       whatever the order: see ::gcol_null_order).
+ * @param[out] out The sorted frame, same names; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_stable_sort_by_key(); ::GCOL_ERROR_INVALID_ARGUMENT also for NULL
+ *         pointers, @p num_by < 1, or a name the frame does not have.
+ * @note Synchronizes as gcol_sort().
+ */
+gcol_status gcol_frame_sort(const gcol_frame *frame, const gcol_name *by, int32_t num_by,
+                            const gcol_order *order, const gcol_null_order *null_order,
+                            gcol_frame **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The frame's rows where @p boolean_mask is true, in input order (pandas'
+ *        `df[mask]`): gcol_apply_boolean_mask() of the frame. False and null mask rows drop.
+ * @param[in] frame The frame.
+ * @param[in] boolean_mask A BOOL8 column of the frame's number of rows.
+ * @param[out] out The kept rows, same names; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_apply_boolean_mask(): ::GCOL_ERROR_TYPE_MISMATCH (mask not BOOL8),
+ *         ::GCOL_ERROR_SIZE_MISMATCH (mask rows differ), ...; ::GCOL_ERROR_INVALID_ARGUMENT
+ *         also for NULL pointers.
+ * @note Synchronizes @p stream to learn the output size.
+ */
+gcol_status gcol_frame_apply_boolean_mask(const gcol_frame *frame, gcol_column_view boolean_mask,
+                                          gcol_frame **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The frame's rows where its BOOL8 column named @p mask is true (pandas'
+ *        `df[df["flag"]]`): gcol_frame_apply_boolean_mask() by one of the frame's own
+ *        columns. The mask column stays in the result, as in pandas (true in every kept
+ *        row); drop it with gcol_frame_drop() if it is not wanted.
+ * @param[in] frame The frame.
+ * @param[in] mask The name of a BOOL8 column of the frame.
+ * @param[out] out The kept rows, same names; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_frame_apply_boolean_mask(); ::GCOL_ERROR_INVALID_ARGUMENT for NULL
+ *         pointers or a name the frame does not have; ::GCOL_ERROR_TYPE_MISMATCH when the
+ *         named column is not BOOL8 (the message names it and its type).
+ * @note Synchronizes @p stream to learn the output size.
+ */
+gcol_status gcol_frame_filter(const gcol_frame *frame, gcol_name mask, gcol_frame **out,
+                              gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The frame without duplicate rows by the named @p subset of columns (pandas'
+ *        `drop_duplicates(subset=..., keep=...)`): gcol_distinct() of the frame. One row of
+ *        each group of rows with equal subset values is kept, chosen by @p keep; kept rows
+ *        stay in input order. Equality as gcol_distinct() (-0.0 equals 0.0, NaNs equal,
+ *        nulls per @p nulls).
+ * @param[in] frame The frame.
+ * @param[in] subset @p num_subset names of key columns (a name may repeat); NULL with
+ *                   @p num_subset 0: every column is a key (pandas' `subset=None`).
+ * @param[in] num_subset Number of key columns (>= 0; 0: all).
+ * @param[in] keep Which row of each group to keep (::GCOL_KEEP_FIRST is pandas' default,
+ *                 ::GCOL_KEEP_NONE its `keep=False`).
+ * @param[in] nulls Whether null keys equal each other (pandas: ::GCOL_NULLS_EQUAL).
+ * @param[out] out The kept rows, same names; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_distinct(); ::GCOL_ERROR_INVALID_ARGUMENT also for NULL pointers, a
+ *         negative @p num_subset, a name the frame does not have, or no key at all (a frame
+ *         without columns).
+ * @note Synchronizes @p stream.
+ */
+gcol_status gcol_frame_distinct(const gcol_frame *frame, const gcol_name *subset,
+                                int32_t num_subset, gcol_duplicate_keep keep,
+                                gcol_null_equality nulls, gcol_frame **out, gcol_stream stream,
+                                gcol_mr *mr);
+
+/**
+ * @brief The frame's rows picked by a row map (pandas' `df.take(...)`): row i of the result
+ *        is row `gather_map[i]` of the frame, gcol_gather() of the frame with its rules
+ *        (null map entries give null rows; @p policy and @p negative as there).
+ * @param[in] frame The frame.
+ * @param[in] gather_map Row indices, any integer type, any size.
+ * @param[in] policy Out-of-range handling, see ::gcol_out_of_bounds_policy.
+ * @param[in] negative Whether negative indices count from the end.
+ * @param[out] out A frame of `gather_map.size` rows, same names; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_gather(); ::GCOL_ERROR_INVALID_ARGUMENT also for NULL pointers.
+ * @note Synchronizes as gcol_gather().
+ */
+gcol_status gcol_frame_gather(const gcol_frame *frame, gcol_column_view gather_map,
+                              gcol_out_of_bounds_policy policy, gcol_negative_index_policy negative,
+                              gcol_frame **out, gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief A copy of the frame's rows `[begin, end)` (pandas' `df.iloc[begin:end]`, without
+ *        its clamping): gcol_table_copy() of the sliced view. A frame's columns own their
+ *        memory from row 0, so the rows are copied; for a zero-copy view of them use
+ *        gcol_table_view_slice() on gcol_frame_get_view().
+ * @param[in] frame The frame.
+ * @param[in] begin First row, `0 <= begin <= end`.
+ * @param[in] end One past the last row, `end <= gcol_frame_num_rows(frame)`.
+ * @param[out] out A frame of `end - begin` rows, same names; NULL on failure.
+ * @param[in] stream Stream of the copies.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT for NULL pointers or bounds outside
+ *         `0 <= begin <= end <= rows` (the message gives them); otherwise as
+ *         gcol_table_copy().
+ * @note Synchronizes as gcol_table_copy().
+ */
+gcol_status gcol_frame_slice(const gcol_frame *frame, int64_t begin, int64_t end, gcol_frame **out,
+                             gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief A copy of the frame's first @p n rows, as pandas' `df.head(n)`: all rows when @p n
+ *        is at least the number of rows; a negative @p n gives all rows but the last `-n`
+ *        (none when `-n` is at least the number of rows). gcol_frame_slice() of those rows.
+ * @param[in] frame The frame.
+ * @param[in] n Number of rows (any value, as above).
+ * @param[out] out The first rows, same names; NULL on failure.
+ * @param[in] stream Stream of the copies.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_frame_slice() (no bounds error).
+ * @note Synchronizes as gcol_table_copy().
+ */
+gcol_status gcol_frame_head(const gcol_frame *frame, int64_t n, gcol_frame **out,
+                            gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief The rows of @p num_frames frames one after another (pandas' `concat` of frames with
+ *        the same columns): gcol_concatenate_tables() of the frames.
+ *
+ * The frames must have the same names: the same number of levels and the same set of full
+ * names. Columns are matched by name, so the frames may order them differently; the result
+ * has the first frame's order. Columns of one name must have the same type.
+ * @param[in] frames Host array of @p num_frames frames (a frame may appear more than once).
+ * @param[in] num_frames Number of frames (>= 1).
+ * @param[out] out A frame of the total rows, the first frame's names; NULL on failure.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the output, or NULL for the default.
+ * @return As gcol_concatenate_tables(); ::GCOL_ERROR_INVALID_ARGUMENT also for NULL
+ *         pointers, @p num_frames < 1, and names that do not match (another number of
+ *         levels or of columns, or a name the first frame has and another lacks: the message
+ *         names the frame and the name); ::GCOL_ERROR_TYPE_MISMATCH for columns of one name
+ *         with other types (the message names the column and both types).
+ * @note Synchronizes as gcol_concatenate().
+ */
+gcol_status gcol_frame_concatenate(const gcol_frame *const *frames, int32_t num_frames,
+                                   gcol_frame **out, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
 

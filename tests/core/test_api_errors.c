@@ -254,6 +254,21 @@ static void test_core_spill_frame(void **state) {
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_spill_scope_begin, NULL);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_make, NULL, NULL, 0, 1, &frame);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_get_name, NULL, 0, &name);
+  const char *const a_level[] = {"a"};
+  gcol_name const a = gcol_name_make(a_level, 1);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_select_prefix, NULL, a, NULL, &frame);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_sort, NULL, &a, 1, NULL, NULL, &frame, NULL,
+               NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_apply_boolean_mask, NULL,
+               fake_view(GCOL_BOOL8, 4), &frame, NULL, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_filter, NULL, a, &frame, NULL, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_distinct, NULL, NULL, 0, GCOL_KEEP_FIRST,
+               GCOL_NULLS_EQUAL, &frame, NULL, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_gather, NULL, fake_view(GCOL_INT32, 4),
+               GCOL_OUT_OF_BOUNDS_CHECK, GCOL_NEGATIVE_INDEX_WRAP, &frame, NULL, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_slice, NULL, 0, 0, &frame, NULL, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_head, NULL, 1, &frame, NULL, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_frame_concatenate, NULL, 1, &frame, NULL, NULL);
   (void)scalar;
 }
 

@@ -1,8 +1,11 @@
 /*
  * Named tables on the CPU: columns are INT32 columns over a host memory resource (wrapped
  * in a statistics adaptor, so every test ends with nothing allocated), so the name
- * bookkeeping, selection, rename, insert, pop and drop run without a GPU.
+ * bookkeeping, selection (by names and by level prefix), rename, insert, pop and drop run
+ * without a GPU, and so do the name checks of frame_ops.h's row operations, which fail
+ * before any device work.
  */
+#include "gcol/frame_ops.h"
 #include "test_util.h"
 
 static gcol_mr *host_mr = NULL;
@@ -491,6 +494,186 @@ static void select_makes_a_frame_over_shared_columns(void **state) {
   gcol_frame_free(f);
 }
 
+/* Asserts the frame's column i is named by the `levels` strings of `want` and holds tag. */
+static void assert_levels(const gcol_frame *f, int32_t i, const char *const *want, int32_t levels,
+                          int32_t tag) {
+  gcol_name n;
+  GCOL_TEST_OK(gcol_frame_get_name(f, i, &n));
+  assert_int_equal(n.num_levels, levels);
+  for (int32_t l = 0; l < levels; ++l) assert_string_equal(n.levels[l], want[l]);
+  assert_int_equal(tag_of(gcol_frame_get_column(f, i)), tag);
+}
+
+/* cuDF's ColumnAccessor: a shorter prefix drops its levels from the names (one level left:
+ * plain names), a full name keeps all of them; the columns are shared, not copied. */
+static void select_prefix_drops_the_prefix_levels(void **state) {
+  (void)state;
+  static const char *ax1[] = {"a", "x", "1"}, *ax2[] = {"a", "x", "2"}, *ay1[] = {"a", "y", "1"};
+  static const char *bx1[] = {"b", "x", "1"};
+  gcol_name names[4] = {gcol_name_make(ax1, 3), gcol_name_make(bx1, 3), gcol_name_make(ax2, 3),
+                        gcol_name_make(ay1, 3)};
+  gcol_frame *f = NULL, *g = NULL;
+  GCOL_TEST_OK(gcol_frame_make(host_table(4, 5), names, 4, 3, &f));
+  /* ("a"): three columns in frame order, two levels left */
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(a1, 1), NULL, &g));
+  assert_int_equal(gcol_frame_num_columns(g), 3);
+  assert_int_equal(gcol_frame_num_levels(g), 2);
+  assert_int_equal(gcol_frame_num_rows(g), 5);
+  assert_levels(g, 0, ax1 + 1, 2, 0);
+  assert_levels(g, 1, ax2 + 1, 2, 2);
+  assert_levels(g, 2, ay1 + 1, 2, 3);
+  assert_ptr_equal(gcol_frame_get_column(g, 1)->data->data,
+                   gcol_frame_get_column(f, 2)->data->data);
+  assert_true(gcol_buffer_is_shared(gcol_frame_get_column(f, 3)->data));
+  assert_false(gcol_buffer_is_shared(gcol_frame_get_column(f, 1)->data)); /* not selected */
+  /* the new frame's names are its own: a two-level lookup finds ("y", "1") */
+  int32_t idx = -1;
+  GCOL_TEST_OK(gcol_frame_find(g, gcol_name_make(ay1 + 1, 2), &idx));
+  assert_int_equal(idx, 2);
+  gcol_frame_free(g);
+  /* ("a", "x"): one level left, plain names "1" and "2" */
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(ax1, 2), NULL, &g));
+  assert_int_equal(gcol_frame_num_columns(g), 2);
+  assert_int_equal(gcol_frame_num_levels(g), 1);
+  assert_levels(g, 0, ax1 + 2, 1, 0);
+  assert_levels(g, 1, ax2 + 2, 1, 2);
+  gcol_frame_free(g);
+  /* ("b"): one column under a shorter prefix is still named by its remaining levels */
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(b1, 1), NULL, &g));
+  assert_int_equal(gcol_frame_num_columns(g), 1);
+  assert_int_equal(gcol_frame_num_levels(g), 2);
+  assert_levels(g, 0, bx1 + 1, 2, 1);
+  gcol_frame_free(g);
+  /* a full name is a leaf: its column under its full name, all three levels */
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(ay1, 3), NULL, &g));
+  assert_int_equal(gcol_frame_num_columns(g), 1);
+  assert_int_equal(gcol_frame_num_levels(g), 3);
+  assert_levels(g, 0, ay1, 3, 3);
+  gcol_frame_free(g);
+  assert_false(gcol_buffer_is_shared(gcol_frame_get_column(f, 3)->data)); /* all let go */
+  /* bad prefixes: nothing made, the output cleared */
+  static const char *four[] = {"a", "x", "1", "q"}, *ab[] = {"a", "b"};
+  g = f;
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(z1, 1), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(g);
+  assert_error_mentions("gcol_frame_select_prefix: no column's name starts with ('z')");
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(ab, 2), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("('a', 'b')");
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(four, 4), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("prefix has 4 levels, not 1 to 3");
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(a1, 0), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  const char *null_level[] = {NULL};
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(null_level, 1), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(NULL, 1), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(NULL, gcol_name_make(a1, 1), NULL, &g),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(g);
+  GCOL_TEST_STATUS(gcol_frame_select_prefix(f, gcol_name_make(a1, 1), NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_false(gcol_buffer_is_shared(gcol_frame_get_column(f, 0)->data));
+  gcol_frame_free(f);
+  /* two levels to one: ("a") of ("a","x"), ("b","x"), ("a","y") gives "x", "y" */
+  f = abx_frame(3);
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(a1, 1), NULL, &g));
+  assert_int_equal(gcol_frame_num_levels(g), 1);
+  assert_levels(g, 0, ax + 1, 1, 0);
+  assert_levels(g, 1, ay + 1, 1, 2);
+  gcol_frame_free(g);
+  gcol_frame_free(f);
+}
+
+/* ---- frame_ops.h: the name checks the row operations make before any device work ---- */
+
+static void row_operations_check_names_first(void **state) {
+  (void)state;
+  gcol_frame *f = abx_frame(4), *out = NULL;
+  gcol_name const unknown = gcol_name_make(cc, 2), flat = gcol_name_make(a1, 1);
+  gcol_name by[2] = {gcol_name_make(ax, 2), unknown};
+  out = f; /* every failure clears it */
+  GCOL_TEST_STATUS(gcol_frame_sort(f, by, 2, NULL, NULL, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(out);
+  assert_error_mentions("gcol_frame_sort");
+  assert_error_mentions("no column is named ('c', 'c')");
+  GCOL_TEST_STATUS(gcol_frame_sort(f, &flat, 1, NULL, NULL, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("has 1 levels, the frame's names have 2");
+  GCOL_TEST_STATUS(gcol_frame_sort(f, by, 0, NULL, NULL, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("num_by is 0");
+  /* filter: an unknown name, a column that is not BOOL8 */
+  GCOL_TEST_STATUS(gcol_frame_filter(f, unknown, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("gcol_frame_filter");
+  GCOL_TEST_STATUS(gcol_frame_filter(f, gcol_name_make(bx, 2), &out, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  assert_error_mentions("the mask column ('b', 'x') is int32, not bool8");
+  /* distinct: an unknown name in the subset, no key at all */
+  GCOL_TEST_STATUS(
+      gcol_frame_distinct(f, by, 2, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("gcol_frame_distinct");
+  gcol_frame *empty = NULL;
+  GCOL_TEST_OK(gcol_frame_select(f, NULL, 0, NULL, &empty));
+  GCOL_TEST_STATUS(
+      gcol_frame_distinct(empty, NULL, 0, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &out, NULL, NULL),
+      GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("no key");
+  /* slice: bounds outside the rows */
+  GCOL_TEST_STATUS(gcol_frame_slice(f, 2, 5, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("gcol_frame_slice: rows [2, 5) are not within the frame's 4 rows");
+  GCOL_TEST_STATUS(gcol_frame_slice(f, 3, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_slice(f, -1, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_frame_head(NULL, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("gcol_frame_head");
+  /* concatenate: levels, column counts, names and types must match */
+  gcol_frame *renamed = NULL, *fewer = NULL, *retyped = NULL, *one = NULL;
+  GCOL_TEST_OK(gcol_frame_copy_shallow(f, NULL, &renamed));
+  GCOL_TEST_OK(gcol_frame_rename(renamed, gcol_name_make(ay, 2), gcol_name_make(bz, 2)));
+  const gcol_frame *pair[2] = {f, renamed};
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions(
+      "gcol_frame_concatenate: frames[1] has no column named ('a', 'y'), as frames[0] has");
+  GCOL_TEST_OK(gcol_frame_select(f, by, 1, NULL, &fewer));
+  pair[1] = fewer;
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("frames[1] has 1 columns, frames[0] 3: the names must match");
+  GCOL_TEST_OK(gcol_frame_select_prefix(f, gcol_name_make(a1, 1), NULL, &one));
+  pair[0] = one;
+  pair[1] = fewer;
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("frames[1]'s names have 2 levels, frames[0]'s 1");
+  GCOL_TEST_OK(gcol_frame_copy_shallow(f, NULL, &retyped));
+  gcol_column *popped = NULL, *wide = NULL;
+  gcol_buffer *data = NULL;
+  GCOL_TEST_OK(gcol_frame_pop(retyped, gcol_name_make(bx, 2), &popped));
+  GCOL_TEST_OK(gcol_buffer_create(4 * 8, NULL, stats, &data));
+  memset(data->data, 0, 4 * 8);
+  GCOL_TEST_OK(gcol_column_make(gcol_data_type_make(GCOL_INT64), 4, data, NULL, 0, NULL, 0, &wide));
+  GCOL_TEST_OK(gcol_frame_insert(retyped, 0, gcol_name_make(bx, 2), wide)); /* order differs too */
+  pair[0] = f;
+  pair[1] = retyped;
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  assert_error_mentions("column ('b', 'x') is int64 in frames[1], int32 in frames[0]");
+  pair[1] = NULL;
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 2, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_error_mentions("frames[1] is NULL");
+  GCOL_TEST_STATUS(gcol_frame_concatenate(pair, 0, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(out);
+  gcol_column_free(popped);
+  gcol_frame_free(retyped);
+  gcol_frame_free(one);
+  gcol_frame_free(fewer);
+  gcol_frame_free(renamed);
+  gcol_frame_free(empty);
+  gcol_frame_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       HOST_TEST(make_copies_names_and_takes_the_table),
@@ -505,6 +688,8 @@ int main(void) {
       HOST_TEST(release_hands_back_the_table),
       HOST_TEST(copy_shallow_shares_columns_until_a_write),
       HOST_TEST(select_makes_a_frame_over_shared_columns),
+      HOST_TEST(select_prefix_drops_the_prefix_levels),
+      HOST_TEST(row_operations_check_names_first),
   };
   return GCOL_TEST_RUN("frame", tests);
 }
