@@ -162,6 +162,9 @@ static __global__ void gcol_detail_contains_chars_smem_kernel(gcol_strings_view 
   extern __shared__ int64_t staged_offsets[]; /* rows_per_tile + 1 */
   unsigned char const first = (unsigned char)target[0];
   uint32_t const firsts = first * 0x01010101u;
+  /* a candidate needs the target's first two bytes: the second is tested in registers (the
+   * next byte of the piece; past its end, left to the full compare) */
+  uint32_t const seconds = target_size > 1 ? (unsigned char)target[1] * 0x01010101u : 0u;
   int64_t const tiles = (s.size + rows_per_tile - 1) / rows_per_tile;
   for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     contains_tile t;
@@ -183,6 +186,10 @@ static __global__ void gcol_detail_contains_chars_smem_kernel(gcol_strings_view 
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         uint32_t hits = __vcmpeq4(w[q], firsts); /* 0xff in each byte equal to `first` */
+        if (target_size > 1) {                   /* and followed by the second */
+          uint32_t const next = (w[q] >> 8) | (q < 3 ? w[q < 3 ? q + 1 : q] << 24 : 0u);
+          hits &= __vcmpeq4(next, seconds) | (q == 3 ? 0xff000000u : 0u);
+        }
         while (hits != 0) {
           int const k = __ffs(hits) / 8; /* the lowest matching byte */
           hits &= ~(0xffu << (8 * k));
