@@ -176,24 +176,29 @@ static __global__ void gcol_detail_contains_chars_smem_kernel(gcol_strings_view 
       staged_offsets[i] = gcol_offsetalator_get(s.offsets, t.first_row + i);
     }
     __syncthreads();
-    const char *const lo = s.chars + staged_offsets[0], *const hi =
-                                                            s.chars + staged_offsets[t.rows];
+    const char *const lo = s.chars + staged_offsets[0];
+    const char *const hi = s.chars + staged_offsets[t.rows];
     const char *const base = (const char *)((uintptr_t)lo & ~(uintptr_t)15);
-    for (const char *at = base + 16 * (int64_t)threadIdx.x; at < hi;
-         at += 16 * (int64_t)blockDim.x) {
-      uint32_t w[4];
-      load16(at, lo, hi, first ^ 1u, w);
+    int64_t const step = 16 * (int64_t)blockDim.x;
+    /* two pieces a step, both loads issued before either is searched */
+    for (const char *at = base + 16 * (int64_t)threadIdx.x; at < hi; at += 2 * step) {
+      uint32_t w[2][4];
+      load16(at, lo, hi, first ^ 1u, w[0]);
+      load16(at + step, lo, hi, first ^ 1u, w[1]);
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        uint32_t hits = __vcmpeq4(w[q], firsts); /* 0xff in each byte equal to `first` */
-        if (target_size > 1) {                   /* and followed by the second */
-          uint32_t const next = (w[q] >> 8) | (q < 3 ? w[q < 3 ? q + 1 : q] << 24 : 0u);
-          hits &= __vcmpeq4(next, seconds) | (q == 3 ? 0xff000000u : 0u);
-        }
-        while (hits != 0) {
-          int const k = __ffs(hits) / 8; /* the lowest matching byte */
-          hits &= ~(0xffu << (8 * k));
-          contains_mark(s, t, at + 4 * q + k, hi, target, target_size, out);
+      for (int h = 0; h < 2; ++h) {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          uint32_t hits = __vcmpeq4(w[h][q], firsts); /* 0xff in each byte equal to `first` */
+          if (target_size > 1) {                      /* and followed by the second */
+            uint32_t const next = (w[h][q] >> 8) | (q < 3 ? w[h][q < 3 ? q + 1 : q] << 24 : 0u);
+            hits &= __vcmpeq4(next, seconds) | (q == 3 ? 0xff000000u : 0u);
+          }
+          while (hits != 0) {
+            int const k = __ffs(hits) / 8; /* the lowest matching byte */
+            hits &= ~(0xffu << (8 * k));
+            contains_mark(s, t, at + h * step + 4 * q + k, hi, target, target_size, out);
+          }
         }
       }
     }
