@@ -106,6 +106,62 @@ static void test_filter_int8_beyond_2_31_rows(void **state) {
   gcol_table_free(out);
 }
 
+/* The tiled select with nulls past 2^31: a column of 2^31 + 2^28 rows sliced at an odd row,
+ * null every 7th row, half of the rows kept: validity bits written and ORed at output bit
+ * offsets beyond 2^31, and the null count. */
+static void test_filter_nulls_beyond_2_31_rows(void **state) {
+  (void)state;
+  int64_t const n = ((int64_t)1 << 31) + ((int64_t)1 << 28) + 4099, skip = 3;
+  gcol_test_rng rng = gcol_test_rng_make(55);
+  int8_t *host = NULL;
+  uint8_t *valid = (uint8_t *)malloc((size_t)n), *keep = (uint8_t *)malloc((size_t)n);
+  assert_non_null(valid);
+  assert_non_null(keep);
+  for (int64_t i = 0; i < n; ++i) valid[i] = (uint8_t)(i % 7 != 0);
+  host = (int8_t *)malloc((size_t)n);
+  assert_non_null(host);
+  gcol_test_rng_fill(&rng, host, (size_t)n);
+  gcol_test_rng_fill(&rng, keep, (size_t)n);
+  for (int64_t i = 0; i < n; ++i) keep[i] = (uint8_t)((keep[i] & 1) != 0 || i % 5 == 0);
+  gcol_column *col = NULL, *mask = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT8), n, host, valid, NULL,
+                                            NULL, &col));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_BOOL8), n - skip,
+                                            keep + skip, NULL, NULL, NULL, &mask));
+  gcol_column_view v;
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), skip, n, &v));
+  gcol_table_view t;
+  gcol_table *out = NULL;
+  GCOL_TEST_OK(gcol_table_view_make(&v, 1, &t));
+  GCOL_TEST_OK(gcol_apply_boolean_mask(t, gcol_column_get_view(mask), &out, NULL, NULL));
+  gcol_column_free(mask);
+  gcol_column_free(col);
+  int64_t kept = 0, nulls = 0;
+  for (int64_t i = skip; i < n; ++i) {
+    kept += keep[i];
+    nulls += keep[i] && !valid[i];
+  }
+  assert_true(kept > ((int64_t)1 << 31));
+  gcol_column_view const r = gcol_table_get_view(out).columns[0];
+  assert_int_equal(r.size, kept);
+  assert_int_equal(r.null_count, nulls);
+  int8_t *got = (int8_t *)malloc((size_t)kept);
+  uint8_t *got_valid = (uint8_t *)malloc((size_t)kept);
+  assert_non_null(got);
+  assert_non_null(got_valid);
+  GCOL_TEST_OK(gcol_column_copy_to_host(r, got, got_valid, NULL));
+  int64_t j = 0;
+  for (int64_t i = skip; i < n; ++i) {
+    if (!keep[i]) continue;
+    if (got_valid[j] != valid[i] || (valid[i] && got[j] != host[i])) {
+      fail_msg("filter output row %lld (input %lld) differs", (long long)j, (long long)i);
+    }
+    ++j;
+  }
+  free(got), free(got_valid), free(keep), free(valid), free(host);
+  gcol_table_free(out);
+}
+
 /* Two int8 columns of just over 2^30 rows each, then one with itself sliced: > 2^31 rows. */
 static void test_concatenate_int8_beyond_2_31_rows(void **state) {
   (void)state;
@@ -181,6 +237,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_gather_int8_beyond_2_31_rows),
       GCOL_TEST_GPU(test_filter_int8_beyond_2_31_rows),
+      GCOL_TEST_GPU(test_filter_nulls_beyond_2_31_rows),
       GCOL_TEST_GPU(test_concatenate_int8_beyond_2_31_rows),
       GCOL_TEST_GPU(test_concatenate_strings_beyond_2_31_chars),
   };
