@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gcol/bitmask.h"
+#include "gcol/cast.h"
 #include "internal/column.h"
 #include "internal/error.h"
 #include "internal/interop.h"
@@ -458,6 +459,33 @@ static gcol_status make_view(gcol_imported *imp, const struct ArrowArray *a,
                              const gcol_detail_arrow_type *t, gcol_column_view *v,
                              gcol_stream stream, gcol_mr *mr);
 
+/* A dictionary's indices as INT32 (gcol's DICTIONARY32), over the producer's rows [0, offset
+ * + length) with its validity: a view of its buffer, or indices of another integer type cast
+ * into a kept buffer (a copy; pandas' categoricals come with int8 indices, polars' with
+ * uint32). */
+static gcol_status dictionary_indices(gcol_imported *imp, const struct ArrowArray *a,
+                                      const gcol_detail_arrow_type *t, gcol_column_view *out,
+                                      gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *cast = NULL;
+  int64_t const rows = a->offset + a->length;
+  const void *data = a->buffers[1];
+  if (t->index_type != GCOL_INT32 && rows > 0) {
+    gcol_column_view const raw =
+        gcol_column_view_make(gcol_data_type_make(t->index_type), rows, a->buffers[1], NULL, 0);
+    GCOL_DETAIL_TRY(gcol_cast(raw, gcol_data_type_make(GCOL_INT32), &cast, stream, mr));
+    GCOL_DETAIL_TRY(gcol_detail_imported_keep(imp, cast->data));
+    data = cast->data->data;
+    cast->data = NULL; /* the import's now */
+  }
+  *out = gcol_column_view_make(gcol_data_type_make(GCOL_INT32), rows, data,
+                               (const uint32_t *)a->buffers[0],
+                               a->offset == 0 ? a->null_count : GCOL_UNKNOWN_NULL_COUNT);
+done:
+  gcol_column_free(cast);
+  return status;
+}
+
 /* Child views: offsets (strings, lists), list values, struct fields, dictionary parts. */
 static gcol_status make_children(gcol_imported *imp, const struct ArrowArray *a,
                                  const gcol_detail_arrow_type *t, gcol_column_view *v,
@@ -478,9 +506,7 @@ static gcol_status make_children(gcol_imported *imp, const struct ArrowArray *a,
       GCOL_DETAIL_TRY_RETURN(make_view(imp, a->children[i], &t->children[i], &children[i], stream, mr));
     }
   } else if (t->layout == GCOL_DETAIL_ARROW_DICTIONARY) {
-    children[0] = gcol_column_view_make(gcol_data_type_make(GCOL_INT32), a->offset + a->length,
-                                        a->buffers[1], (const uint32_t *)a->buffers[0],
-                                        a->offset == 0 ? a->null_count : GCOL_UNKNOWN_NULL_COUNT);
+    GCOL_DETAIL_TRY_RETURN(dictionary_indices(imp, a, t, &children[0], stream, mr));
     return make_view(imp, a->dictionary, &t->children[0], &children[1], stream, mr);
   } else {
     children[0] = offsets_view(a, t->width);

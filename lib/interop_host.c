@@ -394,18 +394,49 @@ static gcol_status import_children(const struct ArrowArray *a, const gcol_detail
   return GCOL_OK;
 }
 
-/* Every valid dictionary index lies in [0, keys). */
-static gcol_status check_indices(const struct ArrowArray *a, int64_t begin, int64_t n,
-                                 int64_t keys) {
-  const int32_t *idx = (const int32_t *)a->buffers[1];
+/* Dictionary index i of any integer type (UINT64 above INT64_MAX reads as negative: out of
+ * range all the same). */
+static int64_t index_at(const void *indices, gcol_type_id id, int64_t i) {
+  switch (id) {
+    case GCOL_INT8: return ((const int8_t *)indices)[i];
+    case GCOL_INT16: return ((const int16_t *)indices)[i];
+    case GCOL_INT32: return ((const int32_t *)indices)[i];
+    case GCOL_UINT8: return ((const uint8_t *)indices)[i];
+    case GCOL_UINT16: return ((const uint16_t *)indices)[i];
+    case GCOL_UINT32: return ((const uint32_t *)indices)[i];
+    default: return ((const int64_t *)indices)[i]; /* INT64, UINT64 */
+  }
+}
+
+/* Every valid dictionary index lies in [0, keys); the indices as INT32 (gcol's
+ * DICTIONARY32) in idx[0, n), zero under nulls. */
+static gcol_status check_indices(const struct ArrowArray *a, gcol_type_id id, int64_t begin,
+                                 int64_t n, int64_t keys, int32_t *idx) {
   const uint8_t *valid = (const uint8_t *)a->buffers[0];
   for (int64_t i = begin; i < begin + n; ++i) {
     bool const is_valid = valid == NULL || ((valid[i >> 3] >> (i & 7)) & 1u);
-    GCOL_DETAIL_REQUIRE(!is_valid || (idx[i] >= 0 && idx[i] < keys), GCOL_ERROR_INVALID_ARGUMENT,
-                        "dictionary index %d at row %lld is outside [0, %lld)", (int)idx[i],
+    int64_t const k = is_valid ? index_at(a->buffers[1], id, i) : 0;
+    GCOL_DETAIL_REQUIRE(k >= 0 && k < keys, GCOL_ERROR_INVALID_ARGUMENT,
+                        "dictionary index %lld at row %lld is outside [0, %lld)", (long long)k,
                         (long long)(i - begin), (long long)keys);
+    idx[i - begin] = (int32_t)k;
   }
   return GCOL_OK;
+}
+
+/* A dictionary's indices, checked against its keys and converted to INT32. */
+static gcol_status import_indices(const struct ArrowArray *a, const gcol_detail_arrow_type *t,
+                                  int64_t begin, int64_t n, int64_t keys, gcol_stream stream,
+                                  gcol_mr *mr, gcol_buffer **out) {
+  gcol_status status = GCOL_OK;
+  int32_t *idx = (int32_t *)malloc(n > 0 ? (size_t)n * sizeof *idx : 1);
+  GCOL_DETAIL_CHECK(idx != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+  GCOL_DETAIL_TRY(check_indices(a, t->index_type, begin, n, keys, idx));
+  GCOL_DETAIL_TRY(gcol_buffer_create_copy(idx, (size_t)n * sizeof *idx, stream, mr, out));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream)); /* before freeing idx */
+done:
+  free(idx);
+  return status;
 }
 
 /* Assembles the parts by layout; takes them on success. */
@@ -478,8 +509,7 @@ static gcol_status host_import(const struct ArrowArray *a, const gcol_detail_arr
       break;
     case GCOL_DETAIL_ARROW_DICTIONARY:
       GCOL_DETAIL_TRY(import_children(a, t, begin, n, stream, mr, &kids[1]));
-      GCOL_DETAIL_TRY(check_indices(a, begin, n, kids[1]->size));
-      GCOL_DETAIL_TRY(import_values(a, t, begin, n, stream, mr, &data));
+      GCOL_DETAIL_TRY(import_indices(a, t, begin, n, kids[1]->size, stream, mr, &data));
       break;
     default:
       break;

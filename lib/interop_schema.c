@@ -456,9 +456,9 @@ static gcol_status check_shape(parse_ctx *ctx, const struct ArrowSchema *s,
     GCOL_DETAIL_REQUIRE(gcol_type_is_integral(t->type.id), GCOL_ERROR_INVALID_ARGUMENT,
                         "%s: dictionary indices of type \"%s\" are not integers", ctx->path,
                         s->format);
-    GCOL_DETAIL_REQUIRE(t->type.id == GCOL_INT32, GCOL_ERROR_UNSUPPORTED,
-                        "%s: dictionary indices \"%s\" (gcol takes int32 \"i\")", ctx->path,
-                        s->format);
+    /* any integer indices: gcol's DICTIONARY32 keeps them as INT32 (converted on import;
+     * a dictionary has fewer than 2^31 keys, so every valid index fits) */
+    t->index_type = t->type.id;
     t->type = gcol_data_type_make(GCOL_DICTIONARY32);
     t->layout = GCOL_DETAIL_ARROW_DICTIONARY;
   }

@@ -61,7 +61,9 @@ typedef enum gcol_detail_arrow_layout {
 typedef struct gcol_detail_arrow_type {
   gcol_data_type type;
   gcol_detail_arrow_layout layout;
-  int32_t width;        /* bytes of a fixed-width value; of an offset for STRING and LIST */
+  int32_t width;        /* bytes of a fixed-width value; of an offset for STRING and LIST;
+                           of an index for DICTIONARY */
+  gcol_type_id index_type; /* DICTIONARY: the indices' integer type (gcol keeps INT32) */
   int32_t num_children;
   struct gcol_detail_arrow_type *children;
 } gcol_detail_arrow_type;

@@ -255,6 +255,99 @@ static void test_dictionary_round_trip(void **state) {
   gcol_column_free(dict);
 }
 
+/* Dictionaries with indices of every integer type (pandas' categoricals have int8, polars'
+ * uint32): both imports give DICTIONARY32 with INT32 indices equal to the producer's, over a
+ * sliced array with a null; the host import refuses an index past the keys. */
+static void test_dictionary_index_types(void **state) {
+  (void)state;
+  static const char *const formats[] = {"c", "s", "i", "l", "C", "S", "I", "L"};
+  static const int widths[] = {1, 2, 4, 8, 1, 2, 4, 8};
+  static const int32_t want[7] = {2, 0, 1, 2, 1, 0, 2}; /* rows 1..7 of the array */
+  static int32_t key_offsets[4] = {0, 1, 3, 6};
+  static uint32_t valid = 0xFFu & ~(1u << 3); /* row 3 null (row 2 of the slice) */
+  for (int f = 0; f < 8; ++f) {
+    for (int device = 0; device < 2; ++device) {
+      uint64_t raw[8] = {0};
+      unsigned char *bytes = (unsigned char *)raw;
+      int64_t const values[8] = {1, 2, 0, 1, 2, 1, 0, 2};
+      for (int i = 0; i < 8; ++i) memcpy(bytes + i * widths[f], &values[i], (size_t)widths[f]);
+      void *dev_idx = NULL, *dev_valid = NULL, *dev_offsets = NULL, *dev_chars = NULL;
+      const void *idx = raw, *mask = &valid, *offs = key_offsets, *chars = "abbccc";
+      if (device) { /* the device import reads device buffers */
+        assert_int_equal(cudaMalloc(&dev_idx, 64), cudaSuccess);
+        assert_int_equal(cudaMalloc(&dev_valid, 64), cudaSuccess);
+        assert_int_equal(cudaMalloc(&dev_offsets, 64), cudaSuccess);
+        assert_int_equal(cudaMalloc(&dev_chars, 64), cudaSuccess);
+        assert_int_equal(cudaMemcpy(dev_idx, raw, 64, cudaMemcpyHostToDevice), cudaSuccess);
+        assert_int_equal(cudaMemcpy(dev_valid, &valid, 4, cudaMemcpyHostToDevice), cudaSuccess);
+        assert_int_equal(cudaMemcpy(dev_offsets, key_offsets, 16, cudaMemcpyHostToDevice),
+                         cudaSuccess);
+        assert_int_equal(cudaMemcpy(dev_chars, "abbccc", 6, cudaMemcpyHostToDevice), cudaSuccess);
+        idx = dev_idx, mask = dev_valid, offs = dev_offsets, chars = dev_chars;
+      }
+      struct ArrowSchema *sn = fake_schema(formats[f], NULL, 0);
+      sn->dictionary = fake_schema("u", NULL, 0);
+      struct ArrowArray *an = fake_array(7, 1, 1, 2, mask, idx, NULL, 0);
+      an->dictionary = fake_array(3, 0, 0, 3, NULL, offs, chars, 0);
+      int schema_releases = 0, array_releases = 0;
+      struct ArrowSchema s;
+      struct ArrowArray a;
+      fake_schema_top(sn, &schema_releases, &s);
+      fake_array_top(an, &array_releases, &a);
+      gcol_column *owned = NULL;
+      gcol_imported *imp = NULL;
+      gcol_column_view got;
+      if (device) {
+        struct ArrowDeviceArray da;
+        memset(&da, 0, sizeof da);
+        da.array = a;
+        da.device_id = 0;
+        da.device_type = ARROW_DEVICE_CUDA;
+        GCOL_TEST_OK(gcol_arrow_device_import_column(&s, &da, NULL, NULL, &imp));
+        got = gcol_imported_column(imp);
+      } else {
+        GCOL_TEST_OK(gcol_arrow_import_column(&s, &a, NULL, NULL, &owned, NULL));
+        got = gcol_column_get_view(owned);
+      }
+      assert_int_equal(schema_releases, 1);
+      assert_int_equal(got.type.id, GCOL_DICTIONARY32);
+      assert_int_equal(got.size, 7);
+      gcol_column_view indices = got.children[0];
+      assert_int_equal(indices.type.id, GCOL_INT32);
+      if (device) GCOL_TEST_OK(gcol_column_view_slice(indices, got.offset, got.offset + 7, &indices));
+      int32_t host_idx[8];
+      uint8_t host_valid[8];
+      GCOL_TEST_OK(gcol_column_copy_to_host(indices, host_idx, host_valid, NULL));
+      for (int i = 0; i < 7; ++i) {
+        assert_int_equal(host_valid[i], i != 2);
+        if (i != 2) assert_int_equal(host_idx[i], want[i]);
+      }
+      assert_int_equal(got.children[1].size, 3);
+      gcol_imported_free(imp);
+      gcol_column_free(owned);
+      assert_int_equal(array_releases, 1);
+      cudaFree(dev_idx), cudaFree(dev_valid), cudaFree(dev_offsets), cudaFree(dev_chars);
+    }
+  }
+  /* the host import checks every valid index against the keys, whatever its type */
+  int16_t const past[2] = {0, 3};
+  static int32_t offsets[4] = {0, 1, 3, 6};
+  struct ArrowSchema *sn = fake_schema("s", NULL, 0);
+  sn->dictionary = fake_schema("u", NULL, 0);
+  struct ArrowArray *an = fake_array(2, 0, 0, 2, NULL, past, NULL, 0);
+  an->dictionary = fake_array(3, 0, 0, 3, NULL, offsets, "abbccc", 0);
+  struct ArrowSchema s;
+  struct ArrowArray a;
+  int releases = 0;
+  fake_schema_top(sn, &releases, &s);
+  fake_array_top(an, &releases, &a);
+  gcol_column *back = NULL;
+  GCOL_TEST_STATUS(gcol_arrow_import_column(&s, &a, NULL, NULL, &back, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(back);
+  assert_int_equal(releases, 2);
+}
+
 static void test_table_round_trips_and_pinned_host_memory(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1304);
@@ -529,6 +622,7 @@ int main(void) {
       GCOL_TEST_GPU(test_every_fixed_type_round_trips),
       GCOL_TEST_GPU(test_nested_round_trips),
       GCOL_TEST_GPU(test_dictionary_round_trip),
+      GCOL_TEST_GPU(test_dictionary_index_types),
       GCOL_TEST_GPU(test_table_round_trips_and_pinned_host_memory),
       GCOL_TEST_GPU(test_hand_made_host_arrays),
       GCOL_TEST_GPU(test_streams_in_chunks),

@@ -420,7 +420,6 @@ static struct ArrowSchema *s_dict(const char *index) {
   return s;
 }
 static struct ArrowSchema *s_dict_float(void) { return s_dict("g"); }
-static struct ArrowSchema *s_dict_int16(void) { return s_dict("s"); }
 static struct ArrowSchema *s_dict_int32(void) { return s_dict("i"); }
 
 static struct ArrowArray *a_int32(void) { return fake_array(4, 0, 0, 2, NULL, ints, NULL, 0); }
@@ -510,7 +509,6 @@ static const bad_case bad_cases[] = {
     {"released schema child", GCOL_ERROR_INVALID_ARGUMENT, false, ARROW_DEVICE_CUDA_HOST, s_released_child, a_struct},
     {"cyclic schema", GCOL_ERROR_INVALID_ARGUMENT, false, ARROW_DEVICE_CUDA_HOST, s_cyclic, a_int32},
     {"float dictionary indices", GCOL_ERROR_INVALID_ARGUMENT, false, ARROW_DEVICE_CUDA_HOST, s_dict_float, a_with_dictionary},
-    {"int16 dictionary indices", GCOL_ERROR_UNSUPPORTED, false, ARROW_DEVICE_CUDA_HOST, s_dict_int16, a_with_dictionary},
     {"dictionary type, no dictionary", GCOL_ERROR_INVALID_ARGUMENT, false, ARROW_DEVICE_CUDA_HOST, s_dict_int32, a_no_dictionary},
     {"dictionary the schema lacks", GCOL_ERROR_INVALID_ARGUMENT, false, ARROW_DEVICE_CUDA_HOST, s_int32, a_with_dictionary},
     {"three buffers for int32", GCOL_ERROR_INVALID_ARGUMENT, false, ARROW_DEVICE_CUDA_HOST, s_int32, a_three_buffers},

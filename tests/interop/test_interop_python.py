@@ -151,6 +151,18 @@ def run_arrow_tests(tap):
                 assert got.type == a.type, f"type {got.type} != {a.type}"
                 assert got.equals(a), f"values differ:\n{got}\n!=\n{a}"
             tap.run(f"pyarrow {label} round-trips through gcol's device", case)
+    # Dictionary indices of other integer types (pandas: int8, polars: uint32) come back as
+    # gcol's int32 indices, the same values.
+    words = [None if i % 7 == 3 else f"w{i % 5}" for i in range(40)]
+    d = pa.array(words).dictionary_encode()
+    for t in (pa.int8(), pa.int16(), pa.int64(), pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()):
+        def index_case(t=t):
+            a = pa.DictionaryArray.from_arrays(d.indices.cast(t), d.dictionary)
+            for part, want in ((a, d), (a.slice(3, 33), d.slice(3, 33))):
+                got = through_gcol(part)
+                assert got.type == d.type, f"type {got.type} != {d.type}"
+                assert got.equals(want), f"values differ:\n{got}\n!=\n{want}"
+        tap.run(f"pyarrow dictionary<{t}> indices import as int32", index_case)
     # pyarrow's own consumer of gcol's device arrays, where pyarrow was built with CUDA.
     def device_consumer():
         arr = pa.array(list(range(100)), type=pa.int64())
