@@ -459,6 +459,48 @@ static gcol_status make_view(gcol_imported *imp, const struct ArrowArray *a,
                              const gcol_detail_arrow_type *t, gcol_column_view *v,
                              gcol_stream stream, gcol_mr *mr);
 
+/* utf8 views converted to a STRING column at offset 0 (a copy) whose offsets and chars the
+ * import keeps; the mask moved to offset 0 when sliced, as for bools. Views are read on the
+ * device, their data buffers' sizes (the last buffer) are not: like string offsets, the
+ * views' offsets into the data buffers are trusted (their buffer indices are checked). */
+static gcol_status import_string_views(gcol_imported *imp, const struct ArrowArray *a,
+                                       gcol_column_view *v, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *col = NULL;
+  gcol_buffer *mask = NULL;
+  const uint32_t *bits = (const uint32_t *)a->buffers[0];
+  gcol_column_view *offsets =
+      (gcol_column_view *)gcol_detail_arena_alloc(&imp->arena, sizeof *offsets);
+  GCOL_DETAIL_CHECK(offsets != NULL, GCOL_ERROR_OUT_OF_MEMORY, "cannot allocate a view");
+  GCOL_DETAIL_TRY(gcol_detail_interop_string_views(
+      (const uint8_t *)a->buffers[1] + 16 * a->offset, bits, a->offset, a->length,
+      (const char *const *)(a->buffers + 2), (int32_t)(a->n_buffers - 3), stream, mr, &col));
+  if (bits != NULL && a->offset != 0) {
+    GCOL_DETAIL_TRY(
+        gcol_bitmask_copy(bits, a->offset, a->offset + a->length, stream, mr, &mask));
+    v->null_mask = (const uint32_t *)mask->data;
+  }
+  *offsets = gcol_column_get_view(col->children[0]);
+  v->data = col->data != NULL ? col->data->data : NULL;
+  v->offset = 0;
+  v->num_children = 1;
+  v->children = offsets;
+  /* the buffers go to the import (each kept, or freed by the keep that fails) */
+  gcol_buffer *const parts[3] = {col->data, col->children[0]->data, mask};
+  col->data = NULL;
+  col->children[0]->data = NULL;
+  mask = NULL;
+  for (int i = 0; i < 3; ++i) {
+    if (parts[i] == NULL) continue;
+    gcol_status const kept = gcol_detail_imported_keep(imp, parts[i]);
+    if (status == GCOL_OK) status = kept;
+  }
+done:
+  gcol_column_free(col);
+  gcol_buffer_free(mask);
+  return status;
+}
+
 /* A dictionary's indices as INT32 (gcol's DICTIONARY32), over the producer's rows [0, offset
  * + length) with its validity: a view of its buffer, or indices of another integer type cast
  * into a kept buffer (a copy; pandas' categoricals come with int8 indices, polars' with
@@ -528,6 +570,7 @@ static gcol_status make_view(gcol_imported *imp, const struct ArrowArray *a,
   if (t->layout == GCOL_DETAIL_ARROW_FIXED) v->data = a->buffers[1];
   if (t->layout == GCOL_DETAIL_ARROW_STRING) v->data = a->buffers[2];
   if (t->layout == GCOL_DETAIL_ARROW_BOOL) GCOL_DETAIL_TRY_RETURN(import_bools(imp, a, v, stream, mr));
+  if (t->layout == GCOL_DETAIL_ARROW_STRING_VIEW) return import_string_views(imp, a, v, stream, mr);
   return make_children(imp, a, t, v, stream, mr);
 }
 

@@ -373,6 +373,78 @@ done:
   return status;
 }
 
+/* The lengths of utf8 views [begin, begin + n) as offsets (rebased; null rows empty), each
+ * view of a valid row checked: its length and offset not negative, its data buffer one of
+ * the array's, not NULL, and holding the bytes (the sizes buffer, the last one). */
+static gcol_status string_view_offsets(const struct ArrowArray *a, int64_t begin, int64_t n,
+                                       int64_t *offsets) {
+  int32_t const buffers = (int32_t)(a->n_buffers - 3);
+  const int64_t *sizes = buffers > 0 ? (const int64_t *)a->buffers[a->n_buffers - 1] : NULL;
+  const uint8_t *valid = (const uint8_t *)a->buffers[0];
+  const uint8_t *views = (const uint8_t *)a->buffers[1];
+  offsets[0] = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t const row = begin + i;
+    int32_t length = 0, buffer = -1, offset = 0;
+    if (valid == NULL || ((valid[row >> 3] >> (row & 7)) & 1u)) {
+      bool const ok = gcol_detail_arrow_view_decode(views + 16 * row, buffers, &length, &buffer,
+                                                    &offset);
+      GCOL_DETAIL_REQUIRE(ok, GCOL_ERROR_INVALID_ARGUMENT,
+                          "utf8 view of row %lld: length %d, data buffer %d of %d, offset %d",
+                          (long long)i, (int)length, (int)buffer, (int)buffers, (int)offset);
+      GCOL_DETAIL_REQUIRE(buffer < 0 || (a->buffers[2 + buffer] != NULL &&
+                                         offset + (int64_t)length <= sizes[buffer]),
+                          GCOL_ERROR_INVALID_ARGUMENT,
+                          "utf8 view of row %lld: bytes [%d, %lld) outside data buffer %d",
+                          (long long)i, (int)offset, (long long)offset + length, (int)buffer);
+    }
+    offsets[i + 1] = offsets[i] + length;
+  }
+  return GCOL_OK;
+}
+
+/* utf8 views [begin, begin + n) converted: an offsets column (INT32 or INT64 by the total)
+ * and the chars (a copy, checked first). */
+static gcol_status import_string_views(const struct ArrowArray *a, int64_t begin, int64_t n,
+                                       gcol_stream stream, gcol_mr *mr, gcol_column **offsets,
+                                       gcol_buffer **chars) {
+  gcol_status status = GCOL_OK;
+  int64_t *offs = (int64_t *)malloc((size_t)(n + 1) * sizeof *offs);
+  int32_t *narrow = NULL;
+  char *bytes = NULL;
+  GCOL_DETAIL_CHECK(offs != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+  GCOL_DETAIL_TRY(string_view_offsets(a, begin, n, offs));
+  bytes = (char *)malloc(offs[n] > 0 ? (size_t)offs[n] : 1);
+  GCOL_DETAIL_CHECK(bytes != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t const length = offs[i + 1] - offs[i];
+    if (length == 0) continue;
+    const uint8_t *view = (const uint8_t *)a->buffers[1] + 16 * (begin + i);
+    const char *src = length <= GCOL_DETAIL_ARROW_VIEW_INLINE
+                          ? (const char *)view + 4
+                          : (const char *)a->buffers[2 + gcol_detail_arrow_view_i32(view + 8)] +
+                                gcol_detail_arrow_view_i32(view + 12);
+    memcpy(bytes + offs[i], src, (size_t)length);
+  }
+  if (gcol_offsets_type_for_threshold(offs[n], gcol_large_offsets_threshold()) == GCOL_INT32) {
+    narrow = (int32_t *)malloc((size_t)(n + 1) * sizeof *narrow);
+    GCOL_DETAIL_CHECK(narrow != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+    for (int64_t i = 0; i <= n; ++i) narrow[i] = (int32_t)offs[i];
+    GCOL_DETAIL_TRY(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n + 1, narrow,
+                                                 NULL, stream, mr, offsets));
+  } else {
+    GCOL_DETAIL_TRY(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n + 1, offs,
+                                                 NULL, stream, mr, offsets));
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create_copy(bytes, (size_t)offs[n], stream, mr, chars));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream)); /* before the frees */
+done:
+  free(narrow);
+  free(bytes);
+  free(offs);
+  return status;
+}
+
 static gcol_status host_import(const struct ArrowArray *a, const gcol_detail_arrow_type *t,
                                int64_t begin, int64_t n, gcol_stream stream, gcol_mr *mr,
                                gcol_column **out);
@@ -445,6 +517,7 @@ static gcol_status assemble(const gcol_detail_arrow_type *t, int64_t n, gcol_buf
                             gcol_column **out) {
   switch (t->layout) {
     case GCOL_DETAIL_ARROW_STRING:
+    case GCOL_DETAIL_ARROW_STRING_VIEW:
       return gcol_column_make_strings(n, children[0], data, mask, nulls, out);
     case GCOL_DETAIL_ARROW_LIST:
       return gcol_column_make_list(n, children[0], children[1], mask, nulls, out);
@@ -503,6 +576,9 @@ static gcol_status host_import(const struct ArrowArray *a, const gcol_detail_arr
                           (long long)c->length);
         GCOL_DETAIL_TRY(host_import(c, &t->children[0], c->offset + first, last - first, stream, mr, &kids[1]));
       }
+      break;
+    case GCOL_DETAIL_ARROW_STRING_VIEW:
+      GCOL_DETAIL_TRY(import_string_views(a, begin, n, stream, mr, &kids[0], &data));
       break;
     case GCOL_DETAIL_ARROW_STRUCT:
       GCOL_DETAIL_TRY(import_children(a, t, begin, n, stream, mr, kids));

@@ -307,6 +307,7 @@ static const format_entry plain_formats[] = {
     {"tDn", GCOL_DURATION_NANOSECONDS, GCOL_DETAIL_ARROW_FIXED, 8},
     {"u", GCOL_STRING, GCOL_DETAIL_ARROW_STRING, 4},
     {"U", GCOL_STRING, GCOL_DETAIL_ARROW_STRING, 8},
+    {"vu", GCOL_STRING, GCOL_DETAIL_ARROW_STRING_VIEW, 16}, /* converted to STRING */
     {"+l", GCOL_LIST, GCOL_DETAIL_ARROW_LIST, 4},
     {"+L", GCOL_LIST, GCOL_DETAIL_ARROW_LIST, 8},
     {"+s", GCOL_STRUCT, GCOL_DETAIL_ARROW_STRUCT, 0},
@@ -314,7 +315,7 @@ static const format_entry plain_formats[] = {
 
 /* Valid Arrow formats that gcol does not take (UNSUPPORTED rather than malformed). */
 static bool is_known_unsupported(const char *f) {
-  static const char *const exact[] = {"e", "z", "Z", "vz", "vu", "+vl", "+vL", "+m", "+r",
+  static const char *const exact[] = {"e", "z", "Z", "vz", "+vl", "+vL", "+m", "+r",
                                       "tts", "ttm", "ttu", "ttn", "tiM", "tiD", "tin"};
   static const char *const prefix[] = {"w:", "+w:", "+ud:", "+us:"};
   for (size_t i = 0; i < sizeof exact / sizeof exact[0]; ++i) {
@@ -516,6 +517,7 @@ static int64_t expected_buffers(gcol_detail_arrow_layout layout) {
     case GCOL_DETAIL_ARROW_NULL: return 0;
     case GCOL_DETAIL_ARROW_STRUCT: return 1;
     case GCOL_DETAIL_ARROW_STRING: return 3;
+    case GCOL_DETAIL_ARROW_STRING_VIEW: return 3; /* at least: data buffers between */
     default: return 2;
   }
 }
@@ -538,9 +540,13 @@ static gcol_status check_node(check_ctx *ctx, const struct ArrowArray *a,
   GCOL_DETAIL_REQUIRE(a->null_count >= -1 && a->null_count <= a->length,
                       GCOL_ERROR_INVALID_ARGUMENT, "%s: null count %lld outside [-1, %lld]",
                       ctx->path, (long long)a->null_count, (long long)a->length);
-  GCOL_DETAIL_REQUIRE(a->n_buffers == nb || (t->layout == GCOL_DETAIL_ARROW_NULL && a->n_buffers == 1),
-                      GCOL_ERROR_INVALID_ARGUMENT, "%s: %lld buffers, type %s needs %lld", ctx->path,
-                      (long long)a->n_buffers, gcol_type_name(t->type.id), (long long)nb);
+  /* a string view array has its data buffers, then their sizes: 3 buffers or more */
+  bool const views = t->layout == GCOL_DETAIL_ARROW_STRING_VIEW;
+  GCOL_DETAIL_REQUIRE(a->n_buffers == nb || (views && a->n_buffers > nb && a->n_buffers <= INT32_MAX) ||
+                          (t->layout == GCOL_DETAIL_ARROW_NULL && a->n_buffers == 1),
+                      GCOL_ERROR_INVALID_ARGUMENT, "%s: %lld buffers, type %s needs %s%lld", ctx->path,
+                      (long long)a->n_buffers, gcol_type_name(t->type.id), views ? "at least " : "",
+                      (long long)nb);
   GCOL_DETAIL_REQUIRE(a->n_buffers == 0 || a->buffers != NULL, GCOL_ERROR_INVALID_ARGUMENT,
                       "%s.buffers is NULL", ctx->path);
   GCOL_DETAIL_REQUIRE(a->n_children == (t->layout == GCOL_DETAIL_ARROW_DICTIONARY ? 0 : t->num_children),
@@ -561,7 +567,13 @@ static gcol_status check_node(check_ctx *ctx, const struct ArrowArray *a,
   GCOL_DETAIL_REQUIRE(a->length == 0 || a->buffers[1] != NULL, GCOL_ERROR_INVALID_ARGUMENT,
                       "%s.buffers[1] is NULL for %lld rows", ctx->path, (long long)a->length);
   int64_t const align = t->layout == GCOL_DETAIL_ARROW_BOOL ? 1 : t->width > 8 ? 8 : t->width;
-  return check_alignment(ctx, a->buffers[1], align, 1);
+  GCOL_DETAIL_TRY_RETURN(check_alignment(ctx, a->buffers[1], align, 1));
+  if (views && a->n_buffers > 3) { /* the data buffers' sizes: read by the host import */
+    GCOL_DETAIL_REQUIRE(a->buffers[a->n_buffers - 1] != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                        "%s: the sizes of %lld data buffers are NULL", ctx->path,
+                        (long long)(a->n_buffers - 3));
+  }
+  return GCOL_OK;
 }
 
 static gcol_status check_array(check_ctx *ctx, const struct ArrowArray *a,

@@ -24,7 +24,8 @@
  * DURATION_{SECONDS..NANOSECONDS} <-> `tD{s,m,u,n}` (DURATION_DAYS has no Arrow type),
  * DECIMAL32/64/128 <-> `d:P,S,32`, `d:P,S,64`, `d:P,S` (Arrow's scale is gcol's negated;
  * the precision is kept in ::gcol_arrow_field), STRING <-> utf8 `u` (INT32 offsets) and
- * large_utf8 `U` (INT64 offsets), LIST <-> `+l` / `+L`, STRUCT <-> `+s`, DICTIONARY32 <->
+ * large_utf8 `U` (INT64 offsets) (utf8_view `vu` imports as STRING too: a copy), LIST <->
+ * `+l` / `+L`, STRUCT <-> `+s`, DICTIONARY32 <->
  * a dictionary-encoded array with int32 indices (imports take indices of any integer type and
  * convert them to INT32: a copy of the indices), EMPTY <-> null `n`. Anything else is
  * ::GCOL_ERROR_UNSUPPORTED on import.

@@ -1,6 +1,9 @@
 /* The conversions interop cannot avoid: gcol's BOOL8 bytes to Arrow's bit-packed booleans and
- * back, and the gather of a strided DLPack tensor into a contiguous column. */
+ * back, Arrow's utf8 views to a STRING column, and the gather of a strided DLPack tensor into
+ * a contiguous column. */
 #include "common.cuh"
+#include "detail/gather.h"
+#include "detail/scan.h"
 #include "gcol/bitmask.h"
 #include "internal/interop.h"
 
@@ -47,6 +50,100 @@ extern "C" gcol_status gcol_detail_interop_unpack_bools(const uint8_t *bits, int
                         0, (cudaStream_t)stream>>>(bits, bit_offset, n, bytes);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
 done:
+  return status;
+}
+
+/* ---- utf8 views to STRING: lengths, their exclusive sum, then the bytes ---- */
+
+/* sizes[i] = row i's length (0 for a null row); *bad = 1 for a malformed view of a valid row. */
+static __global__ void view_sizes_kernel(const uint8_t *views, const uint32_t *mask,
+                                         int64_t mask_offset, int64_t n, int32_t num_buffers,
+                                         int64_t *sizes, unsigned int *bad) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int32_t length = 0, buffer = 0, offset = 0;
+    bool const valid = gcol_bit_is_set_or_null_mask(mask, mask_offset + i);
+    if (valid && !gcol_detail_arrow_view_decode(views + 16 * i, num_buffers, &length, &buffer,
+                                                &offset)) {
+      *bad = 1u;
+      length = 0;
+    }
+    sizes[i] = valid ? length : 0;
+  }
+}
+
+/* Row i's bytes to chars[offsets[i], offsets[i + 1]), a thread per row. */
+static __global__ void view_copy_kernel(const uint8_t *views, const char *const *buffers,
+                                        int32_t num_buffers, const int64_t *offsets, int64_t n,
+                                        char *chars) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t const length = offsets[i + 1] - offsets[i];
+    if (length == 0) continue;
+    int32_t len = 0, buffer = 0, offset = 0;
+    gcol_detail_arrow_view_decode(views + 16 * i, num_buffers, &len, &buffer, &offset);
+    const char *src = length <= GCOL_DETAIL_ARROW_VIEW_INLINE ? (const char *)views + 16 * i + 4
+                                                              : buffers[buffer] + offset;
+    for (int64_t k = 0; k < length; ++k) chars[offsets[i] + k] = src[k];
+  }
+}
+
+extern "C" gcol_status gcol_detail_interop_string_views(const uint8_t *views, const uint32_t *mask,
+                                                        int64_t mask_offset, int64_t n,
+                                                        const char *const *buffers,
+                                                        int32_t num_buffers, gcol_stream stream,
+                                                        gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  gcol_buffer *work = NULL, *pointers = NULL, *chars = NULL;
+  gcol_column *offsets = NULL;
+  struct {
+    int64_t total;
+    unsigned int bad;
+  } host = {0, 0u};
+  *out = NULL;
+  /* sizes then offsets (n + 1 int64), and the flag of a malformed view after them */
+  size_t const flag_at = (size_t)(n + 1) * sizeof(int64_t);
+  int64_t *sizes = NULL;
+  unsigned int *bad = NULL;
+  GCOL_DETAIL_TRY(gcol_buffer_create(flag_at + sizeof(unsigned int), stream, NULL, &work));
+  sizes = (int64_t *)work->data;
+  bad = (unsigned int *)((char *)work->data + flag_at);
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sizes + n, 0, sizeof(int64_t) + sizeof(unsigned int), s));
+  if (n > 0) {
+    view_sizes_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
+                        0, s>>>(views, mask, mask_offset, n, num_buffers, sizes, bad);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, n + 1, stream));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host.total, sizes + n, sizeof host.total,
+                                       cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host.bad, bad, sizeof host.bad, cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  GCOL_DETAIL_CHECK(host.bad == 0u, GCOL_ERROR_INVALID_ARGUMENT,
+                    "a utf8 view of a valid row has a negative length or offset, or a data "
+                    "buffer outside the array's %d", (int)num_buffers);
+  GCOL_DETAIL_TRY(gcol_detail_offsets_column(
+      sizes, n + 1, gcol_offsets_type_for_threshold(host.total, gcol_large_offsets_threshold()),
+      stream, mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)host.total, stream, mr, &chars));
+  if (host.total > 0) {
+    GCOL_DETAIL_TRY(gcol_buffer_create_copy(buffers, (size_t)(num_buffers > 0 ? num_buffers : 1) *
+                                                         sizeof *buffers,
+                                            stream, NULL, &pointers));
+    view_copy_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
+                       0, s>>>(views, (const char *const *)pointers->data, num_buffers, sizes, n,
+                               (char *)chars->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  GCOL_DETAIL_TRY(gcol_column_make_strings(n, offsets, chars, NULL, 0, out));
+  offsets = NULL;
+  chars = NULL;
+  /* the copies from host memory into `pointers` and the kernels read `work`: done before the
+   * frees below return them (stream-ordered) */
+done:
+  gcol_column_free(offsets);
+  gcol_buffer_free(chars);
+  gcol_buffer_free(pointers);
+  gcol_buffer_free(work);
   return status;
 }
 

@@ -54,8 +54,34 @@ typedef enum gcol_detail_arrow_layout {
   GCOL_DETAIL_ARROW_STRING,   /* validity, offsets, chars */
   GCOL_DETAIL_ARROW_LIST,     /* validity, offsets; one child */
   GCOL_DETAIL_ARROW_STRUCT,   /* validity; a child per field */
-  GCOL_DETAIL_ARROW_DICTIONARY /* validity, int32 indices; the dictionary */
+  GCOL_DETAIL_ARROW_DICTIONARY, /* validity, int32 indices; the dictionary */
+  GCOL_DETAIL_ARROW_STRING_VIEW /* validity, 16-byte views, data buffers..., their sizes */
 } gcol_detail_arrow_layout;
+
+/* Arrow's utf8_view (`vu`): one 16-byte view per row, a little-endian int32 length first; up
+ * to 12 bytes follow inline, a longer string keeps a 4-byte prefix, then the int32 index of
+ * its data buffer and the int32 offset in it. Imports convert views to STRING (a copy). */
+#define GCOL_DETAIL_ARROW_VIEW_INLINE 12
+
+GCOL_HD_INLINE int32_t gcol_detail_arrow_view_i32(const uint8_t *p) {
+  return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                   (uint32_t)p[3] << 24);
+}
+
+/* A view's length and, when not inline, its data buffer and offset; false when malformed
+ * (a negative length or offset, a buffer outside [0, buffers)). */
+GCOL_HD_INLINE bool gcol_detail_arrow_view_decode(const uint8_t *view, int32_t buffers,
+                                                  int32_t *length, int32_t *buffer,
+                                                  int32_t *offset) {
+  *length = gcol_detail_arrow_view_i32(view);
+  *buffer = -1;
+  *offset = 0;
+  if (*length < 0) return false;
+  if (*length <= GCOL_DETAIL_ARROW_VIEW_INLINE) return true;
+  *buffer = gcol_detail_arrow_view_i32(view + 8);
+  *offset = gcol_detail_arrow_view_i32(view + 12);
+  return *buffer >= 0 && *buffer < buffers && *offset >= 0;
+}
 
 /* An Arrow type as gcol reads it; children: list values, struct fields, dictionary values. */
 typedef struct gcol_detail_arrow_type {
@@ -141,6 +167,15 @@ gcol_status gcol_detail_interop_pack_bools(const uint8_t *bytes, int64_t n, uint
 /* bytes[i] = bit (bit_offset + i) of bits, for i < n (bits read bytewise: any alignment). */
 gcol_status gcol_detail_interop_unpack_bools(const uint8_t *bits, int64_t bit_offset, int64_t n,
                                              uint8_t *bytes, gcol_stream stream);
+
+/* A STRING column (no mask) from n utf8 views of the device (views[0] is the first row's),
+ * whose longer strings live in the `buffers` device data buffers (a host array). Malformed
+ * views of valid rows (mask bit mask_offset + i; NULL mask: all valid) give
+ * GCOL_ERROR_INVALID_ARGUMENT; null rows become empty. Synchronizes once (the total). */
+gcol_status gcol_detail_interop_string_views(const uint8_t *views, const uint32_t *mask,
+                                             int64_t mask_offset, int64_t n,
+                                             const char *const *buffers, int32_t num_buffers,
+                                             gcol_stream stream, gcol_mr *mr, gcol_column **out);
 
 /* dst[i] = src[i * stride] for i < n, elements of `width` bytes (1, 2, 4, 8). */
 gcol_status gcol_detail_interop_strided_copy(const void *src, int64_t stride, int64_t n,

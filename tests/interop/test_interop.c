@@ -348,6 +348,114 @@ static void test_dictionary_index_types(void **state) {
   assert_int_equal(releases, 2);
 }
 
+/* One utf8 view: inline up to 12 bytes, else (prefix, data buffer, offset). */
+static void put_view(uint8_t *view, const char *text, int32_t buffer, int32_t offset) {
+  int32_t const length = (int32_t)strlen(text);
+  memset(view, 0, 16);
+  memcpy(view, &length, 4);
+  if (length <= 12) {
+    memcpy(view + 4, text, (size_t)length);
+  } else {
+    memcpy(view + 4, text, 4);
+    memcpy(view + 8, &buffer, 4);
+    memcpy(view + 12, &offset, 4);
+  }
+}
+
+/* Arrow utf8_view (`vu`, what polars hands over) imports as STRING through both imports: inline
+ * and out-of-line strings in two data buffers, an empty string, a null row, a slice; a view
+ * naming a data buffer the array lacks, or (host) bytes past its buffer, is refused. */
+static void test_string_view_import(void **state) {
+  (void)state;
+  static const char *const rows[7] = {"skipped", "short", "exactly12byt",
+                                      "this one is longer than twelve", NULL, "",
+                                      "another long string in buffer one"};
+  char data0[64] = "xyzthis one is longer than twelve";
+  char data1[64] = "another long string in buffer one";
+  int64_t const sizes[2] = {(int64_t)strlen(data0), (int64_t)strlen(data1)};
+  uint8_t views[7 * 16];
+  for (int i = 0; i < 7; ++i) {
+    put_view(views + 16 * i, rows[i] != NULL ? rows[i] : "", i == 6 ? 1 : 0, i == 6 ? 0 : 3);
+  }
+  uint32_t const valid = 0x7Fu & ~(1u << 4);
+  /* the expected column: rows 1..6 */
+  char expect_chars[128];
+  int64_t expect_offsets[7] = {0};
+  uint8_t expect_valid[6];
+  for (int i = 0; i < 6; ++i) {
+    const char *r = rows[i + 1] != NULL ? rows[i + 1] : "";
+    memcpy(expect_chars + expect_offsets[i], r, strlen(r));
+    expect_offsets[i + 1] = expect_offsets[i] + (int64_t)strlen(r);
+    expect_valid[i] = rows[i + 1] != NULL;
+  }
+  gcol_column *expect = NULL;
+  GCOL_TEST_OK(gcol_column_create_strings_from_host_offsets(6, expect_chars, expect_offsets,
+                                                           expect_valid, NULL, NULL, &expect));
+  for (int bad = 0; bad < 3; ++bad) {
+    for (int device = 0; device < 2; ++device) {
+      uint8_t v[7 * 16];
+      memcpy(v, views, sizeof v);
+      if (bad == 1) put_view(v + 16 * 3, rows[3], 7, 3);         /* no data buffer 7 */
+      if (bad == 2) put_view(v + 16 * 3, rows[3], 0, 9);         /* past data buffer 0 */
+      if (bad == 2 && device) continue; /* the device import trusts the offsets (documented) */
+      void *dv = NULL, *dm = NULL, *d0 = NULL, *d1 = NULL, *ds = NULL;
+      const void *b[5] = {&valid, v, data0, data1, sizes};
+      if (device) {
+        assert_int_equal(cudaMalloc(&dv, sizeof v), cudaSuccess);
+        assert_int_equal(cudaMalloc(&dm, 64), cudaSuccess);
+        assert_int_equal(cudaMalloc(&d0, 64), cudaSuccess);
+        assert_int_equal(cudaMalloc(&d1, 64), cudaSuccess);
+        assert_int_equal(cudaMalloc(&ds, 64), cudaSuccess);
+        assert_int_equal(cudaMemcpy(dv, v, sizeof v, cudaMemcpyHostToDevice), cudaSuccess);
+        assert_int_equal(cudaMemcpy(dm, &valid, 4, cudaMemcpyHostToDevice), cudaSuccess);
+        assert_int_equal(cudaMemcpy(d0, data0, 64, cudaMemcpyHostToDevice), cudaSuccess);
+        assert_int_equal(cudaMemcpy(d1, data1, 64, cudaMemcpyHostToDevice), cudaSuccess);
+        assert_int_equal(cudaMemcpy(ds, sizes, 16, cudaMemcpyHostToDevice), cudaSuccess);
+        b[0] = dm, b[1] = dv, b[2] = d0, b[3] = d1, b[4] = ds;
+      }
+      struct ArrowArray *an = fake_array(6, 1, 1, 3, b[0], b[1], b[2], 0);
+      an->n_buffers = 5; /* fake_array keeps three: give it the five of a view array */
+      const void **five = (const void **)malloc(5 * sizeof *five);
+      assert_non_null(five);
+      for (int k = 0; k < 5; ++k) five[k] = b[k];
+      free((void *)an->buffers);
+      an->buffers = five;
+      int releases = 0;
+      struct ArrowSchema s;
+      struct ArrowArray a;
+      fake_schema_top(fake_schema("vu", NULL, 0), &releases, &s);
+      fake_array_top(an, &releases, &a);
+      gcol_status st;
+      gcol_column *owned = NULL;
+      gcol_imported *imp = NULL;
+      if (device) {
+        struct ArrowDeviceArray da;
+        memset(&da, 0, sizeof da);
+        da.array = a;
+        da.device_type = ARROW_DEVICE_CUDA;
+        st = gcol_arrow_device_import_column(&s, &da, NULL, NULL, &imp);
+      } else {
+        st = gcol_arrow_import_column(&s, &a, NULL, NULL, &owned, NULL);
+      }
+      if (bad) {
+        assert_int_equal(st, GCOL_ERROR_INVALID_ARGUMENT);
+        assert_null(imp);
+        assert_null(owned);
+      } else {
+        GCOL_TEST_OK(st);
+        gcol_column_view const got = device ? gcol_imported_column(imp) : gcol_column_get_view(owned);
+        assert_int_equal(got.type.id, GCOL_STRING);
+        gcol_test_assert_columns_equal(got, gcol_column_get_view(expect));
+      }
+      gcol_imported_free(imp);
+      gcol_column_free(owned);
+      assert_int_equal(releases, 2);
+      cudaFree(dv), cudaFree(dm), cudaFree(d0), cudaFree(d1), cudaFree(ds);
+    }
+  }
+  gcol_column_free(expect);
+}
+
 static void test_table_round_trips_and_pinned_host_memory(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(1304);
@@ -623,6 +731,7 @@ int main(void) {
       GCOL_TEST_GPU(test_nested_round_trips),
       GCOL_TEST_GPU(test_dictionary_round_trip),
       GCOL_TEST_GPU(test_dictionary_index_types),
+      GCOL_TEST_GPU(test_string_view_import),
       GCOL_TEST_GPU(test_table_round_trips_and_pinned_host_memory),
       GCOL_TEST_GPU(test_hand_made_host_arrays),
       GCOL_TEST_GPU(test_streams_in_chunks),

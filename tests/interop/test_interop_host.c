@@ -392,6 +392,7 @@ static struct ArrowSchema *s_decimal256(void) { return fake_schema("d:40,2,256",
 static struct ArrowSchema *s_bad_ts(void) { return fake_schema("tsx:", NULL, 0); }
 static struct ArrowSchema *s_half(void) { return fake_schema("e", NULL, 0); }
 static struct ArrowSchema *s_string_view(void) { return fake_schema("vu", NULL, 0); }
+static struct ArrowSchema *s_binary_view(void) { return fake_schema("vz", NULL, 0); }
 static struct ArrowSchema *s_map(void) { return fake_schema("+m", NULL, 1, fake_schema("+s", NULL, 0)); }
 static struct ArrowSchema *s_int_child(void) { return fake_schema("i", NULL, 1, s_int32()); }
 static struct ArrowSchema *s_list_no_child(void) { return fake_schema("+l", NULL, 0); }
@@ -501,7 +502,8 @@ static const bad_case bad_cases[] = {
     {"timestamp unit x", GCOL_ERROR_INVALID_ARGUMENT, false, ARROW_DEVICE_CUDA_HOST, s_bad_ts, a_int32},
     {"decimal256", GCOL_ERROR_UNSUPPORTED, false, ARROW_DEVICE_CUDA_HOST, s_decimal256, a_int32},
     {"half float", GCOL_ERROR_UNSUPPORTED, false, ARROW_DEVICE_CUDA_HOST, s_half, a_int32},
-    {"string view", GCOL_ERROR_UNSUPPORTED, false, ARROW_DEVICE_CUDA_HOST, s_string_view, a_int32},
+    {"string view with two buffers", GCOL_ERROR_INVALID_ARGUMENT, false, ARROW_DEVICE_CUDA_HOST, s_string_view, a_int32},
+    {"binary view", GCOL_ERROR_UNSUPPORTED, false, ARROW_DEVICE_CUDA_HOST, s_binary_view, a_int32},
     {"map", GCOL_ERROR_UNSUPPORTED, false, ARROW_DEVICE_CUDA_HOST, s_map, a_int32},
     {"int32 with a child", GCOL_ERROR_INVALID_ARGUMENT, false, ARROW_DEVICE_CUDA_HOST, s_int_child, a_int32},
     {"list without its child", GCOL_ERROR_INVALID_ARGUMENT, false, ARROW_DEVICE_CUDA_HOST, s_list_no_child, a_int32},

@@ -163,6 +163,19 @@ def run_arrow_tests(tap):
                 assert got.type == d.type, f"type {got.type} != {d.type}"
                 assert got.equals(want), f"values differ:\n{got}\n!=\n{want}"
         tap.run(f"pyarrow dictionary<{t}> indices import as int32", index_case)
+    # utf8_view (polars' strings): imported as gcol STRING, exported back as utf8; inline
+    # (<= 12 bytes) and out-of-line strings, nulls, a slice.
+    if hasattr(pa, "string_view"):
+        texts = [None if i % 9 == 4 else ("é" * (i % 3) + f"row {i}" + " and more text" * (i % 2))
+                 for i in range(50)]
+        def view_case():
+            a = pa.array(texts, type=pa.string_view())
+            want = pa.array(texts, type=pa.string())
+            for part, w in ((a, want), (a.slice(5, 40), want.slice(5, 40))):
+                got = through_gcol(part)
+                assert got.type == pa.string(), f"type {got.type}"
+                assert got.equals(w), f"values differ:\n{got}\n!=\n{w}"
+        tap.run("pyarrow string_view imports as gcol STRING", view_case)
     # pyarrow's own consumer of gcol's device arrays, where pyarrow was built with CUDA.
     def device_consumer():
         arr = pa.array(list(range(100)), type=pa.int64())
