@@ -88,7 +88,71 @@ typedef struct gcol_detail_regex_prog {
    * such byte (gcol_detail_regex_first_bytes). */
   int32_t has_first;
   uint32_t first[4];
+  /* DFA (regex_dfa.c), where the program has one: dfa_stride columns per state (the byte
+   * classes, then the end of the text), 0 for none; dfa[0] searches (unanchored), dfa[1]
+   * matches at 0 (anchored), each dfa_states[k] x dfa_stride entries; dfa_classes[b] is byte
+   * b's column. They live in the program's block after the ranges. */
+  int32_t dfa_stride;
+  int32_t dfa_states[2];
+  uint32_t dfa_flags; /* GCOL_DETAIL_RX_DFA_LAST_NL */
+  const uint8_t *dfa_classes;
+  const uint16_t *dfa[2];
 } gcol_detail_regex_prog;
+
+/* ---- the DFA: a program's existence of a match, one table lookup per byte ---- */
+
+/* Its first states, the same in every table: sinks (each column back to itself). */
+#define GCOL_DETAIL_RX_DFA_ACCEPT 0  /* a match ends here: there is one */
+#define GCOL_DETAIL_RX_DFA_DEAD 1    /* no match can follow */
+#define GCOL_DETAIL_RX_DFA_UNKNOWN 2 /* a byte >= 0x80: the DFA cannot tell (the VM decides) */
+#define GCOL_DETAIL_RX_DFA_START 3
+/* A table entry uses 16 bits; a table stays under this many bytes (shared memory). */
+#define GCOL_DETAIL_REGEX_DFA_MAX_BYTES 16384
+/* dfa_flags: the program has a $ without MULTILINE, which also holds before a final \n, a
+ * context the DFA does not track: a row ending in \n without a match found is the VM's. */
+#define GCOL_DETAIL_RX_DFA_LAST_NL 1u
+
+/*
+ * Whether s (n bytes) has a match of the DFA table (states x stride, columns by classes):
+ * 1 yes, 0 no, -1 unknown (the VM must decide). One lookup per byte; it stops at the first
+ * sink, so a search stops at the first byte a match ends on.
+ */
+GCOL_HD_INLINE int gcol_detail_regex_dfa_run(const uint16_t *table, const uint8_t *classes,
+                                             int32_t stride, uint32_t flags, const char *s,
+                                             int64_t n) {
+  uint32_t st = GCOL_DETAIL_RX_DFA_START;
+  for (int64_t p = 0; p < n && st >= GCOL_DETAIL_RX_DFA_START; ++p) {
+    st = table[st * (uint32_t)stride + classes[(unsigned char)s[p]]];
+  }
+  if (st >= GCOL_DETAIL_RX_DFA_START) st = table[st * (uint32_t)stride + (uint32_t)stride - 1];
+  if (st == GCOL_DETAIL_RX_DFA_ACCEPT) return 1;
+  if (st == GCOL_DETAIL_RX_DFA_UNKNOWN) return -1;
+  if ((flags & GCOL_DETAIL_RX_DFA_LAST_NL) != 0 && n > 0 && s[n - 1] == '\n') return -1;
+  return 0;
+}
+
+/* gcol_detail_regex_dfa_run with prog's table for a search (anchored false) or a match at
+ * 0; -1 where prog has no DFA. */
+GCOL_HD_INLINE int gcol_detail_regex_dfa_decide(const gcol_detail_regex_prog *prog, bool anchored,
+                                                const char *s, int64_t n) {
+  if (prog->dfa_stride == 0) return -1;
+  return gcol_detail_regex_dfa_run(prog->dfa[anchored ? 1 : 0], prog->dfa_classes, prog->dfa_stride,
+                                   prog->dfa_flags, s, n);
+}
+
+/* Points prog's arrays (insts, ranges, DFA) into `to`, a copy of the block `from` they
+ * point into now. */
+GCOL_HD_INLINE void gcol_detail_regex_prog_rebase(gcol_detail_regex_prog *prog, const void *from,
+                                                  const void *to) {
+  const char *const f = (const char *)from;
+  const char *const t = (const char *)to;
+  prog->insts = (const gcol_detail_regex_inst *)(t + ((const char *)prog->insts - f));
+  prog->ranges = (const uint32_t *)(t + ((const char *)prog->ranges - f));
+  if (prog->dfa_stride == 0) return;
+  prog->dfa_classes = (const uint8_t *)(t + ((const char *)prog->dfa_classes - f));
+  for (int k = 0; k < 2; ++k)
+    prog->dfa[k] = (const uint16_t *)(t + ((const char *)prog->dfa[k] - f));
+}
 
 /* Sets prog's prefilter (has_first, first) from the closure of instruction 0: the first
  * bytes of every character that can begin a match; none where a match can be empty or can
@@ -279,10 +343,10 @@ GCOL_HD_INLINE void gcol_detail_regex_add(gcol_detail_regex_vm *vm, int l, int32
  * caps[2g], caps[2g + 1] are group g's byte span, -1 when it did not take part.
  * scratch: gcol_detail_regex_scratch_ints(prog, nslots) words.
  */
-GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, const char *s,
-                                           int64_t n, int64_t start, bool anchored,
-                                           int64_t not_empty_at, int32_t nslots, int32_t *scratch,
-                                           int32_t *caps) {
+GCOL_HD_INLINE bool gcol_detail_regex_exec_vm(const gcol_detail_regex_prog *prog, const char *s,
+                                              int64_t n, int64_t start, bool anchored,
+                                              int64_t not_empty_at, int32_t nslots,
+                                              int32_t *scratch, int32_t *caps) {
   int32_t const m = prog->num_insts;
   gcol_detail_regex_vm vm;
   vm.prog = prog;
@@ -344,6 +408,22 @@ GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, c
   return matched;
 }
 
+/* gcol_detail_regex_exec_vm, after the DFA where the program has one and the search begins at
+ * 0: a row without a match never runs the VM, and one with a match runs it only for what
+ * the DFA cannot say (the match's bounds and captures, nslots > 0; or not_empty_at). */
+GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, const char *s,
+                                           int64_t n, int64_t start, bool anchored,
+                                           int64_t not_empty_at, int32_t nslots, int32_t *scratch,
+                                           int32_t *caps) {
+  if (start == 0) {
+    int const d = gcol_detail_regex_dfa_decide(prog, anchored, s, n);
+    if (d == 0) return false;
+    if (d == 1 && nslots == 0 && not_empty_at < 0) return true;
+  }
+  return gcol_detail_regex_exec_vm(prog, s, n, start, anchored, not_empty_at, nslots, scratch,
+                                   caps);
+}
+
 /* ---- iteration over the matches of a row, as Python's re.finditer ---- */
 
 /* Finds the match after one ending at *pos (the first: *pos = 0, *last_empty = false);
@@ -394,6 +474,11 @@ typedef struct gcol_detail_regex_host {
  * out of memory. On failure *out is left empty (block NULL). */
 gcol_status gcol_detail_regex_compile(const char *pattern, int64_t size, uint32_t flags,
                                       gcol_detail_regex_host *out);
+
+/* Gives h's program its DFAs where they are exact and fit (regex_dfa.c): the block grows to
+ * hold them. Leaves the program without one (the VM alone) for \b and \B, a table past
+ * GCOL_DETAIL_REGEX_DFA_MAX_BYTES, or no host memory: never an error. */
+void gcol_detail_regex_dfa_build(gcol_detail_regex_host *h);
 
 /* Frees what gcol_detail_regex_compile allocated (safe on an empty one). */
 void gcol_detail_regex_host_free(gcol_detail_regex_host *h);
