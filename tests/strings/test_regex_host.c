@@ -685,6 +685,14 @@ static bool dfa_check(const fuzz_pattern *fp, uint32_t flags, const gcol_detail_
                       bt_ctx *c, const char *s, int64_t n, bool anchored) {
   int32_t caps[2 * 20];
   int const d = gcol_detail_regex_dfa_decide(prog, anchored, s, n);
+  for (int off = 1; off < 4; ++off) { /* the same from every alignment (a word at a time) */
+    uint32_t words[24];
+    char *const at = (char *)words + off;
+    memcpy(at, s, (size_t)n);
+    if (gcol_detail_regex_dfa_decide(prog, anchored, at, n) != d) {
+      fail_msg("dfa /%s/ flags %u: another answer at alignment %d", fp->text, flags, off);
+    }
+  }
   if (d < 0) return false;
   bool const want = bt_search(c, 0, anchored, -1, caps);
   if ((d == 1) != want) {
