@@ -88,7 +88,7 @@ static __global__ void gcol_detail_regex_smem_kernel(gcol_strings_view s,
     if (gcol_strings_view_is_valid(s, i)) {
       gcol_string_ref const r = gcol_strings_view_get(s, i);
       int const d = gcol_detail_regex_dfa_run(table, classes, prog.dfa_stride, prog.dfa_flags,
-                                              r.data, r.size);
+                                              r.data, r.size, GCOL_DETAIL_RX_DFA_START);
       if (mode == GCOL_DETAIL_REGEX_COUNT) {
         result = d == 0 ? 0 : gcol_detail_regex_count(&prog, r.data, r.size, mine);
       } else {

@@ -11,7 +11,10 @@
  * context: at the beginning of the text, and (MULTILINE ^ only) after a \n. The closure is
  * taken when the next byte is known, so that $ (MULTILINE: before a \n or at the end) and \Z
  * (at the end) are decided from it; the last column of a table is the end of the text. A
- * search adds instruction 0 to every closure (a match may begin anywhere). A closure that
+ * search adds instruction 0 to every closure (a match may begin anywhere); its table also
+ * has the states a search from a later byte begins at (GCOL_DETAIL_RX_DFA_MID, _MID_NL:
+ * nothing reached, not at the beginning), which find, after a row's last match, that no
+ * other follows without the VM. A closure that
  * reaches MATCH goes to ACCEPT. Without MULTILINE, $ also holds before a final \n, which
  * this does not see: it takes $ as false there, which can only lose matches, so a row
  * ending in \n that found none is left to the VM (GCOL_DETAIL_RX_DFA_LAST_NL).
@@ -231,6 +234,10 @@ static bool dfa_table(dfa_builder *b, bool anchored) {
   if (dfa_state(b, &zero, anchored ? 1 : 0, CTX_AT0) != GCOL_DETAIL_RX_DFA_START) {
     return false;
   }
+  if (!anchored) { /* the starts of a search from a later byte: nothing reached yet */
+    if (dfa_state(b, &zero, 0, 0) != GCOL_DETAIL_RX_DFA_MID) return false;
+    if (b->track_nl && dfa_state(b, &zero, 0, CTX_NL) != GCOL_DETAIL_RX_DFA_MID_NL) return false;
+  }
   for (int32_t st = 0; st < b->num_states; ++st) { /* states are added as they are found */
     for (int32_t col = 0; col < b->stride; ++col) {
       int32_t const to = st < GCOL_DETAIL_RX_DFA_START ? st : dfa_step(b, st, col);
@@ -314,7 +321,8 @@ void gcol_detail_regex_dfa_build(gcol_detail_regex_host *h) {
   memcpy(first, b.table, (size_t)first_states * (size_t)b.stride * sizeof *first);
   if (!dfa_table(&b, true)) goto done;
   if (dfa_append(h, classes, first, first_states, b.table, b.num_states, b.stride)) {
-    prog->dfa_flags = eol_last ? GCOL_DETAIL_RX_DFA_LAST_NL : 0;
+    prog->dfa_flags =
+        (eol_last ? GCOL_DETAIL_RX_DFA_LAST_NL : 0) | (bol_nl ? GCOL_DETAIL_RX_DFA_TRACK_NL : 0);
   }
 done:
   free(first);

@@ -94,7 +94,7 @@ typedef struct gcol_detail_regex_prog {
    * b's column. They live in the program's block after the ranges. */
   int32_t dfa_stride;
   int32_t dfa_states[2];
-  uint32_t dfa_flags; /* GCOL_DETAIL_RX_DFA_LAST_NL */
+  uint32_t dfa_flags; /* GCOL_DETAIL_RX_DFA_LAST_NL, GCOL_DETAIL_RX_DFA_TRACK_NL */
   const uint8_t *dfa_classes;
   const uint16_t *dfa[2];
 } gcol_detail_regex_prog;
@@ -105,12 +105,19 @@ typedef struct gcol_detail_regex_prog {
 #define GCOL_DETAIL_RX_DFA_ACCEPT 0  /* a match ends here: there is one */
 #define GCOL_DETAIL_RX_DFA_DEAD 1    /* no match can follow */
 #define GCOL_DETAIL_RX_DFA_UNKNOWN 2 /* a byte >= 0x80: the DFA cannot tell (the VM decides) */
+/* Where a run begins: at byte 0; in a search from a later byte (the search table only),
+ * after a byte other than \n, or after a \n where a state tracks it. */
 #define GCOL_DETAIL_RX_DFA_START 3
+#define GCOL_DETAIL_RX_DFA_MID 4
+#define GCOL_DETAIL_RX_DFA_MID_NL 5
 /* A table entry uses 16 bits; a table stays under this many bytes (shared memory). */
 #define GCOL_DETAIL_REGEX_DFA_MAX_BYTES 16384
 /* dfa_flags: the program has a $ without MULTILINE, which also holds before a final \n, a
  * context the DFA does not track: a row ending in \n without a match found is the VM's. */
 #define GCOL_DETAIL_RX_DFA_LAST_NL 1u
+/* dfa_flags: a state knows whether the byte before it was \n (a MULTILINE ^): a search from a
+ * byte after a \n begins at GCOL_DETAIL_RX_DFA_MID_NL. */
+#define GCOL_DETAIL_RX_DFA_TRACK_NL 2u
 
 /* Four bytes at p (4-aligned), the first in the low byte. */
 GCOL_HD_INLINE uint32_t gcol_detail_regex_dfa_word(const unsigned char *p) {
@@ -122,18 +129,19 @@ GCOL_HD_INLINE uint32_t gcol_detail_regex_dfa_word(const unsigned char *p) {
 }
 
 /*
- * Whether s (n bytes) has a match of the DFA table (states x stride, columns by classes):
- * 1 yes, 0 no, -1 unknown (the VM must decide). One lookup per byte; it stops at the first
+ * Whether s (the n bytes to the end of the text) has a match of the DFA table (states x
+ * stride, columns by classes), the run beginning at state `first`: 1 yes, 0 no, -1 unknown
+ * (the VM must decide). One lookup per byte; it stops at the first
  * sink, so a search stops near the byte a match ends on. The bytes are read a 4-aligned
  * word at a time (a thread per row: a quarter of the loads); a sink goes back to itself, so
  * a word's four steps need one check.
  */
 GCOL_HD_INLINE int gcol_detail_regex_dfa_run(const uint16_t *table, const uint8_t *classes,
                                              int32_t stride, uint32_t flags, const char *s,
-                                             int64_t n) {
+                                             int64_t n, uint32_t first) {
   const unsigned char *const u = (const unsigned char *)s;
   uint32_t const w = (uint32_t)stride;
-  uint32_t st = GCOL_DETAIL_RX_DFA_START;
+  uint32_t st = first;
   int64_t p = 0;
   for (; p < n && ((uintptr_t)(u + p) & 3u) != 0 && st >= GCOL_DETAIL_RX_DFA_START; ++p) {
     st = table[st * w + classes[u[p]]];
@@ -153,13 +161,19 @@ GCOL_HD_INLINE int gcol_detail_regex_dfa_run(const uint16_t *table, const uint8_
   return 0;
 }
 
-/* gcol_detail_regex_dfa_run with prog's table for a search (anchored false) or a match at
- * 0; -1 where prog has no DFA. */
+/* gcol_detail_regex_dfa_run with prog's table for a search from byte start (anchored
+ * false) or a match at 0 (anchored, start 0) in s (n bytes); -1 where prog has no DFA or
+ * for a match elsewhere. */
 GCOL_HD_INLINE int gcol_detail_regex_dfa_decide(const gcol_detail_regex_prog *prog, bool anchored,
-                                                const char *s, int64_t n) {
-  if (prog->dfa_stride == 0) return -1;
+                                                const char *s, int64_t n, int64_t start) {
+  if (prog->dfa_stride == 0 || (anchored && start > 0)) return -1;
+  uint32_t first = GCOL_DETAIL_RX_DFA_START;
+  if (start > 0) {
+    bool const nl = (prog->dfa_flags & GCOL_DETAIL_RX_DFA_TRACK_NL) != 0 && s[start - 1] == '\n';
+    first = nl ? GCOL_DETAIL_RX_DFA_MID_NL : GCOL_DETAIL_RX_DFA_MID;
+  }
   return gcol_detail_regex_dfa_run(prog->dfa[anchored ? 1 : 0], prog->dfa_classes, prog->dfa_stride,
-                                   prog->dfa_flags, s, n);
+                                   prog->dfa_flags, s + start, n - start, first);
 }
 
 /* Points prog's arrays (insts, ranges, DFA) into `to`, a copy of the block `from` they
@@ -430,18 +444,17 @@ GCOL_HD_INLINE bool gcol_detail_regex_exec_vm(const gcol_detail_regex_prog *prog
   return matched;
 }
 
-/* gcol_detail_regex_exec_vm, after the DFA where the program has one and the search begins at
- * 0: a row without a match never runs the VM, and one with a match runs it only for what
- * the DFA cannot say (the match's bounds and captures, nslots > 0; or not_empty_at). */
+/* gcol_detail_regex_exec_vm, after the DFA where the program has one (a search, or a match
+ * at 0): a row without a match (or a rest of a row, after its last match) never runs the
+ * VM, and one with a match runs it only for what the DFA cannot say (the match's bounds and
+ * captures, nslots > 0; or not_empty_at). */
 GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, const char *s,
                                            int64_t n, int64_t start, bool anchored,
                                            int64_t not_empty_at, int32_t nslots, int32_t *scratch,
                                            int32_t *caps) {
-  if (start == 0) {
-    int const d = gcol_detail_regex_dfa_decide(prog, anchored, s, n);
-    if (d == 0) return false;
-    if (d == 1 && nslots == 0 && not_empty_at < 0) return true;
-  }
+  int const d = gcol_detail_regex_dfa_decide(prog, anchored, s, n, start);
+  if (d == 0) return false;
+  if (d == 1 && nslots == 0 && not_empty_at < 0) return true;
   return gcol_detail_regex_exec_vm(prog, s, n, start, anchored, not_empty_at, nslots, scratch,
                                    caps);
 }
