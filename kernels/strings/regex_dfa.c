@@ -19,6 +19,10 @@
  * this does not see: it takes $ as false there, which can only lose matches, so a row
  * ending in \n that found none is left to the VM (GCOL_DETAIL_RX_DFA_LAST_NL).
  *
+ * Where every match has one length (dfa_fixed_length), the first match to end is the
+ * leftmost, so the byte a run reads into ACCEPT also gives a search's span
+ * (gcol_detail_regex_dfa_end).
+ *
  * Columns: bytes are decided by ASCII class, bytes that every consuming instruction and the
  * assertions treat alike sharing one (the program's character sets partition 0..127, \n
  * kept apart). Every byte >= 0x80 goes to UNKNOWN: the VM decodes UTF-8 characters, which a
@@ -248,6 +252,22 @@ static bool dfa_table(dfa_builder *b, bool anchored) {
   return true;
 }
 
+/* Every match's length in characters where the program is SAVE 0, consuming instructions
+ * only, SAVE 1, MATCH (a sequence of character sets: no group, repetition, alternation or
+ * assertion); else 0. */
+static int32_t dfa_fixed_length(const gcol_detail_regex_prog *prog) {
+  int32_t const m = prog->num_insts;
+  if (prog->num_groups != 0 || m < 4) return 0;
+  if (prog->insts[0].op != GCOL_DETAIL_RX_SAVE || prog->insts[m - 2].op != GCOL_DETAIL_RX_SAVE ||
+      prog->insts[m - 1].op != GCOL_DETAIL_RX_MATCH) {
+    return 0;
+  }
+  for (int32_t pc = 1; pc < m - 2; ++pc) {
+    if (!consuming(prog->insts[pc].op)) return 0;
+  }
+  return m - 3;
+}
+
 static void dfa_builder_free(dfa_builder *b) {
   free(b->start);
   free(b->len);
@@ -295,6 +315,7 @@ void gcol_detail_regex_dfa_build(gcol_detail_regex_host *h) {
   bool bol_nl = false, eol_last = false;
   memset(&b, 0, sizeof b);
   prog->dfa_stride = 0;
+  prog->dfa_fixed = 0;
   if (!dfa_eligible(prog, &bol_nl, &eol_last)) return;
   b.prog = prog;
   b.m = prog->num_insts;
@@ -323,6 +344,7 @@ void gcol_detail_regex_dfa_build(gcol_detail_regex_host *h) {
   if (dfa_append(h, classes, first, first_states, b.table, b.num_states, b.stride)) {
     prog->dfa_flags =
         (eol_last ? GCOL_DETAIL_RX_DFA_LAST_NL : 0) | (bol_nl ? GCOL_DETAIL_RX_DFA_TRACK_NL : 0);
+    prog->dfa_fixed = dfa_fixed_length(prog);
   }
 done:
   free(first);

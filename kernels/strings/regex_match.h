@@ -95,6 +95,9 @@ typedef struct gcol_detail_regex_prog {
   int32_t dfa_stride;
   int32_t dfa_states[2];
   uint32_t dfa_flags; /* GCOL_DETAIL_RX_DFA_LAST_NL, GCOL_DETAIL_RX_DFA_TRACK_NL */
+  /* > 0: every match is this many characters (a sequence of character sets, no group, no
+   * assertion), so the DFA's first match end gives a search's match (gcol_detail_regex_dfa_end) */
+  int32_t dfa_fixed;
   const uint8_t *dfa_classes;
   const uint16_t *dfa[2];
 } gcol_detail_regex_prog;
@@ -161,19 +164,45 @@ GCOL_HD_INLINE int gcol_detail_regex_dfa_run(const uint16_t *table, const uint8_
   return 0;
 }
 
+/* The state a run of prog's search table from byte start of s begins at. */
+GCOL_HD_INLINE uint32_t gcol_detail_regex_dfa_first(const gcol_detail_regex_prog *prog,
+                                                    const char *s, int64_t start) {
+  if (start <= 0) return GCOL_DETAIL_RX_DFA_START;
+  bool const nl = (prog->dfa_flags & GCOL_DETAIL_RX_DFA_TRACK_NL) != 0 && s[start - 1] == '\n';
+  return nl ? GCOL_DETAIL_RX_DFA_MID_NL : GCOL_DETAIL_RX_DFA_MID;
+}
+
 /* gcol_detail_regex_dfa_run with prog's table for a search from byte start (anchored
  * false) or a match at 0 (anchored, start 0) in s (n bytes); -1 where prog has no DFA or
  * for a match elsewhere. */
 GCOL_HD_INLINE int gcol_detail_regex_dfa_decide(const gcol_detail_regex_prog *prog, bool anchored,
                                                 const char *s, int64_t n, int64_t start) {
   if (prog->dfa_stride == 0 || (anchored && start > 0)) return -1;
-  uint32_t first = GCOL_DETAIL_RX_DFA_START;
-  if (start > 0) {
-    bool const nl = (prog->dfa_flags & GCOL_DETAIL_RX_DFA_TRACK_NL) != 0 && s[start - 1] == '\n';
-    first = nl ? GCOL_DETAIL_RX_DFA_MID_NL : GCOL_DETAIL_RX_DFA_MID;
-  }
   return gcol_detail_regex_dfa_run(prog->dfa[anchored ? 1 : 0], prog->dfa_classes, prog->dfa_stride,
-                                   prog->dfa_flags, s + start, n - start, first);
+                                   prog->dfa_flags, s + start, n - start,
+                                   gcol_detail_regex_dfa_first(prog, s, start));
+}
+
+/* Where the first match of a search from byte start of s (n bytes) ends, by prog's search
+ * table: a transition into ACCEPT reads the byte just after a match (or the end column),
+ * the first one the end nearest to start. -1: no match; -2: the DFA cannot tell. A byte at
+ * a time, as the end must be exact. Where prog->dfa_fixed, the match is the one that ends
+ * there (every match has that length, so the first to end is the leftmost) and its
+ * characters are ASCII bytes (UNKNOWN comes at the first other byte). */
+GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_end(const gcol_detail_regex_prog *prog, const char *s,
+                                                 int64_t n, int64_t start) {
+  const uint16_t *const table = prog->dfa[0];
+  uint32_t const w = (uint32_t)prog->dfa_stride;
+  uint32_t st = gcol_detail_regex_dfa_first(prog, s, start);
+  for (int64_t p = start; p < n; ++p) {
+    st = table[st * w + prog->dfa_classes[(unsigned char)s[p]]];
+    if (st == GCOL_DETAIL_RX_DFA_ACCEPT) return p;
+    if (st < GCOL_DETAIL_RX_DFA_START) return st == GCOL_DETAIL_RX_DFA_DEAD ? -1 : -2;
+  }
+  st = table[st * w + w - 1];
+  if (st == GCOL_DETAIL_RX_DFA_ACCEPT) return n;
+  if ((prog->dfa_flags & GCOL_DETAIL_RX_DFA_LAST_NL) != 0 && n > 0 && s[n - 1] == '\n') return -2;
+  return -1;
 }
 
 /* Points prog's arrays (insts, ranges, DFA) into `to`, a copy of the block `from` they
@@ -447,11 +476,22 @@ GCOL_HD_INLINE bool gcol_detail_regex_exec_vm(const gcol_detail_regex_prog *prog
 /* gcol_detail_regex_exec_vm, after the DFA where the program has one (a search, or a match
  * at 0): a row without a match (or a rest of a row, after its last match) never runs the
  * VM, and one with a match runs it only for what the DFA cannot say (the match's bounds and
- * captures, nslots > 0; or not_empty_at). */
+ * captures, nslots > 0; or not_empty_at), except where every match has one length
+ * (dfa_fixed): then a search's span comes from the DFA too. */
 GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, const char *s,
                                            int64_t n, int64_t start, bool anchored,
                                            int64_t not_empty_at, int32_t nslots, int32_t *scratch,
                                            int32_t *caps) {
+  if (prog->dfa_fixed > 0 && !anchored && nslots <= 2) { /* the DFA alone finds the match */
+    int64_t const end = gcol_detail_regex_dfa_end(prog, s, n, start);
+    if (end == -1) return false;
+    if (end >= 0) {
+      for (int32_t j = 0; j < nslots; ++j) {
+        caps[j] = (int32_t)(j == 0 ? end - prog->dfa_fixed : end);
+      }
+      return true;
+    }
+  }
   int const d = gcol_detail_regex_dfa_decide(prog, anchored, s, n, start);
   if (d == 0) return false;
   if (d == 1 && nslots == 0 && not_empty_at < 0) return true;

@@ -844,6 +844,67 @@ static void test_dfa_known_answers(void **state) {
   }
 }
 
+/* Programs whose matches all have one length (a sequence of character sets): a search's span
+ * comes from the DFA alone (dfa_fixed). Against the VM alone, on random sequences of sets,
+ * from every character of random subjects (1- to 4-byte characters, invalid bytes); count
+ * through the whole row; and which programs are in the class. */
+static void test_dfa_fixed_length(void **state) {
+  (void)state;
+  static const char *const atoms[] = {"a",     "b", "[ab]", "[^a]", ".",   "\\d",
+                                      "[a-c]", "A", "\\n",  "_",    "\\s", "[\\w.]"};
+  gcol_test_rng rng = gcol_test_rng_make(2207);
+  static bt_ctx c;
+  char s[64];
+  int64_t from_dfa = 0, searches = 0;
+  for (int iter = 0; iter < 2000; ++iter) {
+    char pattern[64];
+    int len = 0;
+    int const atoms_in = (int)gcol_test_rng_range(&rng, 1, 4);
+    for (int k = 0; k < atoms_in; ++k) {
+      len += sprintf(pattern + len, "%s", atoms[gcol_test_rng_range(&rng, 0, NUM(atoms) - 1)]);
+    }
+    uint32_t const flags = (uint32_t)gcol_test_rng_range(&rng, 0, 7);
+    gcol_detail_regex_host h;
+    GCOL_TEST_OK(gcol_detail_regex_compile(pattern, len, flags, &h));
+    if (h.prog.dfa_fixed != atoms_in) {
+      fail_msg("/%s/ flags %u: dfa_fixed %d, want %d", pattern, flags, h.prog.dfa_fixed, atoms_in);
+    }
+    int32_t *scratch =
+        (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(&h.prog, 2) * sizeof(int32_t));
+    assert_non_null(scratch);
+    for (int t = 0; t < 8; ++t) {
+      int64_t const n = gen_subject_of(&rng, s, &c, t % 2 ? NUM(subject_pieces) : ASCII_PIECES);
+      for (int from = 0; from <= c.n; ++from) {
+        int64_t const start = c.offs[from];
+        int32_t want[2] = {-1, -1}, got[2] = {-1, -1};
+        bool const vm =
+            gcol_detail_regex_exec_vm(&h.prog, s, n, start, false, -1, 2, scratch, want);
+        bool const both = gcol_detail_regex_exec(&h.prog, s, n, start, false, -1, 2, scratch, got);
+        ++searches;
+        from_dfa += gcol_detail_regex_dfa_end(&h.prog, s, n, start) != -2;
+        if (vm != both || (vm && (want[0] != got[0] || want[1] != got[1]))) {
+          fail_msg("/%s/ flags %u from byte %lld of %lld: vm %d %d..%d, exec %d %d..%d", pattern,
+                   flags, (long long)start, (long long)n, vm, want[0], want[1], both, got[0],
+                   got[1]);
+        }
+      }
+    }
+    free(scratch);
+    gcol_detail_regex_host_free(&h);
+  }
+  print_message("# fixed length: %lld of %lld searches by the DFA alone\n", (long long)from_dfa,
+                (long long)searches);
+  assert_true(from_dfa * 2 >= searches);
+  static const char *const outside[] = {"(a)", "a|b",  "a+",  "a?",        "^a",
+                                        "a$",  "a\\b", "a*b", "(?:ab|cd)", "a{1,2}"};
+  for (int64_t k = 0; k < NUM(outside); ++k) {
+    gcol_detail_regex_host h;
+    GCOL_TEST_OK(gcol_detail_regex_compile(outside[k], (int64_t)strlen(outside[k]), 0, &h));
+    if (h.prog.dfa_fixed != 0) fail_msg("/%s/: dfa_fixed %d", outside[k], h.prog.dfa_fixed);
+    gcol_detail_regex_host_free(&h);
+  }
+}
+
 /*
  * Empty iterations, Python's answers (re.search(p, s).span() and group spans): an iteration
  * beyond the minimum that consumes nothing ends the repeat, the tail alone following it, and
@@ -1147,6 +1208,7 @@ int main(void) {
       cmocka_unit_test(test_fuzz_against_backtracker),
       cmocka_unit_test(test_dfa_fuzz_against_backtracker),
       cmocka_unit_test(test_dfa_known_answers),
+      cmocka_unit_test(test_dfa_fixed_length),
       cmocka_unit_test(test_empty_iterations),
       cmocka_unit_test(test_extract_known_answers),
       cmocka_unit_test(test_replace_known_answers),
