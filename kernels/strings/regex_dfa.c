@@ -19,9 +19,10 @@
  * this does not see: it takes $ as false there, which can only lose matches, so a row
  * ending in \n that found none is left to the VM (GCOL_DETAIL_RX_DFA_LAST_NL).
  *
- * Where every match has one length (dfa_fixed_length), the first match to end is the
- * leftmost, so the byte a run reads into ACCEPT also gives a search's span
- * (gcol_detail_regex_dfa_end).
+ * Where the program is character sets in sequence, the last maybe repeated greedily
+ * (dfa_fixed_length), the first match to end is the shortest at the leftmost start, so the
+ * byte a run reads into ACCEPT, and then the run of the repeated set, give a search's span
+ * (gcol_detail_regex_exec).
  *
  * Columns: bytes are decided by ASCII class, bytes that every consuming instruction and the
  * assertions treat alike sharing one (the program's character sets partition 0..127, \n
@@ -252,20 +253,35 @@ static bool dfa_table(dfa_builder *b, bool anchored) {
   return true;
 }
 
-/* Every match's length in characters where the program is SAVE 0, consuming instructions
- * only, SAVE 1, MATCH (a sequence of character sets: no group, repetition, alternation or
- * assertion); else 0. */
-static int32_t dfa_fixed_length(const gcol_detail_regex_prog *prog) {
+/* Whether pc..m - 3 of the program are SAVE 1, MATCH (the end). */
+static bool dfa_is_end(const gcol_detail_regex_prog *prog, int32_t pc) {
   int32_t const m = prog->num_insts;
-  if (prog->num_groups != 0 || m < 4) return 0;
-  if (prog->insts[0].op != GCOL_DETAIL_RX_SAVE || prog->insts[m - 2].op != GCOL_DETAIL_RX_SAVE ||
-      prog->insts[m - 1].op != GCOL_DETAIL_RX_MATCH) {
-    return 0;
+  return pc == m - 2 && prog->insts[pc].op == GCOL_DETAIL_RX_SAVE && prog->insts[pc].x == 1 &&
+         prog->insts[pc + 1].op == GCOL_DETAIL_RX_MATCH;
+}
+
+/* Where the program is SAVE 0, k consuming instructions, SAVE 1, MATCH (character sets in
+ * sequence: no group, repetition, alternation or assertion): k, every match's length in
+ * characters. Where the last set is repeated greedily (X+: X, SPLIT to the copy then out,
+ * the copy, JMP back, the end), the same with *plus the copy's pc: the shortest matches
+ * have that length. Else 0. */
+static int32_t dfa_fixed_length(const gcol_detail_regex_prog *prog, int32_t *plus) {
+  int32_t const m = prog->num_insts;
+  int32_t k = 0;
+  *plus = 0;
+  if (prog->num_groups != 0 || m < 4 || prog->insts[0].op != GCOL_DETAIL_RX_SAVE) return 0;
+  while (1 + k < m && consuming(prog->insts[1 + k].op)) ++k;
+  int32_t const pc = 1 + k;
+  if (k == 0) return 0;
+  if (dfa_is_end(prog, pc)) return k;
+  gcol_detail_regex_inst const split = prog->insts[pc];
+  if (pc + 2 < m && split.op == GCOL_DETAIL_RX_SPLIT && split.x == pc + 1 && split.y == pc + 3 &&
+      consuming(prog->insts[pc + 1].op) && prog->insts[pc + 2].op == GCOL_DETAIL_RX_JMP &&
+      prog->insts[pc + 2].x == pc && dfa_is_end(prog, pc + 3)) {
+    *plus = pc + 1;
+    return k;
   }
-  for (int32_t pc = 1; pc < m - 2; ++pc) {
-    if (!consuming(prog->insts[pc].op)) return 0;
-  }
-  return m - 3;
+  return 0;
 }
 
 static void dfa_builder_free(dfa_builder *b) {
@@ -315,7 +331,7 @@ void gcol_detail_regex_dfa_build(gcol_detail_regex_host *h) {
   bool bol_nl = false, eol_last = false;
   memset(&b, 0, sizeof b);
   prog->dfa_stride = 0;
-  prog->dfa_fixed = 0;
+  prog->dfa_fixed = prog->dfa_plus = 0;
   if (!dfa_eligible(prog, &bol_nl, &eol_last)) return;
   b.prog = prog;
   b.m = prog->num_insts;
@@ -344,7 +360,7 @@ void gcol_detail_regex_dfa_build(gcol_detail_regex_host *h) {
   if (dfa_append(h, classes, first, first_states, b.table, b.num_states, b.stride)) {
     prog->dfa_flags =
         (eol_last ? GCOL_DETAIL_RX_DFA_LAST_NL : 0) | (bol_nl ? GCOL_DETAIL_RX_DFA_TRACK_NL : 0);
-    prog->dfa_fixed = dfa_fixed_length(prog);
+    prog->dfa_fixed = dfa_fixed_length(prog, &prog->dfa_plus);
   }
 done:
   free(first);

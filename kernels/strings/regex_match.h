@@ -95,9 +95,11 @@ typedef struct gcol_detail_regex_prog {
   int32_t dfa_stride;
   int32_t dfa_states[2];
   uint32_t dfa_flags; /* GCOL_DETAIL_RX_DFA_LAST_NL, GCOL_DETAIL_RX_DFA_TRACK_NL */
-  /* > 0: every match is this many characters (a sequence of character sets, no group, no
-   * assertion), so the DFA's first match end gives a search's match (gcol_detail_regex_dfa_end) */
+  /* > 0: the program is this many character sets in sequence (no group, no assertion), the
+   * last one repeated greedily (X+) where dfa_plus > 0 (its pc): then the DFA's first match
+   * end gives a search's match (gcol_detail_regex_exec) */
   int32_t dfa_fixed;
+  int32_t dfa_plus;
   const uint8_t *dfa_classes;
   const uint16_t *dfa[2];
 } gcol_detail_regex_prog;
@@ -473,6 +475,21 @@ GCOL_HD_INLINE bool gcol_detail_regex_exec_vm(const gcol_detail_regex_prog *prog
   return matched;
 }
 
+/* Where the match whose first end is `end` ends: there, or (dfa_plus) after the longest run
+ * of characters the repeated set accepts (greedy, the last thing in the pattern: the first
+ * try succeeds); -2 where a byte >= 0x80 comes first (a character the VM decodes). */
+GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_greedy(const gcol_detail_regex_prog *prog,
+                                                    const char *s, int64_t n, int64_t end) {
+  if (prog->dfa_plus == 0) return end;
+  gcol_detail_regex_inst const x = prog->insts[prog->dfa_plus];
+  for (; end < n; ++end) {
+    unsigned char const b = (unsigned char)s[end];
+    if (b >= 0x80) return -2;
+    if (!gcol_detail_regex_accepts(prog, x, b)) break;
+  }
+  return end;
+}
+
 /* gcol_detail_regex_exec_vm, after the DFA where the program has one (a search, or a match
  * at 0): a row without a match (or a rest of a row, after its last match) never runs the
  * VM, and one with a match runs it only for what the DFA cannot say (the match's bounds and
@@ -483,11 +500,12 @@ GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, c
                                            int64_t not_empty_at, int32_t nslots, int32_t *scratch,
                                            int32_t *caps) {
   if (prog->dfa_fixed > 0 && !anchored && nslots <= 2) { /* the DFA alone finds the match */
-    int64_t const end = gcol_detail_regex_dfa_end(prog, s, n, start);
-    if (end == -1) return false;
+    int64_t const first_end = gcol_detail_regex_dfa_end(prog, s, n, start);
+    if (first_end == -1) return false;
+    int64_t const end = first_end >= 0 ? gcol_detail_regex_dfa_greedy(prog, s, n, first_end) : -2;
     if (end >= 0) {
       for (int32_t j = 0; j < nslots; ++j) {
-        caps[j] = (int32_t)(j == 0 ? end - prog->dfa_fixed : end);
+        caps[j] = (int32_t)(j == 0 ? first_end - prog->dfa_fixed : end);
       }
       return true;
     }

@@ -844,10 +844,10 @@ static void test_dfa_known_answers(void **state) {
   }
 }
 
-/* Programs whose matches all have one length (a sequence of character sets): a search's span
- * comes from the DFA alone (dfa_fixed). Against the VM alone, on random sequences of sets,
- * from every character of random subjects (1- to 4-byte characters, invalid bytes); count
- * through the whole row; and which programs are in the class. */
+/* Programs of character sets in sequence, the last one maybe repeated greedily (X+): a
+ * search's span comes from the DFA alone (dfa_fixed, dfa_plus). Against the VM alone, on
+ * random such sequences, from every character of random subjects (1- to 4-byte characters,
+ * invalid bytes); and which programs are in the class. */
 static void test_dfa_fixed_length(void **state) {
   (void)state;
   static const char *const atoms[] = {"a",     "b", "[ab]", "[^a]", ".",   "\\d",
@@ -863,11 +863,15 @@ static void test_dfa_fixed_length(void **state) {
     for (int k = 0; k < atoms_in; ++k) {
       len += sprintf(pattern + len, "%s", atoms[gcol_test_rng_range(&rng, 0, NUM(atoms) - 1)]);
     }
+    bool const plus = gcol_test_rng_range(&rng, 0, 1) != 0;
+    if (plus) pattern[len++] = '+';
+    pattern[len] = 0;
     uint32_t const flags = (uint32_t)gcol_test_rng_range(&rng, 0, 7);
     gcol_detail_regex_host h;
     GCOL_TEST_OK(gcol_detail_regex_compile(pattern, len, flags, &h));
-    if (h.prog.dfa_fixed != atoms_in) {
-      fail_msg("/%s/ flags %u: dfa_fixed %d, want %d", pattern, flags, h.prog.dfa_fixed, atoms_in);
+    if (h.prog.dfa_fixed != atoms_in || (h.prog.dfa_plus > 0) != plus) {
+      fail_msg("/%s/ flags %u: dfa_fixed %d (want %d), dfa_plus %d", pattern, flags,
+               h.prog.dfa_fixed, atoms_in, h.prog.dfa_plus);
     }
     int32_t *scratch =
         (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(&h.prog, 2) * sizeof(int32_t));
@@ -895,8 +899,9 @@ static void test_dfa_fixed_length(void **state) {
   print_message("# fixed length: %lld of %lld searches by the DFA alone\n", (long long)from_dfa,
                 (long long)searches);
   assert_true(from_dfa * 2 >= searches);
-  static const char *const outside[] = {"(a)", "a|b",  "a+",  "a?",        "^a",
-                                        "a$",  "a\\b", "a*b", "(?:ab|cd)", "a{1,2}"};
+  static const char *const outside[] = {"(a)",  "a|b",     "a+?",       "a?",    "^a",
+                                        "a$",   "a\\b",    "a*b",       "a*",    "a+b",
+                                        "(a)+", "(?:ab)+", "(?:ab|cd)", "a{1,2}"};
   for (int64_t k = 0; k < NUM(outside); ++k) {
     gcol_detail_regex_host h;
     GCOL_TEST_OK(gcol_detail_regex_compile(outside[k], (int64_t)strlen(outside[k]), 0, &h));
