@@ -5,7 +5,9 @@
  * GCOL_DETAIL_REGEX_LOCAL_WORDS (regex_device.h: local memory coalesces across a warp), else
  * its own slice of one global buffer. The VM's state is bounded by the program, not the row,
  * so then the grid is capped to keep that buffer under a budget and each thread walks the
- * rows grid-stride.
+ * rows grid-stride. Where the program has a DFA (regex_dfa.c), contains, matches and count
+ * run gcol_detail_regex_smem_kernel, its table in shared memory, and the VM only for the
+ * rows it cannot decide; the other operations meet the DFA in gcol_detail_regex_exec.
  *
  * extract runs the VM once per row into a temporary of group spans, then builds each group's
  * column from them (sizes, the shared int64 scan, offsets by the total, a byte copy; the

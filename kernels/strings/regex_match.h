@@ -136,10 +136,10 @@ GCOL_HD_INLINE uint32_t gcol_detail_regex_dfa_word(const unsigned char *p) {
 /*
  * Whether s (the n bytes to the end of the text) has a match of the DFA table (states x
  * stride, columns by classes), the run beginning at state `first`: 1 yes, 0 no, -1 unknown
- * (the VM must decide). One lookup per byte; it stops at the first
- * sink, so a search stops near the byte a match ends on. The bytes are read a 4-aligned
- * word at a time (a thread per row: a quarter of the loads); a sink goes back to itself, so
- * a word's four steps need one check.
+ * (the VM must decide). One lookup per byte; it stops at the first sink, so a search stops
+ * near the byte a match ends on. The bytes are read a 4-aligned word at a time (a thread per
+ * row: a quarter of the loads); a sink goes back to itself, so a word's four steps need one
+ * check.
  */
 GCOL_HD_INLINE int gcol_detail_regex_dfa_run(const uint16_t *table, const uint8_t *classes,
                                              int32_t stride, uint32_t flags, const char *s,
@@ -185,12 +185,11 @@ GCOL_HD_INLINE int gcol_detail_regex_dfa_decide(const gcol_detail_regex_prog *pr
                                    gcol_detail_regex_dfa_first(prog, s, start));
 }
 
-/* Where the first match of a search from byte start of s (n bytes) ends, by prog's search
- * table: a transition into ACCEPT reads the byte just after a match (or the end column),
- * the first one the end nearest to start. -1: no match; -2: the DFA cannot tell. A byte at
- * a time, as the end must be exact. Where prog->dfa_fixed, the match is the one that ends
- * there (every match has that length, so the first to end is the leftmost) and its
- * characters are ASCII bytes (UNKNOWN comes at the first other byte). */
+/* Where the first match of a search from byte start of s (n bytes) to end ends, by prog's
+ * search table: a transition into ACCEPT reads the byte just after a match (or is the end
+ * column), the first such the nearest end. -1: no match; -2: the DFA cannot tell. A byte at
+ * a time, as the end must be exact. The bytes before it are ASCII (UNKNOWN comes at the
+ * first other byte), so they are its characters too (dfa_fixed: gcol_detail_regex_exec). */
 GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_end(const gcol_detail_regex_prog *prog, const char *s,
                                                  int64_t n, int64_t start) {
   const uint16_t *const table = prog->dfa[0];
@@ -493,8 +492,10 @@ GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_greedy(const gcol_detail_regex_prog
 /* gcol_detail_regex_exec_vm, after the DFA where the program has one (a search, or a match
  * at 0): a row without a match (or a rest of a row, after its last match) never runs the
  * VM, and one with a match runs it only for what the DFA cannot say (the match's bounds and
- * captures, nslots > 0; or not_empty_at), except where every match has one length
- * (dfa_fixed): then a search's span comes from the DFA too. */
+ * captures, nslots > 0; or not_empty_at). Where the program is sets in sequence (dfa_fixed,
+ * the last maybe X+), a search's span comes from the DFA too: the first end is that of the
+ * shortest match at the leftmost start (every match is at least dfa_fixed long, and one
+ * that begins later ends later), which a greedy X+ extends. */
 GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, const char *s,
                                            int64_t n, int64_t start, bool anchored,
                                            int64_t not_empty_at, int32_t nslots, int32_t *scratch,
