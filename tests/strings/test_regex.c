@@ -124,7 +124,9 @@ static const replace_spec replace_specs[] = {{"a", "-", -1},
                                              {"(\xe2\x82\xac)(x)?", "\\2\xc3\xa9\\1", -1},
                                              {"a*", "\\n", 0},
                                              {"(.)", "\\1\\1", 1},
-                                             {"(?P<w>a|b)(?P<n>\\d)?", "<\\g<n>\\g<w>>", -1}};
+                                             {"(?P<w>a|b)(?P<n>\\d)?", "<\\g<n>\\g<w>>", -1},
+                                             {"[ab]+", "<\\g<0>>", -1},
+                                             {"a[^a]", "", 3}};
 #define NUM_REPLACE ((int64_t)(sizeof replace_specs / sizeof replace_specs[0]))
 
 /* Asserts the offsets type of a STRING output: INT64 when forced and there are bytes. */
