@@ -185,23 +185,52 @@ GCOL_HD_INLINE int gcol_detail_regex_dfa_decide(const gcol_detail_regex_prog *pr
                                    gcol_detail_regex_dfa_first(prog, s, start));
 }
 
+/* Steps the table from state st over s[p .. end) (one at a time) up to the first sink;
+ * returns where it stopped (the byte that led into the sink, or end) and sets *st. */
+GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_bytes(const uint16_t *table, const uint8_t *classes,
+                                                   uint32_t w, const unsigned char *u, int64_t p,
+                                                   int64_t end, uint32_t *st) {
+  for (; p < end; ++p) {
+    *st = table[*st * w + classes[u[p]]];
+    if (*st < GCOL_DETAIL_RX_DFA_START) return p;
+  }
+  return end;
+}
+
 /* Where the first match of a search from byte start of s (n bytes) to end ends, by prog's
  * search table: a transition into ACCEPT reads the byte just after a match (or is the end
- * column), the first such the nearest end. -1: no match; -2: the DFA cannot tell. A byte at
- * a time, as the end must be exact. The bytes before it are ASCII (UNKNOWN comes at the
+ * column), the first such the nearest end. -1: no match; -2: the DFA cannot tell. A word
+ * at a time as gcol_detail_regex_dfa_run, the word that leads into a sink stepped again a
+ * byte at a time for the exact place. The bytes before it are ASCII (UNKNOWN comes at the
  * first other byte), so they are its characters too (dfa_fixed: gcol_detail_regex_exec). */
 GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_end(const gcol_detail_regex_prog *prog, const char *s,
                                                  int64_t n, int64_t start) {
   const uint16_t *const table = prog->dfa[0];
+  const uint8_t *const classes = prog->dfa_classes;
+  const unsigned char *const u = (const unsigned char *)s;
   uint32_t const w = (uint32_t)prog->dfa_stride;
   uint32_t st = gcol_detail_regex_dfa_first(prog, s, start);
-  for (int64_t p = start; p < n; ++p) {
-    st = table[st * w + prog->dfa_classes[(unsigned char)s[p]]];
-    if (st == GCOL_DETAIL_RX_DFA_ACCEPT) return p;
-    if (st < GCOL_DETAIL_RX_DFA_START) return st == GCOL_DETAIL_RX_DFA_DEAD ? -1 : -2;
+  int64_t p = start;
+  int64_t const head = p + (int64_t)((4u - ((uintptr_t)(u + p) & 3u)) & 3u);
+  p = gcol_detail_regex_dfa_bytes(table, classes, w, u, p, head < n ? head : n, &st);
+  while (st >= GCOL_DETAIL_RX_DFA_START && p + 4 <= n) {
+    uint32_t const word = gcol_detail_regex_dfa_word(u + p);
+    uint32_t next = table[st * w + classes[word & 0xffu]];
+    next = table[next * w + classes[(word >> 8) & 0xffu]];
+    next = table[next * w + classes[(word >> 16) & 0xffu]];
+    next = table[next * w + classes[word >> 24]];
+    if (next < GCOL_DETAIL_RX_DFA_START) break; /* into a sink in this word: st stays */
+    st = next;
+    p += 4;
   }
-  st = table[st * w + w - 1];
-  if (st == GCOL_DETAIL_RX_DFA_ACCEPT) return n;
+  if (st >= GCOL_DETAIL_RX_DFA_START)
+    p = gcol_detail_regex_dfa_bytes(table, classes, w, u, p, n, &st);
+  if (st >= GCOL_DETAIL_RX_DFA_START) {
+    st = table[st * w + w - 1];
+    p = n;
+  }
+  if (st == GCOL_DETAIL_RX_DFA_ACCEPT) return p;
+  if (st == GCOL_DETAIL_RX_DFA_UNKNOWN) return -2;
   if ((prog->dfa_flags & GCOL_DETAIL_RX_DFA_LAST_NL) != 0 && n > 0 && s[n - 1] == '\n') return -2;
   return -1;
 }
