@@ -19,10 +19,10 @@
  * this does not see: it takes $ as false there, which can only lose matches, so a row
  * ending in \n that found none is left to the VM (GCOL_DETAIL_RX_DFA_LAST_NL).
  *
- * Where the program is character sets in sequence, the last maybe repeated greedily
- * (dfa_fixed_length), the first match to end is the shortest at the leftmost start, so the
- * byte a run reads into ACCEPT, and then the run of the repeated set, give a search's span
- * (gcol_detail_regex_exec).
+ * Where every match has one length, or the program is character sets in sequence, the last
+ * maybe repeated greedily (dfa_fixed_length), the first match to end is the shortest at the
+ * leftmost start, so the byte a run reads into ACCEPT, and then the run of the repeated
+ * set, give a search's span (gcol_detail_regex_exec).
  *
  * Columns: bytes are decided by ASCII class, bytes that every consuming instruction and the
  * assertions treat alike sharing one (the program's character sets partition 0..127, \n
@@ -260,24 +260,51 @@ static bool dfa_is_end(const gcol_detail_regex_prog *prog, int32_t pc) {
          prog->insts[pc + 1].op == GCOL_DETAIL_RX_MATCH;
 }
 
-/* Where the program is SAVE 0, k consuming instructions, SAVE 1, MATCH (character sets in
- * sequence: no group, repetition, alternation or assertion): k, every match's length in
- * characters. Where the last set is repeated greedily (X+: X, SPLIT to the copy then out,
- * the copy, JMP back, the end), the same with *plus the copy's pc: the shortest matches
- * have that length. Else 0. */
-static int32_t dfa_fixed_length(const gcol_detail_regex_prog *prog, int32_t *plus) {
+/* The characters every path from pc to MATCH consumes, where that is one number; -1 where
+ * paths differ or loop. memo[pc]: -2 not yet known, -3 on the path being followed. */
+static int32_t dfa_path_length(const gcol_detail_regex_prog *prog, int32_t pc, int32_t *memo) {
+  if (memo[pc] != -2) return memo[pc] == -3 ? -1 : memo[pc];
+  memo[pc] = -3;
+  gcol_detail_regex_inst const in = prog->insts[pc];
+  int32_t len = -1;
+  if (consuming(in.op)) {
+    int32_t const rest = dfa_path_length(prog, pc + 1, memo);
+    len = rest < 0 ? -1 : 1 + rest;
+  } else if (in.op == GCOL_DETAIL_RX_SAVE || in.op == GCOL_DETAIL_RX_ASSERT) {
+    len = dfa_path_length(prog, pc + 1, memo);
+  } else if (in.op == GCOL_DETAIL_RX_JMP) {
+    len = dfa_path_length(prog, in.x, memo);
+  } else if (in.op == GCOL_DETAIL_RX_SPLIT) {
+    int32_t const a = dfa_path_length(prog, in.x, memo);
+    int32_t const b = dfa_path_length(prog, in.y, memo);
+    len = a == b ? a : -1;
+  } else if (in.op == GCOL_DETAIL_RX_MATCH) {
+    len = 0;
+  } /* LOOP, CHECK: a repetition */
+  memo[pc] = len;
+  return len;
+}
+
+/* Where every match of a program without groups has one length L >= 1 (no repetition;
+ * alternatives of one length; assertions anywhere): L. Where the program is SAVE 0, k
+ * consuming instructions, the last repeated greedily (X+: X, SPLIT to the copy then out,
+ * the copy, JMP back), SAVE 1, MATCH: k, the shortest matches' length, and *plus the copy's
+ * pc. Else 0. memo: num_insts words. */
+static int32_t dfa_fixed_length(const gcol_detail_regex_prog *prog, int32_t *memo, int32_t *plus) {
   int32_t const m = prog->num_insts;
-  int32_t k = 0;
   *plus = 0;
   if (prog->num_groups != 0 || m < 4 || prog->insts[0].op != GCOL_DETAIL_RX_SAVE) return 0;
+  for (int32_t pc = 0; pc < m; ++pc) memo[pc] = -2;
+  int32_t const len = dfa_path_length(prog, 0, memo);
+  if (len >= 1) return len;
+  int32_t k = 0;
   while (1 + k < m && consuming(prog->insts[1 + k].op)) ++k;
   int32_t const pc = 1 + k;
-  if (k == 0) return 0;
-  if (dfa_is_end(prog, pc)) return k;
   gcol_detail_regex_inst const split = prog->insts[pc];
-  if (pc + 2 < m && split.op == GCOL_DETAIL_RX_SPLIT && split.x == pc + 1 && split.y == pc + 3 &&
-      consuming(prog->insts[pc + 1].op) && prog->insts[pc + 2].op == GCOL_DETAIL_RX_JMP &&
-      prog->insts[pc + 2].x == pc && dfa_is_end(prog, pc + 3)) {
+  if (k > 0 && pc + 4 < m && split.op == GCOL_DETAIL_RX_SPLIT && split.x == pc + 1 &&
+      split.y == pc + 3 && consuming(prog->insts[pc + 1].op) &&
+      prog->insts[pc + 2].op == GCOL_DETAIL_RX_JMP && prog->insts[pc + 2].x == pc &&
+      dfa_is_end(prog, pc + 3)) {
     *plus = pc + 1;
     return k;
   }
@@ -360,7 +387,7 @@ void gcol_detail_regex_dfa_build(gcol_detail_regex_host *h) {
   if (dfa_append(h, classes, first, first_states, b.table, b.num_states, b.stride)) {
     prog->dfa_flags =
         (eol_last ? GCOL_DETAIL_RX_DFA_LAST_NL : 0) | (bol_nl ? GCOL_DETAIL_RX_DFA_TRACK_NL : 0);
-    prog->dfa_fixed = dfa_fixed_length(prog, &prog->dfa_plus);
+    prog->dfa_fixed = dfa_fixed_length(prog, b.stamp, &prog->dfa_plus);
   }
 done:
   free(first);

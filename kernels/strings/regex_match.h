@@ -95,9 +95,10 @@ typedef struct gcol_detail_regex_prog {
   int32_t dfa_stride;
   int32_t dfa_states[2];
   uint32_t dfa_flags; /* GCOL_DETAIL_RX_DFA_LAST_NL, GCOL_DETAIL_RX_DFA_TRACK_NL */
-  /* > 0: the program is this many character sets in sequence (no group, no assertion), the
-   * last one repeated greedily (X+) where dfa_plus > 0 (its pc): then the DFA's first match
-   * end gives a search's match (gcol_detail_regex_exec) */
+  /* > 0: every match is this many characters (no group, no repetition; alternatives of one
+   * length), or the program is this many character sets in sequence, the last repeated
+   * greedily (X+), where dfa_plus > 0 (the copy's pc): then the DFA's first match end gives
+   * a search's match (gcol_detail_regex_exec) */
   int32_t dfa_fixed;
   int32_t dfa_plus;
   const uint8_t *dfa_classes;
@@ -521,9 +522,9 @@ GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_greedy(const gcol_detail_regex_prog
 /* gcol_detail_regex_exec_vm, after the DFA where the program has one (a search, or a match
  * at 0): a row without a match (or a rest of a row, after its last match) never runs the
  * VM, and one with a match runs it only for what the DFA cannot say (the match's bounds and
- * captures, nslots > 0; or not_empty_at). Where the program is sets in sequence (dfa_fixed,
- * the last maybe X+), a search's span comes from the DFA too: the first end is that of the
- * shortest match at the leftmost start (every match is at least dfa_fixed long, and one
+ * captures, nslots > 0; or not_empty_at). Where dfa_fixed (every match that long, or sets in
+ * sequence ending in X+), a search's span comes from the DFA too: the first end is that of
+ * the shortest match at the leftmost start (every match is at least dfa_fixed long, and one
  * that begins later ends later), which a greedy X+ extends. */
 GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, const char *s,
                                            int64_t n, int64_t start, bool anchored,
