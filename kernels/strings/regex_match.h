@@ -230,10 +230,14 @@ GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_end(const gcol_detail_regex_prog *p
     st = table[st * w + w - 1];
     p = n;
   }
-  if (st == GCOL_DETAIL_RX_DFA_ACCEPT) return p;
   if (st == GCOL_DETAIL_RX_DFA_UNKNOWN) return -2;
-  if ((prog->dfa_flags & GCOL_DETAIL_RX_DFA_LAST_NL) != 0 && n > 0 && s[n - 1] == '\n') return -2;
-  return -1;
+  /* a match the DFA does not see ends at n - 1 ($ before a final \n): one found before it
+   * is still the first, not one found after */
+  if ((prog->dfa_flags & GCOL_DETAIL_RX_DFA_LAST_NL) != 0 && n > 0 && s[n - 1] == '\n' &&
+      (st != GCOL_DETAIL_RX_DFA_ACCEPT || p >= n - 1)) {
+    return -2;
+  }
+  return st == GCOL_DETAIL_RX_DFA_ACCEPT ? p : -1;
 }
 
 /* Points prog's arrays (insts, ranges, DFA) into `to`, a copy of the block `from` they
