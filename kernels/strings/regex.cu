@@ -5,7 +5,9 @@
  * GCOL_DETAIL_REGEX_LOCAL_WORDS (regex_device.h: local memory coalesces across a warp), else
  * its own slice of one global buffer. The VM's state is bounded by the program, not the row,
  * so then the grid is capped to keep that buffer under a budget and each thread walks the
- * rows grid-stride.
+ * rows grid-stride. Where the program has a DFA (regex_dfa.c), contains, matches and count
+ * run gcol_detail_regex_smem_kernel, its table in shared memory, and the VM only for the
+ * rows it cannot decide; the other operations meet the DFA in gcol_detail_regex_exec.
  *
  * extract runs the VM once per row into a temporary of group spans, then builds each group's
  * column from them (sizes, the shared int64 scan, offsets by the total, a byte copy; the
@@ -54,16 +56,64 @@ static __global__ void gcol_detail_regex_kernel(gcol_strings_view s, gcol_detail
   }
 }
 
+/* The DFA kernel's grid stops here (it walks rows grid-stride): each block loads the table. */
+#define GCOL_DETAIL_REGEX_SMEM_MAX_BLOCKS 2048
+
+/* Shared-memory bytes of the DFA kernel: the byte classes, then the table. */
+static size_t gcol_detail_regex_smem_bytes(const gcol_detail_regex_prog *prog, int mode) {
+  int const k = mode == GCOL_DETAIL_REGEX_MATCHES ? 1 : 0;
+  return 256 + (size_t)prog->dfa_states[k] * (size_t)prog->dfa_stride * sizeof(uint16_t);
+}
+
+/*
+ * contains, matches and count where the program has a DFA (regex_match.h): the table
+ * (search, or match at 0 for matches) in shared memory, one lookup per byte of a row, the
+ * scan stopping where a match ends. A row the DFA cannot decide (a byte >= 0x80) runs the
+ * VM, and so does a row of count with a match (count needs each match's end).
+ */
+template <bool LOCAL>
+static __global__ void gcol_detail_regex_smem_kernel(gcol_strings_view s,
+                                                     gcol_detail_regex_prog prog, int mode,
+                                                     int32_t *scratch, int64_t words, void *out) {
+  extern __shared__ uint32_t gcol_detail_regex_smem[];
+  int const k = mode == GCOL_DETAIL_REGEX_MATCHES ? 1 : 0;
+  uint8_t *const classes = (uint8_t *)gcol_detail_regex_smem;
+  uint16_t *const table = (uint16_t *)(classes + 256);
+  int64_t const entries = (int64_t)prog.dfa_states[k] * prog.dfa_stride;
+  for (int64_t j = threadIdx.x; j < 256; j += blockDim.x) classes[j] = prog.dfa_classes[j];
+  for (int64_t j = threadIdx.x; j < entries; j += blockDim.x) table[j] = prog.dfa[k][j];
+  __syncthreads();
+  int64_t const tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  GCOL_DETAIL_REGEX_MINE(LOCAL, scratch, words, tid);
+  for (int64_t i = tid; i < s.size; i += (int64_t)gridDim.x * blockDim.x) {
+    int32_t result = 0;
+    if (gcol_strings_view_is_valid(s, i)) {
+      gcol_string_ref const r = gcol_strings_view_get(s, i);
+      int const d = gcol_detail_regex_dfa_run(table, classes, prog.dfa_stride, prog.dfa_flags,
+                                              r.data, r.size, GCOL_DETAIL_RX_DFA_START);
+      if (mode == GCOL_DETAIL_REGEX_COUNT) {
+        result = d == 0 ? 0 : gcol_detail_regex_count(&prog, r.data, r.size, mine);
+      } else {
+        result =
+            d >= 0 ? d
+                   : gcol_detail_regex_exec_vm(&prog, r.data, r.size, 0, k == 1, -1, 0, mine, NULL);
+      }
+    }
+    if (mode == GCOL_DETAIL_REGEX_COUNT) {
+      ((int32_t *)out)[i] = result;
+    } else {
+      ((uint8_t *)out)[i] = (uint8_t)result;
+    }
+  }
+}
+
 /* The program copied to the device: one buffer, instructions then ranges. */
 gcol_status gcol_detail_regex_to_device(const gcol_regex *re, gcol_stream stream, gcol_buffer **buf,
                                         gcol_detail_regex_prog *prog) {
   gcol_status status = GCOL_OK;
   GCOL_DETAIL_TRY(gcol_detail_strings_to_device(re->host.block, re->host.block_bytes, stream, buf));
   *prog = re->host.prog;
-  prog->insts = (const gcol_detail_regex_inst *)(*buf)->data;
-  prog->ranges =
-      (const uint32_t *)((const char *)(*buf)->data +
-                         (int64_t)prog->num_insts * (int64_t)sizeof(gcol_detail_regex_inst));
+  gcol_detail_regex_prog_rebase(prog, re->host.block, (*buf)->data);
 done:
   return status;
 }
@@ -115,9 +165,17 @@ static gcol_status gcol_detail_regex_run(gcol_column_view input, const gcol_rege
     GCOL_DETAIL_TRY(gcol_detail_regex_to_device(re, stream, &prog_dev, &prog));
     GCOL_DETAIL_TRY(
         gcol_detail_regex_scratch_make(input.size, words, stream, &local, &blocks, &scratch));
-    GCOL_DETAIL_REGEX_LAUNCH(local, gcol_detail_regex_kernel, blocks, (cudaStream_t)stream, s,
-                             prog, mode, gcol_detail_regex_scratch_data(scratch), words,
-                             col->data->data);
+    if (prog.dfa_stride > 0) {
+      GCOL_DETAIL_REGEX_LAUNCH_SMEM(
+          local, gcol_detail_regex_smem_kernel,
+          blocks < GCOL_DETAIL_REGEX_SMEM_MAX_BLOCKS ? blocks : GCOL_DETAIL_REGEX_SMEM_MAX_BLOCKS,
+          gcol_detail_regex_smem_bytes(&prog, mode), (cudaStream_t)stream, s, prog, mode,
+          gcol_detail_regex_scratch_data(scratch), words, col->data->data);
+    } else {
+      GCOL_DETAIL_REGEX_LAUNCH(local, gcol_detail_regex_kernel, blocks, (cudaStream_t)stream, s,
+                               prog, mode, gcol_detail_regex_scratch_data(scratch), words,
+                               col->data->data);
+    }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   *out = col;

@@ -798,6 +798,7 @@ static gcol_status finish(parser *ps, gcol_detail_regex_host *out) {
     free(visited); /* without memory the prefilter stays off: only slower */
     free(stack);
   }
+  gcol_detail_regex_dfa_build(out);
 done:
   return status;
 }

@@ -45,19 +45,25 @@ GCOL_EXTERN_C_END
 
 #ifdef __CUDACC__
 /* In a VM kernel template <bool LOCAL>: `mine`, the thread's scratch (see above). */
-#define GCOL_DETAIL_REGEX_MINE(LOCAL, scratch, words, tid)                   \
+#define GCOL_DETAIL_REGEX_MINE(LOCAL, scratch, words, tid)                       \
   int32_t gcol_detail_regex_local_[(LOCAL) ? GCOL_DETAIL_REGEX_LOCAL_WORDS : 1]; \
   int32_t *const mine = (LOCAL) ? gcol_detail_regex_local_ : (scratch) + (tid) * (words)
 
-/* Launches kernel<true> (local scratch) or kernel<false> (the global scratch's slices). */
-#define GCOL_DETAIL_REGEX_LAUNCH(local, kernel, blocks, stream, ...)                         \
-  do {                                                                                        \
-    if (local) {                                                                              \
-      kernel<true><<<(unsigned)(blocks), GCOL_DETAIL_BLOCK_SIZE, 0, (stream)>>>(__VA_ARGS__);  \
-    } else {                                                                                  \
-      kernel<false><<<(unsigned)(blocks), GCOL_DETAIL_BLOCK_SIZE, 0, (stream)>>>(__VA_ARGS__); \
-    }                                                                                         \
+/* Launches kernel<true> (local scratch) or kernel<false> (the global scratch's slices),
+ * with smem bytes of dynamic shared memory. */
+#define GCOL_DETAIL_REGEX_LAUNCH_SMEM(local, kernel, blocks, smem, stream, ...)                    \
+  do {                                                                                             \
+    if (local) {                                                                                   \
+      kernel<true><<<(unsigned)(blocks), GCOL_DETAIL_BLOCK_SIZE, (smem), (stream)>>>(__VA_ARGS__); \
+    } else {                                                                                       \
+      kernel<false>                                                                                \
+          <<<(unsigned)(blocks), GCOL_DETAIL_BLOCK_SIZE, (smem), (stream)>>>(__VA_ARGS__);         \
+    }                                                                                              \
   } while (0)
+
+/* The same without shared memory. */
+#define GCOL_DETAIL_REGEX_LAUNCH(local, kernel, blocks, stream, ...) \
+  GCOL_DETAIL_REGEX_LAUNCH_SMEM(local, kernel, blocks, 0, stream, __VA_ARGS__)
 #endif
 
 #endif /* GCOL_KERNELS_STRINGS_REGEX_DEVICE_H */

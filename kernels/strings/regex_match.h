@@ -88,7 +88,171 @@ typedef struct gcol_detail_regex_prog {
    * such byte (gcol_detail_regex_first_bytes). */
   int32_t has_first;
   uint32_t first[4];
+  /* DFA (regex_dfa.c), where the program has one: dfa_stride columns per state (the byte
+   * classes, then the end of the text), 0 for none; dfa[0] searches (unanchored), dfa[1]
+   * matches at 0 (anchored), each dfa_states[k] x dfa_stride entries; dfa_classes[b] is byte
+   * b's column. They live in the program's block after the ranges. */
+  int32_t dfa_stride;
+  int32_t dfa_states[2];
+  uint32_t dfa_flags; /* GCOL_DETAIL_RX_DFA_LAST_NL, GCOL_DETAIL_RX_DFA_TRACK_NL */
+  /* > 0: every match is this many characters (no group, no repetition; alternatives of one
+   * length), or the program is this many character sets in sequence, the last repeated
+   * greedily (X+), where dfa_plus > 0 (the copy's pc): then the DFA's first match end gives
+   * a search's match (gcol_detail_regex_exec) */
+  int32_t dfa_fixed;
+  int32_t dfa_plus;
+  const uint8_t *dfa_classes;
+  const uint16_t *dfa[2];
 } gcol_detail_regex_prog;
+
+/* ---- the DFA: a program's existence of a match, one table lookup per byte ---- */
+
+/* Its first states, the same in every table: sinks (each column back to itself). */
+#define GCOL_DETAIL_RX_DFA_ACCEPT 0  /* a match ends here: there is one */
+#define GCOL_DETAIL_RX_DFA_DEAD 1    /* no match can follow */
+#define GCOL_DETAIL_RX_DFA_UNKNOWN 2 /* a byte >= 0x80: the DFA cannot tell (the VM decides) */
+/* Where a run begins: at byte 0; in a search from a later byte (the search table only),
+ * after a byte other than \n, or after a \n where a state tracks it. */
+#define GCOL_DETAIL_RX_DFA_START 3
+#define GCOL_DETAIL_RX_DFA_MID 4
+#define GCOL_DETAIL_RX_DFA_MID_NL 5
+/* A table entry uses 16 bits; a table stays under this many bytes (shared memory). */
+#define GCOL_DETAIL_REGEX_DFA_MAX_BYTES 16384
+/* dfa_flags: the program has a $ without MULTILINE, which also holds before a final \n, a
+ * context the DFA does not track: a row ending in \n without a match found is the VM's. */
+#define GCOL_DETAIL_RX_DFA_LAST_NL 1u
+/* dfa_flags: a state knows whether the byte before it was \n (a MULTILINE ^): a search from a
+ * byte after a \n begins at GCOL_DETAIL_RX_DFA_MID_NL. */
+#define GCOL_DETAIL_RX_DFA_TRACK_NL 2u
+
+/* Four bytes at p (4-aligned), the first in the low byte. */
+GCOL_HD_INLINE uint32_t gcol_detail_regex_dfa_word(const unsigned char *p) {
+#if defined(__CUDA_ARCH__)
+  return *(const uint32_t *)p; /* one load where a copy may become four */
+#else
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+}
+
+/*
+ * Whether s (the n bytes to the end of the text) has a match of the DFA table (states x
+ * stride, columns by classes), the run beginning at state `first`: 1 yes, 0 no, -1 unknown
+ * (the VM must decide). One lookup per byte; it stops at the first sink, so a search stops
+ * near the byte a match ends on. The bytes are read a 4-aligned word at a time (a thread per
+ * row: a quarter of the loads); a sink goes back to itself, so a word's four steps need one
+ * check.
+ */
+GCOL_HD_INLINE int gcol_detail_regex_dfa_run(const uint16_t *table, const uint8_t *classes,
+                                             int32_t stride, uint32_t flags, const char *s,
+                                             int64_t n, uint32_t first) {
+  const unsigned char *const u = (const unsigned char *)s;
+  uint32_t const w = (uint32_t)stride;
+  uint32_t st = first;
+  int64_t p = 0;
+  for (; p < n && ((uintptr_t)(u + p) & 3u) != 0 && st >= GCOL_DETAIL_RX_DFA_START; ++p) {
+    st = table[st * w + classes[u[p]]];
+  }
+  for (; p + 4 <= n && st >= GCOL_DETAIL_RX_DFA_START; p += 4) {
+    uint32_t const word = gcol_detail_regex_dfa_word(u + p);
+    st = table[st * w + classes[word & 0xffu]];
+    st = table[st * w + classes[(word >> 8) & 0xffu]];
+    st = table[st * w + classes[(word >> 16) & 0xffu]];
+    st = table[st * w + classes[word >> 24]];
+  }
+  for (; p < n && st >= GCOL_DETAIL_RX_DFA_START; ++p) st = table[st * w + classes[u[p]]];
+  if (st >= GCOL_DETAIL_RX_DFA_START) st = table[st * w + w - 1];
+  if (st == GCOL_DETAIL_RX_DFA_ACCEPT) return 1;
+  if (st == GCOL_DETAIL_RX_DFA_UNKNOWN) return -1;
+  if ((flags & GCOL_DETAIL_RX_DFA_LAST_NL) != 0 && n > 0 && s[n - 1] == '\n') return -1;
+  return 0;
+}
+
+/* The state a run of prog's search table from byte start of s begins at. */
+GCOL_HD_INLINE uint32_t gcol_detail_regex_dfa_first(const gcol_detail_regex_prog *prog,
+                                                    const char *s, int64_t start) {
+  if (start <= 0) return GCOL_DETAIL_RX_DFA_START;
+  bool const nl = (prog->dfa_flags & GCOL_DETAIL_RX_DFA_TRACK_NL) != 0 && s[start - 1] == '\n';
+  return nl ? GCOL_DETAIL_RX_DFA_MID_NL : GCOL_DETAIL_RX_DFA_MID;
+}
+
+/* gcol_detail_regex_dfa_run with prog's table for a search from byte start (anchored
+ * false) or a match at 0 (anchored, start 0) in s (n bytes); -1 where prog has no DFA or
+ * for a match elsewhere. */
+GCOL_HD_INLINE int gcol_detail_regex_dfa_decide(const gcol_detail_regex_prog *prog, bool anchored,
+                                                const char *s, int64_t n, int64_t start) {
+  if (prog->dfa_stride == 0 || (anchored && start > 0)) return -1;
+  return gcol_detail_regex_dfa_run(prog->dfa[anchored ? 1 : 0], prog->dfa_classes, prog->dfa_stride,
+                                   prog->dfa_flags, s + start, n - start,
+                                   gcol_detail_regex_dfa_first(prog, s, start));
+}
+
+/* Steps the table from state st over s[p .. end) (one at a time) up to the first sink;
+ * returns where it stopped (the byte that led into the sink, or end) and sets *st. */
+GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_bytes(const uint16_t *table, const uint8_t *classes,
+                                                   uint32_t w, const unsigned char *u, int64_t p,
+                                                   int64_t end, uint32_t *st) {
+  for (; p < end; ++p) {
+    *st = table[*st * w + classes[u[p]]];
+    if (*st < GCOL_DETAIL_RX_DFA_START) return p;
+  }
+  return end;
+}
+
+/* Where the first match of a search from byte start of s (n bytes) to end ends, by prog's
+ * search table: a transition into ACCEPT reads the byte just after a match (or is the end
+ * column), the first such the nearest end. -1: no match; -2: the DFA cannot tell. A word
+ * at a time as gcol_detail_regex_dfa_run, the word that leads into a sink stepped again a
+ * byte at a time for the exact place. The bytes before it are ASCII (UNKNOWN comes at the
+ * first other byte), so they are its characters too (dfa_fixed: gcol_detail_regex_exec). */
+GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_end(const gcol_detail_regex_prog *prog, const char *s,
+                                                 int64_t n, int64_t start) {
+  const uint16_t *const table = prog->dfa[0];
+  const uint8_t *const classes = prog->dfa_classes;
+  const unsigned char *const u = (const unsigned char *)s;
+  uint32_t const w = (uint32_t)prog->dfa_stride;
+  uint32_t st = gcol_detail_regex_dfa_first(prog, s, start);
+  int64_t p = start;
+  int64_t const head = p + (int64_t)((4u - ((uintptr_t)(u + p) & 3u)) & 3u);
+  p = gcol_detail_regex_dfa_bytes(table, classes, w, u, p, head < n ? head : n, &st);
+  while (st >= GCOL_DETAIL_RX_DFA_START && p + 4 <= n) {
+    uint32_t const word = gcol_detail_regex_dfa_word(u + p);
+    uint32_t next = table[st * w + classes[word & 0xffu]];
+    next = table[next * w + classes[(word >> 8) & 0xffu]];
+    next = table[next * w + classes[(word >> 16) & 0xffu]];
+    next = table[next * w + classes[word >> 24]];
+    if (next < GCOL_DETAIL_RX_DFA_START) break; /* into a sink in this word: st stays */
+    st = next;
+    p += 4;
+  }
+  if (st >= GCOL_DETAIL_RX_DFA_START)
+    p = gcol_detail_regex_dfa_bytes(table, classes, w, u, p, n, &st);
+  if (st >= GCOL_DETAIL_RX_DFA_START) {
+    st = table[st * w + w - 1];
+    p = n;
+  }
+  if (st == GCOL_DETAIL_RX_DFA_UNKNOWN) return -2;
+  /* a match the DFA does not see ends at n - 1 ($ before a final \n): one found before it
+   * is still the first, not one found after */
+  if ((prog->dfa_flags & GCOL_DETAIL_RX_DFA_LAST_NL) != 0 && n > 0 && s[n - 1] == '\n' &&
+      (st != GCOL_DETAIL_RX_DFA_ACCEPT || p >= n - 1)) {
+    return -2;
+  }
+  return st == GCOL_DETAIL_RX_DFA_ACCEPT ? p : -1;
+}
+
+/* Points prog's arrays (insts, ranges, DFA) into `to`, a copy of the block `from` they
+ * point into now. */
+GCOL_HD_INLINE void gcol_detail_regex_prog_rebase(gcol_detail_regex_prog *prog, const void *from,
+                                                  const void *to) {
+  const char *const f = (const char *)from;
+  const char *const t = (const char *)to;
+  prog->insts = (const gcol_detail_regex_inst *)(t + ((const char *)prog->insts - f));
+  prog->ranges = (const uint32_t *)(t + ((const char *)prog->ranges - f));
+  if (prog->dfa_stride == 0) return;
+  prog->dfa_classes = (const uint8_t *)(t + ((const char *)prog->dfa_classes - f));
+  for (int k = 0; k < 2; ++k)
+    prog->dfa[k] = (const uint16_t *)(t + ((const char *)prog->dfa[k] - f));
+}
 
 /* Sets prog's prefilter (has_first, first) from the closure of instruction 0: the first
  * bytes of every character that can begin a match; none where a match can be empty or can
@@ -279,10 +443,10 @@ GCOL_HD_INLINE void gcol_detail_regex_add(gcol_detail_regex_vm *vm, int l, int32
  * caps[2g], caps[2g + 1] are group g's byte span, -1 when it did not take part.
  * scratch: gcol_detail_regex_scratch_ints(prog, nslots) words.
  */
-GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, const char *s,
-                                           int64_t n, int64_t start, bool anchored,
-                                           int64_t not_empty_at, int32_t nslots, int32_t *scratch,
-                                           int32_t *caps) {
+GCOL_HD_INLINE bool gcol_detail_regex_exec_vm(const gcol_detail_regex_prog *prog, const char *s,
+                                              int64_t n, int64_t start, bool anchored,
+                                              int64_t not_empty_at, int32_t nslots,
+                                              int32_t *scratch, int32_t *caps) {
   int32_t const m = prog->num_insts;
   gcol_detail_regex_vm vm;
   vm.prog = prog;
@@ -344,6 +508,50 @@ GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, c
   return matched;
 }
 
+/* Where the match whose first end is `end` ends: there, or (dfa_plus) after the longest run
+ * of characters the repeated set accepts (greedy, the last thing in the pattern: the first
+ * try succeeds); -2 where a byte >= 0x80 comes first (a character the VM decodes). */
+GCOL_HD_INLINE int64_t gcol_detail_regex_dfa_greedy(const gcol_detail_regex_prog *prog,
+                                                    const char *s, int64_t n, int64_t end) {
+  if (prog->dfa_plus == 0) return end;
+  gcol_detail_regex_inst const x = prog->insts[prog->dfa_plus];
+  for (; end < n; ++end) {
+    unsigned char const b = (unsigned char)s[end];
+    if (b >= 0x80) return -2;
+    if (!gcol_detail_regex_accepts(prog, x, b)) break;
+  }
+  return end;
+}
+
+/* gcol_detail_regex_exec_vm, after the DFA where the program has one (a search, or a match
+ * at 0): a row without a match (or a rest of a row, after its last match) never runs the
+ * VM, and one with a match runs it only for what the DFA cannot say (the match's bounds and
+ * captures, nslots > 0; or not_empty_at). Where dfa_fixed (every match that long, or sets in
+ * sequence ending in X+), a search's span comes from the DFA too: the first end is that of
+ * the shortest match at the leftmost start (every match is at least dfa_fixed long, and one
+ * that begins later ends later), which a greedy X+ extends. */
+GCOL_HD_INLINE bool gcol_detail_regex_exec(const gcol_detail_regex_prog *prog, const char *s,
+                                           int64_t n, int64_t start, bool anchored,
+                                           int64_t not_empty_at, int32_t nslots, int32_t *scratch,
+                                           int32_t *caps) {
+  if (prog->dfa_fixed > 0 && !anchored && nslots <= 2) { /* the DFA alone finds the match */
+    int64_t const first_end = gcol_detail_regex_dfa_end(prog, s, n, start);
+    if (first_end == -1) return false;
+    int64_t const end = first_end >= 0 ? gcol_detail_regex_dfa_greedy(prog, s, n, first_end) : -2;
+    if (end >= 0) {
+      for (int32_t j = 0; j < nslots; ++j) {
+        caps[j] = (int32_t)(j == 0 ? first_end - prog->dfa_fixed : end);
+      }
+      return true;
+    }
+  }
+  int const d = gcol_detail_regex_dfa_decide(prog, anchored, s, n, start);
+  if (d == 0) return false;
+  if (d == 1 && nslots == 0 && not_empty_at < 0) return true;
+  return gcol_detail_regex_exec_vm(prog, s, n, start, anchored, not_empty_at, nslots, scratch,
+                                   caps);
+}
+
 /* ---- iteration over the matches of a row, as Python's re.finditer ---- */
 
 /* Finds the match after one ending at *pos (the first: *pos = 0, *last_empty = false);
@@ -394,6 +602,11 @@ typedef struct gcol_detail_regex_host {
  * out of memory. On failure *out is left empty (block NULL). */
 gcol_status gcol_detail_regex_compile(const char *pattern, int64_t size, uint32_t flags,
                                       gcol_detail_regex_host *out);
+
+/* Gives h's program its DFAs where they are exact and fit (regex_dfa.c): the block grows to
+ * hold them. Leaves the program without one (the VM alone) for \b and \B, a table past
+ * GCOL_DETAIL_REGEX_DFA_MAX_BYTES, or no host memory: never an error. */
+void gcol_detail_regex_dfa_build(gcol_detail_regex_host *h);
 
 /* Frees what gcol_detail_regex_compile allocated (safe on an empty one). */
 void gcol_detail_regex_host_free(gcol_detail_regex_host *h);

@@ -4,9 +4,11 @@
  * Python's re and a backtracker by test_regex_host.c) over the strings axes: sizes, slices
  * whose first offset is not 0, validity patterns, "" vs null vs "\0", 1- to 4-byte
  * characters and invalid bytes, INT64 offsets; allocation failures with nothing leaked, and
- * bad arguments. extract and replace likewise, against the host row functions of
- * kernels/strings/regex_ops.h (checked against Python's re by test_regex_host.c), their
- * outputs with INT32 offsets, or INT64 forced where the input has them.
+ * bad arguments. The references are the VM alone, so that the DFA the kernels run where a
+ * program has one (and the shared-memory kernel that runs it) is checked too; rows of ASCII
+ * bytes only are the ones it decides alone. extract and replace likewise, against the host row
+ * functions of kernels/strings/regex_ops.h (checked against Python's re by test_regex_host.c),
+ * their outputs with INT32 offsets, or INT64 forced where the input has them.
  */
 #include "test_util.h"
 
@@ -38,9 +40,13 @@ static const char *const pieces[] = {"a",
                                      "ab1"};
 #define NUM_PIECES ((int64_t)(sizeof pieces / sizeof pieces[0]))
 
-/* n rows of 0..max_pieces pieces; one in 16 is "", one in 16 is "\0". */
-static host_rows make_rows(gcol_test_rng *rng, int64_t n, int64_t max_pieces,
-                           gcol_test_validity v) {
+/* The ASCII pieces: the first ones. */
+#define ASCII_PIECES 8
+
+/* n rows of 0..max_pieces of the first num_pieces pieces; one in 16 is "", one in 16 is
+ * "\0". */
+static host_rows make_rows_of(gcol_test_rng *rng, int64_t n, int64_t max_pieces,
+                              gcol_test_validity v, int64_t num_pieces) {
   host_rows h;
   h.n = n;
   h.offsets = (int64_t *)calloc((size_t)n + 1, sizeof(int64_t));
@@ -56,7 +62,7 @@ static host_rows make_rows(gcol_test_rng *rng, int64_t n, int64_t max_pieces,
     } else if (kind != 0) {
       int64_t const count = gcol_test_rng_range(rng, 1, max_pieces);
       for (int64_t k = 0; k < count; ++k) {
-        const char *p = pieces[gcol_test_rng_range(rng, 0, NUM_PIECES - 1)];
+        const char *p = pieces[gcol_test_rng_range(rng, 0, num_pieces - 1)];
         memcpy(h.chars + at, p, strlen(p));
         at += (int64_t)strlen(p);
       }
@@ -64,6 +70,11 @@ static host_rows make_rows(gcol_test_rng *rng, int64_t n, int64_t max_pieces,
     h.offsets[i + 1] = at;
   }
   return h;
+}
+
+static host_rows make_rows(gcol_test_rng *rng, int64_t n, int64_t max_pieces,
+                           gcol_test_validity v) {
+  return make_rows_of(rng, n, max_pieces, v, NUM_PIECES);
 }
 
 static void free_rows(host_rows *h) {
@@ -113,7 +124,9 @@ static const replace_spec replace_specs[] = {{"a", "-", -1},
                                              {"(\xe2\x82\xac)(x)?", "\\2\xc3\xa9\\1", -1},
                                              {"a*", "\\n", 0},
                                              {"(.)", "\\1\\1", 1},
-                                             {"(?P<w>a|b)(?P<n>\\d)?", "<\\g<n>\\g<w>>", -1}};
+                                             {"(?P<w>a|b)(?P<n>\\d)?", "<\\g<n>\\g<w>>", -1},
+                                             {"[ab]+", "<\\g<0>>", -1},
+                                             {"a[^a]", "", 3}};
 #define NUM_REPLACE ((int64_t)(sizeof replace_specs / sizeof replace_specs[0]))
 
 /* Asserts the offsets type of a STRING output: INT64 when forced and there are bytes. */
@@ -242,15 +255,49 @@ static void check_extract_replace(const host_rows *h, int64_t begin, gcol_column
   }
 }
 
-/* Checks the three operations on view v, rows [begin, begin + v.size) of h. */
-static void check_ops(const host_rows *h, int64_t begin, gcol_column_view v, bool masked,
-                      const char *what) {
+/* Patterns with a DFA (regex_match.h; the kernel that runs it in shared memory) and flags:
+ * the benchmark's, anchors with and without MULTILINE ($ before a final \n: the VM's), a
+ * table near the cap (2^10 states), one past it (the VM alone). */
+static const struct {
+  const char *pattern;
+  uint32_t flags;
+} dfa_patterns[] = {{"[a-c]q+z", 0},
+                    {"[ab]1+", 0},
+                    {"a[^a]", 0},
+                    {"^a|b$", 0},
+                    {"^a|b$", GCOL_REGEX_MULTILINE},
+                    {"b\n?\\Z|\\Ac", 0},
+                    {"a.b", GCOL_REGEX_DOTALL},
+                    {"(?:a|b)*a[ab]{9}", 0},
+                    {"(?:a|b)*a[ab]{12}", 0},
+                    {"(?:a|_)+b?", GCOL_REGEX_IGNORECASE}};
+#define NUM_DFA_PATTERNS ((int64_t)(sizeof dfa_patterns / sizeof dfa_patterns[0]))
+
+/* count by the VM alone (gcol_detail_regex_count begins with the DFA). */
+static int32_t vm_only_count(const gcol_detail_regex_prog *prog, const char *s, int64_t n,
+                             int32_t *scratch) {
+  int64_t pos = 0;
+  int32_t caps[2], count = 0;
+  bool last_empty = false;
+  while (pos <= n && gcol_detail_regex_exec_vm(prog, s, n, pos, false, last_empty ? pos : -1, 2,
+                                               scratch, caps)) {
+    ++count;
+    last_empty = caps[0] == caps[1];
+    pos = caps[1];
+  }
+  return count;
+}
+
+/* Checks contains, matches and count of one pattern on view v, rows [begin, begin + v.size)
+ * of h, against the VM alone (not the DFA the kernels may run). */
+static void check_pattern(const host_rows *h, int64_t begin, gcol_column_view v, bool masked,
+                          const char *what, const char *pattern, uint32_t flags) {
   int64_t const n = v.size;
   int32_t *got = (int32_t *)malloc((size_t)n * 4 + 4);
   uint8_t *b8 = (uint8_t *)malloc((size_t)n + 1), *valid = (uint8_t *)malloc((size_t)n + 1);
-  for (int64_t k = 0; k < NUM_PATTERNS; ++k) {
+  {
     gcol_regex *re = NULL;
-    GCOL_TEST_OK(gcol_regex_compile(patterns[k], -1, k % 3 == 2 ? GCOL_REGEX_IGNORECASE : 0, &re));
+    GCOL_TEST_OK(gcol_regex_compile(pattern, -1, flags, &re));
     int32_t *scratch = (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(&re->host.prog, 2) *
                                          sizeof(int32_t));
     for (int op = 0; op < 3; ++op) {
@@ -265,19 +312,20 @@ static void check_ops(const host_rows *h, int64_t begin, gcol_column_view v, boo
       for (int64_t i = 0; i < n; ++i) {
         bool const row_valid = !masked || h->valid[begin + i];
         if (!valid[i] != !row_valid)
-          fail_msg("%s /%s/ op %d row %lld: validity", what, patterns[k], op, (long long)i);
+          fail_msg("%s /%s/ op %d row %lld: validity", what, pattern, op, (long long)i);
         if (!row_valid) continue;
         const char *s = h->chars + h->offsets[begin + i];
         int64_t const len = h->offsets[begin + i + 1] - h->offsets[begin + i];
         int32_t want;
         if (op == 2)
-          want = gcol_detail_regex_count(&re->host.prog, s, len, scratch);
+          want = vm_only_count(&re->host.prog, s, len, scratch);
         else
-          want = gcol_detail_regex_exec(&re->host.prog, s, len, 0, op == 1, -1, 0, scratch, NULL);
+          want =
+              gcol_detail_regex_exec_vm(&re->host.prog, s, len, 0, op == 1, -1, 0, scratch, NULL);
         int32_t const have = op == 2 ? got[i] : b8[i];
         if (have != want) {
-          fail_msg("%s /%s/ op %d row %lld: %d, want %d", what, patterns[k], op, (long long)i, have,
-                   want);
+          fail_msg("%s /%s/ flags %u op %d row %lld: %d, want %d", what, pattern, flags, op,
+                   (long long)i, have, want);
         }
       }
       gcol_column_free(out);
@@ -288,6 +336,18 @@ static void check_ops(const host_rows *h, int64_t begin, gcol_column_view v, boo
   free(got);
   free(b8);
   free(valid);
+}
+
+/* Checks the operations on view v, rows [begin, begin + v.size) of h: contains, matches and
+ * count for every pattern (and the DFA's), then extract and replace. */
+static void check_ops(const host_rows *h, int64_t begin, gcol_column_view v, bool masked,
+                      const char *what) {
+  for (int64_t k = 0; k < NUM_PATTERNS; ++k) {
+    check_pattern(h, begin, v, masked, what, patterns[k], k % 3 == 2 ? GCOL_REGEX_IGNORECASE : 0);
+  }
+  for (int64_t k = 0; k < NUM_DFA_PATTERNS; ++k) {
+    check_pattern(h, begin, v, masked, what, dfa_patterns[k].pattern, dfa_patterns[k].flags);
+  }
   check_extract_replace(h, begin, v, masked, what);
 }
 
@@ -341,6 +401,36 @@ static void test_long_rows(void **state) {
   host_rows h = make_rows(&rng, 40, gcol_test_cap(20000), GCOL_TEST_NO_MASK);
   gcol_column *col = to_device(&h, false, false);
   check_ops(&h, 0, gcol_column_get_view(col), false, "long rows");
+  gcol_column_free(col);
+  free_rows(&h);
+}
+
+/* The DFA's patterns on rows of ASCII bytes only, which it decides without the VM: sizes
+ * around a block, random nulls, a slice not at 0 with INT64 offsets, and long rows. */
+static void test_dfa_ascii_rows(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1407);
+  static const int64_t sizes[] = {0, 1, 7, 33, 255, 257, 3001};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+    host_rows h = make_rows_of(&rng, sizes[k] + 5, 12, GCOL_TEST_RANDOM_NULLS, ASCII_PIECES);
+    for (int wide = 0; wide < 2; ++wide) {
+      gcol_column *col = to_device(&h, wide, true);
+      gcol_column_view slice;
+      GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 3, sizes[k], &slice));
+      for (int64_t p = 0; p < NUM_DFA_PATTERNS; ++p) {
+        check_pattern(&h, 3, slice, true, wide ? "ascii int64" : "ascii", dfa_patterns[p].pattern,
+                      dfa_patterns[p].flags);
+      }
+      gcol_column_free(col);
+    }
+    free_rows(&h);
+  }
+  host_rows h = make_rows_of(&rng, 40, gcol_test_cap(20000), GCOL_TEST_NO_MASK, ASCII_PIECES);
+  gcol_column *col = to_device(&h, false, false);
+  for (int64_t p = 0; p < NUM_DFA_PATTERNS; ++p) {
+    check_pattern(&h, 0, gcol_column_get_view(col), false, "ascii long", dfa_patterns[p].pattern,
+                  dfa_patterns[p].flags);
+  }
   gcol_column_free(col);
   free_rows(&h);
 }
@@ -470,6 +560,7 @@ int main(void) {
       GCOL_TEST_GPU_PART(test_slices_validity_int64_offsets, 2, 4),
       GCOL_TEST_GPU_PART(test_slices_validity_int64_offsets, 3, 4),
       GCOL_TEST_GPU(test_long_rows),
+      GCOL_TEST_GPU(test_dfa_ascii_rows),
       GCOL_TEST_GPU(test_allocation_failures),
       GCOL_TEST_GPU(test_bad_input),
   };

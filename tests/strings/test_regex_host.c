@@ -597,11 +597,14 @@ static const char *const subject_pieces[] = {
     "a",    "b", "c", "A", "1", "\n", " ", "_", "\xc3\xa9", "\xe2\x82\xac", "\xf4\x8f\xbf\xbf",
     "\x80", "."};
 
-static int64_t gen_subject(gcol_test_rng *r, char *out, bt_ctx *c) {
+/* The ASCII pieces: the first ones. */
+#define ASCII_PIECES 8
+
+static int64_t gen_subject_of(gcol_test_rng *r, char *out, bt_ctx *c, int64_t pieces) {
   int64_t n = 0;
   int const chars = (int)gcol_test_rng_range(r, 0, 10);
   for (int k = 0; k < chars; ++k) {
-    const char *p = subject_pieces[gcol_test_rng_range(r, 0, NUM(subject_pieces) - 1)];
+    const char *p = subject_pieces[gcol_test_rng_range(r, 0, pieces - 1)];
     memcpy(out + n, p, strlen(p));
     n += (int64_t)strlen(p);
   }
@@ -614,6 +617,10 @@ static int64_t gen_subject(gcol_test_rng *r, char *out, bt_ctx *c) {
   }
   c->offs[c->n] = n;
   return n;
+}
+
+static int64_t gen_subject(gcol_test_rng *r, char *out, bt_ctx *c) {
+  return gen_subject_of(r, out, c, NUM(subject_pieces));
 }
 
 static void compare(const fuzz_pattern *fp, uint32_t flags, const char *s, int64_t n, bool vm_m,
@@ -666,6 +673,252 @@ static void test_fuzz_against_backtracker(void **state) {
                  vm_count(&h.prog, s, n), want);
       }
     }
+    gcol_detail_regex_host_free(&h);
+  }
+}
+
+/* ---------------------------------------------------------------- the DFA */
+
+/* The DFA's answer (regex_match.h) for a search or a match at 0 against the backtracker's,
+ * where it gives one; returns whether it did. */
+static bool dfa_check(const fuzz_pattern *fp, uint32_t flags, const gcol_detail_regex_prog *prog,
+                      bt_ctx *c, const char *s, int64_t n, bool anchored) {
+  int32_t caps[2 * 20];
+  int const d = gcol_detail_regex_dfa_decide(prog, anchored, s, n, 0);
+  for (int off = 1; off < 4; ++off) { /* the same from every alignment (a word at a time) */
+    uint32_t words[24];
+    char *const at = (char *)words + off;
+    memcpy(at, s, (size_t)n);
+    if (gcol_detail_regex_dfa_decide(prog, anchored, at, n, 0) != d) {
+      fail_msg("dfa /%s/ flags %u: another answer at alignment %d", fp->text, flags, off);
+    }
+  }
+  if (anchored && n > 0) { /* a match at a later byte: the VM's */
+    assert_int_equal(gcol_detail_regex_dfa_decide(prog, true, s, n, c->offs[c->n]), -1);
+  }
+  bool decided = false;
+  for (int from = 0; from <= (anchored ? 0 : c->n); ++from) { /* a search from each character */
+    int const e = gcol_detail_regex_dfa_decide(prog, anchored, s, n, c->offs[from]);
+    if (e < 0) continue;
+    decided = true;
+    bool const want = bt_search(c, from, anchored, -1, caps);
+    if ((e == 1) != want) {
+      char hex[256];
+      int h = 0;
+      for (int64_t i = 0; i < n && h < 240; ++i) h += sprintf(hex + h, "%02x", (unsigned char)s[i]);
+      hex[h] = 0;
+      fail_msg("dfa %s /%s/ flags %u on bytes %s from byte %lld: dfa %d, backtracker %d",
+               anchored ? "match" : "search", fp->text, flags, hex, (long long)c->offs[from], e,
+               want);
+    }
+  }
+  return d >= 0 && decided;
+}
+
+/* Whether the program has a \b or \B (no DFA). */
+static bool has_word_assert(const gcol_detail_regex_prog *prog) {
+  for (int32_t pc = 0; pc < prog->num_insts; ++pc) {
+    gcol_detail_regex_inst const in = prog->insts[pc];
+    if (in.op == GCOL_DETAIL_RX_ASSERT &&
+        (in.x == GCOL_DETAIL_RX_WORD || in.x == GCOL_DETAIL_RX_NOT_WORD)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The DFA against the backtracker on random patterns: every program without \b, \B gets one
+ * unless its table passes the cap; its answers on ASCII subjects (and on the others, where
+ * it gives one) are the backtracker's; a byte >= 0x80 leaves the row to the VM. */
+static void test_dfa_fuzz_against_backtracker(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(2203);
+  if (getenv("GCOL_REGEX_FUZZ_SEED"))
+    rng.state = strtoull(getenv("GCOL_REGEX_FUZZ_SEED"), NULL, 10);
+  static fuzz_pattern fp;
+  static bt_ctx c;
+  char s[64];
+  int64_t eligible = 0, with_dfa = 0, decided = 0, rows = 0;
+  for (int iter = 0; iter < 4000; ++iter) {
+    gen_pattern(&rng, &fp);
+    uint32_t const flags = (uint32_t)gcol_test_rng_range(&rng, 0, 7);
+    gcol_detail_regex_host h;
+    GCOL_TEST_OK(gcol_detail_regex_compile(fp.text, fp.len, flags, &h));
+    c.fp = &fp;
+    c.flags = flags;
+    eligible += !has_word_assert(&h.prog);
+    if (has_word_assert(&h.prog)) {
+      if (h.prog.dfa_stride != 0) fail_msg("/%s/: a DFA with \\b or \\B", fp.text);
+    } else if (h.prog.dfa_stride != 0) {
+      ++with_dfa;
+      int64_t const bytes = (int64_t)h.prog.dfa_states[0] * h.prog.dfa_stride * 2;
+      assert_true(bytes <= GCOL_DETAIL_REGEX_DFA_MAX_BYTES);
+      for (int t = 0; t < 16; ++t) {
+        int64_t const pieces = t % 4 == 3 ? NUM(subject_pieces) : ASCII_PIECES;
+        int64_t const n = gen_subject_of(&rng, s, &c, pieces);
+        rows += 2;
+        decided += dfa_check(&fp, flags, &h.prog, &c, s, n, false);
+        decided += dfa_check(&fp, flags, &h.prog, &c, s, n, true);
+      }
+    }
+    gcol_detail_regex_host_free(&h);
+  }
+  /* the DFA is not vacuous: nearly every program without \b, \B has one, and it decides
+   * most rows (three in four are ASCII) */
+  print_message("# dfa: %lld of %lld programs without \\b, \\B; %lld of %lld rows decided\n",
+                (long long)with_dfa, (long long)eligible, (long long)decided, (long long)rows);
+  assert_true(with_dfa * 10 >= eligible * 9);
+  assert_true(decided * 10 >= rows * 6);
+}
+
+/* Which programs get a DFA, and answers around its limits: ^ and $ with and without
+ * MULTILINE (a final \n left to the VM), a non-ASCII byte (the VM), the cap. */
+static void test_dfa_known_answers(void **state) {
+  (void)state;
+  struct {
+    const char *pattern;
+    uint32_t flags;
+    const char *subject;
+    int search, match; /* dfa_decide's answers; 9: no DFA */
+  } const cases[] = {
+      {"[a-c]q+z", 0, "xxbqqqzyy", 1, 0},
+      {"[a-c]q+z", 0, "xxbqqqyzy", 0, 0},
+      {"q[a-z]", 0, "qa", 1, 1},
+      {"q[a-z]", 0, "aq", 0, 0},
+      {"[,;]", 0, "abc", 0, 0},
+      {"[,;]", 0, "a;c", 1, 0},
+      {"q+", 0, "", 0, 0},
+      {"a*", 0, "", 1, 1},
+      {"^ab", 0, "ab", 1, 1},
+      {"^b", 0, "a\nb", 0, 0},
+      {"^b", GCOL_REGEX_MULTILINE, "a\nb", 1, 0},
+      {"a$", 0, "a", 1, 1},
+      {"a$", 0, "a\n", -1, -1}, /* $ before a final \n: the VM's */
+      {"a$", 0, "a\nb", 0, 0},
+      {"a$", GCOL_REGEX_MULTILINE, "a\nb", 1, 1},
+      {"a\\Z", 0, "a\n", 0, 0},
+      {"\\Aa", 0, "ba", 0, 0},
+      {"(?:a|\\A)b", 0, "b", 1, 1},
+      {"a.c", 0, "a\nc", 0, 0},
+      {"a.c", GCOL_REGEX_DOTALL, "a\nc", 1, 1},
+      {"A", GCOL_REGEX_IGNORECASE, "xa", 1, 0},
+      {"a", 0, "\303\251a", -1, -1}, /* a non-ASCII byte (U+00E9) before any answer */
+      {"a", 0, "a\303\251", 1, 1},   /* the answer comes first */
+      {"\\bfoo", 0, "foo", 9, 9},
+      {"foo\\B", 0, "foo", 9, 9},
+      {"(?:a|b)*a[ab]{12}", 0, "ab", 9, 9}, /* 2^13 states: past the cap */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    gcol_detail_regex_host h;
+    const char *p = cases[k].pattern;
+    GCOL_TEST_OK(gcol_detail_regex_compile(p, (int64_t)strlen(p), cases[k].flags, &h));
+    int64_t const n = (int64_t)strlen(cases[k].subject);
+    if (cases[k].search == 9) {
+      if (h.prog.dfa_stride != 0) fail_msg("'%s': a DFA where none may be", p);
+    } else {
+      if (h.prog.dfa_stride == 0) fail_msg("'%s': no DFA", p);
+      int const s = gcol_detail_regex_dfa_decide(&h.prog, false, cases[k].subject, n, 0);
+      int const m = gcol_detail_regex_dfa_decide(&h.prog, true, cases[k].subject, n, 0);
+      if (s != cases[k].search || m != cases[k].match) {
+        fail_msg("'%s' on '%s': search %d (want %d), match %d (want %d)", p, cases[k].subject, s,
+                 cases[k].search, m, cases[k].match);
+      }
+    }
+    /* the VM (through gcol_detail_regex_exec and alone) agrees where the DFA answered */
+    int32_t *scratch =
+        (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(&h.prog, 0) * sizeof(int32_t));
+    assert_non_null(scratch);
+    for (int a = 0; a < 2; ++a) {
+      int const want = a ? cases[k].match : cases[k].search;
+      bool const vm =
+          gcol_detail_regex_exec_vm(&h.prog, cases[k].subject, n, 0, a, -1, 0, scratch, NULL);
+      bool const both =
+          gcol_detail_regex_exec(&h.prog, cases[k].subject, n, 0, a, -1, 0, scratch, NULL);
+      if (vm != both || (want == 0 && vm) || (want == 1 && !vm)) {
+        fail_msg("'%s' on '%s' (%s): vm %d, exec %d, dfa %d", p, cases[k].subject,
+                 a ? "match" : "search", vm, both, want);
+      }
+    }
+    free(scratch);
+    gcol_detail_regex_host_free(&h);
+  }
+}
+
+/* Programs of character sets in sequence, the last one maybe repeated greedily (X+): a
+ * search's span comes from the DFA alone (dfa_fixed, dfa_plus). Against the VM alone, on
+ * random such sequences, from every character of random subjects (1- to 4-byte characters,
+ * invalid bytes); and which programs are in the class. */
+static void test_dfa_fixed_length(void **state) {
+  (void)state;
+  /* sets (first), alternatives of one length, assertions, and their lengths */
+  static const struct {
+    const char *text;
+    int len;
+  } atoms[] = {{"a", 1},   {"b", 1},      {"[ab]", 1},      {"[^a]", 1},      {".", 1},
+               {"\\d", 1}, {"[a-c]", 1},  {"A", 1},         {"\\n", 1},       {"_", 1},
+               {"\\s", 1}, {"[\\w.]", 1}, {"(?:ab|c.)", 2}, {"(?:a|\\d)", 1}, {"^", 0},
+               {"$", 0},   {"\\A", 0},    {"\\Z", 0},       {"(?:a|b|)", -1}};
+  int64_t const sets = 12;
+  gcol_test_rng rng = gcol_test_rng_make(2207);
+  static bt_ctx c;
+  char s[64];
+  int64_t from_dfa = 0, searches = 0;
+  for (int iter = 0; iter < 2000; ++iter) {
+    char pattern[64];
+    int len = 0;
+    int const atoms_in = (int)gcol_test_rng_range(&rng, 1, 4);
+    /* half the time sets alone, which may end in X+ */
+    bool const only_sets = gcol_test_rng_range(&rng, 0, 1) != 0;
+    int fixed = 0;
+    for (int k = 0; k < atoms_in; ++k) {
+      int64_t const a = gcol_test_rng_range(&rng, 0, only_sets ? sets - 1 : NUM(atoms) - 1);
+      len += sprintf(pattern + len, "%s", atoms[a].text);
+      fixed = fixed < 0 || atoms[a].len < 0 ? -1 : fixed + atoms[a].len;
+    }
+    bool const plus = only_sets && gcol_test_rng_range(&rng, 0, 1) != 0;
+    if (plus) pattern[len++] = '+';
+    pattern[len] = 0;
+    if (fixed < 0) fixed = 0; /* lengths differ: not in the class */
+    uint32_t const flags = (uint32_t)gcol_test_rng_range(&rng, 0, 7);
+    gcol_detail_regex_host h;
+    GCOL_TEST_OK(gcol_detail_regex_compile(pattern, len, flags, &h));
+    if (h.prog.dfa_fixed != fixed || (h.prog.dfa_plus > 0) != plus) {
+      fail_msg("/%s/ flags %u: dfa_fixed %d (want %d), dfa_plus %d", pattern, flags,
+               h.prog.dfa_fixed, fixed, h.prog.dfa_plus);
+    }
+    int32_t *scratch =
+        (int32_t *)malloc((size_t)gcol_detail_regex_scratch_ints(&h.prog, 2) * sizeof(int32_t));
+    assert_non_null(scratch);
+    for (int t = 0; t < 8; ++t) {
+      int64_t const n = gen_subject_of(&rng, s, &c, t % 2 ? NUM(subject_pieces) : ASCII_PIECES);
+      for (int from = 0; from <= c.n; ++from) {
+        int64_t const start = c.offs[from];
+        int32_t want[2] = {-1, -1}, got[2] = {-1, -1};
+        bool const vm =
+            gcol_detail_regex_exec_vm(&h.prog, s, n, start, false, -1, 2, scratch, want);
+        bool const both = gcol_detail_regex_exec(&h.prog, s, n, start, false, -1, 2, scratch, got);
+        ++searches;
+        from_dfa += gcol_detail_regex_dfa_end(&h.prog, s, n, start) != -2;
+        if (vm != both || (vm && (want[0] != got[0] || want[1] != got[1]))) {
+          fail_msg("/%s/ flags %u from byte %lld of %lld: vm %d %d..%d, exec %d %d..%d", pattern,
+                   flags, (long long)start, (long long)n, vm, want[0], want[1], both, got[0],
+                   got[1]);
+        }
+      }
+    }
+    free(scratch);
+    gcol_detail_regex_host_free(&h);
+  }
+  print_message("# fixed length: %lld of %lld searches by the DFA alone\n", (long long)from_dfa,
+                (long long)searches);
+  assert_true(from_dfa * 2 >= searches);
+  static const char *const outside[] = {"(a)", "a|bc", "a+?", "a?",      "^",
+                                        "a|",  "a\\b", "a*b", "a*",      "a+b",
+                                        "(a)", "(a)+", "^a+", "(?:ab)+", "a{1,2}"};
+  for (int64_t k = 0; k < NUM(outside); ++k) {
+    gcol_detail_regex_host h;
+    GCOL_TEST_OK(gcol_detail_regex_compile(outside[k], (int64_t)strlen(outside[k]), 0, &h));
+    if (h.prog.dfa_fixed != 0) fail_msg("/%s/: dfa_fixed %d", outside[k], h.prog.dfa_fixed);
     gcol_detail_regex_host_free(&h);
   }
 }
@@ -971,6 +1224,9 @@ int main(void) {
       cmocka_unit_test(test_first_byte_prefilter),
       cmocka_unit_test(test_compile_errors),
       cmocka_unit_test(test_fuzz_against_backtracker),
+      cmocka_unit_test(test_dfa_fuzz_against_backtracker),
+      cmocka_unit_test(test_dfa_known_answers),
+      cmocka_unit_test(test_dfa_fixed_length),
       cmocka_unit_test(test_empty_iterations),
       cmocka_unit_test(test_extract_known_answers),
       cmocka_unit_test(test_replace_known_answers),
