@@ -367,6 +367,23 @@ typedef struct gcol_host_strings {
 gcol_status gcol_column_strings_copy_to_host(gcol_column_view view, gcol_stream stream,
                                              gcol_host_strings **out);
 
+/**
+ * @brief Row @p row (0 <= row < size, unchecked) of a host strings copy: its bytes (not
+ *        NUL-terminated: print with `"%.*s"`) and their number.
+ * @param[in] strings What gcol_column_strings_copy_to_host() made.
+ * @param[in] row The row.
+ * @param[out] length The row's byte length (0 for a null row); may be NULL.
+ * @return The row's first byte; NULL for a null row, so that "" (a valid empty row: a
+ *         non-NULL pointer, length 0) and null differ.
+ */
+static inline const char *gcol_host_strings_get(const gcol_host_strings *strings, int64_t row,
+                                                int64_t *length) {
+  if (length != NULL) *length = 0;
+  if (strings->valid != NULL && strings->valid[row] == 0) return NULL;
+  if (length != NULL) *length = strings->offsets[row + 1] - strings->offsets[row];
+  return strings->chars != NULL ? strings->chars + strings->offsets[row] : "";
+}
+
 /** @brief Frees a ::gcol_host_strings. NULL is a no-op. */
 void gcol_host_strings_free(gcol_host_strings *strings);
 
