@@ -21,7 +21,7 @@
  * (gcol_column_copy_shallow(), gcol_table_copy_shallow()). Reads never copy:
  * gcol_column_get_view() and every operation that takes a ::gcol_column_view. Writes copy a
  * shared buffer first: gcol_column_get_mutable_view(), gcol_column_make_mutable(), and so
- * everything that writes through a mutable view (gcol_fill_in_place()). Code that keeps a
+ * everything that writes through one (gcol_fill_in_place()). Code that keeps a
  * column's pointers for writing elsewhere calls gcol_column_expose() first.
  *
  * Spilling (gcol/spill.h): views and write accesses bring spilled buffers back and pin them
