@@ -25,8 +25,9 @@
  *   std::chrono::duration_cast).
  * - STRING -> integers and floats: parsed, a row that does not parse (or overflows an
  *   integer type) is null. Integers: `[+-]digits`, nothing else (no spaces: " 5" is null,
- *   "+5" is 5). Floats: `[+-](digits[.digits]|.digits)[(e|E)[+-]digits]`, `nan`, `inf`,
- *   `infinity` (any case); beyond the range gives +-inf as strtod ("1e309" is inf);
+ *   "+5" is 5). Floats: `[+-](digits[.[digits]]|.digits)[(e|E)[+-]digits]`, `nan`, `inf`,
+ *   `infinity` (any case), as strtod, Python's float() and libcudf: "5." is 5.0 and ".5"
+ *   is 0.5, while "." and "" are null; beyond the range gives +-inf ("1e309" is inf);
  *   correctly rounded (bit for bit as strtod for FLOAT64, strtof for FLOAT32: the text is
  *   rounded once to the target type), so float -> STRING -> float gives back the same bits.
  * - STRING <-> decimals: gcol_strings_to_decimals() and gcol_strings_from_decimals() of
