@@ -22,7 +22,10 @@
  * - Timestamp -> timestamp and duration -> duration of another unit: to a finer unit
  *   multiplies (wrapping); to a coarser unit timestamps round toward -inf (so
  *   1969-12-31T23:59:59.5 becomes 1969-12-31, as libcudf), durations toward zero (as
- *   std::chrono::duration_cast).
+ *   std::chrono::duration_cast). The DAYS types hold int32 ticks: a day count outside
+ *   int32 after the division (beyond about 5.88 million years, reachable from
+ *   milliseconds and coarser int64 units) wraps modulo 2^32 like any integer narrowing, no
+ *   row becomes null (INT64_MAX milliseconds, day 106751991167, gives day -622191233).
  * - STRING -> integers and floats: parsed, a row that does not parse (or overflows an
  *   integer type) is null. Integers: `[+-]digits`, nothing else (no spaces: " 5" is null,
  *   "+5" is 5). Floats: `[+-](digits[.[digits]]|.digits)[(e|E)[+-]digits]`, `nan`, `inf`,

@@ -434,6 +434,10 @@ gcol_status gcol_column_make_dictionary(gcol_column *indices, gcol_column *keys,
  *        compacted: masks re-aligned, string and list offsets rebased). Stream-ordered;
  *        synchronizes @p stream only to count nulls of a view whose count is unknown, and to
  *        read the extent of string and list slices.
+ *
+ * A view with a null mask gives a copy with a mask even when no row is null (a nullable
+ * column stays nullable, as libcudf's column copy); a view without one, or of 0 rows, gives
+ * a copy without one.
  */
 gcol_status gcol_column_copy(gcol_column_view view, gcol_stream stream, gcol_mr *mr,
                              gcol_column **out);
