@@ -74,7 +74,7 @@ static void test_column_and_table(void **state) {
                &col);
   EXPECT_NAMED(GCOL_ERROR_UNSUPPORTED, gcol_column_create_from_host_column, &host, NULL, NULL,
                &col);
-  assert_non_null(strstr(gcol_last_error(), "host is LIST"));
+  assert_non_null(strstr(gcol_last_error(), "host is "));
   host.type = gcol_data_type_make(GCOL_STRING);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_column_create_from_host_column, &host, NULL, NULL,
                &col);
