@@ -426,6 +426,20 @@ static void index_type_follows_row_count(void **state) {
   assert_int_equal(gcol_large_offsets_threshold(), INT32_MAX);
 }
 
+/* gcol_bitmask_data types a mask buffer's words; NULL stays NULL (no mask). */
+static void bitmask_data_types_the_words(void **state) {
+  (void)state;
+  uint32_t words[2] = {0x5u, 0};
+  gcol_buffer b;
+  memset(&b, 0, sizeof b);
+  b.data = words;
+  b.size = sizeof words;
+  uint32_t *const typed = gcol_bitmask_data(&b);
+  assert_ptr_equal(typed, words);
+  assert_true(gcol_bit_is_set(typed, 2));
+  assert_null(gcol_bitmask_data(NULL));
+}
+
 /* The host row accessors tell "" from null, need no NUL terminator and start at offsets[0]. */
 static void host_string_rows_read_back(void **state) {
   (void)state;
@@ -494,6 +508,7 @@ int main(void) {
       cmocka_unit_test(scalar_reads_report_null),
       cmocka_unit_test(index_type_follows_row_count),
       cmocka_unit_test(host_string_rows_read_back),
+      cmocka_unit_test(bitmask_data_types_the_words),
   };
   return GCOL_TEST_RUN("types_views", tests);
 }

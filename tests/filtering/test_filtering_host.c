@@ -243,8 +243,10 @@ static void test_null_ops_checks(void **state) {
   GCOL_TEST_STATUS(gcol_bools_to_mask(v, &mask, NULL, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
   expect_message("BOOL8");
   assert_null(mask);
-  GCOL_TEST_STATUS(gcol_mask_to_bools(NULL, 0, 5, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
-  expect_message("mask");
+  GCOL_TEST_STATUS(gcol_mask_to_bools(NULL, 0, 5, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("out");
+  GCOL_TEST_STATUS(gcol_mask_to_bools(NULL, 6, 5, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("range");
   GCOL_TEST_STATUS(gcol_mask_to_bools((const uint32_t *)FAKE_PTR, 6, 5, &out, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("range");
