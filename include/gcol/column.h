@@ -300,7 +300,9 @@ gcol_status gcol_column_create_from_host(gcol_data_type type, int64_t size, cons
                                          gcol_column **out);
 
 /**
- * @brief Copies a fixed-width view's rows (offset honoured) to host arrays.
+ * @brief Copies a fixed-width view's rows (offset honoured) to host arrays the caller
+ *        provides. gcol_column_copy_to_host_column() (table.h) is the form that takes and
+ *        returns memory the same way for fixed-width and STRING columns.
  * @param[in] view The column.
  * @param[out] data `size` values (values under nulls are whatever the column holds).
  * @param[out] valid NULL, or `size` bytes receiving 1 (valid) or 0 (null).
@@ -359,7 +361,10 @@ typedef struct gcol_host_strings {
 } gcol_host_strings;
 
 /**
- * @brief Copies a STRING view (offset honoured) to host. Synchronizes @p stream.
+ * @brief Copies a STRING view (offset honoured) to host arrays that gcol allocates (free
+ *        them with gcol_host_strings_free(); rows through gcol_host_strings_get()).
+ *        gcol_column_copy_to_host_column() (table.h) is the form shared with fixed-width
+ *        columns. Synchronizes @p stream.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed view, offsets that
  *         decrease: the message names the row), ::GCOL_ERROR_TYPE_MISMATCH (not STRING),
  *         ::GCOL_ERROR_OUT_OF_MEMORY (host), a CUDA status.
