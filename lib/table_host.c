@@ -139,8 +139,8 @@ gcol_status gcol_column_copy_to_host_column(gcol_column_view view, gcol_stream s
 }
 
 /* One host column to the device; @p what names it in messages ("column 2", "host"). */
-static gcol_status column_from_host(const gcol_host_column *c, const char *what,
-                                    gcol_stream stream, gcol_mr *mr, gcol_column **out) {
+static gcol_status column_from_host(const gcol_host_column *c, const char *what, gcol_stream stream,
+                                    gcol_mr *mr, gcol_column **out) {
   char name[48];
   gcol_data_type_format(c->type, name, sizeof name);
   GCOL_DETAIL_REQUIRE(host_copyable(c->type.id), GCOL_ERROR_UNSUPPORTED,
@@ -154,9 +154,8 @@ static gcol_status column_from_host(const gcol_host_column *c, const char *what,
                                                       c->valid, stream, mr, out);
 }
 
-static gcol_status column_create_from_host_column(const gcol_host_column *host,
-                                                  gcol_stream stream, gcol_mr *mr,
-                                                  gcol_column **out) {
+static gcol_status column_create_from_host_column(const gcol_host_column *host, gcol_stream stream,
+                                                  gcol_mr *mr, gcol_column **out) {
   gcol_status status = GCOL_OK;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;

@@ -23,9 +23,9 @@
  *     Python's (and numpy's) float `%`: `r = fmod(a, b)`, plus b when r is non-zero and its
  *     sign differs from b's, and a zero result takes b's sign (4.0 PYMOD -2.0 is -0.0);
  *     `r + b` rounds, so -1e-20 PYMOD 1.0 is 1.0 as in Python (libcudf's
- *     `fmod(fmod(a, b) + b, b)` gives 0.0 there); by zero, or of an infinity, it is NaN. Float POW keeps
- *     C's special cases for every NaN, signaling ones included: pow(x, ±0) = 1 and
- *     pow(1, y) = 1 (glibc instead gives NaN there for a signaling NaN).
+ *     `fmod(fmod(a, b) + b, b)` gives 0.0 there); by zero, or of an infinity, it is NaN.
+ *     Float POW keeps C's special cases for every NaN, signaling ones included:
+ *     pow(x, ±0) = 1 and pow(1, y) = 1 (glibc instead gives NaN there for a signaling NaN).
  *   - TRUE_DIV: computed in double, output FLOAT32 or FLOAT64.
  *   - BITWISE_*, SHIFT_*: integer or BOOL8 inputs, integer or BOOL8 output. Shifts are done
  *     in 64 bits and then truncated to the output: a count outside [0, 63] gives 0 (and
@@ -55,8 +55,9 @@
  *   TIMESTAMP, DURATION + TIMESTAMP = TIMESTAMP, DURATION ± DURATION = DURATION, each output
  *   in the finer of the two units; the sum or difference of the 64-bit tick counts wraps
  *   modulo 2^64 as integer arithmetic does (no null, no error: INT64_MAX seconds + 1 second
- *   is INT64_MIN seconds; libcudf does not check either); comparisons, NULL_EQUALS, NULL_MIN/NULL_MAX between two
- *   timestamps or two durations (NULL_MIN/MAX output of the finer unit).
+ *   is INT64_MIN seconds; libcudf does not check either); comparisons, NULL_EQUALS,
+ *   NULL_MIN/NULL_MAX between two timestamps or two durations (NULL_MIN/MAX output of the
+ *   finer unit).
  * - **Strings**: comparisons and NULL_EQUALS of two strings (byte order), output BOOL8.
  *
  * Nulls: the output null mask is the AND of the inputs' masks (a null scalar makes every row

@@ -317,9 +317,9 @@ done:
   return status;
 }
 
-extern "C" gcol_status gcol_fill_in_place_view(gcol_mutable_column_view *destination,
-                                               int64_t begin, int64_t end,
-                                               const gcol_scalar *value, gcol_stream stream) {
+extern "C" gcol_status gcol_fill_in_place_view(gcol_mutable_column_view *destination, int64_t begin,
+                                               int64_t end, const gcol_scalar *value,
+                                               gcol_stream stream) {
   GCOL_DETAIL_NVTX_PUSH("gcol_fill_in_place_view");
   gcol_status const status = fill_view_in_place(destination, begin, end, value, stream);
   GCOL_DETAIL_NVTX_POP();

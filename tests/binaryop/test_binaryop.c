@@ -607,8 +607,8 @@ static void float_pymod_and_nan_equality(void **state) {
   uint8_t got_valid[N];
   download_f64(gcol_column_get_view(out), got, got_valid);
   for (int i = 0; i < N; ++i) {
-    bool const same = isnan(want[i]) ? isnan(got[i])
-                                     : got[i] == want[i] && signbit(got[i]) == signbit(want[i]);
+    bool const same =
+        isnan(want[i]) ? isnan(got[i]) : got[i] == want[i] && signbit(got[i]) == signbit(want[i]);
     if (!same) fail_msg("pymod(%g, %g) = %g, want %g (Python)", a[i], b[i], got[i], want[i]);
   }
   gcol_column_free(out);
@@ -624,8 +624,8 @@ static void float_pymod_and_nan_equality(void **state) {
   GCOL_TEST_OK(gcol_column_create_from_host(f64, M, x, vx, NULL, NULL, &l));
   GCOL_TEST_OK(gcol_column_create_from_host(f64, M, y, vy, NULL, NULL, &r));
   GCOL_TEST_OK(gcol_binary_operation(gcol_column_get_view(l), gcol_column_get_view(r),
-                                     GCOL_BINARY_NULL_EQUALS, gcol_data_type_make(GCOL_BOOL8),
-                                     &out, NULL, NULL));
+                                     GCOL_BINARY_NULL_EQUALS, gcol_data_type_make(GCOL_BOOL8), &out,
+                                     NULL, NULL));
   gcol_test_assert_column_equals_host(gcol_column_get_view(out), eq, all_valid, M);
   gcol_column_free(out);
   gcol_column_free(l);
@@ -646,16 +646,14 @@ static void time_arithmetic_wraps(void **state) {
                                             NULL, NULL, NULL, &r));
   int64_t const add_want[N] = {INT64_MIN, INT64_MAX, INT64_MAX / 1000 + 1, -3};
   GCOL_TEST_OK(gcol_binary_operation(gcol_column_get_view(l), gcol_column_get_view(r),
-                                     GCOL_BINARY_ADD,
-                                     gcol_data_type_make(GCOL_TIMESTAMP_SECONDS), &out, NULL,
-                                     NULL));
+                                     GCOL_BINARY_ADD, gcol_data_type_make(GCOL_TIMESTAMP_SECONDS),
+                                     &out, NULL, NULL));
   gcol_test_assert_column_equals_host(gcol_column_get_view(out), add_want, NULL, N);
   gcol_column_free(out);
   int64_t const sub_want[N] = {INT64_MAX - 1, INT64_MIN + 1, INT64_MAX / 1000 + 1, -7};
   GCOL_TEST_OK(gcol_binary_operation(gcol_column_get_view(l), gcol_column_get_view(r),
-                                     GCOL_BINARY_SUB,
-                                     gcol_data_type_make(GCOL_TIMESTAMP_SECONDS), &out, NULL,
-                                     NULL));
+                                     GCOL_BINARY_SUB, gcol_data_type_make(GCOL_TIMESTAMP_SECONDS),
+                                     &out, NULL, NULL));
   gcol_test_assert_column_equals_host(gcol_column_get_view(out), sub_want, NULL, N);
   gcol_column_free(out);
   gcol_column_free(r);
@@ -667,10 +665,9 @@ static void time_arithmetic_wraps(void **state) {
   for (int i = 0; i < N; ++i) {
     ms_want[i] = (int64_t)((uint64_t)ts[i] * 1000u + (uint64_t)dur_ms[i]);
   }
-  GCOL_TEST_OK(gcol_binary_operation(gcol_column_get_view(l), gcol_column_get_view(r),
-                                     GCOL_BINARY_ADD,
-                                     gcol_data_type_make(GCOL_TIMESTAMP_MILLISECONDS), &out, NULL,
-                                     NULL));
+  GCOL_TEST_OK(
+      gcol_binary_operation(gcol_column_get_view(l), gcol_column_get_view(r), GCOL_BINARY_ADD,
+                            gcol_data_type_make(GCOL_TIMESTAMP_MILLISECONDS), &out, NULL, NULL));
   gcol_test_assert_column_equals_host(gcol_column_get_view(out), ms_want, NULL, N);
   gcol_column_free(out);
   gcol_column_free(l);

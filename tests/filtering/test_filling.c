@@ -99,8 +99,8 @@ static void check_fill(gcol_test_rng *rng, gcol_data_type type, int64_t n, int64
         assert_int_equal(got_nulls, expected_nulls);
         if (form == 0) GCOL_TEST_OK(gcol_column_set_null_count(d, got_nulls));
         int64_t counted = 0; /* the column's count is the mask's */
-        GCOL_TEST_OK(gcol_column_view_null_count(
-            ref_slice(gcol_column_get_view(d), 0, n + off), NULL, &counted));
+        GCOL_TEST_OK(gcol_column_view_null_count(ref_slice(gcol_column_get_view(d), 0, n + off),
+                                                 NULL, &counted));
         assert_int_equal(counted, expected_nulls);
       } else {
         assert_int_equal(got_nulls, before);

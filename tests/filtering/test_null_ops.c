@@ -419,8 +419,8 @@ static void test_mask_to_bools_of_any_view(void **state) {
       if (off >= n) continue;
       gcol_column_view const v = ref_slice(gcol_column_get_view(d), off, n);
       gcol_column *bools = NULL, *valid = NULL;
-      GCOL_TEST_OK(gcol_mask_to_bools(v.null_mask, v.offset, v.offset + v.size, &bools, NULL,
-                                      NULL));
+      GCOL_TEST_OK(
+          gcol_mask_to_bools(v.null_mask, v.offset, v.offset + v.size, &bools, NULL, NULL));
       GCOL_TEST_OK(gcol_is_valid(v, &valid, NULL, NULL));
       uint8_t *got = read_bools(gcol_column_get_view(bools));
       uint8_t *want = read_bools(gcol_column_get_view(valid));

@@ -103,9 +103,7 @@ static gcol_status run(void *p) {
   return gcol_reduce_nunique(c->view, true, &c->out, NULL);
 }
 
-static void cleanup(void *p) {
-  ((ctx *)p)->out = 0; /* a host count: nothing to free */
-}
+static void cleanup(void *p) { ((ctx *)p)->out = 0; /* a host count: nothing to free */ }
 
 static void allocation_failures_leak_nothing(void **state) {
   (void)state;
