@@ -1,5 +1,6 @@
 /* Whole tables to and from host memory (include/gcol/table.h): the column host copies of
  * lib/column_host.c, column by column. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,20 +100,77 @@ gcol_status gcol_table_copy_to_host(gcol_table_view view, gcol_stream stream,
   return status;
 }
 
-static gcol_status column_from_host(const gcol_host_column *c, int32_t index, gcol_stream stream,
+void gcol_host_column_free(gcol_host_column *column) {
+  if (column == NULL) return;
+  host_column_clear(column);
+  free(column);
+}
+
+static gcol_status column_copy_to_host_column(gcol_column_view view, gcol_stream stream,
+                                              gcol_host_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_host_column *c = NULL;
+  char name[48];
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_TRY(gcol_column_view_validate(view, "view"));
+  gcol_data_type_format(view.type, name, sizeof name);
+  GCOL_DETAIL_CHECK(host_copyable(view.type.id), GCOL_ERROR_UNSUPPORTED,
+                    "view is %s (fixed-width and STRING columns are copied)", name);
+  c = (gcol_host_column *)calloc(1, sizeof *c);
+  GCOL_DETAIL_CHECK(c != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory");
+  c->type = view.type;
+  c->size = view.size;
+  GCOL_DETAIL_TRY(view.type.id == GCOL_STRING ? strings_to_host(view, stream, c)
+                                              : fixed_to_host(view, stream, c));
+  *out = c;
+  c = NULL;
+done:
+  gcol_host_column_free(c);
+  return status;
+}
+
+gcol_status gcol_column_copy_to_host_column(gcol_column_view view, gcol_stream stream,
+                                            gcol_host_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_copy_to_host_column");
+  gcol_status const status = column_copy_to_host_column(view, stream, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+/* One host column to the device; @p what names it in messages ("column 2", "host"). */
+static gcol_status column_from_host(const gcol_host_column *c, const char *what, gcol_stream stream,
                                     gcol_mr *mr, gcol_column **out) {
   char name[48];
   gcol_data_type_format(c->type, name, sizeof name);
   GCOL_DETAIL_REQUIRE(host_copyable(c->type.id), GCOL_ERROR_UNSUPPORTED,
-                      "column %d is %s (fixed-width and STRING columns are copied)", (int)index,
-                      name);
+                      "%s is %s (fixed-width and STRING columns are copied)", what, name);
   if (c->type.id != GCOL_STRING) {
     return gcol_column_create_from_host(c->type, c->size, c->data, c->valid, stream, mr, out);
   }
   GCOL_DETAIL_REQUIRE(c->offsets != NULL, GCOL_ERROR_INVALID_ARGUMENT,
-                      "column %d is STRING without offsets", (int)index);
+                      "%s is STRING without offsets", what);
   return gcol_column_create_strings_from_host_offsets(c->size, (const char *)c->data, c->offsets,
                                                       c->valid, stream, mr, out);
+}
+
+static gcol_status column_create_from_host_column(const gcol_host_column *host, gcol_stream stream,
+                                                  gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_CHECK_NOT_NULL(out);
+  *out = NULL;
+  GCOL_DETAIL_CHECK_NOT_NULL(host);
+  status = column_from_host(host, "host", stream, mr, out);
+done:
+  return status;
+}
+
+gcol_status gcol_column_create_from_host_column(const gcol_host_column *host, gcol_stream stream,
+                                                gcol_mr *mr, gcol_column **out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_column_create_from_host_column");
+  gcol_status const status = column_create_from_host_column(host, stream, mr, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
 }
 
 static gcol_status table_create_from_host(const gcol_host_table *host, gcol_stream stream,
@@ -135,7 +193,9 @@ static gcol_status table_create_from_host(const gcol_host_table *host, gcol_stre
                                 sizeof *cols);
   GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory");
   for (; made < host->num_columns; ++made) {
-    GCOL_DETAIL_TRY(column_from_host(&host->columns[made], made, stream, mr, &cols[made]));
+    char what[24];
+    snprintf(what, sizeof what, "column %d", (int)made);
+    GCOL_DETAIL_TRY(column_from_host(&host->columns[made], what, stream, mr, &cols[made]));
   }
   GCOL_DETAIL_TRY(gcol_table_make(cols, host->num_columns, out));
   made = 0; /* the table owns them */

@@ -19,16 +19,23 @@
  *     integer DIV, MOD, PYMOD or FLOOR_DIV by zero gives a null row; `MIN / -1` wraps to
  *     MIN, `MIN % -1` is 0. Integer POW is exact by squaring (wraps); a negative exponent
  *     gives 0 unless the base is 1 or -1. Floats follow IEEE (fmod for MOD, floor(a / b) for
- *     FLOOR_DIV, pow for POW: within 2 ulp of the correctly rounded result). Float POW keeps
- *     C's special cases for every NaN, signaling ones included: pow(x, ±0) = 1 and
- *     pow(1, y) = 1 (glibc instead gives NaN there for a signaling NaN).
+ *     FLOOR_DIV, pow for POW: within 2 ulp of the correctly rounded result). Float PYMOD is
+ *     Python's (and numpy's) float `%`: `r = fmod(a, b)`, plus b when r is non-zero and its
+ *     sign differs from b's, and a zero result takes b's sign (4.0 PYMOD -2.0 is -0.0);
+ *     `r + b` rounds, so -1e-20 PYMOD 1.0 is 1.0 as in Python (libcudf's
+ *     `fmod(fmod(a, b) + b, b)` gives 0.0 there); by zero, or of an infinity, it is NaN.
+ *     Float POW keeps C's special cases for every NaN, signaling ones included:
+ *     pow(x, ±0) = 1 and pow(1, y) = 1 (glibc instead gives NaN there for a signaling NaN).
  *   - TRUE_DIV: computed in double, output FLOAT32 or FLOAT64.
  *   - BITWISE_*, SHIFT_*: integer or BOOL8 inputs, integer or BOOL8 output. Shifts are done
  *     in 64 bits and then truncated to the output: a count outside [0, 63] gives 0 (and
  *     SHIFT_RIGHT of a negative value -1). SHIFT_RIGHT_UNSIGNED zero-extends the left input
  *     from its own width first (as libcudf's cast to the unsigned type).
  *   - LOGICAL_*, NULL_LOGICAL_* and comparisons: output BOOL8; a value is true when non-zero
- *     (NaN is true). Comparisons follow IEEE (NaN compares unequal to everything).
+ *     (NaN is true). Comparisons follow IEEE (NaN compares unequal to everything), and so
+ *     does NULL_EQUALS between two valid values: NaN NULL_EQUALS NaN is false, -0.0
+ *     NULL_EQUALS +0.0 is true, as libcudf (joins, groupby and distinct instead take every
+ *     NaN as equal).
  *   - NULL_MIN / NULL_MAX: a null operand yields the other. Floats follow IEEE 754-2019
  *     minimumNumber / maximumNumber: a NaN operand, quiet or signaling,
  *     loses to a number (min(NaN, 3) = 3), two NaNs give NaN, and -0 orders below +0
@@ -46,8 +53,11 @@
  * - **Timestamps and durations** (both operands converted to the finer unit first; the
  *   conversion wraps on overflow): TIMESTAMP - TIMESTAMP = DURATION, TIMESTAMP ± DURATION =
  *   TIMESTAMP, DURATION + TIMESTAMP = TIMESTAMP, DURATION ± DURATION = DURATION, each output
- *   in the finer of the two units; comparisons, NULL_EQUALS, NULL_MIN/NULL_MAX between two
- *   timestamps or two durations (NULL_MIN/MAX output of the finer unit).
+ *   in the finer of the two units; the sum or difference of the 64-bit tick counts wraps
+ *   modulo 2^64 as integer arithmetic does (no null, no error: INT64_MAX seconds + 1 second
+ *   is INT64_MIN seconds; libcudf does not check either); comparisons, NULL_EQUALS,
+ *   NULL_MIN/NULL_MAX between two timestamps or two durations (NULL_MIN/MAX output of the
+ *   finer unit).
  * - **Strings**: comparisons and NULL_EQUALS of two strings (byte order), output BOOL8.
  *
  * Nulls: the output null mask is the AND of the inputs' masks (a null scalar makes every row

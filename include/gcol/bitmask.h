@@ -33,6 +33,16 @@ typedef enum gcol_mask_state {
 } gcol_mask_state;
 
 /**
+ * @brief The words of a mask buffer (gcol_bitmask_create(), gcol_bools_to_mask(), a
+ *        column's `null_mask`) typed as a mask, for the calls that take one
+ *        (gcol_mask_to_bools(), gcol_bitmask_count_set_bits(), views): no cast from
+ *        `void *`, in C++ either. NULL for a NULL buffer (no mask: every row valid).
+ */
+GCOL_HD_INLINE uint32_t *gcol_bitmask_data(const gcol_buffer *mask) {
+  return mask == NULL ? NULL : (uint32_t *)mask->data;
+}
+
+/**
  * @brief Bytes to allocate for a mask of @p num_bits bits: whole words rounded up to
  *        ::GCOL_BITMASK_PADDING. 0 for @p num_bits <= 0.
  */

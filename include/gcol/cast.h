@@ -22,11 +22,15 @@
  * - Timestamp -> timestamp and duration -> duration of another unit: to a finer unit
  *   multiplies (wrapping); to a coarser unit timestamps round toward -inf (so
  *   1969-12-31T23:59:59.5 becomes 1969-12-31, as libcudf), durations toward zero (as
- *   std::chrono::duration_cast).
+ *   std::chrono::duration_cast). The DAYS types hold int32 ticks: a day count outside
+ *   int32 after the division (beyond about 5.88 million years, reachable from
+ *   milliseconds and coarser int64 units) wraps modulo 2^32 like any integer narrowing, no
+ *   row becomes null (INT64_MAX milliseconds, day 106751991167, gives day -622191233).
  * - STRING -> integers and floats: parsed, a row that does not parse (or overflows an
  *   integer type) is null. Integers: `[+-]digits`, nothing else (no spaces: " 5" is null,
- *   "+5" is 5). Floats: `[+-](digits[.digits]|.digits)[(e|E)[+-]digits]`, `nan`, `inf`,
- *   `infinity` (any case); beyond the range gives +-inf as strtod ("1e309" is inf);
+ *   "+5" is 5). Floats: `[+-](digits[.[digits]]|.digits)[(e|E)[+-]digits]`, `nan`, `inf`,
+ *   `infinity` (any case), as strtod, Python's float() and libcudf: "5." is 5.0 and ".5"
+ *   is 0.5, while "." and "" are null; beyond the range gives +-inf ("1e309" is inf);
  *   correctly rounded (bit for bit as strtod for FLOAT64, strtof for FLOAT32: the text is
  *   rounded once to the target type), so float -> STRING -> float gives back the same bits.
  * - STRING <-> decimals: gcol_strings_to_decimals() and gcol_strings_from_decimals() of

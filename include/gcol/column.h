@@ -21,7 +21,7 @@
  * (gcol_column_copy_shallow(), gcol_table_copy_shallow()). Reads never copy:
  * gcol_column_get_view() and every operation that takes a ::gcol_column_view. Writes copy a
  * shared buffer first: gcol_column_get_mutable_view(), gcol_column_make_mutable(), and so
- * everything that writes through a mutable view (gcol_fill_in_place()). Code that keeps a
+ * everything that writes through one (gcol_fill_in_place()). Code that keeps a
  * column's pointers for writing elsewhere calls gcol_column_expose() first.
  *
  * Spilling (gcol/spill.h): views and write accesses bring spilled buffers back and pin them
@@ -300,7 +300,9 @@ gcol_status gcol_column_create_from_host(gcol_data_type type, int64_t size, cons
                                          gcol_column **out);
 
 /**
- * @brief Copies a fixed-width view's rows (offset honoured) to host arrays.
+ * @brief Copies a fixed-width view's rows (offset honoured) to host arrays the caller
+ *        provides. gcol_column_copy_to_host_column() (table.h) is the form that takes and
+ *        returns memory the same way for fixed-width and STRING columns.
  * @param[in] view The column.
  * @param[out] data `size` values (values under nulls are whatever the column holds).
  * @param[out] valid NULL, or `size` bytes receiving 1 (valid) or 0 (null).
@@ -359,13 +361,33 @@ typedef struct gcol_host_strings {
 } gcol_host_strings;
 
 /**
- * @brief Copies a STRING view (offset honoured) to host. Synchronizes @p stream.
+ * @brief Copies a STRING view (offset honoured) to host arrays that gcol allocates (free
+ *        them with gcol_host_strings_free(); rows through gcol_host_strings_get()).
+ *        gcol_column_copy_to_host_column() (table.h) is the form shared with fixed-width
+ *        columns. Synchronizes @p stream.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed view, offsets that
  *         decrease: the message names the row), ::GCOL_ERROR_TYPE_MISMATCH (not STRING),
  *         ::GCOL_ERROR_OUT_OF_MEMORY (host), a CUDA status.
  */
 gcol_status gcol_column_strings_copy_to_host(gcol_column_view view, gcol_stream stream,
                                              gcol_host_strings **out);
+
+/**
+ * @brief Row @p row (0 <= row < size, unchecked) of a host strings copy: its bytes (not
+ *        NUL-terminated: print with `"%.*s"`) and their number.
+ * @param[in] strings What gcol_column_strings_copy_to_host() made.
+ * @param[in] row The row.
+ * @param[out] length The row's byte length (0 for a null row); may be NULL.
+ * @return The row's first byte; NULL for a null row, so that "" (a valid empty row: a
+ *         non-NULL pointer, length 0) and null differ.
+ */
+static inline const char *gcol_host_strings_get(const gcol_host_strings *strings, int64_t row,
+                                                int64_t *length) {
+  if (length != NULL) *length = 0;
+  if (strings->valid != NULL && strings->valid[row] == 0) return NULL;
+  if (length != NULL) *length = strings->offsets[row + 1] - strings->offsets[row];
+  return strings->chars != NULL ? strings->chars + strings->offsets[row] : "";
+}
 
 /** @brief Frees a ::gcol_host_strings. NULL is a no-op. */
 void gcol_host_strings_free(gcol_host_strings *strings);
@@ -417,6 +439,10 @@ gcol_status gcol_column_make_dictionary(gcol_column *indices, gcol_column *keys,
  *        compacted: masks re-aligned, string and list offsets rebased). Stream-ordered;
  *        synchronizes @p stream only to count nulls of a view whose count is unknown, and to
  *        read the extent of string and list slices.
+ *
+ * A view with a null mask gives a copy with a mask even when no row is null (a nullable
+ * column stays nullable, as libcudf's column copy); a view without one, or of 0 rows, gives
+ * a copy without one.
  */
 gcol_status gcol_column_copy(gcol_column_view view, gcol_stream stream, gcol_mr *mr,
                              gcol_column **out);

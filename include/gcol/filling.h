@@ -32,26 +32,50 @@
 GCOL_EXTERN_C_BEGIN
 
 /**
- * @brief Sets rows `[begin, end)` of @p destination to @p value, in place.
+ * @brief Sets rows `[begin, end)` of the column @p destination to @p value, in place, and
+ *        keeps the column's null count right by itself.
  *
  * A valid value also marks the rows valid (if the column has a mask); a null value marks
- * them null, which needs a mask unless the range is empty (an empty range is a no-op).
- * @param[in,out] destination A fixed-width column's mutable view; its `null_count` is
- *                            updated when it was known (not ::GCOL_UNKNOWN_NULL_COUNT).
- *                            The owning column's count is not: call
- *                            gcol_column_set_null_count() with the view's new count.
+ * them null, which needs a mask unless the range is empty (an empty range is a no-op): give
+ * a column without one a mask first (gcol_bitmask_create() with ::GCOL_MASK_ALL_VALID, then
+ * gcol_column_set_null_mask()), as libcudf's fill_in_place needs a nullable destination.
+ * Buffers shared with shallow copies are copied first (copy on write, as
+ * gcol_column_get_mutable_view()); the copies keep the old rows.
+ * @param[in,out] destination A fixed-width column; its `null_count` is the number of nulls
+ *                            after the fill when this returns ::GCOL_OK.
  * @param[in] begin First row (0 <= begin <= end).
  * @param[in] end One past the last row (<= destination->size).
  * @param[in] value A scalar of the destination's data type (valid or null).
  * @param[in] stream Stream of the work.
  * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, bad range, a null value
  *         over a non-empty range without a destination mask); ::GCOL_ERROR_TYPE_MISMATCH
- *         (not fixed-width, or the value's type differs); a CUDA status.
+ *         (not fixed-width, or the value's type differs); ::GCOL_ERROR_OUT_OF_MEMORY (a
+ *         shared buffer's copy); a CUDA status. Nothing is written when the checks fail.
+ * @note Synchronizes @p stream when the column has a mask (to count the nulls it replaces);
+ *       otherwise stream-ordered.
+ */
+gcol_status gcol_fill_in_place(gcol_column *destination, int64_t begin, int64_t end,
+                               const gcol_scalar *value, gcol_stream stream);
+
+/**
+ * @brief gcol_fill_in_place() through a mutable view (for memory that is not a
+ *        ::gcol_column, or a view taken for several writes): sets rows `[begin, end)` of
+ *        @p destination to @p value.
+ * @param[in,out] destination A fixed-width column's mutable view; its `null_count` is
+ *                            updated when it was known (not ::GCOL_UNKNOWN_NULL_COUNT).
+ *                            A column the view came from is not: call
+ *                            gcol_column_set_null_count() with the view's new count, or use
+ *                            gcol_fill_in_place(), which does.
+ * @param[in] begin First row (0 <= begin <= end).
+ * @param[in] end One past the last row (<= destination->size).
+ * @param[in] value A scalar of the destination's data type (valid or null).
+ * @param[in] stream Stream of the work.
+ * @return As gcol_fill_in_place(), without the copy of shared buffers.
  * @note Synchronizes @p stream when the destination has a mask (to count the nulls it
  *       replaces); otherwise stream-ordered.
  */
-gcol_status gcol_fill_in_place(gcol_mutable_column_view *destination, int64_t begin, int64_t end,
-                               const gcol_scalar *value, gcol_stream stream);
+gcol_status gcol_fill_in_place_view(gcol_mutable_column_view *destination, int64_t begin,
+                                    int64_t end, const gcol_scalar *value, gcol_stream stream);
 
 /**
  * @brief A copy of @p input whose rows `[begin, end)` are @p value (valid or null).

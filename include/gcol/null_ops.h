@@ -162,14 +162,21 @@ gcol_status gcol_bools_to_mask(gcol_column_view input, gcol_buffer **out_mask,
 
 /**
  * @brief Turns bits `[begin, end)` of a device null mask into a BOOL8 column (1 = set),
- *        without nulls.
- * @param[in] mask Device mask (not NULL).
+ *        without nulls: the inverse of gcol_bools_to_mask().
+ *
+ * The types match the other side: what gcol_bools_to_mask() or gcol_bitmask_create() return
+ * goes in through gcol_bitmask_data() (no cast, in C++ too), and a view's mask as it is:
+ * `gcol_mask_to_bools(v.null_mask, v.offset, v.offset + v.size, ...)` gives the validity of
+ * any view. A NULL mask means every row valid, as everywhere in gcol (a view without a mask,
+ * gcol_bools_to_mask() of 0 rows): every row is true (libcudf accepts NULL for an empty
+ * range only).
+ * @param[in] mask Device mask, or NULL (all bits set).
  * @param[in] begin First bit (>= 0, any alignment).
  * @param[in] end One past the last bit (>= begin).
  * @param[out] out The column of `end - begin` rows; NULL on failure.
  * @param[in] stream Stream of the work.
  * @param[in] mr Resource of the output, or NULL for the default.
- * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, bad range),
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, bad range),
  *         ::GCOL_ERROR_OUT_OF_MEMORY, a CUDA status.
  * @note Stream-ordered, no synchronization. The caller owns *out.
  */

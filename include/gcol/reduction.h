@@ -44,9 +44,10 @@
  * - DECIMAL PRODUCT is not supported: the result scale would be `scale * n` and depend on
  *   the data. DECIMAL128 is supported by COUNT_VALID and COUNT_ALL only; every other op
  *   gives ::GCOL_ERROR_UNSUPPORTED.
- * - NUNIQUE, the number of distinct values, is gcol_reduce_nunique() (an INT64 scalar, not an
- *   operator of gcol_reduce()); gcol_distinct_count() of filtering.h counts distinct rows of
- *   several columns into an `int64_t` with the same equality.
+ * - NUNIQUE, the number of distinct values, is gcol_reduce_nunique() (not an operator of
+ *   gcol_reduce()): a count, never null, so an `int64_t` on the host, as
+ *   gcol_distinct_count() of filtering.h, which counts distinct rows of several columns
+ *   with the same equality (docs/design.md, "host values").
  *
  * @code
  * gcol_scalar *total = NULL;
@@ -96,14 +97,14 @@ typedef enum gcol_reduce_op {
  * @param[in] input A fixed-width or STRING column (sliced views are fine).
  * @param[in] include_nulls true: nulls count as one more distinct value (if any); false:
  *                          they are not counted.
- * @param[out] out A valid INT64 scalar (0 for an empty column); NULL on failure.
+ * @param[out] out The count (host; 0 for an empty column, and on failure).
  * @param[in] stream Stream of the work.
  * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, malformed view);
  *         ::GCOL_ERROR_TYPE_MISMATCH (LIST, STRUCT, DICTIONARY32, EMPTY);
  *         ::GCOL_ERROR_OVERFLOW, ::GCOL_ERROR_OUT_OF_MEMORY (hash table), a CUDA status.
  * @note Synchronizes @p stream. Temporaries come from the default resource.
  */
-gcol_status gcol_reduce_nunique(gcol_column_view input, bool include_nulls, gcol_scalar **out,
+gcol_status gcol_reduce_nunique(gcol_column_view input, bool include_nulls, int64_t *out,
                                 gcol_stream stream);
 
 /** @brief Options of a reduction; NULL options mean the defaults (`ddof` 1). */

@@ -161,6 +161,75 @@ gcol_status gcol_table_copy_to_host(gcol_table_view view, gcol_stream stream,
 void gcol_host_table_free(gcol_host_table *table);
 
 /**
+ * @brief Copies one fixed-width or STRING column to host memory: the same form as a column
+ *        of gcol_table_copy_to_host(), for both kinds (gcol allocates every array, the
+ *        caller frees them all with gcol_host_column_free()). Slices are honoured, string
+ *        offsets rebased to 0; a view with a null mask gets a `valid` array, one without
+ *        gets NULL. Read rows with gcol_host_column_is_valid() and
+ *        gcol_host_column_string().
+ *
+ * The older column forms differ by kind: gcol_column_copy_to_host() writes fixed-width rows
+ * into the caller's arrays, gcol_column_strings_copy_to_host() allocates a
+ * ::gcol_host_strings. This one and gcol_column_create_from_host_column() take and return
+ * memory the same way whatever the type.
+ * @param[in] view The column.
+ * @param[in] stream Stream of the copies.
+ * @param[out] out The host column; NULL on failure.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, a malformed view);
+ *         ::GCOL_ERROR_UNSUPPORTED (LIST, STRUCT, DICTIONARY32, EMPTY);
+ *         ::GCOL_ERROR_OUT_OF_MEMORY (host); a CUDA status.
+ * @note Synchronizes @p stream.
+ */
+gcol_status gcol_column_copy_to_host_column(gcol_column_view view, gcol_stream stream,
+                                            gcol_host_column **out);
+
+/** @brief Frees a host column made by gcol_column_copy_to_host_column(). NULL is a no-op. */
+void gcol_host_column_free(gcol_host_column *column);
+
+/**
+ * @brief Builds a device column from a host one (fixed width or STRING): the inverse of
+ *        gcol_column_copy_to_host_column(), and what gcol_table_create_from_host() does per
+ *        column. The host arrays stay the caller's.
+ * @param[in] host The host column (`offsets` required for STRING, any first offset).
+ * @param[in] stream Stream of the copies.
+ * @param[in] mr Resource of the column's memory, or NULL for the default.
+ * @param[out] out The column; NULL on failure.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, a STRING column without
+ *         offsets); ::GCOL_ERROR_UNSUPPORTED (a type other than fixed width and STRING); as
+ *         gcol_column_create_from_host() and gcol_column_create_strings_from_host_offsets()
+ *         otherwise.
+ * @note Synchronizes @p stream (the host arrays may be freed on return).
+ */
+gcol_status gcol_column_create_from_host_column(const gcol_host_column *host, gcol_stream stream,
+                                                gcol_mr *mr, gcol_column **out);
+
+/**
+ * @brief Whether row @p row (0 <= row < size, unchecked) of a host column is valid.
+ */
+static inline bool gcol_host_column_is_valid(const gcol_host_column *column, int64_t row) {
+  return column->valid == NULL || column->valid[row] != 0;
+}
+
+/**
+ * @brief Row @p row (0 <= row < size, unchecked) of a STRING host column: its bytes (not
+ *        NUL-terminated: print with `"%.*s"`) and their number.
+ * @param[in] column A STRING host column (as gcol_column_copy_to_host_column() or
+ *                   gcol_table_copy_to_host() make).
+ * @param[in] row The row.
+ * @param[out] length The row's byte length (0 for a null row); may be NULL.
+ * @return The row's first byte; NULL for a null row, so that "" (a valid empty row: a
+ *         non-NULL pointer, length 0) and null differ. NULL too if @p column is not STRING.
+ */
+static inline const char *gcol_host_column_string(const gcol_host_column *column, int64_t row,
+                                                  int64_t *length) {
+  if (length != NULL) *length = 0;
+  if (column->type.id != GCOL_STRING || column->offsets == NULL) return NULL;
+  if (!gcol_host_column_is_valid(column, row)) return NULL;
+  if (length != NULL) *length = column->offsets[row + 1] - column->offsets[row];
+  return column->data != NULL ? (const char *)column->data + column->offsets[row] : "";
+}
+
+/**
  * @brief Builds a device table from a host one (gcol_column_create_from_host() and
  *        gcol_column_create_strings_from_host_offsets() per column).
  * @param[in] host The host table: every column of `host->num_rows` rows.

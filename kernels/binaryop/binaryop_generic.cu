@@ -124,9 +124,13 @@ static __device__ double gcol_detail_float_op(int op, double a, double b) {
     case GCOL_BINARY_TRUE_DIV: return a / b;
     case GCOL_BINARY_FLOOR_DIV: return floor(a / b);
     case GCOL_BINARY_MOD: return fmod(a, b);
-    case GCOL_BINARY_PYMOD: {
+    case GCOL_BINARY_PYMOD: { /* Python's float %: a zero result takes the divisor's sign */
       double r = fmod(a, b);
-      if (r != 0.0 && ((r < 0.0) != (b < 0.0))) r += b;
+      if (r != 0.0) {
+        if ((r < 0.0) != (b < 0.0)) r += b;
+      } else {
+        r = copysign(0.0, b);
+      }
       return r;
     }
     case GCOL_BINARY_POW: return gcol_detail_float_pow(a, b);

@@ -3,12 +3,13 @@
  * compares them with strtoll, strtod and snprintf):
  * - integers parse as [+-]digits (no spaces, no base prefixes); an empty string, a lone
  *   sign, any other byte, or a value outside the target type is an error;
- * - floats parse as [+-](digits[.digits] | .digits)[(e|E)[+-]digits], or nan, inf, infinity
- *   (any case, with a sign), correctly rounded to FLOAT64 or FLOAT32 (bit for bit as strtod and
- *   strtof; values beyond the range give +-inf): Clinger's fast path (a mantissa below 2^53
- *   times or over an exact 10^0..22), else 19 digits times or over 5^0..27 exactly in 128 bits
- *   (when dropped digits cannot change the rounding), else big-integer comparisons with the
- *   midpoints next to a guess (long mantissas, large exponents, subnormals);
+ * - floats parse as [+-](digits[.[digits]] | .digits)[(e|E)[+-]digits] ("5." is 5, "." is
+ *   an error), or nan, inf, infinity (any case, with a sign), correctly rounded to FLOAT64
+ *   or FLOAT32 (bit for bit as strtod and strtof; values beyond the range give +-inf):
+ *   Clinger's fast path (a mantissa below 2^53 times or over an exact 10^0..22), else 19
+ *   digits times or over 5^0..27 exactly in 128 bits (when dropped digits cannot change the
+ *   rounding), else big-integer comparisons with the midpoints next to a guess (long
+ *   mantissas, large exponents, subnormals);
  * - integers format exactly; floats format as C's "%.17g" (FLOAT64) or "%.9g" (FLOAT32):
  *   the shortest fixed precision that always round-trips, computed exactly (x * 10^k in 128
  *   bits when 0 <= k <= 27, e.g. 1e-11 <= x < 1e17 for FLOAT64; else all the digits of a

@@ -11,6 +11,9 @@
 #include "gcol/indexalator.h"
 #include "internal/column.h"
 
+static gcol_status fill_view_in_place(gcol_mutable_column_view *destination, int64_t begin,
+                                      int64_t end, const gcol_scalar *value, gcol_stream stream);
+
 namespace {
 
 struct alignas(16) word128 {
@@ -147,7 +150,7 @@ gcol_status fill_fixed_copy(gcol_column_view input, int64_t begin, int64_t end,
     mask = NULL;
   }
   mv = gcol_detail_new_column_mutable_view(col);
-  GCOL_DETAIL_TRY(gcol_fill_in_place(&mv, begin, end, value, stream));
+  GCOL_DETAIL_TRY(fill_view_in_place(&mv, begin, end, value, stream));
   GCOL_DETAIL_TRY(gcol_column_set_null_count(col, mv.null_count));
   *out = col;
   col = NULL;
@@ -267,27 +270,35 @@ done:
 
 }  // namespace
 
-extern "C" gcol_status gcol_fill_in_place(gcol_mutable_column_view *destination, int64_t begin,
-                                          int64_t end, const gcol_scalar *value,
-                                          gcol_stream stream) {
+/* The checks of both in-place fills, before anything is written or copied. */
+static gcol_status check_fill_in_place(gcol_data_type type, int64_t size, int64_t begin,
+                                       int64_t end, const gcol_scalar *value, bool has_mask) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_CHECK(gcol_type_size(type.id) != 0, GCOL_ERROR_TYPE_MISMATCH,
+                    "destination must be fixed-width to fill in place, not %s",
+                    gcol_type_name(type.id));
+  GCOL_DETAIL_TRY(check_value(type, value));
+  GCOL_DETAIL_TRY(check_range(size, begin, end));
+  /* An empty range changes nothing, so it needs no mask even for a null value. */
+  GCOL_DETAIL_CHECK(end == begin || value->is_valid || has_mask, GCOL_ERROR_INVALID_ARGUMENT,
+                    "value is null but destination has no null mask (range [%lld, %lld))",
+                    (long long)begin, (long long)end);
+done:
+  return status;
+}
+
+static gcol_status fill_view_in_place(gcol_mutable_column_view *destination, int64_t begin,
+                                      int64_t end, const gcol_scalar *value, gcol_stream stream) {
   gcol_status status = GCOL_OK;
   int64_t old_nulls = 0;
   size_t width = 0;
-  GCOL_DETAIL_NVTX_PUSH("gcol_fill_in_place");
   GCOL_DETAIL_CHECK_NOT_NULL(destination);
+  GCOL_DETAIL_TRY(check_fill_in_place(destination->type, destination->size, begin, end, value,
+                                      destination->null_mask != NULL));
   width = gcol_type_size(destination->type.id);
-  GCOL_DETAIL_CHECK(width != 0, GCOL_ERROR_TYPE_MISMATCH,
-                    "destination must be fixed-width to fill in place, not %s",
-                    gcol_type_name(destination->type.id));
-  GCOL_DETAIL_TRY(check_value(destination->type, value));
-  GCOL_DETAIL_TRY(check_range(destination->size, begin, end));
   GCOL_DETAIL_CHECK(destination->data != NULL || destination->size == 0,
                     GCOL_ERROR_INVALID_ARGUMENT, "destination->data is NULL");
-  /* An empty range changes nothing, so it needs no mask even for a null value. */
   if (end == begin) goto done;
-  GCOL_DETAIL_CHECK(value->is_valid || destination->null_mask != NULL, GCOL_ERROR_INVALID_ARGUMENT,
-                    "value is null but destination has no null mask (range [%lld, %lld))",
-                    (long long)begin, (long long)end);
   if (value->is_valid) {
     launch_fill_width(width,
                       (char *)destination->data + (destination->offset + begin) * (int64_t)width,
@@ -303,6 +314,38 @@ extern "C" gcol_status gcol_fill_in_place(gcol_mutable_column_view *destination,
     destination->null_count += (value->is_valid ? 0 : end - begin) - old_nulls;
   }
 done:
+  return status;
+}
+
+extern "C" gcol_status gcol_fill_in_place_view(gcol_mutable_column_view *destination, int64_t begin,
+                                               int64_t end, const gcol_scalar *value,
+                                               gcol_stream stream) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_fill_in_place_view");
+  gcol_status const status = fill_view_in_place(destination, begin, end, value, stream);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status fill_column_in_place(gcol_column *destination, int64_t begin, int64_t end,
+                                        const gcol_scalar *value, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  gcol_mutable_column_view mv;
+  GCOL_DETAIL_CHECK_NOT_NULL(destination);
+  /* Checked before the mutable view, which would copy a shared buffer for nothing. */
+  GCOL_DETAIL_TRY(check_fill_in_place(destination->type, destination->size, begin, end, value,
+                                      destination->null_mask != NULL));
+  if (end == begin) goto done;
+  GCOL_DETAIL_TRY(gcol_column_get_mutable_view(destination, stream, &mv));
+  GCOL_DETAIL_TRY(fill_view_in_place(&mv, begin, end, value, stream));
+  GCOL_DETAIL_TRY(gcol_column_set_null_count(destination, mv.null_count));
+done:
+  return status;
+}
+
+extern "C" gcol_status gcol_fill_in_place(gcol_column *destination, int64_t begin, int64_t end,
+                                          const gcol_scalar *value, gcol_stream stream) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_fill_in_place");
+  gcol_status const status = fill_column_in_place(destination, begin, end, value, stream);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }

@@ -451,12 +451,14 @@ extern "C" gcol_status gcol_mask_to_bools(const uint32_t *mask, int64_t begin, i
   GCOL_DETAIL_NVTX_PUSH("gcol_mask_to_bools");
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
-  GCOL_DETAIL_CHECK_NOT_NULL(mask);
   GCOL_DETAIL_CHECK(begin >= 0 && end >= begin, GCOL_ERROR_INVALID_ARGUMENT,
                     "bad bit range: begin %lld, end %lld", (long long)begin, (long long)end);
   GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_BOOL8), end - begin,
                                      GCOL_MASK_UNALLOCATED, stream, mr, &col));
-  if (end > begin) {
+  if (end > begin && mask == NULL) { /* no mask: every row valid, as in a view */
+    GCOL_DETAIL_CUDA_TRY(
+        cudaMemsetAsync(col->data->data, 1, (size_t)(end - begin), (cudaStream_t)stream));
+  } else if (end > begin) {
     mask_to_bools_kernel<<<gcol_detail_grid_size(end - begin, GCOL_DETAIL_BLOCK_SIZE),
                            GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
         mask, begin, end - begin, (uint8_t *)col->data->data);

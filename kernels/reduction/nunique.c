@@ -5,14 +5,14 @@
 #include "internal/error.h"
 #include "internal/nvtx.h"
 
-gcol_status gcol_reduce_nunique(gcol_column_view input, bool include_nulls, gcol_scalar **out,
+gcol_status gcol_reduce_nunique(gcol_column_view input, bool include_nulls, int64_t *out,
                                 gcol_stream stream) {
   gcol_status status = GCOL_OK;
   gcol_table_view keys;
   int64_t distinct = 0, nulls = 0;
   GCOL_DETAIL_NVTX_PUSH("gcol_reduce_nunique");
   GCOL_DETAIL_CHECK_NOT_NULL(out);
-  *out = NULL;
+  *out = 0;
   GCOL_DETAIL_TRY(gcol_column_view_validate(input, "input"));
   GCOL_DETAIL_CHECK(gcol_type_is_fixed_width(input.type.id) || input.type.id == GCOL_STRING,
                     GCOL_ERROR_TYPE_MISMATCH, "nunique takes fixed-width or STRING columns, not %s",
@@ -24,7 +24,7 @@ gcol_status gcol_reduce_nunique(gcol_column_view input, bool include_nulls, gcol
     GCOL_DETAIL_TRY(gcol_column_view_null_count(input, stream, &nulls));
     if (!include_nulls && nulls > 0) --distinct;
   }
-  GCOL_DETAIL_TRY(gcol_scalar_create_int(gcol_data_type_make(GCOL_INT64), distinct, out));
+  *out = distinct;
 done:
   GCOL_DETAIL_NVTX_POP();
   return status;

@@ -67,9 +67,13 @@ static double ref_float(gcol_binary_op op, double a, double b) {
     case GCOL_BINARY_TRUE_DIV: return a / b;
     case GCOL_BINARY_FLOOR_DIV: return floor(a / b);
     case GCOL_BINARY_MOD: return fmod(a, b);
-    case GCOL_BINARY_PYMOD: {
+    case GCOL_BINARY_PYMOD: { /* CPython's float_rem */
       double m = fmod(a, b);
-      if (m != 0 && ((m < 0) != (b < 0))) m += b;
+      if (m != 0) {
+        if ((m < 0) != (b < 0)) m += b;
+      } else {
+        m = copysign(0.0, b);
+      }
       return m;
     }
     case GCOL_BINARY_POW: return ref_pow_float(a, b);

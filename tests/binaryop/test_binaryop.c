@@ -585,6 +585,95 @@ static void allocation_failures(void **state) {
   ops_host_free(&r);
 }
 
+/* ---- the documented edges (binaryop.h): float PYMOD, NULL_EQUALS of NaNs, time overflow ---- */
+
+static void download_f64(gcol_column_view v, double *data, uint8_t *valid) {
+  GCOL_TEST_OK(gcol_column_copy_to_host(v, data, valid, NULL));
+}
+
+static void float_pymod_and_nan_equality(void **state) {
+  (void)state;
+  enum { N = 9 };
+  double const a[N] = {5.5, -5.5, 4.0, -4.0, -0.0, -1e-20, -1.0, 1.0, INFINITY};
+  double const b[N] = {-2.0, 2.0, -2.0, 2.0, 3.0, 1.0, INFINITY, 0.0, 2.0};
+  double const want[N] = {-0.5, 0.5, -0.0, 0.0, 0.0, 1.0, INFINITY, NAN, NAN};
+  gcol_data_type const f64 = gcol_data_type_make(GCOL_FLOAT64);
+  gcol_column *l = NULL, *r = NULL, *out = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(f64, N, a, NULL, NULL, NULL, &l));
+  GCOL_TEST_OK(gcol_column_create_from_host(f64, N, b, NULL, NULL, NULL, &r));
+  GCOL_TEST_OK(gcol_binary_operation(gcol_column_get_view(l), gcol_column_get_view(r),
+                                     GCOL_BINARY_PYMOD, f64, &out, NULL, NULL));
+  double got[N];
+  uint8_t got_valid[N];
+  download_f64(gcol_column_get_view(out), got, got_valid);
+  for (int i = 0; i < N; ++i) {
+    bool const same =
+        isnan(want[i]) ? isnan(got[i]) : got[i] == want[i] && signbit(got[i]) == signbit(want[i]);
+    if (!same) fail_msg("pymod(%g, %g) = %g, want %g (Python)", a[i], b[i], got[i], want[i]);
+  }
+  gcol_column_free(out);
+  gcol_column_free(l);
+  gcol_column_free(r);
+  /* NULL_EQUALS: NaN vs NaN false (as EQUAL and libcudf), -0.0 vs +0.0 true, null vs null
+   * true, null vs NaN false; never null */
+  enum { M = 5 };
+  double const x[M] = {NAN, NAN, -0.0, 1.0, 1.0};
+  double const y[M] = {NAN, 1.0, 0.0, 1.0, NAN};
+  uint8_t const vx[M] = {1, 1, 1, 0, 0}, vy[M] = {1, 1, 1, 0, 1};
+  uint8_t const eq[M] = {0, 0, 1, 1, 0}, all_valid[M] = {1, 1, 1, 1, 1};
+  GCOL_TEST_OK(gcol_column_create_from_host(f64, M, x, vx, NULL, NULL, &l));
+  GCOL_TEST_OK(gcol_column_create_from_host(f64, M, y, vy, NULL, NULL, &r));
+  GCOL_TEST_OK(gcol_binary_operation(gcol_column_get_view(l), gcol_column_get_view(r),
+                                     GCOL_BINARY_NULL_EQUALS, gcol_data_type_make(GCOL_BOOL8), &out,
+                                     NULL, NULL));
+  gcol_test_assert_column_equals_host(gcol_column_get_view(out), eq, all_valid, M);
+  gcol_column_free(out);
+  gcol_column_free(l);
+  gcol_column_free(r);
+}
+
+/* Timestamp +- duration wraps modulo 2^64 like integer arithmetic, the unit conversion
+ * first (no null, no error). */
+static void time_arithmetic_wraps(void **state) {
+  (void)state;
+  enum { N = 4 };
+  int64_t const ts[N] = {INT64_MAX, INT64_MIN, INT64_MAX / 1000 + 1, -5};
+  int64_t const dur_s[N] = {1, -1, 0, 2};
+  gcol_column *l = NULL, *r = NULL, *out = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_TIMESTAMP_SECONDS), N, ts,
+                                            NULL, NULL, NULL, &l));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_DURATION_SECONDS), N, dur_s,
+                                            NULL, NULL, NULL, &r));
+  int64_t const add_want[N] = {INT64_MIN, INT64_MAX, INT64_MAX / 1000 + 1, -3};
+  GCOL_TEST_OK(gcol_binary_operation(gcol_column_get_view(l), gcol_column_get_view(r),
+                                     GCOL_BINARY_ADD, gcol_data_type_make(GCOL_TIMESTAMP_SECONDS),
+                                     &out, NULL, NULL));
+  gcol_test_assert_column_equals_host(gcol_column_get_view(out), add_want, NULL, N);
+  gcol_column_free(out);
+  int64_t const sub_want[N] = {INT64_MAX - 1, INT64_MIN + 1, INT64_MAX / 1000 + 1, -7};
+  GCOL_TEST_OK(gcol_binary_operation(gcol_column_get_view(l), gcol_column_get_view(r),
+                                     GCOL_BINARY_SUB, gcol_data_type_make(GCOL_TIMESTAMP_SECONDS),
+                                     &out, NULL, NULL));
+  gcol_test_assert_column_equals_host(gcol_column_get_view(out), sub_want, NULL, N);
+  gcol_column_free(out);
+  gcol_column_free(r);
+  /* seconds + milliseconds: the seconds are scaled to ms first, wrapping */
+  int64_t const dur_ms[N] = {0, 0, 0, 7};
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_DURATION_MILLISECONDS), N,
+                                            dur_ms, NULL, NULL, NULL, &r));
+  int64_t ms_want[N];
+  for (int i = 0; i < N; ++i) {
+    ms_want[i] = (int64_t)((uint64_t)ts[i] * 1000u + (uint64_t)dur_ms[i]);
+  }
+  GCOL_TEST_OK(
+      gcol_binary_operation(gcol_column_get_view(l), gcol_column_get_view(r), GCOL_BINARY_ADD,
+                            gcol_data_type_make(GCOL_TIMESTAMP_MILLISECONDS), &out, NULL, NULL));
+  gcol_test_assert_column_equals_host(gcol_column_get_view(out), ms_want, NULL, N);
+  gcol_column_free(out);
+  gcol_column_free(l);
+  gcol_column_free(r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU_PART(every_op_every_numeric_pair, 0, 3),
@@ -597,6 +686,8 @@ int main(void) {
       GCOL_TEST_GPU(integer_edges),
       GCOL_TEST_GPU(decimal_ops),
       GCOL_TEST_GPU(time_ops),
+      GCOL_TEST_GPU(float_pymod_and_nan_equality),
+      GCOL_TEST_GPU(time_arithmetic_wraps),
       GCOL_TEST_GPU(string_comparisons),
       GCOL_TEST_GPU(empty_and_null_scalar),
       GCOL_TEST_GPU(allocation_failures),

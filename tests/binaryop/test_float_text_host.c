@@ -99,6 +99,12 @@ static void parse_edge_cases(void **state) {
   assert_true(gcol_detail_parse_double("9007199254740993", 16, &d) && d == 9007199254740992.0);
   assert_true(gcol_detail_parse_float("1e-50", 5, &f) && f == 0.0f);
   assert_true(gcol_detail_parse_float("1e39", 4, &f) && isinf(f));
+  /* cast.h: a point with digits on one side only parses, as strtod and Python's float() */
+  assert_true(gcol_detail_parse_double("5.", 2, &d) && d == 5.0);
+  assert_true(gcol_detail_parse_double("-5.", 3, &d) && d == -5.0);
+  assert_true(gcol_detail_parse_double("5.e2", 4, &d) && d == 500.0);
+  assert_true(gcol_detail_parse_double(".5", 2, &d) && d == 0.5);
+  assert_true(gcol_detail_parse_float("5.", 2, &f) && f == 5.0f);
   static const char *const bad[] = {"", "-", "+", ".", "e5", "1e", "1e+", "1.2.3", " 1",
                                     "1 ", "0x10", "1e5.5", "nana", "infinit", "--1", "1-"};
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {

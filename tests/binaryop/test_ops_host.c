@@ -743,6 +743,22 @@ static void reference_float_min_max_and_pow_specials(void **state) {
     assert_same_double(ref_f64(GCOL_BINARY_PYMOD, n, true, -2.0, true, &v), NAN);
     assert_same_double(ref_f64(GCOL_BINARY_FLOOR_DIV, 1.0, true, n, true, &v), NAN);
   }
+  /* Float PYMOD is Python's float % (binaryop.h): the divisor's sign, a zero result included;
+   * r + b rounds as in Python (-1e-20 % 1.0 == 1.0); by zero NaN. */
+  assert_same_double(ref_f64(GCOL_BINARY_PYMOD, 5.5, true, -2.0, true, &v), -0.5);
+  assert_same_double(ref_f64(GCOL_BINARY_PYMOD, -5.5, true, 2.0, true, &v), 0.5);
+  assert_same_double(ref_f64(GCOL_BINARY_PYMOD, 4.0, true, -2.0, true, &v), -0.0);
+  assert_same_double(ref_f64(GCOL_BINARY_PYMOD, -4.0, true, 2.0, true, &v), 0.0);
+  assert_same_double(ref_f64(GCOL_BINARY_PYMOD, -0.0, true, 3.0, true, &v), 0.0);
+  assert_same_double(ref_f64(GCOL_BINARY_PYMOD, -1e-20, true, 1.0, true, &v), 1.0);
+  assert_same_double(ref_f64(GCOL_BINARY_PYMOD, -1.0, true, INFINITY, true, &v), INFINITY);
+  assert_same_double(ref_f64(GCOL_BINARY_PYMOD, 1.0, true, 0.0, true, &v), NAN);
+  assert_same_double(ref_f64(GCOL_BINARY_PYMOD, INFINITY, true, 2.0, true, &v), NAN);
+  /* NULL_EQUALS compares two valid floats as EQUAL: NaN is not equal to NaN (libcudf's
+   * NULL_EQUALS too); -0.0 equals +0.0. */
+  assert_same_double(ref_f64(GCOL_BINARY_NULL_EQUALS, NAN, true, NAN, true, &v), 0.0);
+  assert_true(v);
+  assert_same_double(ref_f64(GCOL_BINARY_NULL_EQUALS, -0.0, true, 0.0, true, &v), 1.0);
   /* -0 orders below +0 whatever the operand order. */
   assert_same_double(ref_f64(GCOL_BINARY_NULL_MIN, 0.0, true, -0.0, true, &v), -0.0);
   assert_same_double(ref_f64(GCOL_BINARY_NULL_MIN, -0.0, true, 0.0, true, &v), -0.0);

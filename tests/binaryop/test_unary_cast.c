@@ -492,6 +492,43 @@ static void allocation_failures(void **state) {
   ops_host_free(&ts);
 }
 
+/* cast.h: milliseconds to DAYS (int32 ticks) beyond the int32 range of days wrap modulo
+ * 2^32 after the division (timestamps floor, durations truncate), as every integer
+ * narrowing; no row becomes null. */
+static void time_casts_to_days_beyond_int32(void **state) {
+  (void)state;
+  enum { N = 6 };
+  int64_t const day = 86400000;
+  int64_t const ms[N] = {INT64_MAX, INT64_MIN,  day * 2147483648LL, -day * 2147483649LL - 1,
+                         -1,        day * 3 + 5};
+  /* floor / truncate, then the low 32 bits, written as the int32 they are */
+  int32_t const ts_want[N] = {(int32_t)(uint32_t)106751991167LL,
+                              (int32_t)(uint32_t)-106751991168LL,
+                              INT32_MIN,
+                              (int32_t)(uint32_t)-2147483650LL,
+                              -1,
+                              3};
+  int32_t const dur_want[N] = {(int32_t)(uint32_t)106751991167LL,
+                               (int32_t)(uint32_t)-106751991167LL,
+                               INT32_MIN,
+                               (int32_t)(uint32_t)-2147483649LL,
+                               0,
+                               3};
+  gcol_type_id const from[2] = {GCOL_TIMESTAMP_MILLISECONDS, GCOL_DURATION_MILLISECONDS};
+  gcol_type_id const to[2] = {GCOL_TIMESTAMP_DAYS, GCOL_DURATION_DAYS};
+  for (int k = 0; k < 2; ++k) {
+    gcol_column *in = NULL, *out = NULL;
+    GCOL_TEST_OK(
+        gcol_column_create_from_host(gcol_data_type_make(from[k]), N, ms, NULL, NULL, NULL, &in));
+    GCOL_TEST_OK(gcol_cast(gcol_column_get_view(in), gcol_data_type_make(to[k]), &out, NULL, NULL));
+    assert_int_equal(gcol_column_get_view(out).null_count, 0);
+    gcol_test_assert_column_equals_host(gcol_column_get_view(out), k == 0 ? ts_want : dur_want,
+                                        NULL, N);
+    gcol_column_free(out);
+    gcol_column_free(in);
+  }
+}
+
 /* ---- datetime ---- */
 
 static void datetime_every_unit_and_field(void **state) {
@@ -541,6 +578,7 @@ int main(void) {
       GCOL_TEST_GPU(strings_to_numbers),
       GCOL_TEST_GPU(numbers_to_strings),
       GCOL_TEST_GPU(allocation_failures),
+      GCOL_TEST_GPU(time_casts_to_days_beyond_int32),
       GCOL_TEST_GPU(datetime_every_unit_and_field),
   };
   return GCOL_TEST_RUN_GPU("unary_cast_datetime", tests);

@@ -66,6 +66,19 @@ static void test_column_and_table(void **state) {
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_table_view_select, tv, &out_of_range, 1, storage,
                &tv);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_table_make, NULL, 1, NULL);
+  /* one host-column form for both kinds: refused before any copy */
+  gcol_column *col = NULL;
+  gcol_host_column host = {gcol_data_type_make(GCOL_LIST), 0, NULL, NULL, NULL};
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_column_copy_to_host_column, v10, NULL, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_column_create_from_host_column, NULL, NULL, NULL,
+               &col);
+  EXPECT_NAMED(GCOL_ERROR_UNSUPPORTED, gcol_column_create_from_host_column, &host, NULL, NULL,
+               &col);
+  assert_non_null(strstr(gcol_last_error(), "host is "));
+  host.type = gcol_data_type_make(GCOL_STRING);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_column_create_from_host_column, &host, NULL, NULL,
+               &col);
+  assert_null(col);
 }
 
 static void test_copying_filtering(void **state) {

@@ -212,6 +212,53 @@ static void strings_all_empty_all_null_and_zero_rows(void **state) {
   gcol_column_free(c);
 }
 
+/* column.h, gcol_column_copy: a view with a mask keeps one in the copy even when no row is
+ * null (nullable stays nullable, as libcudf's column copy); no mask, or 0 rows, gives none. */
+static void copy_keeps_an_all_valid_mask(void **state) {
+  (void)state;
+  int64_t const values[5] = {1, 2, 3, 4, 5};
+  uint8_t const all_valid[5] = {1, 1, 1, 1, 1};
+  gcol_data_type const i64 = gcol_data_type_make(GCOL_INT64);
+  const char *const strings[3] = {"a", "", "c"};
+  gcol_column *masked = NULL, *plain = NULL, *str = NULL, *copy = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(i64, 5, values, all_valid, NULL, NULL, &masked));
+  GCOL_TEST_OK(gcol_column_create_from_host(i64, 5, values, NULL, NULL, NULL, &plain));
+  assert_non_null(masked->null_mask);
+  assert_int_equal(masked->null_count, 0);
+  GCOL_TEST_OK(gcol_column_copy(gcol_column_get_view(masked), NULL, NULL, &copy));
+  assert_non_null(copy->null_mask);
+  assert_int_equal(copy->null_count, 0);
+  gcol_test_assert_column_equals_host(gcol_column_get_view(copy), values, all_valid, 5);
+  gcol_column_free(copy);
+  gcol_column_view s; /* a slice at a bit offset: the mask is copied re-aligned */
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(masked), 1, 4, &s));
+  GCOL_TEST_OK(gcol_column_copy(s, NULL, NULL, &copy));
+  assert_non_null(copy->null_mask);
+  assert_int_equal(copy->null_count, 0);
+  gcol_test_assert_column_equals_host(gcol_column_get_view(copy), values + 1, all_valid, 3);
+  gcol_column_free(copy);
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(masked), 2, 2, &s));
+  GCOL_TEST_OK(gcol_column_copy(s, NULL, NULL, &copy));
+  assert_null(copy->null_mask);
+  gcol_column_free(copy);
+  GCOL_TEST_OK(gcol_column_copy(gcol_column_get_view(plain), NULL, NULL, &copy));
+  assert_null(copy->null_mask);
+  gcol_column_free(copy);
+  /* STRING: the same rule */
+  GCOL_TEST_OK(gcol_column_create_strings_from_host(3, strings, NULL, NULL, NULL, &str));
+  gcol_buffer *mask = NULL;
+  GCOL_TEST_OK(gcol_bitmask_create(3, GCOL_MASK_ALL_VALID, NULL, NULL, &mask));
+  GCOL_TEST_OK(gcol_column_set_null_mask(str, mask, 0));
+  GCOL_TEST_OK(gcol_column_copy(gcol_column_get_view(str), NULL, NULL, &copy));
+  assert_non_null(copy->null_mask);
+  assert_int_equal(copy->null_count, 0);
+  gcol_test_assert_columns_equal(gcol_column_get_view(copy), gcol_column_get_view(str));
+  gcol_column_free(copy);
+  gcol_column_free(str);
+  gcol_column_free(plain);
+  gcol_column_free(masked);
+}
+
 /* list<int32>: [[1,2], null, [], [3], [4,5,6]] */
 static gcol_column *make_list(void) {
   int32_t const offsets[6] = {0, 2, 2, 2, 3, 6};
@@ -397,6 +444,7 @@ int main(void) {
       GCOL_TEST_GPU(strings_round_trip),
       GCOL_TEST_GPU(strings_from_arrow_style_offsets),
       GCOL_TEST_GPU(strings_all_empty_all_null_and_zero_rows),
+      GCOL_TEST_GPU(copy_keeps_an_all_valid_mask),
       GCOL_TEST_GPU(lists_structs_and_dictionaries_deep_copy),
       GCOL_TEST_GPU(table_copy_and_views),
       GCOL_TEST_GPU(allocation_failures_leak_nothing),

@@ -426,6 +426,68 @@ static void index_type_follows_row_count(void **state) {
   assert_int_equal(gcol_large_offsets_threshold(), INT32_MAX);
 }
 
+/* gcol_bitmask_data types a mask buffer's words; NULL stays NULL (no mask). */
+static void bitmask_data_types_the_words(void **state) {
+  (void)state;
+  uint32_t words[2] = {0x5u, 0};
+  gcol_buffer b;
+  memset(&b, 0, sizeof b);
+  b.data = words;
+  b.size = sizeof words;
+  uint32_t *const typed = gcol_bitmask_data(&b);
+  assert_ptr_equal(typed, words);
+  assert_true(gcol_bit_is_set(typed, 2));
+  assert_null(gcol_bitmask_data(NULL));
+}
+
+/* The host row accessors tell "" from null, need no NUL terminator and start at offsets[0]. */
+static void host_string_rows_read_back(void **state) {
+  (void)state;
+  char chars[] = "xxabcdé"; /* bytes 0..1 are no row's: offsets need not start at 0 */
+  int64_t offsets[5] = {2, 5, 5, 5, 8};
+  uint8_t valid[4] = {1, 1, 0, 1};
+  gcol_host_column c = {gcol_data_type_make(GCOL_STRING), 4, chars, offsets, valid};
+  int64_t len = -1;
+  const char *row = gcol_host_column_string(&c, 0, &len);
+  assert_int_equal(len, 3);
+  assert_memory_equal(row, "abc", 3);
+  row = gcol_host_column_string(&c, 1, &len); /* "" is valid: not NULL */
+  assert_non_null(row);
+  assert_int_equal(len, 0);
+  len = -1;
+  assert_null(gcol_host_column_string(&c, 2, &len)); /* null */
+  assert_int_equal(len, 0);
+  assert_false(gcol_host_column_is_valid(&c, 2));
+  assert_true(gcol_host_column_is_valid(&c, 3));
+  row = gcol_host_column_string(&c, 3, NULL);
+  assert_memory_equal(row, "dé", 3);
+  c.valid = NULL; /* no validity: every row valid */
+  assert_non_null(gcol_host_column_string(&c, 2, &len));
+  assert_int_equal(len, 0);
+  assert_true(gcol_host_column_is_valid(&c, 2));
+  /* a column without chars (every row empty) still gives "" for its valid rows */
+  int64_t empty_offsets[2] = {0, 0};
+  gcol_host_column e = {gcol_data_type_make(GCOL_STRING), 1, NULL, empty_offsets, NULL};
+  assert_non_null(gcol_host_column_string(&e, 0, &len));
+  assert_int_equal(len, 0);
+  /* not STRING: NULL */
+  int64_t values[1] = {7};
+  gcol_host_column f = {gcol_data_type_make(GCOL_INT64), 1, values, NULL, NULL};
+  assert_null(gcol_host_column_string(&f, 0, &len));
+  gcol_host_column_free(NULL);
+
+  int64_t hs_offsets[4] = {0, 1, 1, 1};
+  uint8_t hs_valid[3] = {1, 1, 0};
+  char q[] = "q";
+  gcol_host_strings hs = {3, hs_offsets, q, hs_valid};
+  row = gcol_host_strings_get(&hs, 0, &len);
+  assert_int_equal(len, 1);
+  assert_memory_equal(row, "q", 1);
+  assert_non_null(gcol_host_strings_get(&hs, 1, &len));
+  assert_int_equal(len, 0);
+  assert_null(gcol_host_strings_get(&hs, 2, &len));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(type_sizes_and_names),
@@ -445,6 +507,8 @@ int main(void) {
       cmocka_unit_test(decimal_and_string_scalars),
       cmocka_unit_test(scalar_reads_report_null),
       cmocka_unit_test(index_type_follows_row_count),
+      cmocka_unit_test(host_string_rows_read_back),
+      cmocka_unit_test(bitmask_data_types_the_words),
   };
   return GCOL_TEST_RUN("types_views", tests);
 }

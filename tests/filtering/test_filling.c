@@ -75,22 +75,38 @@ static void check_fill(gcol_test_rng *rng, gcol_data_type type, int64_t n, int64
   gcol_column_free(out);
   /* in place, on the parent column's rows [off, off + n) */
   if (type.id != GCOL_STRING && (value_valid || d->null_mask != NULL)) {
-    gcol_mutable_column_view mv;
-    GCOL_TEST_OK(gcol_column_get_mutable_view(d, NULL, &mv));
-    int64_t const before = mv.null_count;
-    GCOL_TEST_OK(gcol_fill_in_place(&mv, off + begin, off + end, s, NULL));
-    if (d->null_mask != NULL) {
-      int64_t expected_nulls = 0;
-      for (int64_t i = 0; i < n + off; ++i) {
-        bool const inside = i >= off + begin && i < off + end;
-        expected_nulls += inside ? !s->is_valid : !src.valid[i];
+    /* twice: through a view (its count follows; the column's is the caller's to set), then
+     * through the column itself (its count follows, nothing to set) */
+    for (int form = 0; form < 2; ++form) {
+      int64_t const before = d->null_count;
+      int64_t got_nulls = 0;
+      if (form == 0) {
+        gcol_mutable_column_view mv;
+        GCOL_TEST_OK(gcol_column_get_mutable_view(d, NULL, &mv));
+        GCOL_TEST_OK(gcol_fill_in_place_view(&mv, off + begin, off + end, s, NULL));
+        assert_int_equal(d->null_count, before); /* the view's count only */
+        got_nulls = mv.null_count;
+      } else {
+        GCOL_TEST_OK(gcol_fill_in_place(d, off + begin, off + end, s, NULL));
+        got_nulls = d->null_count;
       }
-      assert_int_equal(mv.null_count, expected_nulls);
-      GCOL_TEST_OK(gcol_column_set_null_count(d, mv.null_count));
-    } else {
-      assert_int_equal(mv.null_count, before);
+      if (d->null_mask != NULL) {
+        int64_t expected_nulls = 0;
+        for (int64_t i = 0; i < n + off; ++i) {
+          bool const inside = i >= off + begin && i < off + end;
+          expected_nulls += inside ? !s->is_valid : !src.valid[i];
+        }
+        assert_int_equal(got_nulls, expected_nulls);
+        if (form == 0) GCOL_TEST_OK(gcol_column_set_null_count(d, got_nulls));
+        int64_t counted = 0; /* the column's count is the mask's */
+        GCOL_TEST_OK(gcol_column_view_null_count(ref_slice(gcol_column_get_view(d), 0, n + off),
+                                                 NULL, &counted));
+        assert_int_equal(counted, expected_nulls);
+      } else {
+        assert_int_equal(got_nulls, before);
+      }
+      ref_assert_rows(ref_slice(gcol_column_get_view(d), off, off + n), &expected, 0, idx, n);
     }
-    ref_assert_rows(ref_slice(gcol_column_get_view(d), off, off + n), &expected, 0, idx, n);
   }
   free(idx);
   gcol_column_free(d);
@@ -256,7 +272,10 @@ static void test_bad_input(void **state) {
   GCOL_TEST_STATUS(gcol_fill(v, 0, 1, NULL, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   gcol_mutable_column_view mv;
   GCOL_TEST_OK(gcol_column_get_mutable_view(c, NULL, &mv));
-  GCOL_TEST_STATUS(gcol_fill_in_place(&mv, 0, 2, null64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_fill_in_place_view(&mv, 0, 2, null64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "null mask"));
+  GCOL_TEST_STATUS(gcol_fill_in_place_view(NULL, 0, 2, i64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_fill_in_place(c, 0, 2, null64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_non_null(strstr(gcol_last_error(), "null mask"));
   GCOL_TEST_STATUS(gcol_fill_in_place(NULL, 0, 2, i64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_STATUS(gcol_sequence(-1, i64, i64, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);

@@ -141,13 +141,29 @@ static void test_filling_checks(void **state) {
   mv.type = gcol_data_type_make(GCOL_INT64);
   mv.size = 10;
   mv.data = (void *)(uintptr_t)0x10;
-  GCOL_TEST_STATUS(gcol_fill_in_place(&mv, 0, 3, null64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_fill_in_place_view(&mv, 0, 3, null64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("null mask");
   /* An empty range is a no-op: a null value needs no mask there (and nothing is launched). */
-  GCOL_TEST_OK(gcol_fill_in_place(&mv, 3, 3, null64, NULL));
+  GCOL_TEST_OK(gcol_fill_in_place_view(&mv, 3, 3, null64, NULL));
   assert_int_equal(mv.null_count, 0);
-  GCOL_TEST_STATUS(gcol_fill_in_place(&mv, -1, 3, i64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
-  GCOL_TEST_STATUS(gcol_fill_in_place(&mv, 0, 3, i32, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_fill_in_place_view(&mv, -1, 3, i64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_fill_in_place_view(&mv, 0, 3, i32, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  /* The column form checks the same before it takes a mutable view (which would copy a
+   * shared buffer): a column struct without buffers is never read on these paths. */
+  gcol_column col;
+  memset(&col, 0, sizeof col);
+  col.type = gcol_data_type_make(GCOL_INT64);
+  col.size = 10;
+  GCOL_TEST_STATUS(gcol_fill_in_place(&col, 0, 3, null64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("null mask");
+  assert_non_null(strstr(gcol_last_error(), "gcol_fill_in_place:"));
+  GCOL_TEST_OK(gcol_fill_in_place(&col, 3, 3, null64, NULL)); /* empty: a no-op */
+  assert_int_equal(col.null_count, 0);
+  GCOL_TEST_STATUS(gcol_fill_in_place(&col, 0, 11, i64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_fill_in_place(&col, 0, 3, i32, NULL), GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_fill_in_place(NULL, 0, 3, i64, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  col.type = gcol_data_type_make(GCOL_STRING);
+  GCOL_TEST_STATUS(gcol_fill_in_place(&col, 0, 3, i64, NULL), GCOL_ERROR_TYPE_MISMATCH);
   GCOL_TEST_STATUS(gcol_sequence(-2, i64, i64, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("size");
   GCOL_TEST_STATUS(gcol_sequence(2, i64, i32, &out, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
@@ -230,8 +246,10 @@ static void test_null_ops_checks(void **state) {
   GCOL_TEST_STATUS(gcol_bools_to_mask(v, &mask, NULL, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
   expect_message("BOOL8");
   assert_null(mask);
-  GCOL_TEST_STATUS(gcol_mask_to_bools(NULL, 0, 5, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
-  expect_message("mask");
+  GCOL_TEST_STATUS(gcol_mask_to_bools(NULL, 0, 5, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("out");
+  GCOL_TEST_STATUS(gcol_mask_to_bools(NULL, 6, 5, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("range");
   GCOL_TEST_STATUS(gcol_mask_to_bools((const uint32_t *)FAKE_PTR, 6, 5, &out, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
   expect_message("range");

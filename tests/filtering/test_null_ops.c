@@ -373,8 +373,13 @@ static void test_bools_mask_round_trip(void **state) {
       assert_int_equal(nulls, expected_nulls);
       if (n == 0) {
         assert_null(mask);
+        /* the empty mask goes back in as it came out (NULL: no rows, or all valid) */
+        GCOL_TEST_OK(gcol_mask_to_bools(gcol_bitmask_data(mask), 0, 0, &back, NULL, NULL));
+        assert_int_equal(back->size, 0);
+        gcol_column_free(back);
+        back = NULL;
       } else {
-        GCOL_TEST_OK(gcol_mask_to_bools((const uint32_t *)mask->data, 0, n, &back, NULL, NULL));
+        GCOL_TEST_OK(gcol_mask_to_bools(gcol_bitmask_data(mask), 0, n, &back, NULL, NULL));
         uint8_t *got = read_bools(gcol_column_get_view(back));
         for (int64_t i = 0; i < n; ++i) {
           assert_int_equal(got[i], (c.valid[off + i] && c.values[off + i]) ? 1 : 0);
@@ -382,7 +387,7 @@ static void test_bools_mask_round_trip(void **state) {
         free(got);
         /* a sub-range starting mid-word */
         int64_t const b = n > 3 ? 3 : 0;
-        GCOL_TEST_OK(gcol_mask_to_bools((const uint32_t *)mask->data, b, n, &back_off, NULL, NULL));
+        GCOL_TEST_OK(gcol_mask_to_bools(gcol_bitmask_data(mask), b, n, &back_off, NULL, NULL));
         got = read_bools(gcol_column_get_view(back_off));
         for (int64_t i = b; i < n; ++i) {
           assert_int_equal(got[i - b], (c.valid[off + i] && c.values[off + i]) ? 1 : 0);
@@ -395,6 +400,42 @@ static void test_bools_mask_round_trip(void **state) {
       gcol_column_free(d);
       ref_column_free(&c);
     }
+  }
+}
+
+/* null_ops.h: gcol_mask_to_bools takes a view's mask as it is, NULL included (every row
+ * valid), and gives the view's validity, as gcol_is_valid does. */
+static void test_mask_to_bools_of_any_view(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(9301);
+  int64_t const n = 200;
+  for (int masked = 0; masked <= 1; ++masked) {
+    ref_column c = ref_column_random(&rng, gcol_data_type_make(GCOL_INT32), n,
+                                     masked ? GCOL_TEST_RANDOM_NULLS : GCOL_TEST_NO_MASK, 0);
+    gcol_column *d = NULL;
+    ref_column_to_device(&c, &d);
+    for (size_t o = 0; o < gcol_test_num_offsets; ++o) {
+      int64_t const off = gcol_test_offsets[o];
+      if (off >= n) continue;
+      gcol_column_view const v = ref_slice(gcol_column_get_view(d), off, n);
+      gcol_column *bools = NULL, *valid = NULL;
+      GCOL_TEST_OK(
+          gcol_mask_to_bools(v.null_mask, v.offset, v.offset + v.size, &bools, NULL, NULL));
+      GCOL_TEST_OK(gcol_is_valid(v, &valid, NULL, NULL));
+      uint8_t *got = read_bools(gcol_column_get_view(bools));
+      uint8_t *want = read_bools(gcol_column_get_view(valid));
+      assert_int_equal(bools->size, n - off);
+      for (int64_t i = 0; i < n - off; ++i) {
+        assert_int_equal(got[i], want[i]);
+        if (!masked) assert_int_equal(got[i], 1);
+      }
+      free(got);
+      free(want);
+      gcol_column_free(bools);
+      gcol_column_free(valid);
+    }
+    gcol_column_free(d);
+    ref_column_free(&c);
   }
 }
 
@@ -422,7 +463,7 @@ static void test_bad_input(void **state) {
   gcol_buffer *mask = (gcol_buffer *)(uintptr_t)1;
   GCOL_TEST_STATUS(gcol_bools_to_mask(v, &mask, NULL, NULL, NULL), GCOL_ERROR_TYPE_MISMATCH);
   assert_null(mask);
-  GCOL_TEST_STATUS(gcol_mask_to_bools(NULL, 0, 4, &out, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_mask_to_bools(NULL, 0, 4, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_STATUS(gcol_mask_to_bools((const uint32_t *)v.data, 5, 4, &out, NULL, NULL),
                    GCOL_ERROR_INVALID_ARGUMENT);
   assert_null(out);
@@ -525,6 +566,7 @@ int main(void) {
       GCOL_TEST_GPU_PART(test_replace_nulls_nested, 0, 2),
       GCOL_TEST_GPU_PART(test_replace_nulls_nested, 1, 2),
       GCOL_TEST_GPU(test_bools_mask_round_trip),
+      GCOL_TEST_GPU(test_mask_to_bools_of_any_view),
       GCOL_TEST_GPU(test_bad_input),
       GCOL_TEST_GPU(test_allocation_failures),
       GCOL_TEST_GPU(test_nested_allocation_failures),

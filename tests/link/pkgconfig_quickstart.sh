@@ -4,7 +4,9 @@
 # into a temporary root, then examples/quickstart.c compiled and linked by `cc` with nothing
 # but `pkg-config --cflags --libs gcol` (gcol.pc carries the CUDA include directory: the
 # program creates streams), needing no libcudart.so, and run (without a GPU it says so and
-# exits 0); and examples/subproject/headers_only.c built with only gcol-headers.pc. TAP.
+# exits 0); the README's first program built the way the README says (`cc first.c
+# $(pkg-config --cflags --libs gcol)`) and run; and examples/subproject/headers_only.c built
+# with only gcol-headers.pc. TAP.
 #   pkgconfig_quickstart.sh BUILDDIR MESON LIBDIR INCLUDEDIR SOURCE_ROOT READELF
 set -uo pipefail
 builddir=$1 meson=$2 source_root=$5 readelf=$6
@@ -16,7 +18,7 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig PKG_CONFIG_DISABLE_UNINSTALLED=1
 pc_args=(--define-variable=libdir="$libdir" --define-variable=includedir="$includedir")
 cflags=(-std=c11 -pedantic -Wall -Wextra -Werror)
 n=0 failed=0
-echo "1..6"
+echo "1..7"
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; [[ -z ${2:-} ]] || sed 's/^/# /' <<<"$2"; }
 
@@ -68,6 +70,15 @@ if out=$(GCOL_LOG_LEVEL=off "$work/quickstart" 2>&1); then
   ok "the program runs: $(head -n 1 <<<"$out")"
 else
   not_ok "the program runs" "$out"
+fi
+
+if out=$(python3 "$source_root/tests/vendor/extract_readme_program.py" "$source_root/README.md" \
+            "$work/first.c" 2>&1 &&
+          cc "${cflags[@]}" "$work/first.c" $flags -o "$work/first" 2>&1 &&
+          GCOL_LOG_LEVEL=off "$work/first" 2>&1); then
+  ok "the README's first program builds with gcol.pc's flags and runs: $(head -n 1 <<<"$out")"
+else
+  not_ok "the README's first program builds with gcol.pc's flags and runs" "$out"
 fi
 
 flags=$(pkg-config "${pc_args[@]}" --cflags --libs gcol-headers 2>&1) &&

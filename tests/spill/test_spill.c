@@ -440,9 +440,7 @@ static void a_spill_waits_for_the_buffers_stream(void **state) {
     GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_make(GCOL_INT64), 424242 + round, &value));
     gcol_spill_scope *scope = NULL;
     GCOL_TEST_OK(gcol_spill_scope_begin(&scope));
-    gcol_mutable_column_view mv;
-    GCOL_TEST_OK(gcol_column_get_mutable_view(col, s, &mv));
-    GCOL_TEST_OK(gcol_fill_in_place(&mv, 0, n, value, s));
+    GCOL_TEST_OK(gcol_fill_in_place(col, 0, n, value, s));
     gcol_scalar_free(value);
     GCOL_TEST_OK(gcol_spill_scope_end(scope, s)); /* no wait here: the fill may still run */
     size_t spilled = 0;
