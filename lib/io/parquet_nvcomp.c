@@ -32,7 +32,7 @@
 
 /* ---- nvCOMP 5's ABI ---- */
 
-enum { NVCOMP_SUCCESS = 0 };
+enum { NVCOMP_SUCCESS = 0, NVCOMP_DECOMPRESS_BACKEND_CUDA = 2 };
 
 typedef struct nvc_properties {
   uint32_t version; /* major * 1000 + minor * 100 + patch */
@@ -45,15 +45,24 @@ typedef struct nvc_alignments {
   size_t temp;
 } nvc_alignments;
 
-/* Every codec's decompression options: 64 bytes, zero meaning the defaults
- * (NVCOMP_DECOMPRESS_BACKEND_DEFAULT; gzip: the naive algorithm; LZ4: NVCOMP_TYPE_CHAR, no
- * bitshuffle), so one zeroed struct of that size is passed by value to each. */
+/* Every codec's decompression options: 64 bytes, zero meaning the defaults (gzip: the naive
+ * algorithm; LZ4: NVCOMP_TYPE_CHAR, no bitshuffle), the backend first; one struct of that
+ * size is passed by value to each. The backend is NVCOMP_DECOMPRESS_BACKEND_CUDA, not DEFAULT:
+ * the hardware decompression engine DEFAULT may pick (Blackwell) needs buffers from
+ * allocators gcol's memory resources do not use. */
 typedef struct nvc_opts {
   int32_t backend;
   char rest[60];
 } nvc_opts;
 
 _Static_assert(sizeof(nvc_opts) == 64, "nvCOMP's decompression options are 64 bytes");
+
+static nvc_opts default_opts(void) {
+  nvc_opts opts;
+  memset(&opts, 0, sizeof opts);
+  opts.backend = NVCOMP_DECOMPRESS_BACKEND_CUDA;
+  return opts;
+}
 
 typedef int (*nvc_properties_fn)(nvc_properties *);
 typedef int (*nvc_alignments_fn)(nvc_opts, nvc_alignments *);
@@ -147,8 +156,7 @@ void gcol_detail_nvcomp_open(const char *path, const char *mode, gcol_detail_nvc
     snprintf(name, sizeof name, "nvcompBatched%sDecompressAsync", stem);
     any_fn const run = lookup(h, name);
     if (align == NULL || temp == NULL || run == NULL) continue;
-    nvc_opts opts;
-    memset(&opts, 0, sizeof opts);
+    nvc_opts const opts = default_opts();
     nvc_alignments a = {0, 0, 0};
     if (((nvc_alignments_fn)align)(opts, &a) != NVCOMP_SUCCESS) continue;
     if (a.input < 1) a.input = 1;
@@ -192,8 +200,7 @@ const gcol_detail_nvcomp *gcol_detail_nvcomp_get(void) {
 
 int gcol_detail_nvcomp_temp_size(const gcol_detail_nvcomp *lib, int32_t codec, size_t num_chunks,
                                  size_t max_chunk, size_t total, size_t *temp) {
-  nvc_opts opts;
-  memset(&opts, 0, sizeof opts);
+  nvc_opts const opts = default_opts();
   *temp = 0;
   if (codec < 0 || codec >= GCOL_DETAIL_NVCOMP_CODECS || lib->temp_fn[codec] == NULL) return -1;
   return ((nvc_temp_fn)lib->temp_fn[codec])(num_chunks, max_chunk, opts, temp, total);
@@ -204,8 +211,7 @@ int gcol_detail_nvcomp_decompress(const gcol_detail_nvcomp *lib, int32_t codec,
                                   const size_t *out_capacity, size_t *out_bytes, size_t num_chunks,
                                   void *temp, size_t temp_bytes, void *const *out, int *statuses,
                                   void *stream) {
-  nvc_opts opts;
-  memset(&opts, 0, sizeof opts);
+  nvc_opts const opts = default_opts();
   if (codec < 0 || codec >= GCOL_DETAIL_NVCOMP_CODECS || lib->decompress_fn[codec] == NULL) {
     return -1;
   }
