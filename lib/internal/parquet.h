@@ -260,12 +260,12 @@ const gcol_detail_nvcomp *gcol_detail_nvcomp_get(void);
  * (a cudaStream_t), with default options. Return nvCOMP's status (0: success; -1: the codec
  * has no decompressor in `lib`). */
 int gcol_detail_nvcomp_temp_size(const gcol_detail_nvcomp *lib, int32_t codec, size_t num_chunks,
-                                 size_t max_chunk, size_t total, size_t *temp);
+                                 size_t max_chunk, size_t total, size_t *temp_size);
 int gcol_detail_nvcomp_decompress(const gcol_detail_nvcomp *lib, int32_t codec,
                                   const void *const *in, const size_t *in_bytes,
                                   const size_t *out_capacity, size_t *out_bytes, size_t num_chunks,
-                                  void *temp, size_t temp_bytes, void *const *out, int *statuses,
-                                  void *stream);
+                                  void *temp_space, size_t temp_bytes, void *const *out,
+                                  int *statuses, void *stream);
 
 /* ---- the read plan of one column ---- */
 

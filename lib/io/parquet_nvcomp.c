@@ -64,13 +64,15 @@ static nvc_opts default_opts(void) {
   return opts;
 }
 
-typedef int (*nvc_properties_fn)(nvc_properties *);
-typedef int (*nvc_alignments_fn)(nvc_opts, nvc_alignments *);
-typedef int (*nvc_temp_fn)(size_t, size_t, nvc_opts, size_t *, size_t);
-typedef int (*nvc_decompress_fn)(const void *const *, const size_t *, const size_t *, size_t *,
-                                 size_t, void *, size_t, void *const *, nvc_opts, int *, void *);
-
-typedef void (*any_fn)(void);
+/* (Parameters named so that a typedef's last name is its own: scripts/bundle reads it so.) */
+typedef int (*nvc_properties_fn)(nvc_properties *nvc_props);
+typedef int (*nvc_alignments_fn)(nvc_opts opts, nvc_alignments *nvc_align);
+typedef int (*nvc_temp_fn)(size_t chunks, size_t largest, nvc_opts opts, size_t *bytes,
+                           size_t nvc_total);
+typedef int (*nvc_decompress_fn)(const void *const *in, const size_t *in_bytes,
+                                 const size_t *out_capacity, size_t *out_bytes, size_t chunks,
+                                 void *temp, size_t temp_bytes, void *const *out, nvc_opts opts,
+                                 int *statuses, void *nvc_stream);
 
 /* ---- loading ---- */
 
@@ -89,9 +91,9 @@ static const char *codec_stem(int32_t codec) {
   }
 }
 
-static any_fn lookup(void *h, const char *name) {
+static gcol_detail_nvcomp_fn lookup(void *h, const char *name) {
   void *const sym = dlsym(h, name);
-  any_fn f = NULL;
+  gcol_detail_nvcomp_fn f = NULL;
   if (sym != NULL) memcpy(&f, &sym, sizeof sym); /* POSIX: a function's address as a void * */
   return f;
 }
@@ -150,11 +152,11 @@ void gcol_detail_nvcomp_open(const char *path, const char *mode, gcol_detail_nvc
     if (stem == NULL) continue;
     char name[96];
     snprintf(name, sizeof name, "nvcompBatched%sDecompressGetRequiredAlignments", stem);
-    any_fn const align = lookup(h, name);
+    gcol_detail_nvcomp_fn const align = lookup(h, name);
     snprintf(name, sizeof name, "nvcompBatched%sDecompressGetTempSizeAsync", stem);
-    any_fn const temp = lookup(h, name);
+    gcol_detail_nvcomp_fn const temp = lookup(h, name);
     snprintf(name, sizeof name, "nvcompBatched%sDecompressAsync", stem);
-    any_fn const run = lookup(h, name);
+    gcol_detail_nvcomp_fn const run = lookup(h, name);
     if (align == NULL || temp == NULL || run == NULL) continue;
     nvc_opts const opts = default_opts();
     nvc_alignments a = {0, 0, 0};
@@ -199,23 +201,23 @@ const gcol_detail_nvcomp *gcol_detail_nvcomp_get(void) {
 }
 
 int gcol_detail_nvcomp_temp_size(const gcol_detail_nvcomp *lib, int32_t codec, size_t num_chunks,
-                                 size_t max_chunk, size_t total, size_t *temp) {
+                                 size_t max_chunk, size_t total, size_t *temp_size) {
   nvc_opts const opts = default_opts();
-  *temp = 0;
+  *temp_size = 0;
   if (codec < 0 || codec >= GCOL_DETAIL_NVCOMP_CODECS || lib->temp_fn[codec] == NULL) return -1;
-  return ((nvc_temp_fn)lib->temp_fn[codec])(num_chunks, max_chunk, opts, temp, total);
+  return ((nvc_temp_fn)lib->temp_fn[codec])(num_chunks, max_chunk, opts, temp_size, total);
 }
 
 int gcol_detail_nvcomp_decompress(const gcol_detail_nvcomp *lib, int32_t codec,
                                   const void *const *in, const size_t *in_bytes,
                                   const size_t *out_capacity, size_t *out_bytes, size_t num_chunks,
-                                  void *temp, size_t temp_bytes, void *const *out, int *statuses,
-                                  void *stream) {
+                                  void *temp_space, size_t temp_bytes, void *const *out,
+                                  int *statuses, void *stream) {
   nvc_opts const opts = default_opts();
   if (codec < 0 || codec >= GCOL_DETAIL_NVCOMP_CODECS || lib->decompress_fn[codec] == NULL) {
     return -1;
   }
   return ((nvc_decompress_fn)lib->decompress_fn[codec])(in, in_bytes, out_capacity, out_bytes,
-                                                        num_chunks, temp, temp_bytes, out, opts,
-                                                        statuses, stream);
+                                                        num_chunks, temp_space, temp_bytes, out,
+                                                        opts, statuses, stream);
 }
