@@ -350,12 +350,16 @@ static void test_read_compressed_nvcomp(void **state) {
   }
 }
 
+static int64_t page_body(const uint8_t *file, int64_t size, int p, gcol_detail_pq_page_header *h);
+
 /* Pages whose header announces another size than their (valid) compressed data holds: nvCOMP
  * decompresses them, the check on the device reports the first such page of the column, and
  * the host path (options.untrusted) refuses the same file. Only valid compressed streams are
  * given to nvCOMP (its decoders assume valid input; the host path is the one for corrupt
- * data, tested in test_parquet_host). Smaller outputs than the data are given only to the
- * codecs whose documentation says an overflow sets the page's status (snappy, LZ4). */
+ * data, tested in test_parquet_host), except LZ4's, whose CUDA backend nvCOMP documents as
+ * reporting corrupt input in the page's status: one LZ4_RAW page overwritten with 0xff fails
+ * on both paths, named. Smaller outputs than the data are given to the codecs whose
+ * documentation says an overflow sets the page's status (all three here). */
 static void test_corrupt_pages_nvcomp(void **state) {
   (void)state;
   make_data(22);
@@ -367,7 +371,7 @@ static void test_corrupt_pages_nvcomp(void **state) {
     int32_t const codec = codecs[ci];
     if (!gcol_detail_pq_codec_available(codec) || !nvcomp_here(codec)) continue;
     int32_t const lies[] = {8, -8};
-    for (int li = 0; li < (codec == GCOL_PARQUET_GZIP ? 1 : 2); ++li) {
+    for (int li = 0; li < 2; ++li) {
       for (int version = 1; version <= 2; ++version) {
         pqb_column c = col_base("x", GCOL_PARQUET_INT64);
         c.ints = pq_data.big;
@@ -405,6 +409,35 @@ static void test_corrupt_pages_nvcomp(void **state) {
       }
     }
   }
+  /* LZ4_RAW: page 2's compressed bytes overwritten */
+  if (!gcol_detail_pq_codec_available(GCOL_PARQUET_LZ4_RAW) || !nvcomp_here(GCOL_PARQUET_LZ4_RAW)) {
+    return;
+  }
+  pqb_column c = col_base("x", GCOL_PARQUET_INT64);
+  c.ints = pq_data.big;
+  c.rows_per_page = 100;
+  c.codec = GCOL_PARQUET_LZ4_RAW;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 1;
+  f.columns = &c;
+  f.num_rows = ROWS;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  assert_non_null(file);
+  gcol_detail_pq_page_header h;
+  int64_t const body = page_body(file, size, 2, &h);
+  memset(file + body, 0xff, (size_t)h.compressed_size);
+  gcol_table *t = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "column 'x', page 2: "));
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, &untrusted, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "column 'x', page 2: "));
+  free(file);
 }
 
 static void test_projection_and_row_groups(void **state) {
