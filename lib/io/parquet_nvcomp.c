@@ -100,11 +100,14 @@ static gcol_detail_nvcomp_fn lookup(void *h, const char *name) {
 
 static void *try_open(const char *file, gcol_detail_nvcomp *lib) {
   void *const h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-  if (h == NULL) {
+  if (h == NULL) { /* appended to an earlier attempt's reason */
     const char *e = dlerror();
-    snprintf(lib->why, sizeof lib->why, "%s: %s", file, e != NULL ? e : "cannot open");
+    size_t const used = strlen(lib->why);
+    snprintf(lib->why + used, sizeof lib->why - used, "%s%s: %s", used > 0 ? "; " : "", file,
+             e != NULL ? e : "cannot open");
   } else {
     snprintf(lib->file, sizeof lib->file, "%s", file);
+    lib->why[0] = '\0'; /* earlier attempts no longer matter */
   }
   return h;
 }
