@@ -1089,6 +1089,24 @@ static void test_allocation_failures(void **state) {
   free(file);
 }
 
+/* The same with pages left to nvCOMP (its temporary memory and the job table allocated too). */
+static void test_allocation_failures_nvcomp(void **state) {
+  (void)state;
+  if (!gcol_detail_pq_codec_available(GCOL_PARQUET_SNAPPY) || !nvcomp_here(GCOL_PARQUET_SNAPPY)) {
+    return;
+  }
+  make_data(23);
+  pqb_column cols[NUM_COLS];
+  int64_t size = 0;
+  uint8_t *file = build_codec(2, GCOL_PARQUET_SNAPPY, 500, &size, cols);
+  alloc_ctx c = {file, size, NULL};
+  int64_t const before = gcol_detail_parquet_nvcomp_pages();
+  int const points = gcol_test_check_allocation_failures(read_op, read_cleanup, &c);
+  assert_true(points > NUM_COLS);
+  assert_true(gcol_detail_parquet_nvcomp_pages() > before);
+  free(file);
+}
+
 /* ==== GPU writer tests (issue 14): the GPU encoder against the host one ==== */
 
 /* A device column copied to the host as the host encoder takes it. */
@@ -1436,6 +1454,7 @@ int main(void) {
       GCOL_TEST_GPU(test_read_compressed),
       GCOL_TEST_GPU(test_read_compressed_nvcomp),
       GCOL_TEST_GPU(test_corrupt_pages_nvcomp),
+      GCOL_TEST_GPU(test_allocation_failures_nvcomp),
       /* GPU writer (issue 14) */
       GCOL_TEST_GPU(test_gpu_write_every_type),
       GCOL_TEST_GPU(test_gpu_write_slices),
