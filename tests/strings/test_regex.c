@@ -416,7 +416,7 @@ static void test_dfa_ascii_rows(void **state) {
     for (int wide = 0; wide < 2; ++wide) {
       gcol_column *col = to_device(&h, wide, true);
       gcol_column_view slice;
-      GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 3, sizes[k], &slice));
+      GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 3, 3 + sizes[k], &slice));
       for (int64_t p = 0; p < NUM_DFA_PATTERNS; ++p) {
         check_pattern(&h, 3, slice, true, wide ? "ascii int64" : "ascii", dfa_patterns[p].pattern,
                       dfa_patterns[p].flags);
