@@ -54,6 +54,13 @@ static gcol_status fixed_to_host(gcol_column_view v, gcol_stream stream, gcol_ho
   return gcol_column_copy_to_host(v, c->data, c->valid, stream);
 }
 
+/* One checked column's rows into c (its type and size set, its buffers allocated). */
+static gcol_status column_to_host(gcol_column_view v, gcol_stream stream, gcol_host_column *c) {
+  c->type = v.type;
+  c->size = v.size;
+  return v.type.id == GCOL_STRING ? strings_to_host(v, stream, c) : fixed_to_host(v, stream, c);
+}
+
 static gcol_status table_copy_to_host(gcol_table_view view, gcol_stream stream,
                                       gcol_host_table **out) {
   gcol_status status = GCOL_OK;
@@ -78,12 +85,7 @@ static gcol_status table_copy_to_host(gcol_table_view view, gcol_stream stream,
   t->num_columns = view.num_columns;
   t->num_rows = view.num_rows;
   for (int32_t i = 0; i < view.num_columns; ++i) {
-    gcol_column_view const v = view.columns[i];
-    gcol_host_column *const c = &t->columns[i];
-    c->type = v.type;
-    c->size = v.size;
-    GCOL_DETAIL_TRY(v.type.id == GCOL_STRING ? strings_to_host(v, stream, c)
-                                             : fixed_to_host(v, stream, c));
+    GCOL_DETAIL_TRY(column_to_host(view.columns[i], stream, &t->columns[i]));
   }
   *out = t;
   t = NULL;
@@ -119,10 +121,7 @@ static gcol_status column_copy_to_host_column(gcol_column_view view, gcol_stream
                     "view is %s (fixed-width and STRING columns are copied)", name);
   c = (gcol_host_column *)calloc(1, sizeof *c);
   GCOL_DETAIL_CHECK(c != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory");
-  c->type = view.type;
-  c->size = view.size;
-  GCOL_DETAIL_TRY(view.type.id == GCOL_STRING ? strings_to_host(view, stream, c)
-                                              : fixed_to_host(view, stream, c));
+  GCOL_DETAIL_TRY(column_to_host(view, stream, c));
   *out = c;
   c = NULL;
 done:

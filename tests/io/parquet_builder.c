@@ -435,6 +435,15 @@ static void write_schema_leaf(tw *w, const pqb_column *c) {
   gcol_detail_thrift_write_struct_end(w);
 }
 
+pqb_file pqb_one_column(const pqb_column *column, int64_t rows) {
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 1;
+  f.columns = column;
+  f.num_rows = rows;
+  return f;
+}
+
 uint8_t *pqb_build(const pqb_file *f, int64_t *size) {
   tw out, meta;
   gcol_detail_thrift_writer_init(&out);

@@ -60,6 +60,9 @@ typedef struct pqb_file {
 /* A malloc'd file; NULL on failure. */
 uint8_t *pqb_build(const pqb_file *file, int64_t *size);
 
+/* The description of a file of one column of `rows` rows (no lies, one row group). */
+pqb_file pqb_one_column(const pqb_column *column, int64_t rows);
+
 /* RLE/bit-packed hybrid encoding of `n` values of `bit_width` bits, appended to a growing
  * buffer (exposed for the decoder's tests). Returns the bytes written; *out is malloc'd. */
 int64_t pqb_rle_encode(const uint32_t *values, int64_t n, int bit_width, uint8_t **out);

@@ -455,11 +455,7 @@ static void test_corrupt_pages_on_the_gpu(void **state) {
   c.optional = true;
   c.valid = pq_data.valid;
   c.rows_per_page = 100;
-  pqb_file f;
-  memset(&f, 0, sizeof f);
-  f.num_columns = 1;
-  f.columns = &c;
-  f.num_rows = ROWS;
+  pqb_file f = pqb_one_column(&c, ROWS);
   int64_t size = 0;
   uint8_t *file = pqb_build(&f, &size);
   gcol_detail_pq_page_header h;
@@ -803,11 +799,7 @@ static void test_parallel_corrupt_strings(void **state) {
   pqb_column c = col_base("s", GCOL_PARQUET_BYTE_ARRAY);
   c.strings = pq_data.strings;
   c.rows_per_page = 300;
-  pqb_file f;
-  memset(&f, 0, sizeof f);
-  f.num_columns = 1;
-  f.columns = &c;
-  f.num_rows = ROWS;
+  pqb_file f = pqb_one_column(&c, ROWS);
   int64_t size = 0;
   uint8_t *file = pqb_build(&f, &size);
   gcol_detail_pq_page_header h;

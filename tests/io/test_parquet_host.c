@@ -792,11 +792,7 @@ static void test_unsupported_and_corrupt_pages(void **state) {
   pqb_column c = col_base("x", GCOL_PARQUET_INT64);
   c.ints = pq_data.big;
   c.rows_per_page = 100;
-  pqb_file f;
-  memset(&f, 0, sizeof f);
-  f.num_columns = 1;
-  f.columns = &c;
-  f.num_rows = ROWS;
+  pqb_file f = pqb_one_column(&c, ROWS);
   int64_t size = 0;
 
   c.lie_codec = GCOL_PARQUET_BROTLI;
@@ -1054,11 +1050,7 @@ static void test_compressed_bad_pages(void **state) {
   pqb_column c = col_base("x", GCOL_PARQUET_INT64);
   c.ints = pq_data.big;
   c.rows_per_page = 100;
-  pqb_file f;
-  memset(&f, 0, sizeof f);
-  f.num_columns = 1;
-  f.columns = &c;
-  f.num_rows = ROWS;
+  pqb_file f = pqb_one_column(&c, ROWS);
   int64_t size = 0;
   uint8_t *file = NULL;
   char needle[96];
