@@ -47,6 +47,7 @@ constexpr int kStage = 8192; /* page bytes staged per step of a byte-array walk 
 constexpr int kWalk = 2048;  /* most values walked per step (a value takes >= 4 bytes) */
 constexpr int kTile = 1024;  /* rows per block of a row pass */
 constexpr int64_t kPinnedStaging = 1 << 20; /* staging bytes worth page-locking */
+constexpr int64_t kGapFill = 256; /* a staged run bridges gaps up to this (alignment padding) */
 
 /* One column's device arrays for the passes. */
 struct col_args {
@@ -412,6 +413,39 @@ __global__ void pack_mask_kernel(const uint8_t *valid, int64_t n, uint32_t *mask
   }
 }
 
+/* ---- pages decompressed by nvCOMP ---- */
+
+/* Which column and page a job is, for its error word. */
+struct job_meta {
+  int32_t column;
+  int32_t where; /* bit 31: a dictionary page; the rest its index */
+};
+
+/* A thread per job: nvCOMP's status and the size it produced, against the page header's. */
+__global__ void check_jobs_kernel(const int *statuses, const size_t *actual, const size_t *expected,
+                                  const job_meta *meta, int64_t n, unsigned long long *errors) {
+  int64_t const j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  int const code = statuses[j] != 0           ? GCOL_DETAIL_PQ_E_DECOMPRESS
+                   : actual[j] != expected[j] ? GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE
+                                              : GCOL_DETAIL_PQ_E_OK;
+  if (code == GCOL_DETAIL_PQ_E_OK) return;
+  job_meta const m = meta[j];
+  record_error(errors + m.column, code, m.where < 0, m.where & 0x7fffffff);
+}
+
+/* A thread per page of a column: the levels' length of v1 pages decompressed by nvCOMP. */
+__global__ void place_levels_kernel(const uint8_t *bytes, gcol_detail_pq_page *pages, int32_t n,
+                                    unsigned long long *error) {
+  int32_t const p = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (p >= n) return;
+  gcol_detail_pq_page pg = pages[p];
+  if (!pg.def_pending) return;
+  int const code = gcol_detail_pq_place_levels(bytes, &pg);
+  pages[p] = pg;
+  if (code != GCOL_DETAIL_PQ_E_OK) record_error(error, code, false, p);
+}
+
 /* Row-pass grid: a block per page in x, tiles in y (strided past 1024). */
 dim3 rows_grid(const gcol_detail_pq_column_plan *plan, int tile) {
   int64_t most = 0;
@@ -485,9 +519,18 @@ cudaError_t flush(uploader *u) {
 cudaError_t put(uploader *u, int64_t dev, const void *src, int64_t size, bool direct) {
   if (size <= 0) return cudaSuccess;
   if (direct) {
+    /* the pending run first: its gap filling must not cover what this copies */
+    cudaError_t const e = flush(u);
+    if (e != cudaSuccess) return e;
     return cudaMemcpyAsync(u->device + dev, src, (size_t)size, cudaMemcpyHostToDevice, u->s);
   }
-  if (u->run_size > 0 && u->run_dev + u->run_size != dev) {
+  int64_t const gap = dev - (u->run_dev + u->run_size);
+  if (u->run_size > 0 && gap > 0 && gap <= kGapFill) {
+    /* alignment padding between two staged pieces: copied as zeros, one run */
+    memset(u->staging + u->staged, 0, (size_t)gap);
+    u->staged += gap;
+    u->run_size += gap;
+  } else if (u->run_size > 0 && gap != 0) {
     cudaError_t const e = flush(u);
     if (e != cudaSuccess) return e;
   }
@@ -507,8 +550,11 @@ int64_t staged_bytes(const gcol_detail_pq_column_plan *plans, int32_t n, bool pi
   for (int32_t c = 0; c < n; ++c) {
     const gcol_detail_pq_column_plan *p = &plans[c];
     for (int32_t i = 0; i < p->num_segments; ++i) {
-      if (p->segments[i].src == NULL || !pinned) total += p->segments[i].size;
+      gcol_detail_pq_segment const g = p->segments[i];
+      if (g.src == NULL && g.owned < 0) continue; /* written by nvCOMP */
+      if (g.src == NULL || !pinned) total += g.size + kGapFill;
     }
+    total += 2 * kGapFill;
     total += (int64_t)p->num_pages * (int64_t)sizeof(gcol_detail_pq_page) +
              (int64_t)p->num_dicts * (int64_t)sizeof(gcol_detail_pq_dict);
   }
@@ -516,13 +562,15 @@ int64_t staged_bytes(const gcol_detail_pq_column_plan *plans, int32_t n, bool pi
 }
 
 gcol_status upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned, col_state *cols,
-                   uint8_t *device, uint8_t *staging, cudaStream_t s) {
+                   const void *jobs, int64_t jobs_size, int64_t jobs_at, uint8_t *device,
+                   uint8_t *staging, cudaStream_t s) {
   gcol_status status = GCOL_OK;
   uploader u = {device, staging, 0, 0, 0, 0, s};
   for (int32_t c = 0; c < n; ++c) {
     const gcol_detail_pq_column_plan *p = &plans[c];
     for (int32_t i = 0; i < p->num_segments; ++i) {
       gcol_detail_pq_segment const g = p->segments[i];
+      if (g.src == NULL && g.owned < 0) continue; /* written by nvCOMP */
       const uint8_t *src = g.src != NULL ? g.src : p->bytes + g.owned;
       GCOL_DETAIL_CUDA_TRY(
           put(&u, cols[c].bytes_at + g.begin, src, g.size, g.src != NULL && pinned));
@@ -532,6 +580,7 @@ gcol_status upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinn
     GCOL_DETAIL_CUDA_TRY(put(&u, cols[c].dicts_at, p->dicts,
                              (int64_t)p->num_dicts * (int64_t)sizeof(gcol_detail_pq_dict), false));
   }
+  GCOL_DETAIL_CUDA_TRY(put(&u, jobs_at, jobs, jobs_size, false));
   GCOL_DETAIL_CUDA_TRY(flush(&u));
 done:
   return status;
@@ -672,6 +721,115 @@ done:
   return status;
 }
 
+int64_t nvcomp_pages; /* gcol_detail_parquet_nvcomp_pages (atomic builtins) */
+
+/* The nvCOMP batch of a read: every job of every column, grouped by codec, as the arrays
+ * nvCOMP takes (pointers into the device buffer), built on the host and uploaded with the
+ * pages; `actual` and `statuses` are written by nvCOMP. */
+struct job_table {
+  int64_t n;
+  int64_t at; /* in the device buffer: in, out, in_sizes, out_sizes, meta (uploaded), actual,
+                 statuses */
+  int64_t first[GCOL_DETAIL_NVCOMP_CODECS], count[GCOL_DETAIL_NVCOMP_CODECS];
+  size_t largest[GCOL_DETAIL_NVCOMP_CODECS], total[GCOL_DETAIL_NVCOMP_CODECS];
+  uint64_t *host; /* the uploaded part: 5 words per job */
+};
+
+int64_t job_table_bytes(int64_t n) { return n * (5 * 8 + 8 + 4); }
+
+/* Fills t->host once the device buffer's address is known. */
+gcol_status job_table_fill(const gcol_detail_pq_column_plan *plans, int32_t C,
+                           const col_state *cols, uint8_t *device, job_table *t) {
+  gcol_status status = GCOL_OK;
+  int64_t const n = t->n;
+  int64_t k = 0;
+  t->host = (uint64_t *)malloc((size_t)(n > 0 ? n : 1) * 5 * sizeof(uint64_t));
+  GCOL_DETAIL_CHECK(t->host != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t codec = 0; codec < GCOL_DETAIL_NVCOMP_CODECS; ++codec) {
+    t->first[codec] = k;
+    t->largest[codec] = 0;
+    t->total[codec] = 0;
+    for (int32_t c = 0; c < C; ++c) {
+      for (int32_t j = 0; j < plans[c].num_jobs; ++j) {
+        gcol_detail_pq_job const job = plans[c].jobs[j];
+        if (job.codec != codec) continue;
+        uint8_t *const bytes = device + cols[c].bytes_at;
+        t->host[k] = (uint64_t)(uintptr_t)(bytes + job.src);
+        t->host[n + k] = (uint64_t)(uintptr_t)(bytes + job.dst);
+        t->host[2 * n + k] = (uint64_t)job.src_size;
+        t->host[3 * n + k] = (uint64_t)job.dst_size;
+        job_meta const m = {c, job.where};
+        memcpy(&t->host[4 * n + k], &m, sizeof m);
+        if ((size_t)job.dst_size > t->largest[codec]) t->largest[codec] = (size_t)job.dst_size;
+        t->total[codec] += (size_t)job.dst_size;
+        ++k;
+      }
+    }
+    t->count[codec] = k - t->first[codec];
+  }
+done:
+  return status;
+}
+
+/* nvCOMP's batched decompression of every job, one call per codec, then their statuses and
+ * sizes checked on the device into the columns' error words (read by the first
+ * synchronization, with the page errors), then the v1 pages' levels placed. */
+gcol_status run_jobs(const gcol_detail_pq_column_plan *plans, int32_t C, const col_state *cols,
+                     uint8_t *device, const job_table *t, unsigned long long *errors,
+                     gcol_stream stream, gcol_buffer **temp) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  const gcol_detail_nvcomp *lib = gcol_detail_nvcomp_get();
+  int64_t const n = t->n;
+  void **in = (void **)(device + t->at);
+  void **out = in + n;
+  size_t *in_sizes = (size_t *)(out + n);
+  size_t *out_sizes = in_sizes + n;
+  job_meta *meta = (job_meta *)(out_sizes + n);
+  size_t *actual = (size_t *)(meta + n);
+  int *statuses = (int *)(actual + n);
+  size_t temp_bytes = 0;
+  for (int32_t codec = 0; codec < GCOL_DETAIL_NVCOMP_CODECS; ++codec) {
+    if (t->count[codec] == 0) continue;
+    size_t need = 0;
+    int const r = gcol_detail_nvcomp_temp_size(lib, codec, (size_t)t->count[codec],
+                                               t->largest[codec], t->total[codec], &need);
+    GCOL_DETAIL_CHECK(r == 0, GCOL_ERROR_CUDA,
+                      "nvCOMP (%s) could not size the temporary memory of %lld %s pages (status "
+                      "%d)",
+                      lib->file, (long long)t->count[codec], gcol_detail_pq_codec_name(codec), r);
+    if (need > temp_bytes) temp_bytes = need;
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create(temp_bytes > 0 ? temp_bytes : 1, stream, NULL, temp));
+  for (int32_t codec = 0; codec < GCOL_DETAIL_NVCOMP_CODECS; ++codec) {
+    if (t->count[codec] == 0) continue;
+    int64_t const f = t->first[codec];
+    int const r = gcol_detail_nvcomp_decompress(lib, codec, (const void *const *)(in + f),
+                                                in_sizes + f, out_sizes + f, actual + f,
+                                                (size_t)t->count[codec], (*temp)->data, temp_bytes,
+                                                (void *const *)(out + f), statuses + f, (void *)s);
+    GCOL_DETAIL_CHECK(r == 0, GCOL_ERROR_CUDA,
+                      "nvCOMP (%s) did not start decompressing %lld %s pages (status %d)",
+                      lib->file, (long long)t->count[codec], gcol_detail_pq_codec_name(codec), r);
+  }
+  __atomic_fetch_add(&nvcomp_pages, n, __ATOMIC_RELAXED);
+  check_jobs_kernel<<<gcol_detail_grid_size(n, kBlock), kBlock, 0, s>>>(statuses, actual, out_sizes,
+                                                                        meta, n, errors);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  for (int32_t c = 0; c < C; ++c) {
+    const gcol_detail_pq_column_plan *p = &plans[c];
+    bool pending = false;
+    for (int32_t i = 0; i < p->num_pages && !pending; ++i) pending = p->pages[i].def_pending != 0;
+    if (!pending) continue;
+    place_levels_kernel<<<gcol_detail_grid_size(p->num_pages, kBlock), kBlock, 0, s>>>(
+        device + cols[c].bytes_at, (gcol_detail_pq_page *)(device + cols[c].pages_at), p->num_pages,
+        errors + c);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+done:
+  return status;
+}
+
 }  // namespace
 
 extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_column_plan *plans,
@@ -682,7 +840,9 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   cudaStream_t const s = (cudaStream_t)stream;
   int32_t const C = num_plans;
   col_state *cols = (col_state *)calloc((size_t)(C > 0 ? C : 1), sizeof *cols);
-  gcol_buffer *d_all = NULL, *d_small = NULL;
+  gcol_buffer *d_all = NULL, *d_small = NULL, *d_temp = NULL;
+  job_table jobs;
+  memset(&jobs, 0, sizeof jobs);
   uint8_t *staging = NULL;
   bool staging_pinned = false;
   int64_t *h_small = NULL;
@@ -704,10 +864,14 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
     total =
         align_up(total + (int64_t)plans[c].num_dicts * (int64_t)sizeof(gcol_detail_pq_dict), 16);
     pages_total += plans[c].num_pages;
+    jobs.n += plans[c].num_jobs;
   }
+  jobs.at = total;
+  total = align_up(total + job_table_bytes(jobs.n), 16);
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_all));
+  GCOL_DETAIL_TRY(job_table_fill(plans, C, cols, (uint8_t *)d_all->data, &jobs));
   {
-    int64_t const staged = staged_bytes(plans, C, pinned);
+    int64_t const staged = staged_bytes(plans, C, pinned) + jobs.n * 5 * 8 + kGapFill;
     /* page-locking costs more than it saves below a few pages (the page tables of a pinned
      * source): a small staging buffer stays pageable */
     if (staged >= kPinnedStaging) {
@@ -723,7 +887,8 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
       GCOL_DETAIL_CHECK(staging != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     copies_pending = true;
-    GCOL_DETAIL_TRY(upload(plans, C, pinned, cols, (uint8_t *)d_all->data, staging, s));
+    GCOL_DETAIL_TRY(upload(plans, C, pinned, cols, jobs.host, jobs.n * 5 * 8, jobs.at,
+                           (uint8_t *)d_all->data, staging, s));
   }
   /* one small device array: C error words, then every page's valid count, then C totals */
   small = C + pages_total + C;
@@ -734,6 +899,10 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   {
     int64_t *dsm = (int64_t *)d_small->data;
     int64_t page_at = C;
+    if (jobs.n > 0) {
+      GCOL_DETAIL_TRY(run_jobs(plans, C, cols, (uint8_t *)d_all->data, &jobs,
+                               (unsigned long long *)dsm, stream, &d_temp));
+    }
     for (int32_t c = 0; c < C; ++c) {
       GCOL_DETAIL_TRY(launch_pages(&plans[c], &cols[c], (uint8_t *)d_all->data, dsm + page_at,
                                    (unsigned long long *)(dsm + c), stream));
@@ -806,7 +975,13 @@ done:
   free(h_small);
   gcol_buffer_free(d_all);
   gcol_buffer_free(d_small);
+  gcol_buffer_free(d_temp);
+  free(jobs.host);
   return status;
+}
+
+extern "C" int64_t gcol_detail_parquet_nvcomp_pages(void) {
+  return __atomic_load_n(&nvcomp_pages, __ATOMIC_RELAXED);
 }
 
 extern "C" gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_column_plan *plan,
