@@ -5,7 +5,8 @@
  *   0. upload: every column's bytes and page tables in one device buffer; bytes borrowed from
  *      a page-locked source buffer are copied from where they are, the rest (decompressed
  *      pages, pageable sources, the tables) gathered once into one staging buffer (pinned
- *      from 1 MiB: below that, page-locking costs more than it saves).
+ *      from 1 MiB: below that, page-locking costs more than it saves). The layout and the
+ *      copies are host code (lib/io/parquet_upload.c), replayed by the host tests.
  *   1. page pass, a block per page (dictionary pages likewise): definition levels, then the
  *      values' own stream. RLE/bit-packed hybrid streams (levels, dictionary indices, RLE
  *      booleans): thread 0 reads only the run headers, a batch of them into shared memory (a
@@ -47,7 +48,6 @@ constexpr int kStage = 8192; /* page bytes staged per step of a byte-array walk 
 constexpr int kWalk = 2048;  /* most values walked per step (a value takes >= 4 bytes) */
 constexpr int kTile = 1024;  /* rows per block of a row pass */
 constexpr int64_t kPinnedStaging = 1 << 20; /* staging bytes worth page-locking */
-constexpr int64_t kGapFill = 256; /* a staged run bridges gaps up to this (alignment padding) */
 
 /* One column's device arrays for the passes. */
 struct col_args {
@@ -463,8 +463,6 @@ gcol_status temp(int64_t count, size_t elem, gcol_stream stream, gcol_buffer **o
   return gcol_buffer_create((size_t)(count > 0 ? count : 1) * elem, stream, NULL, out);
 }
 
-int64_t align_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
-
 bool is_pinned(const void *p) {
   cudaPointerAttributes attr;
   if (p == NULL) return false;
@@ -478,7 +476,7 @@ bool is_pinned(const void *p) {
 /* One column's decode state. */
 struct col_state {
   col_args a;
-  int64_t bytes_at, pages_at, dicts_at; /* in the device buffer */
+  gcol_detail_pq_at at; /* in the device buffer */
   gcol_buffer *valid, *slot, *index, *pos, *len, *dpos, *dlen, *sizes;
   int64_t total_chars;
 };
@@ -494,96 +492,15 @@ void free_state(col_state *c) {
   gcol_buffer_free(c->sizes);
 }
 
-/* Copies of host pieces into the device buffer: from page-locked memory directly, the rest
- * gathered into the staging buffer and copied in runs that are contiguous on both sides. */
-struct uploader {
+/* The device side of gcol_detail_pq_upload: copies in order on the read's stream. */
+struct copy_target {
   uint8_t *device;
-  uint8_t *staging;
-  int64_t staged;  /* staging bytes used */
-  int64_t run_dev; /* the pending staged run */
-  int64_t run_src;
-  int64_t run_size;
   cudaStream_t s;
 };
 
-cudaError_t flush(uploader *u) {
-  cudaError_t e = cudaSuccess;
-  if (u->run_size > 0) {
-    e = cudaMemcpyAsync(u->device + u->run_dev, u->staging + u->run_src, (size_t)u->run_size,
-                        cudaMemcpyHostToDevice, u->s);
-  }
-  u->run_size = 0;
-  return e;
-}
-
-cudaError_t put(uploader *u, int64_t dev, const void *src, int64_t size, bool direct) {
-  if (size <= 0) return cudaSuccess;
-  if (direct) {
-    /* the pending run first: its gap filling must not cover what this copies */
-    cudaError_t const e = flush(u);
-    if (e != cudaSuccess) return e;
-    return cudaMemcpyAsync(u->device + dev, src, (size_t)size, cudaMemcpyHostToDevice, u->s);
-  }
-  int64_t const gap = dev - (u->run_dev + u->run_size);
-  if (u->run_size > 0 && gap > 0 && gap <= kGapFill) {
-    /* alignment padding between two staged pieces: copied as zeros, one run */
-    memset(u->staging + u->staged, 0, (size_t)gap);
-    u->staged += gap;
-    u->run_size += gap;
-  } else if (u->run_size > 0 && gap != 0) {
-    cudaError_t const e = flush(u);
-    if (e != cudaSuccess) return e;
-  }
-  if (u->run_size == 0) {
-    u->run_dev = dev;
-    u->run_src = u->staged;
-  }
-  memcpy(u->staging + u->staged, src, (size_t)size);
-  u->staged += size;
-  u->run_size += size;
-  return cudaSuccess;
-}
-
-/* Bytes of the plans that go through the staging buffer. */
-int64_t staged_bytes(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned) {
-  int64_t total = 0;
-  for (int32_t c = 0; c < n; ++c) {
-    const gcol_detail_pq_column_plan *p = &plans[c];
-    for (int32_t i = 0; i < p->num_segments; ++i) {
-      gcol_detail_pq_segment const g = p->segments[i];
-      if (g.src == NULL && g.owned < 0) continue; /* written by nvCOMP */
-      if (g.src == NULL || !pinned) total += g.size + kGapFill;
-    }
-    total += 2 * kGapFill;
-    total += (int64_t)p->num_pages * (int64_t)sizeof(gcol_detail_pq_page) +
-             (int64_t)p->num_dicts * (int64_t)sizeof(gcol_detail_pq_dict);
-  }
-  return total;
-}
-
-gcol_status upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned, col_state *cols,
-                   const void *jobs, int64_t jobs_size, int64_t jobs_at, uint8_t *device,
-                   uint8_t *staging, cudaStream_t s) {
-  gcol_status status = GCOL_OK;
-  uploader u = {device, staging, 0, 0, 0, 0, s};
-  for (int32_t c = 0; c < n; ++c) {
-    const gcol_detail_pq_column_plan *p = &plans[c];
-    for (int32_t i = 0; i < p->num_segments; ++i) {
-      gcol_detail_pq_segment const g = p->segments[i];
-      if (g.src == NULL && g.owned < 0) continue; /* written by nvCOMP */
-      const uint8_t *src = g.src != NULL ? g.src : p->bytes + g.owned;
-      GCOL_DETAIL_CUDA_TRY(
-          put(&u, cols[c].bytes_at + g.begin, src, g.size, g.src != NULL && pinned));
-    }
-    GCOL_DETAIL_CUDA_TRY(put(&u, cols[c].pages_at, p->pages,
-                             (int64_t)p->num_pages * (int64_t)sizeof(gcol_detail_pq_page), false));
-    GCOL_DETAIL_CUDA_TRY(put(&u, cols[c].dicts_at, p->dicts,
-                             (int64_t)p->num_dicts * (int64_t)sizeof(gcol_detail_pq_dict), false));
-  }
-  GCOL_DETAIL_CUDA_TRY(put(&u, jobs_at, jobs, jobs_size, false));
-  GCOL_DETAIL_CUDA_TRY(flush(&u));
-done:
-  return status;
+int copy_to_device(void *user, int64_t dev, const void *src, int64_t size) {
+  copy_target const *t = (const copy_target *)user;
+  return (int)cudaMemcpyAsync(t->device + dev, src, (size_t)size, cudaMemcpyHostToDevice, t->s);
 }
 
 /* The page pass of one column: its temporaries, then the dictionary and page kernels. */
@@ -598,9 +515,9 @@ gcol_status launch_pages(const gcol_detail_pq_column_plan *p, col_state *c, uint
                    p->pages[i].encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL;
   }
   col_args *a = &c->a;
-  a->bytes = device + c->bytes_at;
-  a->pages = (const gcol_detail_pq_page *)(device + c->pages_at);
-  a->dicts = (const gcol_detail_pq_dict *)(device + c->dicts_at);
+  a->bytes = device + c->at.bytes;
+  a->pages = (const gcol_detail_pq_page *)(device + c->at.pages);
+  a->dicts = (const gcol_detail_pq_dict *)(device + c->at.dicts);
   a->num_pages = p->num_pages;
   a->num_dicts = p->num_dicts;
   a->physical_type = p->physical_type;
@@ -753,7 +670,7 @@ gcol_status job_table_fill(const gcol_detail_pq_column_plan *plans, int32_t C,
       for (int32_t j = 0; j < plans[c].num_jobs; ++j) {
         gcol_detail_pq_job const job = plans[c].jobs[j];
         if (job.codec != codec) continue;
-        uint8_t *const bytes = device + cols[c].bytes_at;
+        uint8_t *const bytes = device + cols[c].at.bytes;
         t->host[k] = (uint64_t)(uintptr_t)(bytes + job.src);
         t->host[n + k] = (uint64_t)(uintptr_t)(bytes + job.dst);
         t->host[2 * n + k] = (uint64_t)job.src_size;
@@ -822,7 +739,7 @@ gcol_status run_jobs(const gcol_detail_pq_column_plan *plans, int32_t C, const c
     for (int32_t i = 0; i < p->num_pages && !pending; ++i) pending = p->pages[i].def_pending != 0;
     if (!pending) continue;
     place_levels_kernel<<<gcol_detail_grid_size(p->num_pages, kBlock), kBlock, 0, s>>>(
-        device + cols[c].bytes_at, (gcol_detail_pq_page *)(device + cols[c].pages_at), p->num_pages,
+        device + cols[c].at.bytes, (gcol_detail_pq_page *)(device + cols[c].at.pages), p->num_pages,
         errors + c);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
@@ -841,6 +758,7 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   int32_t const C = num_plans;
   col_state *cols = (col_state *)calloc((size_t)(C > 0 ? C : 1), sizeof *cols);
   gcol_buffer *d_all = NULL, *d_small = NULL, *d_temp = NULL;
+  gcol_detail_pq_at *at = NULL;
   job_table jobs;
   memset(&jobs, 0, sizeof jobs);
   uint8_t *staging = NULL;
@@ -851,27 +769,20 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   for (int32_t c = 0; c < C; ++c) out[c] = NULL;
   bool const pinned = is_pinned(borrowed);
   GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  /* layout: every column's bytes, then its page and dictionary tables */
+  /* layout: every column's bytes, then its page and dictionary tables, then the jobs */
   for (int32_t c = 0; c < C; ++c) {
-    cols[c].bytes_at = total;
-    total = align_up(total + plans[c].num_bytes, 16);
-  }
-  for (int32_t c = 0; c < C; ++c) {
-    cols[c].pages_at = total;
-    total =
-        align_up(total + (int64_t)plans[c].num_pages * (int64_t)sizeof(gcol_detail_pq_page), 16);
-    cols[c].dicts_at = total;
-    total =
-        align_up(total + (int64_t)plans[c].num_dicts * (int64_t)sizeof(gcol_detail_pq_dict), 16);
     pages_total += plans[c].num_pages;
     jobs.n += plans[c].num_jobs;
   }
-  jobs.at = total;
-  total = align_up(total + job_table_bytes(jobs.n), 16);
+  at = (gcol_detail_pq_at *)malloc((size_t)(C > 0 ? C : 1) * sizeof *at);
+  GCOL_DETAIL_CHECK(at != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  total = gcol_detail_pq_layout(plans, C, job_table_bytes(jobs.n), at, &jobs.at);
+  for (int32_t c = 0; c < C; ++c) cols[c].at = at[c];
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_all));
   GCOL_DETAIL_TRY(job_table_fill(plans, C, cols, (uint8_t *)d_all->data, &jobs));
   {
-    int64_t const staged = staged_bytes(plans, C, pinned) + jobs.n * 5 * 8 + kGapFill;
+    int64_t const jobs_size = jobs.n * 5 * 8;
+    int64_t const staged = gcol_detail_pq_staged_bytes(plans, C, pinned, jobs_size);
     /* page-locking costs more than it saves below a few pages (the page tables of a pinned
      * source): a small staging buffer stays pageable */
     if (staged >= kPinnedStaging) {
@@ -887,8 +798,9 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
       GCOL_DETAIL_CHECK(staging != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     copies_pending = true;
-    GCOL_DETAIL_TRY(upload(plans, C, pinned, cols, jobs.host, jobs.n * 5 * 8, jobs.at,
-                           (uint8_t *)d_all->data, staging, s));
+    copy_target target = {(uint8_t *)d_all->data, s};
+    GCOL_DETAIL_CUDA_TRY((cudaError_t)gcol_detail_pq_upload(
+        plans, C, pinned, at, jobs.host, jobs_size, jobs.at, staging, copy_to_device, &target));
   }
   /* one small device array: C error words, then every page's valid count, then C totals */
   small = C + pages_total + C;
@@ -972,6 +884,7 @@ done:
     for (int32_t c = 0; c < C; ++c) free_state(&cols[c]);
   }
   free(cols);
+  free(at);
   free(h_small);
   gcol_buffer_free(d_all);
   gcol_buffer_free(d_small);

@@ -391,6 +391,37 @@ uint32_t gcol_detail_parquet_gpu_codecs(const gcol_parquet_read_options *options
 /* Pages nvCOMP was asked to decompress by this process's reads so far (tests). */
 int64_t gcol_detail_parquet_nvcomp_pages(void);
 
+/* ---- the device buffer of a read (lib/io/parquet_upload.c) ---- */
+
+/* Where one column's byte space and tables lie in the device buffer. */
+typedef struct gcol_detail_pq_at {
+  int64_t bytes;
+  int64_t pages;
+  int64_t dicts;
+} gcol_detail_pq_at;
+
+/* Lays out the device buffer of `n` plans: every column's bytes, then each column's page and
+ * dictionary tables, then `job_bytes` at *jobs_at (16-byte aligned). Returns its size. */
+int64_t gcol_detail_pq_layout(const gcol_detail_pq_column_plan *plans, int32_t n, int64_t job_bytes,
+                              gcol_detail_pq_at *at, int64_t *jobs_at);
+
+/* Copies `size` host bytes at `src` to offset `dev` of the device buffer (0, or an error code
+ * the caller understands: a cudaError_t on the GPU). */
+typedef int (*gcol_detail_pq_copy_fn)(void *user, int64_t dev, const void *src, int64_t size);
+
+/* The staging bytes gcol_detail_pq_upload needs (with `jobs_size` bytes of job table). */
+int64_t gcol_detail_pq_staged_bytes(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned,
+                                    int64_t jobs_size);
+
+/* Fills the device buffer laid out at `at`: each column's segments (borrowed ones straight
+ * from the source when `pinned`, the rest gathered in `staging` and copied in runs), page and
+ * dictionary tables, then the `jobs_size` bytes of `jobs` at `jobs_at`, by `copy` in order.
+ * Returns 0 or copy's first error. */
+int gcol_detail_pq_upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned,
+                          const gcol_detail_pq_at *at, const void *jobs, int64_t jobs_size,
+                          int64_t jobs_at, uint8_t *staging, gcol_detail_pq_copy_fn copy,
+                          void *user);
+
 /* Decodes planned columns on the GPU with their bytes gathered in one device buffer and a
  * constant number of synchronizations; `borrowed`: the host buffer the plans borrow from (or
  * NULL), copied to the device straight from where it is when it is page-locked. */

@@ -1191,6 +1191,157 @@ static void test_levels_placed_after_decompression(void **state) {
       strstr(gcol_detail_parquet_page_error(GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE), "another size"));
 }
 
+/* ------------------------------------------------------------------ the device buffer's upload */
+
+/* The device buffer of a read, in host memory: gcol_detail_pq_upload's copies land here. */
+typedef struct upload_image {
+  uint8_t *bytes;
+  int64_t size;
+  int64_t copies;
+} upload_image;
+
+static int copy_to_image(void *user, int64_t dev, const void *src, int64_t size) {
+  upload_image *im = (upload_image *)user;
+  assert_true(dev >= 0 && size > 0 && dev + size <= im->size);
+  memcpy(im->bytes + dev, src, (size_t)size);
+  ++im->copies;
+  return 0;
+}
+
+/* Uploads `n` plans as the GPU reader does (pinned or not) into a host image and checks that
+ * every byte the decoders read is the plan's: each segment not left to nvCOMP, the page and
+ * dictionary tables, the job table; and that the staging buffer is large enough. */
+static void check_upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned) {
+  gcol_detail_pq_at at[NUM_COLS];
+  uint8_t jobs[40];
+  for (int i = 0; i < 40; ++i) jobs[i] = (uint8_t)(i + 1);
+  int64_t jobs_at = 0;
+  assert_true(n <= NUM_COLS);
+  int64_t const total = gcol_detail_pq_layout(plans, n, (int64_t)sizeof jobs, at, &jobs_at);
+  int64_t const staged = gcol_detail_pq_staged_bytes(plans, n, pinned, (int64_t)sizeof jobs);
+  uint8_t *staging = (uint8_t *)malloc((size_t)staged + 64);
+  memset(staging + staged, 0xcd, 64); /* a guard past what was asked for */
+  upload_image im = {(uint8_t *)malloc((size_t)total), total, 0};
+  memset(im.bytes, 0xee, (size_t)total);
+  assert_int_equal(gcol_detail_pq_upload(plans, n, pinned, at, jobs, (int64_t)sizeof jobs, jobs_at,
+                                         staging, copy_to_image, &im),
+                   0);
+  for (int i = 0; i < 64; ++i) assert_int_equal(staging[staged + i], 0xcd);
+  for (int32_t c = 0; c < n; ++c) {
+    const gcol_detail_pq_column_plan *p = &plans[c];
+    for (int32_t i = 0; i < p->num_segments; ++i) {
+      gcol_detail_pq_segment const g = p->segments[i];
+      if (g.src == NULL && g.owned < 0) continue;
+      const uint8_t *want = g.src != NULL ? g.src : p->bytes + g.owned;
+      if (memcmp(im.bytes + at[c].bytes + g.begin, want, (size_t)g.size) != 0) {
+        fail_msg("column %d, segment %d of %d: other bytes on the device", c, i, p->num_segments);
+      }
+    }
+    if (memcmp(im.bytes + at[c].pages, p->pages, (size_t)p->num_pages * sizeof *p->pages) != 0) {
+      fail_msg("column %d: its %d pages' table differs on the device", c, p->num_pages);
+    }
+    if (memcmp(im.bytes + at[c].dicts, p->dicts, (size_t)p->num_dicts * sizeof *p->dicts) != 0) {
+      fail_msg("column %d: its %d dictionaries' table differs on the device", c, p->num_dicts);
+    }
+  }
+  assert_memory_equal(im.bytes + jobs_at, jobs, sizeof jobs);
+  free(im.bytes);
+  free(staging);
+}
+
+/* Plans every column of a file as the reader does (borrowed from the buffer; with `lib`, its
+ * codec's pages left as jobs) and checks its upload, pinned and not. */
+static void check_file_upload(const uint8_t *file, int64_t size, const gcol_detail_nvcomp *lib) {
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+  int32_t groups[64];
+  assert_true(md->num_row_groups <= 64 && md->num_leaves <= NUM_COLS);
+  for (int32_t g = 0; g < md->num_row_groups; ++g) groups[g] = g;
+  gcol_detail_pq_column_plan plans[NUM_COLS];
+  int32_t const n = md->num_leaves;
+  for (int32_t k = 0; k < n; ++k) {
+    GCOL_TEST_OK(
+        gcol_detail_parquet_plan_column_borrow(&src, file, md, k, groups, md->num_row_groups,
+                                               lib != NULL ? lib->codecs : 0, lib, &plans[k]));
+  }
+  check_upload(plans, n, false);
+  check_upload(plans, n, true);
+  for (int32_t k = 0; k < n; ++k) gcol_detail_parquet_plan_free(&plans[k]);
+  gcol_parquet_metadata_free(md);
+}
+
+/* The upload of several columns whose page tables are small: a later column's tables used to
+ * be joined to its bytes' run by copying the gap between them as zeros, and that gap holds
+ * the earlier columns' tables (the layout puts every column's bytes first), so a column's
+ * page table was zeroed on the device: wrong values read (test_gpu_write_pages_and_groups)
+ * or sizes from uninitialized memory (test_parallel_long_strings_and_tiny_pages). Files of
+ * one and of four row groups, uncompressed, host-decompressed and left to nvCOMP with
+ * aligned inputs and outputs; the long strings and one-row pages of the GPU case. */
+static void test_upload_of_several_columns(void **state) {
+  (void)state;
+  make_data(31);
+  for (int variant = 0; variant < 4; ++variant) {
+    pqb_column cols[NUM_COLS];
+    int64_t const per_group[] = {ROWS, 250};
+    for (int gi = 0; gi < 2; ++gi) {
+      int64_t size = 0;
+      uint8_t *file = build(variant, per_group[gi], &size, cols);
+      check_file_upload(file, size, NULL);
+      free(file);
+      for (int c = 0; c < NUM_CODECS; ++c) {
+        if (!codec_here(all_codecs[c])) continue;
+        file = build_compressed(variant, all_codecs[c], per_group[gi], &size, cols);
+        check_file_upload(file, size, NULL); /* decompressed on the host */
+        gcol_detail_nvcomp lib;
+        memset(&lib, 0, sizeof lib);
+        lib.codecs = UINT32_C(1) << all_codecs[c];
+        lib.in_alignment[all_codecs[c]] = 64;
+        lib.out_alignment[all_codecs[c]] = 64;
+        check_file_upload(file, size, &lib); /* pages left to nvCOMP, gaps between them */
+        free(file);
+      }
+    }
+  }
+  /* test_parallel_long_strings_and_tiny_pages' file, with shorter long strings */
+  enum { N = 40, LONG = 3000 };
+  static const char *strs[N];
+  static int64_t ints[N];
+  static uint8_t valid[N], valid2[N];
+  static char store[N][LONG + 1];
+  for (int i = 0; i < N; ++i) {
+    int const len = i % 4 == 0 ? LONG - i : i % 4 == 1 ? 0 : 1 + i;
+    for (int j = 0; j < len; ++j) store[i][j] = (char)('a' + (i * 7 + j) % 26);
+    store[i][len] = 0;
+    strs[i] = store[i];
+    valid[i] = i % 4 != 2;
+    ints[i] = 1000 - i;
+    valid2[i] = i % 3 != 0;
+  }
+  pqb_column c[2];
+  c[0] = col_base("long", GCOL_PARQUET_BYTE_ARRAY);
+  c[0].strings = strs;
+  c[0].optional = true;
+  c[0].valid = valid;
+  c[0].rows_per_page = 16;
+  c[1] = col_base("one_row_pages", GCOL_PARQUET_INT32);
+  c[1].ints = ints;
+  c[1].optional = true;
+  c[1].valid = valid2;
+  c[1].rows_per_page = 1;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 2;
+  f.columns = c;
+  f.num_rows = N;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  assert_non_null(file);
+  check_file_upload(file, size, NULL);
+  free(file);
+}
+
 /* The loader: GCOL_NVCOMP=off, a path that does not exist, a directory without the library
  * and, where the wheel's library is at GCOL_TEST_NVCOMP_LIB (or /tmp/nvc/...), the real one:
  * version, codecs, alignments and temporary sizes (host-only calls). */
@@ -2079,6 +2230,7 @@ int main(void) {
       cmocka_unit_test(test_compressed_v2_special_pages),
       cmocka_unit_test(test_pages_planned_for_nvcomp),
       cmocka_unit_test(test_levels_placed_after_decompression),
+      cmocka_unit_test(test_upload_of_several_columns),
       cmocka_unit_test(test_nvcomp_loader),
       cmocka_unit_test(test_untrusted_option),
       cmocka_unit_test(test_compressed_bad_pages),
