@@ -219,6 +219,17 @@ int64_t gcol_detail_pq_max_decompressed(int32_t codec, const uint8_t *src, int64
 int gcol_detail_pq_decompress(int32_t codec, const uint8_t *src, int64_t src_size, uint8_t *dst,
                               int64_t dst_size, char *error, int error_size);
 
+/* Checks a page's compressed bytes before nvCOMP decompresses them on the GPU, whose
+ * decoders assume valid input (a corrupt block can make them write past their output):
+ * LZ4_RAW and SNAPPY are walked element by element without decompressing (lengths, every
+ * match's offset within what is already written, LZ4's end-of-block rules, which its fast
+ * decoders rely on) and must decompress to exactly `dst_size` bytes. GZIP and ZSTD cannot be
+ * checked short of decompressing them: true (see docs/design.md). Returns whether the data
+ * may go to nvCOMP; if not, why in `error` ("decompresses to another size ...", "a match
+ * offset ..."). */
+bool gcol_detail_pq_check_for_gpu(int32_t codec, const uint8_t *src, int64_t src_size,
+                                  int64_t dst_size, char *error, int error_size);
+
 /* Compression (the writer, tests): the bound of the compressed size of `size` bytes, and the
  * compressed size written into dst (-1: library missing or failure). */
 int64_t gcol_detail_pq_compress_bound(int32_t codec, int64_t size);

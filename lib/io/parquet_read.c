@@ -394,6 +394,13 @@ static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
     }
   }
   if (gpu) {
+    /* nvCOMP gets no page it could decompress past its output (the codecs that can be
+     * checked without decompressing: LZ4_RAW, SNAPPY) */
+    char why[192];
+    if (!gcol_detail_pq_check_for_gpu(c->codec, src + levels, packed, unpacked, why,
+                                      (int)sizeof why)) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "%s data refused before nvCOMP: %s", codec, why);
+    }
     *host = NULL; /* its bytes exist on the device only */
     return place_page_gpu(c, h, src, levels, begin, end);
   }

@@ -352,14 +352,12 @@ static void test_read_compressed_nvcomp(void **state) {
 
 static int64_t page_body(const uint8_t *file, int64_t size, int p, gcol_detail_pq_page_header *h);
 
-/* Pages whose header announces another size than their (valid) compressed data holds: nvCOMP
- * decompresses them, the check on the device reports the first such page of the column, and
- * the host path (options.untrusted) refuses the same file. Only valid compressed streams are
- * given to nvCOMP (its decoders assume valid input; the host path is the one for corrupt
- * data, tested in test_parquet_host), except LZ4's, whose CUDA backend nvCOMP documents as
- * reporting corrupt input in the page's status: one LZ4_RAW page overwritten with 0xff fails
- * on both paths, named. Smaller outputs than the data are given to the codecs whose
- * documentation says an overflow sets the page's status (all three here). */
+/* Pages whose header announces another size than their (valid) compressed data holds: GZIP
+ * pages go to nvCOMP, the check on the device reports the first such page of the column;
+ * SNAPPY and LZ4_RAW pages are walked on the host before nvCOMP and refused there, nvCOMP
+ * never called; the host path (options.untrusted) refuses the same file. Smaller outputs
+ * than the data are given to nvCOMP for GZIP only, whose documentation says an overflow sets
+ * the page's status. Garbage pages: test_garbage_pages_before_nvcomp. */
 static void test_corrupt_pages_nvcomp(void **state) {
   (void)state;
   make_data(22);
@@ -395,9 +393,15 @@ static void test_corrupt_pages_nvcomp(void **state) {
                          GCOL_ERROR_INVALID_ARGUMENT);
         assert_null(t);
         const char *e = gcol_last_error();
-        assert_true(gcol_detail_parquet_nvcomp_pages() > before);
+        if (codec == GCOL_PARQUET_GZIP) {
+          assert_true(gcol_detail_parquet_nvcomp_pages() > before);
+        } else { /* walked before nvCOMP: refused while planning */
+          assert_int_equal(gcol_detail_parquet_nvcomp_pages(), before);
+          assert_non_null(strstr(e, "refused before nvCOMP"));
+        }
         assert_non_null(strstr(e, "column 'x', page "));
-        if (strstr(e, "another size") == NULL && strstr(e, "nvCOMP could not") == NULL) {
+        if (strstr(e, "another size") == NULL && strstr(e, "nvCOMP could not") == NULL &&
+            strstr(e, "refused before nvCOMP") == NULL) {
           fail_msg("%s, lie %d, v%d: %s", gcol_detail_pq_codec_name(codec), lies[li], version, e);
         }
         if (lies[li] > 0) assert_non_null(strstr(e, "another size"));
@@ -409,35 +413,56 @@ static void test_corrupt_pages_nvcomp(void **state) {
       }
     }
   }
-  /* LZ4_RAW: page 2's compressed bytes overwritten */
-  if (!gcol_detail_pq_codec_available(GCOL_PARQUET_LZ4_RAW) || !nvcomp_here(GCOL_PARQUET_LZ4_RAW)) {
-    return;
+}
+
+/* A page of garbage (page 2's compressed bytes overwritten with 0xff), LZ4_RAW and SNAPPY:
+ * refused with the page named, on the default path (walked on the host before nvCOMP when it
+ * is found, so nvCOMP never gets it: clean under compute-sanitizer memcheck, the context
+ * usable after) and on the host path (options.untrusted); then a valid read on the same
+ * context. Runs with and without nvCOMP. */
+static void test_garbage_pages_before_nvcomp(void **state) {
+  (void)state;
+  make_data(23);
+  gcol_parquet_read_options untrusted;
+  gcol_parquet_read_options_init(&untrusted);
+  untrusted.untrusted = true;
+  int32_t const codecs[] = {GCOL_PARQUET_LZ4_RAW, GCOL_PARQUET_SNAPPY};
+  for (int ci = 0; ci < 2; ++ci) {
+    int32_t const codec = codecs[ci];
+    if (!gcol_detail_pq_codec_available(codec)) continue; /* the file is written with it */
+    bool const gpu = (gcol_detail_nvcomp_get()->codecs >> codec & 1u) != 0;
+    pqb_column c = col_base("x", GCOL_PARQUET_INT64);
+    c.ints = pq_data.big;
+    c.rows_per_page = 100;
+    c.codec = codec;
+    pqb_file f = pqb_one_column(&c, ROWS);
+    int64_t size = 0;
+    uint8_t *file = pqb_build(&f, &size);
+    assert_non_null(file);
+    gcol_detail_pq_page_header h;
+    int64_t const body = page_body(file, size, 2, &h);
+    memset(file + body, 0xff, (size_t)h.compressed_size);
+    gcol_table *t = NULL;
+    int64_t const before = gcol_detail_parquet_nvcomp_pages();
+    GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                     GCOL_ERROR_INVALID_ARGUMENT);
+    assert_null(t);
+    assert_non_null(strstr(gcol_last_error(), "column 'x', page 2: "));
+    if (gpu) assert_non_null(strstr(gcol_last_error(), "refused before nvCOMP"));
+    assert_int_equal(gcol_detail_parquet_nvcomp_pages(), before);
+    GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, &untrusted, &t, NULL, NULL),
+                     GCOL_ERROR_INVALID_ARGUMENT);
+    assert_null(t);
+    assert_non_null(strstr(gcol_last_error(), "column 'x', page 2: "));
+    free(file);
+    file = pqb_build(&f, &size); /* the same file intact: read, the context still usable */
+    GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL));
+    static int64_t rows[ROWS];
+    for (int64_t i = 0; i < ROWS; ++i) rows[i] = i;
+    check_column(gcol_table_get_view(t).columns[0], &c, GCOL_INT64, rows, ROWS);
+    gcol_table_free(t);
+    free(file);
   }
-  pqb_column c = col_base("x", GCOL_PARQUET_INT64);
-  c.ints = pq_data.big;
-  c.rows_per_page = 100;
-  c.codec = GCOL_PARQUET_LZ4_RAW;
-  pqb_file f;
-  memset(&f, 0, sizeof f);
-  f.num_columns = 1;
-  f.columns = &c;
-  f.num_rows = ROWS;
-  int64_t size = 0;
-  uint8_t *file = pqb_build(&f, &size);
-  assert_non_null(file);
-  gcol_detail_pq_page_header h;
-  int64_t const body = page_body(file, size, 2, &h);
-  memset(file + body, 0xff, (size_t)h.compressed_size);
-  gcol_table *t = NULL;
-  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  assert_null(t);
-  assert_non_null(strstr(gcol_last_error(), "column 'x', page 2: "));
-  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, &untrusted, &t, NULL, NULL),
-                   GCOL_ERROR_INVALID_ARGUMENT);
-  assert_null(t);
-  assert_non_null(strstr(gcol_last_error(), "column 'x', page 2: "));
-  free(file);
 }
 
 static void test_projection_and_row_groups(void **state) {
@@ -1446,6 +1471,7 @@ int main(void) {
       GCOL_TEST_GPU(test_read_compressed),
       GCOL_TEST_GPU(test_read_compressed_nvcomp),
       GCOL_TEST_GPU(test_corrupt_pages_nvcomp),
+      GCOL_TEST_GPU(test_garbage_pages_before_nvcomp),
       GCOL_TEST_GPU(test_allocation_failures_nvcomp),
       /* GPU writer (issue 14) */
       GCOL_TEST_GPU(test_gpu_write_every_type),

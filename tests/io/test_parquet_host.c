@@ -1191,6 +1191,105 @@ static void test_levels_placed_after_decompression(void **state) {
       strstr(gcol_detail_parquet_page_error(GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE), "another size"));
 }
 
+/* The checks before nvCOMP (gcol_detail_pq_check_for_gpu) of a compressed block of `n`
+ * bytes that holds `size` bytes: taken at its size, refused at one more or one less. */
+static void expect_checked(int32_t codec, const uint8_t *block, int64_t n, int64_t size) {
+  char why[192];
+  if (!gcol_detail_pq_check_for_gpu(codec, block, n, size, why, (int)sizeof why)) {
+    fail_msg("%s block of %lld bytes for %lld: %s", gcol_detail_pq_codec_name(codec), (long long)n,
+             (long long)size, why);
+  }
+  assert_false(gcol_detail_pq_check_for_gpu(codec, block, n, size + 1, why, (int)sizeof why));
+  assert_non_null(strstr(why, "another size"));
+  if (size > 0) {
+    assert_false(gcol_detail_pq_check_for_gpu(codec, block, n, size - 1, why, (int)sizeof why));
+  }
+}
+
+/* LZ4_RAW and SNAPPY blocks walked before nvCOMP: blocks the libraries write, of sizes around
+ * LZ4's end-of-block limits, taken at their exact size only; garbage, cut blocks and
+ * hand-made blocks that break one rule each refused; every mutation of a valid block that
+ * the walk takes decompresses on the host to exactly that size (the walk is never looser
+ * than the reference decoders). GZIP and ZSTD are not checked. */
+static void test_checks_before_nvcomp(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1431);
+  char why[192];
+  int32_t const codecs[] = {GCOL_PARQUET_LZ4_RAW, GCOL_PARQUET_SNAPPY};
+  int64_t const sizes[] = {0, 1, 5, 12, 13, 17, 64, 1000, 70000};
+  enum { MOST = 70000 };
+  uint8_t *data = (uint8_t *)malloc(MOST);
+  uint8_t *back = (uint8_t *)malloc(MOST + 1);
+  for (int ci = 0; ci < 2; ++ci) {
+    int32_t const codec = codecs[ci];
+    if (!codec_here(codec)) continue;
+    uint8_t *block = (uint8_t *)malloc((size_t)gcol_detail_pq_compress_bound(codec, MOST));
+    uint8_t *mutant = (uint8_t *)malloc((size_t)gcol_detail_pq_compress_bound(codec, MOST));
+    for (int si = 0; si < 9; ++si) {
+      int64_t const size = sizes[si];
+      for (int64_t i = 0; i < size; ++i) { /* runs and repeats: matches of every length */
+        data[i] = i % 97 < 40 ? (uint8_t)(i % 7) : (uint8_t)gcol_test_rng_next(&rng);
+      }
+      int64_t const n = gcol_detail_pq_compress(codec, data, size, block,
+                                                gcol_detail_pq_compress_bound(codec, size));
+      assert_true(n > 0);
+      expect_checked(codec, block, n, size);
+      if (n > 1) { /* cut short */
+        assert_false(gcol_detail_pq_check_for_gpu(codec, block, n - 1, size, why, 192));
+      }
+      for (int k = 0; k < 300 && n > 0; ++k) { /* mutations */
+        memcpy(mutant, block, (size_t)n);
+        for (int m = 0; m < 1 + k % 3; ++m) {
+          mutant[gcol_test_rng_next(&rng) % (uint64_t)n] = (uint8_t)gcol_test_rng_next(&rng);
+        }
+        if (!gcol_detail_pq_check_for_gpu(codec, mutant, n, size, why, 192)) continue;
+        int const r = gcol_detail_pq_decompress(codec, mutant, n, back, size, why, 192);
+        if (r != GCOL_DETAIL_PQ_CODEC_OK) {
+          fail_msg("%s: a mutant the walk takes fails on the host: %s",
+                   gcol_detail_pq_codec_name(codec), why);
+        }
+      }
+    }
+    memset(block, 0xff, 64); /* garbage: the GPU test's corrupt page */
+    assert_false(gcol_detail_pq_check_for_gpu(codec, block, 64, 800, why, 192));
+    free(block);
+    free(mutant);
+  }
+  /* LZ4 blocks breaking one rule each: 13 literals "a".."m", a match at byte 13, 8 literals */
+  static const uint8_t lits[] = {0xd0, 'a', 'b', 'c',  'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l',
+                                 'm',  0,   0,   0x80, 'n', 'o', 'p', 'q', 'r', 's', 't', 'u'};
+  uint8_t b[sizeof lits];
+  memcpy(b, lits, sizeof lits); /* offset 0 */
+  assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_LZ4_RAW, b, sizeof b, 25, why, 192));
+  assert_non_null(strstr(why, "offset"));
+  b[14] = 14; /* offset past the start */
+  assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_LZ4_RAW, b, sizeof b, 25, why, 192));
+  b[14] = 13; /* a valid block: 13 + 4 + 8 bytes */
+  expect_checked(GCOL_PARQUET_LZ4_RAW, b, sizeof b, 25);
+  /* a match of 19 (length extension 0) then 4 last literals: into the last 5 bytes */
+  static const uint8_t tail[] = {0xdf, 'a', 'b', 'c', 'd', 'e', 'f',  'g', 'h', 'i', 'j',
+                                 'k',  'l', 'm', 13,  0,   0,   0x40, 'n', 'o', 'p', 'q'};
+  assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_LZ4_RAW, tail, sizeof tail, 36, why, 192));
+  assert_non_null(strstr(why, "last 5"));
+  static const uint8_t early[] = {0x10, 'a', 0x01, 0x00, 0x50, 'b', 'c', 'd', 'e', 'f'};
+  /* a match starting 11 bytes before the end of 12 */
+  assert_false(
+      gcol_detail_pq_check_for_gpu(GCOL_PARQUET_LZ4_RAW, early, sizeof early, 10, why, 192));
+  assert_non_null(strstr(why, "near the end"));
+  /* Snappy: a copy before the start, and a literal longer than the data */
+  static const uint8_t sn[] = {0x08, 0x0c, 'a', 'b', 'c', 'd', 0x01, 0x05};
+  assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_SNAPPY, sn, sizeof sn, 8, why, 192));
+  assert_non_null(strstr(why, "offset"));
+  static const uint8_t sn_ok[] = {0x08, 0x0c, 'a', 'b', 'c', 'd', 0x01, 0x04};
+  assert_true(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_SNAPPY, sn_ok, sizeof sn_ok, 8, why, 192));
+  assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_SNAPPY, sn_ok, 5, 8, why, 192));
+  /* not checked without decompressing */
+  assert_true(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_ZSTD, b, 4, 1000, why, 192));
+  assert_true(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_GZIP, b, 4, 1000, why, 192));
+  free(data);
+  free(back);
+}
+
 /* ------------------------------------------------------------------ the device buffer's upload */
 
 /* The device buffer of a read, in host memory: gcol_detail_pq_upload's copies land here. */
@@ -2231,6 +2330,7 @@ int main(void) {
       cmocka_unit_test(test_pages_planned_for_nvcomp),
       cmocka_unit_test(test_levels_placed_after_decompression),
       cmocka_unit_test(test_upload_of_several_columns),
+      cmocka_unit_test(test_checks_before_nvcomp),
       cmocka_unit_test(test_nvcomp_loader),
       cmocka_unit_test(test_untrusted_option),
       cmocka_unit_test(test_compressed_bad_pages),
