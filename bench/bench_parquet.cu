@@ -18,6 +18,14 @@
  * expanded by the block; byte-array lengths walked in shared memory) and synchronizes twice
  * per read (page errors and valid counts; string totals).
  *
+ *   parquet_read_snappy  the same table written by gcol's writer with SNAPPY (data pages v1 of
+ *   parquet_read_zstd    64Ki rows, no dictionary; not the issue's pyarrow file of 2^27 rows
+ *                        with a dictionary column and 1M-row groups, which needs pyarrow in the
+ *                        bench), read from pinned memory: pages decompressed by nvCOMP on the
+ *                        GPU (found at run time: GCOL_NVCOMP_PATH, see docs/design.md) against
+ *                        the same read with options.untrusted (the host libraries). Without
+ *                        nvCOMP both columns time the host path.
+ *
  * Usage: bench_parquet [scale_shift]  (a positive shift divides the rows by 2^shift).
  * GCOL_BENCH_PARQUET_FILE, when set, names a file that receives gcol's file (the peer script
  * reads it with libcudf too: row parquet_read_plain_gcol_file).
@@ -38,12 +46,14 @@ typedef struct pq_ctx {
   void *host; /* pinned, table bytes */
   size_t table_bytes;
   gcol_stream stream;
+  const gcol_parquet_read_options *options; /* of run_read */
 } pq_ctx;
 
 static void run_read(void *p) {
   pq_ctx *c = (pq_ctx *)p;
   gcol_table *t = NULL;
-  GCOL_BENCH_CHECK(gcol_parquet_read_buffer(c->file, c->file_size, NULL, &t, c->stream, NULL));
+  GCOL_BENCH_CHECK(
+      gcol_parquet_read_buffer(c->file, c->file_size, c->options, &t, c->stream, NULL));
   gcol_table_free(t);
 }
 
@@ -148,6 +158,44 @@ static void bench_parquet(int64_t n, gcol_stream stream) {
   printf("%s: %s\n", r.bench, note);
 
   GCOL_BENCH_CHECK(cudaFreeHost(c.file));
+  c.file = NULL;
+
+  /* the same table compressed (gcol's writer, pages compressed on the host): read with
+   * nvCOMP on the GPU when it is found, against the host path (options.untrusted) */
+  gcol_parquet_codec const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD};
+  const char *const names[] = {"parquet_read_snappy", "parquet_read_zstd"};
+  gcol_parquet_read_options host_path;
+  gcol_parquet_read_options_init(&host_path);
+  host_path.untrusted = true;
+  for (int k = 0; k < 2; ++k) {
+    gcol_parquet_write_options wopt;
+    gcol_parquet_write_options_init(&wopt);
+    wopt.codec = codecs[k];
+    gcol_status const st = gcol_parquet_write_buffer(c.table, &wopt, &file, &c.file_size, stream);
+    if (st != GCOL_OK) { /* the host library that compresses is missing */
+      printf("%s: skipped (%s)\n", names[k], gcol_last_error());
+      continue;
+    }
+    GCOL_BENCH_CHECK(cudaMallocHost(&c.file, (size_t)c.file_size));
+    memcpy(c.file, file, (size_t)c.file_size);
+    gcol_parquet_buffer_free(file);
+    r.bench = names[k];
+    r.peer = "gcol with pages decompressed on the host (options.untrusted)";
+    c.options = NULL;
+    r.gcol_ms = gcol_bench_time_ms(run_read, &c, stream);
+    c.options = &host_path;
+    r.peer_ms = gcol_bench_time_ms(run_read, &c, stream);
+    c.options = NULL;
+    snprintf(note, sizeof note,
+             "file %.3f GB, decoded %.3f GB: %.2f GB/s of file, %.2f GB/s decoded (%s)",
+             (double)c.file_size / 1e9, (double)c.table_bytes / 1e9,
+             (double)c.file_size / 1e6 / r.gcol_ms, (double)c.table_bytes / 1e6 / r.gcol_ms,
+             getenv("GCOL_NVCOMP") != NULL ? "GCOL_NVCOMP set" : "nvCOMP if found");
+    gcol_bench_report_more(&r, 0, note);
+    printf("%s: %s\n", r.bench, note);
+    GCOL_BENCH_CHECK(cudaFreeHost(c.file));
+    c.file = NULL;
+  }
   GCOL_BENCH_CHECK(cudaFreeHost(c.host));
   GCOL_BENCH_CHECK(cudaFree(c.device));
   GCOL_BENCH_CHECK(cudaFree(keys));

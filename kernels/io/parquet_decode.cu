@@ -5,7 +5,8 @@
  *   0. upload: every column's bytes and page tables in one device buffer; bytes borrowed from
  *      a page-locked source buffer are copied from where they are, the rest (decompressed
  *      pages, pageable sources, the tables) gathered once into one staging buffer (pinned
- *      from 1 MiB: below that, page-locking costs more than it saves).
+ *      from 1 MiB: below that, page-locking costs more than it saves). The layout and the
+ *      copies are host code (lib/io/parquet_upload.c), replayed by the host tests.
  *   1. page pass, a block per page (dictionary pages likewise): definition levels, then the
  *      values' own stream. RLE/bit-packed hybrid streams (levels, dictionary indices, RLE
  *      booleans): thread 0 reads only the run headers, a batch of them into shared memory (a
@@ -412,6 +413,39 @@ __global__ void pack_mask_kernel(const uint8_t *valid, int64_t n, uint32_t *mask
   }
 }
 
+/* ---- pages decompressed by nvCOMP ---- */
+
+/* Which column and page a job is, for its error word. */
+struct job_meta {
+  int32_t column;
+  int32_t where; /* bit 31: a dictionary page; the rest its index */
+};
+
+/* A thread per job: nvCOMP's status and the size it produced, against the page header's. */
+__global__ void check_jobs_kernel(const int *statuses, const size_t *actual, const size_t *expected,
+                                  const job_meta *meta, int64_t n, unsigned long long *errors) {
+  int64_t const j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  int const code = statuses[j] != 0           ? GCOL_DETAIL_PQ_E_DECOMPRESS
+                   : actual[j] != expected[j] ? GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE
+                                              : GCOL_DETAIL_PQ_E_OK;
+  if (code == GCOL_DETAIL_PQ_E_OK) return;
+  job_meta const m = meta[j];
+  record_error(errors + m.column, code, m.where < 0, m.where & 0x7fffffff);
+}
+
+/* A thread per page of a column: the levels' length of v1 pages decompressed by nvCOMP. */
+__global__ void place_levels_kernel(const uint8_t *bytes, gcol_detail_pq_page *pages, int32_t n,
+                                    unsigned long long *error) {
+  int32_t const p = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (p >= n) return;
+  gcol_detail_pq_page pg = pages[p];
+  if (!pg.def_pending) return;
+  int const code = gcol_detail_pq_place_levels(bytes, &pg);
+  pages[p] = pg;
+  if (code != GCOL_DETAIL_PQ_E_OK) record_error(error, code, false, p);
+}
+
 /* Row-pass grid: a block per page in x, tiles in y (strided past 1024). */
 dim3 rows_grid(const gcol_detail_pq_column_plan *plan, int tile) {
   int64_t most = 0;
@@ -429,8 +463,6 @@ gcol_status temp(int64_t count, size_t elem, gcol_stream stream, gcol_buffer **o
   return gcol_buffer_create((size_t)(count > 0 ? count : 1) * elem, stream, NULL, out);
 }
 
-int64_t align_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
-
 bool is_pinned(const void *p) {
   cudaPointerAttributes attr;
   if (p == NULL) return false;
@@ -444,7 +476,7 @@ bool is_pinned(const void *p) {
 /* One column's decode state. */
 struct col_state {
   col_args a;
-  int64_t bytes_at, pages_at, dicts_at; /* in the device buffer */
+  gcol_detail_pq_at at; /* in the device buffer */
   gcol_buffer *valid, *slot, *index, *pos, *len, *dpos, *dlen, *sizes;
   int64_t total_chars;
 };
@@ -460,81 +492,15 @@ void free_state(col_state *c) {
   gcol_buffer_free(c->sizes);
 }
 
-/* Copies of host pieces into the device buffer: from page-locked memory directly, the rest
- * gathered into the staging buffer and copied in runs that are contiguous on both sides. */
-struct uploader {
+/* The device side of gcol_detail_pq_upload: copies in order on the read's stream. */
+struct copy_target {
   uint8_t *device;
-  uint8_t *staging;
-  int64_t staged;  /* staging bytes used */
-  int64_t run_dev; /* the pending staged run */
-  int64_t run_src;
-  int64_t run_size;
   cudaStream_t s;
 };
 
-cudaError_t flush(uploader *u) {
-  cudaError_t e = cudaSuccess;
-  if (u->run_size > 0) {
-    e = cudaMemcpyAsync(u->device + u->run_dev, u->staging + u->run_src, (size_t)u->run_size,
-                        cudaMemcpyHostToDevice, u->s);
-  }
-  u->run_size = 0;
-  return e;
-}
-
-cudaError_t put(uploader *u, int64_t dev, const void *src, int64_t size, bool direct) {
-  if (size <= 0) return cudaSuccess;
-  if (direct) {
-    return cudaMemcpyAsync(u->device + dev, src, (size_t)size, cudaMemcpyHostToDevice, u->s);
-  }
-  if (u->run_size > 0 && u->run_dev + u->run_size != dev) {
-    cudaError_t const e = flush(u);
-    if (e != cudaSuccess) return e;
-  }
-  if (u->run_size == 0) {
-    u->run_dev = dev;
-    u->run_src = u->staged;
-  }
-  memcpy(u->staging + u->staged, src, (size_t)size);
-  u->staged += size;
-  u->run_size += size;
-  return cudaSuccess;
-}
-
-/* Bytes of the plans that go through the staging buffer. */
-int64_t staged_bytes(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned) {
-  int64_t total = 0;
-  for (int32_t c = 0; c < n; ++c) {
-    const gcol_detail_pq_column_plan *p = &plans[c];
-    for (int32_t i = 0; i < p->num_segments; ++i) {
-      if (p->segments[i].src == NULL || !pinned) total += p->segments[i].size;
-    }
-    total += (int64_t)p->num_pages * (int64_t)sizeof(gcol_detail_pq_page) +
-             (int64_t)p->num_dicts * (int64_t)sizeof(gcol_detail_pq_dict);
-  }
-  return total;
-}
-
-gcol_status upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned, col_state *cols,
-                   uint8_t *device, uint8_t *staging, cudaStream_t s) {
-  gcol_status status = GCOL_OK;
-  uploader u = {device, staging, 0, 0, 0, 0, s};
-  for (int32_t c = 0; c < n; ++c) {
-    const gcol_detail_pq_column_plan *p = &plans[c];
-    for (int32_t i = 0; i < p->num_segments; ++i) {
-      gcol_detail_pq_segment const g = p->segments[i];
-      const uint8_t *src = g.src != NULL ? g.src : p->bytes + g.owned;
-      GCOL_DETAIL_CUDA_TRY(
-          put(&u, cols[c].bytes_at + g.begin, src, g.size, g.src != NULL && pinned));
-    }
-    GCOL_DETAIL_CUDA_TRY(put(&u, cols[c].pages_at, p->pages,
-                             (int64_t)p->num_pages * (int64_t)sizeof(gcol_detail_pq_page), false));
-    GCOL_DETAIL_CUDA_TRY(put(&u, cols[c].dicts_at, p->dicts,
-                             (int64_t)p->num_dicts * (int64_t)sizeof(gcol_detail_pq_dict), false));
-  }
-  GCOL_DETAIL_CUDA_TRY(flush(&u));
-done:
-  return status;
+int copy_to_device(void *user, int64_t dev, const void *src, int64_t size) {
+  copy_target const *t = (const copy_target *)user;
+  return (int)cudaMemcpyAsync(t->device + dev, src, (size_t)size, cudaMemcpyHostToDevice, t->s);
 }
 
 /* The page pass of one column: its temporaries, then the dictionary and page kernels. */
@@ -549,9 +515,9 @@ gcol_status launch_pages(const gcol_detail_pq_column_plan *p, col_state *c, uint
                    p->pages[i].encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL;
   }
   col_args *a = &c->a;
-  a->bytes = device + c->bytes_at;
-  a->pages = (const gcol_detail_pq_page *)(device + c->pages_at);
-  a->dicts = (const gcol_detail_pq_dict *)(device + c->dicts_at);
+  a->bytes = device + c->at.bytes;
+  a->pages = (const gcol_detail_pq_page *)(device + c->at.pages);
+  a->dicts = (const gcol_detail_pq_dict *)(device + c->at.dicts);
   a->num_pages = p->num_pages;
   a->num_dicts = p->num_dicts;
   a->physical_type = p->physical_type;
@@ -672,6 +638,115 @@ done:
   return status;
 }
 
+int64_t nvcomp_pages; /* gcol_detail_parquet_nvcomp_pages (atomic builtins) */
+
+/* The nvCOMP batch of a read: every job of every column, grouped by codec, as the arrays
+ * nvCOMP takes (pointers into the device buffer), built on the host and uploaded with the
+ * pages; `actual` and `statuses` are written by nvCOMP. */
+struct job_table {
+  int64_t n;
+  int64_t at; /* in the device buffer: in, out, in_sizes, out_sizes, meta (uploaded), actual,
+                 statuses */
+  int64_t first[GCOL_DETAIL_NVCOMP_CODECS], count[GCOL_DETAIL_NVCOMP_CODECS];
+  size_t largest[GCOL_DETAIL_NVCOMP_CODECS], total[GCOL_DETAIL_NVCOMP_CODECS];
+  uint64_t *host; /* the uploaded part: 5 words per job */
+};
+
+int64_t job_table_bytes(int64_t n) { return n * (5 * 8 + 8 + 4); }
+
+/* Fills t->host once the device buffer's address is known. */
+gcol_status job_table_fill(const gcol_detail_pq_column_plan *plans, int32_t C,
+                           const col_state *cols, uint8_t *device, job_table *t) {
+  gcol_status status = GCOL_OK;
+  int64_t const n = t->n;
+  int64_t k = 0;
+  t->host = (uint64_t *)malloc((size_t)(n > 0 ? n : 1) * 5 * sizeof(uint64_t));
+  GCOL_DETAIL_CHECK(t->host != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t codec = 0; codec < GCOL_DETAIL_NVCOMP_CODECS; ++codec) {
+    t->first[codec] = k;
+    t->largest[codec] = 0;
+    t->total[codec] = 0;
+    for (int32_t c = 0; c < C; ++c) {
+      for (int32_t j = 0; j < plans[c].num_jobs; ++j) {
+        gcol_detail_pq_job const job = plans[c].jobs[j];
+        if (job.codec != codec) continue;
+        uint8_t *const bytes = device + cols[c].at.bytes;
+        t->host[k] = (uint64_t)(uintptr_t)(bytes + job.src);
+        t->host[n + k] = (uint64_t)(uintptr_t)(bytes + job.dst);
+        t->host[2 * n + k] = (uint64_t)job.src_size;
+        t->host[3 * n + k] = (uint64_t)job.dst_size;
+        job_meta const m = {c, job.where};
+        memcpy(&t->host[4 * n + k], &m, sizeof m);
+        if ((size_t)job.dst_size > t->largest[codec]) t->largest[codec] = (size_t)job.dst_size;
+        t->total[codec] += (size_t)job.dst_size;
+        ++k;
+      }
+    }
+    t->count[codec] = k - t->first[codec];
+  }
+done:
+  return status;
+}
+
+/* nvCOMP's batched decompression of every job, one call per codec, then their statuses and
+ * sizes checked on the device into the columns' error words (read by the first
+ * synchronization, with the page errors), then the v1 pages' levels placed. */
+gcol_status run_jobs(const gcol_detail_pq_column_plan *plans, int32_t C, const col_state *cols,
+                     uint8_t *device, const job_table *t, unsigned long long *errors,
+                     gcol_stream stream, gcol_buffer **temp) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  const gcol_detail_nvcomp *lib = gcol_detail_nvcomp_get();
+  int64_t const n = t->n;
+  void **in = (void **)(device + t->at);
+  void **out = in + n;
+  size_t *in_sizes = (size_t *)(out + n);
+  size_t *out_sizes = in_sizes + n;
+  job_meta *meta = (job_meta *)(out_sizes + n);
+  size_t *actual = (size_t *)(meta + n);
+  int *statuses = (int *)(actual + n);
+  size_t temp_bytes = 0;
+  for (int32_t codec = 0; codec < GCOL_DETAIL_NVCOMP_CODECS; ++codec) {
+    if (t->count[codec] == 0) continue;
+    size_t need = 0;
+    int const r = gcol_detail_nvcomp_temp_size(lib, codec, (size_t)t->count[codec],
+                                               t->largest[codec], t->total[codec], &need);
+    GCOL_DETAIL_CHECK(r == 0, GCOL_ERROR_CUDA,
+                      "nvCOMP (%s) could not size the temporary memory of %lld %s pages (status "
+                      "%d)",
+                      lib->file, (long long)t->count[codec], gcol_detail_pq_codec_name(codec), r);
+    if (need > temp_bytes) temp_bytes = need;
+  }
+  GCOL_DETAIL_TRY(gcol_buffer_create(temp_bytes > 0 ? temp_bytes : 1, stream, NULL, temp));
+  for (int32_t codec = 0; codec < GCOL_DETAIL_NVCOMP_CODECS; ++codec) {
+    if (t->count[codec] == 0) continue;
+    int64_t const f = t->first[codec];
+    int const r = gcol_detail_nvcomp_decompress(lib, codec, (const void *const *)(in + f),
+                                                in_sizes + f, out_sizes + f, actual + f,
+                                                (size_t)t->count[codec], (*temp)->data, temp_bytes,
+                                                (void *const *)(out + f), statuses + f, (void *)s);
+    GCOL_DETAIL_CHECK(r == 0, GCOL_ERROR_CUDA,
+                      "nvCOMP (%s) did not start decompressing %lld %s pages (status %d)",
+                      lib->file, (long long)t->count[codec], gcol_detail_pq_codec_name(codec), r);
+  }
+  __atomic_fetch_add(&nvcomp_pages, n, __ATOMIC_RELAXED);
+  check_jobs_kernel<<<gcol_detail_grid_size(n, kBlock), kBlock, 0, s>>>(statuses, actual, out_sizes,
+                                                                        meta, n, errors);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  for (int32_t c = 0; c < C; ++c) {
+    const gcol_detail_pq_column_plan *p = &plans[c];
+    bool pending = false;
+    for (int32_t i = 0; i < p->num_pages && !pending; ++i) pending = p->pages[i].def_pending != 0;
+    if (!pending) continue;
+    place_levels_kernel<<<gcol_detail_grid_size(p->num_pages, kBlock), kBlock, 0, s>>>(
+        device + cols[c].at.bytes, (gcol_detail_pq_page *)(device + cols[c].at.pages), p->num_pages,
+        errors + c);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+done:
+  return status;
+}
+
 }  // namespace
 
 extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_column_plan *plans,
@@ -682,7 +757,10 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   cudaStream_t const s = (cudaStream_t)stream;
   int32_t const C = num_plans;
   col_state *cols = (col_state *)calloc((size_t)(C > 0 ? C : 1), sizeof *cols);
-  gcol_buffer *d_all = NULL, *d_small = NULL;
+  gcol_buffer *d_all = NULL, *d_small = NULL, *d_temp = NULL;
+  gcol_detail_pq_at *at = NULL;
+  job_table jobs;
+  memset(&jobs, 0, sizeof jobs);
   uint8_t *staging = NULL;
   bool staging_pinned = false;
   int64_t *h_small = NULL;
@@ -691,23 +769,20 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   for (int32_t c = 0; c < C; ++c) out[c] = NULL;
   bool const pinned = is_pinned(borrowed);
   GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  /* layout: every column's bytes, then its page and dictionary tables */
+  /* layout: every column's bytes, then its page and dictionary tables, then the jobs */
   for (int32_t c = 0; c < C; ++c) {
-    cols[c].bytes_at = total;
-    total = align_up(total + plans[c].num_bytes, 16);
-  }
-  for (int32_t c = 0; c < C; ++c) {
-    cols[c].pages_at = total;
-    total =
-        align_up(total + (int64_t)plans[c].num_pages * (int64_t)sizeof(gcol_detail_pq_page), 16);
-    cols[c].dicts_at = total;
-    total =
-        align_up(total + (int64_t)plans[c].num_dicts * (int64_t)sizeof(gcol_detail_pq_dict), 16);
     pages_total += plans[c].num_pages;
+    jobs.n += plans[c].num_jobs;
   }
+  at = (gcol_detail_pq_at *)malloc((size_t)(C > 0 ? C : 1) * sizeof *at);
+  GCOL_DETAIL_CHECK(at != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  total = gcol_detail_pq_layout(plans, C, job_table_bytes(jobs.n), at, &jobs.at);
+  for (int32_t c = 0; c < C; ++c) cols[c].at = at[c];
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_all));
+  GCOL_DETAIL_TRY(job_table_fill(plans, C, cols, (uint8_t *)d_all->data, &jobs));
   {
-    int64_t const staged = staged_bytes(plans, C, pinned);
+    int64_t const jobs_size = jobs.n * 5 * 8;
+    int64_t const staged = gcol_detail_pq_staged_bytes(plans, C, pinned, jobs_size);
     /* page-locking costs more than it saves below a few pages (the page tables of a pinned
      * source): a small staging buffer stays pageable */
     if (staged >= kPinnedStaging) {
@@ -723,7 +798,9 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
       GCOL_DETAIL_CHECK(staging != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     copies_pending = true;
-    GCOL_DETAIL_TRY(upload(plans, C, pinned, cols, (uint8_t *)d_all->data, staging, s));
+    copy_target target = {(uint8_t *)d_all->data, s};
+    GCOL_DETAIL_CUDA_TRY((cudaError_t)gcol_detail_pq_upload(
+        plans, C, pinned, at, jobs.host, jobs_size, jobs.at, staging, copy_to_device, &target));
   }
   /* one small device array: C error words, then every page's valid count, then C totals */
   small = C + pages_total + C;
@@ -734,6 +811,10 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   {
     int64_t *dsm = (int64_t *)d_small->data;
     int64_t page_at = C;
+    if (jobs.n > 0) {
+      GCOL_DETAIL_TRY(run_jobs(plans, C, cols, (uint8_t *)d_all->data, &jobs,
+                               (unsigned long long *)dsm, stream, &d_temp));
+    }
     for (int32_t c = 0; c < C; ++c) {
       GCOL_DETAIL_TRY(launch_pages(&plans[c], &cols[c], (uint8_t *)d_all->data, dsm + page_at,
                                    (unsigned long long *)(dsm + c), stream));
@@ -803,10 +884,17 @@ done:
     for (int32_t c = 0; c < C; ++c) free_state(&cols[c]);
   }
   free(cols);
+  free(at);
   free(h_small);
   gcol_buffer_free(d_all);
   gcol_buffer_free(d_small);
+  gcol_buffer_free(d_temp);
+  free(jobs.host);
   return status;
+}
+
+extern "C" int64_t gcol_detail_parquet_nvcomp_pages(void) {
+  return __atomic_load_n(&nvcomp_pages, __ATOMIC_RELAXED);
 }
 
 extern "C" gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_column_plan *plan,

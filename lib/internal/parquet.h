@@ -219,11 +219,64 @@ int64_t gcol_detail_pq_max_decompressed(int32_t codec, const uint8_t *src, int64
 int gcol_detail_pq_decompress(int32_t codec, const uint8_t *src, int64_t src_size, uint8_t *dst,
                               int64_t dst_size, char *error, int error_size);
 
+/* Checks a page's compressed bytes before nvCOMP decompresses them on the GPU, whose
+ * decoders assume valid input (a corrupt block can make them write past their output):
+ * LZ4_RAW and SNAPPY are walked element by element without decompressing (lengths, every
+ * match's offset within what is already written, LZ4's end-of-block rules, which its fast
+ * decoders rely on) and must decompress to exactly `dst_size` bytes. GZIP and ZSTD cannot be
+ * checked short of decompressing them: true (see docs/design.md). Returns whether the data
+ * may go to nvCOMP; if not, why in `error` ("decompresses to another size ...", "a match
+ * offset ..."). */
+bool gcol_detail_pq_check_for_gpu(int32_t codec, const uint8_t *src, int64_t src_size,
+                                  int64_t dst_size, char *error, int error_size);
+
 /* Compression (the writer, tests): the bound of the compressed size of `size` bytes, and the
  * compressed size written into dst (-1: library missing or failure). */
 int64_t gcol_detail_pq_compress_bound(int32_t codec, int64_t size);
 int64_t gcol_detail_pq_compress(int32_t codec, const uint8_t *src, int64_t size, uint8_t *dst,
                                 int64_t capacity);
+
+/* ---- nvCOMP (lib/io/parquet_nvcomp.c): GPU decompression, opened with dlopen ---- */
+
+/* Codec numbers below this can have an nvCOMP decompressor (LZ4_RAW is 7). */
+#define GCOL_DETAIL_NVCOMP_CODECS 8
+
+/* Functions stored as one type and cast back to their prototypes (parquet_nvcomp.c). */
+typedef void (*gcol_detail_nvcomp_fn)(void);
+
+/* An opened nvCOMP: the codecs it decompresses (bit per Parquet codec), the alignments of the
+ * input and output chunks each needs (nvCOMP 5.3: 1, but ZSTD's temporary memory 8 and
+ * Deflate's input 4), its version (major * 1000 + minor * 100 + patch), the
+ * file opened and, when it decompresses nothing, why. */
+typedef struct gcol_detail_nvcomp {
+  uint32_t codecs;
+  int32_t version;
+  int32_t in_alignment[GCOL_DETAIL_NVCOMP_CODECS];
+  int32_t out_alignment[GCOL_DETAIL_NVCOMP_CODECS];
+  gcol_detail_nvcomp_fn temp_fn[GCOL_DETAIL_NVCOMP_CODECS];
+  gcol_detail_nvcomp_fn decompress_fn[GCOL_DETAIL_NVCOMP_CODECS];
+  char file[512];
+  char why[640];
+} gcol_detail_nvcomp;
+
+/* Opens nvCOMP as the reader does, from `path` (GCOL_NVCOMP_PATH: a file, or a directory
+ * holding libnvcomp.so.6 or .5; NULL or "": the loader's search path) unless `mode`
+ * (GCOL_NVCOMP) is "off" or "0". Never fails: lib->codecs is 0 when nothing is usable. */
+void gcol_detail_nvcomp_open(const char *path, const char *mode, gcol_detail_nvcomp *lib);
+
+/* The process's nvCOMP, opened from the environment on first use (thread-safe). */
+const gcol_detail_nvcomp *gcol_detail_nvcomp_get(void);
+
+/* nvcompBatched<codec>DecompressGetTempSizeAsync (host only) and DecompressAsync on `stream`
+ * (a cudaStream_t), with default options. Return nvCOMP's status (0: success; -1: the codec
+ * has no decompressor in `lib`). */
+int gcol_detail_nvcomp_temp_size(const gcol_detail_nvcomp *lib, int32_t codec, size_t num_chunks,
+                                 size_t max_chunk, size_t total, size_t *temp_size);
+int gcol_detail_nvcomp_decompress(const gcol_detail_nvcomp *lib, int32_t codec,
+                                  const void *const *in, const size_t *in_bytes,
+                                  const size_t *out_capacity, size_t *out_bytes, size_t num_chunks,
+                                  void *temp_space, size_t temp_bytes, void *const *out,
+                                  int *statuses, void *stream);
 
 /* ---- the read plan of one column ---- */
 
@@ -247,6 +300,10 @@ typedef struct gcol_detail_pq_page {
   int64_t values_end;
   int32_t encoding; /* GCOL_DETAIL_PQ_VALUES_* */
   int32_t dict;     /* its dictionary, or -1 */
+  /* v1 page decompressed on the GPU: def_begin is the page's start and its levels' length
+   * prefix is read there after decompression (gcol_detail_pq_place_levels) */
+  int32_t def_pending;
+  int32_t reserved;
 } gcol_detail_pq_page;
 
 /* A dictionary page: PLAIN values. */
@@ -285,6 +342,10 @@ typedef struct gcol_detail_pq_column_plan {
   int32_t segment_cap;
   struct gcol_detail_pq_segment *segments;
   int64_t owned_bytes; /* bytes used in plan->bytes (== num_bytes unless chunks are borrowed) */
+  /* pages left for nvCOMP on the GPU (gcol_detail_parquet_plan_column_borrow's gpu_codecs) */
+  int32_t num_jobs;
+  int32_t job_cap;
+  struct gcol_detail_pq_job *jobs;
 } gcol_detail_pq_column_plan;
 
 /* Reads the chunks of leaf `column` in the `row_groups` given (bytes into host memory), scans
@@ -303,18 +364,74 @@ typedef struct gcol_detail_pq_segment {
   int64_t begin;
   int64_t size;
   const uint8_t *src;
-  int64_t owned;
+  int64_t owned; /* -1: written on the device by a job (nothing is copied there) */
 } gcol_detail_pq_segment;
+
+/* A page decompressed on the GPU: `src_size` compressed bytes at plan offset `src` into the
+ * `dst_size` bytes at plan offset `dst` (both aligned as the codec's nvCOMP asks: where the
+ * input needs no alignment, `src` lies in its chunk, copied whole). `where`
+ * names the page for errors: bit 31 set for a dictionary page, the rest its index in
+ * plan->dicts or plan->pages. */
+typedef struct gcol_detail_pq_job {
+  int64_t src;
+  int64_t src_size;
+  int64_t dst;
+  int64_t dst_size;
+  int32_t codec;
+  int32_t where;
+} gcol_detail_pq_job;
 
 /* gcol_detail_parquet_plan_column, but an UNCOMPRESSED chunk of a file that is the host buffer
  * `data` (non-NULL) is not copied: its segment points into `data` and plan->bytes holds only
- * decompressed pages (such a plan is for the GPU decode, not the host decode). */
-gcol_status gcol_detail_parquet_plan_column_borrow(const gcol_detail_pq_file *file,
-                                                   const uint8_t *data,
-                                                   const gcol_parquet_metadata *md, int32_t column,
-                                                   const int32_t *row_groups,
-                                                   int32_t num_row_groups,
-                                                   gcol_detail_pq_column_plan *plan);
+ * decompressed pages (such a plan is for the GPU decode, not the host decode). Pages of the
+ * codecs in the bit set `gpu_codecs` (those `nvcomp` decompresses, unless the file is not
+ * trusted) are not decompressed: their compressed bytes become segments (borrowed from
+ * `data` when it is given) and a job each says where nvCOMP writes them; v1 data pages of
+ * such chunks read their levels' length on the device (def_pending). `nvcomp` gives the
+ * alignments and may be NULL when gpu_codecs is 0. */
+gcol_status gcol_detail_parquet_plan_column_borrow(
+    const gcol_detail_pq_file *file, const uint8_t *data, const gcol_parquet_metadata *md,
+    int32_t column, const int32_t *row_groups, int32_t num_row_groups, uint32_t gpu_codecs,
+    const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan);
+
+/* The codecs whose pages a read with `options` leaves to `nvcomp` (NULL: none): its codecs,
+ * none when options->untrusted. */
+uint32_t gcol_detail_parquet_gpu_codecs(const gcol_parquet_read_options *options,
+                                        const gcol_detail_nvcomp *nvcomp);
+
+/* Pages nvCOMP was asked to decompress by this process's reads so far (tests). */
+int64_t gcol_detail_parquet_nvcomp_pages(void);
+
+/* ---- the device buffer of a read (lib/io/parquet_upload.c) ---- */
+
+/* Where one column's byte space and tables lie in the device buffer. */
+typedef struct gcol_detail_pq_at {
+  int64_t bytes;
+  int64_t pages;
+  int64_t dicts;
+} gcol_detail_pq_at;
+
+/* Lays out the device buffer of `n` plans: every column's bytes, then each column's page and
+ * dictionary tables, then `job_bytes` at *jobs_at (16-byte aligned). Returns its size. */
+int64_t gcol_detail_pq_layout(const gcol_detail_pq_column_plan *plans, int32_t n, int64_t job_bytes,
+                              gcol_detail_pq_at *at, int64_t *jobs_at);
+
+/* Copies `size` host bytes at `src` to offset `dev` of the device buffer (0, or an error code
+ * the caller understands: a cudaError_t on the GPU). */
+typedef int (*gcol_detail_pq_copy_fn)(void *user, int64_t dev, const void *src, int64_t size);
+
+/* The staging bytes gcol_detail_pq_upload needs (with `jobs_size` bytes of job table). */
+int64_t gcol_detail_pq_staged_bytes(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned,
+                                    int64_t jobs_size);
+
+/* Fills the device buffer laid out at `at`: each column's segments (borrowed ones straight
+ * from the source when `pinned`, the rest gathered in `staging` and copied in runs), page and
+ * dictionary tables, then the `jobs_size` bytes of `jobs` at `jobs_at`, by `copy` in order.
+ * Returns 0 or copy's first error. */
+int gcol_detail_pq_upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned,
+                          const gcol_detail_pq_at *at, const void *jobs, int64_t jobs_size,
+                          int64_t jobs_at, uint8_t *staging, gcol_detail_pq_copy_fn copy,
+                          void *user);
 
 /* Decodes planned columns on the GPU with their bytes gathered in one device buffer and a
  * constant number of synchronizations; `borrowed`: the host buffer the plans borrow from (or
@@ -668,7 +785,31 @@ enum {
   GCOL_DETAIL_PQ_E_DICT_TRUNCATED = 6,   /* dictionary values past the end of its page */
   GCOL_DETAIL_PQ_E_NO_DICT = 7,          /* dictionary-encoded page without a dictionary */
   GCOL_DETAIL_PQ_E_DELTA_HEADER = 8,     /* a DELTA_BINARY_PACKED header or width out of range */
+  GCOL_DETAIL_PQ_E_LEVELS_LENGTH = 9,    /* v1 levels' length prefix missing or past the page */
+  GCOL_DETAIL_PQ_E_DECOMPRESS = 10,      /* nvCOMP refused the page's compressed bytes */
+  GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE = 11, /* it decompressed to another size than the header's */
 };
+
+/* A data page v1 decompressed on the GPU (page->def_pending): its definition levels' 4-byte
+ * length prefix is read where the host reads it when it decompresses, and the level and value
+ * ranges set from it (on failure they are left empty, so the decoders stay in the page). */
+GCOL_HD_INLINE int gcol_detail_pq_place_levels(const uint8_t *bytes, gcol_detail_pq_page *pg) {
+  if (!pg->def_pending) return GCOL_DETAIL_PQ_E_OK;
+  int64_t const begin = pg->def_begin;
+  int64_t const end = pg->values_end;
+  pg->def_pending = 0;
+  pg->def_end = begin;
+  pg->values_begin = begin;
+  if (end - begin < 4) return GCOL_DETAIL_PQ_E_LEVELS_LENGTH;
+  const uint8_t *q = bytes + begin;
+  int64_t const n =
+      (int64_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24);
+  if (n > end - begin - 4) return GCOL_DETAIL_PQ_E_LEVELS_LENGTH;
+  pg->def_begin = begin + 4;
+  pg->def_end = begin + 4 + n;
+  pg->values_begin = pg->def_end;
+  return GCOL_DETAIL_PQ_E_OK;
+}
 
 /* Reader of an RLE/bit-packed hybrid stream of `bit_width`-bit values in [p, end). */
 typedef struct gcol_detail_pq_rle {

@@ -46,6 +46,13 @@ const char *gcol_detail_parquet_page_error(int code) {
       return "a dictionary-encoded page without a dictionary page";
     case GCOL_DETAIL_PQ_E_DELTA_HEADER:
       return "a DELTA_BINARY_PACKED block header or bit width out of range";
+    case GCOL_DETAIL_PQ_E_LEVELS_LENGTH:
+      return "the definition levels' length prefix is missing or runs past the page";
+    case GCOL_DETAIL_PQ_E_DECOMPRESS:
+      return "nvCOMP could not decompress the page on the GPU (corrupt data? options.untrusted "
+             "decompresses on the host, which checks its input)";
+    case GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE:
+      return "the page decompressed on the GPU to another size than its header says";
     default:
       return "unknown page error";
   }
@@ -165,6 +172,7 @@ void gcol_detail_parquet_plan_free(gcol_detail_pq_column_plan *plan) {
   free(plan->dicts);
   free(plan->dict_where);
   free(plan->segments);
+  free(plan->jobs);
   memset(plan, 0, sizeof *plan);
 }
 
@@ -194,6 +202,11 @@ typedef struct plan_ctx {
   int64_t bytes_cap;   /* plan->bytes' allocation (plan->owned_bytes are used) */
   int32_t codec;       /* the chunk's */
   const uint8_t *data; /* the file as a host buffer whose uncompressed chunks are borrowed */
+  uint32_t gpu_codecs; /* codecs whose pages nvCOMP decompresses on the GPU */
+  const gcol_detail_nvcomp *nvcomp;
+  bool raw_borrowed;  /* the chunk being scanned lies in `data` (its pages can be borrowed) */
+  const uint8_t *raw; /* the chunk being scanned */
+  int64_t raw_at;     /* its plan offset when it was added whole (nvCOMP input), or -1 */
 } plan_ctx;
 
 #define PAGE_FAIL(code, ...)                                                                 \
@@ -226,7 +239,7 @@ static bool add_segment(plan_ctx *c, int64_t size, const uint8_t *src, int64_t o
       plan->num_segments > 0 ? &plan->segments[plan->num_segments - 1] : NULL;
   if (last != NULL && last->begin + last->size == plan->num_bytes &&
       (src != NULL ? last->src != NULL && last->src + last->size == src
-                   : last->src == NULL && last->owned + last->size == owned)) {
+                   : last->src == NULL && last->owned >= 0 && last->owned + last->size == owned)) {
     last->size += size;
   } else {
     if (plan->num_segments == plan->segment_cap) {
@@ -245,6 +258,82 @@ static bool add_segment(plan_ctx *c, int64_t size, const uint8_t *src, int64_t o
   plan->num_bytes += size;
   if (src == NULL) plan->owned_bytes = owned + size;
   return true;
+}
+
+/* Appends `size` bytes written on the device (a job's output) to the plan's byte space. */
+static bool add_device_segment(plan_ctx *c, int64_t size) {
+  gcol_detail_pq_column_plan *plan = c->plan;
+  if (plan->num_segments == plan->segment_cap) {
+    int32_t const cap = plan->segment_cap < 8 ? 8 : plan->segment_cap * 2;
+    void *p = realloc(plan->segments, (size_t)cap * sizeof *plan->segments);
+    if (p == NULL) return false;
+    plan->segments = (gcol_detail_pq_segment *)p;
+    plan->segment_cap = cap;
+  }
+  gcol_detail_pq_segment *seg = &plan->segments[plan->num_segments++];
+  seg->begin = plan->num_bytes;
+  seg->size = size;
+  seg->src = NULL;
+  seg->owned = -1;
+  plan->num_bytes += size;
+  return true;
+}
+
+/* Leaves a gap in the byte space up to the next multiple of `align` after `ahead` bytes. */
+static void align_bytes(plan_ctx *c, int64_t ahead, int64_t align) {
+  int64_t const at = c->plan->num_bytes + ahead;
+  c->plan->num_bytes = (at + align - 1) / align * align - ahead;
+}
+
+/* Copies `size` host bytes into plan->bytes as the next piece of the byte space. */
+static bool add_owned(plan_ctx *c, const uint8_t *src, int64_t size) {
+  gcol_detail_pq_column_plan *plan = c->plan;
+  if (size <= 0) return true;
+  if (!reserve_bytes(c, size)) return false;
+  memcpy(plan->bytes + plan->owned_bytes, src, (size_t)size);
+  return add_segment(c, size, NULL, plan->owned_bytes);
+}
+
+/* Leaves the compressed body of page `h` (its levels, for v2, copied as they are) for nvCOMP:
+ * the compressed bytes and the page's place both aligned for the codec, and a job. */
+static gcol_status place_page_gpu(plan_ctx *c, const gcol_detail_pq_page_header *h,
+                                  const uint8_t *src, int64_t levels, int64_t *begin,
+                                  int64_t *end) {
+  gcol_detail_pq_column_plan *plan = c->plan;
+  int64_t const align = c->nvcomp->out_alignment[c->codec];
+  int64_t const packed = h->compressed_size - levels;
+  int64_t const unpacked = h->uncompressed_size - levels;
+  gcol_detail_pq_job job;
+  bool ok = true;
+  if (plan->num_jobs == plan->job_cap) {
+    int32_t const cap = plan->job_cap < 8 ? 8 : plan->job_cap * 2;
+    void *p = realloc(plan->jobs, (size_t)cap * sizeof *plan->jobs);
+    if (p == NULL) return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
+    plan->jobs = (gcol_detail_pq_job *)p;
+    plan->job_cap = cap;
+  }
+  job.src_size = packed;
+  if (c->raw_at >= 0) { /* the whole chunk is in the byte space */
+    job.src = c->raw_at + (int64_t)(src + levels - c->raw);
+  } else {
+    align_bytes(c, 0, c->nvcomp->in_alignment[c->codec]);
+    job.src = plan->num_bytes;
+    ok = c->raw_borrowed ? add_segment(c, packed, src + levels, 0)
+                         : add_owned(c, src + levels, packed);
+  }
+  align_bytes(c, levels, align);
+  *begin = plan->num_bytes;
+  ok = ok && add_owned(c, src, levels);
+  job.dst = plan->num_bytes;
+  job.dst_size = unpacked;
+  ok = ok && add_device_segment(c, unpacked);
+  if (!ok) return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
+  *end = plan->num_bytes;
+  job.codec = c->codec;
+  job.where = h->type == GCOL_DETAIL_PQ_PAGE_DICTIONARY ? (int32_t)(plan->num_dicts | INT32_MIN)
+                                                        : plan->num_pages;
+  plan->jobs[plan->num_jobs++] = job;
+  return GCOL_OK;
 }
 
 /* Places the body of page `h` (its h->compressed_size bytes at src) in plan->bytes and gives
@@ -288,8 +377,10 @@ static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
   }
   int64_t const packed = h->compressed_size - levels;
   int64_t const unpacked = h->uncompressed_size - levels;
+  bool const gpu = compressed && unpacked > 0 && packed > 0 && c->codec >= 0 &&
+                   c->codec < GCOL_DETAIL_NVCOMP_CODECS && (c->gpu_codecs >> c->codec & 1u) != 0;
   if (compressed && unpacked > 0) {
-    if (!gcol_detail_pq_codec_available(c->codec)) {
+    if (!gpu && !gcol_detail_pq_codec_available(c->codec)) {
       char const *lib = gcol_detail_pq_codec_library(c->codec);
       if (lib == NULL) PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "codec %s is not supported", codec);
       PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "%s needs %s, not found", codec, lib);
@@ -301,6 +392,17 @@ static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
                 "(at most %lld)",
                 h->uncompressed_size, (long long)packed, codec, (long long)most);
     }
+  }
+  if (gpu) {
+    /* nvCOMP gets no page it could decompress past its output (the codecs that can be
+     * checked without decompressing: LZ4_RAW, SNAPPY) */
+    char why[192];
+    if (!gcol_detail_pq_check_for_gpu(c->codec, src + levels, packed, unpacked, why,
+                                      (int)sizeof why)) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "%s data refused before nvCOMP: %s", codec, why);
+    }
+    *host = NULL; /* its bytes exist on the device only */
+    return place_page_gpu(c, h, src, levels, begin, end);
   }
   if (!reserve_bytes(c, h->uncompressed_size)) {
     return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__,
@@ -416,6 +518,10 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
             PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "definition level encoding %s is not supported",
                       encoding_name(h.def_encoding));
           }
+        }
+        if (max_def > 0 && host == NULL) {
+          pg.def_pending = 1; /* decompressed on the GPU: the length is read there */
+        } else if (max_def > 0) {
           if (end - begin < 4) {
             PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "no room for the definition levels' length");
           }
@@ -516,6 +622,7 @@ static int64_t chunk_start(const gcol_detail_pq_chunk *ch) {
 static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *data,
                                const gcol_parquet_metadata *md, int32_t column,
                                const int32_t *row_groups, int32_t num_row_groups,
+                               uint32_t gpu_codecs, const gcol_detail_nvcomp *nvcomp,
                                gcol_detail_pq_column_plan *plan) {
   gcol_status status = GCOL_OK;
   plan_ctx c;
@@ -526,6 +633,8 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
   c.md = md;
   c.plan = plan;
   c.data = data;
+  c.gpu_codecs = nvcomp != NULL ? gpu_codecs : 0;
+  c.nvcomp = nvcomp;
   c.info = &md->leaves[column];
   const gcol_parquet_column_info *info = c.info;
   plan->name = info->name;
@@ -578,8 +687,13 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
     c.codec = ch->stats.codec;
     bool const in_place = c.codec == GCOL_PARQUET_UNCOMPRESSED;
     bool const borrow = borrowed(&c, ch, start, size);
+    bool const gpu_chunk =
+        c.codec >= 0 && c.codec < GCOL_DETAIL_NVCOMP_CODECS && (c.gpu_codecs >> c.codec & 1u) != 0;
+    /* a chunk left for nvCOMP in the caller's buffer: its pages borrowed from there */
+    c.raw_borrowed =
+        gpu_chunk && data != NULL && start >= 0 && size >= 0 && size <= md->file_size - start;
     const uint8_t *raw = NULL;
-    if (borrow) {
+    if (borrow || c.raw_borrowed) {
       raw = data + start; /* read in place, copied to the device from there */
     } else if (in_place) {
       GCOL_DETAIL_CHECK(reserve_bytes(&c, size), GCOL_ERROR_OUT_OF_MEMORY,
@@ -598,18 +712,30 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
       raw = scratch;
       /* room for the chunk's decompressed pages as the footer says, up to 8 times its file
        * bytes (a hint: pages grow the buffer as they need, each checked on its own) */
-      int64_t const hint = ch->stats.uncompressed_size < size * 8 + 4096
+      int64_t const hint = gpu_chunk ? size
+                           : ch->stats.uncompressed_size < size * 8 + 4096
                                ? ch->stats.uncompressed_size
                                : size * 8 + 4096;
       GCOL_DETAIL_CHECK(reserve_bytes(&c, hint), GCOL_ERROR_OUT_OF_MEMORY,
                         "%s: cannot allocate %lld host bytes for column '%s'", md->name,
                         (long long)(plan->owned_bytes + hint), info->name);
     }
-    if (size > 0 && !borrow) {
+    if (size > 0 && !borrow && !c.raw_borrowed) {
       GCOL_DETAIL_CHECK(file->source.read(file->source.user, start, size, (void *)raw) == 0,
                         GCOL_ERROR_INVALID_ARGUMENT,
                         "%s: row group %d, column '%s': reading bytes [%lld, +%lld) failed",
                         md->name, g, info->name, (long long)start, (long long)size);
+    }
+    c.raw = raw;
+    c.raw_at = -1;
+    if (gpu_chunk && c.nvcomp->in_alignment[c.codec] == 1 && size > 0) {
+      /* nvCOMP takes its input anywhere: the chunk goes to the device whole, as an
+       * uncompressed one does, and the jobs read their pages where they are in it */
+      c.raw_at = plan->num_bytes;
+      GCOL_DETAIL_CHECK(c.raw_borrowed ? add_segment(&c, size, raw, 0) : add_owned(&c, raw, size),
+                        GCOL_ERROR_OUT_OF_MEMORY,
+                        "%s: cannot allocate %lld host bytes for column '%s'", md->name,
+                        (long long)(plan->owned_bytes + size), info->name);
     }
     int64_t const base = plan->num_bytes;
     GCOL_DETAIL_TRY(
@@ -630,16 +756,14 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                                             const gcol_parquet_metadata *md, int32_t column,
                                             const int32_t *row_groups, int32_t num_row_groups,
                                             gcol_detail_pq_column_plan *plan) {
-  return plan_column(file, NULL, md, column, row_groups, num_row_groups, plan);
+  return plan_column(file, NULL, md, column, row_groups, num_row_groups, 0, NULL, plan);
 }
 
-gcol_status gcol_detail_parquet_plan_column_borrow(const gcol_detail_pq_file *file,
-                                                   const uint8_t *data,
-                                                   const gcol_parquet_metadata *md, int32_t column,
-                                                   const int32_t *row_groups,
-                                                   int32_t num_row_groups,
-                                                   gcol_detail_pq_column_plan *plan) {
-  return plan_column(file, data, md, column, row_groups, num_row_groups, plan);
+gcol_status gcol_detail_parquet_plan_column_borrow(
+    const gcol_detail_pq_file *file, const uint8_t *data, const gcol_parquet_metadata *md,
+    int32_t column, const int32_t *row_groups, int32_t num_row_groups, uint32_t gpu_codecs,
+    const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan) {
+  return plan_column(file, data, md, column, row_groups, num_row_groups, gpu_codecs, nvcomp, plan);
 }
 
 /* ---- host decode (tests, fuzzer) ---- */
@@ -754,6 +878,14 @@ void gcol_parquet_read_options_init(gcol_parquet_read_options *options) {
   if (options != NULL) memset(options, 0, sizeof *options);
 }
 
+uint32_t gcol_detail_parquet_gpu_codecs(const gcol_parquet_read_options *options,
+                                        const gcol_detail_nvcomp *nvcomp) {
+  /* nvCOMP's decoders assume valid input (its documentation: a corrupt buffer is undefined
+   * behaviour, whatever the codec): a file not trusted goes to the host libraries */
+  if (nvcomp == NULL || (options != NULL && options->untrusted)) return 0;
+  return nvcomp->codecs;
+}
+
 /* `data`: the file as a host buffer (its uncompressed chunks are not copied on the host), or
  * NULL. */
 static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *data,
@@ -843,10 +975,14 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   plans = (gcol_detail_pq_column_plan *)calloc((size_t)(num_columns > 0 ? num_columns : 1),
                                                sizeof *plans);
   GCOL_DETAIL_CHECK(plans != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  for (int32_t i = 0; i < num_columns; ++i) {
-    GCOL_DETAIL_TRY(
-        gcol_detail_parquet_plan_column_borrow(file, data, md, columns[i], groups + first_group,
-                                               (int32_t)(last_group - first_group), &plans[i]));
+  {
+    const gcol_detail_nvcomp *nvcomp = opt.untrusted ? NULL : gcol_detail_nvcomp_get();
+    uint32_t const gpu_codecs = gcol_detail_parquet_gpu_codecs(&opt, nvcomp);
+    for (int32_t i = 0; i < num_columns; ++i) {
+      GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_borrow(
+          file, data, md, columns[i], groups + first_group, (int32_t)(last_group - first_group),
+          gpu_codecs, nvcomp, &plans[i]));
+    }
   }
   GCOL_DETAIL_TRY(
       gcol_detail_parquet_decode_columns(plans, num_columns, data, md->name, stream, mr, outputs));

@@ -7,8 +7,10 @@
  * (a page whose levels end early) and on the host; allocation failures; the block-per-page
  * decoders at sizes that cross their run batches, shared-memory stages and tiles (pages of
  * thousands of runs, all-null, no-null and one-row pages, > 65536-row dictionary pages, 100 KB
- * strings, a pinned source) and their errors. The files pyarrow
- * writes are checked by test_parquet_python.py (suite clients).
+ * strings, a pinned source) and their errors. Pages decompressed by nvCOMP (when it is found:
+ * GCOL_NVCOMP_PATH; GCOL_TEST_REQUIRE_NVCOMP=1 fails instead of skipping without it) against
+ * the host path (options.untrusted), and pages whose header lies about their size. The files
+ * pyarrow writes are checked by test_parquet_python.py (suite clients).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -210,6 +212,256 @@ static void test_read_compressed(void **state) {
       gcol_table_free(t);
       free(file);
     }
+  }
+}
+
+/* ---- nvCOMP (pages decompressed on the GPU) ---- */
+
+/* Whether nvCOMP was found (GCOL_NVCOMP_PATH, or libnvcomp.so.6/.5 on the loader's path);
+ * says why not and skips, or fails when GCOL_TEST_REQUIRE_NVCOMP=1. */
+static bool nvcomp_here(int32_t codec) {
+  const gcol_detail_nvcomp *lib = gcol_detail_nvcomp_get();
+  const char *need = getenv("GCOL_TEST_REQUIRE_NVCOMP");
+  bool const required = need != NULL && strcmp(need, "1") == 0;
+  if ((lib->codecs >> codec & 1u) != 0) return true;
+  if (required) fail_msg("nvCOMP for %s required: %s", gcol_detail_pq_codec_name(codec), lib->why);
+  print_message("# SKIP nvCOMP %s: %s\n", gcol_detail_pq_codec_name(codec),
+                lib->codecs == 0 ? lib->why : "no batched decompressor for it");
+  return false;
+}
+
+/* The file of make_columns(variant) with every page compressed by `codec`. */
+static uint8_t *build_codec(int variant, int32_t codec, int64_t rows_per_group, int64_t *size,
+                            pqb_column *cols) {
+  make_columns(cols, variant);
+  for (int k = 0; k < NUM_COLS; ++k) cols[k].codec = codec;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = NUM_COLS;
+  f.columns = cols;
+  f.num_rows = ROWS;
+  f.rows_per_group = rows_per_group;
+  uint8_t *file = pqb_build(&f, size);
+  assert_non_null(file);
+  return file;
+}
+
+/* Reads a buffer (with `options`) and checks every column against the data written; returns
+ * the pages nvCOMP was given for it. */
+static int64_t read_and_check(const void *file, int64_t size, const pqb_column *cols,
+                              int64_t rows_per_group, const gcol_parquet_read_options *options) {
+  static int64_t rows[ROWS];
+  int32_t const all[] = {0, 1, 2, 3};
+  int32_t const groups = (int32_t)((ROWS + rows_per_group - 1) / rows_per_group);
+  int64_t const n = rows_of(all, groups, rows_per_group, rows);
+  int64_t const before = gcol_detail_parquet_nvcomp_pages();
+  gcol_table *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, options, &t, NULL, NULL));
+  int64_t const pages = gcol_detail_parquet_nvcomp_pages() - before;
+  gcol_table_view const v = gcol_table_get_view(t);
+  assert_int_equal(v.num_columns, NUM_COLS);
+  for (int k = 0; k < NUM_COLS; ++k) {
+    check_column(v.columns[k], &cols[k], expected_ids[k], rows, n);
+    gcol_test_assert_null_count_consistent(v.columns[k]);
+  }
+  gcol_table_free(t);
+  return pages;
+}
+
+/* Every codec both ways: nvCOMP on the GPU (the default when it is found) and the host
+ * libraries (options.untrusted), each checked against the data written; data pages v1 and
+ * v2, nulls, dictionaries, 1 and 4 row groups; a page-locked buffer and a file (chunks copied
+ * on the host, not borrowed). */
+static void test_read_compressed_nvcomp(void **state) {
+  (void)state;
+  make_data(21);
+  int32_t const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD, GCOL_PARQUET_GZIP,
+                            GCOL_PARQUET_LZ4_RAW};
+  gcol_parquet_read_options untrusted;
+  gcol_parquet_read_options_init(&untrusted);
+  untrusted.untrusted = true;
+  for (int ci = 0; ci < 4; ++ci) {
+    int32_t const codec = codecs[ci];
+    if (!gcol_detail_pq_codec_available(codec)) { /* the files are written with it */
+      print_message("# SKIP codec %s: %s not found\n", gcol_detail_pq_codec_name(codec),
+                    gcol_detail_pq_codec_library(codec));
+      continue;
+    }
+    if (!nvcomp_here(codec)) continue;
+    for (int variant = 0; variant < 8; ++variant) {
+      int64_t const per_groups[] = {250, 1000};
+      for (int gi = 0; gi < 2; ++gi) {
+        pqb_column cols[NUM_COLS];
+        int64_t size = 0;
+        uint8_t *file = build_codec(variant, codec, per_groups[gi], &size, cols);
+        assert_true(read_and_check(file, size, cols, per_groups[gi], NULL) > 0);
+        assert_int_equal(read_and_check(file, size, cols, per_groups[gi], &untrusted), 0);
+        if (variant == 0 && gi == 0) {
+          void *pinned = NULL;
+          assert_int_equal(cudaHostAlloc(&pinned, (size_t)size, cudaHostAllocDefault), cudaSuccess);
+          memcpy(pinned, file, (size_t)size);
+          assert_true(read_and_check(pinned, size, cols, 250, NULL) > 0);
+          assert_int_equal(cudaFreeHost(pinned), cudaSuccess);
+          char path[] = "/tmp/gcol_parquet_nvcomp_XXXXXX";
+          int fd = mkstemp(path);
+          assert_true(fd >= 0);
+          assert_int_equal(write(fd, file, (size_t)size), size);
+          close(fd);
+          static int64_t rows[ROWS];
+          int32_t const all[] = {0, 1, 2, 3};
+          int64_t const n = rows_of(all, 4, 250, rows);
+          int64_t const before = gcol_detail_parquet_nvcomp_pages();
+          gcol_table *t = NULL;
+          GCOL_TEST_OK(gcol_parquet_read_file(path, NULL, &t, NULL, NULL));
+          assert_true(gcol_detail_parquet_nvcomp_pages() > before);
+          gcol_table_view const v = gcol_table_get_view(t);
+          for (int k = 0; k < NUM_COLS; ++k) {
+            check_column(v.columns[k], &cols[k], expected_ids[k], rows, n);
+          }
+          gcol_table_free(t);
+          unlink(path);
+        }
+        free(file);
+      }
+    }
+    /* v2 pages whose values are not compressed, and optional columns of nulls only */
+    static uint8_t none[ROWS];
+    for (int variant = 0; variant < 2; ++variant) {
+      pqb_column cols[NUM_COLS];
+      make_columns(cols, 1);
+      for (int k = 0; k < NUM_COLS; ++k) {
+        cols[k].codec = codec;
+        cols[k].v2_uncompressed = variant == 0;
+        if (variant == 1 && cols[k].optional) cols[k].valid = none;
+      }
+      pqb_file f;
+      memset(&f, 0, sizeof f);
+      f.num_columns = NUM_COLS;
+      f.columns = cols;
+      f.num_rows = ROWS;
+      f.rows_per_group = 250;
+      int64_t size = 0;
+      uint8_t *file = pqb_build(&f, &size);
+      assert_non_null(file);
+      read_and_check(file, size, cols, 250, NULL);
+      read_and_check(file, size, cols, 250, &untrusted);
+      free(file);
+    }
+  }
+}
+
+static int64_t page_body(const uint8_t *file, int64_t size, int p, gcol_detail_pq_page_header *h);
+
+/* Pages whose header announces another size than their (valid) compressed data holds: GZIP
+ * pages go to nvCOMP, the check on the device reports the first such page of the column;
+ * SNAPPY and LZ4_RAW pages are walked on the host before nvCOMP and refused there, nvCOMP
+ * never called; the host path (options.untrusted) refuses the same file. Smaller outputs
+ * than the data are given to nvCOMP for GZIP only, whose documentation says an overflow sets
+ * the page's status. Garbage pages: test_garbage_pages_before_nvcomp. */
+static void test_corrupt_pages_nvcomp(void **state) {
+  (void)state;
+  make_data(22);
+  int32_t const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_GZIP, GCOL_PARQUET_LZ4_RAW};
+  gcol_parquet_read_options untrusted;
+  gcol_parquet_read_options_init(&untrusted);
+  untrusted.untrusted = true;
+  for (int ci = 0; ci < 3; ++ci) {
+    int32_t const codec = codecs[ci];
+    if (!gcol_detail_pq_codec_available(codec) || !nvcomp_here(codec)) continue;
+    int32_t const lies[] = {8, -8};
+    for (int li = 0; li < 2; ++li) {
+      for (int version = 1; version <= 2; ++version) {
+        pqb_column c = col_base("x", GCOL_PARQUET_INT64);
+        c.ints = pq_data.big;
+        c.optional = true;
+        c.valid = pq_data.valid;
+        c.rows_per_page = 100;
+        c.codec = codec;
+        c.page_version = version;
+        c.lie_uncompressed_size = lies[li];
+        pqb_file f;
+        memset(&f, 0, sizeof f);
+        f.num_columns = 1;
+        f.columns = &c;
+        f.num_rows = ROWS;
+        int64_t size = 0;
+        uint8_t *file = pqb_build(&f, &size);
+        assert_non_null(file);
+        gcol_table *t = NULL;
+        int64_t const before = gcol_detail_parquet_nvcomp_pages();
+        GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                         GCOL_ERROR_INVALID_ARGUMENT);
+        assert_null(t);
+        const char *e = gcol_last_error();
+        if (codec == GCOL_PARQUET_GZIP) {
+          assert_true(gcol_detail_parquet_nvcomp_pages() > before);
+        } else { /* walked before nvCOMP: refused while planning */
+          assert_int_equal(gcol_detail_parquet_nvcomp_pages(), before);
+          assert_non_null(strstr(e, "refused before nvCOMP"));
+        }
+        assert_non_null(strstr(e, "column 'x', page "));
+        if (strstr(e, "another size") == NULL && strstr(e, "nvCOMP could not") == NULL &&
+            strstr(e, "refused before nvCOMP") == NULL) {
+          fail_msg("%s, lie %d, v%d: %s", gcol_detail_pq_codec_name(codec), lies[li], version, e);
+        }
+        if (lies[li] > 0) assert_non_null(strstr(e, "another size"));
+        GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, &untrusted, &t, NULL, NULL),
+                         GCOL_ERROR_INVALID_ARGUMENT);
+        assert_null(t);
+        assert_non_null(strstr(gcol_last_error(), "column 'x', page 0"));
+        free(file);
+      }
+    }
+  }
+}
+
+/* A page of garbage (page 2's compressed bytes overwritten with 0xff), LZ4_RAW and SNAPPY:
+ * refused with the page named, on the default path (walked on the host before nvCOMP when it
+ * is found, so nvCOMP never gets it: clean under compute-sanitizer memcheck, the context
+ * usable after) and on the host path (options.untrusted); then a valid read on the same
+ * context. Runs with and without nvCOMP. */
+static void test_garbage_pages_before_nvcomp(void **state) {
+  (void)state;
+  make_data(23);
+  gcol_parquet_read_options untrusted;
+  gcol_parquet_read_options_init(&untrusted);
+  untrusted.untrusted = true;
+  int32_t const codecs[] = {GCOL_PARQUET_LZ4_RAW, GCOL_PARQUET_SNAPPY};
+  for (int ci = 0; ci < 2; ++ci) {
+    int32_t const codec = codecs[ci];
+    if (!gcol_detail_pq_codec_available(codec)) continue; /* the file is written with it */
+    bool const gpu = (gcol_detail_nvcomp_get()->codecs >> codec & 1u) != 0;
+    pqb_column c = col_base("x", GCOL_PARQUET_INT64);
+    c.ints = pq_data.big;
+    c.rows_per_page = 100;
+    c.codec = codec;
+    pqb_file f = pqb_one_column(&c, ROWS);
+    int64_t size = 0;
+    uint8_t *file = pqb_build(&f, &size);
+    assert_non_null(file);
+    gcol_detail_pq_page_header h;
+    int64_t const body = page_body(file, size, 2, &h);
+    memset(file + body, 0xff, (size_t)h.compressed_size);
+    gcol_table *t = NULL;
+    int64_t const before = gcol_detail_parquet_nvcomp_pages();
+    GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                     GCOL_ERROR_INVALID_ARGUMENT);
+    assert_null(t);
+    assert_non_null(strstr(gcol_last_error(), "column 'x', page 2: "));
+    if (gpu) assert_non_null(strstr(gcol_last_error(), "refused before nvCOMP"));
+    assert_int_equal(gcol_detail_parquet_nvcomp_pages(), before);
+    GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, &untrusted, &t, NULL, NULL),
+                     GCOL_ERROR_INVALID_ARGUMENT);
+    assert_null(t);
+    assert_non_null(strstr(gcol_last_error(), "column 'x', page 2: "));
+    free(file);
+    file = pqb_build(&f, &size); /* the same file intact: read, the context still usable */
+    GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL));
+    static int64_t rows[ROWS];
+    for (int64_t i = 0; i < ROWS; ++i) rows[i] = i;
+    check_column(gcol_table_get_view(t).columns[0], &c, GCOL_INT64, rows, ROWS);
+    gcol_table_free(t);
+    free(file);
   }
 }
 
@@ -854,6 +1106,24 @@ static void test_allocation_failures(void **state) {
   free(file);
 }
 
+/* The same with pages left to nvCOMP (its temporary memory and the job table allocated too). */
+static void test_allocation_failures_nvcomp(void **state) {
+  (void)state;
+  if (!gcol_detail_pq_codec_available(GCOL_PARQUET_SNAPPY) || !nvcomp_here(GCOL_PARQUET_SNAPPY)) {
+    return;
+  }
+  make_data(23);
+  pqb_column cols[NUM_COLS];
+  int64_t size = 0;
+  uint8_t *file = build_codec(2, GCOL_PARQUET_SNAPPY, 500, &size, cols);
+  alloc_ctx c = {file, size, NULL};
+  int64_t const before = gcol_detail_parquet_nvcomp_pages();
+  int const points = gcol_test_check_allocation_failures(read_op, read_cleanup, &c);
+  assert_true(points > NUM_COLS);
+  assert_true(gcol_detail_parquet_nvcomp_pages() > before);
+  free(file);
+}
+
 /* ==== GPU writer tests (issue 14): the GPU encoder against the host one ==== */
 
 /* A device column copied to the host as the host encoder takes it. */
@@ -1199,6 +1469,10 @@ int main(void) {
       GCOL_TEST_GPU(test_write_and_read_back),
       GCOL_TEST_GPU(test_allocation_failures),
       GCOL_TEST_GPU(test_read_compressed),
+      GCOL_TEST_GPU(test_read_compressed_nvcomp),
+      GCOL_TEST_GPU(test_corrupt_pages_nvcomp),
+      GCOL_TEST_GPU(test_garbage_pages_before_nvcomp),
+      GCOL_TEST_GPU(test_allocation_failures_nvcomp),
       /* GPU writer (issue 14) */
       GCOL_TEST_GPU(test_gpu_write_every_type),
       GCOL_TEST_GPU(test_gpu_write_slices),

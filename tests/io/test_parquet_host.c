@@ -4,7 +4,10 @@
  * written by tests/io/parquet_builder.c (every type, logical types, statistics, key-value
  * pairs) from a buffer, a file and a callback source; the page scan and the page decoders
  * the kernels run, decoded on the CPU and compared with the values written; the bad-input
- * table; and a seeded fuzzer over footers and page headers (GCOL_TEST_SEED replays).
+ * table; and a seeded fuzzer over footers and page headers (GCOL_TEST_SEED replays). nvCOMP
+ * (GPU decompression): the loader (the real library's host-only calls where the wheel is
+ * unpacked: GCOL_TEST_NVCOMP_LIB, default /tmp/nvc/nvidia/libnvcomp/lib64/libnvcomp.so.5),
+ * options.untrusted, and the plans left to it, run by the host codecs and decoded.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -607,6 +610,71 @@ static void test_metadata_from_buffer_file_and_source(void **state) {
 
 /* ------------------------------------------------------------------ plan + host decode */
 
+/* check_host_decode plans as the GPU reader does with nvCOMP when this is a codec (-1: it
+ * plans for the host decode): pages of the codec left as jobs, with `gpu_alignment`, and the
+ * chunks borrowed from the file (odd columns: read through the source). The jobs are then
+ * run by the host codec and the levels placed as the device does, before the host decode. */
+static int32_t gpu_codec = -1;
+static int32_t gpu_in_alignment = 1;
+static int32_t gpu_alignment = 8; /* the outputs' */
+static int64_t gpu_jobs_seen;
+
+/* Plans column k as the GPU reader would, runs its jobs on the host and replaces plan->bytes
+ * with the byte space the device would hold. */
+static void plan_as_gpu(const uint8_t *file, const gcol_detail_pq_file *src,
+                        const gcol_parquet_metadata *md, int32_t k, const int32_t *groups,
+                        int32_t num_groups, gcol_detail_pq_column_plan *plan) {
+  gcol_detail_nvcomp lib;
+  memset(&lib, 0, sizeof lib);
+  lib.codecs = UINT32_C(1) << gpu_codec;
+  lib.in_alignment[gpu_codec] = gpu_in_alignment;
+  lib.out_alignment[gpu_codec] = gpu_alignment;
+  GCOL_TEST_OK(gcol_detail_parquet_plan_column_borrow(src, k % 2 == 0 ? file : NULL, md, k, groups,
+                                                      num_groups, lib.codecs, &lib, plan));
+  uint8_t *space = (uint8_t *)malloc((size_t)plan->num_bytes + 1);
+  memset(space, 0xee, (size_t)plan->num_bytes + 1);
+  int64_t covered = 0;
+  for (int32_t i = 0; i < plan->num_segments; ++i) {
+    gcol_detail_pq_segment const g = plan->segments[i];
+    assert_true(g.begin >= covered && g.begin + g.size <= plan->num_bytes);
+    covered = g.begin + g.size;
+    if (g.src == NULL && g.owned < 0) continue;
+    memcpy(space + g.begin, g.src != NULL ? g.src : plan->bytes + g.owned, (size_t)g.size);
+    if (g.src != NULL) assert_true(g.src >= file && k % 2 == 0); /* borrowed from the file */
+  }
+  for (int32_t j = 0; j < plan->num_jobs; ++j) {
+    gcol_detail_pq_job const job = plan->jobs[j];
+    assert_int_equal(job.codec, gpu_codec);
+    assert_int_equal(job.src % gpu_in_alignment, 0);
+    assert_int_equal(job.dst % gpu_alignment, 0);
+    assert_true(job.src + job.src_size <= job.dst || job.dst + job.dst_size <= job.src);
+    /* the job's output is a segment nothing is copied to */
+    bool found = false;
+    for (int32_t i = 0; i < plan->num_segments; ++i) {
+      gcol_detail_pq_segment const g = plan->segments[i];
+      found |= g.begin == job.dst && g.size == job.dst_size && g.src == NULL && g.owned < 0;
+    }
+    assert_true(found);
+    int32_t const index = job.where & 0x7fffffff;
+    if (job.where < 0) {
+      assert_true(index < plan->num_dicts && plan->dicts[index].end == job.dst + job.dst_size);
+    } else {
+      assert_true(index < plan->num_pages &&
+                  plan->pages[index].values_end == job.dst + job.dst_size);
+    }
+    char err[192];
+    int const r = gcol_detail_pq_decompress(job.codec, space + job.src, job.src_size,
+                                            space + job.dst, job.dst_size, err, 192);
+    if (r != GCOL_DETAIL_PQ_CODEC_OK) fail_msg("job %d: %s", j, err);
+  }
+  gpu_jobs_seen += plan->num_jobs;
+  for (int32_t p = 0; p < plan->num_pages; ++p) {
+    assert_int_equal(gcol_detail_pq_place_levels(space, &plan->pages[p]), GCOL_DETAIL_PQ_E_OK);
+  }
+  free(plan->bytes);
+  plan->bytes = space;
+}
+
 /* Plans and decodes every column on the CPU and compares with the data written. */
 static void check_host_decode(const uint8_t *file, int64_t size, const pqb_column *cols,
                               const int32_t *groups, int32_t num_groups, int64_t rows_per_group) {
@@ -622,7 +690,11 @@ static void check_host_decode(const uint8_t *file, int64_t size, const pqb_colum
   }
   for (int32_t k = 0; k < NUM_COLS; ++k) {
     gcol_detail_pq_column_plan plan;
-    GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, k, groups, num_groups, &plan));
+    if (gpu_codec >= 0) {
+      plan_as_gpu(file, &src, md, k, groups, num_groups, &plan);
+    } else {
+      GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, k, groups, num_groups, &plan));
+    }
     int64_t const n = plan.num_rows;
     uint64_t *values = (uint64_t *)malloc((size_t)n * 8 + 8);
     uint64_t *values_hi = (uint64_t *)malloc((size_t)n * 8 + 8);
@@ -1030,6 +1102,416 @@ static void test_compressed_v2_special_pages(void **state) {
   }
 }
 
+/* Pages left for nvCOMP: the plan the GPU reader makes (compressed bytes and outputs aligned,
+ * a job per compressed page, v1 levels placed after decompression) decodes, once the jobs are
+ * run (here by the host codecs), to the data written; v1 and v2 pages, nulls, dictionaries,
+ * several row groups, borrowed and copied chunks, chunks copied whole (inputs that need no
+ * alignment) or pages copied one by one to aligned places. */
+static void test_pages_planned_for_nvcomp(void **state) {
+  (void)state;
+  make_data(9);
+  for (int c = 0; c < NUM_CODECS; ++c) {
+    int32_t const codec = all_codecs[c];
+    if (!codec_here(codec)) continue;
+    for (int variant = 0; variant < 8; ++variant) {
+      pqb_column cols[NUM_COLS];
+      int64_t size = 0;
+      uint8_t *file = build_compressed(variant, codec, 250, &size, cols);
+      /* inputs in their chunk (alignment 1, nvCOMP 5.3's) or each page copied aligned */
+      static const int32_t aligns[][2] = {{1, 1}, {1, 8}, {4, 8}, {64, 64}};
+      for (int a = 0; a < 4; ++a) {
+        gpu_codec = codec;
+        gpu_in_alignment = aligns[a][0];
+        gpu_alignment = aligns[a][1];
+        gpu_jobs_seen = 0;
+        check_host_decode(file, size, cols, NULL, 0, 250);
+        int32_t const some[] = {3, 1};
+        check_host_decode(file, size, cols, some, 2, 250);
+        gpu_codec = -1;
+        assert_true(gpu_jobs_seen > 0);
+      }
+      free(file);
+    }
+    /* v2 pages whose values are not compressed, and pages of nulls only: no job for them */
+    for (int variant = 0; variant < 2; ++variant) {
+      static uint8_t none[ROWS];
+      pqb_column cols[NUM_COLS];
+      make_columns(cols, 1);
+      for (int32_t i = 0; i < NUM_COLS; ++i) {
+        cols[i].codec = codec;
+        cols[i].v2_uncompressed = variant == 0;
+        if (variant == 1 && cols[i].optional) cols[i].valid = none;
+      }
+      pqb_file f;
+      memset(&f, 0, sizeof f);
+      f.num_columns = NUM_COLS;
+      f.columns = cols;
+      f.num_rows = ROWS;
+      f.rows_per_group = 250;
+      int64_t size = 0;
+      uint8_t *file = pqb_build(&f, &size);
+      assert_non_null(file);
+      gpu_codec = codec;
+      gpu_in_alignment = 1;
+      gpu_alignment = 8;
+      check_host_decode(file, size, cols, NULL, 0, 250);
+      gpu_codec = -1;
+      free(file);
+    }
+  }
+}
+
+/* A v1 page decompressed on the GPU whose levels' length prefix is missing or too long: the
+ * device's placement reports it and leaves the page's ranges empty. */
+static void test_levels_placed_after_decompression(void **state) {
+  (void)state;
+  uint8_t bytes[64];
+  memset(bytes, 0, sizeof bytes);
+  gcol_detail_pq_page pg;
+  memset(&pg, 0, sizeof pg);
+  pg.def_begin = 8;
+  pg.values_end = 8 + 3; /* no room for 4 bytes */
+  pg.def_pending = 1;
+  assert_int_equal(gcol_detail_pq_place_levels(bytes, &pg), GCOL_DETAIL_PQ_E_LEVELS_LENGTH);
+  assert_int_equal(pg.def_pending, 0);
+  assert_true(pg.def_begin == 8 && pg.def_end == 8 && pg.values_begin == 8);
+  pg.values_end = 8 + 20;
+  pg.def_pending = 1;
+  put32(bytes + 8, 17); /* 4 + 17 > 20 */
+  assert_int_equal(gcol_detail_pq_place_levels(bytes, &pg), GCOL_DETAIL_PQ_E_LEVELS_LENGTH);
+  pg.def_pending = 1;
+  put32(bytes + 8, 16);
+  assert_int_equal(gcol_detail_pq_place_levels(bytes, &pg), GCOL_DETAIL_PQ_E_OK);
+  assert_true(pg.def_begin == 12 && pg.def_end == 28 && pg.values_begin == 28);
+  /* a page not pending is left as it is */
+  assert_int_equal(gcol_detail_pq_place_levels(bytes, &pg), GCOL_DETAIL_PQ_E_OK);
+  assert_true(pg.def_begin == 12 && pg.def_end == 28);
+  assert_non_null(strstr(gcol_detail_parquet_page_error(GCOL_DETAIL_PQ_E_DECOMPRESS), "nvCOMP"));
+  assert_non_null(
+      strstr(gcol_detail_parquet_page_error(GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE), "another size"));
+}
+
+/* The checks before nvCOMP (gcol_detail_pq_check_for_gpu) of a compressed block of `n`
+ * bytes that holds `size` bytes: taken at its size, refused at one more or one less. */
+static void expect_checked(int32_t codec, const uint8_t *block, int64_t n, int64_t size) {
+  char why[192];
+  if (!gcol_detail_pq_check_for_gpu(codec, block, n, size, why, (int)sizeof why)) {
+    fail_msg("%s block of %lld bytes for %lld: %s", gcol_detail_pq_codec_name(codec), (long long)n,
+             (long long)size, why);
+  }
+  assert_false(gcol_detail_pq_check_for_gpu(codec, block, n, size + 1, why, (int)sizeof why));
+  assert_non_null(strstr(why, "another size"));
+  if (size > 0) {
+    assert_false(gcol_detail_pq_check_for_gpu(codec, block, n, size - 1, why, (int)sizeof why));
+  }
+}
+
+/* LZ4_RAW and SNAPPY blocks walked before nvCOMP: blocks the libraries write, of sizes around
+ * LZ4's end-of-block limits, taken at their exact size only; garbage, cut blocks and
+ * hand-made blocks that break one rule each refused; every mutation of a valid block that
+ * the walk takes decompresses on the host to exactly that size (the walk is never looser
+ * than the reference decoders). GZIP and ZSTD are not checked. */
+static void test_checks_before_nvcomp(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1431);
+  char why[192];
+  int32_t const codecs[] = {GCOL_PARQUET_LZ4_RAW, GCOL_PARQUET_SNAPPY};
+  int64_t const sizes[] = {0, 1, 5, 12, 13, 17, 64, 1000, 70000};
+  enum { MOST = 70000 };
+  uint8_t *data = (uint8_t *)malloc(MOST);
+  uint8_t *back = (uint8_t *)malloc(MOST + 1);
+  for (int ci = 0; ci < 2; ++ci) {
+    int32_t const codec = codecs[ci];
+    if (!codec_here(codec)) continue;
+    uint8_t *block = (uint8_t *)malloc((size_t)gcol_detail_pq_compress_bound(codec, MOST));
+    uint8_t *mutant = (uint8_t *)malloc((size_t)gcol_detail_pq_compress_bound(codec, MOST));
+    for (int si = 0; si < 9; ++si) {
+      int64_t const size = sizes[si];
+      for (int64_t i = 0; i < size; ++i) { /* runs and repeats: matches of every length */
+        data[i] = i % 97 < 40 ? (uint8_t)(i % 7) : (uint8_t)gcol_test_rng_next(&rng);
+      }
+      int64_t const n = gcol_detail_pq_compress(codec, data, size, block,
+                                                gcol_detail_pq_compress_bound(codec, size));
+      assert_true(n > 0);
+      expect_checked(codec, block, n, size);
+      if (n > 1) { /* cut short */
+        assert_false(gcol_detail_pq_check_for_gpu(codec, block, n - 1, size, why, 192));
+      }
+      for (int k = 0; k < 300 && n > 0; ++k) { /* mutations */
+        memcpy(mutant, block, (size_t)n);
+        for (int m = 0; m < 1 + k % 3; ++m) {
+          mutant[gcol_test_rng_next(&rng) % (uint64_t)n] = (uint8_t)gcol_test_rng_next(&rng);
+        }
+        if (!gcol_detail_pq_check_for_gpu(codec, mutant, n, size, why, 192)) continue;
+        int const r = gcol_detail_pq_decompress(codec, mutant, n, back, size, why, 192);
+        if (r != GCOL_DETAIL_PQ_CODEC_OK) {
+          fail_msg("%s: a mutant the walk takes fails on the host: %s",
+                   gcol_detail_pq_codec_name(codec), why);
+        }
+      }
+    }
+    memset(block, 0xff, 64); /* garbage: the GPU test's corrupt page */
+    assert_false(gcol_detail_pq_check_for_gpu(codec, block, 64, 800, why, 192));
+    free(block);
+    free(mutant);
+  }
+  /* LZ4 blocks breaking one rule each: 13 literals "a".."m", a match at byte 13, 8 literals */
+  static const uint8_t lits[] = {0xd0, 'a', 'b', 'c',  'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l',
+                                 'm',  0,   0,   0x80, 'n', 'o', 'p', 'q', 'r', 's', 't', 'u'};
+  uint8_t b[sizeof lits];
+  memcpy(b, lits, sizeof lits); /* offset 0 */
+  assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_LZ4_RAW, b, sizeof b, 25, why, 192));
+  assert_non_null(strstr(why, "offset"));
+  b[14] = 14; /* offset past the start */
+  assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_LZ4_RAW, b, sizeof b, 25, why, 192));
+  b[14] = 13; /* a valid block: 13 + 4 + 8 bytes */
+  expect_checked(GCOL_PARQUET_LZ4_RAW, b, sizeof b, 25);
+  /* a match of 19 (length extension 0) then 4 last literals: into the last 5 bytes */
+  static const uint8_t tail[] = {0xdf, 'a', 'b', 'c', 'd', 'e', 'f',  'g', 'h', 'i', 'j',
+                                 'k',  'l', 'm', 13,  0,   0,   0x40, 'n', 'o', 'p', 'q'};
+  assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_LZ4_RAW, tail, sizeof tail, 36, why, 192));
+  assert_non_null(strstr(why, "last 5"));
+  static const uint8_t early[] = {0x10, 'a', 0x01, 0x00, 0x50, 'b', 'c', 'd', 'e', 'f'};
+  /* a match starting 11 bytes before the end of 12 */
+  assert_false(
+      gcol_detail_pq_check_for_gpu(GCOL_PARQUET_LZ4_RAW, early, sizeof early, 10, why, 192));
+  assert_non_null(strstr(why, "near the end"));
+  /* Snappy: a copy before the start, and a literal longer than the data */
+  static const uint8_t sn[] = {0x08, 0x0c, 'a', 'b', 'c', 'd', 0x01, 0x05};
+  assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_SNAPPY, sn, sizeof sn, 8, why, 192));
+  assert_non_null(strstr(why, "offset"));
+  static const uint8_t sn_ok[] = {0x08, 0x0c, 'a', 'b', 'c', 'd', 0x01, 0x04};
+  assert_true(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_SNAPPY, sn_ok, sizeof sn_ok, 8, why, 192));
+  assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_SNAPPY, sn_ok, 5, 8, why, 192));
+  /* not checked without decompressing */
+  assert_true(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_ZSTD, b, 4, 1000, why, 192));
+  assert_true(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_GZIP, b, 4, 1000, why, 192));
+  free(data);
+  free(back);
+}
+
+/* ------------------------------------------------------------------ the device buffer's upload */
+
+/* The device buffer of a read, in host memory: gcol_detail_pq_upload's copies land here. */
+typedef struct upload_image {
+  uint8_t *bytes;
+  int64_t size;
+  int64_t copies;
+} upload_image;
+
+static int copy_to_image(void *user, int64_t dev, const void *src, int64_t size) {
+  upload_image *im = (upload_image *)user;
+  assert_true(dev >= 0 && size > 0 && dev + size <= im->size);
+  memcpy(im->bytes + dev, src, (size_t)size);
+  ++im->copies;
+  return 0;
+}
+
+/* Uploads `n` plans as the GPU reader does (pinned or not) into a host image and checks that
+ * every byte the decoders read is the plan's: each segment not left to nvCOMP, the page and
+ * dictionary tables, the job table; and that the staging buffer is large enough. */
+static void check_upload(const gcol_detail_pq_column_plan *plans, int32_t n, bool pinned) {
+  gcol_detail_pq_at at[NUM_COLS];
+  uint8_t jobs[40];
+  for (int i = 0; i < 40; ++i) jobs[i] = (uint8_t)(i + 1);
+  int64_t jobs_at = 0;
+  assert_true(n <= NUM_COLS);
+  int64_t const total = gcol_detail_pq_layout(plans, n, (int64_t)sizeof jobs, at, &jobs_at);
+  int64_t const staged = gcol_detail_pq_staged_bytes(plans, n, pinned, (int64_t)sizeof jobs);
+  uint8_t *staging = (uint8_t *)malloc((size_t)staged + 64);
+  memset(staging + staged, 0xcd, 64); /* a guard past what was asked for */
+  upload_image im = {(uint8_t *)malloc((size_t)total), total, 0};
+  memset(im.bytes, 0xee, (size_t)total);
+  assert_int_equal(gcol_detail_pq_upload(plans, n, pinned, at, jobs, (int64_t)sizeof jobs, jobs_at,
+                                         staging, copy_to_image, &im),
+                   0);
+  for (int i = 0; i < 64; ++i) assert_int_equal(staging[staged + i], 0xcd);
+  for (int32_t c = 0; c < n; ++c) {
+    const gcol_detail_pq_column_plan *p = &plans[c];
+    for (int32_t i = 0; i < p->num_segments; ++i) {
+      gcol_detail_pq_segment const g = p->segments[i];
+      if (g.src == NULL && g.owned < 0) continue;
+      const uint8_t *want = g.src != NULL ? g.src : p->bytes + g.owned;
+      if (memcmp(im.bytes + at[c].bytes + g.begin, want, (size_t)g.size) != 0) {
+        fail_msg("column %d, segment %d of %d: other bytes on the device", c, i, p->num_segments);
+      }
+    }
+    if (memcmp(im.bytes + at[c].pages, p->pages, (size_t)p->num_pages * sizeof *p->pages) != 0) {
+      fail_msg("column %d: its %d pages' table differs on the device", c, p->num_pages);
+    }
+    if (memcmp(im.bytes + at[c].dicts, p->dicts, (size_t)p->num_dicts * sizeof *p->dicts) != 0) {
+      fail_msg("column %d: its %d dictionaries' table differs on the device", c, p->num_dicts);
+    }
+  }
+  assert_memory_equal(im.bytes + jobs_at, jobs, sizeof jobs);
+  free(im.bytes);
+  free(staging);
+}
+
+/* Plans every column of a file as the reader does (borrowed from the buffer; with `lib`, its
+ * codec's pages left as jobs) and checks its upload, pinned and not. */
+static void check_file_upload(const uint8_t *file, int64_t size, const gcol_detail_nvcomp *lib) {
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+  int32_t groups[64];
+  assert_true(md->num_row_groups <= 64 && md->num_leaves <= NUM_COLS);
+  for (int32_t g = 0; g < md->num_row_groups; ++g) groups[g] = g;
+  gcol_detail_pq_column_plan plans[NUM_COLS];
+  int32_t const n = md->num_leaves;
+  for (int32_t k = 0; k < n; ++k) {
+    GCOL_TEST_OK(
+        gcol_detail_parquet_plan_column_borrow(&src, file, md, k, groups, md->num_row_groups,
+                                               lib != NULL ? lib->codecs : 0, lib, &plans[k]));
+  }
+  check_upload(plans, n, false);
+  check_upload(plans, n, true);
+  for (int32_t k = 0; k < n; ++k) gcol_detail_parquet_plan_free(&plans[k]);
+  gcol_parquet_metadata_free(md);
+}
+
+/* The upload of several columns whose page tables are small: a later column's tables used to
+ * be joined to its bytes' run by copying the gap between them as zeros, and that gap holds
+ * the earlier columns' tables (the layout puts every column's bytes first), so a column's
+ * page table was zeroed on the device: wrong values read (test_gpu_write_pages_and_groups)
+ * or sizes from uninitialized memory (test_parallel_long_strings_and_tiny_pages). Files of
+ * one and of four row groups, uncompressed, host-decompressed and left to nvCOMP with
+ * aligned inputs and outputs; the long strings and one-row pages of the GPU case. */
+static void test_upload_of_several_columns(void **state) {
+  (void)state;
+  make_data(31);
+  for (int variant = 0; variant < 4; ++variant) {
+    pqb_column cols[NUM_COLS];
+    int64_t const per_group[] = {ROWS, 250};
+    for (int gi = 0; gi < 2; ++gi) {
+      int64_t size = 0;
+      uint8_t *file = build(variant, per_group[gi], &size, cols);
+      check_file_upload(file, size, NULL);
+      free(file);
+      for (int c = 0; c < NUM_CODECS; ++c) {
+        if (!codec_here(all_codecs[c])) continue;
+        file = build_compressed(variant, all_codecs[c], per_group[gi], &size, cols);
+        check_file_upload(file, size, NULL); /* decompressed on the host */
+        gcol_detail_nvcomp lib;
+        memset(&lib, 0, sizeof lib);
+        lib.codecs = UINT32_C(1) << all_codecs[c];
+        lib.in_alignment[all_codecs[c]] = 64;
+        lib.out_alignment[all_codecs[c]] = 64;
+        check_file_upload(file, size, &lib); /* pages left to nvCOMP, gaps between them */
+        free(file);
+      }
+    }
+  }
+  /* test_parallel_long_strings_and_tiny_pages' file, with shorter long strings */
+  enum { N = 40, LONG = 3000 };
+  static const char *strs[N];
+  static int64_t ints[N];
+  static uint8_t valid[N], valid2[N];
+  static char store[N][LONG + 1];
+  for (int i = 0; i < N; ++i) {
+    int const len = i % 4 == 0 ? LONG - i : i % 4 == 1 ? 0 : 1 + i;
+    for (int j = 0; j < len; ++j) store[i][j] = (char)('a' + (i * 7 + j) % 26);
+    store[i][len] = 0;
+    strs[i] = store[i];
+    valid[i] = i % 4 != 2;
+    ints[i] = 1000 - i;
+    valid2[i] = i % 3 != 0;
+  }
+  pqb_column c[2];
+  c[0] = col_base("long", GCOL_PARQUET_BYTE_ARRAY);
+  c[0].strings = strs;
+  c[0].optional = true;
+  c[0].valid = valid;
+  c[0].rows_per_page = 16;
+  c[1] = col_base("one_row_pages", GCOL_PARQUET_INT32);
+  c[1].ints = ints;
+  c[1].optional = true;
+  c[1].valid = valid2;
+  c[1].rows_per_page = 1;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 2;
+  f.columns = c;
+  f.num_rows = N;
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  assert_non_null(file);
+  check_file_upload(file, size, NULL);
+  free(file);
+}
+
+/* The loader: GCOL_NVCOMP=off, a path that does not exist, a directory without the library
+ * and, where the wheel's library is at GCOL_TEST_NVCOMP_LIB (or /tmp/nvc/...), the real one:
+ * version, codecs, alignments and temporary sizes (host-only calls). */
+static void test_nvcomp_loader(void **state) {
+  (void)state;
+  gcol_detail_nvcomp lib;
+  gcol_detail_nvcomp_open("/nonexistent/libnvcomp.so.5", "off", &lib);
+  assert_int_equal(lib.codecs, 0);
+  assert_non_null(strstr(lib.why, "GCOL_NVCOMP=off"));
+  gcol_detail_nvcomp_open("/nonexistent/libnvcomp.so.5", NULL, &lib);
+  assert_int_equal(lib.codecs, 0);
+  assert_non_null(strstr(lib.why, "/nonexistent/libnvcomp.so.5"));
+  gcol_detail_nvcomp_open("/", NULL, &lib); /* a directory: its libnvcomp.so.6, then .5 */
+  assert_int_equal(lib.codecs, 0);
+  assert_non_null(strstr(lib.why, "/libnvcomp.so.5"));
+  gcol_detail_nvcomp_open("/nonexistent/libc.so.6", NULL, &lib);
+  assert_int_equal(lib.codecs, 0);
+  /* a library without nvCOMP's symbols */
+  gcol_detail_nvcomp_open("libc.so.6", NULL, &lib);
+  assert_int_equal(lib.codecs, 0);
+  assert_non_null(strstr(lib.why, "nvcompGetProperties"));
+  size_t temp = 7;
+  assert_int_equal(gcol_detail_nvcomp_temp_size(&lib, GCOL_PARQUET_SNAPPY, 1, 1, 1, &temp), -1);
+  assert_int_equal(temp, 0);
+  const char *real = getenv("GCOL_TEST_NVCOMP_LIB");
+  if (real == NULL) real = "/tmp/nvc/nvidia/libnvcomp/lib64/libnvcomp.so.5";
+  if (access(real, R_OK) != 0) {
+    print_message("# SKIP the real nvCOMP: %s not found (GCOL_TEST_NVCOMP_LIB)\n", real);
+    return;
+  }
+  gcol_detail_nvcomp_open(real, NULL, &lib);
+  if (lib.codecs == 0) fail_msg("%s: %s", real, lib.why);
+  assert_true(lib.version >= 5000 && lib.version < 7000);
+  for (int c = 0; c < NUM_CODECS; ++c) {
+    int32_t const codec = all_codecs[c];
+    assert_true((lib.codecs >> codec & 1u) != 0);
+    assert_true(lib.in_alignment[codec] >= 1 && lib.in_alignment[codec] <= 256);
+    assert_true(lib.out_alignment[codec] >= 1 && lib.out_alignment[codec] <= 256);
+    temp = 0;
+    assert_int_equal(gcol_detail_nvcomp_temp_size(&lib, codec, 100, 1 << 20, 100 << 20, &temp), 0);
+  }
+  assert_int_equal(lib.codecs >> GCOL_PARQUET_BROTLI & 1u, 0);
+  /* the directory form finds the same file */
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s", real);
+  char *slash = strrchr(dir, '/');
+  if (slash != NULL && strstr(real, "libnvcomp.so.") != NULL) {
+    *slash = '\0';
+    gcol_detail_nvcomp_open(dir, NULL, &lib);
+    assert_true(lib.codecs != 0);
+    assert_non_null(strstr(lib.file, "libnvcomp.so."));
+  }
+}
+
+/* options.untrusted: the reader leaves no codec to nvCOMP; otherwise every codec nvCOMP has. */
+static void test_untrusted_option(void **state) {
+  (void)state;
+  gcol_parquet_read_options o;
+  memset(&o, 0xff, sizeof o);
+  gcol_parquet_read_options_init(&o);
+  assert_false(o.untrusted);
+  gcol_detail_nvcomp lib;
+  memset(&lib, 0, sizeof lib);
+  lib.codecs = UINT32_C(1) << GCOL_PARQUET_SNAPPY | UINT32_C(1) << GCOL_PARQUET_ZSTD;
+  assert_int_equal(gcol_detail_parquet_gpu_codecs(&o, &lib), lib.codecs);
+  assert_int_equal(gcol_detail_parquet_gpu_codecs(NULL, &lib), lib.codecs);
+  assert_int_equal(gcol_detail_parquet_gpu_codecs(&o, NULL), 0);
+  o.untrusted = true;
+  assert_int_equal(gcol_detail_parquet_gpu_codecs(&o, &lib), 0);
+}
+
 /* The offset of the body of data page `page` (dictionary pages counted) of a file's first
  * column chunk, and its header. */
 static int64_t page_body(const uint8_t *file, int64_t size, int page,
@@ -1099,9 +1581,13 @@ static void test_compressed_bad_pages(void **state) {
       snprintf(needle, sizeof needle, "page 0: %s needs %s, not found", name,
                gcol_detail_pq_codec_library(codec));
       expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, needle);
-      /* the public read stops there too, before any GPU work */
+      /* the public read on the host path stops there too, before any GPU work (nvCOMP,
+       * when this process has it, needs no host library: untrusted keeps it out) */
       gcol_table *t = NULL;
-      GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+      gcol_parquet_read_options host_only;
+      gcol_parquet_read_options_init(&host_only);
+      host_only.untrusted = true;
+      GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, &host_only, &t, NULL, NULL),
                        GCOL_ERROR_UNSUPPORTED);
       assert_null(t);
       assert_non_null(strstr(gcol_last_error(), needle));
@@ -1841,6 +2327,12 @@ int main(void) {
       cmocka_unit_test(test_codec_functions),
       cmocka_unit_test(test_compressed_pages_decoded_on_the_host),
       cmocka_unit_test(test_compressed_v2_special_pages),
+      cmocka_unit_test(test_pages_planned_for_nvcomp),
+      cmocka_unit_test(test_levels_placed_after_decompression),
+      cmocka_unit_test(test_upload_of_several_columns),
+      cmocka_unit_test(test_checks_before_nvcomp),
+      cmocka_unit_test(test_nvcomp_loader),
+      cmocka_unit_test(test_untrusted_option),
       cmocka_unit_test(test_compressed_bad_pages),
       cmocka_unit_test(test_row_groups_by_statistics),
       cmocka_unit_test(test_writer_on_the_host),

@@ -44,16 +44,25 @@
  * DOUBLE -> FLOAT64; BYTE_ARRAY -> STRING (binary too); FIXED_LEN_BYTE_ARRAY DECIMAL of up to 16
  * bytes -> DECIMAL32/64/128 by its precision (<= 9, <= 18, <= 38).
  *
- * Compression: pages are decompressed on the host, before their bytes go to the GPU, by the
+ * Compression: SNAPPY, ZSTD, GZIP and LZ4_RAW pages are decompressed on the GPU by nvCOMP when
+ * it is found at run time: `GCOL_NVCOMP_PATH` names the library file or its directory
+ * (libnvcomp.so.6, then libnvcomp.so.5, nvCOMP 5.x or 6.x), else the loader's search path is
+ * tried for those names; `GCOL_NVCOMP=off` never uses it. All the compressed pages of a read
+ * go to the device with the rest of its bytes and are decompressed in one batched call per
+ * codec; their statuses and sizes are checked on the device and read with the page errors
+ * (a failed page gives ::GCOL_ERROR_INVALID_ARGUMENT naming it). nvCOMP's decoders assume
+ * valid input, so gcol_parquet_read_options::untrusted sends a file that may be corrupt to
+ * the host path instead. The host path (without nvCOMP, or untrusted): pages are
+ * decompressed before their bytes go to the GPU, by the
  * distribution's shared libraries, opened with dlopen on first use (once, thread-safe):
  * libsnappy.so.1 (SNAPPY), libzstd.so.1 (ZSTD), libz.so.1 (GZIP) and liblz4.so.1 (LZ4_RAW).
- * gcol neither builds nor links against them: a library that is not installed makes only its
- * codec fail, with ::GCOL_ERROR_UNSUPPORTED and a message naming the page and the library
- * ("... page 0: SNAPPY needs libsnappy.so.1, not found"). A page whose data is corrupt or
- * decompresses to another size than its header says, or whose header announces more than its
- * compressed bytes can hold (or over 1 GiB), gives ::GCOL_ERROR_INVALID_ARGUMENT. In data
- * pages v2 only the values are compressed (the levels never are), and not at all when the
- * header says so. Decompression on the GPU (nvCOMP) is not done yet.
+ * gcol neither builds nor links against any of these libraries: a host library that is not
+ * installed makes only its codec fail on the host path, with ::GCOL_ERROR_UNSUPPORTED and a
+ * message naming the page and the library ("... page 0: SNAPPY needs libsnappy.so.1, not
+ * found"). A page whose data is corrupt or decompresses to another size than its header says,
+ * or whose header announces more than its compressed bytes can hold (or over 1 GiB), gives
+ * ::GCOL_ERROR_INVALID_ARGUMENT. In data pages v2 only the values are compressed (the levels
+ * never are), and not at all when the header says so.
  *
  * Writing: gcol_parquet_write_file() / gcol_parquet_write_buffer() (PLAIN, UNCOMPRESSED unless
  * gcol_parquet_write_options::codec says otherwise, with statistics and nulls), read back by
@@ -357,6 +366,13 @@ typedef struct gcol_parquet_read_options {
   /** Rows to read after them, or 0 for all the rest. Row groups wholly outside the range are
    *  not read; the others are decoded and the range copied out of them. */
   int64_t num_rows;
+  /** The file may be corrupt or hostile: compressed pages are decompressed on the host by
+   *  libraries that check their input (libsnappy, libzstd, zlib, liblz4), never by nvCOMP
+   *  on the GPU, whose decoders assume valid input (a corrupt page can make them read or
+   *  write out of bounds rather than fail). false (the default): pages of the codecs that
+   *  nvCOMP decompresses go to the GPU when nvCOMP is found at run time (see
+   *  `GCOL_NVCOMP_PATH` and `GCOL_NVCOMP=off` in docs/design.md), the host otherwise. */
+  bool untrusted;
 } gcol_parquet_read_options;
 
 /** @brief Options that read every row of every column of every row group. */
