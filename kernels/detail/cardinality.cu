@@ -1,0 +1,96 @@
+/*
+ * Device side of the cardinality estimates (cardinality.h): one pass of HyperLogLog over the
+ * keys. Each block keeps its own registers in shared memory (a shared atomicMax only when a
+ * rank beats the register, which soon is rare), then merges them into the global registers
+ * with one atomicMax per register; the host computes the estimate from the 16 KiB result.
+ */
+#include <math.h>
+
+#include "detail/cardinality.h"
+#include "detail/row_operators.cuh"
+
+namespace {
+
+/* Threads a block, and blocks per SM: enough loads in flight to stream the keys, few
+ * blocks, so the merge (one atomic a register a block) stays small. */
+constexpr int kBlock = 512;
+constexpr int kBlocksPerSm = 4;
+/* Rows a thread loads before it adds their ranks (independent loads in flight). */
+constexpr int kUnroll = 4;
+
+__device__ __forceinline__ uint64_t estimate_hash(const gcol_detail_row_column *keys,
+                                                  int32_t num_keys, bool packed, int64_t row) {
+  /* mix64 is a bijection: the register and rank bits of a row hash get mixed too */
+  if (packed) return gcol_hash_mix64(gcol_detail_row_bits(&keys[0], row));
+  return gcol_hash_mix64(gcol_detail_row_hash(keys, num_keys, row));
+}
+
+__global__ void hll_smem_kernel(const gcol_detail_row_column *keys, int32_t num_keys, bool packed,
+                                int64_t n, unsigned int *registers) {
+  __shared__ unsigned int local[GCOL_DETAIL_HLL_REGISTERS];
+  for (int j = threadIdx.x; j < GCOL_DETAIL_HLL_REGISTERS; j += blockDim.x) local[j] = 0;
+  __syncthreads();
+  int64_t const stride = gcol_detail_grid_stride();
+  for (int64_t i = gcol_detail_thread_index(); i < n; i += kUnroll * stride) {
+    uint64_t h[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      int64_t const row = i + k * stride;
+      h[k] = row < n ? estimate_hash(keys, num_keys, packed, row) : 0;
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      if (i + k * stride >= n) break;
+      uint32_t const r = gcol_detail_hll_register(h[k]), rank = gcol_detail_hll_rank(h[k]);
+      if (local[r] < rank) atomicMax(&local[r], rank);
+    }
+  }
+  __syncthreads();
+  for (int j = threadIdx.x; j < GCOL_DETAIL_HLL_REGISTERS; j += blockDim.x) {
+    if (local[j] != 0) atomicMax(&registers[j], local[j]);
+  }
+}
+
+gcol_status launch_blocks(int64_t n, unsigned int *blocks) {
+  gcol_status status = GCOL_OK;
+  int device = 0, sms = 0;
+  unsigned int const need = gcol_detail_grid_size(n, kBlock);
+  GCOL_DETAIL_CUDA_TRY(cudaGetDevice(&device));
+  GCOL_DETAIL_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  *blocks = need < (unsigned int)(sms * kBlocksPerSm) ? need : (unsigned int)(sms * kBlocksPerSm);
+done:
+  return status;
+}
+
+}  // namespace
+
+extern "C" gcol_status gcol_detail_estimate_distinct(const gcol_detail_row_column *keys,
+                                                     int32_t num_keys, bool packed, int64_t n,
+                                                     gcol_stream stream, int64_t *out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *registers = NULL;
+  uint32_t host[GCOL_DETAIL_HLL_REGISTERS];
+  size_t const bytes = sizeof host;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const forced = gcol_detail_estimate_override();
+  unsigned int blocks = 1;
+  double estimate = 0.0;
+  *out = 0;
+  if (forced >= 0 || n <= 0) {
+    *out = forced >= 0 ? forced : 0;
+    return GCOL_OK;
+  }
+  GCOL_DETAIL_TRY(launch_blocks(n, &blocks));
+  GCOL_DETAIL_TRY(gcol_buffer_create(bytes, stream, NULL, &registers));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(registers->data, 0, bytes, s));
+  hll_smem_kernel<<<blocks, kBlock, 0, s>>>(keys, num_keys, packed, n,
+                                            (unsigned int *)registers->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(host, registers->data, bytes, cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  estimate = round(gcol_detail_hll_estimate(host));
+  *out = estimate < 1.0 ? 1 : estimate >= (double)n ? n : (int64_t)estimate;
+done:
+  gcol_buffer_free(registers);
+  return status;
+}
