@@ -13,10 +13,10 @@ namespace {
 
 /* Threads a block, and blocks per SM: enough loads in flight to stream the keys, few
  * blocks, so the merge (one atomic a register a block) stays small. */
-constexpr int kBlock = 512;
-constexpr int kBlocksPerSm = 4;
+#define HLL_BLOCK 512
+#define HLL_BLOCKS_PER_SM 4
 /* Rows a thread loads before it adds their ranks (independent loads in flight). */
-constexpr int kUnroll = 4;
+#define HLL_UNROLL 4
 
 __device__ __forceinline__ uint64_t estimate_hash(const gcol_detail_row_column *keys,
                                                   int32_t num_keys, bool packed, int64_t row) {
@@ -31,15 +31,15 @@ __global__ void hll_smem_kernel(const gcol_detail_row_column *keys, int32_t num_
   for (int j = threadIdx.x; j < GCOL_DETAIL_HLL_REGISTERS; j += blockDim.x) local[j] = 0;
   __syncthreads();
   int64_t const stride = gcol_detail_grid_stride();
-  for (int64_t i = gcol_detail_thread_index(); i < n; i += kUnroll * stride) {
-    uint64_t h[kUnroll];
+  for (int64_t i = gcol_detail_thread_index(); i < n; i += HLL_UNROLL * stride) {
+    uint64_t h[HLL_UNROLL];
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) {
+    for (int k = 0; k < HLL_UNROLL; ++k) {
       int64_t const row = i + k * stride;
       h[k] = row < n ? estimate_hash(keys, num_keys, packed, row) : 0;
     }
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) {
+    for (int k = 0; k < HLL_UNROLL; ++k) {
       if (i + k * stride >= n) break;
       uint32_t const r = gcol_detail_hll_register(h[k]), rank = gcol_detail_hll_rank(h[k]);
       if (local[r] < rank) atomicMax(&local[r], rank);
@@ -54,10 +54,12 @@ __global__ void hll_smem_kernel(const gcol_detail_row_column *keys, int32_t num_
 gcol_status launch_blocks(int64_t n, unsigned int *blocks) {
   gcol_status status = GCOL_OK;
   int device = 0, sms = 0;
-  unsigned int const need = gcol_detail_grid_size(n, kBlock);
+  unsigned int const need = gcol_detail_grid_size(n, HLL_BLOCK);
   GCOL_DETAIL_CUDA_TRY(cudaGetDevice(&device));
   GCOL_DETAIL_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  *blocks = need < (unsigned int)(sms * kBlocksPerSm) ? need : (unsigned int)(sms * kBlocksPerSm);
+  *blocks = need < (unsigned int)(sms * HLL_BLOCKS_PER_SM)
+                ? need
+                : (unsigned int)(sms * HLL_BLOCKS_PER_SM);
 done:
   return status;
 }
@@ -83,8 +85,8 @@ extern "C" gcol_status gcol_detail_estimate_distinct(const gcol_detail_row_colum
   GCOL_DETAIL_TRY(launch_blocks(n, &blocks));
   GCOL_DETAIL_TRY(gcol_buffer_create(bytes, stream, NULL, &registers));
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(registers->data, 0, bytes, s));
-  hll_smem_kernel<<<blocks, kBlock, 0, s>>>(keys, num_keys, packed, n,
-                                            (unsigned int *)registers->data);
+  hll_smem_kernel<<<blocks, HLL_BLOCK, 0, s>>>(keys, num_keys, packed, n,
+                                               (unsigned int *)registers->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(host, registers->data, bytes, cudaMemcpyDeviceToHost, s));
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));

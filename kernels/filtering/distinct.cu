@@ -24,12 +24,12 @@ namespace {
 
 /* Rows up to which distinct sizes its table for every row without estimating: 2^16 slots
  * (512 KiB) stay in L2 anyway, and the estimate's pass and synchronization would cost more. */
-constexpr int64_t kEstimateMinRows = (int64_t)1 << 15;
+#define DISTINCT_ESTIMATE_MIN_ROWS ((int64_t)1 << 15)
 
 /* Probes per insert into a table sized by the estimate: far more than the longest run of a
  * table at load <= 1/2, so only a table that the estimate made too small gives up (then the
  * flags are computed again with a table for every row). */
-constexpr int64_t kSizedMaxProbes = 512;
+#define DISTINCT_SIZED_MAX_PROBES 512
 
 /* Device words of one try: the overflow flag, and the claim of the packed key whose bits
  * equal EMPTY (its group lives outside the table; keep ANY keeps the row that claims it). */
@@ -288,7 +288,7 @@ gcol_status sized_table_rows(const distinct_args *a, gcol_stream stream, int64_t
   gcol_status status = GCOL_OK;
   int64_t estimate = 0;
   *rows = a->n;
-  if (a->n <= kEstimateMinRows && gcol_detail_estimate_override() < 0) return GCOL_OK;
+  if (a->n <= DISTINCT_ESTIMATE_MIN_ROWS && gcol_detail_estimate_override() < 0) return GCOL_OK;
   GCOL_DETAIL_TRY(
       gcol_detail_estimate_distinct(a->keys, a->num_keys, a->packed, a->n, stream, &estimate));
   if (gcol_probe_capacity_for(estimate) < gcol_probe_capacity_for(a->n)) *rows = estimate;
@@ -316,7 +316,7 @@ gcol_status distinct_flags(const gcol_detail_row_column *keys, int32_t num_keys,
   flags = (uint8_t *)(*out_flags)->data;
   GCOL_DETAIL_TRY(sized_table_rows(&a, stream, &rows));
   if (rows < n) {
-    GCOL_DETAIL_TRY(flags_try(&a, rows, kSizedMaxProbes, stream, flags, &overflowed));
+    GCOL_DETAIL_TRY(flags_try(&a, rows, DISTINCT_SIZED_MAX_PROBES, stream, flags, &overflowed));
     if (!overflowed) goto done;
     gcol_detail_note_estimate_miss();
     GCOL_DETAIL_LOG(GCOL_LOG_DEBUG,
