@@ -1,8 +1,10 @@
 /*
  * Device side of the cardinality estimates (cardinality.h): one pass of HyperLogLog over the
- * keys. Each block keeps its own registers in shared memory (a shared atomicMax only when a
- * rank beats the register, which soon is rare), then merges them into the global registers
- * with one atomicMax per register; the host computes the estimate from the 16 KiB result.
+ * keys. Each block keeps its own registers in shared memory, raised by a shared atomicMax a
+ * row (spread over 4096 words; never a plain read racing with them, so racecheck has nothing
+ * to report) unless the thread just sent the same register and rank (all-equal keys would
+ * otherwise make every lane of a warp hit one word), then merges them into the global
+ * registers with one atomicMax a register; the host computes the estimate from the 16 KiB.
  */
 #include <math.h>
 
@@ -31,6 +33,7 @@ __global__ void hll_smem_kernel(const gcol_detail_row_column *keys, int32_t num_
   for (int j = threadIdx.x; j < GCOL_DETAIL_HLL_REGISTERS; j += blockDim.x) local[j] = 0;
   __syncthreads();
   int64_t const stride = gcol_detail_grid_stride();
+  uint32_t sent = 0; /* the thread's last (register, rank): repeated keys skip the atomic */
   for (int64_t i = gcol_detail_thread_index(); i < n; i += HLL_UNROLL * stride) {
     uint64_t h[HLL_UNROLL];
 #pragma unroll
@@ -42,7 +45,10 @@ __global__ void hll_smem_kernel(const gcol_detail_row_column *keys, int32_t num_
     for (int k = 0; k < HLL_UNROLL; ++k) {
       if (i + k * stride >= n) break;
       uint32_t const r = gcol_detail_hll_register(h[k]), rank = gcol_detail_hll_rank(h[k]);
-      if (local[r] < rank) atomicMax(&local[r], rank);
+      uint32_t const pair = (r << 8) | rank; /* never 0: rank >= 1 */
+      if (pair == sent) continue;
+      atomicMax(&local[r], rank);
+      sent = pair;
     }
   }
   __syncthreads();
