@@ -86,8 +86,10 @@ __global__ void row_insert_kernel(gcol_detail_hash_table t, long long *keep_word
   }
 }
 
+/* After an overflow the inserts stopped early (row_slot is partly unwritten): nothing to do. */
 __global__ void row_flags_kernel(const long long *keep_word, const int64_t *row_slot, int32_t keep,
-                                 int64_t n, uint8_t *flags) {
+                                 int64_t n, uint8_t *flags, const distinct_state *st) {
+  if (try_failed(st)) return;
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t const slot = row_slot[i];
     bool kept = true; /* rows outside the table are unique */
@@ -96,7 +98,8 @@ __global__ void row_flags_kernel(const long long *keep_word, const int64_t *row_
   }
 }
 
-/* Claims the EMPTY-pattern group for row i (read first: one atomic, however many rows). */
+/* Claims the EMPTY-pattern group for the calling row (read first: one atomic, however many
+ * rows hold that key). */
 __device__ __forceinline__ bool claim_empty_group(distinct_state *st) {
   if (*(volatile unsigned long long *)&st->empty_claim != 0) return false;
   return atomicCAS(&st->empty_claim, 0ull, 1ull) == 0ull;
@@ -128,7 +131,8 @@ __global__ void packed_insert_kernel(gcol_detail_hash_table t, long long *keep_w
 
 __global__ void packed_flags_kernel(gcol_detail_hash_table t, const long long *keep_word,
                                     const gcol_detail_row_column *keys, int32_t keep, int64_t n,
-                                    uint8_t *flags) {
+                                    uint8_t *flags, const distinct_state *st) {
+  if (try_failed(st)) return; /* the table is incomplete: its flags would be discarded */
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t const slot = gcol_detail_packed_find(t, gcol_detail_row_bits(&keys[0], i));
     bool kept = false;
@@ -225,7 +229,7 @@ gcol_status launch_try(const distinct_args *a, gcol_detail_hash_table t, long lo
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     if (a->keep == GCOL_KEEP_ANY) goto done;
     packed_flags_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(t, keep_word, a->keys, a->keep,
-                                                                a->n, flags);
+                                                                a->n, flags, st);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     goto done;
   }
@@ -235,7 +239,7 @@ gcol_status launch_try(const distinct_args *a, gcol_detail_hash_table t, long lo
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   if (a->keep == GCOL_KEEP_ANY) goto done;
   row_flags_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(keep_word, row_slot, a->keep, a->n,
-                                                           flags);
+                                                           flags, st);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
 done:
   return status;
