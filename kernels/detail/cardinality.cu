@@ -13,10 +13,9 @@
 
 namespace {
 
-/* Threads a block, and blocks per SM: enough loads in flight to stream the keys, few
- * blocks, so the merge (one atomic a register a block) stays small. */
+/* Threads a block. The grid is what fits on the GPU at once (one wave: each block's
+ * registers merge once, and a second wave would only add merges and a tail). */
 #define HLL_BLOCK 512
-#define HLL_BLOCKS_PER_SM 4
 /* Rows a thread loads before it adds their ranks (independent loads in flight). */
 #define HLL_UNROLL 4
 
@@ -59,13 +58,15 @@ __global__ void hll_smem_kernel(const gcol_detail_row_column *keys, int32_t num_
 
 gcol_status launch_blocks(int64_t n, unsigned int *blocks) {
   gcol_status status = GCOL_OK;
-  int device = 0, sms = 0;
+  int device = 0, sms = 0, per_sm = 0;
   unsigned int const need = gcol_detail_grid_size(n, HLL_BLOCK);
+  unsigned int wave = 0;
   GCOL_DETAIL_CUDA_TRY(cudaGetDevice(&device));
   GCOL_DETAIL_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  *blocks = need < (unsigned int)(sms * HLL_BLOCKS_PER_SM)
-                ? need
-                : (unsigned int)(sms * HLL_BLOCKS_PER_SM);
+  GCOL_DETAIL_CUDA_TRY(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hll_smem_kernel, HLL_BLOCK, 0));
+  wave = (unsigned int)(sms * (per_sm > 0 ? per_sm : 1));
+  *blocks = need < wave ? need : wave;
 done:
   return status;
 }
