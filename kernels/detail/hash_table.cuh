@@ -6,8 +6,10 @@
  * build keys; the keys themselves stay in their columns (gcol_detail_row_column) and are
  * compared through a row matcher. Probing is linear and bounded by the capacity: a probe that
  * runs out of slots reports overflow (the caller returns GCOL_ERROR_OVERFLOW), never loops.
- * Capacity is at least twice the rows (gcol_probe_capacity_for), so overflow means a bug or
- * adversarial hashes, not a full table.
+ * Capacity is at least twice the rows it is created for (gcol_probe_capacity_for): created
+ * for every row, overflow means a bug or adversarial hashes, not a full table. distinct
+ * creates it for an estimate of the distinct keys (cardinality.h) and bounds the probes
+ * (`..._bounded`), so a low estimate overflows quickly and is retried for every row.
  *
  * Three uses of the same slots:
  *   - set / map: gcol_detail_hash_insert_unique() claims one slot per group of equal keys;
@@ -54,14 +56,25 @@ extern "C" gcol_status gcol_detail_hash_table_create(int64_t rows, gcol_stream s
                                                      gcol_buffer **storage,
                                                      gcol_detail_hash_table *out);
 
+/* @p seq cut to at most @p max_probes slots: a table sized by an estimate of its keys
+ * (cardinality.h) gives up early when the estimate was too low, rather than crawl a full
+ * table; its caller retries with a table for every row. */
+static __device__ __forceinline__ gcol_probe_sequence
+gcol_detail_probe_at_most(gcol_probe_sequence seq, int64_t max_probes) {
+  if (seq.remaining > max_probes) seq.remaining = max_probes;
+  return seq;
+}
+
 /*
  * Set / map insert of build row `m->probe_row` (probe and build keys are the same table):
  * the slot of the group of rows equal to it, claimed for it when the group is new
- * (*inserted true). -1 when the probe sequence ran out (overflow).
+ * (*inserted true). -1 when @p max_probes slots were probed in vain (overflow).
  */
-static __device__ __forceinline__ int64_t gcol_detail_hash_insert_unique(
-    gcol_detail_hash_table t, uint64_t hash, const gcol_detail_row_matcher *m, bool *inserted) {
-  gcol_probe_sequence seq = gcol_probe_linear(hash, t.capacity);
+static __device__ __forceinline__ int64_t gcol_detail_hash_insert_unique_bounded(
+    gcol_detail_hash_table t, uint64_t hash, const gcol_detail_row_matcher *m, int64_t max_probes,
+    bool *inserted) {
+  gcol_probe_sequence seq =
+      gcol_detail_probe_at_most(gcol_probe_linear(hash, t.capacity), max_probes);
   int64_t slot = 0;
   *inserted = false;
   while (gcol_probe_next(&seq, &slot)) {
@@ -78,6 +91,12 @@ static __device__ __forceinline__ int64_t gcol_detail_hash_insert_unique(
     if (gcol_detail_row_matches(m, cur)) return slot;
   }
   return -1;
+}
+
+/* gcol_detail_hash_insert_unique_bounded() that may probe every slot. */
+static __device__ __forceinline__ int64_t gcol_detail_hash_insert_unique(
+    gcol_detail_hash_table t, uint64_t hash, const gcol_detail_row_matcher *m, bool *inserted) {
+  return gcol_detail_hash_insert_unique_bounded(t, hash, m, t.capacity, inserted);
 }
 
 /* Multimap insert of build row @p row: claims the first empty slot. False on overflow. */
@@ -148,11 +167,12 @@ gcol_detail_hash_retrieve_matches(gcol_detail_hash_table t, uint64_t hash,
  * the key column at a random row. EMPTY doubles as a key value: rows whose bits equal it
  * form the group of slot `capacity` (one slot past the table), so no value is reserved.
  */
-static __device__ __forceinline__ int64_t gcol_detail_packed_insert(gcol_detail_hash_table t,
-                                                                    uint64_t key, bool *inserted) {
+static __device__ __forceinline__ int64_t gcol_detail_packed_insert_bounded(
+    gcol_detail_hash_table t, uint64_t key, int64_t max_probes, bool *inserted) {
   *inserted = false;
   if (key == (uint64_t)GCOL_DETAIL_HASH_EMPTY) return t.capacity;
-  gcol_probe_sequence seq = gcol_probe_linear(gcol_hash_mix64(key), t.capacity);
+  gcol_probe_sequence seq =
+      gcol_detail_probe_at_most(gcol_probe_linear(gcol_hash_mix64(key), t.capacity), max_probes);
   int64_t slot = 0;
   while (gcol_probe_next(&seq, &slot)) {
     unsigned long long cur = ((volatile unsigned long long *)t.slots)[slot];
@@ -167,6 +187,12 @@ static __device__ __forceinline__ int64_t gcol_detail_packed_insert(gcol_detail_
     if (cur == key) return slot;
   }
   return -1;
+}
+
+/* gcol_detail_packed_insert_bounded() that may probe every slot. */
+static __device__ __forceinline__ int64_t gcol_detail_packed_insert(gcol_detail_hash_table t,
+                                                                    uint64_t key, bool *inserted) {
+  return gcol_detail_packed_insert_bounded(t, key, t.capacity, inserted);
 }
 
 /* The slot of a packed key after the build (capacity for the EMPTY pattern), or -1. */

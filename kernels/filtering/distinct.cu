@@ -3,11 +3,17 @@
  *
  * distinct: the shared device hash table (kernels/detail/hash_table.cuh, used as a set)
  * keeps one representative row per group of equal keys (row operators of
- * kernels/detail/row_operators.cuh). Each row records its group's slot; a per-slot word
- * then resolves `keep` (atomicMin of the row for FIRST, atomicMax for LAST, a count for
- * NONE), and a flag per row says whether it is the one kept. The flags are compacted in
- * row order, so the output keeps the input's order for every `keep`.
+ * kernels/detail/row_operators.cuh). keep ANY keeps the row whose insert claimed its
+ * group's slot, decided in the insert pass. Other keeps resolve through a per-slot word
+ * (atomicMin of the row for FIRST, atomicMax for LAST, a count for NONE) and a second pass.
+ * Either way a flag per row says whether it is kept, and the flags are compacted in row
+ * order, so the output keeps the input's order for every `keep`.
+ *
+ * The table is sized for an estimate of the distinct keys (detail/cardinality.h), not for
+ * every row, so that it stays in L2 when the keys repeat; the estimate only sizes, and a
+ * table it made too small overflows its bounded probes and is rebuilt for every row.
  */
+#include "detail/cardinality.h"
 #include "detail/hash_table.cuh"
 #include "filtering/row_map.cuh"
 #include "gcol/filtering.h"
@@ -16,59 +22,117 @@
 
 namespace {
 
-/* Per-slot words of the keep policies: min row (FIRST), max row (LAST), count (NONE). */
-__global__ void insert_kernel(gcol_detail_hash_table t, long long *keep_word,
-                              const gcol_detail_row_column *keys, int32_t num_keys,
-                              bool nulls_equal, int32_t keep, int64_t n, int64_t *row_slot,
-                              int *overflow) {
-  GCOL_DETAIL_GRID_LOOP(i, n) {
-    int64_t slot = -1;
-    /* With unequal nulls a row holding a null equals nothing: it stays out of the table. */
-    if (nulls_equal || !gcol_detail_row_has_null(keys, num_keys, i)) {
-      gcol_detail_row_matcher const m = {keys, keys, num_keys, nulls_equal, i};
-      bool inserted = false;
-      slot = gcol_detail_hash_insert_unique(t, gcol_detail_row_hash(keys, num_keys, i), &m,
-                                            &inserted);
-      if (slot < 0) {
-        *overflow = 1;
-      } else if (keep == GCOL_KEEP_FIRST) {
-        atomicMin(&keep_word[slot], (long long)i);
-      } else if (keep == GCOL_KEEP_LAST) {
-        atomicMax(&keep_word[slot], (long long)i);
-      } else if (keep == GCOL_KEEP_NONE) {
-        atomicAdd((unsigned long long *)&keep_word[slot], 1ull);
-      }
-    }
-    row_slot[i] = slot;
+/* Rows up to which distinct sizes its table for every row without estimating: 2^16 slots
+ * (512 KiB) stay in L2 anyway, and the estimate's pass and synchronization would cost more. */
+#define DISTINCT_ESTIMATE_MIN_ROWS ((int64_t)1 << 15)
+
+/* Probes per insert into a table sized by the estimate: far more than the longest run of a
+ * table at load <= 1/2, so only a table that the estimate made too small gives up (then the
+ * flags are computed again with a table for every row). */
+#define DISTINCT_SIZED_MAX_PROBES 512
+
+/* Device words of one try: the overflow flag, and the claim of the packed key whose bits
+ * equal EMPTY (its group lives outside the table; keep ANY keeps the row that claims it). */
+typedef struct distinct_state {
+  int overflow;
+  int unused;
+  unsigned long long empty_claim;
+} distinct_state;
+
+/* Once a try has overflowed its flags are discarded: the remaining rows stop at once. */
+__device__ __forceinline__ bool try_failed(const distinct_state *st) {
+  return *(volatile const int *)&st->overflow != 0;
+}
+
+/* The per-slot word of FIRST (min row), LAST (max row) or NONE (count, saturating at 2: the
+ * flags only ask whether it is 1). Reads first, so repeated keys mostly skip the atomic. */
+__device__ __forceinline__ void note_row(long long *word, int32_t keep, int64_t i) {
+  long long const cur = *(volatile long long *)word;
+  if (keep == GCOL_KEEP_FIRST) {
+    if ((long long)i < cur) atomicMin(word, (long long)i);
+  } else if (keep == GCOL_KEEP_LAST) {
+    if ((long long)i > cur) atomicMax(word, (long long)i);
+  } else if (cur < 2) {
+    atomicAdd((unsigned long long *)word, 1ull);
   }
 }
 
-/* Packed keys (one fixed-width key of <= 8 bytes, no nulls): the table holds the keys. ANY
- * keeps the row that claimed the slot (no atomic); the EMPTY-pattern group (slot capacity)
- * and FIRST take the smallest row, LAST the largest, NONE counts. */
+/* Rows with nulls under unequal nulls stay out of the table (unique). keep ANY: the row that
+ * claimed its group's slot is kept, decided here (flags); other keeps record the row's slot
+ * and note the row in the slot's word, and row_flags_kernel decides. */
+__global__ void row_insert_kernel(gcol_detail_hash_table t, long long *keep_word,
+                                  const gcol_detail_row_column *keys, int32_t num_keys,
+                                  bool nulls_equal, int32_t keep, int64_t n, int64_t max_probes,
+                                  int64_t *row_slot, uint8_t *flags, distinct_state *st) {
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    if (try_failed(st)) return;
+    int64_t slot = -1;
+    bool inserted = false;
+    if (nulls_equal || !gcol_detail_row_has_null(keys, num_keys, i)) {
+      gcol_detail_row_matcher const m = {keys, keys, num_keys, nulls_equal, i};
+      slot = gcol_detail_hash_insert_unique_bounded(t, gcol_detail_row_hash(keys, num_keys, i), &m,
+                                                    max_probes, &inserted);
+      if (slot < 0) {
+        st->overflow = 1;
+        return;
+      }
+      if (keep != GCOL_KEEP_ANY) note_row(&keep_word[slot], keep, i);
+    }
+    if (keep == GCOL_KEEP_ANY) {
+      flags[i] = slot < 0 || inserted ? 1 : 0;
+    } else {
+      row_slot[i] = slot;
+    }
+  }
+}
+
+/* After an overflow the inserts stopped early (row_slot is partly unwritten): nothing to do. */
+__global__ void row_flags_kernel(const long long *keep_word, const int64_t *row_slot, int32_t keep,
+                                 int64_t n, uint8_t *flags, const distinct_state *st) {
+  if (try_failed(st)) return;
+  GCOL_DETAIL_GRID_LOOP(i, n) {
+    int64_t const slot = row_slot[i];
+    bool kept = true; /* rows outside the table are unique */
+    if (slot >= 0) kept = keep == GCOL_KEEP_NONE ? keep_word[slot] == 1 : keep_word[slot] == i;
+    flags[i] = kept ? 1 : 0;
+  }
+}
+
+/* Claims the EMPTY-pattern group for the calling row (read first: one atomic, however many
+ * rows hold that key). */
+__device__ __forceinline__ bool claim_empty_group(distinct_state *st) {
+  if (*(volatile unsigned long long *)&st->empty_claim != 0) return false;
+  return atomicCAS(&st->empty_claim, 0ull, 1ull) == 0ull;
+}
+
+/* Packed keys (one fixed-width key of <= 8 bytes, no nulls): the table holds the keys. keep
+ * ANY: the row whose CAS claimed the key's slot (or the EMPTY-pattern group) is kept, decided
+ * here: no second pass, no per-slot words. Other keeps note the row in the slot's word (the
+ * EMPTY-pattern group's is word `capacity`) and packed_flags_kernel decides. */
 __global__ void packed_insert_kernel(gcol_detail_hash_table t, long long *keep_word,
                                      const gcol_detail_row_column *keys, int32_t keep, int64_t n,
-                                     int *overflow) {
+                                     int64_t max_probes, uint8_t *flags, distinct_state *st) {
   GCOL_DETAIL_GRID_LOOP(i, n) {
+    if (try_failed(st)) return;
+    uint64_t const key = gcol_detail_row_bits(&keys[0], i);
     bool inserted = false;
-    int64_t const slot = gcol_detail_packed_insert(t, gcol_detail_row_bits(&keys[0], i), &inserted);
+    int64_t const slot = gcol_detail_packed_insert_bounded(t, key, max_probes, &inserted);
     if (slot < 0) {
-      *overflow = 1;
-    } else if (keep == GCOL_KEEP_ANY && slot != t.capacity) {
-      if (inserted) keep_word[slot] = (long long)i;
-    } else if (keep == GCOL_KEEP_ANY || keep == GCOL_KEEP_FIRST) {
-      atomicMin(&keep_word[slot], (long long)i);
-    } else if (keep == GCOL_KEEP_LAST) {
-      atomicMax(&keep_word[slot], (long long)i);
+      st->overflow = 1;
+      return;
+    }
+    if (keep != GCOL_KEEP_ANY) {
+      note_row(&keep_word[slot], keep, i);
     } else {
-      atomicAdd((unsigned long long *)&keep_word[slot], 1ull);
+      flags[i] = (slot == t.capacity ? claim_empty_group(st) : inserted) ? 1 : 0;
     }
   }
 }
 
 __global__ void packed_flags_kernel(gcol_detail_hash_table t, const long long *keep_word,
                                     const gcol_detail_row_column *keys, int32_t keep, int64_t n,
-                                    uint8_t *flags) {
+                                    uint8_t *flags, const distinct_state *st) {
+  if (try_failed(st)) return; /* the table is incomplete: its flags would be discarded */
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t const slot = gcol_detail_packed_find(t, gcol_detail_row_bits(&keys[0], i));
     bool kept = false;
@@ -79,29 +143,6 @@ __global__ void packed_flags_kernel(gcol_detail_hash_table t, const long long *k
 
 __global__ void fill_kernel(long long *p, int64_t n, long long value) {
   GCOL_DETAIL_GRID_LOOP(i, n) { p[i] = value; }
-}
-
-__global__ void distinct_flags_kernel(gcol_detail_hash_table t, const long long *keep_word,
-                                      const int64_t *row_slot, int32_t keep, int64_t n,
-                                      uint8_t *flags) {
-  GCOL_DETAIL_GRID_LOOP(i, n) {
-    int64_t const slot = row_slot[i];
-    bool kept = true; /* rows outside the table are unique */
-    if (slot >= 0) {
-      switch (keep) {
-        case GCOL_KEEP_ANY:
-          kept = t.slots[slot] == i;
-          break;
-        case GCOL_KEEP_NONE:
-          kept = keep_word[slot] == 1;
-          break;
-        default:
-          kept = keep_word[slot] == i;
-          break;
-      }
-    }
-    flags[i] = kept ? 1 : 0;
-  }
 }
 
 __global__ void unique_flags_kernel(const gcol_detail_row_column *keys, int32_t num_keys,
@@ -160,62 +201,136 @@ done:
   return status;
 }
 
-/* Per-row keep flags of distinct (a temporary of n bytes). */
-gcol_status distinct_flags(const gcol_detail_row_column *keys, int32_t num_keys, int64_t n,
-                           gcol_duplicate_keep keep, gcol_null_equality nulls, bool packed,
-                           gcol_stream stream, gcol_buffer **out_flags) {
+/* What one try at the flags works on. */
+typedef struct distinct_args {
+  const gcol_detail_row_column *keys;
+  int32_t num_keys;
+  int64_t n;
+  int32_t keep;
+  bool nulls_equal;
+  bool packed;
+} distinct_args;
+
+/* The initial per-slot word of a keep policy (note_row). */
+long long keep_word_start(int32_t keep) {
+  return keep == GCOL_KEEP_FIRST ? (long long)INT64_MAX : keep == GCOL_KEEP_LAST ? -1LL : 0LL;
+}
+
+/* Launches the kernels of one try over a table `t` (keep_word and row_slot as the keep and
+ * path need them). */
+gcol_status launch_try(const distinct_args *a, gcol_detail_hash_table t, long long *keep_word,
+                       int64_t *row_slot, int64_t max_probes, distinct_state *st, uint8_t *flags,
+                       cudaStream_t s) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *slots = NULL, *words = NULL, *row_slot = NULL, *overflow = NULL;
-  int host_overflow = 0;
+  unsigned int const grid = gcol_detail_grid_size(a->n, GCOL_DETAIL_BLOCK_SIZE);
+  if (a->packed) {
+    packed_insert_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(t, keep_word, a->keys, a->keep,
+                                                                 a->n, max_probes, flags, st);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    if (a->keep == GCOL_KEEP_ANY) goto done;
+    packed_flags_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(t, keep_word, a->keys, a->keep,
+                                                                a->n, flags, st);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    goto done;
+  }
+  row_insert_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(t, keep_word, a->keys, a->num_keys,
+                                                            a->nulls_equal, a->keep, a->n,
+                                                            max_probes, row_slot, flags, st);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  if (a->keep == GCOL_KEEP_ANY) goto done;
+  row_flags_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(keep_word, row_slot, a->keep, a->n,
+                                                           flags, st);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+done:
+  return status;
+}
+
+/* One try at the flags with a table for `table_rows` keys and at most `max_probes` probes an
+ * insert; *overflowed says the table was too small (the flags are then meaningless). keep
+ * ANY needs no per-slot words; the row path's other keeps need each row's slot. */
+gcol_status flags_try(const distinct_args *a, int64_t table_rows, int64_t max_probes,
+                      gcol_stream stream, uint8_t *flags, bool *overflowed) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *slots = NULL, *words = NULL, *row_slot = NULL, *state = NULL;
   cudaStream_t const s = (cudaStream_t)stream;
+  int host_overflow = 0;
   gcol_detail_hash_table t;
   long long *keep_word = NULL;
-  *out_flags = NULL;
-  GCOL_DETAIL_TRY(gcol_detail_hash_table_create(n, stream, &slots, &t));
-  /* One word past the table: the packed path's group of the EMPTY pattern. */
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(t.capacity + 1) * 8u, stream, NULL, &words));
-  if (!packed) GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * 8u, stream, NULL, &row_slot));
-  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(int), stream, NULL, &overflow));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, out_flags));
-  keep_word = (long long *)words->data;
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(overflow->data, 0, sizeof(int), s));
-  fill_kernel<<<gcol_detail_grid_size(t.capacity + 1, GCOL_DETAIL_BLOCK_SIZE),
-                GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-      keep_word, t.capacity + 1,
-      keep == GCOL_KEEP_FIRST || (packed && keep == GCOL_KEEP_ANY) ? (long long)INT64_MAX
-      : keep == GCOL_KEEP_LAST                                      ? -1LL
-                                                                    : 0LL);
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  if (packed) {
-    packed_insert_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
-                           0, s>>>(t, keep_word, keys, (int32_t)keep, n, (int *)overflow->data);
+  *overflowed = false;
+  GCOL_DETAIL_TRY(gcol_detail_hash_table_create(table_rows, stream, &slots, &t));
+  if (a->keep != GCOL_KEEP_ANY) {
+    /* one word past the table: the packed path's group of the EMPTY pattern */
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(t.capacity + 1) * 8u, stream, NULL, &words));
+    keep_word = (long long *)words->data;
+    fill_kernel<<<gcol_detail_grid_size(t.capacity + 1, GCOL_DETAIL_BLOCK_SIZE),
+                  GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(keep_word, t.capacity + 1,
+                                                  keep_word_start(a->keep));
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    packed_flags_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
-                          0, s>>>(t, keep_word, keys, (int32_t)keep, n,
-                                  (uint8_t *)(*out_flags)->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    goto check;
+    if (!a->packed) {
+      GCOL_DETAIL_TRY(gcol_buffer_create((size_t)a->n * 8u, stream, NULL, &row_slot));
+    }
   }
-  insert_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-      t, keep_word, keys, num_keys, nulls == GCOL_NULLS_EQUAL, (int32_t)keep, n,
-      (int64_t *)row_slot->data, (int *)overflow->data);
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  distinct_flags_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
-                          0, s>>>(t, keep_word, (const int64_t *)row_slot->data, (int32_t)keep, n,
-                                  (uint8_t *)(*out_flags)->data);
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-check:
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host_overflow, overflow->data, sizeof host_overflow,
+  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(distinct_state), stream, NULL, &state));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(state->data, 0, sizeof(distinct_state), s));
+  GCOL_DETAIL_TRY(launch_try(a, t, keep_word, row_slot ? (int64_t *)row_slot->data : NULL,
+                             max_probes, (distinct_state *)state->data, flags, s));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host_overflow, state->data, sizeof host_overflow,
                                        cudaMemcpyDeviceToHost, s));
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
-  GCOL_DETAIL_CHECK(host_overflow == 0, GCOL_ERROR_OVERFLOW,
-                    "hash table of %lld slots overflowed for %lld rows", (long long)t.capacity,
-                    (long long)n);
+  *overflowed = host_overflow != 0;
 done:
   gcol_buffer_free(slots);
   gcol_buffer_free(words);
   gcol_buffer_free(row_slot);
-  gcol_buffer_free(overflow);
+  gcol_buffer_free(state);
+  return status;
+}
+
+/* The keys a table sized by an estimate is created for, or n where sizing for every row is
+ * cheap (small inputs) or no smaller. */
+gcol_status sized_table_rows(const distinct_args *a, gcol_stream stream, int64_t *rows) {
+  gcol_status status = GCOL_OK;
+  int64_t estimate = 0;
+  *rows = a->n;
+  if (a->n <= DISTINCT_ESTIMATE_MIN_ROWS && gcol_detail_estimate_override() < 0) return GCOL_OK;
+  GCOL_DETAIL_TRY(
+      gcol_detail_estimate_distinct(a->keys, a->num_keys, a->packed, a->n, stream, &estimate));
+  if (gcol_probe_capacity_for(estimate) < gcol_probe_capacity_for(a->n)) *rows = estimate;
+done:
+  return status;
+}
+
+/*
+ * Per-row keep flags of distinct (a temporary of n bytes). The table is sized for the
+ * estimated distinct keys (capacity >= 2x the estimate, so at most about half full: with
+ * 2^20 groups it is 16 MiB and stays in L2, where a table for 2^27 rows would be 2 GiB of
+ * DRAM). An estimate too low overflows the bounded probes: the flags are then computed again
+ * with a table for every row, so they are always exact.
+ */
+gcol_status distinct_flags(const gcol_detail_row_column *keys, int32_t num_keys, int64_t n,
+                           gcol_duplicate_keep keep, gcol_null_equality nulls, bool packed,
+                           gcol_stream stream, gcol_buffer **out_flags) {
+  gcol_status status = GCOL_OK;
+  distinct_args const a = {keys, num_keys, n, (int32_t)keep, nulls == GCOL_NULLS_EQUAL, packed};
+  int64_t rows = n;
+  bool overflowed = false;
+  uint8_t *flags = NULL;
+  *out_flags = NULL;
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, out_flags));
+  flags = (uint8_t *)(*out_flags)->data;
+  GCOL_DETAIL_TRY(sized_table_rows(&a, stream, &rows));
+  if (rows < n) {
+    GCOL_DETAIL_TRY(flags_try(&a, rows, DISTINCT_SIZED_MAX_PROBES, stream, flags, &overflowed));
+    if (!overflowed) goto done;
+    gcol_detail_note_estimate_miss();
+    GCOL_DETAIL_LOG(GCOL_LOG_DEBUG,
+                    "distinct: a table for %lld estimated keys overflowed; retrying for %lld rows",
+                    (long long)rows, (long long)n);
+  }
+  GCOL_DETAIL_TRY(flags_try(&a, n, (int64_t)1 << 62, stream, flags, &overflowed));
+  GCOL_DETAIL_CHECK(!overflowed, GCOL_ERROR_OVERFLOW, "hash table for %lld rows overflowed",
+                    (long long)n);
+done:
   if (status != GCOL_OK) {
     gcol_buffer_free(*out_flags);
     *out_flags = NULL;

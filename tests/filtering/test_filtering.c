@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 #include <math.h>
 
+#include "detail/cardinality.h"
 #include "filtering_reference.h"
 
 static const int64_t few_sizes[] = {0, 1, 33, 257, 4097};
@@ -681,6 +682,89 @@ static void test_distinct(void **state) {
   ref_column_free(&key);
 }
 
+/* A packed key column of n + off rows from `distinct` values 1..distinct, no nulls, with
+ * every `minus_every`-th row set to -1 (all ones: the bits of the table's EMPTY slot; 0 for
+ * none, 1 for every row). */
+static ref_column packed_keys(gcol_test_rng *rng, gcol_type_id id, int64_t total, int distinct,
+                              int64_t minus_every) {
+  ref_column key =
+      ref_column_random(rng, gcol_data_type_make(id), total, GCOL_TEST_NO_MASK, distinct);
+  for (int64_t i = 0; minus_every > 0 && i < total; ++i) {
+    if (i % minus_every == 0) memset(key.values + (size_t)i * key.width, 0xFF, key.width);
+  }
+  return key;
+}
+
+/* Packed keys whose bits equal the EMPTY pattern (INT64 -1, UINT64 max) have their group
+ * outside the table: every keep, next to other keys and alone, small and past the size
+ * where distinct estimates its table. */
+static void test_distinct_empty_pattern_keys(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(412);
+  static const int64_t sizes[] = {1, 2, 33, 4097, 40000};
+  static const int64_t minus_every[] = {1, 3, 1000};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    for (size_t m = 0; m < sizeof minus_every / sizeof minus_every[0]; ++m) {
+      int64_t const n = sizes[s], off = gcol_test_offsets[(s + m) % gcol_test_num_offsets];
+      gcol_type_id const id = m == 1 ? GCOL_UINT64 : GCOL_INT64;
+      ref_column key = packed_keys(&rng, id, n + off, 50, minus_every[m]);
+      ref_column *keys[1] = {&key};
+      check_dedupe(keys, 1, n, off, false);
+      ref_column_free(&key);
+    }
+  }
+}
+
+/* Past 2^15 rows the table is sized by the estimated distinct keys: few and many groups,
+ * packed keys (INT64, FLOAT64 with NaN and +-0, INT32) and row keys with nulls. */
+static void test_distinct_sized_tables(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(413);
+  static const int distincts[] = {1, 7, 3000, 60000};
+  for (size_t d = 0; d < sizeof distincts / sizeof distincts[0]; ++d) {
+    int64_t const n = gcol_test_cap(100003), off = gcol_test_offsets[d % gcol_test_num_offsets];
+    gcol_type_id const id = d == 1 ? GCOL_FLOAT64 : d == 2 ? GCOL_INT32 : GCOL_INT64;
+    ref_column key = packed_keys(&rng, id, n + off, distincts[d], 0);
+    ref_column *keys[1] = {&key};
+    check_dedupe(keys, 1, n, off, false);
+    ref_column_free(&key);
+  }
+  int64_t const n = gcol_test_cap(70001);
+  ref_column a =
+      ref_column_random(&rng, gcol_data_type_make(GCOL_INT32), n + 3, GCOL_TEST_RANDOM_NULLS, 300);
+  ref_column b =
+      ref_column_random(&rng, gcol_data_type_make(GCOL_INT64), n + 3, GCOL_TEST_NO_MASK, 100);
+  ref_column *keys[2] = {&a, &b};
+  check_dedupe(keys, 2, n, 3, false);
+  ref_column_free(&a);
+  ref_column_free(&b);
+}
+
+/* A table sized by a far too low estimate (the test override) overflows its bounded probes:
+ * distinct retries with a table for every row and is still exact, on packed keys (with -1)
+ * and on row keys. */
+static void test_distinct_estimate_retry(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(414);
+  int64_t const misses = gcol_detail_estimate_misses();
+  int64_t const previous = gcol_detail_set_estimate_override(1);
+  ref_column key = packed_keys(&rng, GCOL_INT64, 5000 + 5, 1000, 7);
+  ref_column *packed[1] = {&key};
+  check_dedupe(packed, 1, 5000, 5, false);
+  ref_column a = ref_column_random(&rng, gcol_data_type_make(GCOL_INT64), 3000 + 1,
+                                   GCOL_TEST_RANDOM_NULLS, 500);
+  ref_column b =
+      ref_column_random(&rng, gcol_data_type_make(GCOL_STRING), 3000 + 1, GCOL_TEST_NO_MASK, 4);
+  ref_column *rows[2] = {&a, &b};
+  check_dedupe(rows, 2, 3000, 1, false);
+  gcol_detail_set_estimate_override(previous);
+  /* every keep x both null equalities + distinct_count x 2 key sets, each overflowed once */
+  assert_true(gcol_detail_estimate_misses() - misses >= 2 * 2 * 5);
+  ref_column_free(&key);
+  ref_column_free(&a);
+  ref_column_free(&b);
+}
+
 static void test_unique(void **state) {
   (void)state;
   dedupe_suite(true, 409);
@@ -789,9 +873,18 @@ static gcol_status alloc_op(void *p) {
     case 2:
       return gcol_distinct(c->input, keys, 2, GCOL_KEEP_FIRST, GCOL_NULLS_EQUAL, &c->out, NULL,
                            NULL);
-    default:
+    case 3:
       return gcol_unique(c->input, keys, 2, GCOL_KEEP_NONE, GCOL_NULLS_UNEQUAL, &c->out, NULL,
                          NULL);
+    case 4:
+      return gcol_distinct(c->input, keys, 1, GCOL_KEEP_ANY, GCOL_NULLS_EQUAL, &c->out, NULL, NULL);
+    case 5:
+      return gcol_distinct(c->input, keys, 1, GCOL_KEEP_LAST, GCOL_NULLS_EQUAL, &c->out, NULL,
+                           NULL);
+    default: {
+      int64_t count = 0;
+      return gcol_distinct_count(c->input, GCOL_NULLS_EQUAL, &count, NULL);
+    }
   }
 }
 
@@ -841,6 +934,22 @@ static void test_allocation_failures(void **state) {
   GCOL_TEST_OK(gcol_table_view_make(tiled, 2, &ctx.input));
   ctx.mask = ref_slice(gcol_column_get_view(flags_nulls), 1, n);
   assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+  /* distinct on one packed key past 2^15 rows: the estimate's registers, the sized table, and
+   * with the test override the retry's second table */
+  gcol_column *packed = NULL;
+  ref_column pk = packed_keys(&rng, GCOL_INT64, 40001, 3000, 11);
+  ref_column_to_device(&pk, &packed);
+  gcol_column_view const pkv = ref_slice(gcol_column_get_view(packed), 1, 40001);
+  GCOL_TEST_OK(gcol_table_view_make(&pkv, 1, &ctx.input));
+  for (int forced = 0; forced < 2; ++forced) {
+    int64_t const previous = gcol_detail_set_estimate_override(forced ? 1 : -1);
+    for (ctx.op = 4; ctx.op <= 6; ++ctx.op) {
+      assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+    }
+    gcol_detail_set_estimate_override(previous);
+  }
+  gcol_column_free(packed);
+  ref_column_free(&pk);
   gcol_column_free(flags_nulls);
   ref_column_free(&fm);
   gcol_column_free(plain);
@@ -871,6 +980,9 @@ int main(void) {
       GCOL_TEST_GPU_PART(test_drop_nulls, 1, 2),
       GCOL_TEST_GPU(test_drop_nans),
       GCOL_TEST_GPU(test_distinct),
+      GCOL_TEST_GPU(test_distinct_empty_pattern_keys),
+      GCOL_TEST_GPU(test_distinct_sized_tables),
+      GCOL_TEST_GPU(test_distinct_estimate_retry),
       GCOL_TEST_GPU(test_unique),
       GCOL_TEST_GPU(test_distinct_float_equality),
       GCOL_TEST_GPU(test_bad_input),
