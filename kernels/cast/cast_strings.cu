@@ -1,18 +1,18 @@
 /*
  * Strings <-> numbers for gcol_cast() (cast.h). Parsing writes values and validity in one
- * pass. Formatting is two-phase: the size of every row (computed in 64 bits), one
- * cub::DeviceScan::ExclusiveSum over int64 sizes (the only CUB instantiation), then the
- * offsets (INT32 below gcol_large_offsets_threshold(), INT64 above) and the chars.
+ * pass. Formatting is two-phase: the size of every row (computed in 64 bits), scanned in
+ * place by gcol_detail_sizes_scan (the shared int64 scan, the total read back), then one
+ * kernel writes the offsets (INT32 below gcol_large_offsets_threshold(), INT64 above) and
+ * the chars.
  */
-#include <cub/device/device_scan.cuh>
-
-#include "detail/element_io.cuh"
 #include "cast/cast_internal.h"
+#include "detail/element_io.cuh"
+#include "detail/scan.h"
 #include "detail/string_convert.h"
+#include "detail/validity.h"
 #include "gcol/bitmask.h"
 #include "gcol/indexalator.h"
 #include "gcol/string_view.h"
-#include "detail/validity.h"
 
 /* ---- STRING -> number ---- */
 
@@ -109,29 +109,11 @@ __global__ void gcol_detail_text_fill_kernel(gcol_detail_operand in, int64_t n,
   }
 }
 
-/* offsets[0, n] = exclusive sum of sizes[0, n]; returns the total (synchronizes). */
-static gcol_status scan_sizes(const int64_t *sizes, int64_t *offsets, int64_t count,
-                              gcol_stream stream, int64_t *total) {
-  gcol_status status = GCOL_OK;
-  gcol_buffer *temp = NULL;
-  size_t temp_bytes = 0;
-  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, sizes, offsets, count, stream));
-  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
-  GCOL_DETAIL_CUDA_TRY(
-      cub::DeviceScan::ExclusiveSum(temp->data, temp_bytes, sizes, offsets, count, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(total, offsets + count - 1, sizeof *total,
-                                       cudaMemcpyDeviceToHost, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(stream));
-done:
-  gcol_buffer_free(temp);
-  return status;
-}
-
 extern "C" gcol_status gcol_detail_cast_number_to_strings(gcol_column_view input,
                                                           gcol_column **out, gcol_stream stream,
                                                           gcol_mr *mr) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *sizes = NULL, *offsets64 = NULL, *chars = NULL, *mask = NULL;
+  gcol_buffer *sizes = NULL, *chars = NULL, *mask = NULL;
   gcol_column *offsets = NULL;
   int64_t null_count = 0, total = 0;
   int64_t const n = input.size;
@@ -150,12 +132,12 @@ extern "C" gcol_status gcol_detail_cast_number_to_strings(gcol_column_view input
     goto done;
   }
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 1) * sizeof(int64_t), stream, NULL, &sizes));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 1) * sizeof(int64_t), stream, NULL, &offsets64));
   gcol_detail_text_size_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, stream>>>(in, n,
                                                                            (int64_t *)sizes->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(scan_sizes((const int64_t *)sizes->data, (int64_t *)offsets64->data, n + 1,
-                             stream, &total));
+  /* in place: the fill kernel writes the offsets column itself, fused with the chars */
+  GCOL_DETAIL_TRY(gcol_detail_sizes_scan((const int64_t *)sizes->data, (int64_t *)sizes->data, n,
+                                         &total, 1, stream));
   {
     gcol_type_id const offsets_type =
         gcol_offsets_type_for_threshold(total, gcol_large_offsets_threshold());
@@ -166,7 +148,7 @@ extern "C" gcol_status gcol_detail_cast_number_to_strings(gcol_column_view input
     w.data = offsets->data->data;
     w.width = (int32_t)gcol_type_size(offsets_type);
     gcol_detail_text_fill_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, stream>>>(
-        in, n, (const int64_t *)offsets64->data, w, (char *)chars->data);
+        in, n, (const int64_t *)sizes->data, w, (char *)chars->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   GCOL_DETAIL_TRY(gcol_detail_copy_validity(input, stream, mr, &mask, &null_count));
@@ -176,7 +158,6 @@ extern "C" gcol_status gcol_detail_cast_number_to_strings(gcol_column_view input
   mask = NULL;
 done:
   gcol_buffer_free(sizes);
-  gcol_buffer_free(offsets64);
   gcol_buffer_free(chars);
   gcol_buffer_free(mask);
   gcol_column_free(offsets);

@@ -5,18 +5,17 @@
  *   the indexalator (any integer type, one instantiation). When the output may hold nulls,
  *   each warp gathers 32 consecutive rows and writes their validity as one ballot word, so
  *   the mask is written whole words at a time, without atomics.
- * - STRING / LIST: size-then-fill in 64 bits: sizes, an exclusive scan (CUB, int64), the
+ * - STRING / LIST: size-then-fill in 64 bits: sizes, the shared scan (detail/scan.h), the
  *   total read back to size the chars (values) and pick INT32 or INT64 offsets, then one
  *   kernel writes the offsets and copies the chars in aligned words, a thread per short
  *   string and a warp per long one (lists: a child gather map, and the values gathered
  *   recursively). A null row is empty.
  * - STRUCT: every field gathered with the same map, plus the struct's own mask.
  */
-#include <cub/device/device_scan.cuh>
-
 #include "common.cuh"
 #include "detail/gather.h"
 #include "detail/gather_kernels.cuh"
+#include "detail/scan.h"
 #include "gcol/table.h"
 #include "internal/column.h"
 
@@ -289,22 +288,6 @@ done:
 
 /* ---------------------------------------------------------------- offsets (strings, lists) */
 
-/* Exclusive scan of n + 1 int64 sizes into offsets (the last entry is the total). */
-static gcol_status scan_sizes(const int64_t *sizes, int64_t *offsets, int64_t count,
-                              gcol_stream stream) {
-  gcol_status status = GCOL_OK;
-  gcol_buffer *temp = NULL;
-  size_t temp_bytes = 0;
-  GCOL_DETAIL_CUDA_TRY(
-      cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, sizes, offsets, count, (cudaStream_t)stream));
-  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
-  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data, temp_bytes, sizes, offsets, count,
-                                                     (cudaStream_t)stream));
-done:
-  gcol_buffer_free(temp);
-  return status;
-}
-
 /* Writes int64 offsets as an INT32 or INT64 column of count entries, from mr. */
 extern "C" gcol_status gcol_detail_offsets_column(const int64_t *offsets64, int64_t count,
                                                   gcol_type_id type, gcol_stream stream,
@@ -362,11 +345,9 @@ static gcol_status gather_offsets64(gcol_column_view source, gcol_detail_gather_
       src_offsets, source_mask(source), source.offset, map, (int64_t *)offsets64->data,
       starts != NULL ? (int64_t *)starts->data : NULL);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(
-      scan_sizes((const int64_t *)offsets64->data, (int64_t *)offsets64->data, count, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(out_total, (const int64_t *)offsets64->data + map.size,
-                                       sizeof(int64_t), cudaMemcpyDeviceToHost, s));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_scan((const int64_t *)offsets64->data,
+                                         (int64_t *)offsets64->data, map.size, out_total, 1,
+                                         stream));
   *out_offsets64 = offsets64;
   offsets64 = NULL;
   if (out_starts != NULL) {

@@ -6,11 +6,11 @@
  * sizes. Output null masks are written one word per warp from ballots. Next step: the
  * engine takes two sources itself and this file goes.
  */
-#include <cub/device/device_scan.cuh>
 #include <string.h>
 
-#include "filtering/row_map.cuh"
 #include "detail/gather.h"
+#include "detail/scan.h"
+#include "filtering/row_map.cuh"
 #include "gcol/indexalator.h"
 
 namespace {
@@ -97,10 +97,6 @@ __global__ void gather_sizes_kernel(row_source a, row_source b, const int64_t *m
     sizes[i] = size;
   }
   if (gcol_detail_thread_index() == 0) sizes[n] = 0;
-}
-
-__global__ void write_offsets_kernel(const int64_t *offsets, int64_t n, gcol_offsets_writer w) {
-  GCOL_DETAIL_GRID_LOOP(i, n + 1) { gcol_offsets_writer_set(w, i, offsets[i]); }
 }
 
 /* Copies each valid output row's chars; one thread a row (rows are short on average). */
@@ -213,46 +209,31 @@ done:
 }
 
 /*
- * Size-then-fill offsets for STRING and LIST outputs: per-row sizes, an exclusive scan in
- * 64 bits, the total read back, then the offsets column in INT32 or INT64.
+ * Size-then-fill offsets for STRING and LIST outputs: per-row sizes, then the shared
+ * sizes -> offsets pass (gcol_detail_offsets_from_sizes: the int64 scan, the total read
+ * back, the offsets column in INT32 or INT64).
  */
 gcol_status gather_offsets(row_source a, row_source b, const int64_t *map, int64_t n,
                            gcol_stream stream, gcol_mr *mr, gcol_buffer **out_offsets64,
                            gcol_column **out_offsets, int64_t *out_total) {
   gcol_status status = GCOL_OK;
-  gcol_buffer *sizes = NULL, *temp = NULL;
+  gcol_buffer *sizes = NULL;
   gcol_column *offsets = NULL;
-  size_t temp_bytes = 0;
   int64_t total = 0;
-  gcol_offsets_writer writer;
-  cudaStream_t const s = (cudaStream_t)stream;
   unsigned int const grid = gcol_detail_grid_size(n + 1, GCOL_DETAIL_BLOCK_SIZE);
   int64_t *d_sizes = NULL;
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 1) * sizeof(int64_t), stream, NULL, &sizes));
   d_sizes = (int64_t *)sizes->data;
-  gather_sizes_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(a, b, map, n, d_sizes);
+  gather_sizes_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(a, b, map, n,
+                                                                                 d_sizes);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, d_sizes, d_sizes, n + 1, s));
-  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(temp_bytes, stream, &temp));
-  GCOL_DETAIL_CUDA_TRY(
-      cub::DeviceScan::ExclusiveSum(temp->data, temp_bytes, d_sizes, d_sizes, n + 1, s));
-  GCOL_DETAIL_CUDA_TRY(
-      cudaMemcpyAsync(&total, d_sizes + n, sizeof total, cudaMemcpyDeviceToHost, s));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
-  GCOL_DETAIL_TRY(gcol_column_create(
-      gcol_data_type_make(gcol_offsets_type_for_threshold(total, gcol_large_offsets_threshold())),
-      n + 1, GCOL_MASK_UNALLOCATED, stream, mr, &offsets));
-  writer.data = offsets->data->data;
-  writer.width = (int32_t)gcol_type_size(offsets->type.id);
-  write_offsets_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(d_sizes, n, writer);
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_detail_offsets_from_sizes(d_sizes, n, &total, 1, stream, mr, &offsets));
   *out_offsets64 = sizes;
   sizes = NULL;
   *out_offsets = offsets;
   offsets = NULL;
   *out_total = total;
 done:
-  gcol_buffer_free(temp);
   gcol_buffer_free(sizes);
   gcol_column_free(offsets);
   return status;

@@ -32,11 +32,11 @@
 
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include "detail/aggregate.h"
 #include "detail/gather.h"
 #include "detail/hash_table.cuh"
+#include "detail/scan.h"
 #include "groupby/groupby_internal.h"
 
 namespace {
@@ -745,18 +745,6 @@ __global__ void compose_kernel(const int64_t *outer, const int64_t *inner, int64
 
 unsigned int grid_for(int64_t n) { return gcol_detail_grid_size(n, GB_BLOCK); }
 
-gcol_status exclusive_scan(const int64_t *in, int64_t *out, int64_t n, cudaStream_t stream) {
-  gcol_status status = GCOL_OK;
-  gcol_buffer *temp = NULL;
-  size_t bytes = 0;
-  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, n, stream));
-  GCOL_DETAIL_TRY(gcol_detail_cub_temp_create(bytes, (gcol_stream)stream, &temp));
-  GCOL_DETAIL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data, bytes, in, out, n, stream));
-done:
-  gcol_buffer_free(temp);
-  return status;
-}
-
 /* Stable sort of (keys, rows) pairs by the low `bits` bits of the keys, in place. */
 gcol_status sort_pairs(uint64_t *keys, int64_t *rows, int64_t n, int bits, cudaStream_t stream) {
   gcol_status status = GCOL_OK;
@@ -1007,8 +995,9 @@ gcol_status hash_groups(gb_state *s) {
   occupied_kernel<<<grid_for(t.capacity + 2), GB_BLOCK, 0, s->stream>>>(
       (const long long *)rep->data, NULL, t.capacity + 1, (int64_t *)slots->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(exclusive_scan((const int64_t *)slots->data, (int64_t *)dense->data,
-                                 t.capacity + 2, s->stream));
+  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)slots->data,
+                                                (int64_t *)dense->data, t.capacity + 2,
+                                                (gcol_stream)s->stream));
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&num_groups, (const int64_t *)dense->data + t.capacity + 1,
                                        sizeof num_groups, cudaMemcpyDeviceToHost, s->stream));
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host_overflow, overflow->data, sizeof host_overflow,
@@ -1220,11 +1209,8 @@ gcol_status direct_dense(gb_state *s) {
   occupied_kernel<<<grid_for(s->space + 1), GB_BLOCK, 0, s->stream>>>(
       NULL, (const unsigned long long *)s->acc->data, s->space, (int64_t *)flags->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(exclusive_scan((const int64_t *)flags->data, (int64_t *)s->dense->data,
-                                 s->space + 1, s->stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&groups, (const int64_t *)s->dense->data + s->space,
-                                       sizeof groups, cudaMemcpyDeviceToHost, s->stream));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s->stream));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_scan((const int64_t *)flags->data, (int64_t *)s->dense->data,
+                                         s->space, &groups, 1, (gcol_stream)s->stream));
   s->num_groups = groups;
 done:
   gcol_buffer_free(flags);
@@ -1257,8 +1243,9 @@ gcol_status order_setup(gb_state *s) {
         (int64_t *)s->group_all->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
-  GCOL_DETAIL_TRY(exclusive_scan((const int64_t *)s->group_all->data,
-                                 (int64_t *)s->group_offset->data, g + 1, s->stream));
+  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)s->group_all->data,
+                                                (int64_t *)s->group_offset->data, g + 1,
+                                                (gcol_stream)s->stream));
 done:
   return status;
 }
@@ -1397,10 +1384,7 @@ gcol_status order_agg(gb_state *s, int32_t r, const gcol_groupby_agg *agg, int32
           (const int64_t *)(agg->include_nulls ? s->group_all->data : valid->data);
       int64_t total = 0;
       GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(g + 1) * 8u, st, NULL, &loff));
-      GCOL_DETAIL_TRY(exclusive_scan(sizes, (int64_t *)loff->data, g + 1, s->stream));
-      GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&total, (const int64_t *)loff->data + g, 8u,
-                                           cudaMemcpyDeviceToHost, s->stream));
-      GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s->stream));
+      GCOL_DETAIL_TRY(gcol_detail_sizes_scan(sizes, (int64_t *)loff->data, g, &total, 1, st));
       GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1) * 8u, st, NULL, &map));
       if (total > 0) {
         collect_map_kernel<<<grid_for(n), GB_BLOCK, 0, s->stream>>>(

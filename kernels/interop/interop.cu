@@ -55,16 +55,17 @@ done:
 
 /* ---- utf8 views to STRING: lengths, their exclusive sum, then the bytes ---- */
 
-/* sizes[i] = row i's length (0 for a null row); *bad = 1 for a malformed view of a valid row. */
+/* sizes[i] = row i's length (0 for a null row); sizes[n + 1] = 1 for a malformed view of a
+ * valid row. */
 static __global__ void view_sizes_kernel(const uint8_t *views, const uint32_t *mask,
                                          int64_t mask_offset, int64_t n, int32_t num_buffers,
-                                         int64_t *sizes, unsigned int *bad) {
+                                         int64_t *sizes) {
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int32_t length = 0, buffer = 0, offset = 0;
     bool const valid = gcol_bit_is_set_or_null_mask(mask, mask_offset + i);
     if (valid && !gcol_detail_arrow_view_decode(views + 16 * i, num_buffers, &length, &buffer,
                                                 &offset)) {
-      *bad = 1u;
+      sizes[n + 1] = 1;
       length = 0;
     }
     sizes[i] = valid ? length : 0;
@@ -95,37 +96,26 @@ extern "C" gcol_status gcol_detail_interop_string_views(const uint8_t *views, co
   cudaStream_t const s = (cudaStream_t)stream;
   gcol_buffer *work = NULL, *pointers = NULL, *chars = NULL;
   gcol_column *offsets = NULL;
-  struct {
-    int64_t total;
-    unsigned int bad;
-  } host = {0, 0u};
+  int64_t tail[2] = {0, 0}; /* the total, the flag of a malformed view */
   *out = NULL;
-  /* sizes then offsets (n + 1 int64), and the flag of a malformed view after them */
-  size_t const flag_at = (size_t)(n + 1) * sizeof(int64_t);
+  /* sizes then offsets (n + 1 int64), and the flag after them */
   int64_t *sizes = NULL;
-  unsigned int *bad = NULL;
-  GCOL_DETAIL_TRY(gcol_buffer_create(flag_at + sizeof(unsigned int), stream, NULL, &work));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 2, stream, &work));
   sizes = (int64_t *)work->data;
-  bad = (unsigned int *)((char *)work->data + flag_at);
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sizes + n, 0, sizeof(int64_t) + sizeof(unsigned int), s));
   if (n > 0) {
-    view_sizes_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,
-                        0, s>>>(views, mask, mask_offset, n, num_buffers, sizes, bad);
+    view_sizes_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0,
+                        s>>>(views, mask, mask_offset, n, num_buffers, sizes);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, n + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host.total, sizes + n, sizeof host.total,
-                                       cudaMemcpyDeviceToHost, s));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host.bad, bad, sizeof host.bad, cudaMemcpyDeviceToHost, s));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
-  GCOL_DETAIL_CHECK(host.bad == 0u, GCOL_ERROR_INVALID_ARGUMENT,
+  GCOL_DETAIL_TRY(gcol_detail_sizes_scan(sizes, sizes, n, tail, 2, stream));
+  GCOL_DETAIL_CHECK(tail[1] == 0, GCOL_ERROR_INVALID_ARGUMENT,
                     "a utf8 view of a valid row has a negative length or offset, or a data "
-                    "buffer outside the array's %d", (int)num_buffers);
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column(
-      sizes, n + 1, gcol_offsets_type_for_threshold(host.total, gcol_large_offsets_threshold()),
-      stream, mr, &offsets));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)host.total, stream, mr, &chars));
-  if (host.total > 0) {
+                    "buffer outside the array's %d",
+                    (int)num_buffers);
+  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sizes, n + 1, gcol_detail_offsets_type(tail[0]),
+                                             stream, mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)tail[0], stream, mr, &chars));
+  if (tail[0] > 0) {
     GCOL_DETAIL_TRY(gcol_buffer_create_copy(buffers, (size_t)(num_buffers > 0 ? num_buffers : 1) *
                                                          sizeof *buffers,
                                             stream, NULL, &pointers));

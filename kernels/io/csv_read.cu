@@ -353,12 +353,7 @@ gcol_status strings_column(const gcol_detail_csv_plan *p, const rows_found *f,
   (p->dialect, bytes, field_begin, row_end, rows, p->num_columns, c, nulls, sz,
    (uint8_t *)valid->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sz, sz, rows + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&total, sz + rows, sizeof total, cudaMemcpyDeviceToHost,
-                                       (cudaStream_t)stream));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream));
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sz, rows + 1, gcol_detail_offsets_type(total), stream,
-                                             mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_detail_offsets_from_sizes(sz, rows, &total, 1, stream, mr, &offsets));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
   if (rows > 0 && total > 0) {
     LAUNCH(value_copy_kernel, rows)

@@ -228,10 +228,7 @@ extern "C" gcol_status gcol_detail_csv_write_rows(
     int64_t *sizes = (int64_t *)d_sizes->data;
     LAUNCH(row_size_kernel, num_rows + 1)(cols, num_columns, num_rows, dialect, t, sizes);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, num_rows + 1, stream));
-    GCOL_DETAIL_CUDA_TRY(
-        cudaMemcpyAsync(&total, sizes + num_rows, sizeof total, cudaMemcpyDeviceToHost, s));
-    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+    GCOL_DETAIL_TRY(gcol_detail_sizes_scan(sizes, sizes, num_rows, &total, 1, stream));
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_chars));
     if (num_rows > 0) {
       LAUNCH(row_write_smem_kernel, num_rows)

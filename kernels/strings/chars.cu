@@ -6,8 +6,8 @@
  * Case conversion: one pass over the rows' bytes finds whether they are all ASCII. If they
  * are, every row keeps its length: the output offsets are the input's rebased to 0, and
  * UPPER/LOWER/SWAPCASE convert 8 bytes per thread (SWAR), CAPITALIZE/TITLE a row per
- * thread. Otherwise: sizes per row (int64), gcol_detail_exclusive_sum_i64, the total read
- * back, gcol_detail_offsets_column, then a row per thread writes its bytes.
+ * thread. Otherwise: sizes per row (int64), gcol_detail_offsets_from_sizes (the scan, the
+ * total read back, the offsets), then a row per thread writes its bytes.
  */
 #include "common.cuh"
 #include "detail/gather.h"
@@ -275,20 +275,13 @@ static gcol_status convert_general(gcol_column_view input, gcol_strings_view s, 
   int64_t total = 0;
   int64_t const n = input.size;
   cudaStream_t const st = (cudaStream_t)stream;
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 1) * sizeof(int64_t), stream, NULL, &offsets64));
-  GCOL_DETAIL_CUDA_TRY(
-      cudaMemsetAsync((int64_t *)offsets64->data + n, 0, sizeof(int64_t), st));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 1, stream, &offsets64));
   gcol_detail_case_sizes_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                                   GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(s, (int)op,
                                                                    (int64_t *)offsets64->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)offsets64->data,
-                                                (int64_t *)offsets64->data, n + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&total, (const int64_t *)offsets64->data + n,
-                                       sizeof total, cudaMemcpyDeviceToHost, st));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column((const int64_t *)offsets64->data, n + 1,
-                                             gcol_detail_offsets_type(total), stream, mr, offsets));
+  GCOL_DETAIL_TRY(gcol_detail_offsets_from_sizes((int64_t *)offsets64->data, n, &total, 1, stream,
+                                                 mr, offsets));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, chars));
   gcol_detail_case_write_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                                   GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(

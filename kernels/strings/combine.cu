@@ -3,10 +3,11 @@
  * column share one count pass and one write pass, a thread per output row over the
  * per-row functions of combine_ops.h (the operation a uniform switch):
  *   1. count: each row's bytes (0 when null) and validity byte, a flag where a row passes
- *      `limit`, the nulls counted; the shared int64 scan; one synchronization reads the
- *      total, the flag and the nulls;
- *   2. gcol_detail_offsets_column (INT32 or INT64 by the total), each valid row writes its
- *      bytes at its offset, and the validity bytes become the mask.
+ *      `limit`, the nulls counted; gcol_detail_strings_offsets_limited: the shared int64
+ *      scan, one synchronization reads the total, the flag and the nulls, the offsets (INT32
+ *      or INT64 by the total);
+ *   2. each valid row writes its bytes at its offset, and the validity bytes become the
+ *      mask.
  * gcol_strings_join (a whole column into one string) has its own two kernels, a thread per
  * input row: each included row counts its separator and bytes, the scan places them, and
  * the first included row drops its separator.
@@ -79,29 +80,23 @@ static __global__ void gcol_detail_combine_write_kernel(combine_args a, int64_t 
   }
 }
 
-/* Pass 1 and the scan into *sizes (n + 3 int64) and *valid (n bytes), both temporaries;
- * reads back the total and the nulls (synchronizes). */
+/* Pass 1, the scan and the offsets (from mr) into *sizes (n + 3 int64) and *valid (n bytes),
+ * both temporaries; reads back the total and the nulls (synchronizes). */
 static gcol_status combine_offsets(const combine_args *args, int64_t n, gcol_stream stream,
-                                   gcol_buffer **sizes, gcol_buffer **valid, int64_t *total,
-                                   int64_t *nulls) {
+                                   gcol_mr *mr, gcol_buffer **sizes, gcol_buffer **valid,
+                                   gcol_column **offsets, int64_t *total, int64_t *nulls) {
   gcol_status status = GCOL_OK;
   int64_t tail[3] = {0, 0, 0}; /* the total, the flag, the nulls */
   int64_t *sz = NULL;
   cudaStream_t const st = (cudaStream_t)stream;
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 3) * sizeof(int64_t), stream, NULL, sizes));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 3, stream, sizes));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, valid));
   sz = (int64_t *)(*sizes)->data;
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sz + n, 0, 3 * sizeof(int64_t), st));
   gcol_detail_combine_sizes_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                                      GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
       *args, n, INT64_MAX / (n + 1), sz, (uint8_t *)(*valid)->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sz, sz, n + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, sz + n, sizeof tail, cudaMemcpyDeviceToHost, st));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
-  GCOL_DETAIL_CHECK(tail[1] == 0, GCOL_ERROR_OVERFLOW,
-                    "a row of the output would pass %lld bytes (%lld rows): too large to address",
-                    (long long)(INT64_MAX / (n + 1)), (long long)n);
+  GCOL_DETAIL_TRY(gcol_detail_strings_offsets_limited(sz, n, tail, 3, stream, mr, offsets));
   *total = tail[0];
   *nulls = tail[2];
 done:
@@ -126,9 +121,7 @@ static gcol_status combine_strings(const combine_args *args, int64_t n, gcol_str
     GCOL_DETAIL_TRY(empty_strings(stream, mr, out));
     goto done;
   }
-  GCOL_DETAIL_TRY(combine_offsets(args, n, stream, &sizes, &valid, &total, &nulls));
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column(
-      (const int64_t *)sizes->data, n + 1, gcol_detail_offsets_type(total), stream, mr, &offsets));
+  GCOL_DETAIL_TRY(combine_offsets(args, n, stream, mr, &sizes, &valid, &offsets, &total, &nulls));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
   gcol_detail_combine_write_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                                      GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
@@ -431,15 +424,12 @@ static gcol_status join_rows(gcol_strings_view s, const combine_args *args, int6
   int64_t *p = NULL;
   cudaStream_t const st = (cudaStream_t)stream;
   unsigned int const grid = gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE);
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &places));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 2, stream, &places));
   p = (int64_t *)places->data;
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(p + n, 0, 2 * sizeof(int64_t), st));
   gcol_detail_join_sizes_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(s, sep_size, args->narep,
                                                                          INT64_MAX / (n + 1), p);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(p, p, n + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, p + n, sizeof tail, cudaMemcpyDeviceToHost, st));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_scan(p, p, n, tail, 2, stream));
   GCOL_DETAIL_CHECK(tail[1] == 0, GCOL_ERROR_OVERFLOW,
                     "the joined row would pass INT64_MAX bytes: too large to address");
   bytes = any_included ? tail[0] - sep_size : 0;

@@ -2,8 +2,9 @@
  * Conversions of strings/convert.h over the per-row functions of convert_ops.h, a thread per
  * row. Text outputs (from_booleans, integers_to_hex, url encode/decode) take the two passes of
  * edit.cu: each valid row's bytes counted (int64, a flag where a row would pass `limit`),
- * gcol_detail_exclusive_sum_i64, the total read back (one synchronization), the offsets
- * (INT32 or INT64 by the total), then each row written at its offset. Fixed-width outputs
+ * gcol_detail_strings_offsets_limited (the shared sizes -> offsets pass: the scan, the total
+ * and the flag read back in one synchronization, the offsets INT32 or INT64 by the total),
+ * then each row written at its offset. Fixed-width outputs
  * are one pass; hex_to_integers writes its validity a warp word at a time and counts it.
  */
 #include "common.cuh"
@@ -142,21 +143,13 @@ static gcol_status convert_to_text(gcol_column_view input, const conv_args *args
     chars = NULL;
     goto done;
   }
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &offsets64));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 2, stream, &offsets64));
   sizes = (int64_t *)offsets64->data;
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sizes + n, 0, 2 * sizeof(int64_t), st));
   gcol_detail_convert_sizes_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                                      GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(*args, INT64_MAX / (n + 1),
                                                                       sizes);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, n + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, sizes + n, sizeof tail, cudaMemcpyDeviceToHost, st));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
-  GCOL_DETAIL_CHECK(tail[1] == 0, GCOL_ERROR_OVERFLOW,
-                    "a row of the output would pass %lld bytes (%lld rows): too large to address",
-                    (long long)(INT64_MAX / (n + 1)), (long long)n);
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sizes, n + 1, gcol_detail_offsets_type(tail[0]),
-                                             stream, mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_detail_strings_offsets_limited(sizes, n, tail, 2, stream, mr, &offsets));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)tail[0], stream, mr, &chars));
   gcol_detail_convert_write_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                                      GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(*args, sizes,

@@ -4,10 +4,11 @@
  * edit_ops.h, a thread per string, the operation a uniform switch:
  *   1. count: each valid row's output bytes (int64; null rows 0), a flag raised where a row
  *      would pass `limit` (sizes saturate in edit_ops.h, and limit * rows cannot wrap);
- *   2. gcol_detail_exclusive_sum_i64, the total and the flag read back (one synchronization),
- *      gcol_detail_offsets_column (INT32 or INT64 by the total), then each row writes its
- *      bytes at its offset. The chars are exactly the total: every byte is written.
- * A scalar replace is a replace of a one-row target list, so both replaces share a path.
+ *   2. gcol_detail_strings_offsets_limited (the shared sizes -> offsets pass): the scan, the
+ *      total and the flag read back (one synchronization), the offsets (INT32 or INT64 by
+ *      the total); then each row writes its bytes at its offset. The chars are exactly the total:
+ * every byte is written. A scalar replace is a replace of a one-row target list, so both replaces
+ * share a path.
  */
 #include "common.cuh"
 #include "detail/gather.h"
@@ -120,28 +121,24 @@ static __global__ void gcol_detail_edit_write_kernel(gcol_strings_view s, edit_a
   }
 }
 
-/* Pass 1 and the scan: offsets64 (n + 2 int64, from the default resource) holds the output
- * offsets in its first n + 1 entries; *total the output bytes (synchronizes). */
+/* Pass 1, the scan and the offsets: offsets64 (n + 2 int64, from the default resource) holds
+ * the output offsets in its first n + 1 entries; *offsets from mr; *total the output bytes
+ * (synchronizes). */
 static gcol_status edit_offsets(gcol_strings_view s, const edit_args *args, gcol_stream stream,
-                                gcol_buffer **offsets64, int64_t *total) {
+                                gcol_mr *mr, gcol_buffer **offsets64, gcol_column **offsets,
+                                int64_t *total) {
   gcol_status status = GCOL_OK;
   int64_t const n = s.size;
   int64_t tail[2] = {0, 0}; /* the total, the flag */
   int64_t *sizes = NULL;
   cudaStream_t const st = (cudaStream_t)stream;
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, offsets64));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 2, stream, offsets64));
   sizes = (int64_t *)(*offsets64)->data;
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sizes + n, 0, 2 * sizeof(int64_t), st));
   gcol_detail_edit_sizes_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE),
                                   GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(s, *args, INT64_MAX / (n + 1),
                                                                    sizes);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, n + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, sizes + n, sizeof tail, cudaMemcpyDeviceToHost, st));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
-  GCOL_DETAIL_CHECK(tail[1] == 0, GCOL_ERROR_OVERFLOW,
-                    "a row of the output would pass %lld bytes (%lld rows): too large to address",
-                    (long long)(INT64_MAX / (n + 1)), (long long)n);
+  GCOL_DETAIL_TRY(gcol_detail_strings_offsets_limited(sizes, n, tail, 2, stream, mr, offsets));
   *total = tail[0];
 done:
   return status;
@@ -162,10 +159,7 @@ static gcol_status edit_strings(gcol_column_view input, const edit_args *args,
     goto done;
   }
   GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
-  GCOL_DETAIL_TRY(edit_offsets(s, args, stream, &offsets64, &total));
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column((const int64_t *)offsets64->data, input.size + 1,
-                                             gcol_detail_offsets_type(total), stream, mr,
-                                             &offsets));
+  GCOL_DETAIL_TRY(edit_offsets(s, args, stream, mr, &offsets64, &offsets, &total));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
   gcol_detail_edit_write_kernel<<<gcol_detail_grid_size(input.size, GCOL_DETAIL_BLOCK_SIZE),
                                   GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(

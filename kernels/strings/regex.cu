@@ -274,18 +274,13 @@ static gcol_status gcol_detail_regex_group_column(gcol_strings_view s, const int
   int64_t *sz = NULL;
   cudaStream_t const st = (cudaStream_t)stream;
   unsigned int const grid = gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE);
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &sizes));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 2, stream, &sizes));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n, stream, NULL, &valid));
   sz = (int64_t *)sizes->data;
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sz + n, 0, 2 * sizeof(int64_t), st));
   gcol_detail_regex_group_sizes_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
       spans, n, width, g, sz, (uint8_t *)valid->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sz, sz, n + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, sz + n, sizeof tail, cudaMemcpyDeviceToHost, st));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sz, n + 1, gcol_detail_offsets_type(tail[0]), stream,
-                                             mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_detail_offsets_from_sizes(sz, n, tail, 2, stream, mr, &offsets));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)tail[0], stream, mr, &chars));
   gcol_detail_regex_group_copy_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(
       s, spans, width, g, sz, (char *)chars->data);
@@ -460,23 +455,13 @@ static gcol_status gcol_detail_regex_replace(gcol_column_view input, const gcol_
     a.t.bytes = (const char *)tmpl_dev->data + (th.t.bytes - (const char *)th.block);
     a.max_count = max_count;
     GCOL_DETAIL_TRY(gcol_detail_regex_scratch_make(n, words, stream, &local, &blocks, &scratch));
-    GCOL_DETAIL_TRY(
-        gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, &offsets64));
+    GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 2, stream, &offsets64));
     sizes = (int64_t *)offsets64->data;
-    GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sizes + n, 0, 2 * sizeof(int64_t), st));
     GCOL_DETAIL_REGEX_LAUNCH(local, gcol_detail_regex_replace_kernel, blocks, st, s, a,
                              gcol_detail_regex_scratch_data(scratch), words, INT64_MAX / (n + 1),
                              sizes, NULL, NULL);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sizes, sizes, n + 1, stream));
-    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, sizes + n, sizeof tail, cudaMemcpyDeviceToHost, st));
-    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
-    GCOL_DETAIL_CHECK(tail[1] == 0, GCOL_ERROR_OVERFLOW,
-                      "a row of the output would pass %lld bytes (%lld rows): too large to "
-                      "address",
-                      (long long)(INT64_MAX / (n + 1)), (long long)n);
-    GCOL_DETAIL_TRY(gcol_detail_offsets_column(sizes, n + 1, gcol_detail_offsets_type(tail[0]),
-                                               stream, mr, &offsets));
+    GCOL_DETAIL_TRY(gcol_detail_strings_offsets_limited(sizes, n, tail, 2, stream, mr, &offsets));
     GCOL_DETAIL_TRY(gcol_buffer_create((size_t)tail[0], stream, mr, &chars));
     GCOL_DETAIL_REGEX_LAUNCH(local, gcol_detail_regex_replace_kernel, blocks, st, s, a,
                              gcol_detail_regex_scratch_data(scratch), words, 0, NULL, sizes,

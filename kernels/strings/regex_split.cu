@@ -99,17 +99,14 @@ static gcol_status count_pieces(gcol_strings_view s, gcol_detail_regex_pieces_ar
   int64_t tail[2] = {0, 0};
   int64_t *counts = NULL;
   cudaStream_t const st = (cudaStream_t)stream;
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 2) * sizeof(int64_t), stream, NULL, places));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 2, stream, places));
   counts = (int64_t *)(*places)->data;
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(counts + n, 0, 2 * sizeof(int64_t), st));
   if (blocks > 0) {
     GCOL_DETAIL_REGEX_LAUNCH(a.local, gcol_detail_regex_pieces_count_kernel, blocks, st, s, a,
                              counts);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(counts, counts, n + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(tail, counts + n, sizeof tail, cudaMemcpyDeviceToHost, st));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_scan(counts, counts, n, tail, 2, stream));
   *pieces = tail[0];
   *most = tail[1];
 done:
@@ -128,20 +125,14 @@ static gcol_status write_pieces(gcol_strings_view s, gcol_detail_regex_pieces_ar
   cudaStream_t const st = (cudaStream_t)stream;
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(pieces > 0 ? pieces : 1) * sizeof(int64_t), stream,
                                      NULL, &starts));
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(pieces + 1) * sizeof(int64_t), stream, NULL, &sizes));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_create(pieces, 1, stream, &sizes));
   sz = (int64_t *)sizes->data;
-  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(sz + pieces, 0, sizeof(int64_t), st));
   if (pieces > 0) {
     GCOL_DETAIL_REGEX_LAUNCH(a.local, gcol_detail_regex_pieces_write_kernel, blocks, st, s, a,
                              places, (int64_t *)starts->data, sz);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(sz, sz, pieces + 1, stream));
-  GCOL_DETAIL_CUDA_TRY(
-      cudaMemcpyAsync(&total, sz + pieces, sizeof total, cudaMemcpyDeviceToHost, st));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(st));
-  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sz, pieces + 1, gcol_detail_offsets_type(total),
-                                             stream, mr, &offsets));
+  GCOL_DETAIL_TRY(gcol_detail_offsets_from_sizes(sz, pieces, &total, 1, stream, mr, &offsets));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
   gcol_detail_regex_pieces_copy_kernel<<<gcol_detail_grid_size(pieces, GCOL_DETAIL_BLOCK_SIZE),
                                          GCOL_DETAIL_BLOCK_SIZE, 0, st>>>(

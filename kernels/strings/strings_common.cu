@@ -3,9 +3,11 @@
 #include <string.h>
 
 #include "common.cuh"
+#include "detail/gather.h"
+#include "detail/scan.h"
+#include "detail/validity.h"
 #include "gcol/bitmask.h"
 #include "gcol/indexalator.h"
-#include "detail/validity.h"
 #include "strings/strings_common.h"
 
 extern "C" gcol_status gcol_detail_strings_check(gcol_column_view view, const char *what) {
@@ -199,5 +201,20 @@ extern "C" gcol_status gcol_detail_strings_flags_mask(const uint8_t *valid, int6
   m = NULL;
 done:
   gcol_buffer_free(m);
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_strings_offsets_limited(int64_t *sizes, int64_t n, int64_t *tail,
+                                                           int32_t words, gcol_stream stream,
+                                                           gcol_mr *mr, gcol_column **offsets) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_CHECK(words >= 2, GCOL_ERROR_INTERNAL, "no flag word among %d", (int)words);
+  GCOL_DETAIL_TRY(gcol_detail_sizes_scan(sizes, sizes, n, tail, words, stream));
+  GCOL_DETAIL_CHECK(tail[1] == 0, GCOL_ERROR_OVERFLOW,
+                    "a row of the output would pass %lld bytes (%lld rows): too large to address",
+                    (long long)(INT64_MAX / (n + 1)), (long long)n);
+  GCOL_DETAIL_TRY(gcol_detail_offsets_column(sizes, n + 1, gcol_detail_offsets_type(tail[0]),
+                                             stream, mr, offsets));
+done:
   return status;
 }

@@ -38,6 +38,14 @@ gcol_status gcol_detail_strings_fixed_output(gcol_column_view input,
  * possible, and only checked, with INT64 offsets; synchronizes then). */
 gcol_status gcol_detail_strings_check_int32_rows(gcol_column_view view, gcol_stream stream);
 
+/* gcol_detail_offsets_from_sizes (detail/scan.h) for a sizes kernel that raises a flag in
+ * sizes[n + 1] (tail[1]; words >= 2) where a row of the n-row output would pass
+ * INT64_MAX / (n + 1) bytes (then n + 1 rows cannot wrap the total): GCOL_ERROR_OVERFLOW
+ * when it is set, checked before anything is allocated from mr. */
+gcol_status gcol_detail_strings_offsets_limited(int64_t *sizes, int64_t n, int64_t *tail,
+                                                int32_t words, gcol_stream stream, gcol_mr *mr,
+                                                gcol_column **offsets);
+
 /* `size` bytes of host memory copied into a new temporary device buffer (at least 1 byte). */
 gcol_status gcol_detail_strings_to_device(const void *data, int64_t size, gcol_stream stream,
                                           gcol_buffer **out);
