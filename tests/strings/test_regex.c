@@ -373,6 +373,7 @@ static void run_slices(void **state, bool wide) {
     gcol_column *col = to_device(&h, wide, masked);
     for (size_t b = 0; b < sizeof begins / sizeof begins[0]; ++b) {
       if (!gcol_test_in_part(state, b)) continue;
+      if (!gcol_test_keep_combination((size_t)v + b)) continue; /* sparse under the tools */
       gcol_column_view slice, twice;
       GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), begins[b], 190, &slice));
       check_ops(&h, begins[b], slice, masked, gcol_test_validity_name((gcol_test_validity)v));
