@@ -71,8 +71,11 @@ static void expect_close(int64_t got, int64_t truth) {
 static void check_i64(gcol_test_rng *rng, int64_t size, int64_t distinct, int64_t off) {
   int64_t const n = gcol_test_cap(size), total = n + off; /* capped under the sanitizers */
   int64_t *values = (int64_t *)malloc((size_t)(total > 0 ? total : 1) * sizeof(int64_t));
-  uint64_t *packed = (uint64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(uint64_t));
-  uint64_t *rows = (uint64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(uint64_t));
+  uint64_t *packed = (uint64_t *)calloc((size_t)(n > 0 ? n : 1), sizeof(uint64_t));
+  uint64_t *rows = (uint64_t *)calloc((size_t)(n > 0 ? n : 1), sizeof(uint64_t));
+  assert_non_null(values);
+  assert_non_null(packed);
+  assert_non_null(rows);
   for (int64_t i = 0; i < total; ++i) {
     /* the first `distinct` rows of the slice hold every value once, the rest repeat them */
     int64_t const k = i - off < distinct ? i - off : gcol_test_rng_range(rng, 0, distinct - 1);
