@@ -28,7 +28,8 @@
  *
  * Usage: bench_parquet [scale_shift]  (a positive shift divides the rows by 2^shift).
  * GCOL_BENCH_PARQUET_FILE, when set, names a file that receives gcol's file (the peer script
- * reads it with libcudf too: row parquet_read_plain_gcol_file).
+ * reads it with libcudf too: row parquet_read_plain_gcol_file), and FILE.snappy / FILE.zstd
+ * the compressed ones (rows parquet_read_snappy / parquet_read_zstd of the peer script).
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -37,6 +38,20 @@
 
 #include "bench_util.h"
 #include "gcol/io/parquet.h"
+
+/* Writes a file gcol wrote to GCOL_BENCH_PARQUET_FILE + suffix, when that is set: the peer
+ * script reads the same bytes with libcudf. */
+static void save_for_peer(const void *file, int64_t size, const char *suffix) {
+  const char *base = getenv("GCOL_BENCH_PARQUET_FILE");
+  if (base == NULL) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s%s", base, suffix);
+  FILE *f = fopen(path, "wb");
+  if (f == NULL || fwrite(file, 1, (size_t)size, f) != (size_t)size) {
+    fprintf(stderr, "bench_parquet: could not write %s\n", path);
+  }
+  if (f != NULL) fclose(f);
+}
 
 typedef struct pq_ctx {
   gcol_table_view table;
@@ -116,14 +131,7 @@ static void bench_parquet(int64_t n, gcol_stream stream) {
   GCOL_BENCH_CHECK(cudaMallocHost(&c.file, (size_t)c.file_size));
   memcpy(c.file, file, (size_t)c.file_size);
   gcol_parquet_buffer_free(file);
-  const char *path = getenv("GCOL_BENCH_PARQUET_FILE"); /* for the peer: libcudf reads it too */
-  if (path != NULL) {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL || fwrite(c.file, 1, (size_t)c.file_size, f) != (size_t)c.file_size) {
-      fprintf(stderr, "bench_parquet: could not write %s\n", path);
-    }
-    if (f != NULL) fclose(f);
-  }
+  save_for_peer(c.file, c.file_size, "");
   int32_t last = 0;
   GCOL_BENCH_CHECK(cudaMemcpy(&last, strings.offsets + n, 4, cudaMemcpyDeviceToHost));
   c.table_bytes = (size_t)n * (8 + 8 + 4 + 4) + (size_t)last + (size_t)gcol_bit_num_words(n) * 4;
@@ -164,6 +172,7 @@ static void bench_parquet(int64_t n, gcol_stream stream) {
    * nvCOMP on the GPU when it is found, against the host path (options.untrusted) */
   gcol_parquet_codec const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD};
   const char *const names[] = {"parquet_read_snappy", "parquet_read_zstd"};
+  const char *const suffixes[] = {".snappy", ".zstd"};
   gcol_parquet_read_options host_path;
   gcol_parquet_read_options_init(&host_path);
   host_path.untrusted = true;
@@ -179,6 +188,7 @@ static void bench_parquet(int64_t n, gcol_stream stream) {
     GCOL_BENCH_CHECK(cudaMallocHost(&c.file, (size_t)c.file_size));
     memcpy(c.file, file, (size_t)c.file_size);
     gcol_parquet_buffer_free(file);
+    save_for_peer(c.file, c.file_size, suffixes[k]);
     r.bench = names[k];
     r.peer = "gcol with pages decompressed on the host (options.untrusted)";
     c.options = NULL;

@@ -317,6 +317,28 @@ def parquet():
 
         run("parquet_read_plain_gcol_file", read_gcol)
 
+    # gcol's compressed files (bench_parquet writes PATH.snappy and PATH.zstd): the rows
+    # parquet_read_snappy / parquet_read_zstd, the same bytes gcol reads
+    for codec in ("snappy", "zstd"):
+        cpath = f"{path}.{codec}" if path else None
+        if not cpath or not os.path.isfile(cpath):
+            continue
+        with open(cpath, "rb") as f:
+            cdata = f.read()
+
+        def read_codec(cdata=cdata, codec=codec):
+            ptr = _pin(cdata)
+            try:
+                opts = plc.io.parquet.ParquetReaderOptions.builder(
+                    plc.io.SourceInfo([cdata])).build()
+                ms = timed(lambda: plc.io.parquet.read_parquet(opts))
+            finally:
+                _unpin(ptr)
+            emit(f"parquet_read_{codec}", n, ms, f"gcol's {codec} file {len(cdata) / 1e9:.3f} GB "
+                 f"from host bytes ({'pinned' if ptr is not None else 'pageable'})")
+
+        run(f"parquet_read_{codec}", read_codec)
+
 
 def csv():
     # bench_csv.cu's rows: CSV text of 2^22 rows (int64, float64, strings of 8..24 bytes, bool),
