@@ -299,12 +299,17 @@ def parquet():
 
     run("parquet_read_plain", read)
 
-    path = os.environ.get("GCOL_BENCH_PARQUET_FILE")  # gcol's own file (bench_parquet wrote it)
-    if path and os.path.isfile(path):
-        with open(path, "rb") as f:
+    # gcol's own files (bench_parquet wrote them): the plain one at GCOL_BENCH_PARQUET_FILE,
+    # the compressed ones at PATH.snappy and PATH.zstd; libcudf reads the same bytes
+    path = os.environ.get("GCOL_BENCH_PARQUET_FILE")
+    for row, suffix in (("parquet_read_plain_gcol_file", ""), ("parquet_read_snappy", ".snappy"),
+                        ("parquet_read_zstd", ".zstd")):
+        if not path or not os.path.isfile(path + suffix):
+            continue
+        with open(path + suffix, "rb") as f:
             gdata = f.read()
 
-        def read_gcol():
+        def read_gcol(row=row, gdata=gdata):
             ptr = _pin(gdata)
             try:
                 opts = plc.io.parquet.ParquetReaderOptions.builder(
@@ -312,32 +317,10 @@ def parquet():
                 ms = timed(lambda: plc.io.parquet.read_parquet(opts))
             finally:
                 _unpin(ptr)
-            emit("parquet_read_plain_gcol_file", n, ms, f"gcol's file {len(gdata) / 1e9:.3f} GB "
+            emit(row, n, ms, f"gcol's file{suffix} {len(gdata) / 1e9:.3f} GB "
                  f"from host bytes ({'pinned' if ptr is not None else 'pageable'})")
 
-        run("parquet_read_plain_gcol_file", read_gcol)
-
-    # gcol's compressed files (bench_parquet writes PATH.snappy and PATH.zstd): the rows
-    # parquet_read_snappy / parquet_read_zstd, the same bytes gcol reads
-    for codec in ("snappy", "zstd"):
-        cpath = f"{path}.{codec}" if path else None
-        if not cpath or not os.path.isfile(cpath):
-            continue
-        with open(cpath, "rb") as f:
-            cdata = f.read()
-
-        def read_codec(cdata=cdata, codec=codec):
-            ptr = _pin(cdata)
-            try:
-                opts = plc.io.parquet.ParquetReaderOptions.builder(
-                    plc.io.SourceInfo([cdata])).build()
-                ms = timed(lambda: plc.io.parquet.read_parquet(opts))
-            finally:
-                _unpin(ptr)
-            emit(f"parquet_read_{codec}", n, ms, f"gcol's {codec} file {len(cdata) / 1e9:.3f} GB "
-                 f"from host bytes ({'pinned' if ptr is not None else 'pageable'})")
-
-        run(f"parquet_read_{codec}", read_codec)
+        run(row, read_gcol)
 
 
 def csv():
