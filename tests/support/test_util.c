@@ -71,6 +71,17 @@ bool gcol_test_in_part(void **state, size_t i) {
   return n == 0 || i % n == k;
 }
 
+/* Every other iteration of this part (i / n alternates within part k), so each part halves
+ * its own share instead of one part keeping all its iterations and another none. */
+bool gcol_test_in_sparse_part(void **state, size_t i) {
+  uintptr_t const slot = state != NULL ? (uintptr_t)*state : 0;
+  uintptr_t const first = (uintptr_t)&gcol_test_part_slots[0][0];
+  size_t n = 1;
+  if (slot >= first && slot < first + sizeof gcol_test_part_slots) n = (size_t)(slot - first) / 8;
+  if (n == 0) n = 1;
+  return gcol_test_in_part(state, i) && gcol_test_keep_combination(i / n);
+}
+
 /* ---- statistics resource around each GPU test ---- */
 
 static gcol_mr *base_mr = NULL;  /* async or cuda pass-through, created once */

@@ -82,6 +82,10 @@ int gcol_test_teardown(void **state);
  */
 extern char gcol_test_part_slots[9][8];
 bool gcol_test_in_part(void **state, size_t i);
+/* gcol_test_in_part, and under GCOL_TEST_SIZES=sparse (the sanitizers) every other one of the
+ * part's iterations: for loops over a test's own size list, which the sparse sizes do not
+ * reach. */
+bool gcol_test_in_sparse_part(void **state, size_t i);
 #define GCOL_TEST_GPU_PART(fn, k, n)                                                  \
   {#fn "_" #k, fn, gcol_test_setup, gcol_test_teardown, &gcol_test_part_slots[n][k]}
 
