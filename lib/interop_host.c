@@ -60,13 +60,13 @@ typedef struct host_node {
   gcol_detail_arrow_children kids;
   struct ArrowArray dictionary;
   /* The plan, used while the export runs. */
-  gcol_column_view v;    /* the rows this node exports */
+  gcol_column_view v; /* the rows this node exports */
   struct ArrowArray *out;
-  int32_t width;         /* STRING, LIST: bytes of an offset */
-  bool has_offsets;      /* STRING, LIST: a device offsets buffer to read */
+  int32_t width;            /* STRING, LIST: bytes of an offset */
+  bool has_offsets;         /* STRING, LIST: a device offsets buffer to read */
   unsigned char ends[2][8]; /* STRING, LIST: the first and last offset as read */
-  int64_t first, last;   /* STRING, LIST: those offsets decoded */
-  size_t at[3], size[3]; /* each buffer's place in the block (size 0: no buffer) */
+  int64_t first, last;      /* STRING, LIST: those offsets decoded */
+  size_t at[3], size[3];    /* each buffer's place in the block (size 0: no buffer) */
 } host_node;
 
 static void block_unref(host_block *b) {
@@ -97,7 +97,7 @@ typedef struct export_ctx {
   host_block *block;
   host_node **nodes; /* every node, parents before children */
   int64_t count, capacity;
-  bool enqueued;     /* copies were issued: wait for them before freeing anything */
+  bool enqueued; /* copies were issued: wait for them before freeing anything */
 } export_ctx;
 
 static gcol_status ctx_push(export_ctx *c, host_node *node) {
@@ -150,8 +150,9 @@ static gcol_status plan_offsets(export_ctx *c, host_node *node) {
   gcol_column_view const v = node->v;
   node->has_offsets =
       v.num_children > GCOL_OFFSETS_CHILD && v.children[0].data != NULL && v.size > 0;
-  node->width = node->has_offsets ? (int32_t)gcol_type_size(v.children[0].type.id)
-                : (v.num_children > 0 && v.children[0].type.id == GCOL_INT64 ? 8 : 4);
+  node->width = node->has_offsets
+                    ? (int32_t)gcol_type_size(v.children[0].type.id)
+                    : (v.num_children > 0 && v.children[0].type.id == GCOL_INT64 ? 8 : 4);
   if (!node->has_offsets) return GCOL_OK;
   gcol_column_view const o = v.children[0];
   const char *src = (const char *)o.data + (o.offset + v.offset) * node->width;
@@ -217,9 +218,8 @@ static gcol_status plan_spans(export_ctx *c, int64_t begin, int64_t end) {
       node->first = decode_offset(node->ends[0], node->width);
       node->last = decode_offset(node->ends[1], node->width);
     }
-    GCOL_DETAIL_REQUIRE(node->first >= 0 && node->last >= node->first,
-                        GCOL_ERROR_INVALID_ARGUMENT, "offsets span [%lld, %lld)",
-                        (long long)node->first, (long long)node->last);
+    GCOL_DETAIL_REQUIRE(node->first >= 0 && node->last >= node->first, GCOL_ERROR_INVALID_ARGUMENT,
+                        "offsets span [%lld, %lld)", (long long)node->first, (long long)node->last);
     if (id != GCOL_LIST) continue;
     gcol_column_view values;
     GCOL_DETAIL_TRY_RETURN(gcol_column_view_slice(node->v.children[GCOL_LIST_VALUES_CHILD],
@@ -256,11 +256,15 @@ static size_t values_bytes(const host_node *node) {
   gcol_column_view const v = node->v;
   switch (v.type.id) {
     case GCOL_EMPTY:
-    case GCOL_STRUCT: return 0;
+    case GCOL_STRUCT:
+      return 0;
     case GCOL_STRING:
-    case GCOL_LIST: return (size_t)(v.size + 1) * (size_t)node->width;
-    case GCOL_DICTIONARY32: return (size_t)v.size * sizeof(int32_t);
-    default: return (size_t)v.size * gcol_type_size(v.type.id);
+    case GCOL_LIST:
+      return (size_t)(v.size + 1) * (size_t)node->width;
+    case GCOL_DICTIONARY32:
+      return (size_t)v.size * sizeof(int32_t);
+    default:
+      return (size_t)v.size * gcol_type_size(v.type.id);
   }
 }
 
@@ -277,11 +281,13 @@ static gcol_status allocate_block(export_ctx *c) {
     node->size[1] = values_bytes(node);
     node->size[2] = id == GCOL_STRING ? (size_t)(node->last - node->first) : 0;
     for (int b = 0; b < 3; ++b) {
-      bool const exists = b == 0 ? node->size[0] > 0
-                                 : b < node->out->n_buffers && id != GCOL_STRUCT;
+      bool const exists =
+          b == 0 ? node->size[0] > 0 : b < node->out->n_buffers && id != GCOL_STRUCT;
       node->at[b] = total;
-      if (exists) total += padded(node->size[b]);
-      else node->size[b] = 0;
+      if (exists)
+        total += padded(node->size[b]);
+      else
+        node->size[b] = 0;
       node->buffers[b] = exists ? (const void *)(uintptr_t)1 : NULL; /* placed below */
     }
   }
@@ -311,8 +317,8 @@ static gcol_status enqueue_node(export_ctx *c, host_node *node) {
   void *const mask = (void *)(uintptr_t)node->buffers[0];
   void *const values = (void *)(uintptr_t)node->buffers[1];
   if (mask != NULL) {
-    GCOL_DETAIL_TRY_RETURN(copy_async(c, mask, (const uint8_t *)v.null_mask + (v.offset >> 3),
-                                      node->size[0]));
+    GCOL_DETAIL_TRY_RETURN(
+        copy_async(c, mask, (const uint8_t *)v.null_mask + (v.offset >> 3), node->size[0]));
   }
   if (values == NULL) return GCOL_OK;
   if (id == GCOL_STRING || id == GCOL_LIST) {
@@ -321,17 +327,15 @@ static gcol_status enqueue_node(export_ctx *c, host_node *node) {
       return GCOL_OK;
     }
     gcol_column_view const o = v.children[0];
-    GCOL_DETAIL_TRY_RETURN(copy_async(c, values,
-                                      (const char *)o.data + (o.offset + v.offset) * node->width,
-                                      node->size[1]));
+    GCOL_DETAIL_TRY_RETURN(copy_async(
+        c, values, (const char *)o.data + (o.offset + v.offset) * node->width, node->size[1]));
     if (id == GCOL_LIST) return GCOL_OK;
     return copy_async(c, (void *)(uintptr_t)node->buffers[2], (const char *)v.data + node->first,
                       node->size[2]);
   }
   if (id == GCOL_DICTIONARY32) {
     gcol_column_view const idx = v.children[GCOL_DICTIONARY_INDICES_CHILD];
-    return copy_async(c, values, (const int32_t *)idx.data + idx.offset + v.offset,
-                      node->size[1]);
+    return copy_async(c, values, (const int32_t *)idx.data + idx.offset + v.offset, node->size[1]);
   }
   return copy_async(c, values, (const char *)v.data + v.offset * (int64_t)gcol_type_size(id),
                     node->size[1]);

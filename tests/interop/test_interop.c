@@ -754,9 +754,10 @@ static void test_host_export_moved_children(void **state) {
   GCOL_TEST_OK(gcol_mr_pinned_create(&pinned));
   GCOL_TEST_OK(gcol_mr_statistics_create(pinned, &stats));
   for (int order = 0; order < 2; ++order) {
-    gcol_column *cols[3] = {random_fixed(&rng, gcol_data_type_make(GCOL_INT64), 301, GCOL_TEST_RANDOM_NULLS),
-                            random_strings(&rng, 301, GCOL_TEST_RANDOM_NULLS),
-                            random_list(&rng, 301, GCOL_TEST_RANDOM_NULLS)};
+    gcol_column *cols[3] = {
+        random_fixed(&rng, gcol_data_type_make(GCOL_INT64), 301, GCOL_TEST_RANDOM_NULLS),
+        random_strings(&rng, 301, GCOL_TEST_RANDOM_NULLS),
+        random_list(&rng, 301, GCOL_TEST_RANDOM_NULLS)};
     gcol_table *table = NULL;
     GCOL_TEST_OK(gcol_table_make(cols, 3, &table));
     gcol_table_view const tv = gcol_table_get_view(table);
