@@ -734,7 +734,7 @@ static int64_t live_allocations(gcol_mr *stats) {
   return st.current_allocations;
 }
 
-/* Host export of `v` as column `i` moved out of the export and imported: equal to v. */
+/* A child moved out of a host export, imported (which releases it): equal to v. */
 static void import_moved(gcol_column_view v, struct ArrowArray *moved) {
   struct ArrowSchema s;
   gcol_column *back = NULL;
