@@ -2,6 +2,8 @@
  * (offset 0, masks shifted and string/list offsets rebased to the slice), imports copy a
  * host array into a new gcol column after checking it completely. */
 #include <cuda_runtime_api.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,215 +32,423 @@ static int64_t copy_bits(const uint8_t *src, int64_t src_bit, int64_t n, uint8_t
   return nulls;
 }
 
-/* ---- export ---- */
+/* ---- export ----
+ * In four steps, so that the copies run back to back at the link's speed:
+ *  1. plan: a walk builds the ArrowArray tree and reads the first and last offset of every
+ *     STRING and LIST node (they size the chars and the list values), one batch and one
+ *     synchronization per list nesting level, not one per buffer;
+ *  2. one host block holds every buffer, each 64-byte aligned (Arrow's recommendation): one
+ *     allocation from the caller's resource (a pinned pool: the pages are locked once) or
+ *     one aligned_alloc;
+ *  3. every device-to-host copy is enqueued on the stream, then one synchronization;
+ *  4. the host fixes what a byte copy cannot: a mask at a bit offset is shifted in place,
+ *     BOOL8 bytes are packed into bits in place, a slice's offsets are rebased to 0.
+ * Every node holds a reference on the block, so a child moved out of the tree keeps its
+ * buffers after its parent's release (C Data Interface, "moving child arrays"). */
+
+/* The buffers of one export, freed when the last node referring to them is released. */
+typedef struct host_block {
+  gcol_mr *mr; /* NULL: aligned_alloc */
+  void *base;
+  size_t bytes;
+  atomic_int_fast64_t refs;
+} host_block;
 
 typedef struct host_node {
-  gcol_mr *mr;
-  void *allocs[3];
-  size_t sizes[3];
+  host_block *block;
   const void *buffers[3];
   gcol_detail_arrow_children kids;
   struct ArrowArray dictionary;
+  /* The plan, used while the export runs. */
+  gcol_column_view v; /* the rows this node exports */
+  struct ArrowArray *out;
+  int32_t width;            /* STRING, LIST: bytes of an offset */
+  bool has_offsets;         /* STRING, LIST: a device offsets buffer to read */
+  unsigned char ends[2][8]; /* STRING, LIST: the first and last offset as read */
+  int64_t first, last;      /* STRING, LIST: those offsets decoded */
+  size_t at[3], size[3];    /* each buffer's place in the block (size 0: no buffer) */
 } host_node;
 
-static void host_free(gcol_mr *mr, void *p, size_t bytes) {
-  if (mr != NULL) {
-    gcol_mr_deallocate(mr, p, bytes, NULL);
+static void block_unref(host_block *b) {
+  if (b == NULL || atomic_fetch_sub(&b->refs, 1) != 1) return;
+  if (b->base != NULL && b->mr != NULL) {
+    gcol_mr_deallocate(b->mr, b->base, b->bytes, NULL);
   } else {
-    free(p);
+    free(b->base);
   }
+  free(b);
 }
 
 static void host_node_release(struct ArrowArray *a) {
   host_node *node = (host_node *)a->private_data;
+  host_block *const block = node->block;
+  /* Children moved out by the consumer have release NULL here and keep their reference. */
   for (int64_t i = 0; i < a->n_children; ++i) gcol_detail_arrow_array_release(a->children[i]);
   gcol_detail_arrow_array_release(a->dictionary);
-  for (int i = 0; i < 3; ++i) host_free(node->mr, node->allocs[i], node->sizes[i]);
   gcol_detail_arrow_children_free(&node->kids);
   free(node);
   a->release = NULL;
+  block_unref(block);
 }
 
-/* Buffer i of the node: at least 64 bytes (never NULL), 64-byte aligned with malloc. */
-static gcol_status host_alloc(host_node *node, int i, size_t bytes, void **out) {
-  size_t const size = bytes < 64 ? 64 : (bytes + 63) / 64 * 64;
-  void *p = NULL;
-  if (node->mr != NULL) {
-    GCOL_DETAIL_TRY_RETURN(gcol_mr_allocate(node->mr, &p, size, NULL));
-  } else {
-    p = aligned_alloc(64, size);
-    GCOL_DETAIL_REQUIRE(p != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation of %zu bytes failed",
-                        size);
+/* What one export carries between its steps. */
+typedef struct export_ctx {
+  gcol_stream stream;
+  host_block *block;
+  host_node **nodes; /* every node, parents before children */
+  int64_t count, capacity;
+  bool enqueued; /* copies were issued: wait for them before freeing anything */
+} export_ctx;
+
+static gcol_status ctx_push(export_ctx *c, host_node *node) {
+  if (c->count == c->capacity) {
+    int64_t const cap = c->capacity > 0 ? 2 * c->capacity : 16;
+    host_node **p = (host_node **)realloc(c->nodes, (size_t)cap * sizeof *p);
+    GCOL_DETAIL_REQUIRE(p != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+    c->nodes = p;
+    c->capacity = cap;
   }
-  node->allocs[i] = p;
-  node->sizes[i] = size;
-  node->buffers[i] = p;
-  *out = p;
+  c->nodes[c->count++] = node;
   return GCOL_OK;
 }
 
-static gcol_status host_node_make(gcol_mr *mr, int64_t n, struct ArrowArray *out,
-                                  host_node **out_node) {
+/* A node over `out` holding a reference on the block; released with the tree. */
+static gcol_status host_node_make(export_ctx *c, gcol_column_view v, int64_t n,
+                                  struct ArrowArray *out, host_node **out_node) {
   host_node *node = (host_node *)calloc(1, sizeof *node);
   if (node == NULL || !gcol_detail_arrow_children_alloc(n, &node->kids)) {
     free(node);
     return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "cannot allocate an array");
   }
-  node->mr = mr;
+  node->block = c->block;
+  atomic_fetch_add(&c->block->refs, 1);
+  node->v = v;
+  node->out = out;
   memset(out, 0, sizeof *out);
+  out->length = v.size;
   out->n_children = n;
   out->children = node->kids.ptrs;
   out->buffers = node->buffers;
   out->release = host_node_release;
   out->private_data = node;
   *out_node = node;
-  return GCOL_OK;
+  return ctx_push(c, node); /* on failure the tree's release frees the node */
 }
 
-/* Copies device bytes to host and waits. */
-static gcol_status to_host(void *dst, const void *src, size_t bytes, gcol_stream stream) {
+static gcol_status copy_async(export_ctx *c, void *dst, const void *src, size_t bytes) {
   gcol_status status = GCOL_OK;
   if (bytes == 0) return GCOL_OK;
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, (cudaStream_t)stream));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream));
+  c->enqueued = true;
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, (cudaStream_t)c->stream));
 done:
   return status;
 }
 
-/* The validity of rows [offset, offset + size) at bit 0 of buffer 0; sets the null count. */
-static gcol_status export_mask(gcol_column_view v, host_node *node, struct ArrowArray *out,
-                               gcol_stream stream) {
-  gcol_status status = GCOL_OK;
-  uint32_t *words = NULL;
-  void *bits = NULL;
-  out->null_count = 0;
-  if (v.null_mask == NULL || v.size == 0) return GCOL_OK;
-  int64_t const first = gcol_bit_word_index(v.offset);
-  int64_t const count = gcol_bit_word_index(v.offset + v.size - 1) - first + 1;
-  words = (uint32_t *)malloc((size_t)count * sizeof *words);
-  GCOL_DETAIL_CHECK(words != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
-  GCOL_DETAIL_TRY(to_host(words, v.null_mask + first, (size_t)count * sizeof *words, stream));
-  GCOL_DETAIL_TRY(host_alloc(node, 0, (size_t)(v.size + 7) / 8, &bits));
-  out->null_count = copy_bits((const uint8_t *)words, v.offset - first * 32, v.size, (uint8_t *)bits);
-done:
-  free(words);
-  return status;
-}
-
-/* Fixed-width values (BOOL8 packed into bits) of rows [offset, offset + size). */
-static gcol_status export_values(gcol_column_view v, host_node *node, gcol_stream stream) {
-  gcol_status status = GCOL_OK;
-  uint8_t *bytes = NULL;
-  void *dst = NULL;
-  size_t const width = gcol_type_size(v.type.id);
-  const char *src = (const char *)v.data + v.offset * (int64_t)width;
-  if (v.type.id != GCOL_BOOL8) {
-    GCOL_DETAIL_TRY(host_alloc(node, 1, (size_t)v.size * width, &dst));
-    GCOL_DETAIL_TRY(to_host(dst, src, (size_t)v.size * width, stream));
-    goto done;
-  }
-  bytes = (uint8_t *)malloc(v.size > 0 ? (size_t)v.size : 1);
-  GCOL_DETAIL_CHECK(bytes != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
-  GCOL_DETAIL_TRY(to_host(bytes, src, (size_t)v.size, stream));
-  GCOL_DETAIL_TRY(host_alloc(node, 1, (size_t)(v.size + 7) / 8, &dst));
-  memset(dst, 0, (size_t)(v.size + 7) / 8);
-  for (int64_t i = 0; i < v.size; ++i) {
-    if (bytes[i]) ((uint8_t *)dst)[i >> 3] |= (uint8_t)(1u << (i & 7));
-  }
-done:
-  free(bytes);
-  return status;
-}
-
-/* Offsets of rows [offset, offset + size] rebased to 0 in buffer 1; the original first and
- * last offsets through *first and *last. */
-static gcol_status export_offsets(gcol_column_view v, host_node *node, gcol_stream stream,
-                                  int64_t *first, int64_t *last) {
-  void *dst = NULL;
-  bool const has = v.num_children > GCOL_OFFSETS_CHILD && v.children[0].data != NULL && v.size > 0;
-  int32_t const w = has ? (int32_t)gcol_type_size(v.children[0].type.id)
-                        : (v.num_children > 0 && v.children[0].type.id == GCOL_INT64 ? 8 : 4);
-  GCOL_DETAIL_TRY_RETURN(host_alloc(node, 1, (size_t)(v.size + 1) * (size_t)w, &dst));
-  *first = *last = 0;
-  if (!has) {
-    memset(dst, 0, (size_t)w);
-    return GCOL_OK;
-  }
+/* STRING, LIST: the offsets' width, and the reads of the first and last offset. */
+static gcol_status plan_offsets(export_ctx *c, host_node *node) {
+  gcol_column_view const v = node->v;
+  node->has_offsets =
+      v.num_children > GCOL_OFFSETS_CHILD && v.children[0].data != NULL && v.size > 0;
+  node->width = node->has_offsets
+                    ? (int32_t)gcol_type_size(v.children[0].type.id)
+                    : (v.num_children > 0 && v.children[0].type.id == GCOL_INT64 ? 8 : 4);
+  if (!node->has_offsets) return GCOL_OK;
   gcol_column_view const o = v.children[0];
-  GCOL_DETAIL_TRY_RETURN(to_host(dst, (const char *)o.data + (o.offset + v.offset) * w,
-                                 (size_t)(v.size + 1) * (size_t)w, stream));
-  gcol_offsets_writer wr;
-  wr.data = dst;
-  wr.width = w;
-  gcol_offsetalator rd;
-  rd.data = dst;
-  rd.width = w;
-  *first = gcol_offsetalator_get(rd, 0);
-  *last = gcol_offsetalator_get(rd, v.size);
-  GCOL_DETAIL_REQUIRE(*first >= 0 && *last >= *first, GCOL_ERROR_INVALID_ARGUMENT,
-                      "offsets span [%lld, %lld)", (long long)*first, (long long)*last);
-  for (int64_t i = 0; i <= v.size; ++i) gcol_offsets_writer_set(wr, i, gcol_offsetalator_get(rd, i) - *first);
-  return GCOL_OK;
+  const char *src = (const char *)o.data + (o.offset + v.offset) * node->width;
+  GCOL_DETAIL_TRY_RETURN(copy_async(c, node->ends[0], src, (size_t)node->width));
+  return copy_async(c, node->ends[1], src + v.size * node->width, (size_t)node->width);
 }
 
-static gcol_status host_export(gcol_column_view v, struct ArrowArray *out, gcol_stream stream,
-                               gcol_mr *mr);
+static gcol_status plan_node(export_ctx *c, gcol_column_view v, struct ArrowArray *out);
 
-/* The buffers and children of one node by type. */
-static gcol_status export_body(gcol_column_view v, host_node *node, struct ArrowArray *out,
-                               gcol_stream stream, gcol_mr *mr) {
+/* A node's buffer count and the children known without reading offsets. */
+static gcol_status plan_body(export_ctx *c, host_node *node) {
+  gcol_column_view const v = node->v;
   gcol_type_id const id = v.type.id;
-  int64_t first = 0, last = 0;
-  void *chars = NULL;
+  struct ArrowArray *out = node->out;
   if (id == GCOL_EMPTY) {
-    out->n_buffers = 0;
     out->null_count = v.size;
     return GCOL_OK;
   }
   out->n_buffers = id == GCOL_STRING ? 3 : id == GCOL_STRUCT ? 1 : 2;
-  GCOL_DETAIL_TRY_RETURN(export_mask(v, node, out, stream));
-  if (gcol_type_is_fixed_width(id)) return export_values(v, node, stream);
-  if (id == GCOL_STRING || id == GCOL_LIST) {
-    GCOL_DETAIL_TRY_RETURN(export_offsets(v, node, stream, &first, &last));
-  }
-  if (id == GCOL_STRING) {
-    GCOL_DETAIL_TRY_RETURN(host_alloc(node, 2, (size_t)(last - first), &chars));
-    return to_host(chars, (const char *)v.data + first, (size_t)(last - first), stream);
-  }
-  if (id == GCOL_LIST) {
-    gcol_column_view values;
-    GCOL_DETAIL_TRY_RETURN(gcol_column_view_slice(v.children[GCOL_LIST_VALUES_CHILD], first, last, &values));
-    return host_export(values, &node->kids.arrays[0], stream, mr);
-  }
+  if (id == GCOL_STRING || id == GCOL_LIST) return plan_offsets(c, node);
   if (id == GCOL_STRUCT) {
     for (int64_t i = 0; i < out->n_children; ++i) {
       gcol_column_view field;
-      GCOL_DETAIL_TRY_RETURN(gcol_column_view_slice(v.children[i], v.offset, v.offset + v.size, &field));
-      GCOL_DETAIL_TRY_RETURN(host_export(field, &node->kids.arrays[i], stream, mr));
+      GCOL_DETAIL_TRY_RETURN(
+          gcol_column_view_slice(v.children[i], v.offset, v.offset + v.size, &field));
+      GCOL_DETAIL_TRY_RETURN(plan_node(c, field, &node->kids.arrays[i]));
     }
-    return GCOL_OK;
   }
-  /* DICTIONARY32: the indices with the dictionary's validity, then the keys whole. */
-  gcol_column_view idx = v.children[GCOL_DICTIONARY_INDICES_CHILD];
-  idx.data = (const int32_t *)idx.data + idx.offset;
-  idx.offset = v.offset;
-  idx.size = v.size;
-  GCOL_DETAIL_TRY_RETURN(export_values(idx, node, stream));
-  GCOL_DETAIL_TRY_RETURN(host_export(v.children[GCOL_DICTIONARY_KEYS_CHILD], &node->dictionary, stream, mr));
-  out->dictionary = &node->dictionary;
+  if (id == GCOL_DICTIONARY32) { /* the keys whole; the indices are this node's values */
+    out->dictionary = &node->dictionary;
+    return plan_node(c, v.children[GCOL_DICTIONARY_KEYS_CHILD], &node->dictionary);
+  }
   return GCOL_OK;
 }
 
-static gcol_status host_export(gcol_column_view v, struct ArrowArray *out, gcol_stream stream,
-                               gcol_mr *mr) {
+static gcol_status plan_node(export_ctx *c, gcol_column_view v, struct ArrowArray *out) {
   host_node *node = NULL;
   int64_t const n = v.type.id == GCOL_LIST ? 1 : v.type.id == GCOL_STRUCT ? v.num_children : 0;
   GCOL_DETAIL_REQUIRE(v.type.id != GCOL_DURATION_DAYS, GCOL_ERROR_UNSUPPORTED,
                       "duration[D] has no Arrow type");
-  GCOL_DETAIL_TRY_RETURN(host_node_make(mr, n, out, &node));
-  out->length = v.size;
-  gcol_status const st = export_body(v, node, out, stream, mr);
-  if (st != GCOL_OK) out->release(out);
+  GCOL_DETAIL_TRY_RETURN(host_node_make(c, v, n, out, &node));
+  return plan_body(c, node);
+}
+
+static int64_t decode_offset(const unsigned char *raw, int32_t width) {
+  if (width == 8) {
+    int64_t x;
+    memcpy(&x, raw, sizeof x);
+    return x;
+  }
+  int32_t x;
+  memcpy(&x, raw, sizeof x);
+  return x;
+}
+
+/* After the reads of nodes [begin, end): their spans checked, the list values planned. */
+static gcol_status plan_spans(export_ctx *c, int64_t begin, int64_t end) {
+  for (int64_t i = begin; i < end; ++i) {
+    host_node *node = c->nodes[i];
+    gcol_type_id const id = node->v.type.id;
+    if (id != GCOL_STRING && id != GCOL_LIST) continue;
+    if (node->has_offsets) {
+      node->first = decode_offset(node->ends[0], node->width);
+      node->last = decode_offset(node->ends[1], node->width);
+    }
+    GCOL_DETAIL_REQUIRE(node->first >= 0 && node->last >= node->first, GCOL_ERROR_INVALID_ARGUMENT,
+                        "offsets span [%lld, %lld)", (long long)node->first, (long long)node->last);
+    if (id != GCOL_LIST) continue;
+    gcol_column_view values;
+    GCOL_DETAIL_TRY_RETURN(gcol_column_view_slice(node->v.children[GCOL_LIST_VALUES_CHILD],
+                                                  node->first, node->last, &values));
+    GCOL_DETAIL_TRY_RETURN(plan_node(c, values, &node->kids.arrays[0]));
+  }
+  return GCOL_OK;
+}
+
+/* Step 1: the tree, level by level of list nesting (a list's values need its offsets). */
+static gcol_status plan_tree(export_ctx *c, gcol_column_view v, struct ArrowArray *out) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_TRY(plan_node(c, v, out));
+  for (int64_t begin = 0; begin < c->count;) {
+    int64_t const end = c->count;
+    if (c->enqueued) GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)c->stream));
+    c->enqueued = false;
+    GCOL_DETAIL_TRY(plan_spans(c, begin, end));
+    begin = end;
+  }
+done:
+  return status;
+}
+
+/* The device bytes of a node's mask: whole bytes covering rows [offset, offset + size). */
+static size_t mask_span(gcol_column_view v) {
+  if (v.null_mask == NULL || v.size == 0 || v.type.id == GCOL_EMPTY) return 0;
+  return (size_t)(((v.offset + v.size - 1) >> 3) - (v.offset >> 3) + 1);
+}
+
+/* Bytes copied into buffer 1: values (BOOL8 as bytes, packed later in place), dictionary
+ * indices, or offsets. */
+static size_t values_bytes(const host_node *node) {
+  gcol_column_view const v = node->v;
+  switch (v.type.id) {
+    case GCOL_EMPTY:
+    case GCOL_STRUCT:
+      return 0;
+    case GCOL_STRING:
+    case GCOL_LIST:
+      return (size_t)(v.size + 1) * (size_t)node->width;
+    case GCOL_DICTIONARY32:
+      return (size_t)v.size * sizeof(int32_t);
+    default:
+      return (size_t)v.size * gcol_type_size(v.type.id);
+  }
+}
+
+/* A buffer's room: at least 64 bytes (never NULL), a multiple of 64 (the next stays aligned). */
+static size_t padded(size_t bytes) { return bytes < 64 ? 64 : (bytes + 63) / 64 * 64; }
+
+/* Step 2: every buffer's place, then one block for all. */
+static gcol_status allocate_block(export_ctx *c) {
+  size_t total = 0;
+  for (int64_t i = 0; i < c->count; ++i) {
+    host_node *node = c->nodes[i];
+    gcol_type_id const id = node->v.type.id;
+    node->size[0] = mask_span(node->v);
+    node->size[1] = values_bytes(node);
+    node->size[2] = id == GCOL_STRING ? (size_t)(node->last - node->first) : 0;
+    for (int b = 0; b < 3; ++b) {
+      bool const exists =
+          b == 0 ? node->size[0] > 0 : b < node->out->n_buffers && id != GCOL_STRUCT;
+      node->at[b] = total;
+      if (exists)
+        total += padded(node->size[b]);
+      else
+        node->size[b] = 0;
+      node->buffers[b] = exists ? (const void *)(uintptr_t)1 : NULL; /* placed below */
+    }
+  }
+  if (total == 0) return GCOL_OK;
+  host_block *const b = c->block;
+  if (b->mr != NULL) {
+    GCOL_DETAIL_TRY_RETURN(gcol_mr_allocate(b->mr, &b->base, total, NULL));
+  } else {
+    b->base = aligned_alloc(64, total);
+    GCOL_DETAIL_REQUIRE(b->base != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                        "host allocation of %zu bytes failed", total);
+  }
+  b->bytes = total;
+  for (int64_t i = 0; i < c->count; ++i) {
+    host_node *node = c->nodes[i];
+    for (int bi = 0; bi < 3; ++bi) {
+      if (node->buffers[bi] != NULL) node->buffers[bi] = (char *)b->base + node->at[bi];
+    }
+  }
+  return GCOL_OK;
+}
+
+/* Step 3 for one node. */
+static gcol_status enqueue_node(export_ctx *c, host_node *node) {
+  gcol_column_view const v = node->v;
+  gcol_type_id const id = v.type.id;
+  void *const mask = (void *)(uintptr_t)node->buffers[0];
+  void *const values = (void *)(uintptr_t)node->buffers[1];
+  if (mask != NULL) {
+    GCOL_DETAIL_TRY_RETURN(
+        copy_async(c, mask, (const uint8_t *)v.null_mask + (v.offset >> 3), node->size[0]));
+  }
+  if (values == NULL) return GCOL_OK;
+  if (id == GCOL_STRING || id == GCOL_LIST) {
+    if (!node->has_offsets) {
+      memset(values, 0, node->size[1]);
+      return GCOL_OK;
+    }
+    gcol_column_view const o = v.children[0];
+    GCOL_DETAIL_TRY_RETURN(copy_async(
+        c, values, (const char *)o.data + (o.offset + v.offset) * node->width, node->size[1]));
+    if (id == GCOL_LIST) return GCOL_OK;
+    return copy_async(c, (void *)(uintptr_t)node->buffers[2], (const char *)v.data + node->first,
+                      node->size[2]);
+  }
+  if (id == GCOL_DICTIONARY32) {
+    gcol_column_view const idx = v.children[GCOL_DICTIONARY_INDICES_CHILD];
+    return copy_async(c, values, (const int32_t *)idx.data + idx.offset + v.offset, node->size[1]);
+  }
+  return copy_async(c, values, (const char *)v.data + v.offset * (int64_t)gcol_type_size(id),
+                    node->size[1]);
+}
+
+/* Bits [shift, shift + n) of buf's first `span` bytes moved to bit 0 in place (each write
+ * lands below every byte still to be read); the bits past n zeroed. */
+static void shift_bits_down(uint8_t *buf, int shift, int64_t n, size_t span) {
+  size_t const bytes = (size_t)(n + 7) / 8;
+  size_t i = 0;
+  if (shift != 0) {
+    for (; i + 9 <= span; i += 8) {
+      uint64_t w;
+      memcpy(&w, buf + i, sizeof w);
+      w = (w >> shift) | ((uint64_t)buf[i + 8] << (64 - shift));
+      memcpy(buf + i, &w, sizeof w);
+    }
+    for (; i < bytes; ++i) {
+      unsigned const next = i + 1 < span ? buf[i + 1] : 0u;
+      buf[i] = (uint8_t)((buf[i] >> shift) | (next << (8 - shift)));
+    }
+  }
+  if (n % 8 != 0) buf[bytes - 1] &= (uint8_t)((1u << (n % 8)) - 1u);
+  if (span > bytes) buf[bytes] = 0; /* the byte a shift emptied */
+}
+
+static int64_t count_unset(const uint8_t *bits, int64_t n) {
+  int64_t set = 0;
+  size_t const bytes = (size_t)(n + 7) / 8;
+  size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    uint64_t w;
+    memcpy(&w, bits + i, sizeof w);
+    set += __builtin_popcountll(w);
+  }
+  for (; i < bytes; ++i) set += __builtin_popcount(bits[i]);
+  return n - set;
+}
+
+/* BOOL8 bytes (any non-zero is true) packed into bits in place: output byte j reads input
+ * bytes [8j, 8j + 8), none below j, so no byte is overwritten before it is read. */
+static void pack_bools_in_place(uint8_t *buf, int64_t n) {
+  int64_t const bytes = (n + 7) / 8;
+  for (int64_t j = 0; j < bytes; ++j) {
+    uint64_t w = 0;
+    int64_t const k = n - 8 * j < 8 ? n - 8 * j : 8;
+    memcpy(&w, buf + 8 * j, (size_t)k);
+    w |= w >> 4; /* bit 0 of each byte: the OR of the byte's bits (no bit crosses bytes) */
+    w |= w >> 2;
+    w |= w >> 1;
+    w &= 0x0101010101010101ull;
+    buf[j] = (uint8_t)((w * 0x0102040810204080ull) >> 56); /* byte b's bit 0 to bit b */
+  }
+}
+
+static void rebase_offsets(host_node *node) {
+  if (node->first == 0) return;
+  gcol_offsets_writer wr;
+  wr.data = (void *)(uintptr_t)node->buffers[1];
+  wr.width = node->width;
+  gcol_offsetalator rd;
+  rd.data = node->buffers[1];
+  rd.width = node->width;
+  for (int64_t i = 0; i <= node->v.size; ++i) {
+    gcol_offsets_writer_set(wr, i, gcol_offsetalator_get(rd, i) - node->first);
+  }
+}
+
+/* Step 4 for one node, after the copies landed. */
+static void fix_node(host_node *node) {
+  gcol_column_view const v = node->v;
+  uint8_t *const mask = (uint8_t *)(uintptr_t)node->buffers[0];
+  if (v.type.id != GCOL_EMPTY) node->out->null_count = 0;
+  if (mask != NULL) {
+    shift_bits_down(mask, (int)(v.offset & 7), v.size, node->size[0]);
+    node->out->null_count =
+        v.null_count != GCOL_UNKNOWN_NULL_COUNT ? v.null_count : count_unset(mask, v.size);
+  }
+  if (v.type.id == GCOL_BOOL8) pack_bools_in_place((uint8_t *)(uintptr_t)node->buffers[1], v.size);
+  if (v.type.id == GCOL_STRING || v.type.id == GCOL_LIST) rebase_offsets(node);
+}
+
+/* Steps 2 to 4 over a planned tree. */
+static gcol_status copy_tree(export_ctx *c) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_TRY(allocate_block(c));
+  for (int64_t i = 0; i < c->count; ++i) GCOL_DETAIL_TRY(enqueue_node(c, c->nodes[i]));
+  if (c->enqueued) GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)c->stream));
+  c->enqueued = false;
+  for (int64_t i = 0; i < c->count; ++i) fix_node(c->nodes[i]);
+done:
+  return status;
+}
+
+static gcol_status host_export(gcol_column_view v, struct ArrowArray *out, gcol_stream stream,
+                               gcol_mr *mr) {
+  export_ctx c;
+  memset(&c, 0, sizeof c);
+  memset(out, 0, sizeof *out);
+  c.stream = stream;
+  c.block = (host_block *)calloc(1, sizeof *c.block);
+  GCOL_DETAIL_REQUIRE(c.block != NULL, GCOL_ERROR_OUT_OF_MEMORY, "host allocation failed");
+  c.block->mr = mr;
+  atomic_init(&c.block->refs, 1); /* the export's own, dropped below */
+  gcol_status st = plan_tree(&c, v, out);
+  if (st == GCOL_OK) st = copy_tree(&c);
+  if (st != GCOL_OK) {
+    /* Copies into the tree's memory may still run: let them land before freeing it. */
+    if (c.enqueued) (void)cudaStreamSynchronize((cudaStream_t)stream);
+    gcol_detail_arrow_array_release(out);
+  }
+  free(c.nodes);
+  block_unref(c.block);
   return st;
 }
 

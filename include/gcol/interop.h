@@ -484,11 +484,15 @@ gcol_status gcol_arrow_device_import_table(struct ArrowSchema *schema,
  * @param[in] column The column.
  * @param[out] out The array, released by the consumer. Untouched on failure.
  * @param[in] stream The stream of the copies.
- * @param[in] host_mr A host-accessible resource (pinned memory copies fastest) the buffers
- *            come from, which must outlive the array, or NULL for malloc.
+ * @param[in] host_mr A host-accessible resource (pinned memory copies fastest: a pool over
+ *            pinned memory locks the pages once) the buffers come from, in one allocation
+ *            freed when the array and every child moved out of it are released; it must
+ *            outlive them. NULL: one 64-byte aligned `aligned_alloc` (pageable).
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out, a malformed view, a device
- *         @p host_mr), ::GCOL_ERROR_UNSUPPORTED, ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
- * @note Synchronizes @p stream.
+ *         @p host_mr), ::GCOL_ERROR_UNSUPPORTED, ::GCOL_ERROR_OUT_OF_MEMORY (also when
+ *         @p host_mr refuses the block: no fallback), CUDA status.
+ * @note Synchronizes @p stream once, plus once per level of list nesting (a list's offsets
+ *       size its values).
  */
 gcol_status gcol_arrow_export_column(gcol_column_view column, struct ArrowArray *out,
                                      gcol_stream stream, gcol_mr *host_mr);

@@ -5,7 +5,8 @@
  * pattern; hand-made host arrays (bits at odd offsets, sliced strings, date64, dictionaries)
  * imported and checked value by value; both stream interfaces in chunks; DLPack export,
  * import (zero-copy and strided) and the 2-D table copy; the owner and producer releases
- * counted to exactly once; allocation failures of the converting paths.
+ * counted to exactly once; allocation failures of the converting paths; the host export's one
+ * block kept by moved children after their parent's release, and its allocation failing.
  */
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -725,6 +726,91 @@ static void test_allocation_failures(void **state) {
   gcol_column_free(col);
 }
 
+/* ------------------------------------------------------------------ host export ownership */
+
+static int64_t live_allocations(gcol_mr *stats) {
+  gcol_mr_statistics st;
+  GCOL_TEST_OK(gcol_mr_statistics_get(stats, &st));
+  return st.current_allocations;
+}
+
+/* A child moved out of a host export, imported (which releases it): equal to v. */
+static void import_moved(gcol_column_view v, struct ArrowArray *moved) {
+  struct ArrowSchema s;
+  gcol_column *back = NULL;
+  GCOL_TEST_OK(gcol_arrow_schema_export_column(v, NULL, &s));
+  GCOL_TEST_OK(gcol_arrow_import_column(&s, moved, NULL, NULL, &back, NULL));
+  assert_null(moved->release);
+  gcol_test_assert_columns_equal(v, gcol_column_get_view(back));
+  gcol_column_free(back);
+}
+
+/* One block from the host resource for the whole export; children moved out keep it after
+ * the parent's release, released in either order; the last release frees it. */
+static void test_host_export_moved_children(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1308);
+  gcol_mr *pinned = NULL, *stats = NULL;
+  GCOL_TEST_OK(gcol_mr_pinned_create(&pinned));
+  GCOL_TEST_OK(gcol_mr_statistics_create(pinned, &stats));
+  for (int order = 0; order < 2; ++order) {
+    gcol_column *cols[3] = {
+        random_fixed(&rng, gcol_data_type_make(GCOL_INT64), 301, GCOL_TEST_RANDOM_NULLS),
+        random_strings(&rng, 301, GCOL_TEST_RANDOM_NULLS),
+        random_list(&rng, 301, GCOL_TEST_RANDOM_NULLS)};
+    gcol_table *table = NULL;
+    GCOL_TEST_OK(gcol_table_make(cols, 3, &table));
+    gcol_table_view const tv = gcol_table_get_view(table);
+    struct ArrowArray h, moved[2];
+    GCOL_TEST_OK(gcol_arrow_export_table(tv, &h, NULL, stats));
+    assert_int_equal(live_allocations(stats), 1);
+    for (int i = 0; i < 2; ++i) { /* move fields 1 and 2 out, as the C Data Interface allows */
+      moved[i] = *h.children[i + 1];
+      h.children[i + 1]->release = NULL;
+    }
+    h.release(&h); /* releases field 0 only */
+    assert_null(h.release);
+    assert_int_equal(live_allocations(stats), 1);
+    int const first = order == 0 ? 0 : 1;
+    import_moved(tv.columns[first + 1], &moved[first]);
+    assert_int_equal(live_allocations(stats), 1);
+    import_moved(tv.columns[2 - first], &moved[1 - first]);
+    assert_int_equal(live_allocations(stats), 0);
+    gcol_table_free(table);
+  }
+  gcol_mr_destroy(stats);
+  gcol_mr_destroy(pinned);
+}
+
+/* The block's allocation failing: GCOL_ERROR_OUT_OF_MEMORY, the output untouched, nothing
+ * left allocated; the export makes exactly one allocation from the resource. */
+static void test_host_export_block_failure(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1309);
+  gcol_mr *pinned = NULL, *stats = NULL, *failing = NULL;
+  GCOL_TEST_OK(gcol_mr_pinned_create(&pinned));
+  GCOL_TEST_OK(gcol_mr_statistics_create(pinned, &stats));
+  gcol_column *col = random_list(&rng, 200, GCOL_TEST_RANDOM_NULLS);
+  gcol_column_view slice;
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), 33, 190, &slice));
+  struct ArrowArray h;
+  memset(&h, 0, sizeof h);
+  GCOL_TEST_OK(gcol_mr_fail_nth_create(stats, 1, &failing));
+  GCOL_TEST_STATUS(gcol_arrow_export_column(slice, &h, NULL, failing), GCOL_ERROR_OUT_OF_MEMORY);
+  assert_null(h.release);
+  assert_int_equal(live_allocations(stats), 0);
+  gcol_mr_destroy(failing);
+  GCOL_TEST_OK(gcol_mr_fail_nth_create(stats, 2, &failing));
+  GCOL_TEST_OK(gcol_arrow_export_column(slice, &h, NULL, failing));
+  assert_int_equal(live_allocations(stats), 1);
+  h.release(&h);
+  assert_int_equal(live_allocations(stats), 0);
+  gcol_mr_destroy(failing);
+  gcol_column_free(col);
+  gcol_mr_destroy(stats);
+  gcol_mr_destroy(pinned);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_every_fixed_type_round_trips),
@@ -737,6 +823,8 @@ int main(void) {
       GCOL_TEST_GPU(test_streams_in_chunks),
       GCOL_TEST_GPU(test_dlpack),
       GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_host_export_moved_children),
+      GCOL_TEST_GPU(test_host_export_block_failure),
   };
   return GCOL_TEST_RUN_GPU("interop", tests);
 }
