@@ -231,6 +231,22 @@ static bool reserve_bytes(plan_ctx *c, int64_t more) {
   return true;
 }
 
+/* A new last segment of `size` bytes at the end of the plan's byte space (the caller sets
+ * its source), growing the array; NULL when out of host memory. */
+static gcol_detail_pq_segment *new_segment(gcol_detail_pq_column_plan *plan, int64_t size) {
+  if (plan->num_segments == plan->segment_cap) {
+    int32_t const cap = plan->segment_cap < 8 ? 8 : plan->segment_cap * 2;
+    void *p = realloc(plan->segments, (size_t)cap * sizeof *plan->segments);
+    if (p == NULL) return NULL;
+    plan->segments = (gcol_detail_pq_segment *)p;
+    plan->segment_cap = cap;
+  }
+  gcol_detail_pq_segment *seg = &plan->segments[plan->num_segments++];
+  seg->begin = plan->num_bytes;
+  seg->size = size;
+  return seg;
+}
+
 /* Appends `size` bytes found at src (or plan->bytes + owned) to the plan's byte space,
  * extending the last segment when both sides continue it. */
 static bool add_segment(plan_ctx *c, int64_t size, const uint8_t *src, int64_t owned) {
@@ -242,16 +258,8 @@ static bool add_segment(plan_ctx *c, int64_t size, const uint8_t *src, int64_t o
                    : last->src == NULL && last->owned >= 0 && last->owned + last->size == owned)) {
     last->size += size;
   } else {
-    if (plan->num_segments == plan->segment_cap) {
-      int32_t const cap = plan->segment_cap < 8 ? 8 : plan->segment_cap * 2;
-      void *p = realloc(plan->segments, (size_t)cap * sizeof *plan->segments);
-      if (p == NULL) return false;
-      plan->segments = (gcol_detail_pq_segment *)p;
-      plan->segment_cap = cap;
-    }
-    gcol_detail_pq_segment *seg = &plan->segments[plan->num_segments++];
-    seg->begin = plan->num_bytes;
-    seg->size = size;
+    gcol_detail_pq_segment *seg = new_segment(plan, size);
+    if (seg == NULL) return false;
     seg->src = src;
     seg->owned = owned;
   }
@@ -263,16 +271,8 @@ static bool add_segment(plan_ctx *c, int64_t size, const uint8_t *src, int64_t o
 /* Appends `size` bytes written on the device (a job's output) to the plan's byte space. */
 static bool add_device_segment(plan_ctx *c, int64_t size) {
   gcol_detail_pq_column_plan *plan = c->plan;
-  if (plan->num_segments == plan->segment_cap) {
-    int32_t const cap = plan->segment_cap < 8 ? 8 : plan->segment_cap * 2;
-    void *p = realloc(plan->segments, (size_t)cap * sizeof *plan->segments);
-    if (p == NULL) return false;
-    plan->segments = (gcol_detail_pq_segment *)p;
-    plan->segment_cap = cap;
-  }
-  gcol_detail_pq_segment *seg = &plan->segments[plan->num_segments++];
-  seg->begin = plan->num_bytes;
-  seg->size = size;
+  gcol_detail_pq_segment *seg = new_segment(plan, size);
+  if (seg == NULL) return false;
   seg->src = NULL;
   seg->owned = -1;
   plan->num_bytes += size;

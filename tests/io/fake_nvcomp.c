@@ -73,10 +73,5 @@ int nvcompBatchedZstdDecompressAsync(void) { return 0; }
 int nvcompBatchedGzipDecompressGetRequiredAlignments(opts o, aligns *a) { return set(a, 1, o); }
 int nvcompBatchedGzipDecompressGetTempSizeAsync(size_t n, size_t most, opts o, size_t *temp,
                                                 size_t total) {
-  (void)n;
-  (void)most;
-  (void)o;
-  (void)total;
-  *temp = 0;
-  return 0;
+  return nvcompBatchedZstdDecompressGetTempSizeAsync(n, most, o, temp, total); /* none either */
 }
