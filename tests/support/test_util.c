@@ -302,6 +302,10 @@ static bool sparse_mode = false; /* GCOL_TEST_SIZES=sparse */
 
 bool gcol_test_keep_combination(size_t i) { return !sparse_mode || i % 2 == 0; }
 
+int64_t gcol_test_if_sparse(int64_t full, int64_t under_tools) {
+  return sparse_mode ? under_tools : full;
+}
+
 /* Applies GCOL_TEST_SIZES=sparse and GCOL_TEST_MAX_SIZE to the size list. */
 static void limit_sizes(void) {
   const char *sparse = getenv("GCOL_TEST_SIZES");

@@ -155,6 +155,9 @@ bool gcol_test_keep_combination(size_t i);
 /* n, or GCOL_TEST_MAX_SIZE where that is smaller: the single large cases of a test run at
  * the capped size under the sanitizers too, so a whole check stays within its time. */
 int64_t gcol_test_cap(int64_t n);
+/* full, or under_tools under GCOL_TEST_SIZES=sparse (the sanitizers): for a test's own counts
+ * whose work grows fast, e.g. the number of rows over 64 KiB, which one thread each walks. */
+int64_t gcol_test_if_sparse(int64_t full, int64_t under_tools);
 /* Slice offsets: 0, 1, 3, 5, 7, 31, 33, 63, 65. */
 extern const int64_t gcol_test_offsets[];
 extern const size_t gcol_test_num_offsets;
