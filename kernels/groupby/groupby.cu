@@ -112,36 +112,127 @@ __device__ __forceinline__ uint64_t warp_max_u64(uint64_t v) {
   return v;
 }
 
-/* stats[3k] = min key, stats[3k+1] = max key, stats[3k+2] = 1 if a null was seen. */
-__global__ void key_range_smem_kernel(direct_keys dk_param, int64_t n, unsigned long long *stats) {
+/*
+ * Tiles: a block takes GB_TILE consecutive rows at a time and thread t holds rows
+ * base + t + j * GB_BLOCK (j < GB_ROWS_PER_THREAD), loaded before any is used. One row per
+ * thread and round trip left the row kernels at about half the copy bandwidth; eight
+ * independent loads in flight per thread reach it. Bit j of a row set is row j's.
+ */
+#define GB_ROWS_PER_THREAD 8
+#define GB_TILE (GB_BLOCK * GB_ROWS_PER_THREAD)
+
+/* The rows of a tile below n. */
+__device__ __forceinline__ uint32_t tile_rows(int64_t first, int64_t n) {
+  int64_t const left = n - first; /* rows from `first` on; row j is first + j * GB_BLOCK */
+  if (left <= 0) return 0;
+  if (left > (int64_t)(GB_ROWS_PER_THREAD - 1) * GB_BLOCK) return (1u << GB_ROWS_PER_THREAD) - 1;
+  return (1u << (uint32_t)((left + GB_BLOCK - 1) / GB_BLOCK)) - 1;
+}
+
+/* The rows of `in` that are valid in r. */
+__device__ __forceinline__ uint32_t tile_valid(const gcol_detail_reader &r, int64_t first,
+                                               uint32_t in) {
+  if (r.mask == NULL) return in;
+  uint32_t ok = 0;
+#pragma unroll
+  for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+    if (((in >> j) & 1u) != 0 && gcol_bit_is_set(r.mask, r.mask_offset + first + j * GB_BLOCK)) {
+      ok |= 1u << j;
+    }
+  }
+  return ok;
+}
+
+/* A tile's elements of a column of T, zero-extended (0 outside `in`); read-only: __ldg. */
+template <typename T>
+__device__ __forceinline__ void tile_raw(const void *data, int64_t first, uint32_t in,
+                                         uint64_t (&bits)[GB_ROWS_PER_THREAD]) {
+  const T *p = (const T *)data + first;
+#pragma unroll
+  for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+    bits[j] = ((in >> j) & 1u) != 0 ? (uint64_t)__ldg(p + j * GB_BLOCK) : 0;
+  }
+}
+
+/* A tile's elements of r (0 outside `in`): integers widened as gcol_detail_reader_bits, floats
+ * as their double's bits. The width test sits outside the row loop so the loads issue together. */
+__device__ __forceinline__ void tile_load(const gcol_detail_reader &r, int64_t first, uint32_t in,
+                                          uint64_t (&bits)[GB_ROWS_PER_THREAD]) {
+  int32_t const width = r.width, kind = r.kind;
+  if (width == 8) {
+    tile_raw<unsigned long long>(r.data, first, in, bits);
+    return;
+  }
+  if (width == 4) {
+    tile_raw<unsigned int>(r.data, first, in, bits);
+  } else if (width == 2) {
+    tile_raw<unsigned short>(r.data, first, in, bits);
+  } else {
+    tile_raw<unsigned char>(r.data, first, in, bits);
+  }
+  int const shift = 64 - 8 * width;
+#pragma unroll
+  for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+    uint64_t const x = bits[j];
+    if (kind == GCOL_DETAIL_KIND_SIGNED) {
+      bits[j] = (uint64_t)((int64_t)(x << shift) >> shift);
+    } else if (kind == GCOL_DETAIL_KIND_BOOL) {
+      bits[j] = x != 0 ? 1u : 0u;
+    } else if (kind == GCOL_DETAIL_KIND_FLOAT) {
+      bits[j] = gcol_detail_f64_bits((double)__uint_as_float((uint32_t)x));
+    }
+  }
+}
+
+/* stats[3k] = min key, stats[3k+1] = max key, stats[3k+2] = 1 if a null was seen. Each block
+ * reduces its rows first, so one thread per block updates the three words. */
+__global__ void __launch_bounds__(GB_BLOCK)
+    key_range_smem_kernel(direct_keys dk_param, int64_t n, unsigned long long *stats) {
   __shared__ direct_keys dk;
+  __shared__ uint64_t part[3][GB_BLOCK / 32];
   stage_param(&dk, dk_param);
+  int const lane = (int)(threadIdx.x & 31u), warp = (int)(threadIdx.x >> 5);
   for (int32_t k = 0; k < dk.num_keys; ++k) {
+    gcol_detail_reader const &r = dk.key[k];
+    /* order keys of the integer kinds (direct keys are never floats) */
+    uint64_t const flip = r.kind == GCOL_DETAIL_KIND_SIGNED ? GCOL_DETAIL_SIGN64 : 0;
     uint64_t lo = ~0ull, hi = 0, nulls = 0;
-    /* every lane runs the same trip count so the shuffles see the whole warp */
-    int64_t const stride = gcol_detail_grid_stride();
-    int64_t const first = gcol_detail_thread_index();
-    int64_t const warp_first = first - (threadIdx.x & 31);
-    for (int64_t base = warp_first; base < n; base += stride) {
-      int64_t const i = base + (threadIdx.x & 31);
-      if (i < n) {
-        if (gcol_detail_reader_valid(dk.key[k], i)) {
-          uint64_t const v = gcol_detail_reader_key(dk.key[k], i);
-          lo = v < lo ? v : lo;
-          hi = v > hi ? v : hi;
-        } else {
-          nulls = 1;
-        }
+    for (int64_t base = (int64_t)blockIdx.x * GB_TILE; base < n;
+         base += (int64_t)gridDim.x * GB_TILE) {
+      int64_t const first = base + threadIdx.x;
+      uint32_t const in = tile_rows(first, n);
+      uint64_t bits[GB_ROWS_PER_THREAD];
+      tile_load(r, first, in, bits);
+      uint32_t const ok = tile_valid(r, first, in);
+      nulls |= in & ~ok;
+#pragma unroll
+      for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+        bool const use = ((ok >> j) & 1u) != 0;
+        uint64_t const v = bits[j] ^ flip;
+        lo = use && v < lo ? v : lo;
+        hi = use && v > hi ? v : hi;
       }
     }
     lo = warp_min_u64(lo);
     hi = warp_max_u64(hi);
-    nulls = warp_max_u64(nulls);
-    if ((threadIdx.x & 31) == 0) {
+    nulls = warp_max_u64(nulls != 0 ? 1u : 0u);
+    if (lane == 0) {
+      part[0][warp] = lo;
+      part[1][warp] = hi;
+      part[2][warp] = nulls;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      for (int w = 1; w < GB_BLOCK / 32; ++w) {
+        lo = part[0][w] < lo ? part[0][w] : lo;
+        hi = part[1][w] > hi ? part[1][w] : hi;
+        nulls |= part[2][w];
+      }
       if (lo != ~0ull) atomicMin(&stats[3 * k], (unsigned long long)lo);
       if (hi != 0) atomicMax(&stats[3 * k + 1], (unsigned long long)hi);
       if (nulls != 0) atomicMax(&stats[3 * k + 2], 1ull);
     }
+    __syncthreads(); /* part is reused by the next key */
   }
 }
 
@@ -745,6 +836,27 @@ __global__ void compose_kernel(const int64_t *outer, const int64_t *inner, int64
 
 unsigned int grid_for(int64_t n) { return gcol_detail_grid_size(n, GB_BLOCK); }
 
+/* Blocks for a tiled kernel over n rows: at most one resident wave of `kernel` with `smem`
+ * dynamic bytes (per_sm, from the occupancy, capped at 8 per SM). */
+template <typename K>
+gcol_status tile_grid(int64_t n, K kernel, size_t smem, unsigned int *blocks) {
+  gcol_status status = GCOL_OK;
+  int device = 0, sms = 1, per_sm = 1;
+  GCOL_DETAIL_CUDA_TRY(cudaGetDevice(&device));
+  GCOL_DETAIL_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GCOL_DETAIL_CUDA_TRY(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GB_BLOCK, smem));
+  if (per_sm < 1) per_sm = 1;
+  if (per_sm > 8) per_sm = 8;
+  {
+    int64_t const tiles = (n + GB_TILE - 1) / GB_TILE;
+    int64_t const wave = (int64_t)sms * per_sm;
+    *blocks = (unsigned int)(tiles < 1 ? 1 : tiles < wave ? tiles : wave);
+  }
+done:
+  return status;
+}
+
 /* Stable sort of (keys, rows) pairs by the low `bits` bits of the keys, in place. */
 gcol_status sort_pairs(uint64_t *keys, int64_t *rows, int64_t n, int bits, cudaStream_t stream) {
   gcol_status status = GCOL_OK;
@@ -889,6 +1001,7 @@ gcol_status try_direct(gb_state *s, bool *taken) {
   gcol_status status = GCOL_OK;
   gcol_buffer *stats = NULL;
   unsigned long long host[3 * GB_MAX_DIRECT_KEYS];
+  unsigned int blocks = 1;
   direct_keys dk;
   *taken = false;
   memset(&dk, 0, sizeof dk);
@@ -904,10 +1017,11 @@ gcol_status try_direct(gb_state *s, bool *taken) {
   GCOL_DETAIL_TRY(gcol_buffer_create(sizeof host, (gcol_stream)s->stream, NULL, &stats));
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(stats->data, host, sizeof(host[0]) * 3 * dk.num_keys,
                                        cudaMemcpyHostToDevice, s->stream));
-  /* A bounded grid: each warp ends with three atomics on the same three words, and one warp
-   * per 32 rows made them serialize (about 6 ms per key column at 2^27 rows on an H200). */
-  key_range_smem_kernel<<<grid_for(s->n) < 1024 ? grid_for(s->n) : 1024, GB_BLOCK, 0, s->stream>>>(
-      dk, s->n, (unsigned long long *)stats->data);
+  /* One resident wave: the blocks' partial results meet in three words (one warp per 32
+   * rows made those atomics serialize: about 6 ms per key column at 2^27 rows on an H200). */
+  GCOL_DETAIL_TRY(tile_grid(s->n, key_range_smem_kernel, 0, &blocks));
+  key_range_smem_kernel<<<blocks, GB_BLOCK, 0, s->stream>>>(dk, s->n,
+                                                            (unsigned long long *)stats->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(host, stats->data, sizeof(host[0]) * 3 * dk.num_keys,
                                        cudaMemcpyDeviceToHost, s->stream));
