@@ -16,7 +16,9 @@
  *    products in uint64 (wrapping), float sums and products in double, min/max as
  *    order-preserving keys (detail/aggregate.h), any/all. While the space is small the
  *    accumulators live in shared memory per block and are merged into global memory at
- *    the end; else directly in global memory. A second pass adds what needs the first
+ *    the end (launches of only counts, sums, minima and maxima, the common case, run
+ *    accumulate_few_smem_kernel: tiles of rows per thread, no per-row operator switch); else
+ *    directly in global memory. A second pass adds what needs the first
  *    pass's results: M2 = sum (x - mean)^2 (VARIANCE, STD, M2) and the first row holding
  *    the min/max key (ARGMIN, ARGMAX). Results are finished with the reductions' helpers.
  * 3. Order-based aggregations (MEDIAN, QUANTILE, NUNIQUE, NTH_ELEMENT, COLLECT_LIST): row
@@ -182,6 +184,19 @@ __device__ __forceinline__ void tile_load(const gcol_detail_reader &r, int64_t f
       bits[j] = gcol_detail_f64_bits((double)__uint_as_float((uint32_t)x));
     }
   }
+}
+
+/* gcol_detail_reader_key and gcol_detail_reader_f64 of an element loaded by tile_load. */
+__device__ __forceinline__ uint64_t key_of(int32_t kind, uint64_t bits) {
+  if (kind == GCOL_DETAIL_KIND_FLOAT) {
+    return gcol_detail_key_from_f64(gcol_detail_f64_from_bits(bits));
+  }
+  return kind == GCOL_DETAIL_KIND_SIGNED ? bits ^ GCOL_DETAIL_SIGN64 : bits;
+}
+
+__device__ __forceinline__ double f64_of(int32_t kind, uint64_t bits) {
+  if (kind == GCOL_DETAIL_KIND_FLOAT) return gcol_detail_f64_from_bits(bits);
+  return kind == GCOL_DETAIL_KIND_SIGNED ? (double)(int64_t)bits : (double)bits;
 }
 
 /* stats[3k] = min key, stats[3k+1] = max key, stats[3k+2] = 1 if a null was seen. Each block
@@ -529,6 +544,172 @@ __global__ void accumulate_smem_kernel(gid_source src_param, acc_launch L_param,
     for (int32_t a = 0; a < L.num_accs; ++a) {
       if (L.target[a] < 0) continue;
       acc_apply(L.acc[a].op, &global[(int64_t)L.target[a] * space + s], smem[a * space + s]);
+    }
+  }
+}
+
+/* The group ids of a tile's rows (below 2^31: the shared-memory space); returns the rows
+ * that have one (gid_of's -1: a null key dropped). */
+__device__ __forceinline__ uint32_t tile_groups(const gid_source &src, int64_t first, uint32_t in,
+                                                int32_t (&g)[GB_ROWS_PER_THREAD]) {
+  if (src.row_gid != NULL) {
+    uint64_t bits[GB_ROWS_PER_THREAD];
+    uint32_t rows = 0;
+    tile_raw<unsigned long long>(src.row_gid, first, in, bits);
+#pragma unroll
+    for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+      g[j] = (int32_t)bits[j];
+      rows |= ((in >> j) & 1u) != 0 && (int64_t)bits[j] >= 0 ? 1u << j : 0u;
+    }
+    return rows;
+  }
+  uint32_t rows = in;
+#pragma unroll
+  for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) g[j] = 0;
+  for (int32_t k = 0; k < src.dk.num_keys; ++k) {
+    gcol_detail_reader const &r = src.dk.key[k];
+    uint64_t bits[GB_ROWS_PER_THREAD];
+    tile_load(r, first, in, bits);
+    uint32_t const ok = tile_valid(r, first, in);
+    uint64_t const flip = r.kind == GCOL_DETAIL_KIND_SIGNED ? GCOL_DETAIL_SIGN64 : 0;
+    uint64_t const min = src.dk.min[k];
+    uint32_t const null_digit = (uint32_t)src.dk.radix[k] - 1u;
+    uint32_t const stride = (uint32_t)src.dk.stride[k];
+    if (src.dk.drop_nulls) rows &= ok;
+#pragma unroll
+    for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+      uint32_t const digit =
+          ((ok >> j) & 1u) != 0 ? (uint32_t)((bits[j] ^ flip) - min) : null_digit;
+      g[j] += (int32_t)(digit * stride);
+    }
+  }
+  return rows;
+}
+
+/* Adds 1 to the 32-bit count of each row's group. */
+__device__ __forceinline__ void tile_count(unsigned int *count,
+                                           const int32_t (&g)[GB_ROWS_PER_THREAD], uint32_t rows) {
+#pragma unroll
+  for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+    if (((rows >> j) & 1u) != 0) atomicAdd(count + g[j], 1u);
+  }
+}
+
+/* A wrapping 64-bit add as two native 32-bit shared atomics (64-bit ones are CAS loops): the
+ * low half's atomic returns the old value, so its carry is known and added to the high half. */
+__device__ __forceinline__ void smem_add_u64(unsigned long long *w, uint64_t v) {
+  unsigned int *half = (unsigned int *)w; /* little-endian: [0] low, [1] high */
+  unsigned int const lo = (unsigned int)v;
+  unsigned int const old = atomicAdd(&half[0], lo);
+  unsigned int const hi = (unsigned int)(v >> 32) + ((unsigned int)(old + lo) < lo ? 1u : 0u);
+  if (hi != 0) atomicAdd(&half[1], hi);
+}
+
+/* The ops of accumulate_few_smem_kernel. */
+bool few_groups_op(int32_t op) {
+  return op == ACC_COUNT_ALL || op == ACC_COUNT_VALID || op == ACC_SUM_U64 || op == ACC_SUM_F64 ||
+         op == ACC_MIN_KEY || op == ACC_MAX_KEY;
+}
+
+/*
+ * accumulate_smem_kernel for first-pass launches of counts, sums, minima and maxima only
+ * (few_groups_op), the common case; position 0 is the COUNT_ALL. Each thread loads a tile
+ * of rows (keys, then each value column once) before it uses any, and the switch on the
+ * operator runs once per tile and position rather than per row. Counts are 32-bit in shared
+ * memory (the host checks that a block's rows fit), integer sums use smem_add_u64, and a
+ * minimum or maximum reads its word first and skips the atomic when the row cannot change it
+ * (almost always after a group's first rows). Float sums remain a CAS loop (sm_90 has no
+ * shared f64 add); their order of additions differs from the generic kernel's, so they may
+ * differ in the last bits, as between runs. At most 64 registers (79 unbounded), so 4 blocks
+ * fit an SM: 8 rows x 1024 threads keep enough loads in flight.
+ */
+__global__ void __launch_bounds__(GB_BLOCK, 4)
+    accumulate_few_smem_kernel(gid_source src_param, acc_launch L_param, int64_t n,
+                               unsigned long long *global, int64_t space) {
+  extern __shared__ unsigned long long smem[];
+  __shared__ gid_source src;
+  __shared__ acc_launch L;
+  stage_param(&src, src_param);
+  stage_param(&L, L_param);
+  for (int32_t a = 0; a < L.num_accs; ++a) {
+    uint64_t const id = acc_identity(L.acc[a].op); /* counts: 0, both halves */
+    for (int64_t s = threadIdx.x; s < space; s += GB_BLOCK) smem[a * space + s] = id;
+  }
+  __syncthreads();
+  for (int64_t base = (int64_t)blockIdx.x * GB_TILE; base < n;
+       base += (int64_t)gridDim.x * GB_TILE) {
+    int64_t const first = base + threadIdx.x;
+    uint32_t const in = tile_rows(first, n);
+    int32_t g[GB_ROWS_PER_THREAD];
+    uint32_t const rows = tile_groups(src, first, in, g);
+    tile_count((unsigned int *)smem, g, rows); /* position 0: COUNT_ALL */
+    int32_t loaded = -1;
+    uint32_t ok = 0;
+    uint64_t bits[GB_ROWS_PER_THREAD];
+    for (int32_t a = 1; a < L.num_accs; ++a) {
+      acc_desc const &d = L.acc[a];
+      unsigned long long *w = smem + a * space;
+      if (d.op == ACC_COUNT_ALL) {
+        tile_count((unsigned int *)w, g, rows);
+        continue;
+      }
+      gcol_detail_reader const &r = L.values[d.value];
+      if (d.value != loaded) {
+        tile_load(r, first, rows, bits);
+        ok = tile_valid(r, first, rows);
+        loaded = d.value;
+      }
+      int32_t const kind = r.kind;
+      switch (d.op) {
+        case ACC_COUNT_VALID:
+          tile_count((unsigned int *)w, g, ok);
+          break;
+        case ACC_SUM_U64:
+#pragma unroll
+          for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+            if (((ok >> j) & 1u) != 0) smem_add_u64(w + g[j], bits[j]);
+          }
+          break;
+        case ACC_SUM_F64:
+#pragma unroll
+          for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+            if (((ok >> j) & 1u) != 0) atomicAdd((double *)(w + g[j]), f64_of(kind, bits[j]));
+          }
+          break;
+        case ACC_MIN_KEY:
+#pragma unroll
+          for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+            uint64_t const v = key_of(kind, bits[j]);
+            if (((ok >> j) & 1u) != 0 && v < *(volatile unsigned long long *)(w + g[j])) {
+              atomicMin(w + g[j], (unsigned long long)v);
+            }
+          }
+          break;
+        default: /* ACC_MAX_KEY */
+#pragma unroll
+          for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+            uint64_t const v = key_of(kind, bits[j]);
+            if (((ok >> j) & 1u) != 0 && v > *(volatile unsigned long long *)(w + g[j])) {
+              atomicMax(w + g[j], (unsigned long long)v);
+            }
+          }
+          break;
+      }
+    }
+  }
+  __syncthreads();
+  for (int64_t s = threadIdx.x; s < space; s += GB_BLOCK) {
+    if (((const unsigned int *)smem)[s] == 0) continue; /* no row of this block in id s */
+    for (int32_t a = 0; a < L.num_accs; ++a) {
+      if (L.target[a] < 0) continue;
+      int32_t const op = L.acc[a].op;
+      unsigned long long *out = &global[(int64_t)L.target[a] * space + s];
+      if (op == ACC_COUNT_ALL || op == ACC_COUNT_VALID) {
+        unsigned int const c = ((const unsigned int *)(smem + a * space))[s];
+        if (c != 0) atomicAdd(out, (unsigned long long)c);
+      } else {
+        acc_apply(op, out, smem[a * space + s]);
+      }
     }
   }
 }
@@ -1272,7 +1453,23 @@ gcol_status run_pass(gb_state *s, bool second) {
     }
     for (int32_t q = 0; q < num_reqs; ++q) L.values[q] = s->readers[reqs[q]];
     size_t const smem = (size_t)L.num_accs * (size_t)s->space * 8u;
-    if (!second && s->space <= GB_SHARED_MAX_SPACE && smem <= GB_SHARED_MAX_BYTES) {
+    bool const shared = !second && s->space <= GB_SHARED_MAX_SPACE && smem <= GB_SHARED_MAX_BYTES;
+    bool few = shared;
+    unsigned int few_blocks = 1;
+    for (int32_t a = 0; a < L.num_accs; ++a) few = few && few_groups_op(L.acc[a].op);
+    if (few) {
+      /* opted in as accumulate_smem_kernel below */
+      GCOL_DETAIL_CUDA_TRY(cudaFuncSetAttribute(accumulate_few_smem_kernel,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                (int)GB_SHARED_MAX_BYTES));
+      GCOL_DETAIL_TRY(tile_grid(s->n, accumulate_few_smem_kernel, smem, &few_blocks));
+      /* its counts are 32-bit: a block takes at most n / blocks + GB_TILE rows */
+      few = s->n / few_blocks < ((int64_t)1 << 31);
+    }
+    if (few) {
+      accumulate_few_smem_kernel<<<few_blocks, GB_BLOCK, smem, s->stream>>>(s->src, L, s->n, acc,
+                                                                            s->space);
+    } else if (shared) {
       /* Opt in always, to the largest size ever asked: the kernel's static shared memory
        * counts against the 48 KiB default too (a launch just under 48 KiB of dynamic
        * memory failed), and one constant value is race-free between threads. */
