@@ -156,22 +156,27 @@ __device__ __forceinline__ void tile_raw(const void *data, int64_t first, uint32
   }
 }
 
-/* A tile's elements of r (0 outside `in`): integers widened as gcol_detail_reader_bits, floats
- * as their double's bits. The width test sits outside the row loop so the loads issue together. */
-__device__ __forceinline__ void tile_load(const gcol_detail_reader &r, int64_t first, uint32_t in,
-                                          uint64_t (&bits)[GB_ROWS_PER_THREAD]) {
-  int32_t const width = r.width, kind = r.kind;
-  if (width == 8) {
+/* A tile's elements of r as stored, zero-extended (0 outside `in`); tile_widen finishes them.
+ * The width test sits outside the row loop so the loads issue together. */
+__device__ __forceinline__ void tile_load_raw(const gcol_detail_reader &r, int64_t first,
+                                              uint32_t in, uint64_t (&bits)[GB_ROWS_PER_THREAD]) {
+  if (r.width == 8) {
     tile_raw<unsigned long long>(r.data, first, in, bits);
-    return;
-  }
-  if (width == 4) {
+  } else if (r.width == 4) {
     tile_raw<unsigned int>(r.data, first, in, bits);
-  } else if (width == 2) {
+  } else if (r.width == 2) {
     tile_raw<unsigned short>(r.data, first, in, bits);
   } else {
     tile_raw<unsigned char>(r.data, first, in, bits);
   }
+}
+
+/* Raw elements of r widened as gcol_detail_reader_bits (integers), floats to their double's
+ * bits. */
+__device__ __forceinline__ void tile_widen(const gcol_detail_reader &r,
+                                           uint64_t (&bits)[GB_ROWS_PER_THREAD]) {
+  int32_t const width = r.width, kind = r.kind;
+  if (width == 8) return;
   int const shift = 64 - 8 * width;
 #pragma unroll
   for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
@@ -184,6 +189,13 @@ __device__ __forceinline__ void tile_load(const gcol_detail_reader &r, int64_t f
       bits[j] = gcol_detail_f64_bits((double)__uint_as_float((uint32_t)x));
     }
   }
+}
+
+/* tile_load_raw and tile_widen. */
+__device__ __forceinline__ void tile_load(const gcol_detail_reader &r, int64_t first, uint32_t in,
+                                          uint64_t (&bits)[GB_ROWS_PER_THREAD]) {
+  tile_load_raw(r, first, in, bits);
+  tile_widen(r, bits);
 }
 
 /* gcol_detail_reader_key and gcol_detail_reader_f64 of an element loaded by tile_load. */
@@ -613,15 +625,15 @@ bool few_groups_op(int32_t op) {
 
 /*
  * accumulate_smem_kernel for first-pass launches of counts, sums, minima and maxima only
- * (few_groups_op), the common case; position 0 is the COUNT_ALL. Each thread loads a tile
- * of rows (keys, then each value column once) before it uses any, and the switch on the
- * operator runs once per tile and position rather than per row. Counts are 32-bit in shared
- * memory (the host checks that a block's rows fit), integer sums use smem_add_u64, and a
- * minimum or maximum reads its word first and skips the atomic when the row cannot change it
- * (almost always after a group's first rows). Float sums remain a CAS loop (sm_90 has no
- * shared f64 add); their order of additions differs from the generic kernel's, so they may
- * differ in the last bits, as between runs. At most 64 registers (79 unbounded), so 4 blocks
- * fit an SM: 8 rows x 1024 threads keep enough loads in flight.
+ * (few_groups_op), the common case; position 0 is the COUNT_ALL. Each thread loads a tile of rows
+ * (keys and the first value column together, then any other value column once) before it uses any,
+ * and the switch on the operator runs once per tile and position rather than per row. Counts are
+ * 32-bit in shared memory (the host checks that a block's rows fit), integer sums use smem_add_u64,
+ * and a minimum or maximum reads its word first and skips the atomic when the row cannot change it
+ * (almost always after a group's first rows). Float sums remain a CAS loop (sm_90 has no shared f64
+ * add); their order of additions differs from the generic kernel's, so they may differ in the last
+ * bits, as between runs. At most 64 registers (79 unbounded), so 4 blocks fit an SM: 8 rows x 1024
+ * threads keep enough loads in flight.
  */
 __global__ void __launch_bounds__(GB_BLOCK, 4)
     accumulate_few_smem_kernel(gid_source src_param, acc_launch L_param, int64_t n,
@@ -635,22 +647,35 @@ __global__ void __launch_bounds__(GB_BLOCK, 4)
     uint64_t const id = acc_identity(L.acc[a].op); /* counts: 0, both halves */
     for (int64_t s = threadIdx.x; s < space; s += GB_BLOCK) smem[a * space + s] = id;
   }
+  /* the first value column read: its loads fly with the keys', one round trip per tile */
+  int32_t prefetch = -1;
+  for (int32_t a = L.num_accs - 1; a > 0; --a) {
+    if (L.acc[a].op != ACC_COUNT_ALL && L.acc[a].op != ACC_COUNT_VALID) prefetch = L.acc[a].value;
+  }
   __syncthreads();
   for (int64_t base = (int64_t)blockIdx.x * GB_TILE; base < n;
        base += (int64_t)gridDim.x * GB_TILE) {
     int64_t const first = base + threadIdx.x;
     uint32_t const in = tile_rows(first, n);
+    int32_t loaded = prefetch;
+    uint64_t bits[GB_ROWS_PER_THREAD];
+    if (loaded >= 0) tile_load_raw(L.values[loaded], first, in, bits);
     int32_t g[GB_ROWS_PER_THREAD];
     uint32_t const rows = tile_groups(src, first, in, g);
     tile_count((unsigned int *)smem, g, rows); /* position 0: COUNT_ALL */
-    int32_t loaded = -1;
     uint32_t ok = 0;
-    uint64_t bits[GB_ROWS_PER_THREAD];
+    if (loaded >= 0) {
+      tile_widen(L.values[loaded], bits);
+      ok = tile_valid(L.values[loaded], first, rows);
+    }
     for (int32_t a = 1; a < L.num_accs; ++a) {
       acc_desc const &d = L.acc[a];
       unsigned long long *w = smem + a * space;
-      if (d.op == ACC_COUNT_ALL) {
-        tile_count((unsigned int *)w, g, rows);
+      if (d.op == ACC_COUNT_ALL || d.op == ACC_COUNT_VALID) {
+        uint32_t const counted = d.op == ACC_COUNT_ALL ? rows
+                                 : d.value == loaded   ? ok
+                                                       : tile_valid(L.values[d.value], first, rows);
+        tile_count((unsigned int *)w, g, counted);
         continue;
       }
       gcol_detail_reader const &r = L.values[d.value];
@@ -661,9 +686,6 @@ __global__ void __launch_bounds__(GB_BLOCK, 4)
       }
       int32_t const kind = r.kind;
       switch (d.op) {
-        case ACC_COUNT_VALID:
-          tile_count((unsigned int *)w, g, ok);
-          break;
         case ACC_SUM_U64:
 #pragma unroll
           for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
