@@ -16,7 +16,9 @@
  *    products in uint64 (wrapping), float sums and products in double, min/max as
  *    order-preserving keys (detail/aggregate.h), any/all. While the space is small the
  *    accumulators live in shared memory per block and are merged into global memory at
- *    the end; else directly in global memory. A second pass adds what needs the first
+ *    the end (launches of only counts, sums, minima and maxima, the common case, run
+ *    accumulate_few_smem_kernel: tiles of rows per thread, no per-row operator switch); else
+ *    directly in global memory. A second pass adds what needs the first
  *    pass's results: M2 = sum (x - mean)^2 (VARIANCE, STD, M2) and the first row holding
  *    the min/max key (ARGMIN, ARGMAX). Results are finished with the reductions' helpers.
  * 3. Order-based aggregations (MEDIAN, QUANTILE, NUNIQUE, NTH_ELEMENT, COLLECT_LIST): row
@@ -112,36 +114,152 @@ __device__ __forceinline__ uint64_t warp_max_u64(uint64_t v) {
   return v;
 }
 
-/* stats[3k] = min key, stats[3k+1] = max key, stats[3k+2] = 1 if a null was seen. */
-__global__ void key_range_smem_kernel(direct_keys dk_param, int64_t n, unsigned long long *stats) {
+/*
+ * Tiles: a block takes GB_TILE consecutive rows at a time and thread t holds rows
+ * base + t + j * GB_BLOCK (j < GB_ROWS_PER_THREAD), loaded before any is used. One row per
+ * thread and round trip left the row kernels at about half the copy bandwidth; eight
+ * independent loads in flight per thread reach it. Bit j of a row set is row j's.
+ */
+#define GB_ROWS_PER_THREAD 8
+#define GB_TILE (GB_BLOCK * GB_ROWS_PER_THREAD)
+
+/* The rows of a tile below n. */
+__device__ __forceinline__ uint32_t tile_rows(int64_t first, int64_t n) {
+  int64_t const left = n - first; /* rows from `first` on; row j is first + j * GB_BLOCK */
+  if (left <= 0) return 0;
+  if (left > (int64_t)(GB_ROWS_PER_THREAD - 1) * GB_BLOCK) return (1u << GB_ROWS_PER_THREAD) - 1;
+  return (1u << (uint32_t)((left + GB_BLOCK - 1) / GB_BLOCK)) - 1;
+}
+
+/* The rows of `in` that are valid in r. */
+__device__ __forceinline__ uint32_t tile_valid(const gcol_detail_reader &r, int64_t first,
+                                               uint32_t in) {
+  if (r.mask == NULL) return in;
+  uint32_t ok = 0;
+#pragma unroll
+  for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+    if (((in >> j) & 1u) != 0 && gcol_bit_is_set(r.mask, r.mask_offset + first + j * GB_BLOCK)) {
+      ok |= 1u << j;
+    }
+  }
+  return ok;
+}
+
+/* A tile's elements of a column of T, zero-extended (0 outside `in`); read-only: __ldg. */
+template <typename T>
+__device__ __forceinline__ void tile_raw(const void *data, int64_t first, uint32_t in,
+                                         uint64_t (&bits)[GB_ROWS_PER_THREAD]) {
+  const T *p = (const T *)data + first;
+#pragma unroll
+  for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+    bits[j] = ((in >> j) & 1u) != 0 ? (uint64_t)__ldg(p + j * GB_BLOCK) : 0;
+  }
+}
+
+/* A tile's elements of r as stored, zero-extended (0 outside `in`); tile_widen finishes them.
+ * The width test sits outside the row loop so the loads issue together. */
+__device__ __forceinline__ void tile_load_raw(const gcol_detail_reader &r, int64_t first,
+                                              uint32_t in, uint64_t (&bits)[GB_ROWS_PER_THREAD]) {
+  if (r.width == 8) {
+    tile_raw<unsigned long long>(r.data, first, in, bits);
+  } else if (r.width == 4) {
+    tile_raw<unsigned int>(r.data, first, in, bits);
+  } else if (r.width == 2) {
+    tile_raw<unsigned short>(r.data, first, in, bits);
+  } else {
+    tile_raw<unsigned char>(r.data, first, in, bits);
+  }
+}
+
+/* Raw elements of r widened as gcol_detail_reader_bits (integers), floats to their double's
+ * bits. */
+__device__ __forceinline__ void tile_widen(const gcol_detail_reader &r,
+                                           uint64_t (&bits)[GB_ROWS_PER_THREAD]) {
+  int32_t const width = r.width, kind = r.kind;
+  if (width == 8) return;
+  int const shift = 64 - 8 * width;
+#pragma unroll
+  for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+    uint64_t const x = bits[j];
+    if (kind == GCOL_DETAIL_KIND_SIGNED) {
+      bits[j] = (uint64_t)((int64_t)(x << shift) >> shift);
+    } else if (kind == GCOL_DETAIL_KIND_BOOL) {
+      bits[j] = x != 0 ? 1u : 0u;
+    } else if (kind == GCOL_DETAIL_KIND_FLOAT) {
+      bits[j] = gcol_detail_f64_bits((double)__uint_as_float((uint32_t)x));
+    }
+  }
+}
+
+/* tile_load_raw and tile_widen. */
+__device__ __forceinline__ void tile_load(const gcol_detail_reader &r, int64_t first, uint32_t in,
+                                          uint64_t (&bits)[GB_ROWS_PER_THREAD]) {
+  tile_load_raw(r, first, in, bits);
+  tile_widen(r, bits);
+}
+
+/* gcol_detail_reader_key and gcol_detail_reader_f64 of an element loaded by tile_load. */
+__device__ __forceinline__ uint64_t key_of(int32_t kind, uint64_t bits) {
+  if (kind == GCOL_DETAIL_KIND_FLOAT) {
+    return gcol_detail_key_from_f64(gcol_detail_f64_from_bits(bits));
+  }
+  return kind == GCOL_DETAIL_KIND_SIGNED ? bits ^ GCOL_DETAIL_SIGN64 : bits;
+}
+
+__device__ __forceinline__ double f64_of(int32_t kind, uint64_t bits) {
+  if (kind == GCOL_DETAIL_KIND_FLOAT) return gcol_detail_f64_from_bits(bits);
+  return kind == GCOL_DETAIL_KIND_SIGNED ? (double)(int64_t)bits : (double)bits;
+}
+
+/* stats[3k] = min key, stats[3k+1] = max key, stats[3k+2] = 1 if a null was seen. Each block
+ * reduces its rows first, so one thread per block updates the three words. */
+__global__ void __launch_bounds__(GB_BLOCK)
+    key_range_smem_kernel(direct_keys dk_param, int64_t n, unsigned long long *stats) {
   __shared__ direct_keys dk;
+  __shared__ uint64_t part[3][GB_BLOCK / 32];
   stage_param(&dk, dk_param);
+  int const lane = (int)(threadIdx.x & 31u), warp = (int)(threadIdx.x >> 5);
   for (int32_t k = 0; k < dk.num_keys; ++k) {
+    gcol_detail_reader const &r = dk.key[k];
+    /* order keys of the integer kinds (direct keys are never floats) */
+    uint64_t const flip = r.kind == GCOL_DETAIL_KIND_SIGNED ? GCOL_DETAIL_SIGN64 : 0;
     uint64_t lo = ~0ull, hi = 0, nulls = 0;
-    /* every lane runs the same trip count so the shuffles see the whole warp */
-    int64_t const stride = gcol_detail_grid_stride();
-    int64_t const first = gcol_detail_thread_index();
-    int64_t const warp_first = first - (threadIdx.x & 31);
-    for (int64_t base = warp_first; base < n; base += stride) {
-      int64_t const i = base + (threadIdx.x & 31);
-      if (i < n) {
-        if (gcol_detail_reader_valid(dk.key[k], i)) {
-          uint64_t const v = gcol_detail_reader_key(dk.key[k], i);
-          lo = v < lo ? v : lo;
-          hi = v > hi ? v : hi;
-        } else {
-          nulls = 1;
-        }
+    for (int64_t base = (int64_t)blockIdx.x * GB_TILE; base < n;
+         base += (int64_t)gridDim.x * GB_TILE) {
+      int64_t const first = base + threadIdx.x;
+      uint32_t const in = tile_rows(first, n);
+      uint64_t bits[GB_ROWS_PER_THREAD];
+      tile_load(r, first, in, bits);
+      uint32_t const ok = tile_valid(r, first, in);
+      nulls |= in & ~ok;
+#pragma unroll
+      for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+        bool const use = ((ok >> j) & 1u) != 0;
+        uint64_t const v = bits[j] ^ flip;
+        lo = use && v < lo ? v : lo;
+        hi = use && v > hi ? v : hi;
       }
     }
     lo = warp_min_u64(lo);
     hi = warp_max_u64(hi);
-    nulls = warp_max_u64(nulls);
-    if ((threadIdx.x & 31) == 0) {
+    nulls = warp_max_u64(nulls != 0 ? 1u : 0u);
+    if (lane == 0) {
+      part[0][warp] = lo;
+      part[1][warp] = hi;
+      part[2][warp] = nulls;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      for (int w = 1; w < GB_BLOCK / 32; ++w) {
+        lo = part[0][w] < lo ? part[0][w] : lo;
+        hi = part[1][w] > hi ? part[1][w] : hi;
+        nulls |= part[2][w];
+      }
       if (lo != ~0ull) atomicMin(&stats[3 * k], (unsigned long long)lo);
       if (hi != 0) atomicMax(&stats[3 * k + 1], (unsigned long long)hi);
       if (nulls != 0) atomicMax(&stats[3 * k + 2], 1ull);
     }
+    __syncthreads(); /* part is reused by the next key */
   }
 }
 
@@ -438,6 +556,182 @@ __global__ void accumulate_smem_kernel(gid_source src_param, acc_launch L_param,
     for (int32_t a = 0; a < L.num_accs; ++a) {
       if (L.target[a] < 0) continue;
       acc_apply(L.acc[a].op, &global[(int64_t)L.target[a] * space + s], smem[a * space + s]);
+    }
+  }
+}
+
+/* The group ids of a tile's rows (below 2^31: the shared-memory space); returns the rows
+ * that have one (gid_of's -1: a null key dropped). */
+__device__ __forceinline__ uint32_t tile_groups(const gid_source &src, int64_t first, uint32_t in,
+                                                int32_t (&g)[GB_ROWS_PER_THREAD]) {
+  if (src.row_gid != NULL) {
+    uint64_t bits[GB_ROWS_PER_THREAD];
+    uint32_t rows = 0;
+    tile_raw<unsigned long long>(src.row_gid, first, in, bits);
+#pragma unroll
+    for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+      g[j] = (int32_t)bits[j];
+      rows |= ((in >> j) & 1u) != 0 && (int64_t)bits[j] >= 0 ? 1u << j : 0u;
+    }
+    return rows;
+  }
+  uint32_t rows = in;
+#pragma unroll
+  for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) g[j] = 0;
+  for (int32_t k = 0; k < src.dk.num_keys; ++k) {
+    gcol_detail_reader const &r = src.dk.key[k];
+    uint64_t bits[GB_ROWS_PER_THREAD];
+    tile_load(r, first, in, bits);
+    uint32_t const ok = tile_valid(r, first, in);
+    uint64_t const flip = r.kind == GCOL_DETAIL_KIND_SIGNED ? GCOL_DETAIL_SIGN64 : 0;
+    uint64_t const min = src.dk.min[k];
+    uint32_t const null_digit = (uint32_t)src.dk.radix[k] - 1u;
+    uint32_t const stride = (uint32_t)src.dk.stride[k];
+    if (src.dk.drop_nulls) rows &= ok;
+#pragma unroll
+    for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+      uint32_t const digit =
+          ((ok >> j) & 1u) != 0 ? (uint32_t)((bits[j] ^ flip) - min) : null_digit;
+      g[j] += (int32_t)(digit * stride);
+    }
+  }
+  return rows;
+}
+
+/* Adds 1 to the 32-bit count of each row's group. */
+__device__ __forceinline__ void tile_count(unsigned int *count,
+                                           const int32_t (&g)[GB_ROWS_PER_THREAD], uint32_t rows) {
+#pragma unroll
+  for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+    if (((rows >> j) & 1u) != 0) atomicAdd(count + g[j], 1u);
+  }
+}
+
+/* A wrapping 64-bit add as two native 32-bit shared atomics (64-bit ones are CAS loops): the
+ * low half's atomic returns the old value, so its carry is known and added to the high half. */
+__device__ __forceinline__ void smem_add_u64(unsigned long long *w, uint64_t v) {
+  unsigned int *half = (unsigned int *)w; /* little-endian: [0] low, [1] high */
+  unsigned int const lo = (unsigned int)v;
+  unsigned int const old = atomicAdd(&half[0], lo);
+  unsigned int const hi = (unsigned int)(v >> 32) + ((unsigned int)(old + lo) < lo ? 1u : 0u);
+  if (hi != 0) atomicAdd(&half[1], hi);
+}
+
+/* The ops of accumulate_few_smem_kernel. */
+bool few_groups_op(int32_t op) {
+  return op == ACC_COUNT_ALL || op == ACC_COUNT_VALID || op == ACC_SUM_U64 || op == ACC_SUM_F64 ||
+         op == ACC_MIN_KEY || op == ACC_MAX_KEY;
+}
+
+/*
+ * accumulate_smem_kernel for first-pass launches of counts, sums, minima and maxima only
+ * (few_groups_op), the common case; position 0 is the COUNT_ALL. Each thread loads a tile of rows
+ * (keys and the first value column together, then any other value column once) before it uses any,
+ * and the switch on the operator runs once per tile and position rather than per row. Counts are
+ * 32-bit in shared memory (the host checks that a block's rows fit), integer sums use smem_add_u64,
+ * and a minimum or maximum reads its word first and skips the atomic when the row cannot change it
+ * (almost always after a group's first rows). Float sums remain a CAS loop (sm_90 has no shared f64
+ * add); their order of additions differs from the generic kernel's, so they may differ in the last
+ * bits, as between runs. At most 64 registers (79 unbounded), so 4 blocks fit an SM: 8 rows x 1024
+ * threads keep enough loads in flight.
+ */
+__global__ void __launch_bounds__(GB_BLOCK, 4)
+    accumulate_few_smem_kernel(gid_source src_param, acc_launch L_param, int64_t n,
+                               unsigned long long *global, int64_t space) {
+  extern __shared__ unsigned long long smem[];
+  __shared__ gid_source src;
+  __shared__ acc_launch L;
+  stage_param(&src, src_param);
+  stage_param(&L, L_param);
+  for (int32_t a = 0; a < L.num_accs; ++a) {
+    uint64_t const id = acc_identity(L.acc[a].op); /* counts: 0, both halves */
+    for (int64_t s = threadIdx.x; s < space; s += GB_BLOCK) smem[a * space + s] = id;
+  }
+  /* the first value column read: its loads fly with the keys', one round trip per tile */
+  int32_t prefetch = -1;
+  for (int32_t a = L.num_accs - 1; a > 0; --a) {
+    if (L.acc[a].op != ACC_COUNT_ALL && L.acc[a].op != ACC_COUNT_VALID) prefetch = L.acc[a].value;
+  }
+  __syncthreads();
+  for (int64_t base = (int64_t)blockIdx.x * GB_TILE; base < n;
+       base += (int64_t)gridDim.x * GB_TILE) {
+    int64_t const first = base + threadIdx.x;
+    uint32_t const in = tile_rows(first, n);
+    int32_t loaded = prefetch;
+    uint64_t bits[GB_ROWS_PER_THREAD];
+    if (loaded >= 0) tile_load_raw(L.values[loaded], first, in, bits);
+    int32_t g[GB_ROWS_PER_THREAD];
+    uint32_t const rows = tile_groups(src, first, in, g);
+    tile_count((unsigned int *)smem, g, rows); /* position 0: COUNT_ALL */
+    uint32_t ok = 0;
+    if (loaded >= 0) {
+      tile_widen(L.values[loaded], bits);
+      ok = tile_valid(L.values[loaded], first, rows);
+    }
+    for (int32_t a = 1; a < L.num_accs; ++a) {
+      acc_desc const &d = L.acc[a];
+      unsigned long long *w = smem + a * space;
+      if (d.op == ACC_COUNT_ALL || d.op == ACC_COUNT_VALID) {
+        uint32_t const counted = d.op == ACC_COUNT_ALL ? rows
+                                 : d.value == loaded   ? ok
+                                                       : tile_valid(L.values[d.value], first, rows);
+        tile_count((unsigned int *)w, g, counted);
+        continue;
+      }
+      gcol_detail_reader const &r = L.values[d.value];
+      if (d.value != loaded) {
+        tile_load(r, first, rows, bits);
+        ok = tile_valid(r, first, rows);
+        loaded = d.value;
+      }
+      int32_t const kind = r.kind;
+      switch (d.op) {
+        case ACC_SUM_U64:
+#pragma unroll
+          for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+            if (((ok >> j) & 1u) != 0) smem_add_u64(w + g[j], bits[j]);
+          }
+          break;
+        case ACC_SUM_F64:
+#pragma unroll
+          for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+            if (((ok >> j) & 1u) != 0) atomicAdd((double *)(w + g[j]), f64_of(kind, bits[j]));
+          }
+          break;
+        case ACC_MIN_KEY:
+#pragma unroll
+          for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+            uint64_t const v = key_of(kind, bits[j]);
+            if (((ok >> j) & 1u) != 0 && v < *(volatile unsigned long long *)(w + g[j])) {
+              atomicMin(w + g[j], (unsigned long long)v);
+            }
+          }
+          break;
+        default: /* ACC_MAX_KEY */
+#pragma unroll
+          for (int j = 0; j < GB_ROWS_PER_THREAD; ++j) {
+            uint64_t const v = key_of(kind, bits[j]);
+            if (((ok >> j) & 1u) != 0 && v > *(volatile unsigned long long *)(w + g[j])) {
+              atomicMax(w + g[j], (unsigned long long)v);
+            }
+          }
+          break;
+      }
+    }
+  }
+  __syncthreads();
+  for (int64_t s = threadIdx.x; s < space; s += GB_BLOCK) {
+    if (((const unsigned int *)smem)[s] == 0) continue; /* no row of this block in id s */
+    for (int32_t a = 0; a < L.num_accs; ++a) {
+      if (L.target[a] < 0) continue;
+      int32_t const op = L.acc[a].op;
+      unsigned long long *out = &global[(int64_t)L.target[a] * space + s];
+      if (op == ACC_COUNT_ALL || op == ACC_COUNT_VALID) {
+        unsigned int const c = ((const unsigned int *)(smem + a * space))[s];
+        if (c != 0) atomicAdd(out, (unsigned long long)c);
+      } else {
+        acc_apply(op, out, smem[a * space + s]);
+      }
     }
   }
 }
@@ -745,6 +1039,27 @@ __global__ void compose_kernel(const int64_t *outer, const int64_t *inner, int64
 
 unsigned int grid_for(int64_t n) { return gcol_detail_grid_size(n, GB_BLOCK); }
 
+/* Blocks for a tiled kernel over n rows: at most one resident wave of `kernel` with `smem`
+ * dynamic bytes (per_sm, from the occupancy, capped at 8 per SM). */
+template <typename K>
+gcol_status tile_grid(int64_t n, K kernel, size_t smem, unsigned int *blocks) {
+  gcol_status status = GCOL_OK;
+  int device = 0, sms = 1, per_sm = 1;
+  GCOL_DETAIL_CUDA_TRY(cudaGetDevice(&device));
+  GCOL_DETAIL_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GCOL_DETAIL_CUDA_TRY(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GB_BLOCK, smem));
+  if (per_sm < 1) per_sm = 1;
+  if (per_sm > 8) per_sm = 8;
+  {
+    int64_t const tiles = (n + GB_TILE - 1) / GB_TILE;
+    int64_t const wave = (int64_t)sms * per_sm;
+    *blocks = (unsigned int)(tiles < 1 ? 1 : tiles < wave ? tiles : wave);
+  }
+done:
+  return status;
+}
+
 /* Stable sort of (keys, rows) pairs by the low `bits` bits of the keys, in place. */
 gcol_status sort_pairs(uint64_t *keys, int64_t *rows, int64_t n, int bits, cudaStream_t stream) {
   gcol_status status = GCOL_OK;
@@ -889,6 +1204,7 @@ gcol_status try_direct(gb_state *s, bool *taken) {
   gcol_status status = GCOL_OK;
   gcol_buffer *stats = NULL;
   unsigned long long host[3 * GB_MAX_DIRECT_KEYS];
+  unsigned int blocks = 1;
   direct_keys dk;
   *taken = false;
   memset(&dk, 0, sizeof dk);
@@ -904,10 +1220,11 @@ gcol_status try_direct(gb_state *s, bool *taken) {
   GCOL_DETAIL_TRY(gcol_buffer_create(sizeof host, (gcol_stream)s->stream, NULL, &stats));
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(stats->data, host, sizeof(host[0]) * 3 * dk.num_keys,
                                        cudaMemcpyHostToDevice, s->stream));
-  /* A bounded grid: each warp ends with three atomics on the same three words, and one warp
-   * per 32 rows made them serialize (about 6 ms per key column at 2^27 rows on an H200). */
-  key_range_smem_kernel<<<grid_for(s->n) < 1024 ? grid_for(s->n) : 1024, GB_BLOCK, 0, s->stream>>>(
-      dk, s->n, (unsigned long long *)stats->data);
+  /* One resident wave: the blocks' partial results meet in three words (one warp per 32
+   * rows made those atomics serialize: about 6 ms per key column at 2^27 rows on an H200). */
+  GCOL_DETAIL_TRY(tile_grid(s->n, key_range_smem_kernel, 0, &blocks));
+  key_range_smem_kernel<<<blocks, GB_BLOCK, 0, s->stream>>>(dk, s->n,
+                                                            (unsigned long long *)stats->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(host, stats->data, sizeof(host[0]) * 3 * dk.num_keys,
                                        cudaMemcpyDeviceToHost, s->stream));
@@ -1158,7 +1475,23 @@ gcol_status run_pass(gb_state *s, bool second) {
     }
     for (int32_t q = 0; q < num_reqs; ++q) L.values[q] = s->readers[reqs[q]];
     size_t const smem = (size_t)L.num_accs * (size_t)s->space * 8u;
-    if (!second && s->space <= GB_SHARED_MAX_SPACE && smem <= GB_SHARED_MAX_BYTES) {
+    bool const shared = !second && s->space <= GB_SHARED_MAX_SPACE && smem <= GB_SHARED_MAX_BYTES;
+    bool few = shared;
+    unsigned int few_blocks = 1;
+    for (int32_t a = 0; a < L.num_accs; ++a) few = few && few_groups_op(L.acc[a].op);
+    if (few) {
+      /* opted in as accumulate_smem_kernel below */
+      GCOL_DETAIL_CUDA_TRY(cudaFuncSetAttribute(accumulate_few_smem_kernel,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                (int)GB_SHARED_MAX_BYTES));
+      GCOL_DETAIL_TRY(tile_grid(s->n, accumulate_few_smem_kernel, smem, &few_blocks));
+      /* its counts are 32-bit: a block takes at most n / blocks + GB_TILE rows */
+      few = s->n / few_blocks < ((int64_t)1 << 31);
+    }
+    if (few) {
+      accumulate_few_smem_kernel<<<few_blocks, GB_BLOCK, smem, s->stream>>>(s->src, L, s->n, acc,
+                                                                            s->space);
+    } else if (shared) {
       /* Opt in always, to the largest size ever asked: the kernel's static shared memory
        * counts against the 48 KiB default too (a launch just under 48 KiB of dynamic
        * memory failed), and one constant value is race-free between threads. */

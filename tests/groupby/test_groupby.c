@@ -342,9 +342,10 @@ static int all_aggs(gcol_groupby_agg *a) {
   return n;
 }
 
-/* Runs one groupby over rows [off, off + n) and checks keys and every aggregation. */
-static void run_case(int which, int64_t n, int64_t off, bool key_nulls, gcol_test_validity vpat,
-                     gcol_type_id vtype, gcol_groupby_options opt, gcol_test_rng *rng) {
+/* Runs one groupby of aggs[0..na) over rows [off, off + n) and checks keys and results. */
+static void run_aggs(int which, int64_t n, int64_t off, bool key_nulls, gcol_test_validity vpat,
+                     gcol_type_id vtype, gcol_groupby_options opt, const gcol_groupby_agg *aggs,
+                     int na, gcol_test_rng *rng) {
   int64_t const total = n + off;
   key_col k[2];
   int const nk = make_keys(which, total, rng, key_nulls, k);
@@ -368,8 +369,6 @@ static void run_case(int which, int64_t n, int64_t off, bool key_nulls, gcol_tes
   gcol_table_view keys;
   GCOL_TEST_OK(gcol_table_view_make(kv, nk, &keys));
   ref_column const hv = ref_column_window(&values, off, n);
-  gcol_groupby_agg aggs[40];
-  int const na = all_aggs(aggs);
   gcol_groupby_request req;
   GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(dvalues), off, total, &req.values));
   req.aggs = aggs;
@@ -414,6 +413,14 @@ static void run_case(int which, int64_t n, int64_t off, bool key_nulls, gcol_tes
   gcol_groupby_result_free(res);
   gcol_column_free(dvalues);
   ref_column_free(&values);
+}
+
+/* run_aggs with every aggregation. */
+static void run_case(int which, int64_t n, int64_t off, bool key_nulls, gcol_test_validity vpat,
+                     gcol_type_id vtype, gcol_groupby_options opt, gcol_test_rng *rng) {
+  gcol_groupby_agg aggs[40];
+  int const na = all_aggs(aggs);
+  run_aggs(which, n, off, key_nulls, vpat, vtype, opt, aggs, na, rng);
 }
 
 /* Every aggregation over the size list on key path `which` (one test per path, so the
@@ -464,6 +471,55 @@ static void every_option_on_small_inputs(void **state) {
                  &rng);
       }
     }
+  }
+}
+
+/* Counts, sums, minima, maxima and means alone: launches of only these run the few-groups
+ * kernel (accumulate_few_smem_kernel), which reads each width and kind itself, counts in 32 bits
+ * and adds integers in halves (the planted extremes make sums carry and wrap). Sizes cross
+ * its tiles of 2048 rows; offsets make unaligned slices of data and masks. In four parts;
+ * under the sanitizers every other small case runs. */
+static void counts_sums_minima_maxima_alone(void **state) {
+  gcol_test_rng rng = gcol_test_rng_make(1104);
+  static const gcol_type_id vtypes[] = {GCOL_INT8,    GCOL_INT16,   GCOL_INT32,  GCOL_INT64,
+                                        GCOL_UINT8,   GCOL_UINT16,  GCOL_UINT32, GCOL_UINT64,
+                                        GCOL_FLOAT32, GCOL_FLOAT64, GCOL_BOOL8};
+  static const gcol_groupby_agg_kind kinds[] = {GCOL_GROUPBY_COUNT_ALL, GCOL_GROUPBY_COUNT_VALID,
+                                                GCOL_GROUPBY_SUM,       GCOL_GROUPBY_MIN,
+                                                GCOL_GROUPBY_MAX,       GCOL_GROUPBY_MEAN};
+  static const int64_t sizes[] = {1, 300, 2049, 6000};
+  int iter = 0;
+  for (int which = 0; which < NUM_KEY_CASES; ++which) {
+    for (size_t t = 0; t < sizeof vtypes / sizeof vtypes[0]; ++t) {
+      gcol_groupby_agg aggs[6];
+      int na = 0;
+      for (size_t a = 0; a < sizeof kinds / sizeof kinds[0]; ++a) {
+        gcol_data_type out;
+        aggs[na] = gcol_groupby_agg_make(kinds[a]);
+        if (gcol_groupby_output_type(gcol_data_type_make(vtypes[t]), &aggs[na], &out) == GCOL_OK)
+          ++na;
+      }
+      for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s, ++iter) {
+        if (!gcol_test_in_sparse_part(state, (size_t)iter)) continue;
+        gcol_groupby_options const opt = {(iter & 1) != 0, (iter & 2) != 0};
+        int64_t const off = gcol_test_offsets[(size_t)iter % gcol_test_num_offsets];
+        bool const key_nulls = which != KEY_ONE_GROUP && (iter % 3) != 0;
+        gcol_test_validity const vpat = (gcol_test_validity)(iter % GCOL_TEST_NUM_VALIDITY);
+        run_aggs(which, sizes[s], off, key_nulls, vpat, vtypes[t], opt, aggs, na, &rng);
+      }
+    }
+  }
+  /* more tiles than one wave of blocks holds: each block takes several */
+  gcol_groupby_agg aggs[6];
+  for (size_t a = 0; a < 6; ++a) aggs[a] = gcol_groupby_agg_make(kinds[a]);
+  gcol_groupby_options const opt = {false, true};
+  if (gcol_test_in_part(state, (size_t)iter)) {
+    run_aggs(KEY_INT32_INT64, gcol_test_cap((1 << 21) + 77), 3, true, GCOL_TEST_RANDOM_NULLS,
+             GCOL_FLOAT64, opt, aggs, 6, &rng);
+  }
+  if (gcol_test_in_part(state, (size_t)iter + 1)) {
+    run_aggs(KEY_FLOAT64, gcol_test_cap((1 << 21) + 77), 0, false, GCOL_TEST_NO_MASK, GCOL_INT64,
+             opt, aggs, 6, &rng);
   }
 }
 
@@ -784,6 +840,10 @@ int main(void) {
       GCOL_TEST_GPU_PART(every_option_on_small_inputs, 1, 4),
       GCOL_TEST_GPU_PART(every_option_on_small_inputs, 2, 4),
       GCOL_TEST_GPU_PART(every_option_on_small_inputs, 3, 4),
+      GCOL_TEST_GPU_PART(counts_sums_minima_maxima_alone, 0, 4),
+      GCOL_TEST_GPU_PART(counts_sums_minima_maxima_alone, 1, 4),
+      GCOL_TEST_GPU_PART(counts_sums_minima_maxima_alone, 2, 4),
+      GCOL_TEST_GPU_PART(counts_sums_minima_maxima_alone, 3, 4),
       GCOL_TEST_GPU(several_requests_and_no_request),
       GCOL_TEST_GPU(shared_memory_sizes_near_48_kib),
       GCOL_TEST_GPU(partitions_merged_equal_the_whole),
