@@ -45,10 +45,10 @@ __device__ __forceinline__ void store_as(void *out, const int64_t *row, int64_t 
 }
 
 /* Writes slot values v[r] as elements row[r] (those below @p rows) of an output of type
- * @p type: the storage is decided once for the Rows rows, not once per row. */
+ * @p type of @p width bytes: the storage is decided once for the Rows rows, not once per row. */
 template <int Rows>
-__device__ __forceinline__ void store_rows(void *out, int type, const int64_t *row, int64_t rows,
-                                           const uint64_t *v) {
+__device__ __forceinline__ void store_rows(void *out, int type, int width, const int64_t *row,
+                                           int64_t rows, const uint64_t *v) {
   if (type == GCOL_FLOAT32) {
     float f[Rows];
 #pragma unroll
@@ -59,7 +59,7 @@ __device__ __forceinline__ void store_rows(void *out, int type, const int64_t *r
     }
     return;
   }
-  switch (gcol_type_size((gcol_type_id)type)) { /* a FLOAT64 slot value is its storage */
+  switch (width) { /* a FLOAT64 slot value is its storage */
     case 1:
       store_as<uint8_t, Rows>(out, row, rows, v);
       break;
@@ -116,7 +116,8 @@ template <bool TrackNulls, int Mode, int Rows>
 __global__ void __launch_bounds__(kBlock)
     expr_eval_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
                           int32_t num_instructions, int32_t num_columns, int64_t rows, void *out,
-                          int out_type, uint32_t *out_mask, unsigned long long *null_count) {
+                          int out_type, int out_width, uint32_t *out_mask,
+                          unsigned long long *null_count) {
   extern __shared__ uint64_t smem[];
   const gcol_detail_expr_instr *ins = (const gcol_detail_expr_instr *)smem;
   const gcol_detail_expr_column *cols = (const gcol_detail_expr_column *)(ins + num_instructions);
@@ -150,7 +151,7 @@ __global__ void __launch_bounds__(kBlock)
       bool const ok = dest[r] < rows && (!TrackNulls || (valid[r] & 1u) != 0);
       value[r] = ok ? slots[(int64_t)r * kBlock] : 0;
     }
-    if (Mode == OUTPUT_COLUMN) store_rows<Rows>(out, out_type, dest, rows, value);
+    if (Mode == OUTPUT_COLUMN) store_rows<Rows>(out, out_type, out_width, dest, rows, value);
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
       int64_t const i = dest[r];
@@ -255,7 +256,8 @@ void launch_eval_rows(const bound_expression *b, int64_t rows, void *out, uint32
       std::min(gcol_detail_grid_size((rows + Rows - 1) / Rows, kBlock), kMaxBlocks);
   expr_eval_smem_kernel<TrackNulls, Mode, Rows><<<blocks, kBlock, smem, s>>>(
       b->inl, b->device_program != NULL ? (const uint64_t *)b->device_program->data : NULL,
-      p->num_instructions, p->num_columns, rows, out, (int)p->out_type.id, out_mask, null_count);
+      p->num_instructions, p->num_columns, rows, out, (int)p->out_type.id,
+      (int)gcol_type_size(p->out_type.id), out_mask, null_count);
 }
 
 template <bool TrackNulls, int Mode>
