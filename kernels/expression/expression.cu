@@ -34,13 +34,45 @@ constexpr unsigned int kMaxBlocks = 8192;
 
 enum output_mode { OUTPUT_COLUMN = 0, OUTPUT_FLAGS = 1 };
 
-/* Writes slot value @p v as element i of an output of type @p type. */
-__device__ __forceinline__ void store_value(void *out, int type, int64_t i, uint64_t v) {
-  int32_t const width = (int32_t)gcol_type_size((gcol_type_id)type);
-  if (gcol_type_is_floating((gcol_type_id)type)) {
-    v = gcol_detail_storage_from_f64(gcol_detail_f64_from_bits(v), width);
+/* Stores v[r] as T at row[r], for the rows below @p rows. */
+template <typename T, int Rows>
+__device__ __forceinline__ void store_as(void *out, const int64_t *row, int64_t rows,
+                                         const uint64_t *v) {
+#pragma unroll
+  for (int r = 0; r < Rows; ++r) {
+    if (row[r] < rows) ((T *)out)[row[r]] = (T)v[r];
   }
-  gcol_detail_store_bits(out, i, width, v);
+}
+
+/* Writes slot values v[r] as elements row[r] (those below @p rows) of an output of type
+ * @p type of @p width bytes: the storage is decided once for the Rows rows, not once per row. */
+template <int Rows>
+__device__ __forceinline__ void store_rows(void *out, int type, int width, const int64_t *row,
+                                           int64_t rows, const uint64_t *v) {
+  if (type == GCOL_FLOAT32) {
+    float f[Rows];
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) f[r] = (float)gcol_detail_f64_from_bits(v[r]);
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) {
+      if (row[r] < rows) ((float *)out)[row[r]] = f[r];
+    }
+    return;
+  }
+  switch (width) { /* a FLOAT64 slot value is its storage */
+    case 1:
+      store_as<uint8_t, Rows>(out, row, rows, v);
+      break;
+    case 2:
+      store_as<uint16_t, Rows>(out, row, rows, v);
+      break;
+    case 4:
+      store_as<uint32_t, Rows>(out, row, rows, v);
+      break;
+    default:
+      store_as<uint64_t, Rows>(out, row, rows, v);
+      break;
+  }
 }
 
 /*
@@ -84,7 +116,8 @@ template <bool TrackNulls, int Mode, int Rows>
 __global__ void __launch_bounds__(kBlock)
     expr_eval_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
                           int32_t num_instructions, int32_t num_columns, int64_t rows, void *out,
-                          int out_type, uint32_t *out_mask, unsigned long long *null_count) {
+                          int out_type, int out_width, uint32_t *out_mask,
+                          unsigned long long *null_count) {
   extern __shared__ uint64_t smem[];
   const gcol_detail_expr_instr *ins = (const gcol_detail_expr_instr *)smem;
   const gcol_detail_expr_column *cols = (const gcol_detail_expr_column *)(ins + num_instructions);
@@ -92,38 +125,41 @@ __global__ void __launch_bounds__(kBlock)
   if (threadIdx.x == 0) block_nulls = 0;
   uint64_t *slots = stage_program(smem, inl, program, num_instructions, num_columns) + threadIdx.x;
   int const lane = (int)(threadIdx.x & 31u);
-  int64_t const tile = (int64_t)Rows * blockDim.x;
-  int64_t const slot_stride = tile; /* from slot s to slot s + 1 of one row */
+  int64_t const tile = (int64_t)Rows * kBlock; /* launched with kBlock threads */
+  int64_t const slot_stride = tile;            /* from slot s to slot s + 1 of one row */
   unsigned long long nulls = 0;
   for (int64_t first = (int64_t)blockIdx.x * tile; first < rows;
        first += (int64_t)gridDim.x * tile) {
-    int64_t row[Rows];
+    int64_t row[Rows];  /* the rows evaluated: past the end, the last row again */
+    int64_t dest[Rows]; /* the rows written (those below rows) */
     uint32_t valid[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      row[r] = first + (int64_t)r * blockDim.x + threadIdx.x;
+      dest[r] = first + (int64_t)r * kBlock + threadIdx.x;
+      row[r] = dest[r] < rows ? dest[r] : rows - 1;
       valid[r] = 0;
     }
+    /* One dispatch per instruction for the Rows rows (gcol_detail_expr_step_rows: a typed
+     * loop for the common instructions). The strides are constants (kBlock threads). */
     for (int32_t k = 0; k < num_instructions; ++k) {
-      gcol_detail_expr_instr const in = ins[k];
-#pragma unroll
-      for (int r = 0; r < Rows; ++r) {
-        if (row[r] < rows) {
-          gcol_detail_expr_step(in, cols, row[r], row[r], slots + (int64_t)r * blockDim.x,
-                                slot_stride, TrackNulls, &valid[r]);
-        }
-      }
+      gcol_detail_expr_step_rows(ins[k], cols, row, Rows, slots, kBlock, slot_stride, TrackNulls,
+                                 valid);
     }
+    uint64_t value[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      int64_t const i = row[r];
+      bool const ok = dest[r] < rows && (!TrackNulls || (valid[r] & 1u) != 0);
+      value[r] = ok ? slots[(int64_t)r * kBlock] : 0;
+    }
+    if (Mode == OUTPUT_COLUMN) store_rows<Rows>(out, out_type, out_width, dest, rows, value);
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) {
+      int64_t const i = dest[r];
       bool const active = i < rows;
-      uint64_t const v = active ? slots[(int64_t)r * blockDim.x] : 0;
       bool const ok = active && (!TrackNulls || (valid[r] & 1u) != 0);
       if (Mode == OUTPUT_FLAGS) {
-        if (active) ((uint8_t *)out)[i] = (ok && v != 0) ? 1 : 0;
+        if (active) ((uint8_t *)out)[i] = (ok && value[r] != 0) ? 1 : 0;
       } else {
-        if (active) store_value(out, out_type, i, ok ? v : 0);
         if (TrackNulls) {
           unsigned const ballot = __ballot_sync(0xFFFFFFFFu, ok);
           int64_t const word_first = i - lane; /* a multiple of 32: this warp's first row */
@@ -220,7 +256,8 @@ void launch_eval_rows(const bound_expression *b, int64_t rows, void *out, uint32
       std::min(gcol_detail_grid_size((rows + Rows - 1) / Rows, kBlock), kMaxBlocks);
   expr_eval_smem_kernel<TrackNulls, Mode, Rows><<<blocks, kBlock, smem, s>>>(
       b->inl, b->device_program != NULL ? (const uint64_t *)b->device_program->data : NULL,
-      p->num_instructions, p->num_columns, rows, out, (int)p->out_type.id, out_mask, null_count);
+      p->num_instructions, p->num_columns, rows, out, (int)p->out_type.id,
+      (int)gcol_type_size(p->out_type.id), out_mask, null_count);
 }
 
 template <bool TrackNulls, int Mode>

@@ -417,6 +417,277 @@ GCOL_HD_INLINE void gcol_detail_expr_step(gcol_detail_expr_instr in,
   *valid = (*valid & ~(1u << in.dst)) | ((vr ? 1u : 0u) << in.dst);
 }
 
+/* ---- one instruction over a batch of rows ---- */
+
+/* Full unrolling of the batch loops below in device code (the batch size is a constant
+ * there after inlining); nothing for host compilers (nvcc's host pass included). */
+#ifdef __CUDA_ARCH__
+#define GCOL_DETAIL_EXPR_UNROLL _Pragma("unroll")
+#else
+#define GCOL_DETAIL_EXPR_UNROLL
+#endif
+
+/* The batch loop: the statement (the arguments) once for each row r < n of the batch.
+ * Variadic: the statement may hold commas. No per-row guard: the caller passes only rows
+ * that exist (a partial batch repeats the last row), so that the device code is straight:
+ * all n loads of a column issue back to back, then their n slot stores. */
+#define GCOL_DETAIL_EXPR_FOR_ROWS(...) \
+  GCOL_DETAIL_EXPR_UNROLL              \
+  for (int r = 0; r < n; ++r) {        \
+    __VA_ARGS__;                       \
+  }
+
+/* Loads column reader @p rd (no mask) into slot @p d for the batch; false for a reader kind
+ * it does not take (then the caller runs the generic step). One typed loop per (kind, width):
+ * the element type is decided once for the batch, not once per row. */
+GCOL_HD_INLINE bool gcol_detail_expr_load_rows(gcol_detail_reader rd, const int64_t *row, int n,
+                                               uint64_t *d, int64_t row_stride) {
+  const void *const p = rd.data;
+  if (rd.kind == GCOL_DETAIL_KIND_FLOAT) {
+    if (rd.width == 8) { /* the double's bits are the slot value */
+      GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] = ((const uint64_t *)p)[row[r]]);
+    } else {
+      GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] =
+                                    gcol_detail_f64_bits((double)((const float *)p)[row[r]]));
+    }
+    return true;
+  }
+  if (rd.kind == GCOL_DETAIL_KIND_SIGNED) {
+    switch (rd.width) {
+      case 1:
+        GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] =
+                                      (uint64_t)(int64_t)((const int8_t *)p)[row[r]]);
+        return true;
+      case 2:
+        GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] =
+                                      (uint64_t)(int64_t)((const int16_t *)p)[row[r]]);
+        return true;
+      case 4:
+        GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] =
+                                      (uint64_t)(int64_t)((const int32_t *)p)[row[r]]);
+        return true;
+      default:
+        GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] = ((const uint64_t *)p)[row[r]]);
+        return true;
+    }
+  }
+  if (rd.kind == GCOL_DETAIL_KIND_UNSIGNED) {
+    switch (rd.width) {
+      case 1:
+        GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] = ((const uint8_t *)p)[row[r]]);
+        return true;
+      case 2:
+        GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] = ((const uint16_t *)p)[row[r]]);
+        return true;
+      case 4:
+        GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] = ((const uint32_t *)p)[row[r]]);
+        return true;
+      default:
+        GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] = ((const uint64_t *)p)[row[r]]);
+        return true;
+    }
+  }
+  if (rd.kind == GCOL_DETAIL_KIND_BOOL) {
+    GCOL_DETAIL_EXPR_FOR_ROWS(d[r * row_stride] = ((const uint8_t *)p)[row[r]] != 0 ? 1u : 0u);
+    return true;
+  }
+  return false;
+}
+
+/* Comparison results as a mask over {less, equal, greater, unordered} (bits 0..3): the
+ * operator is decoded once per batch and each row selects its bit. NOT_EQUAL holds for
+ * unordered (NaN) operands, the ordered comparisons do not (as gcol_detail_expr_compare). */
+GCOL_HD_INLINE uint32_t gcol_detail_expr_compare_mask(int op) {
+  switch (op) {
+    case GCOL_EXPR_EQUAL:
+    case GCOL_EXPR_NULL_EQUALS:
+      return 2u;
+    case GCOL_EXPR_NOT_EQUAL:
+      return 1u | 4u | 8u;
+    case GCOL_EXPR_LESS:
+      return 1u;
+    case GCOL_EXPR_LESS_EQUAL:
+      return 1u | 2u;
+    case GCOL_EXPR_GREATER:
+      return 4u;
+    default:
+      return 4u | 2u;
+  }
+}
+
+/* A binary operator over the batch: the statement (the arguments) sets res from operands x
+ * and y (slots a and b), and res goes to slot d; with nulls tracked, the result is valid
+ * where both operands are (0 under nulls, as the step). */
+#define GCOL_DETAIL_EXPR_BINARY_ROWS(...)                            \
+  GCOL_DETAIL_EXPR_FOR_ROWS({                                        \
+    uint64_t const x = sa[r * row_stride], y = sb[r * row_stride];   \
+    uint64_t res;                                                    \
+    __VA_ARGS__;                                                     \
+    if (track_nulls) {                                               \
+      uint32_t const v = valid[r];                                   \
+      bool const ok = ((v >> in.a) & (v >> in.b) & 1u) != 0;         \
+      res = ok ? res : 0u;                                           \
+      valid[r] = (v & ~(1u << in.dst)) | ((ok ? 1u : 0u) << in.dst); \
+    }                                                                \
+    d[r * row_stride] = res;                                         \
+  })
+
+/* Runs binary instruction @p in over the batch when its (operator, type) has a typed loop:
+ * float and double +, -, *, /; integer +, -, * (wrapped to the type's width by shifts);
+ * every comparison; AND and OR. Returns false for the rest (integer / and %, fmod, and with
+ * nulls tracked the null-aware NULL_EQUALS / NULL_LOGICAL_*), which take the generic step. */
+GCOL_HD_INLINE bool gcol_detail_expr_binary_rows(gcol_detail_expr_instr in, int n, uint64_t *slots,
+                                                 int64_t row_stride, int64_t slot_stride,
+                                                 bool track_nulls, uint32_t *valid) {
+  int const op = in.opcode;
+  const uint64_t *const sa = slots + (int64_t)in.a * slot_stride;
+  const uint64_t *const sb = slots + (int64_t)in.b * slot_stride;
+  uint64_t *const d = slots + (int64_t)in.dst * slot_stride;
+  gcol_detail_expr_kind const k = gcol_detail_expr_kind_of(in.type);
+  if (op >= GCOL_EXPR_ADD && op <= GCOL_EXPR_DIV) {
+    if (k == GCOL_DETAIL_EXPR_F64) {
+#define GCOL_DETAIL_EXPR_F64_ROWS(OPERATOR)                                          \
+  GCOL_DETAIL_EXPR_BINARY_ROWS(res = gcol_detail_f64_bits(gcol_detail_f64_from_bits( \
+                                   x) OPERATOR gcol_detail_f64_from_bits(y)))
+      switch (op) {
+        case GCOL_EXPR_ADD:
+          GCOL_DETAIL_EXPR_F64_ROWS(+);
+          break;
+        case GCOL_EXPR_SUB:
+          GCOL_DETAIL_EXPR_F64_ROWS(-);
+          break;
+        case GCOL_EXPR_MUL:
+          GCOL_DETAIL_EXPR_F64_ROWS(*);
+          break;
+        default:
+          GCOL_DETAIL_EXPR_F64_ROWS(/);
+          break;
+      }
+#undef GCOL_DETAIL_EXPR_F64_ROWS
+      return true;
+    }
+    if (k == GCOL_DETAIL_EXPR_F32) {
+#define GCOL_DETAIL_EXPR_F32_ROWS(OPERATOR)                                                   \
+  GCOL_DETAIL_EXPR_BINARY_ROWS(                                                               \
+      res = gcol_detail_f64_bits((double)((float)gcol_detail_f64_from_bits(x) OPERATOR(float) \
+                                              gcol_detail_f64_from_bits(y))))
+      switch (op) {
+        case GCOL_EXPR_ADD:
+          GCOL_DETAIL_EXPR_F32_ROWS(+);
+          break;
+        case GCOL_EXPR_SUB:
+          GCOL_DETAIL_EXPR_F32_ROWS(-);
+          break;
+        case GCOL_EXPR_MUL:
+          GCOL_DETAIL_EXPR_F32_ROWS(*);
+          break;
+        default:
+          GCOL_DETAIL_EXPR_F32_ROWS(/);
+          break;
+      }
+#undef GCOL_DETAIL_EXPR_F32_ROWS
+      return true;
+    }
+    if (op == GCOL_EXPR_DIV || k == GCOL_DETAIL_EXPR_BOOL) return false; /* division by 0 */
+    {
+      /* wrapping to the width: shift the value to the top and back (arithmetic for signed) */
+      int const sh = 64 - 8 * (int)gcol_type_size((gcol_type_id)in.type);
+      bool const sign = k == GCOL_DETAIL_EXPR_SIGNED;
+#define GCOL_DETAIL_EXPR_INT_ROWS(OPERATOR)              \
+  GCOL_DETAIL_EXPR_BINARY_ROWS({                         \
+    uint64_t const t = (x OPERATOR y) << sh;             \
+    res = sign ? (uint64_t)((int64_t)t >> sh) : t >> sh; \
+  })
+      switch (op) {
+        case GCOL_EXPR_ADD:
+          GCOL_DETAIL_EXPR_INT_ROWS(+);
+          break;
+        case GCOL_EXPR_SUB:
+          GCOL_DETAIL_EXPR_INT_ROWS(-);
+          break;
+        default:
+          GCOL_DETAIL_EXPR_INT_ROWS(*);
+          break;
+      }
+#undef GCOL_DETAIL_EXPR_INT_ROWS
+      return true;
+    }
+  }
+  if (op >= GCOL_EXPR_EQUAL && op <= GCOL_EXPR_NULL_EQUALS) {
+    uint32_t const m = gcol_detail_expr_compare_mask(op);
+    if (op == GCOL_EXPR_NULL_EQUALS && track_nulls) return false;
+    if (k == GCOL_DETAIL_EXPR_F32 || k == GCOL_DETAIL_EXPR_F64) {
+      GCOL_DETAIL_EXPR_BINARY_ROWS({
+        double const fx = gcol_detail_f64_from_bits(x), fy = gcol_detail_f64_from_bits(y);
+        uint32_t const c = fx < fy ? 1u : fx == fy ? 2u : fx > fy ? 4u : 8u;
+        res = (c & m) != 0 ? 1u : 0u;
+      });
+    } else if (k == GCOL_DETAIL_EXPR_SIGNED) {
+      GCOL_DETAIL_EXPR_BINARY_ROWS({
+        uint32_t const c = (int64_t)x < (int64_t)y ? 1u : x == y ? 2u : 4u;
+        res = (c & m) != 0 ? 1u : 0u;
+      });
+    } else {
+      GCOL_DETAIL_EXPR_BINARY_ROWS({
+        uint32_t const c = x < y ? 1u : x == y ? 2u : 4u;
+        res = (c & m) != 0 ? 1u : 0u;
+      });
+    }
+    return true;
+  }
+  /* AND and OR; without nulls the Kleene forms are the plain ones */
+  if (op == GCOL_EXPR_LOGICAL_AND || (op == GCOL_EXPR_NULL_LOGICAL_AND && !track_nulls)) {
+    GCOL_DETAIL_EXPR_BINARY_ROWS(res = (x != 0 && y != 0) ? 1u : 0u);
+    return true;
+  }
+  if (op == GCOL_EXPR_LOGICAL_OR || (op == GCOL_EXPR_NULL_LOGICAL_OR && !track_nulls)) {
+    GCOL_DETAIL_EXPR_BINARY_ROWS(res = (x != 0 || y != 0) ? 1u : 0u);
+    return true;
+  }
+  return false;
+}
+
+/*
+ * Runs instruction @p in for a batch of @p n rows of a one-table program: batch row r is
+ * table row row[r] (every one a row of the table: a partial batch repeats a row), its slot s at
+ * slots[s * slot_stride + r * row_stride], its validity bits in valid[r] (as
+ * gcol_detail_expr_step(), which gives the same values and validity).
+ *
+ * Why: the interpreter's cost is its dispatch, and gcol_detail_expr_step() dispatches on the
+ * opcode, the type and (for a load) the column's kind and width once per row. Here the
+ * common instructions (loads of columns without a mask, literals, arithmetic, comparisons,
+ * logic) are decoded once for the batch into a typed loop whose per-row work is the
+ * operation itself; the rest run the generic step row by row.
+ */
+GCOL_HD_INLINE void gcol_detail_expr_step_rows(gcol_detail_expr_instr in,
+                                               const gcol_detail_expr_column *cols,
+                                               const int64_t *row, int n, uint64_t *slots,
+                                               int64_t row_stride, int64_t slot_stride,
+                                               bool track_nulls, uint32_t *valid) {
+  int const op = in.opcode;
+  uint64_t *const d = slots + (int64_t)in.dst * slot_stride;
+  bool done = false;
+  if (op == GCOL_DETAIL_EXPR_LOAD_COLUMN) {
+    gcol_detail_reader const rd = cols[in.imm].reader;
+    done = rd.mask == NULL && gcol_detail_expr_load_rows(rd, row, n, d, row_stride);
+    if (done && track_nulls) {
+      GCOL_DETAIL_EXPR_FOR_ROWS(valid[r] |= 1u << in.dst);
+    }
+  } else if (op == GCOL_DETAIL_EXPR_LOAD_LITERAL) {
+    GCOL_DETAIL_EXPR_FOR_ROWS({
+      d[r * row_stride] = in.imm;
+      if (track_nulls) valid[r] |= 1u << in.dst;
+    });
+    done = true;
+  } else if (op >= GCOL_EXPR_ADD && op <= GCOL_EXPR_NULL_LOGICAL_OR) {
+    done = gcol_detail_expr_binary_rows(in, n, slots, row_stride, slot_stride, track_nulls, valid);
+  }
+  if (!done) {
+    GCOL_DETAIL_EXPR_FOR_ROWS(gcol_detail_expr_step(
+        in, cols, row[r], row[r], slots + r * row_stride, slot_stride, track_nulls, &valid[r]));
+  }
+}
+
 /* Runs the program's @p n instructions for one row (as gcol_detail_expr_step()); the result
  * is slot 0. */
 GCOL_HD_INLINE void gcol_detail_expr_eval_row(const gcol_detail_expr_instr *ins, int32_t n,

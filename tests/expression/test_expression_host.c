@@ -69,6 +69,44 @@ static void host_columns_free(host_columns *h) {
   }
 }
 
+/* The kernel's batch of rows: gcol_detail_expr_step_rows() over the batch starting at
+ * @p first (a partial last batch repeats the last row, as the kernel does) gives each row
+ * the value and validity of gcol_detail_expr_eval_row(). */
+enum { kBatch = 4 };
+static void check_batch(const gcol_detail_expr_program *p, const gcol_detail_expr_column *cols,
+                        int64_t first, int64_t rows, bool track) {
+  uint64_t slots[GCOL_EXPRESSION_MAX_SLOTS * kBatch];
+  int64_t row[kBatch];
+  uint32_t valid[kBatch];
+  for (int r = 0; r < kBatch; ++r) {
+    row[r] = first + r < rows ? first + r : rows - 1;
+    valid[r] = 0;
+  }
+  for (int s = 0; s < GCOL_EXPRESSION_MAX_SLOTS * kBatch; ++s) slots[s] = 0xDEADBEEFCAFEF00Dull;
+  /* slot s of batch row r at s * kBatch + r, as the kernel's [(s * Rows + r) * blockDim] */
+  for (int32_t k = 0; k < p->num_instructions; ++k) {
+    gcol_detail_expr_step_rows(p->instructions[k], cols, row, kBatch, slots, 1, kBatch, track,
+                               valid);
+  }
+  for (int r = 0; r < kBatch && first + r < rows; ++r) {
+    uint64_t one[GCOL_EXPRESSION_MAX_SLOTS];
+    uint64_t v = 0;
+    bool ok = false;
+    gcol_detail_expr_eval_row(p->instructions, p->num_instructions, cols, row[r], row[r], one, 1,
+                              track, &v, &ok);
+    bool const batch_ok = !track || (valid[r] & 1u) != 0;
+    assert_int_equal(batch_ok, ok);
+    if (!ok) continue;
+    if (gcol_type_is_floating(p->out_type.id) && isnan(gcol_detail_f64_from_bits(v))) {
+      /* any NaN: the compiler may order an operation's operands either way, and which NaN
+       * operand comes out is not specified */
+      assert_true(isnan(gcol_detail_f64_from_bits(slots[r])));
+    } else {
+      assert_int_equal(slots[r], v);
+    }
+  }
+}
+
 /* Compiles the tree under @p root and runs it on the host over every row: values in the
  * output type's storage (0 under nulls), validity bytes. */
 static void run_program(const expr_ref_tree *tree, int32_t root, const expr_ref_table *t,
@@ -96,6 +134,7 @@ static void run_program(const expr_ref_tree *tree, int32_t root, const expr_ref_
     for (int s = 0; s < GCOL_EXPRESSION_MAX_SLOTS; ++s) slots[s] = 0xDEADBEEFCAFEF00Dull;
     gcol_detail_expr_eval_row(p->instructions, p->num_instructions, used, row, row, slots, 1, track,
                               &v, &ok);
+    if (row % kBatch == 0) check_batch(p, used, row, t->rows, track);
     valid[row] = ok;
     char *dst = (char *)out + row * (int64_t)w;
     memset(dst, 0, w);
