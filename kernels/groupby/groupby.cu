@@ -526,6 +526,16 @@ __global__ void accumulate_global_smem_kernel(gid_source src_param, acc_launch L
   }
 }
 
+/* Sets the block's shared accumulators to their operators' identities (counts: 0, both
+ * 32-bit halves, as accumulate_few_smem_kernel reads them). */
+__device__ __forceinline__ void init_block_accs(unsigned long long *smem, const acc_launch &L,
+                                                int64_t space) {
+  for (int32_t a = 0; a < L.num_accs; ++a) {
+    uint64_t const id = acc_identity(L.acc[a].op);
+    for (int64_t s = threadIdx.x; s < space; s += blockDim.x) smem[a * space + s] = id;
+  }
+}
+
 /* Few groups: per-block accumulators in shared memory, merged into global at the end.
  * Position 0 of the launch is a COUNT_ALL, which tells which ids the block touched. */
 __global__ void accumulate_smem_kernel(gid_source src_param, acc_launch L_param, int64_t n,
@@ -535,10 +545,7 @@ __global__ void accumulate_smem_kernel(gid_source src_param, acc_launch L_param,
   __shared__ acc_launch L;
   stage_param(&src, src_param);
   stage_param(&L, L_param);
-  for (int32_t a = 0; a < L.num_accs; ++a) {
-    uint64_t const id = acc_identity(L.acc[a].op);
-    for (int64_t s = threadIdx.x; s < space; s += blockDim.x) smem[a * space + s] = id;
-  }
+  init_block_accs(smem, L, space);
   __syncthreads();
   GCOL_DETAIL_GRID_LOOP(i, n) {
     int64_t const g = gid_of(src, i);
@@ -643,10 +650,7 @@ __global__ void __launch_bounds__(GB_BLOCK, 4)
   __shared__ acc_launch L;
   stage_param(&src, src_param);
   stage_param(&L, L_param);
-  for (int32_t a = 0; a < L.num_accs; ++a) {
-    uint64_t const id = acc_identity(L.acc[a].op); /* counts: 0, both halves */
-    for (int64_t s = threadIdx.x; s < space; s += GB_BLOCK) smem[a * space + s] = id;
-  }
+  init_block_accs(smem, L, space);
   /* the first value column read: its loads fly with the keys', one round trip per tile */
   int32_t prefetch = -1;
   for (int32_t a = L.num_accs - 1; a > 0; --a) {
