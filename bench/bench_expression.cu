@@ -11,7 +11,10 @@
  *                        peer: a handwritten CUDA kernel of the same expression into a
  *                        buffer allocated once (goal ratio >= 0.8). gcol allocates its
  *                        output on every call, as a caller would.
- * Both sides are checked against each other before timing. Rows: GCOL_BENCH_ROWS.
+ * Both sides are checked against each other before timing. Rows: GCOL_BENCH_ROWS. Each row
+ * records gcol's peak device memory for one call. libcudf's compute_column (+
+ * apply_boolean_mask) runs from bench/peers/libcudf_peer.py (group `expression`) on the
+ * same shapes.
  */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -162,7 +165,8 @@ void bench_filter(int64_t n, cudaStream_t stream, const int64_t *a, const int32_
   r.gcol_ms = gcol_bench_time_ms(run_filter_gcol, &ctx, (gcol_stream)stream);
   r.peer_ms = gcol_bench_time_ms(run_filter_peer, &ctx, (gcol_stream)stream);
   r.bytes = (double)n * 20.0 + (double)kept * 20.0;
-  gcol_bench_report(&r);
+  gcol_bench_report_more(&r, gcol_bench_peak_bytes(run_filter_gcol, &ctx, (gcol_stream)stream),
+                         NULL);
   gcol_expression_free(ctx.expr);
   gcol_scalar_free(ctx.k20);
   gcol_scalar_free(ctx.k7);
@@ -248,7 +252,8 @@ void bench_arith(int64_t n, cudaStream_t stream, const double *a, const double *
   r.gcol_ms = gcol_bench_time_ms(run_arith_gcol, &ctx, (gcol_stream)stream);
   r.peer_ms = gcol_bench_time_ms(run_arith_peer, &ctx, (gcol_stream)stream);
   r.bytes = (double)n * 40.0;
-  gcol_bench_report(&r);
+  gcol_bench_report_more(&r, gcol_bench_peak_bytes(run_arith_gcol, &ctx, (gcol_stream)stream),
+                         NULL);
   gcol_expression_free(ctx.expr);
   GCOL_BENCH_CHECK(cudaFree(ctx.peer_out));
 }

@@ -11,6 +11,8 @@
  * this program: the `peer_ms` written here is libcudf's figure measured on an H200 on
  * 2026-11-23 (shared/peers/README.md), NOT a same-run measurement; the peer name says so.
  * Rows without a recorded libcudf figure have peer_ms 0. Bytes: keys and values read once.
+ * Each row also records gcol's peak device memory for one call (statistics resource), which
+ * the peer script records for libcudf (rmm's statistics adaptor).
  */
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -67,7 +69,7 @@ void bench(const char *name, const char *types, context *c, int64_t n, double li
   r.gcol_ms = gcol_bench_time_ms(run_gcol, c, (gcol_stream)c->stream);
   r.peer_ms = libcudf_ms;
   r.bytes = bytes;
-  gcol_bench_report(&r);
+  gcol_bench_report_more(&r, gcol_bench_peak_bytes(run_gcol, c, (gcol_stream)c->stream), NULL);
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 # strings-key and median groupbys of bench/bench_groupby.cu; the regex rows of
 # bench/bench_strings.cu, bench/bench_parquet.cu and bench/bench_csv.cu). How to install and run
 # it: bench/peers/README.md.
-# One JSON line per figure on stdout. Memory: rmm's cudaMallocAsync resource (like gcol's default).
+# One JSON line per figure on stdout. Memory: rmm's cudaMallocAsync resource (like gcol's default)
+# under rmm's statistics adaptor, which gives the peak bytes of one call (`peak_bytes`, where
+# a row records it: gcol's benches record theirs through gcol's statistics resource).
 # Timing: CUDA events around the call, median of REPS after WARM warm-ups.
 import io, json, sys, time, os
 import numpy as np
@@ -11,7 +13,8 @@ import cupy as cp
 import rmm
 import pylibcudf as plc
 
-rmm.mr.set_current_device_resource(rmm.mr.CudaAsyncMemoryResource())
+STATS = rmm.mr.StatisticsResourceAdaptor(rmm.mr.CudaAsyncMemoryResource())
+rmm.mr.set_current_device_resource(STATS)
 REPS, WARM = int(os.environ.get("REPS", 10)), 2
 dev = cp.cuda.Device()
 GPU = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
@@ -48,9 +51,29 @@ def timed(fn):
     return ts[len(ts) // 2]
 
 
-def emit(name, rows, ms, note=""):
-    print(json.dumps({"bench": name, "rows": rows, "libcudf_ms": round(ms, 4), "note": note,
-                      "gpu": GPU, "peer": "libcudf 26.10.2"}), flush=True)
+def peak(fn):
+    """Peak device bytes libcudf allocates during one fn() (its output included)."""
+    cp.cuda.runtime.deviceSynchronize()
+    STATS.push_counters()
+    try:
+        fn()
+        cp.cuda.runtime.deviceSynchronize()
+    finally:
+        stats = STATS.pop_counters()
+    return stats.peak_bytes
+
+
+def emit(name, rows, ms, note="", peak_bytes=None):
+    row = {"bench": name, "rows": rows, "libcudf_ms": round(ms, 4), "note": note, "gpu": GPU,
+           "peer": "libcudf 26.10.2"}
+    if peak_bytes is not None:
+        row["peak_bytes"] = peak_bytes
+    print(json.dumps(row), flush=True)
+
+
+def emit_timed(name, rows, fn, note=""):
+    """emit() with fn's median time and its peak memory."""
+    emit(name, rows, timed(fn), note, peak(fn))
 
 
 def col(arr):
@@ -157,18 +180,18 @@ def joins():
     # the pyarrow anchor's shape: build keys 0,3,6,.. (10M), probe uniform in [0, 30M) (100M): 1/3 match
     b = plc.Table([col(cp.arange(10_000_000, dtype=cp.int64) * 3)])
     p = plc.Table([col(rng.integers(0, 30_000_000, 100_000_000, dtype=cp.int64))])
-    emit("inner_join_i64_10Mx100M", 110_000_000, timed(lambda: plc.join.inner_join(p, b, EQ)), "build 10M unique, probe 100M, 1/3 match")
-    emit("left_join_i64_10Mx100M", 110_000_000, timed(lambda: plc.join.left_join(p, b, EQ)))
-    emit("left_semi_join_i64_10Mx100M", 110_000_000, timed(lambda: plc.join.left_semi_join(p, b, EQ)))
+    emit_timed("inner_join_i64_10Mx100M", 110_000_000, lambda: plc.join.inner_join(p, b, EQ), "build 10M unique, probe 100M, 1/3 match")
+    emit_timed("left_join_i64_10Mx100M", 110_000_000, lambda: plc.join.left_join(p, b, EQ))
+    emit_timed("left_semi_join_i64_10Mx100M", 110_000_000, lambda: plc.join.left_semi_join(p, b, EQ))
     bs = plc.Table([col(rng.permutation(100_000).astype(cp.int32))])
     ps = plc.Table([col(rng.integers(0, 100_000, 10_000_000, dtype=cp.int32))])
-    emit("inner_join_i32_100Kx10M", 10_100_000, timed(lambda: plc.join.inner_join(ps, bs, EQ)), "every probe matches once")
+    emit_timed("inner_join_i32_100Kx10M", 10_100_000, lambda: plc.join.inner_join(ps, bs, EQ), "every probe matches once")
     b2 = plc.Table([col(rng.integers(0, 10_000_000, 10_000_000, dtype=cp.int32))])
     p2 = plc.Table([col(rng.integers(0, 10_000_000, 10_000_000, dtype=cp.int32))])
-    emit("inner_join_i32_10Mx10M_dup", 20_000_000, timed(lambda: plc.join.inner_join(p2, b2, EQ)), "keys with duplicates on both sides")
+    emit_timed("inner_join_i32_10Mx10M_dup", 20_000_000, lambda: plc.join.inner_join(p2, b2, EQ), "keys with duplicates on both sides")
     sb, _ = strings(1_000_000, 8, 24, seed=21)
     sp = plc.copying.gather(plc.Table([sb]), col(rng.integers(0, 1_000_000, 10_000_000, dtype=cp.int32)), plc.copying.OutOfBoundsPolicy.DONT_CHECK)
-    emit("inner_join_str_1Mx10M", 11_000_000, timed(lambda: plc.join.inner_join(sp, plc.Table([sb]), EQ)), "string keys 8..24 bytes")
+    emit_timed("inner_join_str_1Mx10M", 11_000_000, lambda: plc.join.inner_join(sp, plc.Table([sb]), EQ), "string keys 8..24 bytes")
 
 
 def groupby():
@@ -176,24 +199,48 @@ def groupby():
         g = plc.Table([col(rng.integers(0, groups, N27, dtype=cp.int64))])
         v = col(rng.random(N27, dtype=cp.float64))
         gb = plc.groupby.GroupBy(g)
-        emit(f"groupby_sum_f64_{name}", N27, timed(lambda: gb.aggregate([plc.groupby.GroupByRequest(v, [plc.aggregation.sum()])])))
-        emit(f"groupby_5aggs_f64_{name}", N27, timed(lambda: gb.aggregate([plc.groupby.GroupByRequest(v, [
+        emit_timed(f"groupby_sum_f64_{name}", N27, lambda: gb.aggregate([plc.groupby.GroupByRequest(v, [plc.aggregation.sum()])]))
+        emit_timed(f"groupby_5aggs_f64_{name}", N27, lambda: gb.aggregate([plc.groupby.GroupByRequest(v, [
             plc.aggregation.sum(), plc.aggregation.min(), plc.aggregation.max(),
-            plc.aggregation.count(plc.types.NullPolicy.EXCLUDE), plc.aggregation.mean()])])), "sum,min,max,count,mean")
+            plc.aggregation.count(plc.types.NullPolicy.EXCLUDE), plc.aggregation.mean()])]), "sum,min,max,count,mean")
     g2 = plc.Table([col(rng.integers(0, 1000, N27, dtype=cp.int32)), col(rng.integers(0, 1000, N27, dtype=cp.int32))])
     v = col(rng.random(N27, dtype=cp.float64))
-    emit("groupby_sum_2keys_1M", N27, timed(lambda: plc.groupby.GroupBy(g2).aggregate([plc.groupby.GroupByRequest(v, [plc.aggregation.sum()])])))
+    emit_timed("groupby_sum_2keys_1M", N27, lambda: plc.groupby.GroupBy(g2).aggregate([plc.groupby.GroupByRequest(v, [plc.aggregation.sum()])]))
     # bench_groupby.cu's extra rows: strings keys (2^24 rows drawn from 2^20 strings of 8..24
     # bytes) and a median over 1000 groups of 2^24 rows
     sk, _ = strings(1 << 20, 8, 24, seed=31)
     keys = plc.copying.gather(plc.Table([sk]), col(rng.integers(0, 1 << 20, N24, dtype=cp.int32)),
                               plc.copying.OutOfBoundsPolicy.DONT_CHECK)
     vs = col(rng.random(N24, dtype=cp.float64))
-    emit("groupby_sum_str_1M", N24, timed(lambda: plc.groupby.GroupBy(keys).aggregate([plc.groupby.GroupByRequest(vs, [plc.aggregation.sum()])])))
+    emit_timed("groupby_sum_str_1M", N24, lambda: plc.groupby.GroupBy(keys).aggregate([plc.groupby.GroupByRequest(vs, [plc.aggregation.sum()])]))
     gm = plc.Table([col(rng.integers(0, 1000, N24, dtype=cp.int64))])
-    emit("groupby_median_f64_1K", N24, timed(lambda: plc.groupby.GroupBy(gm).aggregate([plc.groupby.GroupByRequest(vs, [plc.aggregation.median()])])))
+    emit_timed("groupby_median_f64_1K", N24, lambda: plc.groupby.GroupBy(gm).aggregate([plc.groupby.GroupByRequest(vs, [plc.aggregation.median()])]))
 
 
+
+
+def expression():
+    # bench_expression.cu's rows: a int64 in [0, 40), b int32 in [0, 10), c float64 in [0, 1),
+    # 2^27 rows; libcudf's AST over them (compute_column, then apply_boolean_mask for the filter)
+    E, OP = plc.expressions, plc.expressions.ASTOperator
+    ref = E.ColumnReference
+    lits = [E.Literal(plc.Scalar.from_py(v, t)) for v, t in ((20, I64), (7, I32), (0.5, F64))]
+    pred = E.Operation(OP.LOGICAL_AND,
+                       E.Operation(OP.LOGICAL_AND, E.Operation(OP.GREATER, ref(0), lits[0]),
+                                   E.Operation(OP.NOT_EQUAL, ref(1), lits[1])),
+                       E.Operation(OP.LESS, ref(2), lits[2]))
+    t = plc.Table([col(rng.integers(0, 40, N27, dtype=cp.int64)),
+                   col(rng.integers(0, 10, N27, dtype=cp.int32)), col(rng.random(N27))])
+    kept = plc.stream_compaction.apply_boolean_mask(t, plc.transform.compute_column(t, pred))
+    emit_timed("filter_expr_3terms", N27,
+               lambda: plc.stream_compaction.apply_boolean_mask(t, plc.transform.compute_column(t, pred)),
+               f"compute_column + apply_boolean_mask, 3 columns out; kept {kept.num_rows() / N27:.3f}")
+    del kept, t
+    # (a * b + c) / d in float64: a, b, c in [0, 1), d in [1, 2)
+    arith = E.Operation(OP.DIV, E.Operation(OP.ADD, E.Operation(OP.MUL, ref(0), ref(1)), ref(2)), ref(3))
+    t4 = plc.Table([col(rng.random(N27)), col(rng.random(N27)), col(rng.random(N27)),
+                    col(1.0 + rng.random(N27))])
+    emit_timed("compute_expr_arith", N27, lambda: plc.transform.compute_column(t4, arith), "compute_column")
 
 def regex():
     # bench_strings.cu's regex rows: 2^24 strings of 8..32 random a-z (the strings_contains_short
@@ -366,7 +413,7 @@ def csv():
         f"the table read, to io.BytesIO ({origin})"))
 
 which = sys.argv[1:] or ["sort_i64", "sort_by_key_i32", "sort_two", "sort_strings", "filter_gather_reduce",
-                         "search", "distinct", "joins", "groupby", "regex", "parquet", "csv"]
+                         "search", "distinct", "joins", "groupby", "expression", "regex", "parquet", "csv"]
 for w in which:
     t = time.time()
     run(w, globals()[w])
