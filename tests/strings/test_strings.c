@@ -465,10 +465,14 @@ static void test_long_rows(void **state) {
   /* averages over 64 bytes: contains takes the warp per string */
   run_dataset(&rng, gcol_test_cap(700), CONTENT_LONG, GCOL_TEST_RANDOM_NULLS, 3, false, "long");
   run_dataset(&rng, gcol_test_cap(700), CONTENT_LONG, GCOL_TEST_NO_MASK, 0, true, "long");
-  /* rows over 64 KiB (every fifth): one under the sanitizers, where each is slow to walk */
+  /* rows over 64 KiB (every fifth): under the sanitizers one such row, in the first dataset
+   * only (INT64 offsets have their short-row datasets there): one thread walks each, and
+   * under memcheck that holds the whole GPU for tens of seconds a call */
   int64_t const huge_n = gcol_test_if_sparse(12, 2);
   run_dataset(&rng, huge_n, CONTENT_HUGE, GCOL_TEST_RANDOM_NULLS, 1, false, "over 64 KiB");
-  run_dataset(&rng, huge_n, CONTENT_HUGE, GCOL_TEST_NO_MASK, 0, true, "over 64 KiB");
+  if (gcol_test_keep_combination(1)) {
+    run_dataset(&rng, huge_n, CONTENT_HUGE, GCOL_TEST_NO_MASK, 0, true, "over 64 KiB");
+  }
 }
 
 /* A long-row column where the target sits at the very end, or is absent, so the warp
