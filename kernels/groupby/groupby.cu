@@ -1306,17 +1306,16 @@ gcol_status hash_groups(gb_state *s) {
         (int64_t *)s->row_gid->data, (long long *)rep->data, (int *)overflow->data);
   }
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  /* the slots are no longer needed: their memory holds the occupancy flags */
+  /* The slots are no longer needed. The occupancy flags become dense ids in place (one
+   * array of capacity words instead of two: the peak of this path is rep, row_gid and it). */
   gcol_buffer_free(slots);
   slots = NULL;
   GCOL_DETAIL_TRY(
-      gcol_buffer_create((size_t)(t.capacity + 2) * 8u, (gcol_stream)s->stream, NULL, &slots));
-  GCOL_DETAIL_TRY(
       gcol_buffer_create((size_t)(t.capacity + 2) * 8u, (gcol_stream)s->stream, NULL, &dense));
   occupied_kernel<<<grid_for(t.capacity + 2), GB_BLOCK, 0, s->stream>>>(
-      (const long long *)rep->data, NULL, t.capacity + 1, (int64_t *)slots->data);
+      (const long long *)rep->data, NULL, t.capacity + 1, (int64_t *)dense->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)slots->data,
+  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)dense->data,
                                                 (int64_t *)dense->data, t.capacity + 2,
                                                 (gcol_stream)s->stream));
   GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&num_groups, (const int64_t *)dense->data + t.capacity + 1,
