@@ -7,7 +7,8 @@
  * cub radix pass (u32 keys when the word has <= 32 bits) that reorders the permutation.
  * A STRING column is a pass of its own: an 8-byte prefix word, then a comparison sort of
  * only the rows whose prefix ties with a neighbour. A segmented sort adds the segment id
- * as the most significant field, so rows never leave their segment.
+ * as the most significant field, so rows never leave their segment. One ascending key stored
+ * as a signed 32/64-bit integer without nulls skips the plan: CUB sorts it as stored.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,6 +322,57 @@ done:
   return status;
 }
 
+/* ---- one plain key ---- */
+
+static __global__ void iota_u32_kernel(uint32_t *out, int64_t n) {
+  GCOL_DETAIL_GRID_LOOP(i, n) { out[i] = (uint32_t)i; }
+}
+
+/* One ascending key stored as a signed 32- or 64-bit integer (INT32/64, timestamps,
+ * durations, DECIMAL32/64), no nulls, fewer than 2^31 rows: CUB orders it as stored (it
+ * flips the sign bit in registers), so no normalized copy is made. */
+static bool native_order_applies(const gcol_detail_key_column *key, int64_t n) {
+  return n <= INT32_MAX && key->kind == GCOL_DETAIL_KEY_SINT &&
+         (key->width == 4 || key->width == 8) && !key->descending && key->null_mask == NULL;
+}
+
+/* The order of such a key: an iota of INT32 indices sorted as the key's values. */
+static gcol_status native_sorted_order(gcol_detail_key_column key, int64_t n, gcol_stream stream,
+                                       gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *iota = NULL, *sorted_keys = NULL;
+  gcol_column *result = NULL;
+  gcol_detail_radix_buffers b;
+  memset(&b, 0, sizeof b);
+  b.key_bytes = key.width;
+  b.value_bytes = 4;
+  b.overwrite = false; /* the key column is an input: only read */
+  /* CUB writes the sorted keys somewhere even though only the order is wanted */
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)key.width * (size_t)n, stream, NULL, &sorted_keys));
+  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(uint32_t) * (size_t)n, stream, NULL, &iota));
+  iota_u32_kernel<<<gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE, 0,
+                    (cudaStream_t)stream>>>((uint32_t *)iota->data, n);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_INT32), n, GCOL_MASK_UNALLOCATED,
+                                     stream, mr, &result));
+  b.keys[0] = (void *)key.data;
+  b.keys[1] = sorted_keys->data;
+  b.values[0] = iota->data;
+  b.values[1] = result->data->data;
+  if (key.width == 4) {
+    GCOL_DETAIL_TRY(gcol_detail_radix_sort_pairs_i32(&b, n, stream));
+  } else {
+    GCOL_DETAIL_TRY(gcol_detail_radix_sort_pairs_i64(&b, n, stream));
+  }
+  *out = result;
+  result = NULL;
+done:
+  gcol_column_free(result);
+  gcol_buffer_free(iota);
+  gcol_buffer_free(sorted_keys);
+  return status;
+}
+
 extern "C" gcol_status gcol_detail_sorted_order(gcol_table_view keys, const gcol_order *order,
                                                 const gcol_null_order *null_order,
                                                 const gcol_column_view *segment_offsets,
@@ -340,6 +392,16 @@ extern "C" gcol_status gcol_detail_sorted_order(gcol_table_view keys, const gcol
     GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(index_type), 0, GCOL_MASK_UNALLOCATED,
                                        stream, mr, out));
     goto done;
+  }
+  if (keys.num_columns == 1 && (segment_offsets == NULL || segment_offsets->size == 0)) {
+    gcol_detail_key_column key;
+    GCOL_DETAIL_TRY(gcol_detail_key_column_make(
+        keys.columns[0], order != NULL ? order[0] : GCOL_ORDER_ASCENDING,
+        null_order != NULL ? null_order[0] : GCOL_NULLS_AFTER, "keys column 0", &key));
+    if (native_order_applies(&key, n)) {
+      GCOL_DETAIL_TRY(native_sorted_order(key, n, stream, mr, out));
+      goto done;
+    }
   }
   GCOL_DETAIL_TRY(plan_build(keys, order, null_order, segment_offsets, &plan));
   /* Both halves of the permutation's double buffer come from mr: the result is in either,

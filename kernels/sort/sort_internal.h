@@ -41,6 +41,10 @@ gcol_status gcol_detail_radix_sort_pairs(gcol_detail_radix_buffers *buffers, int
 gcol_status gcol_detail_radix_sort_pairs_i32(gcol_detail_radix_buffers *buffers, int64_t n,
                                              gcol_stream stream);
 
+/* The same for (int64, u32) pairs (radix_i64.cu). */
+gcol_status gcol_detail_radix_sort_pairs_i64(gcol_detail_radix_buffers *buffers, int64_t n,
+                                             gcol_stream stream);
+
 /* out[i] = in[0] + ... + in[i] over int64 (in == out allowed). */
 gcol_status gcol_detail_inclusive_sum_i64(const int64_t *in, int64_t *out, int64_t n,
                                           gcol_stream stream);

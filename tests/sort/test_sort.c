@@ -105,6 +105,49 @@ static void test_sorted_order_every_type(void **state) {
   }
 }
 
+/* One ascending key stored as a signed 32/64-bit integer without nulls (no mask, or a mask
+ * without nulls) takes the plan-free path (CUB sorts the column as stored): every size at a
+ * rotating slice offset, then every offset at 257 rows, stable and unstable. */
+static void check_native_key(gcol_test_rng *rng, gcol_type_id id, int64_t n, int64_t offset,
+                             gcol_test_validity validity) {
+  gcol_order const o = GCOL_ORDER_ASCENDING;
+  gcol_null_order const no = GCOL_NULLS_AFTER;
+  test_column tc;
+  gcol_column *perm = NULL;
+  gcol_table_view keys;
+  char what[128];
+  test_column_make(rng, type_of(id), n, offset, validity, o, no, &tc);
+  GCOL_TEST_OK(gcol_table_view_make(&tc.view, 1, &keys));
+  snprintf(what, sizeof what, "%s n=%lld offset=%lld %s (native key)", gcol_type_name(id),
+           (long long)n, (long long)offset, gcol_test_validity_name(validity));
+  GCOL_TEST_OK(gcol_stable_sorted_order(keys, &o, &no, &perm, NULL, NULL));
+  expect_stable_order(gcol_column_get_view(perm), &tc.ref, 1, n, what);
+  gcol_column_free(perm);
+  perm = NULL;
+  GCOL_TEST_OK(gcol_sorted_order(keys, NULL, NULL, &perm, NULL, NULL));
+  expect_sorting_permutation(gcol_column_get_view(perm), &tc.ref, 1, n);
+  gcol_column_free(perm);
+  test_column_free(&tc);
+}
+
+static void test_sorted_order_native_keys(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(24);
+  gcol_type_id const ids[] = {GCOL_INT64, GCOL_INT32, GCOL_TIMESTAMP_MILLISECONDS,
+                              GCOL_DURATION_DAYS, GCOL_DECIMAL64};
+  size_t const num_offsets = gcol_test_num_offsets;
+  for (size_t t = 0; t < sizeof ids / sizeof ids[0]; ++t) {
+    for (size_t s = 0; s < gcol_test_num_sizes; ++s) {
+      gcol_test_validity const v = s % 2 == 0 ? GCOL_TEST_NO_MASK : GCOL_TEST_ALL_VALID;
+      check_native_key(&rng, ids[t], gcol_test_sizes[s], gcol_test_offsets[(s + t) % num_offsets],
+                       v);
+    }
+    for (size_t f = 0; f < num_offsets; ++f) {
+      check_native_key(&rng, ids[t], 257, gcol_test_offsets[f], GCOL_TEST_NO_MASK);
+    }
+  }
+}
+
 /* Slices at every offset of TESTING.md (not byte- or word-aligned), nulls included. */
 static void test_sorted_order_slices(void **state) {
   (void)state;
@@ -903,6 +946,13 @@ static void test_allocation_failures(void **state) {
     fail_nth_loop(tc.view, true);
     test_column_free(&tc);
   }
+  /* the plan-free path of one INT64 key without nulls: sorted keys, iota, output, CUB's
+   * temporary */
+  test_column tc;
+  test_column_make(&rng, gcol_data_type_make(GCOL_INT64), 1000, 3, GCOL_TEST_NO_MASK,
+                   GCOL_ORDER_ASCENDING, GCOL_NULLS_AFTER, &tc);
+  fail_nth_loop(tc.view, false);
+  test_column_free(&tc);
 }
 
 /* STRING outputs switch to INT64 offsets above the threshold (forced low here), and a
@@ -970,6 +1020,7 @@ int main(void) {
       GCOL_TEST_GPU_PART(test_sorted_order_every_type, 1, 4),
       GCOL_TEST_GPU_PART(test_sorted_order_every_type, 2, 4),
       GCOL_TEST_GPU_PART(test_sorted_order_every_type, 3, 4),
+      GCOL_TEST_GPU(test_sorted_order_native_keys),
       GCOL_TEST_GPU(test_sorted_order_slices),
       GCOL_TEST_GPU(test_sorted_order_multi_column),
       GCOL_TEST_GPU(test_sorted_order_ties_and_all_null),
