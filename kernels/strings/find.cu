@@ -117,8 +117,8 @@ static __global__ void gcol_detail_contains_warp_kernel(gcol_strings_view s, sea
  * left the scan latency-bound at about 400 GB/s). A position whose byte is the target's first
  * is compared in full, and a match marks its row (a binary search in the staged offsets: one
  * in global memory cost each match some 24 dependent loads) if it ends inside that row and the
- * row is valid. `out` is zeroed beforehand; a row with several matches is written 1 several
- * times. A byte search, like the per-row one (for valid UTF-8 a byte match is a character
+ * row is valid. The tile zeroes its rows' outputs first; a row with several matches is
+ * written 1 several times. A byte search, like the per-row one (for valid UTF-8 a byte match is a character
  * match). */
 struct contains_tile {
   const int64_t *offsets; /* rows + 1 offsets of the tile, in shared memory */
@@ -174,6 +174,7 @@ static __global__ void gcol_detail_contains_chars_smem_kernel(gcol_strings_view 
     __syncthreads(); /* the previous tile is done with the staged offsets */
     for (int i = (int)threadIdx.x; i <= t.rows; i += (int)blockDim.x) {
       staged_offsets[i] = gcol_offsetalator_get(s.offsets, t.first_row + i);
+      if (i < t.rows) out[t.first_row + i] = 0; /* the tile's rows: before any mark (barrier) */
     }
     __syncthreads();
     const char *const lo = s.chars + staged_offsets[0];
@@ -284,9 +285,11 @@ static gcol_status search(gcol_column_view input, const gcol_scalar *target_scal
     int64_t begin = 0, end = 0;
     GCOL_DETAIL_TRY(gcol_strings_view_chars_range(input, stream, &begin, &end));
     if (op == SEARCH_CONTAINS && targets == NULL && target.size > 0) {
-      /* one target: a pass over the chars, whatever the rows' lengths */
-      GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(col->data->data, 0, (size_t)input.size, st));
-      if (end > begin) {
+      /* one target: a pass over the chars, whatever the rows' lengths; each tile zeroes its
+       * rows' outputs before it marks any (no separate memset pass) */
+      if (end == begin) {
+        GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(col->data->data, 0, (size_t)input.size, st));
+      } else {
         /* tiles of about 64 KiB of chars (32 to 2048 rows), a few waves of blocks */
         int64_t const average = (end - begin) / input.size + 1;
         int64_t rows_per_tile = 2048;
