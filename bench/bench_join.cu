@@ -15,6 +15,9 @@
  *                                           peer is the unique-key join 100Kx10M scaled to
  *                                           the same output rows: the issue's "no cliff" asks
  *                                           for a ratio >= 0.5.
+ *   sort_merge_join_i64_10Mx100M            the inner join above with the probe sorted first:
+ *                                           gcol_sort_merge_join against gcol_join (hash) of
+ *                                           the same sorted sides
  * Each row also records gcol's peak device memory for one call (statistics resource).
  */
 #include <cuda_runtime.h>
@@ -23,6 +26,7 @@
 
 #include "bench_util.h"
 #include "gcol/join.h"
+#include "gcol/sorting.h"
 
 namespace {
 
@@ -48,6 +52,7 @@ struct context {
   gcol_table_view left, right;
   gcol_join_kind kind;
   int64_t batch; /* > 0: build, then only output rows [0, batch) of the probe */
+  bool merge;    /* gcol_sort_merge_join (both sides sorted) instead of gcol_join */
   cudaStream_t stream;
 };
 
@@ -77,6 +82,13 @@ void run_gcol(void *p) {
     return;
   }
   bool const pairs = c->kind != GCOL_JOIN_LEFT_SEMI && c->kind != GCOL_JOIN_LEFT_ANTI;
+  if (c->merge) {
+    GCOL_BENCH_CHECK(gcol_sort_merge_join(c->left, c->right, NULL, NULL, c->kind, GCOL_NULLS_EQUAL,
+                                          &l, pairs ? &r : NULL, (gcol_stream)c->stream, NULL));
+    gcol_column_free(l);
+    gcol_column_free(r);
+    return;
+  }
   GCOL_BENCH_CHECK(gcol_join(c->left, c->right, c->kind, GCOL_NULLS_EQUAL, &l, pairs ? &r : NULL,
                              (gcol_stream)c->stream, NULL));
   gcol_column_free(l);
@@ -156,6 +168,18 @@ int main(void) {
     c.kind = GCOL_JOIN_LEFT_SEMI;
     report("left_semi_join_i64_10Mx100M", "int64 10M unique x 100M", &c, output_rows(&c), 4.79,
            LIBCUDF, 8);
+    /* the same join on sorted sides (the build keys are sorted already): sort-merge against
+     * the hash join of the same sorted data */
+    gcol_table *sorted_probe = NULL;
+    GCOL_BENCH_CHECK(gcol_sort(c.left, NULL, NULL, &sorted_probe, (gcol_stream)stream, NULL));
+    c.left = gcol_table_get_view(sorted_probe);
+    c.kind = GCOL_JOIN_INNER;
+    double const hash_sorted = gcol_bench_time_ms(run_gcol, &c, (gcol_stream)stream);
+    c.merge = true;
+    report("sort_merge_join_i64_10Mx100M", "int64 10M unique x 100M, both sorted", &c,
+           output_rows(&c), hash_sorted, "gcol_join on the same sorted sides", 8);
+    c.merge = false;
+    gcol_table_free(sorted_probe);
     GCOL_BENCH_CHECK(cudaFree(a));
     GCOL_BENCH_CHECK(cudaFree(b));
   }

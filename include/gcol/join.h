@@ -3,7 +3,8 @@
  * @ingroup gcol_join
  * @brief Equality joins: inner, left, full outer, left semi and left anti joins on
  *        multi-column keys, as gather maps or as a joined table; a reusable build side with
- *        exact output sizes and batched probes; cross join.
+ *        exact output sizes and batched probes; a sort-merge join of sorted inputs; cross
+ *        join.
  *
  * A join matches rows of a left (probe) table and a right (build) table whose key columns
  * are equal under the row comparator of gcol: ints, bools, timestamps, durations, decimals
@@ -42,6 +43,7 @@
 #include "gcol/config.h"
 #include "gcol/filtering.h"
 #include "gcol/memory.h"
+#include "gcol/sorting.h"
 #include "gcol/status.h"
 #include "gcol/table.h"
 
@@ -163,6 +165,52 @@ gcol_status gcol_join_tables(gcol_table_view left, const int32_t *left_on, gcol_
                              const int32_t *right_on, int32_t num_keys, gcol_join_kind kind,
                              gcol_null_equality nulls, bool drop_right_keys, gcol_table **out,
                              gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Sort-merge join of two tables already sorted on their keys, as gather maps. No
+ *        hash table is built: the right rows equal to a left row are one run of the sorted
+ *        right keys, found by gcol_lower_bound() and gcol_upper_bound().
+ *
+ * Both key tables must be sorted in the order @p order / @p null_order describe (as
+ * gcol_sort() leaves them; ties in any order); this is checked (gcol_is_sorted(), one pass
+ * over each side) and an unsorted side gives ::GCOL_ERROR_INVALID_ARGUMENT. Key equality is
+ * the sort's, which is the hash join's (-0.0 == +0.0, NaNs alike; nulls alike, or matching
+ * nothing with ::GCOL_NULLS_UNEQUAL). Output order, unlike the hash join's, is fully
+ * determined: left rows ascending, each left row's matches in ascending right order, then a
+ * full join's unmatched right rows ascending (left -1).
+ *
+ * When it wins: the inputs are sorted already (the output of gcol_sort(), gcol_merge(), a
+ * sorted file) and the hash table's memory or its random accesses are what to avoid, or an
+ * ordered output is wanted. On unsorted data sort first only if the ordered output is
+ * worth the sort; gcol_join() is faster otherwise. bench/RESULTS.md has the figures.
+ * @param[in] left_keys Left (probe) keys, sorted; at most ::GCOL_MAX_COMPARE_COLUMNS
+ *                      columns of the types gcol_lower_bound() takes (no nested types).
+ * @param[in] right_keys Right keys, sorted the same way, same column count and types.
+ * @param[in] order One per key column, or NULL for all ascending.
+ * @param[in] null_order One per key column, or NULL for all ::GCOL_NULLS_AFTER.
+ * @param[in] kind Any ::gcol_join_kind.
+ * @param[in] nulls Whether null keys match each other.
+ * @param[out] left_map Left rows: INT32 when both tables have fewer than 2^31 rows, INT64
+ *                      otherwise; NULL on failure.
+ * @param[out] right_map Right rows (-1: none), same type; NULL allowed, and set to NULL, for
+ *                       semi and anti joins.
+ * @param[in] stream Stream of all work.
+ * @param[in] mr Resource of the maps, or NULL for the default.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL outputs, bad @p kind or @p nulls,
+ *         key counts differ or are 0, a side not sorted); ::GCOL_ERROR_SIZE_MISMATCH,
+ *         ::GCOL_ERROR_TYPE_MISMATCH, ::GCOL_ERROR_UNSUPPORTED as gcol_lower_bound();
+ *         ::GCOL_ERROR_OUT_OF_MEMORY (also when the maps do not fit); ::GCOL_ERROR_OVERFLOW;
+ *         CUDA status.
+ * @note Synchronizes @p stream (the sortedness checks and the output size; a full join once
+ *       more for its unmatched right rows). Temporary memory: two positions and 8 bytes a
+ *       left row, and for a full join the same per right row. No batches: use the hash
+ *       join's batched probe when the output may not fit.
+ */
+gcol_status gcol_sort_merge_join(gcol_table_view left_keys, gcol_table_view right_keys,
+                                 const gcol_order *order, const gcol_null_order *null_order,
+                                 gcol_join_kind kind, gcol_null_equality nulls,
+                                 gcol_column **left_map, gcol_column **right_map,
+                                 gcol_stream stream, gcol_mr *mr);
 
 /**
  * @brief Cross join as gather maps: every left row with every right row, left-major

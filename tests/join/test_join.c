@@ -397,6 +397,188 @@ static void test_cross_join(void **state) {
 }
 
 /* Key counts or types differing, bad kind, first out of range, NULL outputs. */
+/* ---------------------------------------------------------------- sort-merge join */
+
+/* The documented order of a sort-merge join: pairs with a left row by (left, right), then
+ * the unmatched right rows (left -1) ascending. */
+static int merge_order_cmp(const void *a, const void *b) {
+  const pair *x = (const pair *)a, *y = (const pair *)b;
+  if ((x->l < 0) != (y->l < 0)) return x->l < 0 ? 1 : -1;
+  return pair_cmp(a, b);
+}
+
+/* Sorted copy of the rows [begin, end) of columns d (one order per column), and for each
+ * original row its row in the copy. */
+static gcol_table *sorted_side(gcol_column *const *d, int32_t nk, int64_t begin, int64_t end,
+                               const gcol_order *order, const gcol_null_order *nulls,
+                               int64_t **where) {
+  gcol_column_view v[MAX_KEYS];
+  for (int32_t k = 0; k < nk; ++k) v[k] = ref_slice(gcol_column_get_view(d[k]), begin, end);
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_table_view_make(v, nk, &t));
+  gcol_column *perm = NULL;
+  gcol_table *out = NULL;
+  GCOL_TEST_OK(gcol_stable_sorted_order(t, order, nulls, &perm, NULL, NULL));
+  GCOL_TEST_OK(gcol_gather(t, gcol_column_get_view(perm), GCOL_OUT_OF_BOUNDS_DONT_CHECK,
+                           GCOL_NEGATIVE_INDEX_NOT_ALLOWED, &out, NULL, NULL));
+  int64_t *p = read_map(perm);
+  *where = (int64_t *)malloc((size_t)(end - begin + 1) * sizeof(int64_t));
+  for (int64_t i = 0; i < end - begin; ++i) (*where)[p[i]] = i;
+  free(p);
+  gcol_column_free(perm);
+  return out;
+}
+
+/* Every kind and null option of gcol_sort_merge_join on the sorted sides of one case,
+ * against the nested-loop reference mapped to sorted rows, in the documented order. */
+static void check_merge_case(gcol_test_rng *rng, const join_case *jc, int64_t nl, int64_t nr,
+                             int64_t off, int salt) {
+  int64_t const total = off + nl + nr;
+  ref_column cols[MAX_KEYS];
+  const ref_column *keys[MAX_KEYS];
+  gcol_column *d[MAX_KEYS];
+  gcol_order order[MAX_KEYS];
+  gcol_null_order nulls[MAX_KEYS];
+  for (int32_t k = 0; k < jc->num_keys; ++k) {
+    cols[k] = ref_column_random(rng, gcol_data_type_make(jc->types[k]), total,
+                                k == 0 ? jc->validity : GCOL_TEST_NO_MASK, jc->pool);
+    keys[k] = &cols[k];
+    ref_column_to_device(&cols[k], &d[k]);
+    order[k] = (gcol_order)((salt + k) % 2);
+    nulls[k] = (gcol_null_order)((salt / 2 + k) % 2);
+  }
+  int64_t *wl = NULL, *wr = NULL;
+  gcol_table *sl = sorted_side(d, jc->num_keys, off, off + nl, order, nulls, &wl);
+  gcol_table *sr = sorted_side(d, jc->num_keys, off + nl, total, order, nulls, &wr);
+  static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_FULL,
+                                         GCOL_JOIN_LEFT_SEMI, GCOL_JOIN_LEFT_ANTI};
+  for (int ne = 0; ne < 2; ++ne) {
+    for (size_t q = 0; q < NUM_OF(kinds); ++q) {
+      gcol_join_kind const kind = kinds[q];
+      char what[160];
+      snprintf(what, sizeof what, "merge %s key0 x%d, nl %lld nr %lld off %lld, kind %d, nulls %d",
+               gcol_type_name(jc->types[0]), (int)jc->num_keys, (long long)nl, (long long)nr,
+               (long long)off, (int)kind, ne);
+      pair *want = NULL;
+      int64_t const nw = reference_pairs(keys, jc->num_keys, off, nl, nr, kind, ne == 0, &want);
+      for (int64_t k = 0; k < nw; ++k) {
+        if (want[k].l >= 0) want[k].l = wl[want[k].l];
+        if (want[k].r >= 0) want[k].r = wr[want[k].r];
+      }
+      qsort(want, (size_t)nw, sizeof *want, merge_order_cmp);
+      gcol_column *lm = NULL, *rm = NULL;
+      GCOL_TEST_OK(gcol_sort_merge_join(gcol_table_get_view(sl), gcol_table_get_view(sr), order,
+                                        nulls, kind, ne ? GCOL_NULLS_UNEQUAL : GCOL_NULLS_EQUAL,
+                                        &lm, &rm, NULL, NULL));
+      assert_int_equal(lm->type.id, GCOL_INT32);
+      assert_true(has_right(kind) == (rm != NULL));
+      int64_t ng = 0;
+      pair *got = maps_to_pairs(lm, rm, &ng);
+      if (ng != nw) fail_msg("%s: %lld output rows, want %lld", what, (long long)ng, (long long)nw);
+      for (int64_t k = 0; k < ng; ++k) {
+        if (got[k].l != want[k].l || got[k].r != want[k].r) {
+          fail_msg("%s: output row %lld is (%lld, %lld), want (%lld, %lld)", what, (long long)k,
+                   (long long)got[k].l, (long long)got[k].r, (long long)want[k].l,
+                   (long long)want[k].r);
+        }
+      }
+      free(got);
+      free(want);
+      gcol_column_free(lm);
+      gcol_column_free(rm);
+    }
+  }
+  gcol_table_free(sl);
+  gcol_table_free(sr);
+  free(wl);
+  free(wr);
+  for (int32_t k = 0; k < jc->num_keys; ++k) {
+    gcol_column_free(d[k]);
+    ref_column_free(&cols[k]);
+  }
+}
+
+static void test_sort_merge_join(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1408);
+  static const join_case cases[] = {
+      {{GCOL_INT64}, 1, 50, GCOL_TEST_RANDOM_NULLS},
+      {{GCOL_INT32}, 1, 0, GCOL_TEST_NO_MASK},        /* random bits: few matches */
+      {{GCOL_FLOAT64}, 1, 9, GCOL_TEST_RANDOM_NULLS}, /* pool with NaN, -0.0 */
+      {{GCOL_STRING}, 1, 11, GCOL_TEST_RANDOM_NULLS},
+      {{GCOL_BOOL8}, 1, 2, GCOL_TEST_FIRST_NULL},
+      {{GCOL_DECIMAL128}, 1, 5, GCOL_TEST_LAST_NULL},
+      {{GCOL_INT32, GCOL_STRING}, 2, 4, GCOL_TEST_RANDOM_NULLS},
+      {{GCOL_INT16, GCOL_FLOAT64, GCOL_STRING}, 3, 3, GCOL_TEST_ALL_NULL},
+  };
+  static const int64_t sizes[][2] = {{0, 0},   {0, 5},     {6, 0},     {1, 1},
+                                     {33, 17}, {257, 100}, {700, 1200}};
+  for (size_t c = 0; c < NUM_OF(cases); ++c) {
+    for (size_t s = 0; s < NUM_OF(sizes); ++s) {
+      if (!gcol_test_keep_combination(c + s)) continue;
+      int64_t const off = (int64_t)((c + s) % 3) * 33;
+      check_merge_case(&rng, &cases[c], sizes[s][0], sizes[s][1], off, (int)(c + s));
+    }
+  }
+}
+
+/* Unsorted sides, mismatched keys, bad kinds: a clear status, no output, nothing leaked. */
+static void test_sort_merge_join_bad_input(void **state) {
+  (void)state;
+  int64_t const unsorted[] = {3, 1, 2}, sorted[] = {1, 2, 3};
+  int32_t const narrow[] = {1, 2, 3};
+  gcol_column *u = NULL, *s = NULL, *n32 = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), 3, unsorted, NULL,
+                                            NULL, NULL, &u));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), 3, sorted, NULL, NULL,
+                                            NULL, &s));
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), 3, narrow, NULL, NULL,
+                                            NULL, &n32));
+  gcol_column_view const uv = gcol_column_get_view(u), sv = gcol_column_get_view(s),
+                         nv = gcol_column_get_view(n32);
+  gcol_table_view tu, ts, tn, none;
+  GCOL_TEST_OK(gcol_table_view_make(&uv, 1, &tu));
+  GCOL_TEST_OK(gcol_table_view_make(&sv, 1, &ts));
+  GCOL_TEST_OK(gcol_table_view_make(&nv, 1, &tn));
+  memset(&none, 0, sizeof none);
+  int64_t const live = gcol_test_live_bytes();
+  gcol_column *lm = NULL, *rm = NULL;
+  GCOL_TEST_STATUS(gcol_sort_merge_join(tu, ts, NULL, NULL, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, &lm,
+                                        &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT); /* left not sorted */
+  GCOL_TEST_STATUS(gcol_sort_merge_join(ts, tu, NULL, NULL, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, &lm,
+                                        &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT); /* right not sorted */
+  GCOL_TEST_STATUS(gcol_sort_merge_join(ts, tn, NULL, NULL, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, &lm,
+                                        &rm, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_sort_merge_join(ts, none, NULL, NULL, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL,
+                                        &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_sort_merge_join(ts, ts, NULL, NULL, (gcol_join_kind)9, GCOL_NULLS_EQUAL,
+                                        &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_sort_merge_join(ts, ts, NULL, NULL, GCOL_JOIN_INNER, (gcol_null_equality)7,
+                                        &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_sort_merge_join(ts, ts, NULL, NULL, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, &lm,
+                                        NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT); /* right_map needed */
+  assert_null(lm);
+  assert_null(rm);
+  assert_int_equal(gcol_test_live_bytes(), live);
+  /* semi: right_map set to NULL */
+  rm = (gcol_column *)(uintptr_t)1;
+  GCOL_TEST_OK(gcol_sort_merge_join(ts, ts, NULL, NULL, GCOL_JOIN_LEFT_SEMI, GCOL_NULLS_EQUAL, &lm,
+                                    &rm, NULL, NULL));
+  assert_null(rm);
+  assert_int_equal(lm->size, 3);
+  gcol_column_free(lm);
+  gcol_column_free(u);
+  gcol_column_free(s);
+  gcol_column_free(n32);
+}
+
 static void test_join_bad_input(void **state) {
   (void)state;
   int32_t const a[] = {1, 2, 3};
@@ -444,6 +626,7 @@ static void test_join_bad_input(void **state) {
 
 typedef struct alloc_ctx {
   gcol_table_view left, right;
+  gcol_table_view sorted_left, sorted_right; /* for the sort-merge join */
   int which;
   gcol_column *l, *r;
   gcol_table *t;
@@ -454,6 +637,10 @@ static gcol_status alloc_op(void *p) {
   int32_t const on = 0;
   if (c->which == 0) {
     return gcol_join(c->left, c->right, GCOL_JOIN_FULL, GCOL_NULLS_EQUAL, &c->l, &c->r, NULL, NULL);
+  }
+  if (c->which == 2) {
+    return gcol_sort_merge_join(c->sorted_left, c->sorted_right, NULL, NULL, GCOL_JOIN_FULL,
+                                GCOL_NULLS_UNEQUAL, &c->l, &c->r, NULL, NULL);
   }
   return gcol_join_tables(c->left, &on, c->right, &on, 1, GCOL_JOIN_LEFT, GCOL_NULLS_UNEQUAL, false,
                           &c->t, NULL, NULL);
@@ -481,9 +668,18 @@ static void test_join_allocation_failures(void **state) {
   memset(&c, 0, sizeof c);
   GCOL_TEST_OK(gcol_table_view_make(&lv, 1, &c.left));
   GCOL_TEST_OK(gcol_table_view_make(&rv, 1, &c.right));
-  for (c.which = 0; c.which < 2; ++c.which) {
+  int64_t *wl = NULL, *wr = NULL;
+  gcol_table *sl = sorted_side(&d, 1, 0, 100, NULL, NULL, &wl);
+  gcol_table *sr = sorted_side(&d, 1, 100, 300, NULL, NULL, &wr);
+  c.sorted_left = gcol_table_get_view(sl);
+  c.sorted_right = gcol_table_get_view(sr);
+  for (c.which = 0; c.which < 3; ++c.which) {
     assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &c) >= 5);
   }
+  gcol_table_free(sl);
+  gcol_table_free(sr);
+  free(wl);
+  free(wr);
   gcol_column_free(d);
   ref_column_free(&k);
 }
@@ -499,6 +695,8 @@ int main(void) {
       GCOL_TEST_GPU(test_join_tables),
       GCOL_TEST_GPU(test_cross_join),
       GCOL_TEST_GPU(test_join_bad_input),
+      GCOL_TEST_GPU(test_sort_merge_join),
+      GCOL_TEST_GPU(test_sort_merge_join_bad_input),
       GCOL_TEST_GPU(test_join_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("join", tests);
