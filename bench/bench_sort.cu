@@ -4,6 +4,8 @@
  *   sorted_order_i64     int64 keys, 2^27, index output    vs cub SortPairs(u64, i32 iota)
  *   sorted_order_i32_i64 (int32, int64) keys, 2^27         vs gcol sorted_order_i64
  *   sort_strings         2^24 ASCII strings of 8..32 bytes vs cub SortPairs(u64 prefix, u32)
+ *   sort_strings_common_prefix  2^24 strings: a shared 16-byte prefix, then 8..24 ASCII
+ *                        bytes (issue 12); libcudf's figure from bench/peers/libcudf_peer.py
  *   lower_bound_i64      2^24 needles, sorted 2^27 haystack vs a plain binary-search kernel
  * GCOL_BENCH_SCALE=k divides the row counts by 2^k (quick runs on small GPUs).
  */
@@ -195,7 +197,18 @@ static __global__ void prefix_kernel(const char *chars, const int32_t *offsets, 
   }
 }
 
-static void bench_sort_strings(cudaStream_t s) {
+/* The first 16 bytes of every row become "0123456789abcdef" (rows have at least 16). */
+static __global__ void common_prefix_kernel(char *chars, const int32_t *offsets, int64_t n) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    for (int k = 0; k < 16; ++k) chars[offsets[i] + k] = "0123456789abcdef"[k];
+  }
+}
+
+/* 2^24 rows of 8..32 printable ASCII bytes, or with `common_prefix` a shared 16-byte prefix
+ * followed by 8..24 random bytes (every row ties on the first 8 bytes: the comparison sort
+ * of the ties does all the work). */
+static void bench_sort_strings(cudaStream_t s, bool common_prefix) {
   int64_t const n = scaled(24);
   int32_t *offsets = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n + 1));
   uint64_t state = 12345;
@@ -204,13 +217,18 @@ static void bench_sort_strings(cudaStream_t s) {
   offsets[0] = 0;
   for (int64_t i = 0; i < n; ++i) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
-    offsets[i + 1] = offsets[i] + 8 + (int32_t)((state >> 33) % 25);
+    offsets[i + 1] = offsets[i] + (common_prefix ? 24 + (int32_t)((state >> 33) % 17)
+                                                 : 8 + (int32_t)((state >> 33) % 25));
   }
   GCOL_BENCH_CHECK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), n + 1, offsets,
                                                 NULL, (gcol_stream)s, NULL, &offs));
   GCOL_BENCH_CHECK(gcol_buffer_create((size_t)offsets[n], (gcol_stream)s, NULL, &chars));
   gcol_bench_fill_random(chars->data, (size_t)offsets[n], 5, (gcol_stream)s);
   ascii_kernel<<<1024, 256, 0, s>>>((unsigned char *)chars->data, offsets[n]);
+  if (common_prefix) {
+    common_prefix_kernel<<<1024, 256, 0, s>>>((char *)chars->data,
+                                              (const int32_t *)offs->data->data, n);
+  }
   GCOL_BENCH_CHECK(gcol_column_make_strings(n, offs, chars, NULL, 0, &strings));
   gcol_column_view sv = gcol_column_get_view(strings);
   order_ctx c;
@@ -225,8 +243,14 @@ static void bench_sort_strings(cudaStream_t s) {
   iota_i32_kernel<<<1024, 256, 0, s>>>(iota, n);
   gcol_bench_result r = {
       "sort_strings", "string 8..32 B ASCII", n, 0, "cub SortPairs u64 prefix/u32", 0, 0};
+  if (common_prefix) {
+    /* libcudf's figure comes from the peer script; the CUB prefix sort would be trivial */
+    r.bench = "sort_strings_common_prefix";
+    r.types = "string 16 B shared prefix + 8..24 B ASCII";
+    r.peer = "none here (libcudf: peer script)";
+  }
   r.gcol_ms = gcol_bench_time_ms(run_sorted_order, &c, (gcol_stream)s);
-  r.peer_ms = time_cub_pairs<uint64_t>(prefixes, iota, n, s);
+  if (!common_prefix) r.peer_ms = time_cub_pairs<uint64_t>(prefixes, iota, n, s);
   r.bytes = (double)offsets[n] + 4.0 * (double)(n + 1) + 4.0 * (double)n;
   gcol_bench_report(&r);
   GCOL_BENCH_CHECK(cudaFree(prefixes));
@@ -323,7 +347,8 @@ int main(void) {
     bench_sorted_order_i32_i64(s, keys64, i64_ms);
     gcol_column_free(keys64);
   }
-  bench_sort_strings(s);
+  bench_sort_strings(s, false);
+  bench_sort_strings(s, true);
   bench_lower_bound_i64(s);
   GCOL_BENCH_CHECK(cudaStreamDestroy(s));
   return 0;

@@ -134,9 +134,24 @@ def sort_two():
     emit("sorted_order_i32_i64", N27, timed(lambda: plc.sorting.stable_sorted_order(k, [ASC, ASC], [NB, NB])))
 
 
+def prefixed_strings(n, prefix=b"0123456789abcdef", lo=8, hi=24, seed=7):
+    # bench_sort.cu's sort_strings_common_prefix: a shared 16-byte prefix, then lo..hi random bytes
+    cp.random.seed(seed)
+    lens = cp.random.randint(lo, hi + 1, size=n, dtype=cp.int32) + len(prefix)
+    offs = cp.zeros(n + 1, dtype=cp.int32); cp.cumsum(lens, out=offs[1:])
+    chars = cp.random.randint(33, 127, size=int(offs[-1]), dtype=cp.uint8)
+    for k, b in enumerate(prefix):
+        chars[offs[:-1] + k] = b
+    return plc.Column(STR, n, plc.gpumemoryview(chars), None, 0, 0, [col(offs)]), chars
+
+
 def sort_strings():
     s, _ = strings(N24)
     emit("sort_strings", N24, timed(lambda: plc.sorting.stable_sorted_order(plc.Table([s]), [ASC], [NB])))
+    ps, _ = prefixed_strings(N24)
+    emit("sort_strings_common_prefix", N24, timed(lambda: plc.sorting.stable_sorted_order(plc.Table([ps]), [ASC], [NB])),
+         "16-byte shared prefix + 8..24 random bytes")
+    del ps
     idx = col(rng.integers(0, N24, N24, dtype=cp.int32))
     emit("gather_strings", N24, timed(lambda: plc.copying.gather(plc.Table([s]), idx, plc.copying.OutOfBoundsPolicy.DONT_CHECK)))
     tgt = plc.Scalar.from_py("qz")
