@@ -5,8 +5,9 @@
  * then high word) and, when nullable, one validity bit. Consecutive fields are packed into
  * 64-bit words (int32 + its null bit = 33 bits: one pass), and each word is one stable
  * cub radix pass (u32 keys when the word has <= 32 bits) that reorders the permutation.
- * A STRING column is a pass of its own: an 8-byte prefix word, then a comparison sort of
- * only the rows whose prefix ties with a neighbour. A segmented sort adds the segment id
+ * A STRING column is a pass of its own: an 8-byte prefix word, then the rows whose prefix
+ * ties with a neighbour by their next words (tie_words.cu), and a comparison sort of only
+ * what still ties. A segmented sort adds the segment id
  * as the most significant field, so rows never leave their segment. One ascending key stored
  * as a signed 32/64-bit integer without nulls skips the plan: CUB sorts it as stored.
  */
@@ -246,7 +247,8 @@ done:
   return status;
 }
 
-/* Re-sorts the runs of rows whose string prefixes tie, by the whole string. */
+/* Re-sorts the runs of rows whose string prefixes tie: by their next words, then what still
+ * ties by the whole string. */
 static gcol_status refine_string_ties(const word_pass *pass, const uint64_t *sorted_keys,
                                       void *perm, int32_t index_bytes, int64_t n,
                                       gcol_stream stream) {
@@ -271,6 +273,11 @@ static gcol_status refine_string_ties(const word_pass *pass, const uint64_t *sor
       sorted_keys, perm, index_bytes, (const int64_t *)scan->data,
       (gcol_detail_string_tie *)ties->data, (int64_t *)positions->data, n);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  /* the next words first (MSD radix rounds); what they leave tied, by whole strings */
+  GCOL_DETAIL_TRY(gcol_detail_refine_ties_by_words(
+      (gcol_detail_string_tie *)ties->data, (int64_t *)positions->data, &count,
+      pass->fields[0].column, perm, index_bytes, stream));
+  if (count == 0) goto done;
   GCOL_DETAIL_TRY(gcol_detail_sort_string_ties((gcol_detail_string_tie *)ties->data, count,
                                                pass->fields[0].column, stream));
   tie_scatter_kernel<<<gcol_detail_grid_size(count, GCOL_DETAIL_BLOCK_SIZE), GCOL_DETAIL_BLOCK_SIZE,

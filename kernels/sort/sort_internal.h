@@ -55,6 +55,14 @@ typedef struct gcol_detail_string_tie {
   uint64_t row;
 } gcol_detail_string_tie;
 
+/* Narrows ties[0, *count) (string-prefix ties in order, runs of equal prefix; positions[j]:
+ * tie j's slot in perm) by the strings' next 8-byte words, a few MSD radix rounds
+ * (tie_words.cu). A tie left alone in its group is stored in perm; the rest stay in ties,
+ * compacted, with their prefix replaced by an order-keeping group id, and *count shrinks. */
+gcol_status gcol_detail_refine_ties_by_words(gcol_detail_string_tie *ties, int64_t *positions,
+                                             int64_t *count, gcol_detail_key_column column,
+                                             void *perm, int32_t index_bytes, gcol_stream stream);
+
 /* Stable sort of `n` ties by (prefix, validity, full string) of `column`. */
 gcol_status gcol_detail_sort_string_ties(gcol_detail_string_tie *ties, int64_t n,
                                          gcol_detail_key_column column, gcol_stream stream);

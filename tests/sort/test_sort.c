@@ -955,6 +955,71 @@ static void test_allocation_failures(void **state) {
   test_column_free(&tc);
 }
 
+/* Strings sharing a long head (0, 8, 20 or 60 bytes, the last past every word round of the
+ * tie refinement), then short tails from a small alphabet with 0 bytes, so rows tie for many
+ * words, some exactly (equal strings: stability), some only through zero padding ("a" vs
+ * "a\0"); nulls; every order and null order; a slice. Checked against the stable reference. */
+static void check_shared_head(gcol_test_rng *rng, int64_t head, int64_t n, int64_t offset) {
+  int64_t const total = n + offset;
+  char **strings = (char **)malloc(sizeof(char *) * (size_t)total);
+  int64_t *lengths = (int64_t *)malloc(sizeof(int64_t) * (size_t)total);
+  const char **ptrs = (const char **)malloc(sizeof(char *) * (size_t)total);
+  uint8_t *valid = (uint8_t *)malloc((size_t)total);
+  static const char alphabet[] = {'a', 'b', '\0', 'z'};
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t const tail = (int64_t)(gcol_test_rng_next(rng) % 12);
+    lengths[i] = head + tail;
+    strings[i] = (char *)malloc((size_t)lengths[i] + 1);
+    for (int64_t k = 0; k < head; ++k) strings[i][k] = (char)('A' + k % 26);
+    for (int64_t k = 0; k < tail; ++k) strings[i][head + k] = alphabet[gcol_test_rng_next(rng) % 4];
+    strings[i][lengths[i]] = '\0';
+    valid[i] = gcol_test_rng_next(rng) % 9 != 0;
+    ptrs[i] = valid[i] ? strings[i] : NULL;
+  }
+  gcol_column *col = NULL;
+  GCOL_TEST_OK(gcol_column_create_strings_from_host(total, ptrs, lengths, NULL, NULL, &col));
+  gcol_column_view view;
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), offset, total, &view));
+  for (int combo = 0; combo < 4; ++combo) {
+    ref_column ref;
+    memset(&ref, 0, sizeof ref);
+    ref.type = gcol_data_type_make(GCOL_STRING);
+    ref.size = n;
+    ref.valid = valid + offset;
+    ref.strings = (const char *const *)(ptrs + offset);
+    ref.lengths = lengths + offset;
+    ref.order = (gcol_order)(combo & 1);
+    ref.null_order = (gcol_null_order)(combo >> 1);
+    gcol_table_view keys;
+    GCOL_TEST_OK(gcol_table_view_make(&view, 1, &keys));
+    gcol_column *perm = NULL;
+    char what[96];
+    snprintf(what, sizeof what, "head %lld, %lld rows from %lld, order %d, nulls %d",
+             (long long)head, (long long)n, (long long)offset, combo & 1, combo >> 1);
+    GCOL_TEST_OK(gcol_stable_sorted_order(keys, &ref.order, &ref.null_order, &perm, NULL, NULL));
+    expect_stable_order(gcol_column_get_view(perm), &ref, 1, n, what);
+    gcol_column_free(perm);
+  }
+  gcol_column_free(col);
+  for (int64_t i = 0; i < total; ++i) free(strings[i]);
+  free(strings);
+  free(lengths);
+  free(ptrs);
+  free(valid);
+}
+
+static void test_sort_strings_shared_heads(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(25);
+  static const int64_t heads[] = {0, 8, 20, 60};
+  static const int64_t sizes[] = {2, 33, 700, 3001};
+  for (size_t h = 0; h < sizeof heads / sizeof heads[0]; ++h) {
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+      check_shared_head(&rng, heads[h], gcol_test_cap(sizes[k]), (int64_t)((h + k) % 3) * 5);
+    }
+  }
+}
+
 /* STRING outputs switch to INT64 offsets above the threshold (forced low here), and a
  * zero-length slice at the end sorts to an empty result. */
 static void test_sort_strings_int64_offsets_and_empty_slice(void **state) {
@@ -1036,6 +1101,7 @@ int main(void) {
       GCOL_TEST_GPU(test_top_k),
       GCOL_TEST_GPU(test_allocation_failures),
       GCOL_TEST_GPU(test_sort_strings_int64_offsets_and_empty_slice),
+      GCOL_TEST_GPU(test_sort_strings_shared_heads),
       GCOL_TEST_GPU(test_unsortable_types),
   };
   return GCOL_TEST_RUN_GPU("sort", tests);
