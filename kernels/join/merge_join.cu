@@ -1,96 +1,130 @@
 /*
  * Sort-merge join (include/gcol/join.h, gcol_sort_merge_join): both sides are already sorted
- * on the keys, so the right rows equal to a left row are one run [lower, upper), found by
- * the lower and upper bounds of search.h (the sort comparator's equality is the join's:
- * -0.0 == +0.0, NaNs alike, nulls alike). No hash table is built.
+ * on the keys, so the right rows equal to a left row are one run [lo, hi) of the right keys
+ * (the sort comparator's equality is the join's: -0.0 == +0.0, NaNs alike, nulls alike). No
+ * hash table is built.
  *
- * 1. lower/upper bound of every left row in the right keys (positions INT32 or INT64).
- * 2. counts_kernel: each left row's output rows by kind (a run, at least one for left and
- *    full joins, 0 or 1 for semi and anti); with nulls unequal a left row with a null key
- *    matches nothing. Their exclusive sum places each left row's rows (one synchronization).
- * 3. pairs_kernel: a thread per output row finds its left row in the offsets (binary search:
- *    long runs of one key spread over many threads, no skew) and writes (left, lower + k).
- * 4. Full join: a right row is matched when its own run in the left keys is non-empty (the
- *    bounds the other way round) and its key is not null under nulls unequal; the unmatched
- *    ones are appended, ascending.
+ * 1. runs_smem_kernel: a block takes a tile of consecutive left rows; since they are sorted,
+ *    their runs lie between the lower bound of the tile's first row and the upper bound of
+ *    its last (two searches of the whole right side a tile), and each row's bounds are
+ *    searched in that window only (a few steps, cached). It writes each left row's output
+ *    rows by kind (a run, at least one for left and full joins, 0 or 1 for semi and anti;
+ *    with nulls unequal a left row with a null key matches nothing) and its run's start (-1:
+ *    no match). Their exclusive sum places each left row's rows (one synchronization).
+ * 2. pairs_smem_kernel: a block takes a chunk of output rows, finds the left rows at its two
+ *    ends (two searches of the offsets), and each thread finds its output row's left row in
+ *    between (no skew: a run of 10K matches is spread over the chunk's threads).
+ * 3. Full join: the same runs kernel with the sides swapped counts the right rows without a
+ *    match; they are appended, ascending.
  */
 #include "common.cuh"
 #include "detail/scan.h"
 #include "gcol/bitmask.h"
 #include "gcol/indexalator.h"
 #include "gcol/join.h"
-#include "gcol/search.h"
 #include "gcol/sorting.h"
+#include "sort/sort_internal.h"
 
 namespace {
 
-struct merge_state {
-  gcol_table_view left, right;
-  const gcol_order *order;
-  const gcol_null_order *null_order;
-  gcol_join_kind kind;
-  bool nulls_equal;
-  cudaStream_t stream;
-};
+constexpr int RUN_THREADS = 256, RUN_ITEMS = 8;
+constexpr int64_t RUN_TILE = (int64_t)RUN_THREADS * RUN_ITEMS;
+constexpr int PAIR_THREADS = 256;
+constexpr int64_t PAIR_CHUNK = (int64_t)PAIR_THREADS * 8;
 
-/* Output rows of left row i. `valid` (NULL: all) clears rows with a null key. */
-__device__ __forceinline__ int64_t left_rows_out(int64_t run, bool valid, int kind) {
-  int64_t const matches = valid ? run : 0;
+/* First position in [lo, hi) of the sorted `hay` whose row compares >= (upper: >) row
+ * `needle` of `ndl`. */
+__device__ int64_t bound_in(const gcol_detail_key_table *hay, int64_t lo, int64_t hi,
+                            const gcol_detail_key_table *ndl, int64_t needle, bool upper) {
+  while (lo < hi) {
+    int64_t const mid = lo + (hi - lo) / 2;
+    int const cmp = gcol_detail_compare_table_rows(hay, mid, ndl, needle);
+    if (cmp < 0 || (upper && cmp == 0)) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/* Output rows of a needle whose run has `run` rows (0 when its key is null and unequal). */
+__device__ __forceinline__ int64_t rows_out(int64_t run, int kind) {
   switch (kind) {
     case GCOL_JOIN_INNER:
-      return matches;
+      return run;
     case GCOL_JOIN_LEFT:
     case GCOL_JOIN_FULL:
-      return matches > 0 ? matches : 1;
+      return run > 0 ? run : 1;
     case GCOL_JOIN_LEFT_SEMI:
-      return matches > 0 ? 1 : 0;
+      return run > 0 ? 1 : 0;
     default:
-      return matches == 0 ? 1 : 0; /* anti */
+      return run == 0 ? 1 : 0; /* anti */
   }
 }
 
-__global__ void counts_kernel(gcol_indexalator lower, gcol_indexalator upper, const uint32_t *valid,
-                              int64_t n, int kind, int64_t *sizes) {
-  GCOL_DETAIL_GRID_LOOP(i, n) {
-    int64_t const run = gcol_indexalator_get(upper, i) - gcol_indexalator_get(lower, i);
-    sizes[i] = left_rows_out(run, valid == NULL || gcol_bit_is_set(valid, i), kind);
+/* sizes[i] = needle i's output rows by kind; start[i] = its run's first hay row, or -1
+ * (start may be NULL). `valid` (NULL: all) clears needles with a null key. */
+__global__ void runs_smem_kernel(gcol_detail_key_table hay, int64_t hay_rows,
+                                 gcol_detail_key_table ndl, int64_t n, const uint32_t *valid,
+                                 int kind, int64_t *sizes, int64_t *start) {
+  __shared__ int64_t window[2];
+  for (int64_t tile = blockIdx.x; tile * RUN_TILE < n; tile += gridDim.x) {
+    int64_t const first = tile * RUN_TILE;
+    int64_t const last = first + RUN_TILE < n ? first + RUN_TILE - 1 : n - 1;
+    __syncthreads(); /* the previous tile is done with the window */
+    if (threadIdx.x == 0) window[0] = bound_in(&hay, 0, hay_rows, &ndl, first, false);
+    if (threadIdx.x == 32) window[1] = bound_in(&hay, 0, hay_rows, &ndl, last, true);
+    __syncthreads();
+    for (int64_t i = first + threadIdx.x; i <= last; i += RUN_THREADS) {
+      int64_t const lo = bound_in(&hay, window[0], window[1], &ndl, i, false);
+      int64_t const hi = bound_in(&hay, lo, window[1], &ndl, i, true);
+      int64_t const run = valid == NULL || gcol_bit_is_set(valid, i) ? hi - lo : 0;
+      sizes[i] = rows_out(run, kind);
+      if (start != NULL) start[i] = run > 0 ? lo : -1;
+    }
   }
 }
 
-/* Output row k belongs to left row i with offsets[i] <= k < offsets[i + 1]. */
-__global__ void pairs_kernel(const int64_t *offsets, int64_t n, gcol_indexalator lower,
-                             gcol_indexalator upper, const uint32_t *valid, int64_t total,
-                             gcol_index_writer left_map, gcol_index_writer right_map,
-                             bool has_right) {
-  GCOL_DETAIL_GRID_LOOP(k, total) {
-    int64_t lo = 0, hi = n; /* the last i with offsets[i] <= k */
-    while (hi - lo > 1) {
-      int64_t const mid = lo + (hi - lo) / 2;
-      if (offsets[mid] <= k) {
-        lo = mid;
-      } else {
-        hi = mid;
+/* The last i in [lo, hi] with offsets[i] <= k (offsets[lo] <= k). */
+__device__ __forceinline__ int64_t row_of(const int64_t *offsets, int64_t lo, int64_t hi,
+                                          int64_t k) {
+  ++hi;
+  while (hi - lo > 1) {
+    int64_t const mid = lo + (hi - lo) / 2;
+    if (offsets[mid] <= k) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/* Output row k: its left row i (offsets[i] <= k < offsets[i + 1]) and (i, start[i] + k -
+ * offsets[i]), or (i, -1) without a match. */
+__global__ void pairs_smem_kernel(const int64_t *offsets, int64_t n, const int64_t *start,
+                                  int64_t total, gcol_index_writer left_map,
+                                  gcol_index_writer right_map, bool has_right) {
+  __shared__ int64_t rows[2];
+  for (int64_t c0 = blockIdx.x * PAIR_CHUNK; c0 < total; c0 += gridDim.x * PAIR_CHUNK) {
+    int64_t const c1 = c0 + PAIR_CHUNK < total ? c0 + PAIR_CHUNK : total;
+    __syncthreads(); /* the previous chunk is done with the rows */
+    if (threadIdx.x == 0) rows[0] = row_of(offsets, 0, n - 1, c0);
+    if (threadIdx.x == 32) rows[1] = row_of(offsets, 0, n - 1, c1 - 1);
+    __syncthreads();
+    for (int64_t k = c0 + threadIdx.x; k < c1; k += PAIR_THREADS) {
+      int64_t const i = row_of(offsets, rows[0], rows[1], k);
+      gcol_index_writer_set(left_map, k, i);
+      if (has_right) {
+        int64_t const first = start[i];
+        gcol_index_writer_set(right_map, k, first >= 0 ? first + (k - offsets[i]) : -1);
       }
     }
-    gcol_index_writer_set(left_map, k, lo);
-    if (has_right) {
-      int64_t const first = gcol_indexalator_get(lower, lo);
-      bool const matched =
-          gcol_indexalator_get(upper, lo) > first && (valid == NULL || gcol_bit_is_set(valid, lo));
-      gcol_index_writer_set(right_map, k, matched ? first + (k - offsets[lo]) : -1);
-    }
   }
 }
 
-/* 1 for a right row that no left row matched. */
-__global__ void unmatched_kernel(gcol_indexalator lower, gcol_indexalator upper,
-                                 const uint32_t *valid, int64_t n, int64_t *sizes) {
-  GCOL_DETAIL_GRID_LOOP(j, n) {
-    bool const run = gcol_indexalator_get(upper, j) > gcol_indexalator_get(lower, j);
-    sizes[j] = run && (valid == NULL || gcol_bit_is_set(valid, j)) ? 0 : 1;
-  }
-}
-
+/* (-1, j) for each right row j without a match, at base + its rank among them. */
 __global__ void append_unmatched_kernel(const int64_t *offsets, int64_t n, int64_t base,
                                         gcol_index_writer left_map, gcol_index_writer right_map) {
   GCOL_DETAIL_GRID_LOOP(j, n) {
@@ -101,6 +135,14 @@ __global__ void append_unmatched_kernel(const int64_t *offsets, int64_t n, int64
     }
   }
 }
+
+struct merge_state {
+  gcol_detail_key_table left, right; /* the key rows, as the sort compares them */
+  gcol_table_view left_view, right_view;
+  gcol_join_kind kind;
+  bool nulls_equal;
+  cudaStream_t stream;
+};
 
 unsigned int grid_for(int64_t n) { return gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE); }
 
@@ -128,18 +170,34 @@ done:
   return status;
 }
 
-/* Bounds of the rows of `needles` in the sorted `haystack`. */
-gcol_status bounds(const merge_state *m, gcol_table_view haystack, gcol_table_view needles,
-                   gcol_column **lower, gcol_column **upper, gcol_indexalator *lo,
-                   gcol_indexalator *hi) {
+/* Output rows per needle row by kind (and run starts) into a sizes buffer, summed in place:
+ * *offsets holds n + 1 offsets, *total their sum. */
+gcol_status runs(const merge_state *m, const gcol_detail_key_table *hay, int64_t hay_rows,
+                 const gcol_detail_key_table *ndl, gcol_table_view needles, int kind,
+                 int64_t *start, gcol_buffer **offsets, int64_t *total) {
   gcol_status status = GCOL_OK;
-  GCOL_DETAIL_TRY(gcol_lower_bound(haystack, needles, m->order, m->null_order, lower,
-                                   (gcol_stream)m->stream, NULL));
-  GCOL_DETAIL_TRY(gcol_upper_bound(haystack, needles, m->order, m->null_order, upper,
-                                   (gcol_stream)m->stream, NULL));
-  GCOL_DETAIL_TRY(gcol_indexalator_make(gcol_column_get_view(*lower), lo));
-  GCOL_DETAIL_TRY(gcol_indexalator_make(gcol_column_get_view(*upper), hi));
+  gcol_buffer *valid = NULL;
+  int64_t const n = needles.num_rows;
+  *offsets = NULL;
+  if (!m->nulls_equal) GCOL_DETAIL_TRY(valid_rows(needles, m->stream, &valid));
+  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 1, (gcol_stream)m->stream, offsets));
+  if (n > 0) {
+    int64_t const tiles = (n + RUN_TILE - 1) / RUN_TILE;
+    unsigned int const grid = (unsigned int)(tiles < 65536 ? tiles : 65536);
+    runs_smem_kernel<<<grid, RUN_THREADS, 0, m->stream>>>(
+        *hay, hay_rows, *ndl, n, valid != NULL ? gcol_bitmask_data(valid) : NULL, kind,
+        (int64_t *)(*offsets)->data, start);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  GCOL_DETAIL_TRY(gcol_detail_sizes_scan((const int64_t *)(*offsets)->data,
+                                         (int64_t *)(*offsets)->data, n, total, 1,
+                                         (gcol_stream)m->stream));
 done:
+  if (status != GCOL_OK) {
+    gcol_buffer_free(*offsets);
+    *offsets = NULL;
+  }
+  gcol_buffer_free(valid);
   return status;
 }
 
@@ -155,43 +213,32 @@ done:
   return status;
 }
 
-/* The unmatched right rows of a full join: their count and their exclusive offsets. */
-gcol_status right_unmatched(const merge_state *m, gcol_buffer **offsets, int64_t *count) {
+gcol_status check_sorted(const merge_state *m, gcol_table_view keys, const gcol_order *order,
+                         const gcol_null_order *null_order, const char *side) {
   gcol_status status = GCOL_OK;
-  gcol_column *lower = NULL, *upper = NULL;
-  gcol_buffer *valid = NULL;
-  gcol_indexalator lo, hi;
-  int64_t const n = m->right.num_rows;
-  *offsets = NULL;
-  *count = 0;
-  GCOL_DETAIL_TRY(bounds(m, m->left, m->right, &lower, &upper, &lo, &hi));
-  if (!m->nulls_equal) GCOL_DETAIL_TRY(valid_rows(m->right, m->stream, &valid));
-  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 1, (gcol_stream)m->stream, offsets));
-  if (n > 0) {
-    unmatched_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, m->stream>>>(
-        lo, hi, valid != NULL ? gcol_bitmask_data(valid) : NULL, n, (int64_t *)(*offsets)->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  }
-  GCOL_DETAIL_TRY(gcol_detail_sizes_scan((const int64_t *)(*offsets)->data,
-                                         (int64_t *)(*offsets)->data, n, count, 1,
-                                         (gcol_stream)m->stream));
+  bool sorted = false;
+  GCOL_DETAIL_TRY(gcol_is_sorted(keys, order, null_order, &sorted, (gcol_stream)m->stream));
+  GCOL_DETAIL_CHECK(sorted, GCOL_ERROR_INVALID_ARGUMENT,
+                    "%s_keys are not sorted in the order given (gcol_sort them first)", side);
 done:
-  if (status != GCOL_OK) {
-    gcol_buffer_free(*offsets);
-    *offsets = NULL;
-  }
-  gcol_column_free(lower);
-  gcol_column_free(upper);
-  gcol_buffer_free(valid);
   return status;
 }
 
-gcol_status check_sorted(const merge_state *m, gcol_table_view keys, const char *side) {
+/* Both sides as key tables, after checking that their columns match. */
+gcol_status key_tables(gcol_table_view left, gcol_table_view right, const gcol_order *order,
+                       const gcol_null_order *null_order, merge_state *m) {
   gcol_status status = GCOL_OK;
-  bool sorted = false;
-  GCOL_DETAIL_TRY(gcol_is_sorted(keys, m->order, m->null_order, &sorted, (gcol_stream)m->stream));
-  GCOL_DETAIL_CHECK(sorted, GCOL_ERROR_INVALID_ARGUMENT,
-                    "%s_keys are not sorted in the order given (gcol_sort them first)", side);
+  GCOL_DETAIL_TRY(gcol_detail_table_view_check(left, "left_keys"));
+  GCOL_DETAIL_TRY(gcol_detail_table_view_check(right, "right_keys"));
+  for (int32_t c = 0; c < left.num_columns; ++c) {
+    GCOL_DETAIL_CHECK(
+        gcol_data_type_equal(left.columns[c].type, right.columns[c].type), GCOL_ERROR_TYPE_MISMATCH,
+        "key column %d is %s (scale %d) on the left, %s (scale %d) on the right", (int)c,
+        gcol_type_name(left.columns[c].type.id), (int)left.columns[c].type.scale,
+        gcol_type_name(right.columns[c].type.id), (int)right.columns[c].type.scale);
+  }
+  GCOL_DETAIL_TRY(gcol_detail_key_table_make(left, order, null_order, "left_keys", &m->left));
+  GCOL_DETAIL_TRY(gcol_detail_key_table_make(right, order, null_order, "right_keys", &m->right));
 done:
   return status;
 }
@@ -199,43 +246,37 @@ done:
 gcol_status merge_join(const merge_state *m, gcol_column **left_map, gcol_column **right_map,
                        gcol_mr *mr) {
   gcol_status status = GCOL_OK;
-  gcol_column *lower = NULL, *upper = NULL, *lm = NULL, *rm = NULL;
-  gcol_buffer *valid = NULL, *offsets = NULL, *tail = NULL;
-  gcol_indexalator lo, hi;
+  gcol_column *lm = NULL, *rm = NULL;
+  gcol_buffer *start = NULL, *offsets = NULL, *tail = NULL;
   gcol_index_writer lw = {NULL, 4}, rw = {NULL, 4};
-  const uint32_t *vbits = NULL; /* left rows without a null key (nulls unequal) */
-  int64_t const n = m->left.num_rows;
+  int64_t const n = m->left_view.num_rows, nr = m->right_view.num_rows;
   int64_t total = 0, extra = 0;
   bool const has_right =
       m->kind == GCOL_JOIN_INNER || m->kind == GCOL_JOIN_LEFT || m->kind == GCOL_JOIN_FULL;
-  int64_t const larger = n > m->right.num_rows ? n : m->right.num_rows;
-  gcol_type_id const type = gcol_index_type_for(larger);
-  GCOL_DETAIL_TRY(check_sorted(m, m->left, "left"));
-  GCOL_DETAIL_TRY(check_sorted(m, m->right, "right"));
-  GCOL_DETAIL_TRY(bounds(m, m->right, m->left, &lower, &upper, &lo, &hi));
-  if (!m->nulls_equal) GCOL_DETAIL_TRY(valid_rows(m->left, m->stream, &valid));
-  if (valid != NULL) vbits = gcol_bitmask_data(valid);
-  GCOL_DETAIL_TRY(gcol_detail_sizes_create(n, 1, (gcol_stream)m->stream, &offsets));
-  if (n > 0) {
-    counts_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, m->stream>>>(
-        lo, hi, vbits, n, (int)m->kind, (int64_t *)offsets->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  gcol_type_id const type = gcol_index_type_for(n > nr ? n : nr);
+  GCOL_DETAIL_TRY(
+      gcol_buffer_create((size_t)(n > 0 ? n : 1) * 8u, (gcol_stream)m->stream, NULL, &start));
+  GCOL_DETAIL_TRY(runs(m, &m->right, nr, &m->left, m->left_view, (int)m->kind,
+                       (int64_t *)start->data, &offsets, &total));
+  if (m->kind == GCOL_JOIN_FULL) {
+    /* the right rows no left row matches: an anti join the other way round */
+    GCOL_DETAIL_TRY(runs(m, &m->left, n, &m->right, m->right_view, (int)GCOL_JOIN_LEFT_ANTI, NULL,
+                         &tail, &extra));
   }
-  GCOL_DETAIL_TRY(gcol_detail_sizes_scan((const int64_t *)offsets->data, (int64_t *)offsets->data,
-                                         n, &total, 1, (gcol_stream)m->stream));
-  if (m->kind == GCOL_JOIN_FULL) GCOL_DETAIL_TRY(right_unmatched(m, &tail, &extra));
   GCOL_DETAIL_CHECK(total <= INT64_MAX - extra, GCOL_ERROR_OVERFLOW,
                     "the join has more than 2^63 output rows");
   GCOL_DETAIL_TRY(make_map(type, total + extra, m, mr, &lm, &lw));
   if (has_right) GCOL_DETAIL_TRY(make_map(type, total + extra, m, mr, &rm, &rw));
   if (total > 0) {
-    pairs_kernel<<<grid_for(total), GCOL_DETAIL_BLOCK_SIZE, 0, m->stream>>>(
-        (const int64_t *)offsets->data, n, lo, hi, vbits, total, lw, rw, has_right);
+    int64_t const chunks = (total + PAIR_CHUNK - 1) / PAIR_CHUNK;
+    unsigned int const grid = (unsigned int)(chunks < 65536 ? chunks : 65536);
+    pairs_smem_kernel<<<grid, PAIR_THREADS, 0, m->stream>>>(
+        (const int64_t *)offsets->data, n, (const int64_t *)start->data, total, lw, rw, has_right);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   if (extra > 0) {
-    append_unmatched_kernel<<<grid_for(m->right.num_rows), GCOL_DETAIL_BLOCK_SIZE, 0, m->stream>>>(
-        (const int64_t *)tail->data, m->right.num_rows, total, lw, rw);
+    append_unmatched_kernel<<<grid_for(nr), GCOL_DETAIL_BLOCK_SIZE, 0, m->stream>>>(
+        (const int64_t *)tail->data, nr, total, lw, rw);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   *left_map = lm;
@@ -245,11 +286,9 @@ gcol_status merge_join(const merge_state *m, gcol_column **left_map, gcol_column
     rm = NULL;
   }
 done:
-  gcol_column_free(lower);
-  gcol_column_free(upper);
   gcol_column_free(lm);
   gcol_column_free(rm);
-  gcol_buffer_free(valid);
+  gcol_buffer_free(start);
   gcol_buffer_free(offsets);
   gcol_buffer_free(tail);
   return status;
@@ -280,13 +319,14 @@ extern "C" gcol_status gcol_sort_merge_join(gcol_table_view left_keys, gcol_tabl
                     GCOL_ERROR_INVALID_ARGUMENT,
                     "left_keys has %d key columns, right_keys %d (at least one, as many)",
                     (int)left_keys.num_columns, (int)right_keys.num_columns);
-  m.left = left_keys;
-  m.right = right_keys;
-  m.order = order;
-  m.null_order = null_order;
+  m.left_view = left_keys;
+  m.right_view = right_keys;
   m.kind = kind;
   m.nulls_equal = nulls == GCOL_NULLS_EQUAL;
   m.stream = (cudaStream_t)stream;
+  GCOL_DETAIL_TRY(key_tables(left_keys, right_keys, order, null_order, &m));
+  GCOL_DETAIL_TRY(check_sorted(&m, left_keys, order, null_order, "left"));
+  GCOL_DETAIL_TRY(check_sorted(&m, right_keys, order, null_order, "right"));
   GCOL_DETAIL_TRY(merge_join(&m, left_map, right_map, mr));
 done:
   GCOL_DETAIL_NVTX_POP();
