@@ -118,8 +118,8 @@ static __global__ void gcol_detail_contains_warp_kernel(gcol_strings_view s, sea
  * is compared in full, and a match marks its row (a binary search in the staged offsets: one
  * in global memory cost each match some 24 dependent loads) if it ends inside that row and the
  * row is valid. The tile zeroes its rows' outputs first; a row with several matches is
- * written 1 several times. A byte search, like the per-row one (for valid UTF-8 a byte match is a
- * character match). */
+ * written 1 several times. A byte search, like the per-row one (for valid UTF-8 a byte match is a character
+ * match). */
 struct contains_tile {
   const int64_t *offsets; /* rows + 1 offsets of the tile, in shared memory */
   int rows;
@@ -155,38 +155,11 @@ __device__ __forceinline__ void load16(const char *at, const char *lo, const cha
   }
 }
 
-/* The target of a one-target contains: up to CONTAINS_SMALL bytes travel by value in the
- * kernel's parameters (no copy to the device before the launch), longer ones in `big`. */
-constexpr int CONTAINS_SMALL = 64;
-struct contains_target {
-  const char *big; /* device bytes of a target over CONTAINS_SMALL bytes, else NULL */
-  int64_t size;
-  char small[CONTAINS_SMALL];
-};
-
-/* Rows per tile: about 64 KiB of chars (32 to CONTAINS_TILE_ROWS rows), from the average row
- * length, which each thread reads from the first and last offsets (no host round trip). */
-constexpr int64_t CONTAINS_TILE_ROWS = 2048;
-__device__ __forceinline__ int64_t contains_rows_per_tile(gcol_strings_view s) {
-  int64_t const chars =
-      gcol_offsetalator_get(s.offsets, s.size) - gcol_offsetalator_get(s.offsets, 0);
-  int64_t const average = chars / s.size + 1;
-  int64_t rows = CONTAINS_TILE_ROWS;
-  while (rows > 32 && rows * average > 65536) rows /= 2;
-  return rows;
-}
-
 static __global__ void gcol_detail_contains_chars_smem_kernel(gcol_strings_view s,
-                                                              contains_target tgt, uint8_t *out) {
-  extern __shared__ int64_t staged_offsets[]; /* CONTAINS_TILE_ROWS + 1 */
-  __shared__ char small_target[CONTAINS_SMALL];
-  if (tgt.big == NULL) {
-    for (int64_t k = threadIdx.x; k < tgt.size; k += blockDim.x) small_target[k] = tgt.small[k];
-  }
-  __syncthreads();
-  const char *const target = tgt.big != NULL ? tgt.big : small_target;
-  int64_t const target_size = tgt.size;
-  int64_t const rows_per_tile = contains_rows_per_tile(s);
+                                                              const char *target,
+                                                              int64_t target_size,
+                                                              int64_t rows_per_tile, uint8_t *out) {
+  extern __shared__ int64_t staged_offsets[]; /* rows_per_tile + 1 */
   unsigned char const first = (unsigned char)target[0];
   uint32_t const firsts = first * 0x01010101u;
   /* a candidate needs the target's first two bytes: the second is tested in registers (the
@@ -300,25 +273,6 @@ static gcol_status search(gcol_column_view input, const gcol_scalar *target_scal
       input, targets, op_is_int32(op) ? GCOL_INT32 : GCOL_BOOL8, stream, mr, &col));
   if (input.size == 0) goto finish;
   GCOL_DETAIL_TRY(gcol_strings_view_make(input, &s));
-  if (op == SEARCH_CONTAINS && targets == NULL && target_size > 0) {
-    /* one target: a pass over the chars, whatever the rows' lengths (each tile zeroes its
-     * rows' outputs before it marks any); a short target by value, no synchronization */
-    contains_target t;
-    memset(&t, 0, sizeof t);
-    t.size = target_size;
-    if (target_size <= CONTAINS_SMALL) {
-      memcpy(t.small, target_host, (size_t)target_size);
-    } else {
-      GCOL_DETAIL_TRY(gcol_detail_strings_to_device(target_host, target_size, stream, &target_buf));
-      t.big = (const char *)target_buf->data;
-    }
-    unsigned int const grid = (unsigned int)std::min<int64_t>((input.size + 31) / 32, 4096);
-    size_t const smem = (size_t)(CONTAINS_TILE_ROWS + 1) * sizeof(int64_t);
-    gcol_detail_contains_chars_smem_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, smem, st>>>(
-        s, t, (uint8_t *)col->data->data);
-    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    goto finish;
-  }
   if (targets != NULL) {
     target.per_row = true;
     GCOL_DETAIL_TRY(gcol_strings_view_make(*targets, &target.column));
@@ -330,6 +284,25 @@ static gcol_status search(gcol_column_view input, const gcol_scalar *target_scal
   if (op == SEARCH_CONTAINS || op == SEARCH_FIND || op == SEARCH_RFIND) {
     int64_t begin = 0, end = 0;
     GCOL_DETAIL_TRY(gcol_strings_view_chars_range(input, stream, &begin, &end));
+    if (op == SEARCH_CONTAINS && targets == NULL && target.size > 0) {
+      /* one target: a pass over the chars, whatever the rows' lengths; each tile zeroes its
+       * rows' outputs before it marks any (no separate memset pass) */
+      if (end == begin) {
+        GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(col->data->data, 0, (size_t)input.size, st));
+      } else {
+        /* tiles of about 64 KiB of chars (32 to 2048 rows), a few waves of blocks */
+        int64_t const average = (end - begin) / input.size + 1;
+        int64_t rows_per_tile = 2048;
+        while (rows_per_tile > 32 && rows_per_tile * average > 65536) rows_per_tile /= 2;
+        int64_t const tiles = (input.size + rows_per_tile - 1) / rows_per_tile;
+        unsigned int const grid = (unsigned int)std::min<int64_t>(tiles, 4096);
+        size_t const smem = (size_t)(rows_per_tile + 1) * sizeof(int64_t);
+        gcol_detail_contains_chars_smem_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, smem, st>>>(
+            s, target.data, target.size, rows_per_tile, (uint8_t *)col->data->data);
+        GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+      }
+      goto finish;
+    }
     if ((end - begin) >= 64 * input.size) {
       unsigned int const grid = gcol_detail_grid_size(input.size * 32, GCOL_DETAIL_BLOCK_SIZE);
       if (op == SEARCH_CONTAINS) {
