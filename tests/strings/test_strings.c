@@ -553,6 +553,58 @@ static void test_contains_chars_edges(void **state) {
     gcol_column_free(col);
   }
   gcol_scalar_free(t);
+  /* targets of 64 bytes (the most that travel by value) and longer (through the device) */
+  static const int64_t sizes[] = {63, 64, 65, 100};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+    char target[101], row[104];
+    int64_t const tn = sizes[k];
+    for (int64_t b = 0; b < tn; ++b) target[b] = (char)('a' + (b * 7) % 26);
+    target[tn] = '\0';
+    host_strings hk;
+    int64_t kcap = 512;
+    hk.n = 0;
+    hk.chars = (char *)malloc((size_t)kcap);
+    hk.offsets = (int64_t *)calloc(6, sizeof(int64_t));
+    hk.valid = (uint8_t *)malloc(5);
+    static const bool kwant[] = {1, 1, 0, 0, 0};
+    for (int64_t r = 0; r < 5; ++r) {
+      int64_t len = 0;
+      if (r == 0 || r == 3) { /* the target itself (row 3 null) */
+        memcpy(row, target, (size_t)tn);
+        len = tn;
+      } else if (r == 1) { /* inside a longer row */
+        row[0] = 'x';
+        memcpy(row + 1, target, (size_t)tn);
+        row[tn + 1] = 'y';
+        len = tn + 2;
+      } else if (r == 2) { /* all but its last byte */
+        memcpy(row, target, (size_t)(tn - 1));
+        len = tn - 1;
+      }
+      hk.n = r;
+      hk.offsets[r + 1] = hk.offsets[r];
+      strings_append(&hk, &kcap, row, len);
+      hk.valid[r] = r != 3;
+    }
+    hk.n = 5;
+    GCOL_TEST_OK(gcol_scalar_create_cstring(target, &t));
+    gcol_column *col = strings_to_device(&hk, k % 2 == 1, true);
+    gcol_column *out = NULL;
+    uint8_t got[5], valid[5];
+    GCOL_TEST_OK(gcol_strings_contains(gcol_column_get_view(col), t, &out, NULL, NULL));
+    fetch_fixed(out, 5, got, valid);
+    for (int64_t r = 0; r < 5; ++r) {
+      assert_int_equal(valid[r], hk.valid[r]);
+      if (got[r] != (valid[r] ? kwant[r] : 0)) {
+        fail_msg("target of %lld bytes, row %lld: got %d", (long long)tn, (long long)r,
+                 (int)got[r]);
+      }
+    }
+    gcol_column_free(out);
+    gcol_column_free(col);
+    gcol_scalar_free(t);
+    strings_free(&hk);
+  }
   strings_free(&h);
 }
 
