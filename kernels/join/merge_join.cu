@@ -63,8 +63,23 @@ __device__ __forceinline__ int64_t rows_out(int64_t run, int kind) {
   }
 }
 
+/* As bound_in, galloping from lo (1, 2, 4, ... rows ahead, then a binary search): a sorted
+ * needle's bound lies a few rows past the previous needle's, so this costs a few compares. */
+__device__ int64_t gallop_in(const gcol_detail_key_table *hay, int64_t lo, int64_t hi,
+                             const gcol_detail_key_table *ndl, int64_t needle, bool upper) {
+  for (int64_t step = 1; lo < hi; step *= 2) {
+    int64_t const probe = lo + step - 1 < hi ? lo + step - 1 : hi - 1;
+    int const cmp = gcol_detail_compare_table_rows(hay, probe, ndl, needle);
+    if (!(cmp < 0 || (upper && cmp == 0))) return bound_in(hay, lo, probe, ndl, needle, upper);
+    lo = probe + 1;
+  }
+  return hi;
+}
+
 /* sizes[i] = needle i's output rows by kind; start[i] = its run's first hay row, or -1
- * (start may be NULL). `valid` (NULL: all) clears needles with a null key. */
+ * (start may be NULL). `valid` (NULL: all) clears needles with a null key. A thread takes
+ * RUN_ITEMS consecutive needles: a binary search in the tile's window for the first, then
+ * galloping from each bound to the next. */
 __global__ void runs_smem_kernel(gcol_detail_key_table hay, int64_t hay_rows,
                                  gcol_detail_key_table ndl, int64_t n, const uint32_t *valid,
                                  int kind, int64_t *sizes, int64_t *start) {
@@ -76,9 +91,14 @@ __global__ void runs_smem_kernel(gcol_detail_key_table hay, int64_t hay_rows,
     if (threadIdx.x == 0) window[0] = bound_in(&hay, 0, hay_rows, &ndl, first, false);
     if (threadIdx.x == 32) window[1] = bound_in(&hay, 0, hay_rows, &ndl, last, true);
     __syncthreads();
-    for (int64_t i = first + threadIdx.x; i <= last; i += RUN_THREADS) {
-      int64_t const lo = bound_in(&hay, window[0], window[1], &ndl, i, false);
-      int64_t const hi = bound_in(&hay, lo, window[1], &ndl, i, true);
+    int64_t const w1 = window[1];
+    int64_t lo = window[0];
+    for (int t = 0; t < RUN_ITEMS; ++t) {
+      int64_t const i = first + (int64_t)threadIdx.x * RUN_ITEMS + t;
+      if (i > last) break;
+      lo =
+          t == 0 ? bound_in(&hay, lo, w1, &ndl, i, false) : gallop_in(&hay, lo, w1, &ndl, i, false);
+      int64_t const hi = gallop_in(&hay, lo, w1, &ndl, i, true);
       int64_t const run = valid == NULL || gcol_bit_is_set(valid, i) ? hi - lo : 0;
       sizes[i] = rows_out(run, kind);
       if (start != NULL) start[i] = run > 0 ? lo : -1;
