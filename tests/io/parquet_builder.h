@@ -40,6 +40,7 @@ typedef struct pqb_column {
   int32_t codec;         /* gcol_parquet_codec of every page (pqb_build fails when its library
                             is missing); data pages v2 compress their values only */
   bool v2_uncompressed;  /* with a codec: data pages v2 say is_compressed false, values raw */
+  bool no_statistics;    /* the chunks carry no Statistics */
   /* lies */
   int32_t lie_encoding;          /* > 0: data pages claim this encoding */
   int32_t lie_codec;             /* > 0: the chunk claims this codec */
