@@ -1582,6 +1582,11 @@ static void test_read_with_filter(void **state) {
     gcol_table_free(want);
     gcol_table_free(got);
   }
+  /* the filter's column alone (one fixed-width column without nulls: the single-pass mask) */
+  int32_t const only_a[] = {0};
+  opt.columns = only_a;
+  opt.num_columns = 1;
+  expect_filtered(f, &opt, only_a, 1, rows, n);
   /* selected columns without the filter's: it is read, used and dropped */
   int32_t const sb[] = {2, 1};
   opt.columns = sb;

@@ -295,6 +295,69 @@ static void test_floats_and_nan(void **state) {
   free_known(k);
 }
 
+/* Types whose statistics compare as integers in the column's own type: DATE, DECIMAL (scale
+ * matched by the literal's type), INT8, FLOAT; FIXED_LEN_BYTE_ARRAY decimals are kept. */
+static void test_other_types(void **state) {
+  (void)state;
+  static int64_t days[ROWS], cents[ROWS], small[ROWS];
+  static double halves[ROWS];
+  for (int i = 0; i < ROWS; ++i) {
+    days[i] = 19000 + i;
+    cents[i] = i * 100; /* i.00 */
+    small[i] = i - 50;
+    halves[i] = i * 0.5;
+  }
+  pqb_column c[5];
+  c[0] = column_of("date", GCOL_PARQUET_INT32);
+  c[0].logical = GCOL_PARQUET_LOGICAL_DATE;
+  c[0].ints = days;
+  c[1] = column_of("price", GCOL_PARQUET_INT64);
+  c[1].logical = GCOL_PARQUET_LOGICAL_DECIMAL;
+  c[1].precision = 18;
+  c[1].scale = 2;
+  c[1].ints = cents;
+  c[2] = column_of("i8", GCOL_PARQUET_INT32);
+  c[2].logical = GCOL_PARQUET_LOGICAL_INTEGER;
+  c[2].bit_width = 8;
+  c[2].is_signed = true;
+  c[2].ints = small;
+  c[3] = column_of("f32", GCOL_PARQUET_FLOAT);
+  c[3].reals = halves;
+  c[4] = column_of("flba", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[4].type_length = 5;
+  c[4].logical = GCOL_PARQUET_LOGICAL_DECIMAL;
+  c[4].precision = 10;
+  c[4].ints = small;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 5;
+  f.columns = c;
+  f.num_rows = ROWS;
+  f.rows_per_group = GROUP;
+  int64_t size = 0;
+  uint8_t *bytes = pqb_build(&f, &size);
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+  gcol_expression *e = NULL;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  gcol_scalar *s = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_make(GCOL_TIMESTAMP_DAYS), 19060, &s));
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_GREATER, col(e, 0), add_scalar(e, s)), 0xC);
+  s = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_decimal(GCOL_DECIMAL64, -2), 2450, &s));
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_LESS_EQUAL, col(e, 1), add_scalar(e, s)), 0x1); /* 24.50 */
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_LESS, col(e, 2), lit_int(e, GCOL_INT8, -30)), 0x1);
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_GREATER, col(e, 2), lit_int(e, GCOL_INT8, 30)), 0x8);
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 3), lit_float(e, GCOL_FLOAT32, 37.5)),
+              0x8);
+  s = NULL; /* FIXED_LEN_BYTE_ARRAY statistics are not decoded: kept */
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_decimal(GCOL_DECIMAL64, 0), -1000, &s));
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_LESS, col(e, 4), add_scalar(e, s)), 0xF);
+  gcol_expression_free(e);
+  gcol_parquet_metadata_free(md);
+  free(bytes);
+}
+
 static void test_bad_input(void **state) {
   (void)state;
   known_file *k = make_known();
@@ -674,6 +737,7 @@ int main(void) {
       cmocka_unit_test(test_comparisons_both_orders),
       cmocka_unit_test(test_logic_and_nulls),
       cmocka_unit_test(test_floats_and_nan),
+      cmocka_unit_test(test_other_types),
       cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_read_option_checks),
       cmocka_unit_test(test_property_no_matching_group_dropped),
