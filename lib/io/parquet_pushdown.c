@@ -38,6 +38,9 @@ static gcol_detail_expr_bounds chunk_bounds(const gcol_parquet_column_info *info
     b.may_valid = st->null_count < st->num_values; /* every value null: none valid */
   }
   if (b.may_valid) chunk_range(info, st, &b);
+  /* min above max: statistics in another order (the deprecated min/max fields of a legacy
+   * writer are signed even for unsigned columns, and mixed signs invert them): no interval */
+  if (b.has_range && gcol_detail_bound_compare(b.lo, b.hi) > 0) b.has_range = false;
   return b;
 }
 

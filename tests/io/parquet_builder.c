@@ -45,7 +45,7 @@ static int compare_value(const pqb_column *c, int64_t a, int64_t b) {
   if (c->physical == GCOL_PARQUET_FLOAT || c->physical == GCOL_PARQUET_DOUBLE) {
     return c->reals[a] < c->reals[b] ? -1 : c->reals[a] > c->reals[b];
   }
-  if (c->logical == GCOL_PARQUET_LOGICAL_INTEGER && !c->is_signed) { /* unsigned order */
+  if (c->logical == GCOL_PARQUET_LOGICAL_INTEGER && !c->is_signed && !c->signed_statistics) {
     return (uint64_t)c->ints[a] < (uint64_t)c->ints[b]
                ? -1
                : (uint64_t)c->ints[a] > (uint64_t)c->ints[b];
