@@ -1134,7 +1134,8 @@ static gcol_status filter_row_groups(const gcol_parquet_metadata *md, int32_t co
         hi.i = st->max_i64;
         v.i = iv;
       }
-      keep = may_match(lo, hi, op, v);
+      /* min above max: another order (legacy signed statistics of an unsigned column) */
+      keep = gcol_detail_bound_compare(lo, hi) > 0 || may_match(lo, hi, op, v);
     }
     if (keep) out[(*count)++] = g;
   }

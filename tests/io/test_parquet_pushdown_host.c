@@ -382,6 +382,13 @@ static void test_inverted_statistics(void **state) {
   int64_t const above = (int64_t)((UINT64_C(1) << 63) + 10);
   EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_GREATER, col(e, 0), lit_int(e, GCOL_UINT64, above)), 0x1);
   EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_LESS, col(e, 0), lit_int(e, GCOL_UINT64, 2)), 0x1);
+  /* the single-comparison filter keeps it too */
+  int32_t groups[2];
+  int32_t n = 0;
+  GCOL_TEST_OK(
+      gcol_parquet_metadata_filter_row_groups(md, 0, GCOL_PARQUET_GREATER, above, groups, &n));
+  assert_int_equal(n, 1);
+  assert_int_equal(groups[0], 0);
   gcol_expression_free(e);
   gcol_parquet_metadata_free(md);
   free(bytes);

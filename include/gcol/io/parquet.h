@@ -325,7 +325,8 @@ typedef enum gcol_parquet_compare {
  *
  * Integer-like columns (BOOLEAN, INT32, INT64 physical types, unsigned ones compared as
  * unsigned) compare with @p value exactly; FLOAT and DOUBLE columns compare with
- * `(double)value`. Other columns keep every row group.
+ * `(double)value`. Other columns keep every row group, and so do statistics whose min is
+ * above their max (a legacy writer's signed order on an unsigned column).
  *
  * @param[in] metadata The metadata.
  * @param[in] column A leaf index.
