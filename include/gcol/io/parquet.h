@@ -372,8 +372,8 @@ gcol_status gcol_parquet_metadata_filter_row_groups_f64(const gcol_parquet_metad
  * - NOT, LOGICAL_AND/OR (nulls propagate) and NULL_LOGICAL_AND/OR (Kleene), by what their
  *   operands may be (NOT of "may be true or false" stays both); a BOOL8 column by its min
  *   and max.
- * Anything else (arithmetic, chunks without statistics, INT96, FIXED_LEN_BYTE_ARRAY
- * decimals) may be anything, which keeps the group. STRING columns cannot be referenced:
+ * Anything else (arithmetic, chunks without statistics, statistics whose min is above their
+ * max, INT96, FIXED_LEN_BYTE_ARRAY decimals) may be anything, which keeps the group. STRING columns cannot be referenced:
  * expressions do not take them yet.
  *
  * @param[in] metadata The metadata.
