@@ -111,6 +111,12 @@ typedef struct gcol_detail_pq_row_group {
 
 typedef struct gcol_detail_pq_alloc gcol_detail_pq_alloc;
 
+/* keep[g] (num_row_groups entries) = whether row group g may hold a row where the BOOL8
+ * predicate under `root` is true, its column references being the file's leaf columns
+ * (lib/io/parquet_pushdown.c). */
+gcol_status gcol_detail_pq_filter_groups(const gcol_parquet_metadata *md,
+                                         const gcol_expression *expr, int32_t root, bool *keep);
+
 struct gcol_parquet_metadata {
   gcol_detail_pq_alloc *allocs; /* everything below, freed together */
   char name[160];               /* the file's name in messages */

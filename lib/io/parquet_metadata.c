@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal/error.h"
+#include "internal/expression.h"
 #include "internal/nvtx.h"
 #include "internal/parquet.h"
 #include "internal/thrift.h"
@@ -1078,32 +1079,22 @@ gcol_status gcol_parquet_metadata_key_value(const gcol_parquet_metadata *metadat
 
 /* ---- row groups by statistics ---- */
 
-/* -1, 0, 1: a compared with b, for three kinds of values. */
-typedef struct stat_value {
-  int kind; /* 0 signed, 1 unsigned, 2 double */
-  int64_t i;
-  double f;
-} stat_value;
-
-static int compare_values(stat_value a, stat_value b) {
-  if (a.kind == 2) return a.f < b.f ? -1 : a.f > b.f;
-  if (a.kind == 1) return (uint64_t)a.i < (uint64_t)b.i ? -1 : (uint64_t)a.i > (uint64_t)b.i;
-  return a.i < b.i ? -1 : a.i > b.i;
-}
+/* The comparison is shared with the expression pushdown (internal/expression.h). */
+typedef gcol_detail_bound_value stat_value;
 
 /* Whether [lo, hi] may hold x with `x op v` true. */
 static bool may_match(stat_value lo, stat_value hi, gcol_parquet_compare op, stat_value v) {
   switch (op) {
     case GCOL_PARQUET_EQUAL:
-      return compare_values(lo, v) <= 0 && compare_values(hi, v) >= 0;
+      return gcol_detail_bound_compare(lo, v) <= 0 && gcol_detail_bound_compare(hi, v) >= 0;
     case GCOL_PARQUET_LESS:
-      return compare_values(lo, v) < 0;
+      return gcol_detail_bound_compare(lo, v) < 0;
     case GCOL_PARQUET_LESS_EQUAL:
-      return compare_values(lo, v) <= 0;
+      return gcol_detail_bound_compare(lo, v) <= 0;
     case GCOL_PARQUET_GREATER:
-      return compare_values(hi, v) > 0;
+      return gcol_detail_bound_compare(hi, v) > 0;
     default:
-      return compare_values(hi, v) >= 0;
+      return gcol_detail_bound_compare(hi, v) >= 0;
   }
 }
 
@@ -1143,7 +1134,8 @@ static gcol_status filter_row_groups(const gcol_parquet_metadata *md, int32_t co
         hi.i = st->max_i64;
         v.i = iv;
       }
-      keep = may_match(lo, hi, op, v);
+      /* min above max: another order (legacy signed statistics of an unsigned column) */
+      keep = gcol_detail_bound_compare(lo, hi) > 0 || may_match(lo, hi, op, v);
     }
     if (keep) out[(*count)++] = g;
   }

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcol/expression.h"
+#include "gcol/filtering.h"
 #include "internal/error.h"
+#include "internal/expression.h"
 #include "internal/nvtx.h"
 #include "internal/parquet.h"
 #include "internal/thrift.h"
@@ -886,6 +889,67 @@ uint32_t gcol_detail_parquet_gpu_codecs(const gcol_parquet_read_options *options
   return nvcomp->codecs;
 }
 
+/* ---- the filter ---- */
+
+/* Drops from groups[0, *num_groups) the row groups whose statistics exclude a match. */
+static gcol_status prune_groups(const gcol_parquet_metadata *md, const gcol_expression *filter,
+                                int32_t root, int32_t *groups, int32_t *num_groups) {
+  gcol_status status = GCOL_OK;
+  bool *keep = (bool *)malloc((size_t)(md->num_row_groups > 0 ? md->num_row_groups : 1));
+  GCOL_DETAIL_CHECK(keep != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_TRY(gcol_detail_pq_filter_groups(md, filter, root, keep));
+  int32_t kept = 0;
+  for (int32_t i = 0; i < *num_groups; ++i) {
+    if (keep[groups[i]]) groups[kept++] = groups[i];
+  }
+  *num_groups = kept;
+done:
+  free(keep);
+  return status;
+}
+
+/* Appends to columns[0, *num_read) the leaves the filter reads that are not there yet
+ * (columns has room for every leaf more) and gives the filter with its references renumbered
+ * to positions in columns (freed with gcol_expression_free()). */
+static gcol_status filter_columns(const gcol_parquet_metadata *md, const gcol_expression *filter,
+                                  int32_t root, int32_t *columns, int32_t *num_read,
+                                  gcol_expression **out) {
+  gcol_status status = GCOL_OK;
+  size_t const n = (size_t)(md->num_leaves > 0 ? md->num_leaves : 1);
+  bool *used = (bool *)calloc(n, sizeof *used);
+  int32_t *map = (int32_t *)malloc(n * sizeof *map);
+  GCOL_DETAIL_CHECK(used != NULL && map != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_TRY(gcol_detail_expr_columns_used(filter, root, used));
+  for (int32_t leaf = 0; leaf < md->num_leaves; ++leaf) {
+    if (!used[leaf]) continue;
+    int32_t at = 0;
+    while (at < *num_read && columns[at] != leaf) ++at;
+    if (at == *num_read) columns[(*num_read)++] = leaf;
+    map[leaf] = at;
+  }
+  GCOL_DETAIL_TRY(gcol_detail_expr_remap_columns(filter, root, map, out));
+done:
+  free(used);
+  free(map);
+  return status;
+}
+
+/* The rows of all (the columns read) where the filter is true, of its first `num_columns`
+ * columns. */
+static gcol_status apply_filter(gcol_table_view all, int32_t num_columns,
+                                const gcol_expression *filter, int32_t root, gcol_table **out,
+                                gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *mask = NULL;
+  gcol_table_view selected;
+  GCOL_DETAIL_TRY(gcol_compute_column(all, filter, root, &mask, stream, NULL));
+  GCOL_DETAIL_TRY(gcol_table_view_make(all.columns, num_columns, &selected));
+  GCOL_DETAIL_TRY(gcol_apply_boolean_mask(selected, gcol_column_get_view(mask), out, stream, mr));
+done:
+  gcol_column_free(mask);
+  return status;
+}
+
 /* `data`: the file as a host buffer (its uncompressed chunks are not copied on the host), or
  * NULL. */
 static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *data,
@@ -901,6 +965,8 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   gcol_table *table = NULL;
   gcol_column_view *slices = NULL;
   gcol_detail_pq_column_plan *plans = NULL;
+  gcol_expression *filter = NULL; /* opt.filter over the columns read */
+  int32_t num_read = 0;           /* columns read: the selected ones, then the filter's */
   gcol_parquet_read_options opt;
   gcol_parquet_read_options_init(&opt);
   if (options != NULL) opt = *options;
@@ -916,14 +982,18 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
                     opt.num_column_names);
   GCOL_DETAIL_CHECK(opt.row_groups != NULL || opt.num_row_groups == 0, GCOL_ERROR_INVALID_ARGUMENT,
                     "options->row_groups is NULL with %d groups", opt.num_row_groups);
+  GCOL_DETAIL_CHECK(opt.filter == NULL || (opt.skip_rows == 0 && opt.num_rows == 0),
+                    GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->filter cannot be combined with skip_rows or num_rows");
   GCOL_DETAIL_TRY(gcol_detail_parquet_read_metadata(file, &md));
 
   /* columns */
   num_columns = opt.columns != NULL        ? opt.num_columns
                 : opt.column_names != NULL ? opt.num_column_names
                                            : md->num_leaves;
-  columns = (int32_t *)malloc((size_t)(num_columns > 0 ? num_columns : 1) * sizeof *columns);
-  outputs = (gcol_column **)calloc((size_t)(num_columns > 0 ? num_columns : 1), sizeof *outputs);
+  /* room for the filter's columns after the selected ones */
+  columns = (int32_t *)malloc((size_t)(num_columns + md->num_leaves + 1) * sizeof *columns);
+  outputs = (gcol_column **)calloc((size_t)(num_columns + md->num_leaves + 1), sizeof *outputs);
   GCOL_DETAIL_CHECK(columns != NULL && outputs != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   for (int32_t i = 0; i < num_columns; ++i) {
     if (opt.columns != NULL) {
@@ -941,6 +1011,7 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
       columns[i] = i;
     }
   }
+  num_read = num_columns;
   /* row groups */
   num_groups = opt.row_groups != NULL ? opt.num_row_groups : md->num_row_groups;
   groups = (int32_t *)malloc((size_t)(num_groups > 0 ? num_groups : 1) * sizeof *groups);
@@ -950,6 +1021,12 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     GCOL_DETAIL_CHECK(groups[i] >= 0 && groups[i] < md->num_row_groups, GCOL_ERROR_INVALID_ARGUMENT,
                       "%s: options->row_groups[%d] is %d, outside the file's %d row groups",
                       md->name, i, groups[i], md->num_row_groups);
+  }
+  if (opt.filter != NULL) {
+    GCOL_DETAIL_TRY(prune_groups(md, opt.filter, opt.filter_root, groups, &num_groups));
+    if (num_columns > 0) {
+      GCOL_DETAIL_TRY(filter_columns(md, opt.filter, opt.filter_root, columns, &num_read, &filter));
+    }
   }
   /* the row range: row groups wholly before or after it are not read */
   int64_t first_group = 0, last_group = num_groups, local_skip = 0, take = -1;
@@ -972,23 +1049,26 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     take = opt.num_rows;
   }
   /* every column planned first, then decoded together (one copy, few synchronizations) */
-  plans = (gcol_detail_pq_column_plan *)calloc((size_t)(num_columns > 0 ? num_columns : 1),
-                                               sizeof *plans);
+  plans =
+      (gcol_detail_pq_column_plan *)calloc((size_t)(num_read > 0 ? num_read : 1), sizeof *plans);
   GCOL_DETAIL_CHECK(plans != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   {
     const gcol_detail_nvcomp *nvcomp = opt.untrusted ? NULL : gcol_detail_nvcomp_get();
     uint32_t const gpu_codecs = gcol_detail_parquet_gpu_codecs(&opt, nvcomp);
-    for (int32_t i = 0; i < num_columns; ++i) {
+    for (int32_t i = 0; i < num_read; ++i) {
       GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_borrow(
           file, data, md, columns[i], groups + first_group, (int32_t)(last_group - first_group),
           gpu_codecs, nvcomp, &plans[i]));
     }
   }
   GCOL_DETAIL_TRY(
-      gcol_detail_parquet_decode_columns(plans, num_columns, data, md->name, stream, mr, outputs));
-  GCOL_DETAIL_TRY(gcol_table_make(outputs, num_columns, &table));
-  for (int32_t i = 0; i < num_columns; ++i) outputs[i] = NULL;
-  {
+      gcol_detail_parquet_decode_columns(plans, num_read, data, md->name, stream, mr, outputs));
+  GCOL_DETAIL_TRY(gcol_table_make(outputs, num_read, &table));
+  for (int32_t i = 0; i < num_read; ++i) outputs[i] = NULL;
+  if (filter != NULL) {
+    GCOL_DETAIL_TRY(apply_filter(gcol_table_get_view(table), num_columns, filter, opt.filter_root,
+                                 out, stream, mr));
+  } else {
     gcol_table_view const all = gcol_table_get_view(table);
     int64_t const rows = num_columns > 0 ? all.columns[0].size : 0;
     int64_t const begin = local_skip < rows ? local_skip : rows;
@@ -1011,12 +1091,13 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
 done:
   gcol_table_free(table);
   free(slices);
+  gcol_expression_free(filter);
   if (plans != NULL) {
-    for (int32_t i = 0; i < num_columns; ++i) gcol_detail_parquet_plan_free(&plans[i]);
+    for (int32_t i = 0; i < num_read; ++i) gcol_detail_parquet_plan_free(&plans[i]);
   }
   free(plans);
   if (outputs != NULL) {
-    for (int32_t i = 0; i < num_columns; ++i) gcol_column_free(outputs[i]);
+    for (int32_t i = 0; i < num_read; ++i) gcol_column_free(outputs[i]);
   }
   free(outputs);
   free(columns);

@@ -45,6 +45,11 @@ static int compare_value(const pqb_column *c, int64_t a, int64_t b) {
   if (c->physical == GCOL_PARQUET_FLOAT || c->physical == GCOL_PARQUET_DOUBLE) {
     return c->reals[a] < c->reals[b] ? -1 : c->reals[a] > c->reals[b];
   }
+  if (c->logical == GCOL_PARQUET_LOGICAL_INTEGER && !c->is_signed && !c->signed_statistics) {
+    return (uint64_t)c->ints[a] < (uint64_t)c->ints[b]
+               ? -1
+               : (uint64_t)c->ints[a] > (uint64_t)c->ints[b];
+  }
   return c->ints[a] < c->ints[b] ? -1 : c->ints[a] > c->ints[b];
 }
 
@@ -497,12 +502,14 @@ uint8_t *pqb_build(const pqb_file *f, int64_t *size) {
       gcol_detail_thrift_write_i64_field(&meta, 7, ci->size);
       gcol_detail_thrift_write_i64_field(&meta, 9, ci->data_page_offset);
       if (ci->dict_offset >= 0) gcol_detail_thrift_write_i64_field(&meta, 11, ci->dict_offset);
-      gcol_detail_thrift_write_field(&meta, 12, GCOL_DETAIL_THRIFT_STRUCT);
-      gcol_detail_thrift_write_struct_begin(&meta); /* Statistics */
-      gcol_detail_thrift_write_i64_field(&meta, 3, ci->nulls);
-      if (ci->max_row >= 0) write_stat_value(&meta, 5, c, ci->max_row);
-      if (ci->min_row >= 0) write_stat_value(&meta, 6, c, ci->min_row);
-      gcol_detail_thrift_write_struct_end(&meta);
+      if (!c->no_statistics) {
+        gcol_detail_thrift_write_field(&meta, 12, GCOL_DETAIL_THRIFT_STRUCT);
+        gcol_detail_thrift_write_struct_begin(&meta); /* Statistics */
+        gcol_detail_thrift_write_i64_field(&meta, 3, ci->nulls);
+        if (ci->max_row >= 0) write_stat_value(&meta, 5, c, ci->max_row);
+        if (ci->min_row >= 0) write_stat_value(&meta, 6, c, ci->min_row);
+        gcol_detail_thrift_write_struct_end(&meta);
+      }
       gcol_detail_thrift_write_struct_end(&meta); /* ColumnMetaData */
       gcol_detail_thrift_write_struct_end(&meta); /* ColumnChunk */
     }

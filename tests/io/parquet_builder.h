@@ -31,15 +31,18 @@ typedef struct pqb_column {
   const char *const *strings; /* BYTE_ARRAY (NUL-terminated) */
   const uint8_t *valid;       /* NULL: all valid (rows with valid 0 are null) */
   bool dictionary;
-  bool rle_booleans;     /* BOOLEAN values as RLE (data page v2 style) */
-  bool delta;            /* INT32/INT64 values as DELTA_BINARY_PACKED (blocks of 128, 4
-                            miniblocks), BYTE_ARRAY as DELTA_LENGTH_BYTE_ARRAY */
-  bool split;            /* FLOAT/DOUBLE/INT32/INT64 values as BYTE_STREAM_SPLIT */
-  int32_t page_version;  /* 1 or 2 */
-  int64_t rows_per_page; /* 0: one page per chunk */
-  int32_t codec;         /* gcol_parquet_codec of every page (pqb_build fails when its library
-                            is missing); data pages v2 compress their values only */
-  bool v2_uncompressed;  /* with a codec: data pages v2 say is_compressed false, values raw */
+  bool rle_booleans;      /* BOOLEAN values as RLE (data page v2 style) */
+  bool delta;             /* INT32/INT64 values as DELTA_BINARY_PACKED (blocks of 128, 4
+                             miniblocks), BYTE_ARRAY as DELTA_LENGTH_BYTE_ARRAY */
+  bool split;             /* FLOAT/DOUBLE/INT32/INT64 values as BYTE_STREAM_SPLIT */
+  int32_t page_version;   /* 1 or 2 */
+  int64_t rows_per_page;  /* 0: one page per chunk */
+  int32_t codec;          /* gcol_parquet_codec of every page (pqb_build fails when its library
+                             is missing); data pages v2 compress their values only */
+  bool v2_uncompressed;   /* with a codec: data pages v2 say is_compressed false, values raw */
+  bool no_statistics;     /* the chunks carry no Statistics */
+  bool signed_statistics; /* min and max of unsigned INTEGER columns in signed order (as the
+                             deprecated fields of legacy writers) */
   /* lies */
   int32_t lie_encoding;          /* > 0: data pages claim this encoding */
   int32_t lie_codec;             /* > 0: the chunk claims this codec */

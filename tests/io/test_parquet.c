@@ -21,7 +21,9 @@
 
 #include <cuda_runtime.h>
 
+#include "gcol/expression.h"
 #include "gcol/io/parquet.h"
+#include "gcol/scalar.h"
 #include "internal/parquet.h"
 #include "parquet_cases.h"
 #include "test_util.h"
@@ -1459,6 +1461,191 @@ static void test_gpu_write_compressed(void **state) {
 
 /* ==== end of the GPU writer tests ==== */
 
+/* ==== predicate pushdown (issue 15) ==== */
+
+enum { FR = 1000, FG = 100 }; /* rows, rows per group: ten groups */
+
+typedef struct filter_file {
+  int64_t a[FR];
+  double b[FR];
+  uint8_t b_valid[FR];
+  const char *s[FR];
+  pqb_column c[3];
+  uint8_t *bytes;
+  int64_t size;
+} filter_file;
+
+/* a INT64 = row; b DOUBLE = row / 4, null on every 7th row; s STRING. */
+static filter_file *make_filter_file(void) {
+  static const char *words[] = {"zero", "one", "two", "three", "four"};
+  filter_file *f = (filter_file *)calloc(1, sizeof *f);
+  assert_non_null(f);
+  for (int i = 0; i < FR; ++i) {
+    f->a[i] = i;
+    f->b[i] = i * 0.25;
+    f->b_valid[i] = i % 7 != 0;
+    f->s[i] = words[i % 5];
+  }
+  f->c[0] = col_base("a", GCOL_PARQUET_INT64);
+  f->c[0].ints = f->a;
+  f->c[1] = col_base("b", GCOL_PARQUET_DOUBLE);
+  f->c[1].reals = f->b;
+  f->c[1].optional = true;
+  f->c[1].valid = f->b_valid;
+  f->c[2] = col_base("s", GCOL_PARQUET_BYTE_ARRAY);
+  f->c[2].strings = f->s;
+  pqb_file pf;
+  memset(&pf, 0, sizeof pf);
+  pf.num_columns = 3;
+  pf.columns = f->c;
+  pf.num_rows = FR;
+  pf.rows_per_group = FG;
+  f->bytes = pqb_build(&pf, &f->size);
+  assert_non_null(f->bytes);
+  return f;
+}
+
+static int32_t fx_col(gcol_expression *e, int32_t c) {
+  int32_t id = -1;
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, c, &id));
+  return id;
+}
+
+static int32_t fx_lit(gcol_expression *e, gcol_type_id type, double v, bool valid) {
+  gcol_scalar *s = NULL;
+  if (!valid) {
+    GCOL_TEST_OK(gcol_scalar_create_null(gcol_data_type_make(type), &s));
+  } else if (type == GCOL_FLOAT64) {
+    GCOL_TEST_OK(gcol_scalar_create_float(gcol_data_type_make(type), v, &s));
+  } else {
+    GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_make(type), (int64_t)v, &s));
+  }
+  int32_t id = -1;
+  GCOL_TEST_OK(gcol_expression_add_literal(e, s, &id));
+  gcol_scalar_free(s);
+  return id;
+}
+
+static int32_t fx_bin(gcol_expression *e, gcol_expression_op op, int32_t a, int32_t b) {
+  int32_t id = -1;
+  GCOL_TEST_OK(gcol_expression_add_binary(e, op, a, b, &id));
+  return id;
+}
+
+/* Reads with `opt` (its filter set) and checks the output: `num_columns` columns, leaves
+ * `leaves`, holding exactly rows[0..n). */
+static void expect_filtered(const filter_file *f, const gcol_parquet_read_options *opt,
+                            const int32_t *leaves, int32_t num_columns, const int64_t *rows,
+                            int64_t n) {
+  static const gcol_type_id ids[3] = {GCOL_INT64, GCOL_FLOAT64, GCOL_STRING};
+  gcol_table *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(f->bytes, f->size, opt, &t, NULL, NULL));
+  gcol_table_view const v = gcol_table_get_view(t);
+  assert_int_equal(v.num_columns, num_columns);
+  for (int32_t i = 0; i < num_columns; ++i) {
+    check_column(v.columns[i], &f->c[leaves[i]], ids[leaves[i]], rows, n);
+  }
+  gcol_table_free(t);
+}
+
+static void test_read_with_filter(void **state) {
+  (void)state;
+  filter_file *f = make_filter_file();
+  static int64_t rows[FR];
+  int64_t n = 0;
+  gcol_expression *e = NULL;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  int32_t const a = fx_col(e, 0), b = fx_col(e, 1);
+  /* 250 <= a AND a < 420: every column */
+  int32_t const range = fx_bin(e, GCOL_EXPR_NULL_LOGICAL_AND,
+                               fx_bin(e, GCOL_EXPR_LESS_EQUAL, fx_lit(e, GCOL_INT64, 250, true), a),
+                               fx_bin(e, GCOL_EXPR_LESS, a, fx_lit(e, GCOL_INT64, 420, true)));
+  gcol_parquet_read_options opt;
+  gcol_parquet_read_options_init(&opt);
+  opt.filter = e;
+  opt.filter_root = range;
+  for (n = 0; n < 170; ++n) rows[n] = 250 + n;
+  int32_t const all[] = {0, 1, 2};
+  expect_filtered(f, &opt, all, 3, rows, n);
+  /* the same rows as reading everything, then gcol_filter_expression */
+  {
+    gcol_table *whole = NULL, *want = NULL, *got = NULL;
+    GCOL_TEST_OK(gcol_parquet_read_buffer(f->bytes, f->size, NULL, &whole, NULL, NULL));
+    GCOL_TEST_OK(gcol_filter_expression(gcol_table_get_view(whole), e, range, &want, NULL, NULL));
+    GCOL_TEST_OK(gcol_parquet_read_buffer(f->bytes, f->size, &opt, &got, NULL, NULL));
+    gcol_table_view const wv = gcol_table_get_view(want), gv = gcol_table_get_view(got);
+    assert_int_equal(wv.num_columns, gv.num_columns);
+    for (int32_t i = 0; i < wv.num_columns; ++i) {
+      gcol_test_assert_columns_equal(wv.columns[i], gv.columns[i]);
+    }
+    gcol_table_free(whole);
+    gcol_table_free(want);
+    gcol_table_free(got);
+  }
+  /* the filter's column alone (one fixed-width column without nulls: the single-pass mask) */
+  int32_t const only_a[] = {0};
+  opt.columns = only_a;
+  opt.num_columns = 1;
+  expect_filtered(f, &opt, only_a, 1, rows, n);
+  /* selected columns without the filter's: it is read, used and dropped */
+  int32_t const sb[] = {2, 1};
+  opt.columns = sb;
+  opt.num_columns = 2;
+  expect_filtered(f, &opt, sb, 2, rows, n);
+  /* by name, the filter's column selected twice */
+  const char *const names[] = {"a", "s", "a"};
+  opt.columns = NULL;
+  opt.num_columns = 0;
+  opt.column_names = names;
+  opt.num_column_names = 3;
+  int32_t const asa[] = {0, 2, 0};
+  expect_filtered(f, &opt, asa, 3, rows, n);
+  opt.column_names = NULL;
+  opt.num_column_names = 0;
+  /* chosen row groups, out of order: 5 cannot match (a < 350), 3 then 2 are read */
+  int32_t const groups[] = {5, 3, 2};
+  opt.row_groups = groups;
+  opt.num_row_groups = 3;
+  opt.filter_root = fx_bin(e, GCOL_EXPR_LESS, a, fx_lit(e, GCOL_INT64, 350, true));
+  for (n = 0; n < 50; ++n) rows[n] = 300 + n;
+  for (int64_t i = 0; i < 100; ++i) rows[n++] = 200 + i;
+  expect_filtered(f, &opt, all, 3, rows, n);
+  opt.row_groups = NULL;
+  opt.num_row_groups = 0;
+  /* b > 200 OR b IS NULL (Kleene): nulls of b in every group, values above 200 at the end */
+  int32_t is_null = -1;
+  GCOL_TEST_OK(gcol_expression_add_unary(e, GCOL_EXPR_IS_NULL, b, &is_null));
+  opt.filter_root =
+      fx_bin(e, GCOL_EXPR_NULL_LOGICAL_OR,
+             fx_bin(e, GCOL_EXPR_GREATER, b, fx_lit(e, GCOL_FLOAT64, 200.0, true)), is_null);
+  n = 0;
+  for (int64_t i = 0; i < FR; ++i) {
+    if (!f->b_valid[i] || f->b[i] > 200.0) rows[n++] = i;
+  }
+  int32_t const only_s[] = {2};
+  opt.columns = only_s;
+  opt.num_columns = 1;
+  expect_filtered(f, &opt, only_s, 1, rows, n);
+  /* nothing matches: every group dropped, empty columns of the right types */
+  opt.columns = NULL;
+  opt.num_columns = 0;
+  opt.filter_root = fx_bin(e, GCOL_EXPR_GREATER, a, fx_lit(e, GCOL_INT64, 5000, true));
+  expect_filtered(f, &opt, all, 3, rows, 0);
+  /* a null literal: the comparison is null everywhere */
+  opt.filter_root = fx_bin(e, GCOL_EXPR_EQUAL, a, fx_lit(e, GCOL_INT64, 0, false));
+  expect_filtered(f, &opt, all, 3, rows, 0);
+  /* a group kept by its statistics but with no matching row: 101 < a < 102 */
+  opt.filter_root = fx_bin(e, GCOL_EXPR_LOGICAL_AND,
+                           fx_bin(e, GCOL_EXPR_GREATER, a, fx_lit(e, GCOL_INT64, 101, true)),
+                           fx_bin(e, GCOL_EXPR_LESS, a, fx_lit(e, GCOL_INT64, 102, true)));
+  expect_filtered(f, &opt, all, 3, rows, 0);
+  gcol_expression_free(e);
+  free(f->bytes);
+  free(f);
+}
+
+/* ==== end of the predicate pushdown tests ==== */
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_read_every_type),
@@ -1483,6 +1670,8 @@ int main(void) {
       GCOL_TEST_GPU(test_parallel_big_pages),
       GCOL_TEST_GPU(test_parallel_long_strings_and_tiny_pages),
       GCOL_TEST_GPU(test_parallel_corrupt_strings),
+      /* predicate pushdown (issue 15) */
+      GCOL_TEST_GPU(test_read_with_filter),
   };
   return GCOL_TEST_RUN_GPU("parquet", tests);
 }

@@ -82,6 +82,7 @@
 #include <stdint.h>
 
 #include "gcol/config.h"
+#include "gcol/expression.h"
 #include "gcol/memory.h"
 #include "gcol/status.h"
 #include "gcol/table.h"
@@ -324,7 +325,8 @@ typedef enum gcol_parquet_compare {
  *
  * Integer-like columns (BOOLEAN, INT32, INT64 physical types, unsigned ones compared as
  * unsigned) compare with @p value exactly; FLOAT and DOUBLE columns compare with
- * `(double)value`. Other columns keep every row group.
+ * `(double)value`. Other columns keep every row group, and so do statistics whose min is
+ * above their max (a legacy writer's signed order on an unsigned column).
  *
  * @param[in] metadata The metadata.
  * @param[in] column A leaf index.
@@ -346,6 +348,51 @@ gcol_status gcol_parquet_metadata_filter_row_groups_f64(const gcol_parquet_metad
                                                         int32_t column, gcol_parquet_compare op,
                                                         double value, int32_t *row_groups,
                                                         int32_t *num_row_groups);
+
+/**
+ * @brief The row groups that may hold a row where the BOOL8 predicate under @p root is
+ *        true, judged from the column chunks' statistics alone (predicate pushdown).
+ *
+ * The predicate's column references (::GCOL_EXPRESSION_LEFT) are the file's leaf columns
+ * (indices of gcol_parquet_metadata_column()), with the types the reader gives them; it is
+ * type-checked as gcol_expression_output_type() does. Each row group is judged by a
+ * three-valued analysis: every node's values over the group's rows are over-approximated by
+ * whether it may be true, false or null and, for numbers, by an interval [min, max]; a group
+ * is dropped only when the root cannot be true, so a dropped group never holds a matching
+ * row (a kept one may hold none). What narrows the answer:
+ * - comparisons (EQUAL .. GREATER_EQUAL, NULL_EQUALS) of columns, literals and widening
+ *   casts of them (to a float type, or to an integer type holding every source value), in
+ *   either order: the chunks' min and max (integer-like columns in the order of their gcol
+ *   type, unsigned ones unsigned; FLOAT and DOUBLE as doubles, a NaN min or max ignored and a
+ *   NaN value always possible) against the literal; two columns compare interval to
+ *   interval;
+ * - nulls: a comparison with a null literal, or over a chunk whose values are all null, is
+ *   never true (gcol's expressions give null there, and a filter drops null); IS_NULL and
+ *   IS_VALID by the chunk's null count (no null count: a nullable column may hold nulls);
+ * - NOT, LOGICAL_AND/OR (nulls propagate) and NULL_LOGICAL_AND/OR (Kleene), by what their
+ *   operands may be (NOT of "may be true or false" stays both); a BOOL8 column by its min
+ *   and max.
+ * Anything else (arithmetic, chunks without statistics, statistics whose min is above their
+ * max, INT96, FIXED_LEN_BYTE_ARRAY decimals) may be anything, which keeps the group. STRING columns cannot be referenced:
+ * expressions do not take them yet.
+ *
+ * @param[in] metadata The metadata.
+ * @param[in] expr The expression (not modified).
+ * @param[in] root A node of type BOOL8.
+ * @param[out] row_groups At least gcol_parquet_metadata_num_row_groups() entries: the kept
+ *                        row groups, ascending.
+ * @param[out] num_row_groups How many were kept.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, @p root not a node, a
+ *         column reference outside the leaf columns, a right-table reference);
+ *         ::GCOL_ERROR_TYPE_MISMATCH (the root is not BOOL8, operand types differ);
+ *         ::GCOL_ERROR_UNSUPPORTED (a referenced column of a type expressions do not take,
+ *         such as STRING); ::GCOL_ERROR_OUT_OF_MEMORY.
+ * @note Host only; row groups only. Pages are not skipped: the reader does not parse the
+ *       page index (ColumnIndex/OffsetIndex) yet.
+ */
+gcol_status gcol_parquet_metadata_filter_row_groups_expression(
+    const gcol_parquet_metadata *metadata, const gcol_expression *expr, int32_t root,
+    int32_t *row_groups, int32_t *num_row_groups);
 
 /** @brief What to read. Start from gcol_parquet_read_options_init(). */
 typedef struct gcol_parquet_read_options {
@@ -373,6 +420,17 @@ typedef struct gcol_parquet_read_options {
    *  nvCOMP decompresses go to the GPU when nvCOMP is found at run time (see
    *  `GCOL_NVCOMP_PATH` and `GCOL_NVCOMP=off` in docs/design.md), the host otherwise. */
   bool untrusted;
+  /** A BOOL8 predicate, or NULL (the default): only the rows where it is true are returned
+   *  (false and null drop the row, as gcol_filter_expression()). Its column references are
+   *  the file's leaf columns, read for the predicate whether selected or not (only the
+   *  selected ones are returned). Row groups whose statistics exclude a match
+   *  (gcol_parquet_metadata_filter_row_groups_expression()) are not read; of
+   *  @p row_groups, when given, only those that may match are read, in their order. Not
+   *  copied: it must live as long as the call. Cannot be combined with @p skip_rows or
+   *  @p num_rows (::GCOL_ERROR_INVALID_ARGUMENT). */
+  const gcol_expression *filter;
+  /** The predicate's root node, when @p filter is set. */
+  int32_t filter_root;
 } gcol_parquet_read_options;
 
 /** @brief Options that read every row of every column of every row group. */
