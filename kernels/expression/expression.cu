@@ -616,7 +616,7 @@ __global__ void mixed_join_gather_kernel(const void *cand_left, const void *cand
   }
 }
 
-/* out[k] = in[perm[k]] for both maps (perm INT64 when @p perm_wide); right may be NULL. */
+/* out[k] = in[perm[k]] for both maps (perm INT64 when @p perm_wide). */
 __global__ void mixed_join_permute_kernel(const void *in_left, const void *in_right,
                                           const void *perm, bool perm_wide, int64_t n, bool wide,
                                           void *left, void *right) {
