@@ -4,7 +4,8 @@
  * @brief Expressions: a tree of column references, literals and operators, type-checked
  *        once against a table's types and evaluated by one kernel over all its columns
  *        (a computed column, a filter that keeps the rows where a predicate is true, or a
- *        conditional join of two tables by a predicate over both).
+ *        conditional join of two tables by a predicate over both, alone or with equality
+ *        keys as a mixed join).
  *
  * A filter like `a > 20 AND b != 7 AND c < 0.5` otherwise takes five binary operations,
  * five temporary columns and a boolean mask; as one expression it is one pass over the
@@ -316,8 +317,8 @@ gcol_status gcol_filter_expression(gcol_table_view input, const gcol_expression 
  * @param[in] mr Resource of the outputs, or NULL for the default.
  * @return ::GCOL_OK; the statuses of gcol_expression_output_type(); ::GCOL_ERROR_TYPE_MISMATCH
  *         (the root is not BOOL8); ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, malformed
- *         tables, a bad @p kind); ::GCOL_ERROR_UNSUPPORTED (DICTIONARY32 columns); ::GCOL_ERROR_OUT_OF_MEMORY (also when the output does not fit); a CUDA
- *         status.
+ *         tables, a bad @p kind); ::GCOL_ERROR_UNSUPPORTED (DICTIONARY32 columns);
+ * ::GCOL_ERROR_OUT_OF_MEMORY (also when the output does not fit); a CUDA status.
  * @note Synchronizes @p stream (the output size sizes the maps; a full join once more for
  *       its right-only rows). Temporary memory: 8 bytes a work item (a left row, or a chunk
  *       of a left row's right rows: at most about 2^19 items below 2^18 left rows), and for
@@ -328,6 +329,60 @@ gcol_status gcol_conditional_join(gcol_table_view left, gcol_table_view right,
                                   const gcol_expression *expr, int32_t root, gcol_join_kind kind,
                                   gcol_column **left_map, gcol_column **right_map,
                                   gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief Mixed join: the pairs (left row, right row) whose equality keys are equal (as
+ *        gcol_join(), per @p nulls) and for which the BOOL8 predicate under @p root, over
+ *        columns of the two conditional tables (::GCOL_EXPRESSION_LEFT and
+ *        ::GCOL_EXPRESSION_RIGHT references), is true; false and null do not match (as
+ *        libcudf's mixed_inner_join .. mixed_left_anti_join).
+ *
+ * Row l of @p left_keys is row l of @p left_conditional (same for the right tables): the key
+ * tables and the conditional tables are two column sets of the same rows. Computed as the
+ * equality join's inner pairs (the candidates), the predicate evaluated once per candidate
+ * (the conditional join's interpreter), the passing pairs kept; left, full, semi and anti
+ * joins follow from which rows had a passing pair. So the cost is the equality join's plus
+ * one predicate evaluation per candidate, however selective the predicate is.
+ * Output order, as gcol_conditional_join(): left rows ascending, each row's matches in
+ * ascending right order; a left or full join's unmatched left row appears once with -1 on
+ * the right, in its place; a full join then appends (-1, row) for each right row no left row
+ * matched, ascending; semi and anti joins give left rows ascending.
+ * @param[in] left_keys Left key columns (at least one; the types gcol_join() takes).
+ * @param[in] right_keys Right key columns, the same count and types.
+ * @param[in] nulls Whether null keys match each other.
+ * @param[in] left_conditional Columns the predicate's LEFT references read, as many rows as
+ *                             @p left_keys.
+ * @param[in] right_conditional Columns the RIGHT references read, as many rows as
+ *                              @p right_keys.
+ * @param[in] expr The expression.
+ * @param[in] root A BOOL8 node.
+ * @param[in] kind Any ::gcol_join_kind.
+ * @param[out] left_map Left rows: INT32 when both tables have fewer than 2^31 rows, INT64
+ *                      otherwise; NULL on failure.
+ * @param[out] right_map Right rows (-1: none), same type; NULL allowed, and set to NULL, for
+ *                       semi and anti joins.
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the outputs, or NULL for the default.
+ * @return ::GCOL_OK; the statuses of gcol_join() (key count, key types, bad @p nulls) and of
+ *         gcol_expression_output_type(); ::GCOL_ERROR_TYPE_MISMATCH (the root is not BOOL8);
+ *         ::GCOL_ERROR_SIZE_MISMATCH (a key table and its conditional table differ in rows);
+ *         ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, malformed tables, a bad @p kind);
+ *         ::GCOL_ERROR_UNSUPPORTED (DICTIONARY32 columns); ::GCOL_ERROR_OUT_OF_MEMORY; a
+ *         CUDA status.
+ * @note Synchronizes @p stream (the equality join's, then each compaction's size). Temporary
+ *       memory, for C candidates (the equality join's inner output) and P passing pairs:
+ *       the equality join's own (its hash of the right keys), 2 maps of C indices (4 or 8
+ *       bytes each) plus 1 byte a candidate, 8 bytes a passing pair, 1 byte a left row (all
+ *       but inner) and a right row (full), and for inner, left and full joins 2 maps of P + U
+ *       indices (U: unmatched left rows) with their sorting order and the sort's temporaries.
+ *       A key repeated on both sides makes many candidates: C can be far larger than the
+ *       output. The caller owns the maps.
+ */
+gcol_status gcol_mixed_join(gcol_table_view left_keys, gcol_table_view right_keys,
+                            gcol_null_equality nulls, gcol_table_view left_conditional,
+                            gcol_table_view right_conditional, const gcol_expression *expr,
+                            int32_t root, gcol_join_kind kind, gcol_column **left_map,
+                            gcol_column **right_map, gcol_stream stream, gcol_mr *mr);
 
 GCOL_EXTERN_C_END
 

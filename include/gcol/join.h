@@ -20,6 +20,9 @@
  * one left row in unspecified order; a full join then lists the unmatched right rows in
  * ascending order (left -1).
  *
+ * Joins by a predicate over both tables are in expression.h: gcol_conditional_join() alone,
+ * gcol_mixed_join() with equality keys as here.
+ *
  * @code
  * gcol_join_hash *h = NULL;
  * gcol_join_hash_create(customers_keys, GCOL_NULLS_EQUAL, &h, stream);  // build once

@@ -15,7 +15,8 @@
  * compute_column writes the value (0 under nulls) and, with nulls, the mask a warp word
  * at a time (a warp's rows are 32 consecutive rows starting at a multiple of 32, so a ballot
  * is one mask word) and counts the nulls. filter_expression writes a keep flag per row and
- * hands it to filtering's compaction (gcol_detail_select_rows).
+ * hands it to filtering's compaction (gcol_detail_select_rows). Conditional joins run the
+ * program over (left row, right row) pairs; mixed joins over the hash join's candidate pairs.
  */
 #include <algorithm>
 
@@ -26,6 +27,7 @@
 #include "gcol/expression.h"
 #include "gcol/filtering.h"
 #include "gcol/indexalator.h"
+#include "gcol/sorting.h"
 
 namespace {
 
@@ -565,6 +567,315 @@ done:
   return status;
 }
 
+/*
+ * Mixed joins: the equality join's inner pairs are the candidates; one kernel evaluates the
+ * predicate per candidate (the conditional join's gcol_detail_join_pair_matches), keeps a
+ * flag per candidate and marks the left (and, for a full join, right) rows with a match.
+ */
+
+/* Element k of an INT64 (@p wide) or INT32 index array. */
+__device__ __forceinline__ int64_t load_index(const void *map, bool wide, int64_t k) {
+  return wide ? ((const int64_t *)map)[k] : (int64_t)((const int32_t *)map)[k];
+}
+
+/* pass[k] = the predicate holds for candidate k; a passing pair writes left_hit_value to
+ * left_flags[l] and 0 to right_flags[r] (the stores race with the same value). */
+template <bool TrackNulls>
+__global__ void __launch_bounds__(kBlock)
+    mixed_join_filter_smem_kernel(const __grid_constant__ inline_program inl,
+                                  const uint64_t *program, int32_t num_instructions,
+                                  int32_t num_columns, const void *cand_left,
+                                  const void *cand_right, bool wide, int64_t candidates,
+                                  uint8_t *pass, uint8_t *left_flags, uint8_t left_hit_value,
+                                  uint8_t *right_flags) {
+  extern __shared__ uint64_t smem[];
+  uint64_t *slots = stage_program(smem, inl, program, num_instructions, num_columns) + threadIdx.x;
+  const gcol_detail_expr_instr *ins = (const gcol_detail_expr_instr *)smem;
+  const gcol_detail_expr_column *cols = (const gcol_detail_expr_column *)(ins + num_instructions);
+  GCOL_DETAIL_GRID_LOOP(k, candidates) {
+    int64_t const i = load_index(cand_left, wide, k), j = load_index(cand_right, wide, k);
+    bool const ok = gcol_detail_join_pair_matches(ins, num_instructions, cols, i, j, slots,
+                                                  blockDim.x, TrackNulls);
+    pass[k] = ok ? 1 : 0;
+    if (ok && left_flags != NULL) left_flags[i] = left_hit_value;
+    if (ok && right_flags != NULL) right_flags[j] = 0;
+  }
+}
+
+/* The unsorted output pairs: kept candidate keep[k] at k, then (unmatched[k], -1). */
+__global__ void mixed_join_gather_kernel(const void *cand_left, const void *cand_right,
+                                         const int64_t *keep, int64_t kept,
+                                         const int64_t *unmatched, int64_t unmatched_count,
+                                         bool wide, void *left, void *right) {
+  GCOL_DETAIL_GRID_LOOP(k, kept + unmatched_count) {
+    bool const pair = k < kept;
+    int64_t const l = pair ? load_index(cand_left, wide, keep[k]) : unmatched[k - kept];
+    int64_t const r = pair ? load_index(cand_right, wide, keep[k]) : -1;
+    gcol_detail_join_store_index(left, wide, k, l);
+    gcol_detail_join_store_index(right, wide, k, r);
+  }
+}
+
+/* out[k] = in[perm[k]] for both maps (perm INT64 when @p perm_wide). */
+__global__ void mixed_join_permute_kernel(const void *in_left, const void *in_right,
+                                          const void *perm, bool perm_wide, int64_t n, bool wide,
+                                          void *left, void *right) {
+  GCOL_DETAIL_GRID_LOOP(k, n) {
+    int64_t const p = load_index(perm, perm_wide, k);
+    gcol_detail_join_store_index(left, wide, k, load_index(in_left, wide, p));
+    gcol_detail_join_store_index(right, wide, k, load_index(in_right, wide, p));
+  }
+}
+
+/* map[k] = rows[k] as INT64 (@p wide) or INT32. */
+__global__ void mixed_join_rows_kernel(const int64_t *rows, int64_t n, bool wide, void *map) {
+  GCOL_DETAIL_GRID_LOOP(k, n) gcol_detail_join_store_index(map, wide, k, rows[k]);
+}
+
+/* The state of one mixed join: temporaries, freed together. */
+typedef struct mixed_state {
+  bound_expression b;
+  gcol_column *cand_left, *cand_right; /* the equality join's inner pairs */
+  gcol_buffer *pass, *left_flags, *right_flags;
+  gcol_buffer *keep, *left_rows, *right_rows; /* row maps of the flags (int64) */
+  int64_t kept, left_count, right_count;
+  gcol_column *pair_left, *pair_right, *perm; /* unsorted pairs and their sorting order */
+} mixed_state;
+
+void mixed_state_free(mixed_state *m) {
+  bound_free(&m->b);
+  gcol_column_free(m->cand_left);
+  gcol_column_free(m->cand_right);
+  gcol_buffer_free(m->pass);
+  gcol_buffer_free(m->left_flags);
+  gcol_buffer_free(m->right_flags);
+  gcol_buffer_free(m->keep);
+  gcol_buffer_free(m->left_rows);
+  gcol_buffer_free(m->right_rows);
+  gcol_column_free(m->pair_left);
+  gcol_column_free(m->pair_right);
+  gcol_column_free(m->perm);
+}
+
+/* A byte per row set to @p value (NULL for no rows). */
+gcol_status flags_create(int64_t rows, int value, gcol_stream stream, gcol_buffer **out) {
+  gcol_status status = GCOL_OK;
+  *out = NULL;
+  if (rows == 0) goto done;
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)rows, stream, NULL, out));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync((*out)->data, value, (size_t)rows, (cudaStream_t)stream));
+done:
+  return status;
+}
+
+/* Argument checks that need no device work; binds the predicate to the conditional tables. */
+gcol_status mixed_check(gcol_table_view left_keys, gcol_table_view right_keys,
+                        gcol_table_view left_cond, gcol_table_view right_cond,
+                        const gcol_expression *expr, int32_t root, gcol_join_kind kind,
+                        bool has_right_map, bound_expression *b) {
+  gcol_status status = GCOL_OK;
+  char type_name[48];
+  bool const pairs = kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL;
+  GCOL_DETAIL_CHECK(pairs || kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI,
+                    GCOL_ERROR_INVALID_ARGUMENT, "kind is %d, not a gcol_join_kind", (int)kind);
+  GCOL_DETAIL_CHECK(!pairs || has_right_map, GCOL_ERROR_INVALID_ARGUMENT,
+                    "right_map is NULL for an inner, left or full join");
+  GCOL_DETAIL_CHECK(left_keys.num_columns == right_keys.num_columns, GCOL_ERROR_INVALID_ARGUMENT,
+                    "left has %d key columns, right %d", (int)left_keys.num_columns,
+                    (int)right_keys.num_columns);
+  GCOL_DETAIL_TRY(gcol_detail_validate_table(left_cond, "left_conditional"));
+  GCOL_DETAIL_TRY(gcol_detail_validate_table(right_cond, "right_conditional"));
+  GCOL_DETAIL_CHECK(left_keys.num_rows == left_cond.num_rows, GCOL_ERROR_SIZE_MISMATCH,
+                    "left_keys has %lld rows, left_conditional %lld", (long long)left_keys.num_rows,
+                    (long long)left_cond.num_rows);
+  GCOL_DETAIL_CHECK(right_keys.num_rows == right_cond.num_rows, GCOL_ERROR_SIZE_MISMATCH,
+                    "right_keys has %lld rows, right_conditional %lld",
+                    (long long)right_keys.num_rows, (long long)right_cond.num_rows);
+  GCOL_DETAIL_TRY(bind(left_cond, &right_cond, expr, root, b));
+  gcol_data_type_format(b->program->out_type, type_name, sizeof type_name);
+  GCOL_DETAIL_CHECK(b->program->out_type.id == GCOL_BOOL8, GCOL_ERROR_TYPE_MISMATCH,
+                    "the predicate (node %d) is %s, not bool8", (int)root, type_name);
+done:
+  return status;
+}
+
+/* The candidates' predicate: m->pass, and the left and right row flags of the kind. */
+gcol_status mixed_filter(gcol_table_view left_cond, gcol_table_view right_cond, gcol_join_kind kind,
+                         bool wide, mixed_state *m, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const c = m->cand_left->size;
+  bound_expression *const b = &m->b;
+  /* left flags: 1 marks a row of the output (semi: matched; else unmatched) */
+  if (kind != GCOL_JOIN_INNER) {
+    GCOL_DETAIL_TRY(flags_create(left_cond.num_rows, kind == GCOL_JOIN_LEFT_SEMI ? 0 : 1, stream,
+                                 &m->left_flags));
+  }
+  if (kind == GCOL_JOIN_FULL) {
+    GCOL_DETAIL_TRY(flags_create(right_cond.num_rows, 1, stream, &m->right_flags));
+  }
+  if (c == 0) goto done;
+  GCOL_DETAIL_TRY(upload(left_cond, &right_cond, stream, b));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)c, stream, NULL, &m->pass));
+  {
+    unsigned int const blocks = std::min(gcol_detail_grid_size(c, kBlock), kMaxBlocks);
+    const uint64_t *const prog =
+        b->device_program != NULL ? (const uint64_t *)b->device_program->data : NULL;
+    uint8_t *const lf = m->left_flags != NULL ? (uint8_t *)m->left_flags->data : NULL;
+    uint8_t *const rf = m->right_flags != NULL ? (uint8_t *)m->right_flags->data : NULL;
+    uint8_t const hit = kind == GCOL_JOIN_LEFT_SEMI ? 1 : 0;
+    if (b->track_nulls) {
+      mixed_join_filter_smem_kernel<true><<<blocks, kBlock, join_smem(b->program), s>>>(
+          b->inl, prog, b->program->num_instructions, b->program->num_columns,
+          m->cand_left->data->data, m->cand_right->data->data, wide, c, (uint8_t *)m->pass->data,
+          lf, hit, rf);
+    } else {
+      mixed_join_filter_smem_kernel<false><<<blocks, kBlock, join_smem(b->program), s>>>(
+          b->inl, prog, b->program->num_instructions, b->program->num_columns,
+          m->cand_left->data->data, m->cand_right->data->data, wide, c, (uint8_t *)m->pass->data,
+          lf, hit, rf);
+    }
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+done:
+  return status;
+}
+
+/* Inner, left and full: the kept pairs and unmatched left rows, sorted by (left, right),
+ * into m->pair_left / pair_right with the order m->perm. */
+gcol_status mixed_pairs(gcol_join_kind kind, gcol_data_type index_type, mixed_state *m,
+                        gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  bool const wide = index_type.id == GCOL_INT64;
+  gcol_column_view views[2];
+  gcol_table_view pairs;
+  int64_t n = 0;
+  if (m->pass != NULL) {
+    GCOL_DETAIL_TRY(gcol_detail_flags_to_map((const uint8_t *)m->pass->data, NULL, 0,
+                                             m->cand_left->size, stream, &m->keep, &m->kept));
+  }
+  if (kind != GCOL_JOIN_INNER && m->left_flags != NULL) {
+    GCOL_DETAIL_TRY(gcol_detail_flags_to_map((const uint8_t *)m->left_flags->data, NULL, 0,
+                                             (int64_t)m->left_flags->size, stream, &m->left_rows,
+                                             &m->left_count));
+  }
+  n = m->kept + m->left_count;
+  if (n == 0) goto done;
+  GCOL_DETAIL_TRY(
+      gcol_column_create(index_type, n, GCOL_MASK_UNALLOCATED, stream, NULL, &m->pair_left));
+  GCOL_DETAIL_TRY(
+      gcol_column_create(index_type, n, GCOL_MASK_UNALLOCATED, stream, NULL, &m->pair_right));
+  mixed_join_gather_kernel<<<gcol_detail_grid_size(n, kBlock), kBlock, 0, (cudaStream_t)stream>>>(
+      m->kept > 0 ? m->cand_left->data->data : NULL, m->kept > 0 ? m->cand_right->data->data : NULL,
+      m->keep != NULL ? (const int64_t *)m->keep->data : NULL, m->kept,
+      m->left_rows != NULL ? (const int64_t *)m->left_rows->data : NULL, m->left_count, wide,
+      m->pair_left->data->data, m->pair_right->data->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  views[0] = gcol_column_get_view(m->pair_left);
+  views[1] = gcol_column_get_view(m->pair_right);
+  GCOL_DETAIL_TRY(gcol_table_view_make(views, 2, &pairs));
+  GCOL_DETAIL_TRY(gcol_sorted_order(pairs, NULL, NULL, &m->perm, stream, NULL));
+done:
+  return status;
+}
+
+/* The output maps (from mr) of m's sorted pairs, then a full join's right-only rows. */
+gcol_status mixed_write(gcol_join_kind kind, gcol_data_type index_type, mixed_state *m,
+                        gcol_column **left_map, gcol_column **right_map, gcol_stream stream,
+                        gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  bool const wide = index_type.id == GCOL_INT64;
+  int64_t const n = m->kept + m->left_count;
+  gcol_column *lmap = NULL, *rmap = NULL;
+  if (kind == GCOL_JOIN_FULL && m->right_flags != NULL) {
+    GCOL_DETAIL_TRY(gcol_detail_flags_to_map((const uint8_t *)m->right_flags->data, NULL, 0,
+                                             (int64_t)m->right_flags->size, stream, &m->right_rows,
+                                             &m->right_count));
+  }
+  GCOL_DETAIL_TRY(
+      gcol_column_create(index_type, n + m->right_count, GCOL_MASK_UNALLOCATED, stream, mr, &lmap));
+  GCOL_DETAIL_TRY(
+      gcol_column_create(index_type, n + m->right_count, GCOL_MASK_UNALLOCATED, stream, mr, &rmap));
+  if (n > 0) {
+    mixed_join_permute_kernel<<<gcol_detail_grid_size(n, kBlock), kBlock, 0, s>>>(
+        m->pair_left->data->data, m->pair_right->data->data, m->perm->data->data,
+        m->perm->type.id == GCOL_INT64, n, wide, lmap->data->data, rmap->data->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  if (m->right_count > 0) {
+    cond_join_append_right_kernel<<<gcol_detail_grid_size(m->right_count, kBlock), kBlock, 0, s>>>(
+        (const int64_t *)m->right_rows->data, m->right_count, n, wide, lmap->data->data,
+        rmap->data->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  *left_map = lmap;
+  *right_map = rmap;
+  lmap = rmap = NULL;
+done:
+  gcol_column_free(lmap);
+  gcol_column_free(rmap);
+  return status;
+}
+
+/* Semi and anti: the flagged left rows, ascending, as a map from mr. */
+gcol_status mixed_left_rows(gcol_data_type index_type, mixed_state *m, gcol_column **left_map,
+                            gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *lmap = NULL;
+  if (m->left_flags != NULL) {
+    GCOL_DETAIL_TRY(gcol_detail_flags_to_map((const uint8_t *)m->left_flags->data, NULL, 0,
+                                             (int64_t)m->left_flags->size, stream, &m->left_rows,
+                                             &m->left_count));
+  }
+  GCOL_DETAIL_TRY(
+      gcol_column_create(index_type, m->left_count, GCOL_MASK_UNALLOCATED, stream, mr, &lmap));
+  if (m->left_count > 0) {
+    mixed_join_rows_kernel<<<gcol_detail_grid_size(m->left_count, kBlock), kBlock, 0,
+                             (cudaStream_t)stream>>>((const int64_t *)m->left_rows->data,
+                                                     m->left_count, index_type.id == GCOL_INT64,
+                                                     lmap->data->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+  *left_map = lmap;
+  lmap = NULL;
+done:
+  gcol_column_free(lmap);
+  return status;
+}
+
+gcol_status mixed_join(gcol_table_view left_keys, gcol_table_view right_keys,
+                       gcol_null_equality nulls, gcol_table_view left_cond,
+                       gcol_table_view right_cond, const gcol_expression *expr, int32_t root,
+                       gcol_join_kind kind, gcol_column **left_map, gcol_column **right_map,
+                       gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  mixed_state m;
+  int64_t const nl = left_keys.num_rows, nr = right_keys.num_rows;
+  gcol_data_type const index_type = gcol_data_type_make(gcol_index_type_for(nl > nr ? nl : nr));
+  bool const pairs = kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_LEFT || kind == GCOL_JOIN_FULL;
+  memset(&m, 0, sizeof m);
+  GCOL_DETAIL_CHECK_NOT_NULL(left_map);
+  *left_map = NULL;
+  if (right_map != NULL) *right_map = NULL;
+  GCOL_DETAIL_TRY(mixed_check(left_keys, right_keys, left_cond, right_cond, expr, root, kind,
+                              right_map != NULL, &m.b));
+  /* the candidates: maps of the index type of max(nl, nr), as the output's */
+  GCOL_DETAIL_TRY(gcol_join(left_keys, right_keys, GCOL_JOIN_INNER, nulls, &m.cand_left,
+                            &m.cand_right, stream, NULL));
+  GCOL_DETAIL_TRY(
+      mixed_filter(left_cond, right_cond, kind, index_type.id == GCOL_INT64, &m, stream));
+  if (pairs) {
+    GCOL_DETAIL_TRY(mixed_pairs(kind, index_type, &m, stream));
+    GCOL_DETAIL_TRY(mixed_write(kind, index_type, &m, left_map, right_map, stream, mr));
+  } else {
+    GCOL_DETAIL_TRY(mixed_left_rows(index_type, &m, left_map, stream, mr));
+  }
+done:
+  mixed_state_free(&m);
+  return status;
+}
+
 }  // namespace
 
 extern "C" gcol_status gcol_compute_column(gcol_table_view input, const gcol_expression *expr,
@@ -595,6 +906,20 @@ extern "C" gcol_status gcol_conditional_join(gcol_table_view left, gcol_table_vi
   gcol_status status = GCOL_OK;
   GCOL_DETAIL_NVTX_PUSH("gcol_conditional_join");
   status = conditional_join(left, right, expr, root, kind, left_map, right_map, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_mixed_join(gcol_table_view left_keys, gcol_table_view right_keys,
+                                       gcol_null_equality nulls, gcol_table_view left_conditional,
+                                       gcol_table_view right_conditional,
+                                       const gcol_expression *expr, int32_t root,
+                                       gcol_join_kind kind, gcol_column **left_map,
+                                       gcol_column **right_map, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_mixed_join");
+  status = mixed_join(left_keys, right_keys, nulls, left_conditional, right_conditional, expr, root,
+                      kind, left_map, right_map, stream, mr);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }

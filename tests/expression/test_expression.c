@@ -4,6 +4,8 @@
  * tables with nulls, NaN, +-0.0, +-Inf and integer MIN/MAX; columns sliced at the offsets of
  * TESTING.md; tables without nulls (the kernel that tracks no validity); the sizes axis;
  * empty tables; allocation failure at every allocation point with nothing leaked.
+ * Conditional and mixed joins (equality keys, nulls equal or not, plus the predicate) against
+ * a nested loop over the pair table, in the documented order.
  */
 #include "test_util.h"
 
@@ -321,9 +323,63 @@ static void read_map(const gcol_column *map, int64_t *out) {
   free(h);
 }
 
-static void check_join(const expr_ref_tree *tree, int32_t root, const expr_ref_table *left,
-                       const expr_ref_table *right, const expr_ref_table *pairs,
-                       gcol_join_kind kind, int64_t loff, int64_t roff, const char *what) {
+/* The equality keys of a mixed join: INT32 key columns of each side (made by
+ * keys_random), with the null equality; the device tables are sliced at their own offset. */
+typedef struct join_keys {
+  expr_ref_table left, right;
+  gcol_null_equality nulls;
+  int64_t offset;
+} join_keys;
+
+/* Whether left row i's keys equal right row j's (nulls equal each other only with
+ * GCOL_NULLS_EQUAL). */
+static bool keys_equal(const join_keys *k, int64_t i, int64_t j) {
+  for (int32_t c = 0; c < k->left.num_columns; ++c) {
+    bool const lv = k->left.valid[c] == NULL || k->left.valid[c][i];
+    bool const rv = k->right.valid[c] == NULL || k->right.valid[c][j];
+    if (!lv || !rv) {
+      if (lv || rv || k->nulls != GCOL_NULLS_EQUAL) return false;
+      continue;
+    }
+    if (((const int32_t *)k->left.data[c])[i] != ((const int32_t *)k->right.data[c])[j])
+      return false;
+  }
+  return true;
+}
+
+/* @p columns INT32 key columns of @p rows rows, values in [0, range], about one null in
+ * nine where @p nullable. */
+static void keys_random(expr_ref_table *t, int64_t rows, int32_t columns, int32_t range,
+                        bool nullable, gcol_test_rng *rng) {
+  memset(t, 0, sizeof *t);
+  t->num_columns = columns;
+  t->rows = rows;
+  for (int32_t c = 0; c < columns; ++c) {
+    int32_t *v = (int32_t *)malloc((size_t)(rows + 1) * sizeof(int32_t));
+    assert_non_null(v);
+    t->types[c] = gcol_data_type_make(GCOL_INT32);
+    for (int64_t r = 0; r < rows; ++r) v[r] = (int32_t)gcol_test_rng_range(rng, 0, range);
+    t->data[c] = v;
+    if (nullable) {
+      t->valid[c] = (uint8_t *)malloc((size_t)(rows + 1));
+      assert_non_null(t->valid[c]);
+      for (int64_t r = 0; r < rows; ++r) t->valid[c][r] = gcol_test_rng_range(rng, 0, 8) != 0;
+    }
+  }
+}
+
+static void join_keys_free(join_keys *k) {
+  expr_ref_table_free(&k->left);
+  expr_ref_table_free(&k->right);
+}
+
+/* Checks gcol_conditional_join (@p keys NULL) or gcol_mixed_join (@p keys: pairs match when
+ * their keys are equal too) against a nested loop over the pair table, in the documented
+ * order. */
+static void check_join_keys(const expr_ref_tree *tree, int32_t root, const expr_ref_table *left,
+                            const expr_ref_table *right, const expr_ref_table *pairs,
+                            const join_keys *keys, gcol_join_kind kind, int64_t loff, int64_t roff,
+                            const char *what) {
   int64_t const nl = left->rows, nr = right->rows;
   uint8_t *flags = (uint8_t *)malloc((size_t)pairs->rows + 1);
   uint8_t *flags_ok = (uint8_t *)malloc((size_t)pairs->rows + 1);
@@ -332,6 +388,11 @@ static void check_join(const expr_ref_tree *tree, int32_t root, const expr_ref_t
   int64_t count = 0;
   assert_true(flags && flags_ok && exp_l && exp_r);
   expr_ref_eval(tree, root, pairs, flags, flags_ok);
+  if (keys != NULL) { /* a pair with unequal keys does not match */
+    for (int64_t p = 0; p < pairs->rows; ++p) {
+      if (!keys_equal(keys, p / nr, p % nr)) flags_ok[p] = 0;
+    }
+  }
   for (int64_t i = 0; i < nl; ++i) {
     int64_t matches = 0;
     for (int64_t j = 0; j < nr; ++j) {
@@ -367,8 +428,18 @@ static void check_join(const expr_ref_tree *tree, int32_t root, const expr_ref_t
   device_table_make(right, roff, &dr);
   bool const pairs_out = kind != GCOL_JOIN_LEFT_SEMI && kind != GCOL_JOIN_LEFT_ANTI;
   gcol_column *lm = NULL, *rm = (gcol_column *)(uintptr_t)1;
-  GCOL_TEST_OK(
-      gcol_conditional_join(dl.view, dr.view, tree->expr, root, kind, &lm, &rm, NULL, NULL));
+  if (keys == NULL) {
+    GCOL_TEST_OK(
+        gcol_conditional_join(dl.view, dr.view, tree->expr, root, kind, &lm, &rm, NULL, NULL));
+  } else {
+    device_table kl, kr;
+    device_table_make(&keys->left, keys->offset, &kl);
+    device_table_make(&keys->right, keys->offset, &kr);
+    GCOL_TEST_OK(gcol_mixed_join(kl.view, kr.view, keys->nulls, dl.view, dr.view, tree->expr, root,
+                                 kind, &lm, &rm, NULL, NULL));
+    device_table_free(&kl);
+    device_table_free(&kr);
+  }
   if (!pairs_out) assert_null(rm);
   if (lm->size != count) {
     fail_msg("%s, kind %d: %lld rows, expected %lld", what, (int)kind, (long long)lm->size,
@@ -400,6 +471,12 @@ static void check_join(const expr_ref_tree *tree, int32_t root, const expr_ref_t
   free(flags_ok);
   free(exp_l);
   free(exp_r);
+}
+
+static void check_join(const expr_ref_tree *tree, int32_t root, const expr_ref_table *left,
+                       const expr_ref_table *right, const expr_ref_table *pairs,
+                       gcol_join_kind kind, int64_t loff, int64_t roff, const char *what) {
+  check_join_keys(tree, root, left, right, pairs, NULL, kind, loff, roff, what);
 }
 
 static void test_conditional_join_random(void **state) {
@@ -462,6 +539,158 @@ static void test_conditional_join_range(void **state) {
   expr_ref_table_free(&right);
 }
 
+/* Mixed joins: random keys (1 or 2 columns, with and without nulls, both null equalities)
+ * and random predicates over random tables of a few sizes, sliced, every kind. */
+static void test_mixed_join_random(void **state) {
+  static const int64_t sizes[] = {0, 1, 7, 33, 100, 257};
+  static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_FULL,
+                                         GCOL_JOIN_LEFT_SEMI, GCOL_JOIN_LEFT_ANTI};
+  for (int round = 0; round < 40; ++round) {
+    if (!gcol_test_in_part(state, (size_t)round)) continue;
+    gcol_test_rng rng = gcol_test_rng_make(0xEC000 + (uint64_t)round);
+    expr_ref_table left, right, pairs;
+    join_keys keys;
+    expr_ref_table_random(&left, sizes[gcol_test_rng_range(&rng, 0, 5)], &rng);
+    expr_ref_table_random(&right, sizes[gcol_test_rng_range(&rng, 0, 5)], &rng);
+    if (round % 4 == 3) {
+      drop_masks(&left);
+      drop_masks(&right);
+    }
+    int32_t const num_keys = round % 3 == 2 ? 2 : 1;
+    int32_t const range = (int32_t)gcol_test_rng_range(&rng, 1, 9);
+    keys_random(&keys.left, left.rows, num_keys, range, round % 5 != 4, &rng);
+    keys_random(&keys.right, right.rows, num_keys, range, round % 5 != 4, &rng);
+    keys.nulls = round % 2 ? GCOL_NULLS_UNEQUAL : GCOL_NULLS_EQUAL;
+    keys.offset = round % 3 ? 5 : 0;
+    expr_ref_table_pairs(&left, &right, &pairs);
+    expr_ref_tree *tree = expr_ref_tree_create();
+    tree->right_base = left.num_columns;
+    int32_t const root = expr_ref_random(tree, &pairs, &rng, gcol_data_type_make(GCOL_BOOL8),
+                                         (int)gcol_test_rng_range(&rng, 2, 5));
+    char what[128];
+    snprintf(what, sizeof what, "mixed round %d (%d nodes, %d keys, %lld x %lld rows)", round,
+             (int)tree->count, (int)num_keys, (long long)left.rows, (long long)right.rows);
+    for (size_t k = 0; k < 5; ++k) {
+      check_join_keys(tree, root, &left, &right, &pairs, &keys, kinds[k], round % 2 ? 3 : 0,
+                      round % 4 ? 0 : 65, what);
+    }
+    expr_ref_tree_free(tree);
+    join_keys_free(&keys);
+    expr_ref_table_free(&pairs);
+    expr_ref_table_free(&left);
+    expr_ref_table_free(&right);
+  }
+}
+
+/* A mixed join of an equality key and a range (left.a in [right.lo, right.lo + 10)), with
+ * many candidates per left row (4 key values). */
+static void test_mixed_join_range(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(0xED);
+  expr_ref_table left, right, pairs;
+  join_keys keys;
+  expr_ref_table_random(&left, 300, &rng);
+  expr_ref_table_random(&right, 40, &rng);
+  keys_random(&keys.left, left.rows, 1, 4, true, &rng);
+  keys_random(&keys.right, right.rows, 1, 4, true, &rng);
+  keys.nulls = GCOL_NULLS_EQUAL;
+  keys.offset = 2;
+  expr_ref_table_pairs(&left, &right, &pairs);
+  expr_ref_tree *tree = expr_ref_tree_create();
+  tree->right_base = left.num_columns;
+  int32_t const a = expr_ref_column(tree, &pairs, 3); /* left int64 */
+  int32_t const lo = expr_ref_column(tree, &pairs, 16 + 3);
+  int32_t const hi = expr_ref_binary(
+      tree, GCOL_EXPR_ADD, lo, expr_ref_literal_int(tree, gcol_data_type_make(GCOL_INT64), 10));
+  int32_t const root = expr_ref_binary(tree, GCOL_EXPR_NULL_LOGICAL_AND,
+                                       expr_ref_binary(tree, GCOL_EXPR_GREATER_EQUAL, a, lo),
+                                       expr_ref_binary(tree, GCOL_EXPR_LESS, a, hi));
+  check_join_keys(tree, root, &left, &right, &pairs, &keys, GCOL_JOIN_INNER, 0, 0, "mixed range");
+  check_join_keys(tree, root, &left, &right, &pairs, &keys, GCOL_JOIN_LEFT, 1, 7, "mixed range");
+  check_join_keys(tree, root, &left, &right, &pairs, &keys, GCOL_JOIN_LEFT_SEMI, 0, 3,
+                  "mixed range");
+  check_join_keys(tree, root, &left, &right, &pairs, &keys, GCOL_JOIN_LEFT_ANTI, 0, 0,
+                  "mixed range");
+  keys.nulls = GCOL_NULLS_UNEQUAL;
+  check_join_keys(tree, root, &left, &right, &pairs, &keys, GCOL_JOIN_FULL, 3, 0, "mixed range");
+  expr_ref_tree_free(tree);
+  join_keys_free(&keys);
+  expr_ref_table_free(&pairs);
+  expr_ref_table_free(&left);
+  expr_ref_table_free(&right);
+}
+
+/* Bad input: a clear status, the outputs NULL. */
+static void test_mixed_join_bad_input(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(0xEE);
+  expr_ref_table left, right, pairs, kother;
+  join_keys keys;
+  expr_ref_table_random(&left, 20, &rng);
+  expr_ref_table_random(&right, 10, &rng);
+  keys_random(&keys.left, 20, 1, 4, false, &rng);
+  keys_random(&keys.right, 10, 1, 4, false, &rng);
+  keys_random(&kother, 20, 1, 4, false, &rng);
+  kother.types[0] = gcol_data_type_make(GCOL_UINT32); /* same width, another type */
+  expr_ref_table_pairs(&left, &right, &pairs);
+  expr_ref_tree *tree = expr_ref_tree_create();
+  tree->right_base = left.num_columns;
+  int32_t const a = expr_ref_column(tree, &pairs, 3);
+  int32_t const b = expr_ref_column(tree, &pairs, 16 + 3);
+  int32_t const pred = expr_ref_binary(tree, GCOL_EXPR_LESS, a, b);
+  int32_t const sum = expr_ref_binary(tree, GCOL_EXPR_ADD, a, b); /* INT64, not BOOL8 */
+  device_table dl, dr, kl, kr, ku;
+  device_table_make(&left, 0, &dl);
+  device_table_make(&right, 0, &dr);
+  device_table_make(&keys.left, 0, &kl);
+  device_table_make(&keys.right, 0, &kr);
+  device_table_make(&kother, 0, &ku);
+  gcol_column *lm = NULL, *rm = NULL;
+  /* the right conditional table has 10 rows, the left keys 20 */
+  assert_int_equal(gcol_mixed_join(kl.view, kr.view, GCOL_NULLS_EQUAL, dr.view, dr.view, tree->expr,
+                                   pred, GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_SIZE_MISMATCH);
+  assert_null(lm);
+  assert_null(rm);
+  assert_int_equal(gcol_mixed_join(kl.view, kr.view, GCOL_NULLS_EQUAL, dl.view, dl.view, tree->expr,
+                                   pred, GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_SIZE_MISMATCH);
+  assert_int_equal(gcol_mixed_join(ku.view, kr.view, GCOL_NULLS_EQUAL, dl.view, dr.view, tree->expr,
+                                   pred, GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  assert_int_equal(gcol_mixed_join(kl.view, kr.view, GCOL_NULLS_EQUAL, dl.view, dr.view, tree->expr,
+                                   sum, GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  assert_int_equal(gcol_mixed_join(kl.view, kr.view, GCOL_NULLS_EQUAL, dl.view, dr.view, tree->expr,
+                                   pred, (gcol_join_kind)9, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_int_equal(gcol_mixed_join(kl.view, kr.view, GCOL_NULLS_EQUAL, dl.view, dr.view, tree->expr,
+                                   pred, GCOL_JOIN_INNER, &lm, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_int_equal(gcol_mixed_join(kl.view, kr.view, GCOL_NULLS_EQUAL, dl.view, dr.view, NULL, pred,
+                                   GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_int_equal(gcol_mixed_join(kl.view, kr.view, GCOL_NULLS_EQUAL, dl.view, dr.view, tree->expr,
+                                   pred, GCOL_JOIN_INNER, NULL, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_int_equal(gcol_mixed_join(kl.view, kr.view, (gcol_null_equality)7, dl.view, dr.view,
+                                   tree->expr, pred, GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(lm);
+  assert_null(rm);
+  device_table_free(&dl);
+  device_table_free(&dr);
+  device_table_free(&kl);
+  device_table_free(&kr);
+  device_table_free(&ku);
+  expr_ref_tree_free(tree);
+  join_keys_free(&keys);
+  expr_ref_table_free(&kother);
+  expr_ref_table_free(&pairs);
+  expr_ref_table_free(&left);
+  expr_ref_table_free(&right);
+}
+
 static void test_empty_table(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(0xE6);
@@ -489,6 +718,8 @@ static void test_empty_table(void **state) {
 typedef struct alloc_ctx {
   gcol_table_view input;
   gcol_table_view right;
+  gcol_table_view left_keys, right_keys;
+  gcol_join_kind kind;
   gcol_column *right_map;
   const gcol_expression *expr;
   int32_t root;
@@ -503,6 +734,10 @@ static gcol_status alloc_op(void *p) {
   if (c->op == 2) {
     return gcol_conditional_join(c->input, c->right, c->expr, c->root, GCOL_JOIN_FULL, &c->col,
                                  &c->right_map, NULL, NULL);
+  }
+  if (c->op == 3) {
+    return gcol_mixed_join(c->left_keys, c->right_keys, GCOL_NULLS_EQUAL, c->input, c->right,
+                           c->expr, c->root, c->kind, &c->col, &c->right_map, NULL, NULL);
   }
   return gcol_filter_expression(c->input, c->expr, c->root, &c->table, NULL, NULL);
 }
@@ -544,6 +779,24 @@ static void test_allocation_failures(void **state) {
   ctx.right = small.view;
   ctx.op = 2;
   assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+  /* a mixed join of the same tables on random keys, every kind */
+  expr_ref_table klt, krt;
+  device_table kl, kr;
+  keys_random(&klt, t.rows, 1, 8, true, &rng);
+  keys_random(&krt, t2.rows, 1, 8, true, &rng);
+  device_table_make(&klt, 1, &kl);
+  device_table_make(&krt, 0, &kr);
+  ctx.left_keys = kl.view;
+  ctx.right_keys = kr.view;
+  ctx.op = 3;
+  for (int kind = GCOL_JOIN_INNER; kind <= GCOL_JOIN_LEFT_ANTI; ++kind) {
+    ctx.kind = (gcol_join_kind)kind;
+    assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+  }
+  device_table_free(&kl);
+  device_table_free(&kr);
+  expr_ref_table_free(&klt);
+  expr_ref_table_free(&krt);
   device_table_free(&small);
   expr_ref_table_free(&t2);
   device_table_free(&d);
@@ -564,6 +817,10 @@ int main(void) {
       GCOL_TEST_GPU_PART(test_conditional_join_random, 0, 2),
       GCOL_TEST_GPU_PART(test_conditional_join_random, 1, 2),
       GCOL_TEST_GPU(test_conditional_join_range),
+      GCOL_TEST_GPU_PART(test_mixed_join_random, 0, 2),
+      GCOL_TEST_GPU_PART(test_mixed_join_random, 1, 2),
+      GCOL_TEST_GPU(test_mixed_join_range),
+      GCOL_TEST_GPU(test_mixed_join_bad_input),
       GCOL_TEST_GPU(test_empty_table),
       GCOL_TEST_GPU(test_allocation_failures),
   };

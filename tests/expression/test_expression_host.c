@@ -871,6 +871,74 @@ static void test_conditional_join_checks(void **state) {
   gcol_expression_free(e);
 }
 
+/* Mixed joins refuse bad kinds, outputs, row counts, predicates and null options before
+ * the equality join touches the GPU. */
+static void test_mixed_join_checks(void **state) {
+  (void)state;
+  gcol_column_view lk = gcol_column_view_make(dt(GCOL_INT32), 10, FAKE_PTR, NULL, 0);
+  gcol_column_view rk = gcol_column_view_make(dt(GCOL_INT32), 4, FAKE_PTR, NULL, 0);
+  gcol_column_view lc = gcol_column_view_make(dt(GCOL_INT64), 10, FAKE_PTR, NULL, 0);
+  gcol_column_view rc = gcol_column_view_make(dt(GCOL_INT64), 4, FAKE_PTR, NULL, 0);
+  gcol_column_view two[2] = {lk, lk};
+  gcol_table_view lkt, rkt, lct, rct, two_keys;
+  GCOL_TEST_OK(gcol_table_view_make(&lk, 1, &lkt));
+  GCOL_TEST_OK(gcol_table_view_make(&rk, 1, &rkt));
+  GCOL_TEST_OK(gcol_table_view_make(&lc, 1, &lct));
+  GCOL_TEST_OK(gcol_table_view_make(&rc, 1, &rct));
+  GCOL_TEST_OK(gcol_table_view_make(two, 2, &two_keys));
+  gcol_expression *e = NULL;
+  int32_t a, b, lt, sum;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 0, &a));
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_RIGHT, 0, &b));
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LESS, a, b, &lt));
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_ADD, a, b, &sum));
+  gcol_column *lm = (gcol_column *)(uintptr_t)1, *rm = (gcol_column *)(uintptr_t)1;
+  /* the right conditional table has the left keys' 10 rows */
+  GCOL_TEST_STATUS(gcol_mixed_join(lkt, rkt, GCOL_NULLS_EQUAL, lct, lct, e, lt, GCOL_JOIN_INNER,
+                                   &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_SIZE_MISMATCH);
+  expect_message("gcol_mixed_join");
+  expect_message("right_conditional");
+  assert_null(lm);
+  assert_null(rm);
+  GCOL_TEST_STATUS(gcol_mixed_join(lkt, rkt, GCOL_NULLS_EQUAL, rct, rct, e, lt, GCOL_JOIN_LEFT, &lm,
+                                   &rm, NULL, NULL),
+                   GCOL_ERROR_SIZE_MISMATCH);
+  expect_message("left_conditional");
+  GCOL_TEST_STATUS(gcol_mixed_join(lkt, rkt, GCOL_NULLS_EQUAL, lct, rct, e, sum, GCOL_JOIN_INNER,
+                                   &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("not bool8");
+  GCOL_TEST_STATUS(gcol_mixed_join(two_keys, rkt, GCOL_NULLS_EQUAL, lct, rct, e, lt,
+                                   GCOL_JOIN_INNER, &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("key columns");
+  GCOL_TEST_STATUS(gcol_mixed_join(lkt, rkt, GCOL_NULLS_EQUAL, lct, rct, e, lt, (gcol_join_kind)9,
+                                   &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_mixed_join(lkt, rkt, GCOL_NULLS_EQUAL, lct, rct, e, lt, GCOL_JOIN_FULL, &lm,
+                                   NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("right_map");
+  GCOL_TEST_STATUS(gcol_mixed_join(lkt, rkt, GCOL_NULLS_EQUAL, lct, rct, e, lt, GCOL_JOIN_INNER,
+                                   NULL, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_mixed_join(lkt, rkt, GCOL_NULLS_EQUAL, lct, rct, NULL, 0, GCOL_JOIN_INNER,
+                                   &lm, &rm, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_mixed_join(lkt, rkt, GCOL_NULLS_EQUAL, lct, rct, e, 42, GCOL_JOIN_LEFT_SEMI,
+                                   &lm, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  /* the null option is checked by the equality join before it builds anything */
+  GCOL_TEST_STATUS(gcol_mixed_join(lkt, rkt, (gcol_null_equality)7, lct, rct, e, lt,
+                                   GCOL_JOIN_LEFT_ANTI, &lm, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("nulls");
+  assert_null(lm);
+  gcol_expression_free(e);
+}
+
 /* ---- the public operations refuse bad input before touching the GPU ---- */
 
 static void test_operation_checks(void **state) {
@@ -929,6 +997,7 @@ int main(void) {
       cmocka_unit_test(test_two_table_programs_host),
       cmocka_unit_test(test_join_items_host),
       cmocka_unit_test(test_conditional_join_checks),
+      cmocka_unit_test(test_mixed_join_checks),
   };
   return GCOL_TEST_RUN("expression_host", tests);
 }
