@@ -23,7 +23,7 @@
 #include "gcol/indexalator.h"
 #include "gcol/join.h"
 #include "gcol/sorting.h"
-#include "sort/sort_internal.h"
+#include "detail/sort_keys.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 /*
  * Binary searches of needle rows in a sorted haystack (one thread per needle, the row
- * comparator of sort/sort_keys.h), contains (a sorted permutation of the haystack searched
+ * comparator of detail/sort_keys.h), contains (a sorted permutation of the haystack searched
  * the same way), and the stable merge of pre-sorted tables (each row's output position is
  * its own index plus its bound in every other table; the rows are then gathered).
  */

@@ -12,7 +12,7 @@
 #include "gcol/indexalator.h"
 #include "gcol/sorting.h"
 #include "gcol/table.h"
-#include "sort/sort_keys.h"
+#include "detail/sort_keys.h"
 
 GCOL_EXTERN_C_BEGIN
 

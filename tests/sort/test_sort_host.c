@@ -7,7 +7,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "sort/sort_keys.h"
+#include "detail/sort_keys.h"
 #include "sort_ref.h"
 
 static const gcol_type_id fixed_types[] = {GCOL_INT8,

@@ -1,5 +1,5 @@
 /* Host-side checking and flattening of key columns (see sort_keys.h). */
-#include "sort/sort_keys.h"
+#include "detail/sort_keys.h"
 
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /*
  * Order-preserving key normalization and row comparison, shared by the sort, rank and
- * search kernels. Plain C with GCOL_HD_INLINE bodies, so the host suite tests the exact
+ * search kernels and the sort-merge join (in the shared layer so every area may use it). Plain C with GCOL_HD_INLINE bodies, so the host suite tests the exact
  * code the kernels run.
  *
  * A key value becomes an unsigned word whose unsigned order is the value order:
@@ -13,8 +13,8 @@
  * - descending: the word inverted within its bit width.
  * Nulls are not normalized: their validity is a separate 1-bit field (see sort.cu).
  */
-#ifndef GCOL_KERNELS_SORT_SORT_KEYS_H
-#define GCOL_KERNELS_SORT_SORT_KEYS_H
+#ifndef GCOL_KERNELS_DETAIL_SORT_KEYS_H
+#define GCOL_KERNELS_DETAIL_SORT_KEYS_H
 
 #include <string.h>
 
@@ -209,4 +209,4 @@ gcol_status gcol_detail_table_view_check(gcol_table_view table, const char *what
 
 GCOL_EXTERN_C_END
 
-#endif /* GCOL_KERNELS_SORT_SORT_KEYS_H */
+#endif /* GCOL_KERNELS_DETAIL_SORT_KEYS_H */
