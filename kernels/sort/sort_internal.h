@@ -63,6 +63,10 @@ gcol_status gcol_detail_refine_ties_by_words(gcol_detail_string_tie *ties, int64
                                              int64_t *count, gcol_detail_key_column column,
                                              void *perm, int32_t index_bytes, gcol_stream stream);
 
+/* Tie sets smaller than this skip the word rounds (default 2^14); returns the previous value.
+ * Not thread-safe: for tests, which lower it to reach the rounds on small data. */
+int64_t gcol_detail_set_tie_refine_min(int64_t ties);
+
 /* Stable sort of `n` ties by (prefix, validity, full string) of `column`. */
 gcol_status gcol_detail_sort_string_ties(gcol_detail_string_tie *ties, int64_t n,
                                          gcol_detail_key_column column, gcol_stream stream);

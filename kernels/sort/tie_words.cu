@@ -25,6 +25,11 @@ namespace {
 /* Rounds of 8 bytes past the radix pass's prefix (bytes 8 to 56). */
 constexpr int TIE_ROUNDS = 6;
 
+/* Fewer ties than this go straight to the comparison sort, which is quick on them, while a
+ * round costs about 14 launches and 2 synchronizations (a test of thousands of small sorts
+ * went from 15 to 44 s with every tie set refined). Tests lower it to reach the rounds. */
+int64_t tie_refine_min = (int64_t)1 << 14;
+
 __device__ __forceinline__ int64_t load_idx(const void *p, int32_t bytes, int64_t i) {
   return bytes == 4 ? (int64_t)((const uint32_t *)p)[i] : (int64_t)((const uint64_t *)p)[i];
 }
@@ -236,6 +241,12 @@ done:
 
 }  // namespace
 
+extern "C" int64_t gcol_detail_set_tie_refine_min(int64_t ties) {
+  int64_t const previous = tie_refine_min;
+  tie_refine_min = ties;
+  return previous;
+}
+
 extern "C" gcol_status gcol_detail_refine_ties_by_words(gcol_detail_string_tie *ties,
                                                         int64_t *positions, int64_t *count,
                                                         gcol_detail_key_column column,
@@ -247,7 +258,7 @@ extern "C" gcol_status gcol_detail_refine_ties_by_words(gcol_detail_string_tie *
   int64_t m = *count;
   int32_t const idx_bytes = m <= INT32_MAX ? 4 : 8;
   memset(&b, 0, sizeof b);
-  if (m < 2) goto done;
+  if (m < 2 || m < tie_refine_min) goto done;
   GCOL_DETAIL_TRY(round_buffers_make(m, idx_bytes, stream, &b));
   for (int round = 0; round < TIE_ROUNDS && m > 1; ++round) {
     int64_t groups = 0, kept = 0;
