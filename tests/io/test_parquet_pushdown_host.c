@@ -844,6 +844,14 @@ static int counting_read(void *user, int64_t offset, int64_t length, void *dst) 
   return 0;
 }
 
+static int failing_read(void *user, int64_t offset, int64_t length, void *dst) {
+  (void)user;
+  (void)offset;
+  (void)length;
+  (void)dst;
+  return 1;
+}
+
 /* Every page of every chunk against the rows it was written from. */
 static void check_pi_pages(const pi_file *k) {
   for (int32_t g = 0; g < 2; ++g) {
@@ -922,6 +930,13 @@ static void test_page_index_metadata(void **state) {
   gcol_parquet_page_statistics st;
   GCOL_TEST_STATUS(gcol_parquet_metadata_page_statistics(k->md, 0, 0, 0, &st),
                    GCOL_ERROR_INVALID_ARGUMENT);
+  /* a source whose reads fail: a status, nothing read */
+  gcol_parquet_source const broken = {k->size, failing_read, NULL, "broken"};
+  GCOL_TEST_STATUS(gcol_parquet_metadata_read_page_index_source(k->md, &broken),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "reading the page index bytes"));
+  GCOL_TEST_OK(gcol_parquet_metadata_page_index(k->md, 0, 0, &info));
+  assert_false(info.read);
   /* through a source: the indexes lie together, so one read */
   counting_source cs = {k->bytes, 0};
   gcol_parquet_source src = {k->size, counting_read, &cs, "counted"};
