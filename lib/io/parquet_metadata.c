@@ -66,6 +66,32 @@ static bool fail(parse_ctx *c, const char *message) {
   return gcol_detail_thrift_fail(&c->r, message);
 }
 
+/* The header of a list of structs, and a new array for its *n elements of `elem` bytes, or
+ * NULL after failing the parse: not structs, a second such list (`existing` already set),
+ * more than INT32_MAX elements, no memory. */
+static void *struct_list(parse_ctx *c, uint8_t type, const void *existing, size_t elem, int64_t *n,
+                         const char *not_structs, const char *twice, const char *too_many) {
+  uint8_t et = 0;
+  const char *problem = NULL;
+  void *array = NULL;
+  if (!gcol_detail_thrift_list(&c->r, type, &et, n)) return NULL;
+  if (et != GCOL_DETAIL_THRIFT_STRUCT) {
+    problem = not_structs;
+  } else if (existing != NULL) {
+    problem = twice;
+  } else if (*n > INT32_MAX) {
+    problem = too_many;
+  } else {
+    array = md_array(c->md, *n, elem);
+    if (array == NULL) {
+      c->oom = true;
+      problem = "out of memory";
+    }
+  }
+  if (problem != NULL) fail(c, problem);
+  return array;
+}
+
 static bool parse_i32(parse_ctx *c, uint8_t t, int32_t *v) {
   return gcol_detail_thrift_i32(&c->r, t, v);
 }
@@ -292,17 +318,11 @@ static bool row_group_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
   gcol_detail_pq_row_group *rg = (gcol_detail_pq_row_group *)arg;
   switch (id) {
     case 1: {
-      uint8_t et = 0;
       int64_t n = 0;
-      if (!gcol_detail_thrift_list(&c->r, type, &et, &n)) return false;
-      if (et != GCOL_DETAIL_THRIFT_STRUCT) return fail(c, "column chunks are not structs");
-      if (rg->chunks != NULL) return fail(c, "two column chunk lists");
-      if (n > INT32_MAX) return fail(c, "too many column chunks");
-      rg->chunks = (gcol_detail_pq_chunk *)md_array(c->md, n, sizeof *rg->chunks);
-      if (rg->chunks == NULL) {
-        c->oom = true;
-        return fail(c, "out of memory");
-      }
+      rg->chunks = (gcol_detail_pq_chunk *)struct_list(
+          c, type, rg->chunks, sizeof *rg->chunks, &n, "column chunks are not structs",
+          "two column chunk lists", "too many column chunks");
+      if (rg->chunks == NULL) return false;
       rg->num_chunks = (int32_t)n;
       for (int64_t i = 0; i < n; ++i) {
         rg->chunks[i].dictionary_page_offset = -1;
@@ -344,21 +364,15 @@ static bool key_value_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
 
 static bool file_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
   gcol_parquet_metadata *md = (gcol_parquet_metadata *)arg;
-  uint8_t et = 0;
   int64_t n = 0;
   switch (id) {
     case 1:
       return parse_i32(c, type, &md->version);
     case 2:
-      if (!gcol_detail_thrift_list(&c->r, type, &et, &n)) return false;
-      if (et != GCOL_DETAIL_THRIFT_STRUCT) return fail(c, "schema elements are not structs");
-      if (md->schema != NULL) return fail(c, "two schemas");
-      if (n > INT32_MAX) return fail(c, "too many schema elements");
-      md->schema = (gcol_detail_pq_schema *)md_array(md, n, sizeof *md->schema);
-      if (md->schema == NULL) {
-        c->oom = true;
-        return fail(c, "out of memory");
-      }
+      md->schema = (gcol_detail_pq_schema *)struct_list(c, type, md->schema, sizeof *md->schema, &n,
+                                                        "schema elements are not structs",
+                                                        "two schemas", "too many schema elements");
+      if (md->schema == NULL) return false;
       md->num_schema = (int32_t)n;
       for (int64_t i = 0; i < n; ++i) {
         gcol_detail_pq_schema *s = &md->schema[i];
@@ -371,15 +385,10 @@ static bool file_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
     case 3:
       return parse_i64(c, type, &md->num_rows);
     case 4:
-      if (!gcol_detail_thrift_list(&c->r, type, &et, &n)) return false;
-      if (et != GCOL_DETAIL_THRIFT_STRUCT) return fail(c, "row groups are not structs");
-      if (md->row_groups != NULL) return fail(c, "two row group lists");
-      if (n > INT32_MAX) return fail(c, "too many row groups");
-      md->row_groups = (gcol_detail_pq_row_group *)md_array(md, n, sizeof *md->row_groups);
-      if (md->row_groups == NULL) {
-        c->oom = true;
-        return fail(c, "out of memory");
-      }
+      md->row_groups = (gcol_detail_pq_row_group *)struct_list(
+          c, type, md->row_groups, sizeof *md->row_groups, &n, "row groups are not structs",
+          "two row group lists", "too many row groups");
+      if (md->row_groups == NULL) return false;
       md->num_row_groups = (int32_t)n;
       for (int64_t i = 0; i < n; ++i) {
         snprintf(c->what, sizeof c->what, "row group %lld", (long long)i);
@@ -387,16 +396,14 @@ static bool file_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
       }
       return true;
     case 5:
-      if (!gcol_detail_thrift_list(&c->r, type, &et, &n)) return false;
-      if (et != GCOL_DETAIL_THRIFT_STRUCT) return fail(c, "key-value pairs are not structs");
-      if (md->keys != NULL) return fail(c, "two key-value lists");
-      if (n > INT32_MAX) return fail(c, "too many key-value pairs");
-      md->keys = (char **)md_array(md, n, sizeof *md->keys);
+      md->keys = (char **)struct_list(c, type, md->keys, sizeof *md->keys, &n,
+                                      "key-value pairs are not structs", "two key-value lists",
+                                      "too many key-value pairs");
+      if (md->keys == NULL) return false;
       md->values = (char **)md_array(md, n, sizeof *md->values);
       md->key_sizes = (int64_t *)md_array(md, n, sizeof *md->key_sizes);
       md->value_sizes = (int64_t *)md_array(md, n, sizeof *md->value_sizes);
-      if (md->keys == NULL || md->values == NULL || md->key_sizes == NULL ||
-          md->value_sizes == NULL) {
+      if (md->values == NULL || md->key_sizes == NULL || md->value_sizes == NULL) {
         c->oom = true;
         return fail(c, "out of memory");
       }
@@ -959,18 +966,12 @@ static bool page_location_field(parse_ctx *c, int16_t id, uint8_t type, void *ar
 
 static bool offset_index_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
   gcol_detail_pq_chunk *ch = (gcol_detail_pq_chunk *)arg;
-  uint8_t et = 0;
   int64_t n = 0;
   if (id != 1) return skip(c, type);
-  if (!gcol_detail_thrift_list(&c->r, type, &et, &n)) return false;
-  if (et != GCOL_DETAIL_THRIFT_STRUCT) return fail(c, "page locations are not structs");
-  if (ch->pages != NULL) return fail(c, "two page location lists");
-  if (n > INT32_MAX) return fail(c, "too many pages");
-  ch->pages = (gcol_detail_pq_index_page *)md_array(c->md, n, sizeof *ch->pages);
-  if (ch->pages == NULL) {
-    c->oom = true;
-    return fail(c, "out of memory");
-  }
+  ch->pages = (gcol_detail_pq_index_page *)struct_list(c, type, ch->pages, sizeof *ch->pages, &n,
+                                                       "page locations are not structs",
+                                                       "two page location lists", "too many pages");
+  if (ch->pages == NULL) return false;
   ch->num_pages = (int32_t)n;
   for (int64_t i = 0; i < n; ++i) {
     ch->pages[i].offset = ch->pages[i].first_row = -1; /* required: checked after */

@@ -218,6 +218,25 @@ static bool writable(const host_column *c, int argc, char **argv, int first_skip
   return true;
 }
 
+/* " null_count|- int MIN MAX|float MIN MAX|none" and the end of the line (a chunk's or a
+ * page's statistics). */
+static void print_null_count_min_max(bool has_null_count, int64_t null_count, bool has_int,
+                                     int64_t min_i64, int64_t max_i64, bool has_float,
+                                     double min_f64, double max_f64) {
+  if (has_null_count) {
+    printf("%" PRId64, null_count);
+  } else {
+    printf("-");
+  }
+  if (has_int) {
+    printf(" int %" PRId64 " %" PRId64 "\n", min_i64, max_i64);
+  } else if (has_float) {
+    printf(" float %.17g %.17g\n", min_f64, max_f64);
+  } else {
+    printf(" none\n");
+  }
+}
+
 static int print_stats(const char *path) {
   gcol_parquet_metadata *md = NULL;
   gcol_status const st = gcol_parquet_metadata_read_file(path, &md);
@@ -227,18 +246,8 @@ static int print_stats(const char *path) {
       gcol_parquet_statistics s;
       gcol_parquet_metadata_statistics(md, g, k, &s);
       printf("%d %d ", g, k);
-      if (s.has_null_count) {
-        printf("%" PRId64, s.null_count);
-      } else {
-        printf("-");
-      }
-      if (s.has_integer_min_max) {
-        printf(" int %" PRId64 " %" PRId64 "\n", s.min_i64, s.max_i64);
-      } else if (s.has_float_min_max) {
-        printf(" float %.17g %.17g\n", s.min_f64, s.max_f64);
-      } else {
-        printf(" none\n");
-      }
+      print_null_count_min_max(s.has_null_count, s.null_count, s.has_integer_min_max, s.min_i64,
+                               s.max_i64, s.has_float_min_max, s.min_f64, s.max_f64);
     }
   }
   gcol_parquet_metadata_free(md);
@@ -265,18 +274,8 @@ static int print_pages(const char *path) {
         gcol_parquet_metadata_page_statistics(md, g, k, p, &s);
         printf("page %" PRId64 " %" PRId64 " %" PRId64 " %d %d ", s.first_row, s.num_rows, s.offset,
                s.compressed_size, s.null_page);
-        if (s.has_null_count) {
-          printf("%" PRId64, s.null_count);
-        } else {
-          printf("-");
-        }
-        if (s.has_integer_min_max) {
-          printf(" int %" PRId64 " %" PRId64 "\n", s.min_i64, s.max_i64);
-        } else if (s.has_float_min_max) {
-          printf(" float %.17g %.17g\n", s.min_f64, s.max_f64);
-        } else {
-          printf(" none\n");
-        }
+        print_null_count_min_max(s.has_null_count, s.null_count, s.has_integer_min_max, s.min_i64,
+                                 s.max_i64, s.has_float_min_max, s.min_f64, s.max_f64);
       }
     }
   }
