@@ -924,9 +924,8 @@ static int32_t random_string_leaf(expr_ref_tree *tree, const expr_ref_table *tab
   return expr_ref_literal_string(tree, buf, random_string(rng, buf));
 }
 
-/* A BOOL8 node over strings: a comparison, a LIKE, or IS_NULL / IS_VALID. */
-static int32_t random_string_predicate(expr_ref_tree *tree, const expr_ref_table *table,
-                                       gcol_test_rng *rng) {
+int32_t expr_ref_random_string_predicate(expr_ref_tree *tree, const expr_ref_table *table,
+                                         gcol_test_rng *rng) {
   static const char *const escapes[] = {"", "!", "\xc3\xa9"};
   int64_t const pick = gcol_test_rng_range(rng, 0, 9);
   if (pick < 5) {
@@ -959,7 +958,7 @@ int32_t expr_ref_random(expr_ref_tree *tree, const expr_ref_table *table, gcol_t
     return random_leaf(tree, table, rng, want);
   }
   if (t == GCOL_BOOL8 && has_strings(table) && gcol_test_rng_range(rng, 0, 3) == 0) {
-    return random_string_predicate(tree, table, rng);
+    return expr_ref_random_string_predicate(tree, table, rng);
   }
   if (t == GCOL_BOOL8) {
     int64_t const pick = gcol_test_rng_range(rng, 0, 9);

@@ -114,6 +114,12 @@ void expr_ref_table_pairs(const expr_ref_table *left, const expr_ref_table *righ
 int32_t expr_ref_random(expr_ref_tree *tree, const expr_ref_table *table, gcol_test_rng *rng,
                         gcol_data_type want, int depth);
 
+/* A random BOOL8 node over the STRING columns of @p table (it must have some): a comparison
+ * of two string leaves (columns, literals, null literals), a LIKE (no escape, "!" or the
+ * two-byte "\xc3\xa9"; sometimes a null pattern), or IS_NULL / IS_VALID of a string leaf. */
+int32_t expr_ref_random_string_predicate(expr_ref_tree *tree, const expr_ref_table *table,
+                                         gcol_test_rng *rng);
+
 /* A random result type the generator can make. */
 gcol_data_type expr_ref_random_type(gcol_test_rng *rng);
 
