@@ -935,6 +935,55 @@ static void test_allocation_failures(void **state) {
   expr_ref_table_free(&t);
 }
 
+/* Allocation failure at every point of the string paths (the constants' block, string
+ * columns' descriptors): compute, filter, a conditional join and a mixed join, each kind,
+ * by `col16 LIKE "a%!%" ESCAPE "!" OR col17 >= "ab"` (the left table's columns only). */
+static void test_string_allocation_failures(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(0xE8);
+  expr_ref_table t, t2, klt, krt;
+  expr_ref_table_random_strings(&t, 2000, &rng);
+  expr_ref_table_random_strings(&t2, 40, &rng);
+  expr_ref_tree *tree = expr_ref_tree_create();
+  int32_t const like = expr_ref_like(tree, expr_ref_column(tree, &t, 16), "a%!%", 4, "!", false);
+  int32_t const cmp = expr_ref_binary(tree, GCOL_EXPR_GREATER_EQUAL, expr_ref_column(tree, &t, 17),
+                                      expr_ref_literal_string(tree, "ab", 2));
+  int32_t const root = expr_ref_binary(tree, GCOL_EXPR_NULL_LOGICAL_OR, like, cmp);
+  device_table d, small, kl, kr;
+  device_table_make(&t, 5, &d);
+  device_table_make(&t2, 0, &small);
+  alloc_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.input = d.view;
+  ctx.right = small.view;
+  ctx.expr = tree->expr;
+  ctx.root = root;
+  for (int op = 0; op < 3; ++op) {
+    ctx.op = op;
+    assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+  }
+  keys_random(&klt, t.rows, 1, 8, true, &rng);
+  keys_random(&krt, t2.rows, 1, 8, true, &rng);
+  device_table_make(&klt, 0, &kl);
+  device_table_make(&krt, 0, &kr);
+  ctx.left_keys = kl.view;
+  ctx.right_keys = kr.view;
+  ctx.op = 3;
+  for (int kind = GCOL_JOIN_INNER; kind <= GCOL_JOIN_LEFT_ANTI; ++kind) {
+    ctx.kind = (gcol_join_kind)kind;
+    assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+  }
+  device_table_free(&kl);
+  device_table_free(&kr);
+  expr_ref_table_free(&klt);
+  expr_ref_table_free(&krt);
+  device_table_free(&small);
+  device_table_free(&d);
+  expr_ref_tree_free(tree);
+  expr_ref_table_free(&t2);
+  expr_ref_table_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU_PART(test_compute_random_trees, 0, 2),
@@ -957,6 +1006,7 @@ int main(void) {
       GCOL_TEST_GPU(test_mixed_join_bad_input),
       GCOL_TEST_GPU(test_empty_table),
       GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_string_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("expression", tests);
 }
