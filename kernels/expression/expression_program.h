@@ -450,9 +450,9 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_string_op(int op, uint64_t imm,
 }
 
 /* The string opcodes (LOAD_STRING and those past it): as gcol_detail_expr_step(). Kept out of
- * the numeric step, so that the batch path (gcol_detail_expr_step_rows) unrolls the numeric
- * step alone and runs this one in a loop of its own: the numeric paths' code and registers
- * stay as they were without strings. */
+ * the numeric step: the callers run it only when their `strings` argument is true (a
+ * template constant in the kernels), so kernels for programs without strings hold none of
+ * this code and keep the numeric paths' registers. */
 GCOL_HD_INLINE void gcol_detail_expr_string_step(gcol_detail_expr_instr in,
                                                  const gcol_detail_expr_column *cols, int64_t row,
                                                  int64_t right_row, uint64_t *slots, int64_t stride,
