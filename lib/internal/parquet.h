@@ -93,6 +93,18 @@ typedef struct gcol_detail_pq_schema {
   bool is_signed;
 } gcol_detail_pq_schema;
 
+/* One data page of a chunk's page index: its OffsetIndex entry and, with a ColumnIndex, its
+ * statistics as a statistics record (num_values = the page's rows; min/max point into the
+ * index bytes kept by the metadata), so that the pushdown judges pages as it judges chunks. */
+typedef struct gcol_detail_pq_index_page {
+  int64_t offset;          /* of its header in the file */
+  int32_t compressed_size; /* header included */
+  int64_t first_row;       /* within the row group */
+  int64_t num_rows;
+  bool null_page; /* ColumnIndex: every value null */
+  gcol_parquet_statistics stats;
+} gcol_detail_pq_index_page;
+
 typedef struct gcol_detail_pq_chunk {
   bool has_meta_data;
   int32_t physical_type;
@@ -101,6 +113,17 @@ typedef struct gcol_detail_pq_chunk {
   bool has_file_path;             /* data in another file: not read */
   int64_t path_depth;             /* entries of path_in_schema */
   gcol_parquet_statistics stats;
+  /* page index: where the footer says it lies (-1, 0 when absent) ... */
+  int64_t offset_index_offset;
+  int32_t offset_index_length;
+  int64_t column_index_offset;
+  int32_t column_index_length;
+  /* ... and, once read (gcol_detail_pq_read_page_index), its pages (NULL without an
+   * OffsetIndex) and whether a ColumnIndex gave them statistics */
+  int32_t num_pages;
+  gcol_detail_pq_index_page *pages;
+  bool has_page_statistics;
+  int32_t boundary_order;
 } gcol_detail_pq_chunk;
 
 typedef struct gcol_detail_pq_row_group {
@@ -116,6 +139,24 @@ typedef struct gcol_detail_pq_alloc gcol_detail_pq_alloc;
  * (lib/io/parquet_pushdown.c). */
 gcol_status gcol_detail_pq_filter_groups(const gcol_parquet_metadata *md,
                                          const gcol_expression *expr, int32_t root, bool *keep);
+
+/* A range [begin, end) of rows of a row group. */
+typedef struct gcol_detail_pq_row_range {
+  int64_t begin;
+  int64_t end;
+} gcol_detail_pq_row_range;
+
+/* The rows of row group `row_group` that may hold a row where the BOOL8 predicate under `root`
+ * is true, judged from its page index (lib/io/parquet_pushdown.c): the group is cut at every
+ * page boundary of every referenced column whose pages have statistics, and each segment is
+ * judged with, for each column, the statistics of the page covering it (columns without page
+ * statistics, or a page index not read: the chunk's). *ranges (malloc'd, free() it; NULL when
+ * none) receives the kept segments, adjacent ones merged, ascending; *num_ranges their count.
+ * A row outside them never satisfies the predicate. Not used by the reader yet. */
+gcol_status gcol_detail_pq_filter_pages(const gcol_parquet_metadata *md,
+                                        const gcol_expression *expr, int32_t root,
+                                        int32_t row_group, gcol_detail_pq_row_range **ranges,
+                                        int64_t *num_ranges);
 
 struct gcol_parquet_metadata {
   gcol_detail_pq_alloc *allocs; /* everything below, freed together */
@@ -137,6 +178,7 @@ struct gcol_parquet_metadata {
   int64_t *key_sizes;
   char **values;
   int64_t *value_sizes;
+  bool page_index_read; /* gcol_detail_pq_read_page_index succeeded */
 };
 
 /* A file being read: a source and its name for messages. */
@@ -163,6 +205,13 @@ gcol_status gcol_detail_pq_file_open(const char *path, gcol_detail_pq_file *out)
 gcol_status gcol_detail_pq_file_from_source(const gcol_parquet_source *source,
                                             gcol_detail_pq_file *out);
 void gcol_detail_pq_file_close(gcol_detail_pq_file *file);
+
+/* Reads and parses the page index (ColumnIndex, OffsetIndex) of every chunk whose footer entry
+ * points to one, through `file` (the file `md` was read from: its size must match). All or
+ * nothing: on failure `md` is as before. A second call does nothing. Errors name the row group
+ * and column (GCOL_ERROR_INVALID_ARGUMENT for corrupt or misplaced index bytes). */
+gcol_status gcol_detail_pq_read_page_index(gcol_parquet_metadata *md,
+                                           const gcol_detail_pq_file *file);
 
 /* ---- page headers ---- */
 

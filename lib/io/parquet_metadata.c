@@ -275,6 +275,14 @@ static bool chunk_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
     case 3:
       ch->has_meta_data = true;
       return parse_struct_field(c, type, column_meta_field, ch);
+    case 4:
+      return parse_i64(c, type, &ch->offset_index_offset);
+    case 5:
+      return parse_i32(c, type, &ch->offset_index_length);
+    case 6:
+      return parse_i64(c, type, &ch->column_index_offset);
+    case 7:
+      return parse_i32(c, type, &ch->column_index_length);
     default:
       return skip(c, type);
   }
@@ -299,6 +307,8 @@ static bool row_group_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
       for (int64_t i = 0; i < n; ++i) {
         rg->chunks[i].dictionary_page_offset = -1;
         rg->chunks[i].physical_type = -1;
+        rg->chunks[i].offset_index_offset = -1;
+        rg->chunks[i].column_index_offset = -1;
         if (!parse_struct(c, chunk_field, &rg->chunks[i])) return false;
       }
       return true;
@@ -667,7 +677,8 @@ static int64_t load_le(const uint8_t *p, int64_t n) {
   return (int64_t)v;
 }
 
-/* Decodes min/max of fixed-width columns into the statistics' numeric fields. */
+/* Decodes min/max of fixed-width columns into the statistics' numeric fields (a chunk's, or
+ * a page's from the page index). */
 static void decode_statistics(const gcol_parquet_column_info *info, gcol_parquet_statistics *st) {
   st->has_min_max = st->min != NULL && st->max != NULL;
   if (!st->has_min_max) return;
@@ -927,6 +938,287 @@ done:
   return status;
 }
 
+/* ---- page index (ColumnIndex, OffsetIndex) ---- */
+
+/* Index ranges at most this far apart are read together (the gap read and dropped). */
+#define PAGE_INDEX_GAP ((int64_t)64 << 10)
+
+static bool page_location_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
+  gcol_detail_pq_index_page *p = (gcol_detail_pq_index_page *)arg;
+  switch (id) {
+    case 1:
+      return parse_i64(c, type, &p->offset);
+    case 2:
+      return parse_i32(c, type, &p->compressed_size);
+    case 3:
+      return parse_i64(c, type, &p->first_row);
+    default:
+      return skip(c, type);
+  }
+}
+
+static bool offset_index_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
+  gcol_detail_pq_chunk *ch = (gcol_detail_pq_chunk *)arg;
+  uint8_t et = 0;
+  int64_t n = 0;
+  if (id != 1) return skip(c, type);
+  if (!gcol_detail_thrift_list(&c->r, type, &et, &n)) return false;
+  if (et != GCOL_DETAIL_THRIFT_STRUCT) return fail(c, "page locations are not structs");
+  if (ch->pages != NULL) return fail(c, "two page location lists");
+  if (n > INT32_MAX) return fail(c, "too many pages");
+  ch->pages = (gcol_detail_pq_index_page *)md_array(c->md, n, sizeof *ch->pages);
+  if (ch->pages == NULL) {
+    c->oom = true;
+    return fail(c, "out of memory");
+  }
+  ch->num_pages = (int32_t)n;
+  for (int64_t i = 0; i < n; ++i) {
+    ch->pages[i].offset = ch->pages[i].first_row = -1; /* required: checked after */
+    ch->pages[i].compressed_size = -1;
+    if (!parse_struct(c, page_location_field, &ch->pages[i])) return false;
+  }
+  return true;
+}
+
+typedef struct column_index_arg {
+  gcol_detail_pq_chunk *ch;
+  unsigned seen; /* bit i: field i was read */
+} column_index_arg;
+
+static bool column_index_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
+  column_index_arg *a = (column_index_arg *)arg;
+  gcol_detail_pq_chunk *ch = a->ch;
+  uint8_t et = 0;
+  int64_t n = 0;
+  if (id < 1 || id > 5) return skip(c, type);
+  if (a->seen & (1u << id)) return fail(c, "a field given twice");
+  a->seen |= 1u << id;
+  if (id == 4) return parse_i32(c, type, &ch->boundary_order);
+  /* lists of one entry per page of the OffsetIndex */
+  if (!gcol_detail_thrift_list(&c->r, type, &et, &n)) return false;
+  if (n != ch->num_pages) return fail(c, "a list's length differs from the OffsetIndex's pages");
+  for (int64_t i = 0; i < n; ++i) {
+    gcol_detail_pq_index_page *p = &ch->pages[i];
+    const uint8_t *bytes = NULL;
+    int64_t size = 0;
+    bool ok = true;
+    switch (id) {
+      case 1:
+        ok = et == GCOL_DETAIL_THRIFT_TRUE ? gcol_detail_thrift_bool(&c->r, et, true, &p->null_page)
+                                           : fail(c, "null_pages is not a list of booleans");
+        break;
+      case 2:
+      case 3:
+        ok = gcol_detail_thrift_binary(&c->r, et, &bytes, &size);
+        if (id == 2) {
+          p->stats.min = bytes;
+          p->stats.min_size = size;
+        } else {
+          p->stats.max = bytes;
+          p->stats.max_size = size;
+        }
+        break;
+      default:
+        ok = gcol_detail_thrift_i64(&c->r, et, &p->stats.null_count);
+        p->stats.has_null_count = true;
+        break;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* Parses one index range of chunk (g, k) and checks it. */
+static gcol_status parse_index(gcol_parquet_metadata *md, int32_t g, int32_t k, bool is_column,
+                               const uint8_t *bytes, int64_t size) {
+  gcol_detail_pq_row_group *rg = &md->row_groups[g];
+  gcol_detail_pq_chunk *ch = &rg->chunks[k];
+  const gcol_parquet_column_info *info = &md->leaves[k];
+  const char *const what = is_column ? "ColumnIndex" : "OffsetIndex";
+  parse_ctx c;
+  memset(&c, 0, sizeof c);
+  c.md = md;
+  gcol_detail_thrift_reader_init(&c.r, bytes, (size_t)size);
+  column_index_arg a = {ch, 0};
+  bool const ok = is_column ? parse_struct(&c, column_index_field, &a)
+                            : parse_struct(&c, offset_index_field, ch);
+  if (!ok) {
+    if (c.oom) return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
+                             "%s: corrupt page index: row group %d, column '%s': %s: %s", md->name,
+                             g, info->name, what, c.r.error);
+  }
+  const char *bad = NULL;
+  int32_t page = -1;
+  if (!is_column) {
+    /* rows from 0, in order, within the group; pages within the chunk's bytes */
+    int64_t const start =
+        ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < ch->data_page_offset
+            ? ch->dictionary_page_offset
+            : ch->data_page_offset;
+    int64_t const end = start + ch->stats.compressed_size; /* checked with the footer */
+    if (ch->pages == NULL && rg->num_rows > 0) bad = "no page locations";
+    for (int32_t i = 0; bad == NULL && i < ch->num_pages; ++i) {
+      gcol_detail_pq_index_page *p = &ch->pages[i];
+      int64_t const next = i + 1 < ch->num_pages ? ch->pages[i + 1].first_row : rg->num_rows;
+      page = i;
+      if (p->offset < 0 || p->compressed_size < 0 || p->first_row < 0) {
+        bad = "a page location lacks a required field";
+      } else if (i == 0 && p->first_row != 0) {
+        bad = "the first page does not start at row 0";
+      } else if (next < p->first_row || next > rg->num_rows) {
+        bad = "first rows out of order or beyond the row group";
+      } else if (!ch->has_file_path && (p->compressed_size == 0 || p->offset < start ||
+                                        p->offset > end || p->compressed_size > end - p->offset)) {
+        bad = "the page lies outside its column chunk's bytes";
+      } else {
+        p->num_rows = next - p->first_row;
+        p->stats.num_values = p->num_rows; /* flat columns: a value per row */
+        p->stats.codec = ch->stats.codec;
+        p->stats.compressed_size = p->compressed_size;
+      }
+    }
+  } else {
+    if ((a.seen & 0x1e) != 0x1e) {
+      bad = "a required field (null_pages, min_values, max_values, boundary_order) is missing";
+    } else if (ch->boundary_order < 0 || ch->boundary_order > 2) {
+      bad = "unknown boundary order";
+    }
+    for (int32_t i = 0; bad == NULL && i < ch->num_pages; ++i) {
+      gcol_detail_pq_index_page *p = &ch->pages[i];
+      page = i;
+      if (p->stats.has_null_count &&
+          (p->stats.null_count < 0 ||
+           (info->max_repetition_level == 0 && p->stats.null_count > p->num_rows))) {
+        bad = "a null count outside the page's rows";
+        break;
+      }
+      if (p->null_page) { /* min and max are empty then */
+        p->stats.min = p->stats.max = NULL;
+        p->stats.min_size = p->stats.max_size = 0;
+      }
+      decode_statistics(info, &p->stats);
+    }
+    if (bad == NULL) ch->has_page_statistics = true;
+  }
+  if (bad != NULL) {
+    char where[32] = "";
+    if (page >= 0) snprintf(where, sizeof where, ", page %d", page);
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
+                             "%s: corrupt page index: row group %d, column '%s': %s%s: %s",
+                             md->name, g, info->name, what, where, bad);
+  }
+  return GCOL_OK;
+}
+
+typedef struct index_range {
+  int64_t offset;
+  int64_t length;
+  int32_t group;
+  int32_t column;
+  bool is_column;
+  const uint8_t *bytes; /* once read */
+} index_range;
+
+static int range_order(const void *a, const void *b) {
+  const index_range *x = (const index_range *)a, *y = (const index_range *)b;
+  if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+  return (int)y->is_column - (int)x->is_column; /* stable enough: distinct kinds first */
+}
+
+static gcol_status read_page_index(gcol_parquet_metadata *md, const gcol_detail_pq_file *file) {
+  gcol_status status = GCOL_OK;
+  index_range *ranges = NULL;
+  int64_t n = 0;
+  int64_t const data_end = md->file_size - 8 - md->footer_size;
+  GCOL_DETAIL_CHECK(file->source.size == md->file_size, GCOL_ERROR_INVALID_ARGUMENT,
+                    "%s: the file has %lld bytes, the metadata's %lld: not the same file",
+                    file->name, (long long)file->source.size, (long long)md->file_size);
+  ranges = (index_range *)malloc(
+      (size_t)(2 * (int64_t)md->num_row_groups * (md->num_leaves > 0 ? md->num_leaves : 1) + 1) *
+      sizeof *ranges);
+  GCOL_DETAIL_CHECK(ranges != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t g = 0; g < md->num_row_groups; ++g) {
+    for (int32_t k = 0; k < md->row_groups[g].num_chunks; ++k) {
+      const gcol_detail_pq_chunk *ch = &md->row_groups[g].chunks[k];
+      if (ch->offset_index_offset < 0 && ch->offset_index_length == 0) continue;
+      for (int kind = 0; kind < 2; ++kind) {
+        int64_t const off = kind ? ch->column_index_offset : ch->offset_index_offset;
+        int64_t const len = kind ? ch->column_index_length : ch->offset_index_length;
+        if (kind && off < 0 && len == 0) continue; /* no ColumnIndex: pages without statistics */
+        GCOL_DETAIL_CHECK(
+            off >= 4 && len > 0 && off <= data_end && len <= data_end - off,
+            GCOL_ERROR_INVALID_ARGUMENT,
+            "%s: corrupt page index: row group %d, column '%s': %s bytes [%lld, +%lld) outside "
+            "the file's data [4, %lld)",
+            md->name, g, md->leaves[k].name, kind ? "ColumnIndex" : "OffsetIndex", (long long)off,
+            (long long)len, (long long)data_end);
+        index_range const r = {off, len, g, k, kind == 1, NULL};
+        ranges[n++] = r;
+      }
+    }
+  }
+  qsort(ranges, (size_t)n, sizeof *ranges, range_order);
+  /* coalesced reads: each run of ranges with gaps under PAGE_INDEX_GAP in one buffer */
+  for (int64_t i = 0; i < n;) {
+    int64_t const begin = ranges[i].offset;
+    int64_t end = begin + ranges[i].length;
+    int64_t j = i + 1;
+    while (j < n && ranges[j].offset - end <= PAGE_INDEX_GAP) {
+      int64_t const e = ranges[j].offset + ranges[j].length;
+      end = e > end ? e : end;
+      ++j;
+    }
+    uint8_t *buffer = (uint8_t *)md_array(md, end - begin, 1);
+    GCOL_DETAIL_CHECK(buffer != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                      "%s: cannot allocate %lld bytes for the page index", md->name,
+                      (long long)(end - begin));
+    GCOL_DETAIL_CHECK(file->source.read(file->source.user, begin, end - begin, buffer) == 0,
+                      GCOL_ERROR_INVALID_ARGUMENT,
+                      "%s: reading the page index bytes [%lld, %lld) failed", md->name,
+                      (long long)begin, (long long)end);
+    for (; i < j; ++i) ranges[i].bytes = buffer + (ranges[i].offset - begin);
+  }
+  /* every OffsetIndex first (a ColumnIndex's lists are checked against its page count) */
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int64_t i = 0; i < n; ++i) {
+      if ((int)ranges[i].is_column != pass) continue;
+      GCOL_DETAIL_TRY(parse_index(md, ranges[i].group, ranges[i].column, ranges[i].is_column,
+                                  ranges[i].bytes, ranges[i].length));
+    }
+  }
+done:
+  free(ranges);
+  return status;
+}
+
+gcol_status gcol_detail_pq_read_page_index(gcol_parquet_metadata *md,
+                                           const gcol_detail_pq_file *file) {
+  if (md->page_index_read) return GCOL_OK;
+  gcol_detail_pq_alloc *const mark = md->allocs;
+  gcol_status const status = read_page_index(md, file);
+  if (status == GCOL_OK) {
+    md->page_index_read = true;
+    return GCOL_OK;
+  }
+  /* all or nothing: forget what was parsed and free what was allocated since */
+  for (int32_t g = 0; g < md->num_row_groups; ++g) {
+    for (int32_t k = 0; k < md->row_groups[g].num_chunks; ++k) {
+      gcol_detail_pq_chunk *ch = &md->row_groups[g].chunks[k];
+      ch->pages = NULL;
+      ch->num_pages = 0;
+      ch->has_page_statistics = false;
+      ch->boundary_order = 0;
+    }
+  }
+  while (md->allocs != mark) {
+    gcol_detail_pq_alloc *const next = md->allocs->next;
+    free(md->allocs);
+    md->allocs = next;
+  }
+  return status;
+}
+
 /* ---- public API ---- */
 
 gcol_status gcol_parquet_metadata_read_source(const gcol_parquet_source *source,
@@ -1043,6 +1335,164 @@ gcol_status gcol_parquet_metadata_statistics(const gcol_parquet_metadata *metada
                                              gcol_parquet_statistics *out) {
   GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_statistics");
   gcol_status const status = parquet_metadata_statistics(metadata, row_group, column, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status read_page_index_of(gcol_parquet_metadata *metadata,
+                                      const gcol_detail_pq_file *file) {
+  GCOL_DETAIL_REQUIRE(metadata != NULL, GCOL_ERROR_INVALID_ARGUMENT, "metadata is NULL");
+  return gcol_detail_pq_read_page_index(metadata, file);
+}
+
+gcol_status gcol_parquet_metadata_read_page_index_file(gcol_parquet_metadata *metadata,
+                                                       const char *path) {
+  gcol_status status = GCOL_OK;
+  gcol_detail_pq_file file;
+  memset(&file, 0, sizeof file);
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_read_page_index_file");
+  GCOL_DETAIL_CHECK_NOT_NULL(metadata);
+  GCOL_DETAIL_CHECK_NOT_NULL(path);
+  if (!metadata->page_index_read) GCOL_DETAIL_TRY(gcol_detail_pq_file_open(path, &file));
+  GCOL_DETAIL_TRY(read_page_index_of(metadata, &file));
+done:
+  gcol_detail_pq_file_close(&file);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+gcol_status gcol_parquet_metadata_read_page_index_buffer(gcol_parquet_metadata *metadata,
+                                                         const void *data, int64_t size) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_read_page_index_buffer");
+  GCOL_DETAIL_CHECK_NOT_NULL(metadata);
+  GCOL_DETAIL_CHECK_NOT_NULL(data);
+  GCOL_DETAIL_CHECK(size >= 0, GCOL_ERROR_INVALID_ARGUMENT, "size is negative (%lld)",
+                    (long long)size);
+  gcol_detail_pq_file file;
+  gcol_detail_pq_file_from_buffer(data, size, &file, NULL);
+  GCOL_DETAIL_TRY(read_page_index_of(metadata, &file));
+done:
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+gcol_status gcol_parquet_metadata_read_page_index_source(gcol_parquet_metadata *metadata,
+                                                         const gcol_parquet_source *source) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_read_page_index_source");
+  GCOL_DETAIL_CHECK_NOT_NULL(metadata);
+  gcol_detail_pq_file file;
+  GCOL_DETAIL_TRY(gcol_detail_pq_file_from_source(source, &file));
+  GCOL_DETAIL_TRY(read_page_index_of(metadata, &file));
+done:
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+/* The chunk (row_group, column), checked. */
+static gcol_status find_chunk(const gcol_parquet_metadata *metadata, int32_t row_group,
+                              int32_t column, const void *out, const gcol_detail_pq_chunk **ch) {
+  GCOL_DETAIL_REQUIRE(metadata != NULL, GCOL_ERROR_INVALID_ARGUMENT, "metadata is NULL");
+  GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
+  GCOL_DETAIL_REQUIRE(row_group >= 0 && row_group < metadata->num_row_groups,
+                      GCOL_ERROR_INVALID_ARGUMENT, "row_group %d is outside the %d row groups",
+                      row_group, metadata->num_row_groups);
+  GCOL_DETAIL_REQUIRE(column >= 0 && column < metadata->num_leaves, GCOL_ERROR_INVALID_ARGUMENT,
+                      "column %d is outside the %d columns", column, metadata->num_leaves);
+  *ch = &metadata->row_groups[row_group].chunks[column];
+  return GCOL_OK;
+}
+
+static gcol_status parquet_metadata_page_index(const gcol_parquet_metadata *metadata,
+                                               int32_t row_group, int32_t column,
+                                               gcol_parquet_page_index_info *out) {
+  const gcol_detail_pq_chunk *ch = NULL;
+  gcol_status const status = find_chunk(metadata, row_group, column, out, &ch);
+  if (status != GCOL_OK) return status;
+  memset(out, 0, sizeof *out);
+  out->has_offset_index = ch->offset_index_offset >= 0 || ch->offset_index_length != 0;
+  out->has_column_index = ch->column_index_offset >= 0 || ch->column_index_length != 0;
+  out->read = metadata->page_index_read;
+  out->num_pages = ch->num_pages;
+  out->has_page_statistics = ch->has_page_statistics;
+  out->boundary_order = (gcol_parquet_boundary_order)ch->boundary_order;
+  return GCOL_OK;
+}
+
+gcol_status gcol_parquet_metadata_page_index(const gcol_parquet_metadata *metadata,
+                                             int32_t row_group, int32_t column,
+                                             gcol_parquet_page_index_info *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_page_index");
+  gcol_status const status = parquet_metadata_page_index(metadata, row_group, column, out);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status parquet_metadata_num_pages(const gcol_parquet_metadata *metadata,
+                                              int32_t row_group, int32_t column,
+                                              int32_t *num_pages) {
+  const gcol_detail_pq_chunk *ch = NULL;
+  gcol_status const status = find_chunk(metadata, row_group, column, num_pages, &ch);
+  if (status != GCOL_OK) return status;
+  GCOL_DETAIL_REQUIRE(metadata->page_index_read, GCOL_ERROR_INVALID_ARGUMENT,
+                      "%s: the page index has not been read (gcol_parquet_metadata_read_page_"
+                      "index_file/buffer/source)",
+                      metadata->name);
+  *num_pages = ch->num_pages;
+  return GCOL_OK;
+}
+
+gcol_status gcol_parquet_metadata_num_pages(const gcol_parquet_metadata *metadata,
+                                            int32_t row_group, int32_t column, int32_t *num_pages) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_num_pages");
+  gcol_status const status = parquet_metadata_num_pages(metadata, row_group, column, num_pages);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+static gcol_status parquet_metadata_page_statistics(const gcol_parquet_metadata *metadata,
+                                                    int32_t row_group, int32_t column, int32_t page,
+                                                    gcol_parquet_page_statistics *out) {
+  int32_t n = 0;
+  gcol_status const status = parquet_metadata_num_pages(metadata, row_group, column, &n);
+  if (status != GCOL_OK) return status;
+  GCOL_DETAIL_REQUIRE(out != NULL, GCOL_ERROR_INVALID_ARGUMENT, "out is NULL");
+  GCOL_DETAIL_REQUIRE(page >= 0 && page < n, GCOL_ERROR_INVALID_ARGUMENT,
+                      "page %d is outside the %d pages of row group %d, column %d", page, n,
+                      row_group, column);
+  const gcol_detail_pq_chunk *ch = &metadata->row_groups[row_group].chunks[column];
+  const gcol_detail_pq_index_page *p = &ch->pages[page];
+  memset(out, 0, sizeof *out);
+  out->first_row = p->first_row;
+  out->num_rows = p->num_rows;
+  out->offset = p->offset;
+  out->compressed_size = p->compressed_size;
+  if (!ch->has_page_statistics) return GCOL_OK;
+  out->has_statistics = true;
+  out->null_page = p->null_page;
+  out->has_null_count = p->stats.has_null_count;
+  out->null_count = p->stats.null_count;
+  out->has_min_max = p->stats.has_min_max;
+  out->min = p->stats.min;
+  out->min_size = p->stats.min_size;
+  out->max = p->stats.max;
+  out->max_size = p->stats.max_size;
+  out->has_integer_min_max = p->stats.has_integer_min_max;
+  out->min_i64 = p->stats.min_i64;
+  out->max_i64 = p->stats.max_i64;
+  out->has_float_min_max = p->stats.has_float_min_max;
+  out->min_f64 = p->stats.min_f64;
+  out->max_f64 = p->stats.max_f64;
+  return GCOL_OK;
+}
+
+gcol_status gcol_parquet_metadata_page_statistics(const gcol_parquet_metadata *metadata,
+                                                  int32_t row_group, int32_t column, int32_t page,
+                                                  gcol_parquet_page_statistics *out) {
+  GCOL_DETAIL_NVTX_PUSH("gcol_parquet_metadata_page_statistics");
+  gcol_status const status =
+      parquet_metadata_page_statistics(metadata, row_group, column, page, out);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }

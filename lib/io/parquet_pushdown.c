@@ -1,6 +1,8 @@
 /* Predicate pushdown: which row groups may hold a row where an expression is true, from the
- * column chunks' statistics alone (include/gcol/io/parquet.h). Each chunk's statistics become
- * bounds of its column (internal/expression.h), and the expression area judges the tree. */
+ * column chunks' statistics alone (include/gcol/io/parquet.h), and which rows of a row group,
+ * from its page index (internal/parquet.h, not used by the reader yet). Each chunk's or page's
+ * statistics record becomes bounds of its column (internal/expression.h), and the expression
+ * area judges the tree. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -9,7 +11,7 @@
 #include "internal/nvtx.h"
 #include "internal/parquet.h"
 
-/* The interval of a chunk's valid values, in the order of the column's gcol type. */
+/* The interval of a chunk's (or page's) valid values, in the order of the column's gcol type. */
 static void chunk_range(const gcol_parquet_column_info *info, const gcol_parquet_statistics *st,
                         gcol_detail_expr_bounds *b) {
   if (st->has_integer_min_max) {
@@ -27,8 +29,10 @@ static void chunk_range(const gcol_parquet_column_info *info, const gcol_parquet
   }
 }
 
-static gcol_detail_expr_bounds chunk_bounds(const gcol_parquet_column_info *info,
-                                            const gcol_parquet_statistics *st) {
+/* The bounds of a column over the rows of a statistics record: a chunk's, or a page's of the
+ * page index (`all_null`: a ColumnIndex's null page). */
+static gcol_detail_expr_bounds stats_bounds(const gcol_parquet_column_info *info,
+                                            const gcol_parquet_statistics *st, bool all_null) {
   gcol_detail_expr_bounds b;
   memset(&b, 0, sizeof b);
   b.may_valid = true;
@@ -37,6 +41,10 @@ static gcol_detail_expr_bounds chunk_bounds(const gcol_parquet_column_info *info
     b.may_null = st->null_count > 0;
     b.may_valid = st->null_count < st->num_values; /* every value null: none valid */
   }
+  if (all_null) {
+    b.may_null = true;
+    b.may_valid = false;
+  }
   if (b.may_valid) chunk_range(info, st, &b);
   /* min above max: statistics in another order (the deprecated min/max fields of a legacy
    * writer are signed even for unsigned columns, and mixed signs invert them): no interval */
@@ -44,30 +52,148 @@ static gcol_detail_expr_bounds chunk_bounds(const gcol_parquet_column_info *info
   return b;
 }
 
+/* Checks the filter against the file's leaf columns and allocates their types (filled) and
+ * bounds (one per leaf; free both). */
+static gcol_status check_filter(const gcol_parquet_metadata *md, const gcol_expression *expr,
+                                int32_t root, gcol_data_type **types,
+                                gcol_detail_expr_bounds **bounds) {
+  gcol_status status = GCOL_OK;
+  *types = NULL;
+  *bounds = NULL;
+  GCOL_DETAIL_CHECK(md != NULL, GCOL_ERROR_INVALID_ARGUMENT, "metadata is NULL");
+  GCOL_DETAIL_CHECK(expr != NULL, GCOL_ERROR_INVALID_ARGUMENT, "the filter expression is NULL");
+  size_t const n = (size_t)(md->num_leaves > 0 ? md->num_leaves : 1);
+  *types = (gcol_data_type *)malloc(n * sizeof **types);
+  *bounds = (gcol_detail_expr_bounds *)calloc(n, sizeof **bounds);
+  GCOL_DETAIL_CHECK(*types != NULL && *bounds != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t i = 0; i < md->num_leaves; ++i) (*types)[i] = md->leaves[i].type;
+  gcol_data_type out;
+  /* checks the root, the column indices, the operand types and the limits */
+  GCOL_DETAIL_TRY(gcol_expression_output_type(expr, root, *types, md->num_leaves, NULL, 0, &out));
+  GCOL_DETAIL_CHECK(out.id == GCOL_BOOL8, GCOL_ERROR_TYPE_MISMATCH,
+                    "the filter's root (node %d) is %s, not bool8", root, gcol_type_name(out.id));
+done:
+  if (status != GCOL_OK) {
+    free(*types);
+    free(*bounds);
+    *types = NULL;
+    *bounds = NULL;
+  }
+  return status;
+}
+
+/* Whether row group g may hold a match, by its chunks' statistics (bounds: scratch). */
+static bool group_may_match(const gcol_parquet_metadata *md, const gcol_expression *expr,
+                            int32_t root, const gcol_data_type *types,
+                            gcol_detail_expr_bounds *bounds, int32_t g) {
+  for (int32_t i = 0; i < md->num_leaves; ++i) {
+    bounds[i] = stats_bounds(&md->leaves[i], &md->row_groups[g].chunks[i].stats, false);
+  }
+  return gcol_detail_expr_may_be_true(expr, root, types, bounds);
+}
+
 gcol_status gcol_detail_pq_filter_groups(const gcol_parquet_metadata *md,
                                          const gcol_expression *expr, int32_t root, bool *keep) {
   gcol_status status = GCOL_OK;
   gcol_data_type *types = NULL;
   gcol_detail_expr_bounds *bounds = NULL;
-  GCOL_DETAIL_CHECK(md != NULL, GCOL_ERROR_INVALID_ARGUMENT, "metadata is NULL");
-  GCOL_DETAIL_CHECK(expr != NULL, GCOL_ERROR_INVALID_ARGUMENT, "the filter expression is NULL");
-  size_t const n = (size_t)(md->num_leaves > 0 ? md->num_leaves : 1);
-  types = (gcol_data_type *)malloc(n * sizeof *types);
-  bounds = (gcol_detail_expr_bounds *)malloc(n * sizeof *bounds);
-  GCOL_DETAIL_CHECK(types != NULL && bounds != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  for (int32_t i = 0; i < md->num_leaves; ++i) types[i] = md->leaves[i].type;
-  gcol_data_type out;
-  /* checks the root, the column indices, the operand types and the limits */
-  GCOL_DETAIL_TRY(gcol_expression_output_type(expr, root, types, md->num_leaves, NULL, 0, &out));
-  GCOL_DETAIL_CHECK(out.id == GCOL_BOOL8, GCOL_ERROR_TYPE_MISMATCH,
-                    "the filter's root (node %d) is %s, not bool8", root, gcol_type_name(out.id));
+  GCOL_DETAIL_TRY(check_filter(md, expr, root, &types, &bounds));
   for (int32_t g = 0; g < md->num_row_groups; ++g) {
-    for (int32_t i = 0; i < md->num_leaves; ++i) {
-      bounds[i] = chunk_bounds(&md->leaves[i], &md->row_groups[g].chunks[i].stats);
-    }
-    keep[g] = gcol_detail_expr_may_be_true(expr, root, types, bounds);
+    keep[g] = group_may_match(md, expr, root, types, bounds, g);
   }
 done:
+  free(types);
+  free(bounds);
+  return status;
+}
+
+static int row_order(const void *a, const void *b) {
+  int64_t const x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+gcol_status gcol_detail_pq_filter_pages(const gcol_parquet_metadata *md,
+                                        const gcol_expression *expr, int32_t root,
+                                        int32_t row_group, gcol_detail_pq_row_range **ranges,
+                                        int64_t *num_ranges) {
+  gcol_status status = GCOL_OK;
+  gcol_data_type *types = NULL;
+  gcol_detail_expr_bounds *bounds = NULL;
+  bool *used = NULL;
+  int32_t *paged = NULL; /* referenced columns with page statistics */
+  int32_t *at = NULL;    /* for each of them, the page covering the current segment */
+  int64_t *cuts = NULL;
+  gcol_detail_pq_row_range *out = NULL;
+  int64_t count = 0;
+  GCOL_DETAIL_CHECK(ranges != NULL && num_ranges != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                    "ranges or num_ranges is NULL");
+  *ranges = NULL;
+  *num_ranges = 0;
+  GCOL_DETAIL_TRY(check_filter(md, expr, root, &types, &bounds));
+  GCOL_DETAIL_CHECK(row_group >= 0 && row_group < md->num_row_groups, GCOL_ERROR_INVALID_ARGUMENT,
+                    "row_group %d is outside the %d row groups", row_group, md->num_row_groups);
+  const gcol_detail_pq_row_group *rg = &md->row_groups[row_group];
+  /* the chunks' statistics first: every column's bounds over the whole group */
+  if (rg->num_rows == 0 || !group_may_match(md, expr, root, types, bounds, row_group)) goto done;
+  size_t const n = (size_t)(md->num_leaves > 0 ? md->num_leaves : 1);
+  used = (bool *)calloc(n, sizeof *used);
+  paged = (int32_t *)malloc(n * sizeof *paged);
+  at = (int32_t *)calloc(n, sizeof *at);
+  GCOL_DETAIL_CHECK(used != NULL && paged != NULL && at != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "out of memory");
+  GCOL_DETAIL_TRY(gcol_detail_expr_columns_used(expr, root, used));
+  int32_t num_paged = 0;
+  int64_t num_cuts = 2; /* 0 and the group's end */
+  for (int32_t i = 0; i < md->num_leaves; ++i) {
+    const gcol_detail_pq_chunk *ch = &rg->chunks[i];
+    if (!used[i] || !ch->has_page_statistics || ch->num_pages == 0) continue;
+    paged[num_paged++] = i;
+    num_cuts += ch->num_pages;
+  }
+  /* the group cut at every page boundary of those columns */
+  cuts = (int64_t *)malloc((size_t)num_cuts * sizeof *cuts);
+  out = (gcol_detail_pq_row_range *)malloc((size_t)num_cuts * sizeof *out);
+  GCOL_DETAIL_CHECK(cuts != NULL && out != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  int64_t m = 0;
+  cuts[m++] = 0;
+  cuts[m++] = rg->num_rows;
+  for (int32_t j = 0; j < num_paged; ++j) {
+    const gcol_detail_pq_chunk *ch = &rg->chunks[paged[j]];
+    for (int32_t p = 0; p < ch->num_pages; ++p) cuts[m++] = ch->pages[p].first_row;
+  }
+  qsort(cuts, (size_t)m, sizeof *cuts, row_order);
+  /* each segment [cuts[s], cuts[s + 1]) judged with the pages covering it (first rows ascend
+   * from 0 and end by the group's rows: checked when the index was read) */
+  for (int64_t s = 0; s + 1 < m; ++s) {
+    int64_t const begin = cuts[s], end = cuts[s + 1];
+    if (begin == end) continue;
+    for (int32_t j = 0; j < num_paged; ++j) {
+      int32_t const c = paged[j];
+      const gcol_detail_pq_chunk *ch = &rg->chunks[c];
+      while (at[j] + 1 < ch->num_pages && ch->pages[at[j] + 1].first_row <= begin) ++at[j];
+      const gcol_detail_pq_index_page *p = &ch->pages[at[j]];
+      bounds[c] = stats_bounds(&md->leaves[c], &p->stats, p->null_page);
+    }
+    if (!gcol_detail_expr_may_be_true(expr, root, types, bounds)) continue;
+    if (count > 0 && out[count - 1].end == begin) {
+      out[count - 1].end = end;
+    } else {
+      out[count].begin = begin;
+      out[count].end = end;
+      ++count;
+    }
+  }
+done:
+  if (status == GCOL_OK && count > 0) {
+    *ranges = out;
+    *num_ranges = count;
+    out = NULL;
+  }
+  free(out);
+  free(cuts);
+  free(at);
+  free(paged);
+  free(used);
   free(types);
   free(bounds);
   return status;

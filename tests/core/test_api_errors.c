@@ -218,6 +218,16 @@ static void test_io_interop_pack(void **state) {
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_csv_write_file, t, NULL, NULL, NULL);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_parquet_read_file, NULL, NULL, &tout, NULL, NULL);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_parquet_metadata_read_file, NULL, &md);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_parquet_metadata_read_page_index_file, NULL,
+               "x.parquet");
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_parquet_metadata_read_page_index_buffer, NULL,
+               FAKE_PTR, 12);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_parquet_metadata_read_page_index_source, NULL,
+               NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_parquet_metadata_page_index, NULL, 0, 0, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_parquet_metadata_num_pages, NULL, 0, 0, NULL);
+  EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_parquet_metadata_page_statistics, NULL, 0, 0, 0,
+               NULL);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_arrow_export_column, v10, NULL, NULL, NULL);
   EXPECT_NAMED(GCOL_ERROR_INVALID_ARGUMENT, gcol_arrow_import_column, NULL, NULL, NULL, NULL, &out,
                NULL);

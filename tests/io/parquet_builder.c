@@ -246,6 +246,15 @@ static void write_page(tw *out, const pqb_column *c, int32_t type, const tw *raw
   free(buffer);
 }
 
+typedef struct page_info {
+  int64_t offset;
+  int64_t size;
+  int64_t first_row; /* within the group */
+  int64_t nulls;
+  int64_t min_row; /* -1: every row null */
+  int64_t max_row;
+} page_info;
+
 typedef struct chunk_info {
   int64_t start;
   int64_t size;
@@ -254,6 +263,10 @@ typedef struct chunk_info {
   int64_t nulls;
   int64_t min_row;
   int64_t max_row;
+  int64_t num_pages;
+  page_info *pages; /* data pages */
+  int64_t column_index_offset, column_index_length;
+  int64_t offset_index_offset, offset_index_length;
 } chunk_info;
 
 /* Writes one column chunk of rows [r0, r1) at the end of `out`. */
@@ -295,9 +308,23 @@ static void write_chunk(tw *out, const pqb_column *c, int64_t r0, int64_t r1, ch
   }
   info->data_page_offset = (int64_t)out->size;
   int64_t const per_page = c->rows_per_page > 0 ? c->rows_per_page : (n > 0 ? n : 1);
+  info->pages = (page_info *)calloc((size_t)(n / per_page + 2), sizeof *info->pages);
+  info->num_pages = 0;
   for (int64_t p0 = r0; p0 < r1 || (p0 == r0 && n == 0); p0 += per_page) {
     int64_t const p1 = p0 + per_page < r1 ? p0 + per_page : r1;
     int64_t const m = p1 - p0;
+    page_info *pi = &info->pages[info->num_pages++];
+    pi->offset = (int64_t)out->size;
+    pi->first_row = p0 - r0;
+    pi->min_row = pi->max_row = -1;
+    for (int64_t r = p0; r < p1; ++r) {
+      if (!is_valid(c, r)) {
+        ++pi->nulls;
+        continue;
+      }
+      if (pi->min_row < 0 || compare_value(c, r, pi->min_row) < 0) pi->min_row = r;
+      if (pi->max_row < 0 || compare_value(c, r, pi->max_row) > 0) pi->max_row = r;
+    }
     tw levels, values;
     gcol_detail_thrift_writer_init(&levels);
     gcol_detail_thrift_writer_init(&values);
@@ -365,6 +392,7 @@ static void write_chunk(tw *out, const pqb_column *c, int64_t r0, int64_t r1, ch
       write_page(out, c, GCOL_DETAIL_PQ_PAGE_DATA, NULL, &body, (int32_t)m, encoding, 0);
       gcol_detail_thrift_writer_free(&body);
     }
+    pi->size = (int64_t)out->size - pi->offset;
     gcol_detail_thrift_writer_free(&levels);
     gcol_detail_thrift_writer_free(&values);
     free(lv);
@@ -440,6 +468,77 @@ static void write_schema_leaf(tw *w, const pqb_column *c) {
   gcol_detail_thrift_write_struct_end(w);
 }
 
+/* The page index of a chunk at the end of `out` (ColumnIndex unless c->no_column_index, then
+ * OffsetIndex), with c->lie_page_index's lie. */
+static void write_column_index(tw *out, const pqb_column *c, chunk_info *ci) {
+  tw w;
+  int64_t const n = ci->num_pages;
+  gcol_detail_thrift_writer_init(&w);
+  gcol_detail_thrift_write_struct_begin(&w);
+  gcol_detail_thrift_write_list_field(&w, 1, GCOL_DETAIL_THRIFT_TRUE, n);
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t const b = ci->pages[i].min_row < 0 ? 1 : 2; /* list booleans: 1 true, 2 false */
+    gcol_detail_thrift_write_bytes(&w, &b, 1);
+  }
+  for (int16_t id = 2; id <= 3; ++id) {
+    int64_t const m = id == 2 && c->lie_page_index == PQB_LIE_LIST_LENGTH ? n - 1 : n;
+    gcol_detail_thrift_write_list_field(&w, id, GCOL_DETAIL_THRIFT_BINARY, m);
+    for (int64_t i = 0; i < m; ++i) {
+      int64_t const row = id == 2 ? ci->pages[i].min_row : ci->pages[i].max_row;
+      tw v;
+      gcol_detail_thrift_writer_init(&v);
+      if (row >= 0 && c->physical == GCOL_PARQUET_BOOLEAN) {
+        uint8_t const b = c->ints[row] ? 1 : 0;
+        gcol_detail_thrift_write_bytes(&v, &b, 1);
+      } else if (row >= 0) {
+        plain_value(&v, c, row, false);
+      }
+      gcol_detail_thrift_write_binary(&w, v.data, (int64_t)v.size);
+      gcol_detail_thrift_writer_free(&v);
+    }
+  }
+  gcol_detail_thrift_write_i32_field(&w, 4, 0);
+  gcol_detail_thrift_write_list_field(&w, 5, GCOL_DETAIL_THRIFT_I64, n);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t const extra = i == 0 && c->lie_page_index == PQB_LIE_NULL_COUNT ? 1000000 : 0;
+    gcol_detail_thrift_write_i64(&w, ci->pages[i].nulls + extra);
+  }
+  gcol_detail_thrift_write_struct_end(&w);
+  ci->column_index_offset = (int64_t)out->size;
+  ci->column_index_length = (int64_t)w.size;
+  if (c->lie_page_index == PQB_LIE_COLUMN_INDEX_SHORT) ci->column_index_length -= 3;
+  gcol_detail_thrift_write_bytes(out, w.data, w.size);
+  out->failed = out->failed || w.failed;
+  gcol_detail_thrift_writer_free(&w);
+}
+
+static void write_offset_index(tw *out, const pqb_column *c, chunk_info *ci, int64_t rows) {
+  tw w;
+  int64_t const n = ci->num_pages;
+  gcol_detail_thrift_writer_init(&w);
+  gcol_detail_thrift_write_struct_begin(&w);
+  gcol_detail_thrift_write_list_field(&w, 1, GCOL_DETAIL_THRIFT_STRUCT, n);
+  for (int64_t i = 0; i < n; ++i) {
+    const page_info *p = &ci->pages[i];
+    int64_t offset = p->offset, first = p->first_row;
+    if (i == n - 1 && c->lie_page_index == PQB_LIE_PAGE_OUTSIDE_CHUNK) offset += ci->size;
+    if (i == 0 && c->lie_page_index == PQB_LIE_FIRST_ROW) first = 1;
+    if (i == n - 1 && n > 1 && c->lie_page_index == PQB_LIE_ROWS_ORDER) first = rows + 1;
+    gcol_detail_thrift_write_struct_begin(&w);
+    gcol_detail_thrift_write_i64_field(&w, 1, offset);
+    gcol_detail_thrift_write_i32_field(&w, 2, (int32_t)p->size);
+    gcol_detail_thrift_write_i64_field(&w, 3, first);
+    gcol_detail_thrift_write_struct_end(&w);
+  }
+  gcol_detail_thrift_write_struct_end(&w);
+  ci->offset_index_offset = (int64_t)out->size;
+  ci->offset_index_length = (int64_t)w.size;
+  if (c->lie_page_index == PQB_LIE_OFFSET_INDEX_PAST_END) ci->offset_index_offset += 1 << 30;
+  gcol_detail_thrift_write_bytes(out, w.data, w.size);
+  out->failed = out->failed || w.failed;
+  gcol_detail_thrift_writer_free(&w);
+}
+
 pqb_file pqb_one_column(const pqb_column *column, int64_t rows) {
   pqb_file f;
   memset(&f, 0, sizeof f);
@@ -463,6 +562,20 @@ uint8_t *pqb_build(const pqb_file *f, int64_t *size) {
     int64_t const r1 = r0 + per_group < f->num_rows ? r0 + per_group : f->num_rows;
     for (int32_t k = 0; k < f->num_columns; ++k) {
       write_chunk(&out, &f->columns[k], r0, r1, &chunks[g * f->num_columns + k]);
+    }
+  }
+  /* page indexes: every ColumnIndex, then every OffsetIndex (as parquet-cpp places them) */
+  for (int kind = 0; kind < 2; ++kind) {
+    for (int64_t g = 0; g < groups; ++g) {
+      int64_t const r0 = g * per_group;
+      int64_t const r1 = r0 + per_group < f->num_rows ? r0 + per_group : f->num_rows;
+      for (int32_t k = 0; k < f->num_columns; ++k) {
+        const pqb_column *c = &f->columns[k];
+        chunk_info *ci = &chunks[g * f->num_columns + k];
+        if (!c->page_index) continue;
+        if (kind == 0 && !c->no_column_index) write_column_index(&out, c, ci);
+        if (kind == 1) write_offset_index(&out, c, ci, r1 - r0);
+      }
     }
   }
   /* FileMetaData */
@@ -511,6 +624,14 @@ uint8_t *pqb_build(const pqb_file *f, int64_t *size) {
         gcol_detail_thrift_write_struct_end(&meta);
       }
       gcol_detail_thrift_write_struct_end(&meta); /* ColumnMetaData */
+      if (c->page_index) {
+        gcol_detail_thrift_write_i64_field(&meta, 4, ci->offset_index_offset);
+        gcol_detail_thrift_write_i32_field(&meta, 5, (int32_t)ci->offset_index_length);
+        if (!c->no_column_index) {
+          gcol_detail_thrift_write_i64_field(&meta, 6, ci->column_index_offset);
+          gcol_detail_thrift_write_i32_field(&meta, 7, (int32_t)ci->column_index_length);
+        }
+      }
       gcol_detail_thrift_write_struct_end(&meta); /* ColumnChunk */
     }
     gcol_detail_thrift_write_i64_field(&meta, 2, bytes);
@@ -534,6 +655,7 @@ uint8_t *pqb_build(const pqb_file *f, int64_t *size) {
   gcol_detail_thrift_write_bytes(&out, meta.data, meta.size);
   put_le(&out, meta.size, 4);
   gcol_detail_thrift_write_bytes(&out, "PAR1", 4);
+  for (int64_t i = 0; i < groups * f->num_columns; ++i) free(chunks[i].pages);
   free(chunks);
   bool const failed = out.failed || meta.failed;
   gcol_detail_thrift_writer_free(&meta);

@@ -1,10 +1,11 @@
 /*
  * A small Parquet writer for tests, on gcol's own Thrift writer: flat columns, PLAIN or
  * dictionary values, RLE/bit-packed definition levels, data pages v1 or v2, several row
- * groups and pages, statistics and key-value metadata, UNCOMPRESSED or compressed with the
+ * groups and pages, statistics (per chunk, and per page in a page index) and key-value
+ * metadata, UNCOMPRESSED or compressed with the
  * reader's own dlopen'd codec functions (lib/io/parquet_codec.c). Options make it lie
- * (a codec it did not use, a wrong row count, an encoding it did not write) for the
- * bad-input tests.
+ * (a codec it did not use, a wrong row count, an encoding it did not write, a corrupt page
+ * index) for the bad-input tests.
  */
 #ifndef GCOL_TESTS_PARQUET_BUILDER_H
 #define GCOL_TESTS_PARQUET_BUILDER_H
@@ -43,11 +44,26 @@ typedef struct pqb_column {
   bool no_statistics;     /* the chunks carry no Statistics */
   bool signed_statistics; /* min and max of unsigned INTEGER columns in signed order (as the
                              deprecated fields of legacy writers) */
+  bool page_index;        /* write a ColumnIndex and an OffsetIndex per chunk (after the row
+                             groups, before the footer), min/max/null count per page */
+  bool no_column_index;   /* with page_index: the OffsetIndex only */
   /* lies */
+  int32_t lie_page_index;        /* with page_index: PQB_LIE_* below */
   int32_t lie_encoding;          /* > 0: data pages claim this encoding */
   int32_t lie_codec;             /* > 0: the chunk claims this codec */
   int32_t lie_uncompressed_size; /* added to every page header's uncompressed size */
 } pqb_column;
+
+/* Ways the page index lies (pqb_column::lie_page_index). */
+enum {
+  PQB_LIE_OFFSET_INDEX_PAST_END = 1, /* the OffsetIndex's offset lies past the file */
+  PQB_LIE_COLUMN_INDEX_SHORT = 2,    /* the ColumnIndex's length is 3 bytes short */
+  PQB_LIE_PAGE_OUTSIDE_CHUNK = 3,    /* the last page's offset lies past its chunk */
+  PQB_LIE_FIRST_ROW = 4,             /* the first page starts at row 1 */
+  PQB_LIE_LIST_LENGTH = 5,           /* min_values has one entry fewer than the pages */
+  PQB_LIE_NULL_COUNT = 6,            /* the first page's null count exceeds its rows */
+  PQB_LIE_ROWS_ORDER = 7,            /* the last page's first row is past the group's end */
+};
 
 typedef struct pqb_file {
   int32_t num_columns;

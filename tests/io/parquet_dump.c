@@ -27,6 +27,13 @@
  * --stats prints the footer's statistics as gcol decodes them, one line per column chunk:
  * "ROW_GROUP COLUMN NULL_COUNT|- int MIN MAX" (BOOLEAN, INT32, INT64), "... float MIN MAX"
  * (%.17g), or "... none" (no decoded min/max).
+ *
+ *   parquet_dump --pages FILE
+ *
+ * --pages reads the page index and prints, per column chunk, "chunk ROW_GROUP COLUMN
+ * HAS_OFFSET_INDEX HAS_COLUMN_INDEX NUM_PAGES" and then per page "page FIRST_ROW NUM_ROWS
+ * OFFSET SIZE NULL_PAGE NULL_COUNT|-" followed by " int MIN MAX", " float MIN MAX" or " none"
+ * (no statistics or no decoded min/max).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -238,8 +245,48 @@ static int print_stats(const char *path) {
   return 0;
 }
 
+static int print_pages(const char *path) {
+  gcol_parquet_metadata *md = NULL;
+  gcol_status st = gcol_parquet_metadata_read_file(path, &md);
+  if (st != GCOL_OK) return fail(st);
+  st = gcol_parquet_metadata_read_page_index_file(md, path);
+  if (st != GCOL_OK) {
+    gcol_parquet_metadata_free(md);
+    return fail(st);
+  }
+  for (int32_t g = 0; g < gcol_parquet_metadata_num_row_groups(md); ++g) {
+    for (int32_t k = 0; k < gcol_parquet_metadata_num_columns(md); ++k) {
+      gcol_parquet_page_index_info info;
+      gcol_parquet_metadata_page_index(md, g, k, &info);
+      printf("chunk %d %d %d %d %d\n", g, k, info.has_offset_index, info.has_column_index,
+             info.num_pages);
+      for (int32_t p = 0; p < info.num_pages; ++p) {
+        gcol_parquet_page_statistics s;
+        gcol_parquet_metadata_page_statistics(md, g, k, p, &s);
+        printf("page %" PRId64 " %" PRId64 " %" PRId64 " %d %d ", s.first_row, s.num_rows, s.offset,
+               s.compressed_size, s.null_page);
+        if (s.has_null_count) {
+          printf("%" PRId64, s.null_count);
+        } else {
+          printf("-");
+        }
+        if (s.has_integer_min_max) {
+          printf(" int %" PRId64 " %" PRId64 "\n", s.min_i64, s.max_i64);
+        } else if (s.has_float_min_max) {
+          printf(" float %.17g %.17g\n", s.min_f64, s.max_f64);
+        } else {
+          printf(" none\n");
+        }
+      }
+    }
+  }
+  gcol_parquet_metadata_free(md);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--stats") == 0) return print_stats(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "--pages") == 0) return print_pages(argv[2]);
   int a = 1;
   bool const host = a < argc && strcmp(argv[a], "--host") == 0;
   a += host;

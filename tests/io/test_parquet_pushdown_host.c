@@ -7,8 +7,14 @@
  * widening casts; bad input; and a seeded property test (GCOL_TEST_SEED replays): random
  * small files and random predicates, where a row group holding a row that satisfies the
  * predicate (by a row-by-row reference evaluator) is never dropped, and a single range
- * comparison keeps exactly the groups with a matching row.
+ * comparison keeps exactly the groups with a matching row. The page index: its metadata API
+ * (pages, first rows, min/max/null counts against the rows written, read from a source in
+ * one coalesced read, a buffer and a file), corrupt index bytes (each lie of the builder and
+ * random bytes: a clear status, the metadata unchanged), the row ranges of a group judged
+ * page by page (gcol_detail_pq_filter_pages) on known data, and the same seeded property:
+ * no matching row lies outside the kept ranges.
  */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +24,7 @@
 #include "gcol/expression.h"
 #include "gcol/io/parquet.h"
 #include "gcol/scalar.h"
+#include "internal/parquet.h"
 #include "parquet_builder.h"
 #include "test_util.h"
 
@@ -768,6 +775,505 @@ static void test_property_no_matching_group_dropped(void **state) {
   assert_true(exact > 100);
 }
 
+/* ------------------------------------------------------------------ page index */
+
+/* Columns of 100 rows in groups of 60 and 40: 0 seq INT64 0..99, pages of 10; 1 seq7 INT64
+ * 0..99, pages of 7; 2 opt INT64 = seq, null on rows 20-29 (a null page) and on multiples of
+ * 3; 3 real DOUBLE i/4, pages of 16; 4 plain INT64 = seq without a page index; 5 loc INT64 =
+ * seq, pages of 25, an OffsetIndex only. */
+enum { PI_ROWS = 100, PI_GROUP = 60, PI_COLS = 6 };
+
+typedef struct pi_file {
+  int64_t seq[PI_ROWS];
+  double reals[PI_ROWS];
+  uint8_t valid[PI_ROWS];
+  pqb_column c[PI_COLS];
+  uint8_t *bytes;
+  int64_t size;
+  gcol_parquet_metadata *md;
+} pi_file;
+
+static pi_file *make_pi(int32_t lie_column, int32_t lie) {
+  pi_file *k = (pi_file *)calloc(1, sizeof *k);
+  assert_non_null(k);
+  for (int i = 0; i < PI_ROWS; ++i) {
+    k->seq[i] = i;
+    k->reals[i] = i * 0.25;
+    k->valid[i] = !((i >= 20 && i < 30) || i % 3 == 0);
+  }
+  static const char *names[PI_COLS] = {"seq", "seq7", "opt", "real", "plain", "loc"};
+  static const int64_t pages[PI_COLS] = {10, 7, 10, 16, 10, 25};
+  for (int32_t j = 0; j < PI_COLS; ++j) {
+    k->c[j] = column_of(names[j], j == 3 ? GCOL_PARQUET_DOUBLE : GCOL_PARQUET_INT64);
+    k->c[j].ints = k->seq;
+    k->c[j].reals = k->reals;
+    k->c[j].rows_per_page = pages[j];
+    k->c[j].page_index = j != 4;
+    k->c[j].no_column_index = j == 5;
+  }
+  k->c[2].optional = true;
+  k->c[2].valid = k->valid;
+  if (lie_column >= 0) k->c[lie_column].lie_page_index = lie;
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = PI_COLS;
+  f.columns = k->c;
+  f.num_rows = PI_ROWS;
+  f.rows_per_group = PI_GROUP;
+  k->bytes = pqb_build(&f, &k->size);
+  assert_non_null(k->bytes);
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(k->bytes, k->size, &k->md));
+  return k;
+}
+
+static void free_pi(pi_file *k) {
+  gcol_parquet_metadata_free(k->md);
+  free(k->bytes);
+  free(k);
+}
+
+typedef struct counting_source {
+  const uint8_t *bytes;
+  int reads;
+} counting_source;
+
+static int counting_read(void *user, int64_t offset, int64_t length, void *dst) {
+  counting_source *s = (counting_source *)user;
+  memcpy(dst, s->bytes + offset, (size_t)length);
+  ++s->reads;
+  return 0;
+}
+
+static int failing_read(void *user, int64_t offset, int64_t length, void *dst) {
+  (void)user;
+  (void)offset;
+  (void)length;
+  (void)dst;
+  return 1;
+}
+
+/* Every page of every chunk against the rows it was written from. */
+static void check_pi_pages(const pi_file *k) {
+  for (int32_t g = 0; g < 2; ++g) {
+    int64_t const g0 = g * PI_GROUP, rows = g == 0 ? PI_GROUP : PI_ROWS - PI_GROUP;
+    for (int32_t j = 0; j < PI_COLS; ++j) {
+      gcol_parquet_page_index_info info;
+      GCOL_TEST_OK(gcol_parquet_metadata_page_index(k->md, g, j, &info));
+      assert_true(info.read);
+      assert_int_equal(info.has_offset_index, j != 4);
+      assert_int_equal(info.has_column_index, j != 4 && j != 5);
+      assert_int_equal(info.has_page_statistics, j != 4 && j != 5);
+      assert_int_equal(info.boundary_order, GCOL_PARQUET_ORDER_UNORDERED);
+      int32_t n = -1;
+      GCOL_TEST_OK(gcol_parquet_metadata_num_pages(k->md, g, j, &n));
+      assert_int_equal(n, info.num_pages);
+      int64_t const per = k->c[j].rows_per_page;
+      assert_int_equal(n, j == 4 ? 0 : (rows + per - 1) / per);
+      gcol_parquet_statistics chunk;
+      GCOL_TEST_OK(gcol_parquet_metadata_statistics(k->md, g, j, &chunk));
+      int64_t end_of_last = -1;
+      for (int32_t p = 0; p < n; ++p) {
+        gcol_parquet_page_statistics st;
+        GCOL_TEST_OK(gcol_parquet_metadata_page_statistics(k->md, g, j, p, &st));
+        int64_t const first = p * per, count = first + per < rows ? per : rows - first;
+        assert_int_equal(st.first_row, first);
+        assert_int_equal(st.num_rows, count);
+        assert_true(st.compressed_size > 0);
+        assert_true(st.offset > end_of_last - 1); /* pages in order, not overlapping */
+        end_of_last = st.offset + st.compressed_size;
+        assert_int_equal(st.has_statistics, j != 5);
+        if (j == 5) {
+          assert_false(st.has_min_max);
+          assert_false(st.has_null_count);
+          continue;
+        }
+        int64_t nulls = 0, lo = INT64_MAX, hi = INT64_MIN;
+        for (int64_t r = g0 + first; r < g0 + first + count; ++r) {
+          if (j == 2 && !k->valid[r]) {
+            ++nulls;
+            continue;
+          }
+          lo = r < lo ? r : lo;
+          hi = r > hi ? r : hi;
+        }
+        assert_true(st.has_null_count);
+        assert_int_equal(st.null_count, nulls);
+        assert_int_equal(st.null_page, nulls == count);
+        assert_int_equal(st.has_min_max, nulls < count);
+        if (nulls == count) continue;
+        assert_int_equal(st.min_size, 8);
+        assert_int_equal(st.max_size, 8);
+        if (j == 3) {
+          assert_true(st.has_float_min_max);
+          assert_true(st.min_f64 == lo * 0.25 && st.max_f64 == hi * 0.25);
+        } else {
+          assert_true(st.has_integer_min_max);
+          assert_int_equal(st.min_i64, lo);
+          assert_int_equal(st.max_i64, hi);
+        }
+      }
+    }
+  }
+}
+
+static void test_page_index_metadata(void **state) {
+  (void)state;
+  pi_file *k = make_pi(-1, 0);
+  /* before it is read: where it lies is known, its pages are not */
+  gcol_parquet_page_index_info info;
+  GCOL_TEST_OK(gcol_parquet_metadata_page_index(k->md, 0, 0, &info));
+  assert_true(info.has_offset_index && info.has_column_index && !info.read);
+  assert_int_equal(info.num_pages, 0);
+  int32_t n = -1;
+  GCOL_TEST_STATUS(gcol_parquet_metadata_num_pages(k->md, 0, 0, &n), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "not been read"));
+  gcol_parquet_page_statistics st;
+  GCOL_TEST_STATUS(gcol_parquet_metadata_page_statistics(k->md, 0, 0, 0, &st),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  /* a source whose reads fail: a status, nothing read */
+  gcol_parquet_source const broken = {k->size, failing_read, NULL, "broken"};
+  GCOL_TEST_STATUS(gcol_parquet_metadata_read_page_index_source(k->md, &broken),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "reading the page index bytes"));
+  GCOL_TEST_OK(gcol_parquet_metadata_page_index(k->md, 0, 0, &info));
+  assert_false(info.read);
+  /* through a source: the indexes lie together, so one read */
+  counting_source cs = {k->bytes, 0};
+  gcol_parquet_source src = {k->size, counting_read, &cs, "counted"};
+  GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_source(k->md, &src));
+  assert_int_equal(cs.reads, 1);
+  check_pi_pages(k);
+  GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_source(k->md, &src)); /* read already */
+  assert_int_equal(cs.reads, 1);
+  /* bad arguments */
+  GCOL_TEST_STATUS(gcol_parquet_metadata_page_statistics(k->md, 0, 0, 6, &st),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_page_statistics(k->md, 0, 0, -1, &st),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_page_statistics(k->md, 2, 0, 0, &st),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_page_statistics(k->md, 0, PI_COLS, 0, &st),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_page_statistics(k->md, 0, 0, 0, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_num_pages(NULL, 0, 0, &n), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_page_index(k->md, 0, 0, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_read_page_index_buffer(NULL, k->bytes, k->size),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  free_pi(k);
+
+  /* from a buffer, and from a file */
+  k = make_pi(-1, 0);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_read_page_index_buffer(k->md, k->bytes, k->size - 1),
+                   GCOL_ERROR_INVALID_ARGUMENT); /* not the same file */
+  assert_non_null(strstr(gcol_last_error(), "not the same file"));
+  GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_buffer(k->md, k->bytes, k->size));
+  check_pi_pages(k);
+  char path[] = "/tmp/gcol_page_index_XXXXXX";
+  int const fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(k->bytes, 1, (size_t)k->size, f), (size_t)k->size);
+  fclose(f);
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_file(path, &md));
+  gcol_parquet_metadata_free(k->md);
+  k->md = md;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_file(k->md, path));
+  check_pi_pages(k);
+  remove(path);
+  GCOL_TEST_STATUS(gcol_parquet_metadata_read_page_index_file(md, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  free_pi(k);
+
+  /* a file without a page index: read, nothing found */
+  int64_t vals[3] = {1, 2, 3};
+  pqb_column c = column_of("x", GCOL_PARQUET_INT64);
+  c.ints = vals;
+  pqb_file const pf = pqb_one_column(&c, 3);
+  int64_t size = 0;
+  uint8_t *bytes = pqb_build(&pf, &size);
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+  GCOL_TEST_OK(gcol_parquet_metadata_page_index(md, 0, 0, &info));
+  assert_false(info.has_offset_index || info.has_column_index || info.read);
+  GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_buffer(md, bytes, size));
+  GCOL_TEST_OK(gcol_parquet_metadata_num_pages(md, 0, 0, &n));
+  assert_int_equal(n, 0);
+  gcol_parquet_metadata_free(md);
+  free(bytes);
+}
+
+/* Each lie of the builder: INVALID_ARGUMENT naming the row group and column, the metadata
+ * left as it was (and still usable). Then random bytes of the index region: a status, never
+ * a crash or a read outside the input. */
+static void test_page_index_corrupt(void **state) {
+  (void)state;
+  static const struct {
+    int lie;
+    const char *says;
+  } lies[] = {
+      {PQB_LIE_OFFSET_INDEX_PAST_END, "outside the file's data"},
+      {PQB_LIE_COLUMN_INDEX_SHORT, "ColumnIndex"},
+      {PQB_LIE_PAGE_OUTSIDE_CHUNK, "outside its column chunk"},
+      {PQB_LIE_FIRST_ROW, "row 0"},
+      {PQB_LIE_LIST_LENGTH, "differs from the OffsetIndex"},
+      {PQB_LIE_NULL_COUNT, "null count"},
+      {PQB_LIE_ROWS_ORDER, "out of order"},
+  };
+  for (size_t i = 0; i < sizeof lies / sizeof lies[0]; ++i) {
+    pi_file *k = make_pi(1, lies[i].lie);
+    GCOL_TEST_STATUS(gcol_parquet_metadata_read_page_index_buffer(k->md, k->bytes, k->size),
+                     GCOL_ERROR_INVALID_ARGUMENT);
+    const char *msg = gcol_last_error();
+    if (strstr(msg, lies[i].says) == NULL || strstr(msg, "row group 0, column 'seq7'") == NULL) {
+      fail_msg("lie %d: message '%s'", lies[i].lie, msg);
+    }
+    gcol_parquet_page_index_info info;
+    GCOL_TEST_OK(gcol_parquet_metadata_page_index(k->md, 0, 0, &info));
+    assert_false(info.read);
+    assert_int_equal(info.num_pages, 0);
+    int32_t n = -1;
+    GCOL_TEST_STATUS(gcol_parquet_metadata_num_pages(k->md, 0, 0, &n), GCOL_ERROR_INVALID_ARGUMENT);
+    gcol_parquet_statistics chunk;
+    GCOL_TEST_OK(gcol_parquet_metadata_statistics(k->md, 0, 1, &chunk));
+    assert_int_equal(chunk.min_i64, 0);
+    free_pi(k);
+  }
+  /* random corruption of the index bytes (between the last chunk and the footer) */
+  pi_file *k = make_pi(-1, 0);
+  int64_t lo = INT64_MAX, hi = 0;
+  for (int32_t g = 0; g < 2; ++g) {
+    for (int32_t j = 0; j < PI_COLS; ++j) {
+      const gcol_detail_pq_chunk *ch = &k->md->row_groups[g].chunks[j];
+      if (ch->column_index_offset >= 0 && ch->column_index_offset < lo)
+        lo = ch->column_index_offset;
+      if (ch->offset_index_offset >= 0 && ch->offset_index_offset < lo)
+        lo = ch->offset_index_offset;
+      int64_t const e1 = ch->column_index_offset + ch->column_index_length;
+      int64_t const e2 = ch->offset_index_offset + ch->offset_index_length;
+      hi = e1 > hi ? e1 : hi;
+      hi = e2 > hi ? e2 : hi;
+    }
+  }
+  assert_true(lo < hi && hi <= k->size);
+  gcol_test_rng r = gcol_test_rng_make(0x91de);
+  uint8_t *copy = (uint8_t *)malloc((size_t)k->size);
+  assert_non_null(copy);
+  int ok = 0, refused = 0;
+  for (int round = 0; round < 1500; ++round) {
+    memcpy(copy, k->bytes, (size_t)k->size);
+    int64_t const flips = gcol_test_rng_range(&r, 1, 4);
+    for (int64_t f = 0; f < flips; ++f) {
+      copy[gcol_test_rng_range(&r, lo, hi - 1)] = (uint8_t)gcol_test_rng_range(&r, 0, 255);
+    }
+    gcol_parquet_metadata *md = NULL;
+    GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(copy, k->size, &md)); /* footer untouched */
+    gcol_status const st = gcol_parquet_metadata_read_page_index_buffer(md, copy, k->size);
+    if (st == GCOL_OK) {
+      ++ok;
+      for (int32_t g = 0; g < 2; ++g) { /* what was accepted is consistent */
+        int64_t const rows = gcol_parquet_metadata_row_group_num_rows(md, g);
+        for (int32_t j = 0; j < PI_COLS; ++j) {
+          int32_t n = 0;
+          GCOL_TEST_OK(gcol_parquet_metadata_num_pages(md, g, j, &n));
+          int64_t next = 0;
+          for (int32_t p = 0; p < n; ++p) {
+            gcol_parquet_page_statistics ps;
+            GCOL_TEST_OK(gcol_parquet_metadata_page_statistics(md, g, j, p, &ps));
+            assert_int_equal(ps.first_row, next);
+            next += ps.num_rows;
+          }
+          if (n > 0) assert_int_equal(next, rows);
+        }
+      }
+    } else {
+      assert_int_equal(st, GCOL_ERROR_INVALID_ARGUMENT);
+      assert_non_null(strstr(gcol_last_error(), "page index"));
+      ++refused;
+    }
+    gcol_parquet_metadata_free(md);
+  }
+  assert_true(refused > 100);
+  free(copy);
+  free_pi(k);
+}
+
+/* The kept row ranges of a group as a string "[a,b)[c,d)". */
+static const char *page_ranges(const gcol_parquet_metadata *md, const gcol_expression *e,
+                               int32_t root, int32_t g) {
+  static char text[512];
+  gcol_detail_pq_row_range *ranges = NULL;
+  int64_t n = -1;
+  GCOL_TEST_OK(gcol_detail_pq_filter_pages(md, e, root, g, &ranges, &n));
+  text[0] = '\0';
+  for (int64_t i = 0; i < n; ++i) {
+    size_t const len = strlen(text);
+    snprintf(text + len, sizeof text - len, "[%lld,%lld)", (long long)ranges[i].begin,
+             (long long)ranges[i].end);
+  }
+  free(ranges);
+  return text;
+}
+
+#define EXPECT_RANGES(md, e, root, g, want)                                    \
+  do {                                                                         \
+    const char *got_ = page_ranges((md), (e), (root), (g));                    \
+    if (strcmp(got_, (want)) != 0)                                             \
+      fail_msg("line %d: ranges '%s', expected '%s'", __LINE__, got_, (want)); \
+  } while (0)
+
+static void test_page_ranges_known(void **state) {
+  (void)state;
+  pi_file *k = make_pi(-1, 0);
+  gcol_expression *e = NULL;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  /* 35 <= seq < 52: seq's pages of 10 */
+  int32_t const range = bin(e, GCOL_EXPR_LOGICAL_AND,
+                            bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 35)),
+                            bin(e, GCOL_EXPR_LESS, col(e, 0), lit_int(e, GCOL_INT64, 52)));
+  /* before the page index is read: the chunks' statistics only */
+  EXPECT_RANGES(k->md, e, range, 0, "[0,60)");
+  EXPECT_RANGES(k->md, e, range, 1, ""); /* rows 60-99: excluded by the chunk */
+  GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_buffer(k->md, k->bytes, k->size));
+  EXPECT_RANGES(k->md, e, range, 0, "[30,60)");
+  EXPECT_RANGES(k->md, e, range, 1, "");
+  /* seq >= 35 AND seq7 < 50: cut at both columns' pages (7: 49 is in [49,56)) */
+  int32_t const two = bin(e, GCOL_EXPR_LOGICAL_AND,
+                          bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 35)),
+                          bin(e, GCOL_EXPR_LESS, col(e, 1), lit_int(e, GCOL_INT64, 50)));
+  EXPECT_RANGES(k->md, e, two, 0, "[30,56)");
+  /* OR: either column's pages */
+  int32_t const either =
+      bin(e, GCOL_EXPR_LOGICAL_OR, bin(e, GCOL_EXPR_LESS, col(e, 0), lit_int(e, GCOL_INT64, 5)),
+          bin(e, GCOL_EXPR_EQUAL, col(e, 1), lit_int(e, GCOL_INT64, 43)));
+  EXPECT_RANGES(k->md, e, either, 0, "[0,10)[42,49)");
+  /* group 1's rows are 60..99 (first rows count from the group's start) */
+  int32_t const late = bin(e, GCOL_EXPR_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 77));
+  EXPECT_RANGES(k->md, e, late, 0, "");
+  EXPECT_RANGES(k->md, e, late, 1, "[10,20)");
+  /* nulls: IS_NULL(opt) keeps the pages with nulls, IS_VALID all but the null page */
+  int32_t const isnull = un(e, GCOL_EXPR_IS_NULL, col(e, 2));
+  EXPECT_RANGES(k->md, e, isnull, 0, "[0,60)");
+  int32_t const isvalid = un(e, GCOL_EXPR_IS_VALID, col(e, 2));
+  EXPECT_RANGES(k->md, e, isvalid, 0, "[0,20)[30,60)");
+  int32_t const opt_low = bin(e, GCOL_EXPR_LESS, col(e, 2), lit_int(e, GCOL_INT64, 32));
+  EXPECT_RANGES(k->md, e, opt_low, 0, "[0,20)[30,40)");
+  /* floats: real = i/4 in pages of 16 */
+  int32_t const real = bin(e, GCOL_EXPR_GREATER, col(e, 3), lit_float(e, GCOL_FLOAT64, 12.0));
+  EXPECT_RANGES(k->md, e, real, 0, "[48,60)");
+  /* a column without page statistics: its chunk's (plain, loc) */
+  int32_t const plain = bin(e, GCOL_EXPR_EQUAL, col(e, 4), lit_int(e, GCOL_INT64, 3));
+  EXPECT_RANGES(k->md, e, plain, 0, "[0,60)");
+  int32_t const loc = bin(e, GCOL_EXPR_EQUAL, col(e, 5), lit_int(e, GCOL_INT64, 3));
+  EXPECT_RANGES(k->md, e, loc, 0, "[0,60)");
+  int32_t const mix = bin(e, GCOL_EXPR_LOGICAL_AND, plain, late);
+  EXPECT_RANGES(k->md, e, mix, 1, ""); /* plain = 3 excluded by group 1's chunk */
+  /* bad input */
+  gcol_detail_pq_row_range *ranges = NULL;
+  int64_t n = 0;
+  GCOL_TEST_STATUS(gcol_detail_pq_filter_pages(k->md, e, range, 2, &ranges, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_detail_pq_filter_pages(k->md, e, col(e, 0), 0, &ranges, &n),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  GCOL_TEST_STATUS(gcol_detail_pq_filter_pages(k->md, e, range, 0, NULL, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_detail_pq_filter_pages(NULL, e, range, 0, &ranges, &n),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_expression_free(e);
+  free_pi(k);
+}
+
+/* Random files with a page index (random pages per column, some without a ColumnIndex) and
+ * random predicates: no row where the predicate holds lies outside the kept ranges, and a
+ * single range comparison of an integer column keeps exactly its pages holding a match. */
+static void test_property_page_ranges(void **state) {
+  (void)state;
+  gcol_test_rng r = gcol_test_rng_make(0x9a9e);
+  static pfile p;
+  int64_t dropped_rows = 0, exact = 0;
+  for (int round = 0; round < 200; ++round) {
+    make_pfile(&r, &p);
+    for (int32_t k = 0; k < PCOLS; ++k) {
+      p.c[k].page_index = true;
+      p.c[k].no_column_index = gcol_test_rng_range(&r, 0, 5) == 0;
+      p.c[k].rows_per_page = gcol_test_rng_range(&r, 1, 6);
+    }
+    p.per_group = gcol_test_rng_range(&r, 1, 30);
+    pqb_file f;
+    memset(&f, 0, sizeof f);
+    f.num_columns = PCOLS;
+    f.columns = p.c;
+    f.num_rows = p.rows;
+    f.rows_per_group = p.per_group;
+    int64_t size = 0;
+    uint8_t *bytes = pqb_build(&f, &size);
+    assert_non_null(bytes);
+    gcol_parquet_metadata *md = NULL;
+    GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+    GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_buffer(md, bytes, size));
+    int32_t const groups = gcol_parquet_metadata_num_row_groups(md);
+    for (int q = 0; q < 20; ++q) {
+      gcol_expression *e = NULL;
+      GCOL_TEST_OK(gcol_expression_create(&e));
+      int32_t const root = random_predicate(&r, e, &p, 3);
+      bool const exactly = decided_exactly(&p, e, root);
+      for (int32_t g = 0; g < groups; ++g) {
+        int64_t const g0 = g * p.per_group;
+        int64_t const rows = gcol_parquet_metadata_row_group_num_rows(md, g);
+        gcol_detail_pq_row_range *ranges = NULL;
+        int64_t n = -1;
+        GCOL_TEST_OK(gcol_detail_pq_filter_pages(md, e, root, g, &ranges, &n));
+        bool kept[PMAX_ROWS];
+        memset(kept, 0, sizeof kept);
+        for (int64_t i = 0; i < n; ++i) {
+          assert_true(ranges[i].begin < ranges[i].end && ranges[i].end <= rows);
+          if (i > 0) assert_true(ranges[i].begin > ranges[i - 1].end); /* merged, ascending */
+          for (int64_t row = ranges[i].begin; row < ranges[i].end; ++row) kept[row] = true;
+        }
+        free(ranges);
+        for (int64_t row = 0; row < rows; ++row) {
+          bool const match = reference(&p, e, root, g0 + row).state == 1;
+          if (match && !kept[row]) {
+            fail_msg(
+                "round %d query %d: row %lld of group %d matches but lies outside the "
+                "kept ranges",
+                round, q, (long long)row, g);
+          }
+          dropped_rows += !kept[row];
+        }
+        if (!exactly) continue;
+        /* one column: its pages are the segments, and each is kept iff it holds a match */
+        int32_t const k = e->nodes[e->nodes[root].lhs].kind == GCOL_DETAIL_EXPR_NODE_COLUMN
+                              ? e->nodes[e->nodes[root].lhs].column
+                              : e->nodes[e->nodes[root].rhs].column;
+        if (p.c[k].no_column_index) continue;
+        int32_t pages = 0;
+        GCOL_TEST_OK(gcol_parquet_metadata_num_pages(md, g, k, &pages));
+        for (int32_t pg = 0; pg < pages; ++pg) {
+          gcol_parquet_page_statistics ps;
+          GCOL_TEST_OK(gcol_parquet_metadata_page_statistics(md, g, k, pg, &ps));
+          bool match = false;
+          for (int64_t row = ps.first_row; row < ps.first_row + ps.num_rows; ++row) {
+            match = match || reference(&p, e, root, g0 + row).state == 1;
+          }
+          if (match != kept[ps.first_row]) {
+            fail_msg("round %d query %d: group %d page %d kept %d, match %d", round, q, g, pg,
+                     kept[ps.first_row], match);
+          }
+          ++exact;
+        }
+      }
+      gcol_expression_free(e);
+    }
+    gcol_parquet_metadata_free(md);
+    free(bytes);
+  }
+  assert_true(dropped_rows > 10000);
+  assert_true(exact > 300);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_comparisons_both_orders),
@@ -778,6 +1284,10 @@ int main(void) {
       cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_read_option_checks),
       cmocka_unit_test(test_property_no_matching_group_dropped),
+      cmocka_unit_test(test_page_index_metadata),
+      cmocka_unit_test(test_page_index_corrupt),
+      cmocka_unit_test(test_page_ranges_known),
+      cmocka_unit_test(test_property_page_ranges),
   };
   return GCOL_TEST_RUN("parquet_pushdown_host", tests);
 }

@@ -307,6 +307,117 @@ gcol_status gcol_parquet_metadata_key_value(const gcol_parquet_metadata *metadat
                                             const char **key, int64_t *key_size, const char **value,
                                             int64_t *value_size);
 
+/**
+ * @name Page index
+ * The page index (parquet.thrift's ColumnIndex and OffsetIndex) describes each data page of a
+ * column chunk: where it lies, its first row and, when the writer recorded them, its min, max,
+ * null count and whether it holds only nulls (pyarrow writes it with `write_page_index=True`).
+ * It lies outside the footer (between the last row group and the footer), so reading the
+ * metadata does not read it: gcol_parquet_metadata_read_page_index_file(), _buffer() or
+ * _source(), given the same file, read every chunk's index once (adjacent index bytes in one
+ * read) and keep it in the metadata. Until then, and for chunks whose footer entry points to
+ * no index, the page accessors say so. A corrupt index (bytes outside the file's data, not
+ * valid Thrift, lists that disagree, pages outside their chunk or rows out of order) fails
+ * the read with ::GCOL_ERROR_INVALID_ARGUMENT naming the row group and column, and leaves the
+ * metadata as it was (the file stays readable without it).
+ * @{
+ */
+
+/** @brief The order of a chunk's page min/max values (parquet.thrift's `BoundaryOrder`). */
+typedef enum gcol_parquet_boundary_order {
+  GCOL_PARQUET_ORDER_UNORDERED = 0, /**< No order known. */
+  GCOL_PARQUET_ORDER_ASCENDING = 1, /**< Mins and maxes ascend page by page. */
+  GCOL_PARQUET_ORDER_DESCENDING = 2 /**< Mins and maxes descend page by page. */
+} gcol_parquet_boundary_order;
+
+/** @brief What the page index of one column chunk holds. */
+typedef struct gcol_parquet_page_index_info {
+  bool has_offset_index;    /**< The footer points to the chunk's OffsetIndex (page locations). */
+  bool has_column_index;    /**< The footer points to the chunk's ColumnIndex (page statistics). */
+  bool read;                /**< The metadata's page index has been read. */
+  int32_t num_pages;        /**< Data pages in the OffsetIndex once read, else 0. */
+  bool has_page_statistics; /**< Once read: the pages carry a ColumnIndex's statistics. */
+  gcol_parquet_boundary_order boundary_order; /**< The ColumnIndex's order, else UNORDERED. */
+} gcol_parquet_page_index_info;
+
+/** @brief One data page of a column chunk, from its page index. Pointers point into the
+ *         metadata and live until it is freed. */
+typedef struct gcol_parquet_page_statistics {
+  int64_t first_row;        /**< Its first row, counted from the start of its row group. */
+  int64_t num_rows;         /**< Its rows (up to the next page's first row or the group's end). */
+  int64_t offset;           /**< Offset of its page header in the file. */
+  int32_t compressed_size;  /**< Its bytes in the file, header included. */
+  bool has_statistics;      /**< The chunk has a ColumnIndex: the fields below were recorded. */
+  bool null_page;           /**< Every value of the page is null (no min or max then). */
+  bool has_null_count;      /**< The writer recorded the page's null count. */
+  int64_t null_count;       /**< Nulls in the page, when has_null_count. */
+  bool has_min_max;         /**< min and max were recorded (never for a null page). */
+  const uint8_t *min;       /**< Min, PLAIN-encoded (no length prefix for BYTE_ARRAY; writers
+                                 may truncate byte arrays). */
+  int64_t min_size;         /**< Bytes of min. */
+  const uint8_t *max;       /**< Max, PLAIN-encoded. */
+  int64_t max_size;         /**< Bytes of max. */
+  bool has_integer_min_max; /**< min_i64/max_i64 hold the decoded values, as in
+                                 ::gcol_parquet_statistics. */
+  int64_t min_i64;          /**< Decoded min of an integer-like column. */
+  int64_t max_i64;          /**< Decoded max of an integer-like column. */
+  bool has_float_min_max;   /**< min_f64/max_f64 hold the decoded values. */
+  double min_f64;           /**< Decoded min of FLOAT/DOUBLE. */
+  double max_f64;           /**< Decoded max of FLOAT/DOUBLE. */
+} gcol_parquet_page_statistics;
+
+/**
+ * @brief Reads the page index of the file at @p path (the file @p metadata was read from)
+ *        into @p metadata. Does nothing when it was read already.
+ * @param[in,out] metadata The metadata (not to be used by another thread during the call).
+ * @param[in] path The file.
+ * @return ::GCOL_OK (also when no chunk has a page index); ::GCOL_ERROR_INVALID_ARGUMENT (NULL
+ *         arguments, an unreadable file, a file of another size than the metadata's, a corrupt
+ *         page index: the message names the row group and column);
+ *         ::GCOL_ERROR_OUT_OF_MEMORY. On failure the metadata is unchanged.
+ */
+gcol_status gcol_parquet_metadata_read_page_index_file(gcol_parquet_metadata *metadata,
+                                                       const char *path);
+
+/** @brief As gcol_parquet_metadata_read_page_index_file(), from the whole file in host memory
+ *         (the statistics are copied: @p data may be freed on return). */
+gcol_status gcol_parquet_metadata_read_page_index_buffer(gcol_parquet_metadata *metadata,
+                                                         const void *data, int64_t size);
+
+/** @brief As gcol_parquet_metadata_read_page_index_file(), through @p source (only needed
+ *         during the call). */
+gcol_status gcol_parquet_metadata_read_page_index_source(gcol_parquet_metadata *metadata,
+                                                         const gcol_parquet_source *source);
+
+/**
+ * @brief What the page index of one column chunk holds (callable before it is read: then
+ *        only has_offset_index and has_column_index are set).
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL, indices out of range).
+ */
+gcol_status gcol_parquet_metadata_page_index(const gcol_parquet_metadata *metadata,
+                                             int32_t row_group, int32_t column,
+                                             gcol_parquet_page_index_info *out);
+
+/**
+ * @brief Data pages of one column chunk, from its OffsetIndex (0 when it has none).
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL, indices out of range, the page
+ *         index not read yet).
+ */
+gcol_status gcol_parquet_metadata_num_pages(const gcol_parquet_metadata *metadata,
+                                            int32_t row_group, int32_t column, int32_t *num_pages);
+
+/**
+ * @brief Data page @p page of one column chunk: rows and location (OffsetIndex) and, with a
+ *        ColumnIndex, statistics.
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL, indices out of range, the page
+ *         index not read yet).
+ */
+gcol_status gcol_parquet_metadata_page_statistics(const gcol_parquet_metadata *metadata,
+                                                  int32_t row_group, int32_t column, int32_t page,
+                                                  gcol_parquet_page_statistics *out);
+
+/** @} */
+
 /** @brief Comparisons of a column with a constant, for gcol_parquet_metadata_filter_row_groups().
  */
 typedef enum gcol_parquet_compare {
@@ -373,8 +484,8 @@ gcol_status gcol_parquet_metadata_filter_row_groups_f64(const gcol_parquet_metad
  *   operands may be (NOT of "may be true or false" stays both); a BOOL8 column by its min
  *   and max.
  * Anything else (arithmetic, chunks without statistics, statistics whose min is above their
- * max, INT96, FIXED_LEN_BYTE_ARRAY decimals) may be anything, which keeps the group. STRING columns cannot be referenced:
- * expressions do not take them yet.
+ * max, INT96, FIXED_LEN_BYTE_ARRAY decimals) may be anything, which keeps the group. STRING columns
+ * cannot be referenced: expressions do not take them yet.
  *
  * @param[in] metadata The metadata.
  * @param[in] expr The expression (not modified).
@@ -387,8 +498,8 @@ gcol_status gcol_parquet_metadata_filter_row_groups_f64(const gcol_parquet_metad
  *         ::GCOL_ERROR_TYPE_MISMATCH (the root is not BOOL8, operand types differ);
  *         ::GCOL_ERROR_UNSUPPORTED (a referenced column of a type expressions do not take,
  *         such as STRING); ::GCOL_ERROR_OUT_OF_MEMORY.
- * @note Host only; row groups only. Pages are not skipped: the reader does not parse the
- *       page index (ColumnIndex/OffsetIndex) yet.
+ * @note Host only; row groups only. Pages are not skipped: the page index can be read
+ *       (gcol_parquet_metadata_read_page_index_file()), but the reader does not use it yet.
  */
 gcol_status gcol_parquet_metadata_filter_row_groups_expression(
     const gcol_parquet_metadata *metadata, const gcol_expression *expr, int32_t root,
