@@ -47,16 +47,26 @@
  *   gcol_binary_operation()). FLOAT32 is computed in float, FLOAT64 in double, IEEE (MOD is
  *   fmod).
  * - EQUAL .. GREATER_EQUAL, NULL_EQUALS: integers, floats, BOOL8, timestamps, durations,
- *   DECIMAL32/64; result BOOL8. Floats follow IEEE (NaN is unequal to everything, itself
- *   included).
+ *   DECIMAL32/64, STRING; result BOOL8. Floats follow IEEE (NaN is unequal to everything,
+ *   itself included). Strings compare byte by byte as unsigned bytes (UTF-8 code point
+ *   order), a proper prefix first (as gcol_sorted_order() and gcol_string_ref_compare()).
+ * - LIKE: a STRING operand (lhs) and a STRING literal pattern (rhs; a column or any other
+ *   node is ::GCOL_ERROR_TYPE_MISMATCH): SQL LIKE as gcol_strings_like() (`%` any run of
+ *   characters, `_` one character, byte for byte otherwise), result BOOL8; null when the
+ *   operand or the pattern is null. gcol_expression_add_binary() adds one without an escape
+ *   character, gcol_expression_add_like() with one.
  * - LOGICAL_AND, LOGICAL_OR, NULL_LOGICAL_AND, NULL_LOGICAL_OR, NOT: BOOL8.
  * - NEGATE: signed integers, floats, durations. ABS: integers, floats, durations.
- * - IS_NULL, IS_VALID: any type the expression accepts; result BOOL8.
+ * - IS_NULL, IS_VALID: any type the expression accepts (STRING included); result BOOL8.
+ * - Arithmetic, logic, NEGATE, ABS and casts do not take STRING (::GCOL_ERROR_TYPE_MISMATCH),
+ *   and a STRING node is never an expression's result: strings are read and compared, never
+ *   made (a root of type STRING is ::GCOL_ERROR_UNSUPPORTED).
  * - Casts: between integers, floats and BOOL8. Integer to narrower integer wraps; to BOOL8
  *   is `!= 0` (NaN is true); a float to an integer truncates toward zero, and a NaN or a
  *   value outside the target's range gives null.
- * - Columns and literals: any fixed-width type but DECIMAL128 (::GCOL_ERROR_UNSUPPORTED);
- *   STRING is not supported yet.
+ * - Columns and literals: any fixed-width type but DECIMAL128 (::GCOL_ERROR_UNSUPPORTED),
+ *   and STRING (columns with INT32 or INT64 offsets, sliced or not; literals valid or null,
+ *   any bytes, their bytes copied to the device once per call).
  *
  * **Nulls.** An operator with a null operand gives null, except: IS_NULL and IS_VALID
  * (never null); NULL_EQUALS (null equals null, never null); NULL_LOGICAL_AND and
@@ -117,7 +127,8 @@ GCOL_EXTERN_C_BEGIN
   X(LOGICAL_AND, 2, "logical_and")           \
   X(LOGICAL_OR, 2, "logical_or")             \
   X(NULL_LOGICAL_AND, 2, "null_logical_and") \
-  X(NULL_LOGICAL_OR, 2, "null_logical_or")
+  X(NULL_LOGICAL_OR, 2, "null_logical_or")   \
+  X(LIKE, 2, "like")
 
 /** @cond GCOL_DETAIL */
 #define GCOL_DETAIL_EXPR_OP_ENUMERATOR(NAME, ARITY, STRING) GCOL_EXPR_##NAME,
@@ -174,14 +185,34 @@ gcol_status gcol_expression_add_column(gcol_expression *expr, gcol_expression_si
 /**
  * @brief Adds a literal: a copy of @p value (valid or null; its type is the node's type).
  * @param[in,out] expr The expression.
- * @param[in] value A fixed-width scalar other than DECIMAL128 (copied; the caller keeps it).
+ * @param[in] value A fixed-width scalar other than DECIMAL128, or a STRING scalar (copied;
+ *                  the caller keeps it).
  * @param[out] node The new node's id.
  * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers);
- *         ::GCOL_ERROR_UNSUPPORTED (STRING, DECIMAL128 or another type the expression
- *         does not take); ::GCOL_ERROR_OUT_OF_MEMORY (host).
+ *         ::GCOL_ERROR_UNSUPPORTED (DECIMAL128 or another type the expression does not
+ *         take); ::GCOL_ERROR_OUT_OF_MEMORY (host).
  */
 gcol_status gcol_expression_add_literal(gcol_expression *expr, const gcol_scalar *value,
                                         int32_t *node);
+
+/**
+ * @brief Adds `operand LIKE pattern` with an escape character: a literal node of
+ *        @p pattern, then the LIKE node over @p operand and it (see the file documentation).
+ * @param[in,out] expr The expression.
+ * @param[in] operand A node already added (a STRING one, checked when bound).
+ * @param[in] pattern A STRING scalar, valid (any bytes) or null (then LIKE gives null).
+ * @param[in] escape_character NULL or "" for none, else a NUL-terminated string holding
+ *                             exactly one UTF-8 character, as gcol_strings_like()'s.
+ * @param[out] node The LIKE node's id.
+ * @return ::GCOL_OK; ::GCOL_ERROR_INVALID_ARGUMENT (NULL pointers, bad @p operand, a
+ *         malformed escape character or pattern: an escape at its end or before a character
+ *         other than `%`, `_` or itself; the message names the byte);
+ *         ::GCOL_ERROR_TYPE_MISMATCH (@p pattern not STRING); ::GCOL_ERROR_OUT_OF_MEMORY
+ *         (host).
+ */
+gcol_status gcol_expression_add_like(gcol_expression *expr, int32_t operand,
+                                     const gcol_scalar *pattern, const char *escape_character,
+                                     int32_t *node);
 
 /**
  * @brief Adds a unary operator over node @p operand.

@@ -10,7 +10,8 @@
  *
  * Two instantiations per output: with validity tracking, and without, for the common case
  * where no referenced column has a null and no instruction can make one (then no mask is
- * read or written and compute_column does not synchronize).
+ * read or written and compute_column does not synchronize); each twice again, with the
+ * string opcodes and without (programs without strings run kernels holding no string code).
  *
  * compute_column writes the value (0 under nulls) and, with nulls, the mask a warp word
  * at a time (a warp's rows are 32 consecutive rows starting at a multiple of 32, so a ballot
@@ -82,7 +83,7 @@ __device__ __forceinline__ void store_rows(void *out, int type, int width, const
  * the kernel by value (a __grid_constant__ parameter, read in place) when it fits, which
  * costs no allocation and no copy; a larger program is copied to a device buffer.
  */
-constexpr int kInlineWords = 160; /* 1280 bytes: e.g. 48 instructions and 16 columns */
+constexpr int kInlineWords = 160; /* 1280 bytes: e.g. 24 instructions and 16 columns */
 struct inline_program {
   uint64_t words[kInlineWords];
 };
@@ -114,7 +115,7 @@ __device__ __forceinline__ uint64_t *stage_program(uint64_t *smem, const inline_
  * null count; OUTPUT_FLAGS writes one byte a row to `out` (1 where the value is valid and
  * non-zero).
  */
-template <bool TrackNulls, int Mode, int Rows>
+template <bool TrackNulls, bool Strings, int Mode, int Rows>
 __global__ void __launch_bounds__(kBlock)
     expr_eval_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
                           int32_t num_instructions, int32_t num_columns, int64_t rows, void *out,
@@ -145,7 +146,7 @@ __global__ void __launch_bounds__(kBlock)
      * loop for the common instructions). The strides are constants (kBlock threads). */
     for (int32_t k = 0; k < num_instructions; ++k) {
       gcol_detail_expr_step_rows(ins[k], cols, row, Rows, slots, kBlock, slot_stride, TrackNulls,
-                                 valid);
+                                 Strings, valid);
     }
     uint64_t value[Rows];
 #pragma unroll
@@ -187,7 +188,7 @@ __global__ void __launch_bounds__(kBlock)
  * tests run too). counts has items + 1 entries; the last is 0 so that the exclusive sum ends
  * with the total.
  */
-template <bool TrackNulls>
+template <bool TrackNulls, bool Strings>
 __global__ void __launch_bounds__(kBlock)
     cond_join_count_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
                                 int32_t num_instructions, int32_t num_columns,
@@ -199,8 +200,9 @@ __global__ void __launch_bounds__(kBlock)
   const gcol_detail_expr_column *cols = (const gcol_detail_expr_column *)(ins + num_instructions);
   int64_t const items = shape.left_rows * shape.parts;
   GCOL_DETAIL_GRID_LOOP(item, items) {
-    counts[item] = gcol_detail_join_count_item(ins, num_instructions, cols, shape, kind, item,
-                                               slots, blockDim.x, TrackNulls, unmatched_right);
+    counts[item] =
+        gcol_detail_join_count_item(ins, num_instructions, cols, shape, kind, item, slots,
+                                    blockDim.x, TrackNulls, Strings, unmatched_right);
   }
   if (gcol_detail_thread_index() == 0) counts[items] = 0;
 }
@@ -209,7 +211,7 @@ __global__ void cond_join_settle_kernel(gcol_detail_join_shape shape, int kind, 
   GCOL_DETAIL_GRID_LOOP(i, shape.left_rows) gcol_detail_join_settle_row(shape, kind, i, counts);
 }
 
-template <bool TrackNulls>
+template <bool TrackNulls, bool Strings>
 __global__ void __launch_bounds__(kBlock)
     cond_join_write_smem_kernel(const __grid_constant__ inline_program inl, const uint64_t *program,
                                 int32_t num_instructions, int32_t num_columns,
@@ -221,7 +223,7 @@ __global__ void __launch_bounds__(kBlock)
   const gcol_detail_expr_column *cols = (const gcol_detail_expr_column *)(ins + num_instructions);
   GCOL_DETAIL_GRID_LOOP(item, shape.left_rows * shape.parts) {
     gcol_detail_join_write_item(ins, num_instructions, cols, shape, kind, item, offsets, wide,
-                                left_map, right_map, slots, blockDim.x, TrackNulls);
+                                left_map, right_map, slots, blockDim.x, TrackNulls, Strings);
   }
 }
 
@@ -240,6 +242,8 @@ typedef struct bound_expression {
   gcol_detail_expr_program *program; /* host */
   inline_program inl;                /* the program, when it fits */
   gcol_buffer *device_program;       /* the program, when it does not */
+  gcol_buffer *constants;            /* its string constants (literals, LIKE patterns) */
+  const gcol_expression *expr;       /* the tree (the constants' bytes) */
   bool track_nulls;
 } bound_expression;
 
@@ -248,7 +252,7 @@ typedef struct bound_expression {
 constexpr int kBatchRows = 4;
 constexpr int kBatchMaxSlots = 4;
 
-template <bool TrackNulls, int Mode, int Rows>
+template <bool TrackNulls, bool Strings, int Mode, int Rows>
 void launch_eval_rows(const bound_expression *b, int64_t rows, void *out, uint32_t *out_mask,
                       unsigned long long *null_count, cudaStream_t s) {
   const gcol_detail_expr_program *p = b->program;
@@ -256,27 +260,38 @@ void launch_eval_rows(const bound_expression *b, int64_t rows, void *out, uint32
                       (size_t)p->num_slots * Rows * kBlock * sizeof(uint64_t);
   unsigned int const blocks =
       std::min(gcol_detail_grid_size((rows + Rows - 1) / Rows, kBlock), kMaxBlocks);
-  expr_eval_smem_kernel<TrackNulls, Mode, Rows><<<blocks, kBlock, smem, s>>>(
+  expr_eval_smem_kernel<TrackNulls, Strings, Mode, Rows><<<blocks, kBlock, smem, s>>>(
       b->inl, b->device_program != NULL ? (const uint64_t *)b->device_program->data : NULL,
       p->num_instructions, p->num_columns, rows, out, (int)p->out_type.id,
       (int)gcol_type_size(p->out_type.id), out_mask, null_count);
 }
 
+/* Programs with string opcodes run the kernels' Strings instantiations; the others, kernels
+ * without any string code. */
 template <bool TrackNulls, int Mode>
 void launch_eval(const bound_expression *b, int64_t rows, void *out, uint32_t *out_mask,
                  unsigned long long *null_count, cudaStream_t s) {
-  if (b->program->num_slots <= kBatchMaxSlots) {
-    launch_eval_rows<TrackNulls, Mode, kBatchRows>(b, rows, out, out_mask, null_count, s);
+  bool const batch = b->program->num_slots <= kBatchMaxSlots;
+  if (b->program->has_strings) {
+    if (batch) {
+      launch_eval_rows<TrackNulls, true, Mode, kBatchRows>(b, rows, out, out_mask, null_count, s);
+    } else {
+      launch_eval_rows<TrackNulls, true, Mode, 1>(b, rows, out, out_mask, null_count, s);
+    }
+  } else if (batch) {
+    launch_eval_rows<TrackNulls, false, Mode, kBatchRows>(b, rows, out, out_mask, null_count, s);
   } else {
-    launch_eval_rows<TrackNulls, Mode, 1>(b, rows, out, out_mask, null_count, s);
+    launch_eval_rows<TrackNulls, false, Mode, 1>(b, rows, out, out_mask, null_count, s);
   }
 }
 
 void bound_free(bound_expression *b) {
   free(b->program);
   gcol_buffer_free(b->device_program);
+  gcol_buffer_free(b->constants);
   b->program = NULL;
   b->device_program = NULL;
+  b->constants = NULL;
 }
 
 /* The view of the program's column @p k: a column of @p left or of @p right. */
@@ -295,6 +310,8 @@ gcol_status bind(gcol_table_view left, const gcol_table_view *right, const gcol_
   int32_t const num_right = right != NULL ? right->num_columns : 0;
   b->program = NULL;
   b->device_program = NULL;
+  b->constants = NULL;
+  b->expr = expr;
   b->track_nulls = false;
   GCOL_DETAIL_CHECK_NOT_NULL(expr);
   types =
@@ -308,6 +325,7 @@ gcol_status bind(gcol_table_view left, const gcol_table_view *right, const gcol_
                                            types + left.num_columns, num_right, b->program));
   b->track_nulls = b->program->can_make_nulls;
   for (int32_t k = 0; k < b->program->num_columns; ++k) {
+    if (b->program->column_node[k] >= 0) continue; /* a string constant: never null */
     gcol_column_view const v = program_column(b->program, left, right, k);
     if (v.null_mask != NULL && v.null_count != 0) b->track_nulls = true;
   }
@@ -318,11 +336,16 @@ done:
 }
 
 /* Lays out the program's instructions and its columns' descriptors for the kernel: in the
- * by-value parameter when they fit, else in a device buffer. */
+ * by-value parameter when they fit, else in a device buffer. String columns are described by
+ * their offsets (positioned at the view's first row) and chars; string constants (literals,
+ * LIKE patterns) are copied to the device in one block, once per call. */
 gcol_status upload(gcol_table_view left, const gcol_table_view *right, gcol_stream stream,
                    bound_expression *b) {
   gcol_status status = GCOL_OK;
   unsigned char *staging = NULL;
+  unsigned char *constants = NULL;
+  int64_t constants_size = 0;
+  int64_t constant_at[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
   size_t const ins_bytes = (size_t)b->program->num_instructions * sizeof(gcol_detail_expr_instr);
   size_t const bytes =
       (size_t)program_words(b->program->num_instructions, b->program->num_columns) * 8;
@@ -332,13 +355,23 @@ gcol_status upload(gcol_table_view left, const gcol_table_view *right, gcol_stre
   GCOL_DETAIL_CHECK(staging != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                     "no host memory to stage an expression");
   memcpy(staging, b->program->instructions, ins_bytes);
+  if (b->program->num_constants > 0) {
+    GCOL_DETAIL_TRY(
+        gcol_detail_expr_constants(b->expr, b->program, &constants, &constants_size, constant_at));
+    GCOL_DETAIL_TRY(gcol_buffer_create((size_t)constants_size, stream, NULL, &b->constants));
+    /* From pageable memory: staged before the call returns, so `constants` may go. */
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(b->constants->data, constants, (size_t)constants_size,
+                                         cudaMemcpyHostToDevice, (cudaStream_t)stream));
+  }
   for (int32_t k = 0; k < b->program->num_columns; ++k) {
-    gcol_column_view v = program_column(b->program, left, right, k);
     gcol_detail_expr_column c;
-    memset(&c, 0, sizeof c);
-    if (v.null_count == 0) v.null_mask = NULL; /* no nulls: no mask to read */
-    c.reader = gcol_detail_reader_make(v);
-    c.side = (int32_t)b->program->column_side[k];
+    if (b->program->column_node[k] >= 0) {
+      c = gcol_detail_expr_constant_column((const unsigned char *)b->constants->data,
+                                           constant_at[k]);
+    } else {
+      c = gcol_detail_expr_column_make(program_column(b->program, left, right, k),
+                                       (int32_t)b->program->column_side[k]);
+    }
     memcpy(staging + ins_bytes + (size_t)k * sizeof c, &c, sizeof c);
   }
   if (!fits) {
@@ -349,6 +382,7 @@ gcol_status upload(gcol_table_view left, const gcol_table_view *right, gcol_stre
   }
 done:
   if (!fits) free(staging);
+  free(constants);
   return status;
 }
 
@@ -495,13 +529,13 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
       GCOL_DETAIL_TRY(gcol_buffer_create((size_t)nr, stream, NULL, &unmatched));
       GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(unmatched->data, 1, (size_t)nr, s));
     }
-    if (b.track_nulls) {
-      cond_join_count_smem_kernel<true><<<blocks, kBlock, join_smem(b.program), s>>>(
-          b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
-          b.program->num_instructions, b.program->num_columns, shape, (int)kind,
-          (int64_t *)counts->data, unmatched != NULL ? (uint8_t *)unmatched->data : NULL);
-    } else {
-      cond_join_count_smem_kernel<false><<<blocks, kBlock, join_smem(b.program), s>>>(
+    {
+      auto const count_kernel =
+          b.track_nulls ? (b.program->has_strings ? cond_join_count_smem_kernel<true, true>
+                                                  : cond_join_count_smem_kernel<true, false>)
+                        : (b.program->has_strings ? cond_join_count_smem_kernel<false, true>
+                                                  : cond_join_count_smem_kernel<false, false>);
+      count_kernel<<<blocks, kBlock, join_smem(b.program), s>>>(
           b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
           b.program->num_instructions, b.program->num_columns, shape, (int)kind,
           (int64_t *)counts->data, unmatched != NULL ? (uint8_t *)unmatched->data : NULL);
@@ -534,17 +568,15 @@ gcol_status conditional_join(gcol_table_view left, gcol_table_view right,
   }
   if (left_total > 0) {
     void *const rdata = rmap != NULL ? rmap->data->data : NULL;
-    if (b.track_nulls) {
-      cond_join_write_smem_kernel<true><<<blocks, kBlock, join_smem(b.program), s>>>(
-          b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
-          b.program->num_instructions, b.program->num_columns, shape, (int)kind,
-          (const int64_t *)counts->data, wide, lmap->data->data, rdata);
-    } else {
-      cond_join_write_smem_kernel<false><<<blocks, kBlock, join_smem(b.program), s>>>(
-          b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
-          b.program->num_instructions, b.program->num_columns, shape, (int)kind,
-          (const int64_t *)counts->data, wide, lmap->data->data, rdata);
-    }
+    auto const write_kernel =
+        b.track_nulls ? (b.program->has_strings ? cond_join_write_smem_kernel<true, true>
+                                                : cond_join_write_smem_kernel<true, false>)
+                      : (b.program->has_strings ? cond_join_write_smem_kernel<false, true>
+                                                : cond_join_write_smem_kernel<false, false>);
+    write_kernel<<<blocks, kBlock, join_smem(b.program), s>>>(
+        b.inl, b.device_program != NULL ? (const uint64_t *)b.device_program->data : NULL,
+        b.program->num_instructions, b.program->num_columns, shape, (int)kind,
+        (const int64_t *)counts->data, wide, lmap->data->data, rdata);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   if (right_only_count > 0) {
@@ -580,7 +612,7 @@ __device__ __forceinline__ int64_t load_index(const void *map, bool wide, int64_
 
 /* pass[k] = the predicate holds for candidate k; a passing pair writes left_hit_value to
  * left_flags[l] and 0 to right_flags[r] (the stores race with the same value). */
-template <bool TrackNulls>
+template <bool TrackNulls, bool Strings>
 __global__ void __launch_bounds__(kBlock)
     mixed_join_filter_smem_kernel(const __grid_constant__ inline_program inl,
                                   const uint64_t *program, int32_t num_instructions,
@@ -595,7 +627,7 @@ __global__ void __launch_bounds__(kBlock)
   GCOL_DETAIL_GRID_LOOP(k, candidates) {
     int64_t const i = load_index(cand_left, wide, k), j = load_index(cand_right, wide, k);
     bool const ok = gcol_detail_join_pair_matches(ins, num_instructions, cols, i, j, slots,
-                                                  blockDim.x, TrackNulls);
+                                                  blockDim.x, TrackNulls, Strings);
     pass[k] = ok ? 1 : 0;
     if (ok && left_flags != NULL) left_flags[i] = left_hit_value;
     if (ok && right_flags != NULL) right_flags[j] = 0;
@@ -724,17 +756,15 @@ gcol_status mixed_filter(gcol_table_view left_cond, gcol_table_view right_cond, 
     uint8_t *const lf = m->left_flags != NULL ? (uint8_t *)m->left_flags->data : NULL;
     uint8_t *const rf = m->right_flags != NULL ? (uint8_t *)m->right_flags->data : NULL;
     uint8_t const hit = kind == GCOL_JOIN_LEFT_SEMI ? 1 : 0;
-    if (b->track_nulls) {
-      mixed_join_filter_smem_kernel<true><<<blocks, kBlock, join_smem(b->program), s>>>(
-          b->inl, prog, b->program->num_instructions, b->program->num_columns,
-          m->cand_left->data->data, m->cand_right->data->data, wide, c, (uint8_t *)m->pass->data,
-          lf, hit, rf);
-    } else {
-      mixed_join_filter_smem_kernel<false><<<blocks, kBlock, join_smem(b->program), s>>>(
-          b->inl, prog, b->program->num_instructions, b->program->num_columns,
-          m->cand_left->data->data, m->cand_right->data->data, wide, c, (uint8_t *)m->pass->data,
-          lf, hit, rf);
-    }
+    auto const filter_kernel =
+        b->track_nulls ? (b->program->has_strings ? mixed_join_filter_smem_kernel<true, true>
+                                                  : mixed_join_filter_smem_kernel<true, false>)
+                       : (b->program->has_strings ? mixed_join_filter_smem_kernel<false, true>
+                                                  : mixed_join_filter_smem_kernel<false, false>);
+    filter_kernel<<<blocks, kBlock, join_smem(b->program), s>>>(
+        b->inl, prog, b->program->num_instructions, b->program->num_columns,
+        m->cand_left->data->data, m->cand_right->data->data, wide, c, (uint8_t *)m->pass->data, lf,
+        hit, rf);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
 done:

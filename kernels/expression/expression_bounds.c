@@ -66,6 +66,10 @@ static absval literal_value(const gcol_detail_expr_node *node) {
     a.n = true;
     return a;
   }
+  if (node->type.id == GCOL_STRING) { /* valid; no interval kept for strings */
+    a.t = a.f = true;
+    return a;
+  }
   uint64_t const bits = node->literal_bits;
   gcol_detail_expr_kind const kind = gcol_detail_expr_kind_of((int)node->type.id);
   a.t = node->type.id == GCOL_BOOL8 ? bits != 0 : true;
@@ -318,6 +322,16 @@ gcol_status gcol_detail_expr_remap_columns(const gcol_expression *expr, int32_t 
   GCOL_DETAIL_CHECK(e->nodes != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   memcpy(e->nodes, expr->nodes, (size_t)expr->count * sizeof *e->nodes);
   e->count = e->capacity = expr->count;
+  for (int32_t id = 0; id < e->count; ++id) { /* string literals own their bytes */
+    gcol_detail_expr_node *node = &e->nodes[id];
+    if (node->literal_bytes == NULL) continue;
+    node->literal_bytes = (char *)malloc((size_t)node->literal_size);
+    if (node->literal_bytes == NULL) {
+      for (int32_t k = id + 1; k < e->count; ++k) e->nodes[k].literal_bytes = NULL;
+      GCOL_DETAIL_CHECK(false, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    memcpy(node->literal_bytes, expr->nodes[id].literal_bytes, (size_t)node->literal_size);
+  }
   for (int32_t id = 0; id <= root; ++id) {
     gcol_detail_expr_node *node = &e->nodes[id];
     if (reached[id] && node->kind == GCOL_DETAIL_EXPR_NODE_COLUMN) node->column = map[node->column];

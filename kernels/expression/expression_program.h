@@ -14,6 +14,11 @@
  * Slot values: signed integers, timestamps, durations and decimals sign-extended to 64
  * bits; unsigned integers zero-extended; BOOL8 as 0 or 1; FLOAT32 and FLOAT64 as the bits
  * of a double (a FLOAT32 value converted exactly; FLOAT32 operators compute in float).
+ * A STRING value is a handle, (row << 8) | k: row `row` of program column k, a string
+ * column or a string constant (a literal, row 0); the comparison or LIKE that reads it
+ * resolves the handle to (pointer, length) through the column's offsets. Strings only flow
+ * from their loads into the string opcodes (and IS_NULL / IS_VALID), which are opcodes of
+ * their own, so that the numeric operators and their batch loops never see them.
  */
 #ifndef GCOL_KERNELS_EXPRESSION_PROGRAM_H
 #define GCOL_KERNELS_EXPRESSION_PROGRAM_H
@@ -22,7 +27,9 @@
 #include <string.h>
 
 #include "detail/aggregate.h"
+#include "detail/like_match.h"
 #include "gcol/expression.h"
+#include "gcol/string_view.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,6 +55,9 @@ typedef struct gcol_detail_expr_node {
   gcol_data_type type;       /* LITERAL: its type; CAST: the target */
   bool literal_valid;        /* LITERAL */
   uint64_t literal_bits;     /* LITERAL: the slot value (see the file comment) */
+  char *literal_bytes;       /* LITERAL of STRING, valid: its bytes (owned; NULL for "") */
+  int64_t literal_size;      /* LITERAL of STRING: its length in bytes */
+  char escape[8];            /* BINARY LIKE: the escape character ("" for none) */
 } gcol_detail_expr_node;
 
 struct gcol_expression {
@@ -63,6 +73,15 @@ struct gcol_expression {
 #define GCOL_DETAIL_EXPR_LOAD_LITERAL 101 /* slot dst = imm, valid */
 #define GCOL_DETAIL_EXPR_LOAD_NULL 102    /* slot dst = 0, null */
 #define GCOL_DETAIL_EXPR_CAST 103         /* slot dst = cast of slot a from type to out_type */
+#define GCOL_DETAIL_EXPR_LOAD_STRING 104  /* slot dst = handle of string column imm at the row */
+/* String comparisons: opcode STRING_COMPARE + (op - GCOL_EXPR_EQUAL) for EQUAL ..
+ * NULL_EQUALS, over the handles in slots a and b. */
+#define GCOL_DETAIL_EXPR_STRING_COMPARE 110
+#define GCOL_DETAIL_EXPR_STRING_LIKE 117 /* slot dst = string a LIKE the pattern column imm */
+/* A string handle: row @p row of program column @p column (see the file comment). */
+#define GCOL_DETAIL_EXPR_STRING_HANDLE(column, row) (((uint64_t)(row) << 8) | (uint64_t)(column))
+/* The reader kind of a string column or constant (not a gcol_detail_kind). */
+#define GCOL_DETAIL_EXPR_KIND_STRING 100
 
 /* One instruction: 16 bytes. Operators read slots a (and b) of type `type` and write slot
  * dst of type `out_type`. */
@@ -77,11 +96,16 @@ typedef struct gcol_detail_expr_instr {
   uint64_t imm; /* LOAD_LITERAL: the value; LOAD_COLUMN: the program's column index */
 } gcol_detail_expr_instr;
 
-/* A column as the interpreter reads it: the shared element reader and the table it is in. */
+/* A column as the interpreter reads it: the shared element reader and the table it is in.
+ * A STRING column or constant: reader.data is its offsets positioned at row 0, reader.width
+ * their width (4 or 8), reader.kind GCOL_DETAIL_EXPR_KIND_STRING, reader.mask and
+ * mask_offset its validity as for any column; chars the bytes the offsets index. A LIKE
+ * pattern is a constant whose "chars" are its compiled int32 items (offsets in items). */
 typedef struct gcol_detail_expr_column {
   gcol_detail_reader reader;
   int32_t side; /* gcol_expression_side: which row index reads it */
   int32_t unused;
+  const char *chars; /* STRING: the chars; else NULL */
 } gcol_detail_expr_column;
 
 typedef struct gcol_detail_expr_program {
@@ -89,11 +113,15 @@ typedef struct gcol_detail_expr_program {
   int32_t num_slots; /* slots the program uses (>= 1); the result is in slot 0 */
   int32_t num_columns;
   bool can_make_nulls;     /* an instruction may give null from valid operands */
+  bool has_strings;        /* an instruction has a string opcode (LOAD_STRING and past it) */
   gcol_data_type out_type; /* the root's type */
   gcol_detail_expr_instr instructions[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
-  /* The table column each program column reads. */
+  /* The table column each program column reads, or (column_node[k] >= 0) the constant it
+   * is: a STRING literal node's bytes, or a LIKE node's compiled pattern. */
   gcol_expression_side column_side[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
   int32_t column_index[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
+  int32_t column_node[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
+  int32_t num_constants; /* program columns that are constants */
 } gcol_detail_expr_program;
 
 /*
@@ -107,6 +135,25 @@ gcol_status gcol_detail_expr_compile(const gcol_expression *expr, int32_t root,
 
 /* The slot value of a fixed-width value stored at @p storage with type @p id. */
 uint64_t gcol_detail_expr_slot_from_storage(gcol_type_id id, const void *storage);
+
+/*
+ * The program's string constants (its columns k with column_node[k] >= 0) as one host
+ * block, to copy to wherever the interpreter runs: constant k at at[k] (8-aligned): two
+ * int64 offsets {0, size} then its bytes (a literal) or int32 items (a LIKE pattern). *out
+ * is malloc'ed (NULL and *size 0 when there is none); at has num_columns entries.
+ */
+gcol_status gcol_detail_expr_constants(const gcol_expression *expr,
+                                       const gcol_detail_expr_program *program, unsigned char **out,
+                                       int64_t *size, int64_t *at);
+
+/* The descriptor of a constant whose block (see gcol_detail_expr_constants()) is at @p base
+ * (host or device memory) + @p at. */
+gcol_detail_expr_column gcol_detail_expr_constant_column(const unsigned char *base, int64_t at);
+
+/* The descriptor of a column view: a STRING one as the column comment says (its offsets
+ * positioned at the view's first row; INT32 or INT64), else the fixed-width reader. A mask
+ * is dropped when the view has no nulls. */
+gcol_detail_expr_column gcol_detail_expr_column_make(gcol_column_view view, int32_t side);
 
 #ifdef __cplusplus
 }
@@ -348,16 +395,93 @@ GCOL_HD_INLINE uint64_t gcol_detail_expr_unary(int op, int type, uint64_t x) {
   return x;
 }
 
-/*
- * Runs one instruction for row @p row of the left table and @p right_row of the right one
- * (a one-table program passes the same row twice). Slot s lives at slots[s * stride]; bit s
- * of *valid is its validity. With @p track_nulls false the columns are taken to have no
- * nulls and validity is not tracked (the caller checked that no instruction can make one).
- */
-GCOL_HD_INLINE void gcol_detail_expr_step(gcol_detail_expr_instr in,
-                                          const gcol_detail_expr_column *cols, int64_t row,
-                                          int64_t right_row, uint64_t *slots, int64_t stride,
-                                          bool track_nulls, uint32_t *valid) {
+/* The bytes of string handle @p h (see the file comment). */
+GCOL_HD_INLINE void gcol_detail_expr_string(const gcol_detail_expr_column *cols, uint64_t h,
+                                            const char **data, int64_t *size) {
+  const gcol_detail_expr_column *c = &cols[h & 255u];
+  int64_t const row = (int64_t)(h >> 8);
+  int64_t b, e;
+  if (c->reader.width == 4) {
+    b = ((const int32_t *)c->reader.data)[row];
+    e = ((const int32_t *)c->reader.data)[row + 1];
+  } else {
+    b = ((const int64_t *)c->reader.data)[row];
+    e = ((const int64_t *)c->reader.data)[row + 1];
+  }
+  *data = c->chars + b;
+  *size = e - b;
+}
+
+/* String opcode @p op (STRING_COMPARE + k or STRING_LIKE) on handles x, y with validity vx,
+ * vy (y unused by LIKE, whose pattern is column imm): the value, and *vr its validity. */
+GCOL_HD_INLINE uint64_t gcol_detail_expr_string_op(int op, uint64_t imm,
+                                                   const gcol_detail_expr_column *cols, uint64_t x,
+                                                   bool vx, uint64_t y, bool vy, bool *vr) {
+  const char *xs, *ys;
+  int64_t xn, yn;
+  if (op == GCOL_DETAIL_EXPR_STRING_LIKE) {
+    *vr = vx;
+    if (!vx) return 0u;
+    gcol_detail_expr_string(cols, x, &xs, &xn);
+    gcol_detail_expr_string(cols, imm, &ys, &yn); /* the pattern: row 0 of column imm */
+    return gcol_detail_like_match(xs, xn, (const int32_t *)ys, yn) ? 1u : 0u;
+  }
+  int const cmp = op - GCOL_DETAIL_EXPR_STRING_COMPARE + GCOL_EXPR_EQUAL;
+  if (cmp == GCOL_EXPR_NULL_EQUALS && !(vx && vy)) {
+    *vr = true;
+    return vx == vy ? 1u : 0u;
+  }
+  *vr = vx && vy;
+  if (!*vr) return 0u;
+  gcol_detail_expr_string(cols, x, &xs, &xn);
+  gcol_detail_expr_string(cols, y, &ys, &yn);
+  {
+    int const c =
+        gcol_string_ref_compare(gcol_string_ref_make(xs, xn), gcol_string_ref_make(ys, yn));
+    uint32_t const bit = c < 0 ? 1u : c == 0 ? 2u : 4u;
+    uint32_t const mask = cmp == GCOL_EXPR_EQUAL || cmp == GCOL_EXPR_NULL_EQUALS ? 2u
+                          : cmp == GCOL_EXPR_NOT_EQUAL                           ? 5u
+                          : cmp == GCOL_EXPR_LESS                                ? 1u
+                          : cmp == GCOL_EXPR_LESS_EQUAL                          ? 3u
+                          : cmp == GCOL_EXPR_GREATER                             ? 4u
+                                                                                 : 6u;
+    return (bit & mask) != 0 ? 1u : 0u;
+  }
+}
+
+/* The string opcodes (LOAD_STRING and those past it): as gcol_detail_expr_step(). Kept out of
+ * the numeric step: the callers run it only when their `strings` argument is true (a
+ * template constant in the kernels), so kernels for programs without strings hold none of
+ * this code and keep the numeric paths' registers. */
+GCOL_HD_INLINE void gcol_detail_expr_string_step(gcol_detail_expr_instr in,
+                                                 const gcol_detail_expr_column *cols, int64_t row,
+                                                 int64_t right_row, uint64_t *slots, int64_t stride,
+                                                 bool track_nulls, uint32_t *valid) {
+  uint64_t r;
+  bool vr = true;
+  if (in.opcode == GCOL_DETAIL_EXPR_LOAD_STRING) {
+    const gcol_detail_expr_column *c = &cols[in.imm];
+    int64_t const at = c->side == GCOL_EXPRESSION_RIGHT ? right_row : row;
+    r = GCOL_DETAIL_EXPR_STRING_HANDLE(in.imm, at);
+    if (track_nulls) vr = gcol_detail_reader_valid(c->reader, at);
+  } else {
+    uint64_t const x = slots[(int64_t)in.a * stride];
+    bool const vx = !track_nulls || ((*valid >> in.a) & 1u) != 0;
+    uint64_t const y = slots[(int64_t)in.b * stride];
+    bool const vy = !track_nulls || ((*valid >> in.b) & 1u) != 0;
+    r = gcol_detail_expr_string_op(in.opcode, in.imm, cols, x, vx, y, vy, &vr);
+  }
+  slots[(int64_t)in.dst * stride] = r;
+  *valid = (*valid & ~(1u << in.dst)) | ((vr ? 1u : 0u) << in.dst);
+}
+
+/* The numeric instructions (every opcode below GCOL_DETAIL_EXPR_LOAD_STRING): as
+ * gcol_detail_expr_step(). */
+GCOL_HD_INLINE void gcol_detail_expr_numeric_step(gcol_detail_expr_instr in,
+                                                  const gcol_detail_expr_column *cols, int64_t row,
+                                                  int64_t right_row, uint64_t *slots,
+                                                  int64_t stride, bool track_nulls,
+                                                  uint32_t *valid) {
   uint64_t r = 0;
   bool vr = true;
   int const op = in.opcode;
@@ -415,6 +539,26 @@ GCOL_HD_INLINE void gcol_detail_expr_step(gcol_detail_expr_instr in,
   }
   slots[(int64_t)in.dst * stride] = r;
   *valid = (*valid & ~(1u << in.dst)) | ((vr ? 1u : 0u) << in.dst);
+}
+
+/*
+ * Runs one instruction for row @p row of the left table and @p right_row of the right one
+ * (a one-table program passes the same row twice). Slot s lives at slots[s * stride]; bit s
+ * of *valid is its validity. With @p track_nulls false the columns are taken to have no
+ * nulls and validity is not tracked (the caller checked that no instruction can make one).
+ * With @p strings false the program has no string opcode (program.has_strings): the kernels
+ * pass it as a template constant, so that their numeric instantiations hold no string code
+ * at all (their registers and code are those of the interpreter without strings).
+ */
+GCOL_HD_INLINE void gcol_detail_expr_step(gcol_detail_expr_instr in,
+                                          const gcol_detail_expr_column *cols, int64_t row,
+                                          int64_t right_row, uint64_t *slots, int64_t stride,
+                                          bool track_nulls, bool strings, uint32_t *valid) {
+  if (strings && in.opcode >= GCOL_DETAIL_EXPR_LOAD_STRING) {
+    gcol_detail_expr_string_step(in, cols, row, right_row, slots, stride, track_nulls, valid);
+  } else {
+    gcol_detail_expr_numeric_step(in, cols, row, right_row, slots, stride, track_nulls, valid);
+  }
 }
 
 /* ---- one instruction over a batch of rows ---- */
@@ -663,7 +807,7 @@ GCOL_HD_INLINE void gcol_detail_expr_step_rows(gcol_detail_expr_instr in,
                                                const gcol_detail_expr_column *cols,
                                                const int64_t *row, int n, uint64_t *slots,
                                                int64_t row_stride, int64_t slot_stride,
-                                               bool track_nulls, uint32_t *valid) {
+                                               bool track_nulls, bool strings, uint32_t *valid) {
   int const op = in.opcode;
   uint64_t *const d = slots + (int64_t)in.dst * slot_stride;
   bool done = false;
@@ -682,8 +826,11 @@ GCOL_HD_INLINE void gcol_detail_expr_step_rows(gcol_detail_expr_instr in,
   } else if (op >= GCOL_EXPR_ADD && op <= GCOL_EXPR_NULL_LOGICAL_OR) {
     done = gcol_detail_expr_binary_rows(in, n, slots, row_stride, slot_stride, track_nulls, valid);
   }
-  if (!done) {
-    GCOL_DETAIL_EXPR_FOR_ROWS(gcol_detail_expr_step(
+  if (!done && strings && op >= GCOL_DETAIL_EXPR_LOAD_STRING) {
+    GCOL_DETAIL_EXPR_FOR_ROWS(gcol_detail_expr_string_step(
+        in, cols, row[r], row[r], slots + r * row_stride, slot_stride, track_nulls, &valid[r]));
+  } else if (!done) {
+    GCOL_DETAIL_EXPR_FOR_ROWS(gcol_detail_expr_numeric_step(
         in, cols, row[r], row[r], slots + r * row_stride, slot_stride, track_nulls, &valid[r]));
   }
 }
@@ -693,11 +840,12 @@ GCOL_HD_INLINE void gcol_detail_expr_step_rows(gcol_detail_expr_instr in,
 GCOL_HD_INLINE void gcol_detail_expr_eval_row(const gcol_detail_expr_instr *ins, int32_t n,
                                               const gcol_detail_expr_column *cols, int64_t row,
                                               int64_t right_row, uint64_t *slots, int64_t stride,
-                                              bool track_nulls, uint64_t *out_value,
+                                              bool track_nulls, bool strings, uint64_t *out_value,
                                               bool *out_valid) {
   uint32_t valid = 0;
   for (int32_t k = 0; k < n; ++k) {
-    gcol_detail_expr_step(ins[k], cols, row, right_row, slots, stride, track_nulls, &valid);
+    gcol_detail_expr_step(ins[k], cols, row, right_row, slots, stride, track_nulls, strings,
+                          &valid);
   }
   *out_value = slots[0];
   *out_valid = !track_nulls || (valid & 1u) != 0;
@@ -737,10 +885,10 @@ GCOL_HD_INLINE gcol_detail_join_shape gcol_detail_join_shape_make(int64_t nl, in
 GCOL_HD_INLINE bool gcol_detail_join_pair_matches(const gcol_detail_expr_instr *ins, int32_t n,
                                                   const gcol_detail_expr_column *cols, int64_t i,
                                                   int64_t j, uint64_t *slots, int64_t stride,
-                                                  bool track_nulls) {
+                                                  bool track_nulls, bool strings) {
   uint64_t v = 0;
   bool valid = false;
-  gcol_detail_expr_eval_row(ins, n, cols, i, j, slots, stride, track_nulls, &v, &valid);
+  gcol_detail_expr_eval_row(ins, n, cols, i, j, slots, stride, track_nulls, strings, &v, &valid);
   return valid && v != 0;
 }
 
@@ -750,7 +898,8 @@ GCOL_HD_INLINE int64_t gcol_detail_join_count_item(const gcol_detail_expr_instr 
                                                    const gcol_detail_expr_column *cols,
                                                    gcol_detail_join_shape shape, int kind,
                                                    int64_t item, uint64_t *slots, int64_t stride,
-                                                   bool track_nulls, uint8_t *unmatched_right) {
+                                                   bool track_nulls, bool strings,
+                                                   uint8_t *unmatched_right) {
   int64_t const i = item / shape.parts;
   int64_t const first = (item % shape.parts) * shape.chunk;
   int64_t const last =
@@ -758,7 +907,7 @@ GCOL_HD_INLINE int64_t gcol_detail_join_count_item(const gcol_detail_expr_instr 
   bool const stop_at_first = kind == GCOL_JOIN_LEFT_SEMI || kind == GCOL_JOIN_LEFT_ANTI;
   int64_t matches = 0;
   for (int64_t j = first; j < last; ++j) {
-    if (gcol_detail_join_pair_matches(ins, n, cols, i, j, slots, stride, track_nulls)) {
+    if (gcol_detail_join_pair_matches(ins, n, cols, i, j, slots, stride, track_nulls, strings)) {
       ++matches;
       if (unmatched_right != NULL) unmatched_right[j] = 0;
       if (stop_at_first) break;
@@ -800,7 +949,7 @@ GCOL_HD_INLINE void gcol_detail_join_write_item(const gcol_detail_expr_instr *in
                                                 gcol_detail_join_shape shape, int kind,
                                                 int64_t item, const int64_t *offsets, bool wide,
                                                 void *left_map, void *right_map, uint64_t *slots,
-                                                int64_t stride, bool track_nulls) {
+                                                int64_t stride, bool track_nulls, bool strings) {
   int64_t const i = item / shape.parts;
   int64_t const first = (item % shape.parts) * shape.chunk;
   int64_t const last =
@@ -812,7 +961,7 @@ GCOL_HD_INLINE void gcol_detail_join_write_item(const gcol_detail_expr_instr *in
     return;
   }
   for (int64_t j = first; j < last && out < end; ++j) {
-    if (gcol_detail_join_pair_matches(ins, n, cols, i, j, slots, stride, track_nulls)) {
+    if (gcol_detail_join_pair_matches(ins, n, cols, i, j, slots, stride, track_nulls, strings)) {
       gcol_detail_join_store_index(left_map, wide, out, i);
       gcol_detail_join_store_index(right_map, wide, out, j);
       ++out;

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 
 #include "common.cuh"
+#include "detail/like_match.h"
 #include "gcol/string_view.h"
 #include "gcol/strings/like.h"
-#include "strings/like_match.h"
 #include "strings/strings_common.h"
 
 static __global__ void gcol_detail_like_kernel(gcol_strings_view s, const int32_t *items,

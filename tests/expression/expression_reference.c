@@ -9,10 +9,11 @@ typedef enum ref_kind { K_SIGNED, K_UNSIGNED, K_F32, K_F64, K_BOOL } ref_kind;
 
 typedef struct ref_value {
   bool valid;
-  int64_t i;  /* K_SIGNED */
-  uint64_t u; /* K_UNSIGNED, K_BOOL (0 or 1) */
-  float f;    /* K_F32 */
-  double d;   /* K_F64 */
+  int64_t i;         /* K_SIGNED */
+  uint64_t u;        /* K_UNSIGNED, K_BOOL (0 or 1) */
+  float f;           /* K_F32 */
+  double d;          /* K_F64 */
+  expr_ref_string s; /* STRING */
 } ref_value;
 
 static ref_kind kind_of(gcol_type_id id) {
@@ -174,8 +175,17 @@ static ref_value arith(gcol_expression_op op, gcol_type_id t, ref_value x, ref_v
   }
 }
 
+/* Strings: unsigned bytes, a proper prefix first. */
+static int compare_strings(expr_ref_string a, expr_ref_string b) {
+  int64_t const n = a.size < b.size ? a.size : b.size;
+  int const c = n > 0 ? memcmp(a.data, b.data, (size_t)n) : 0;
+  if (c != 0) return c < 0 ? -1 : 1;
+  return a.size < b.size ? -1 : a.size > b.size ? 1 : 0;
+}
+
 static int compare3(gcol_type_id t, ref_value x, ref_value y, bool *unordered) {
   *unordered = false;
+  if (t == GCOL_STRING) return compare_strings(x.s, y.s);
   switch (kind_of(t)) {
     case K_F32:
       if (isnan(x.f) || isnan(y.f)) *unordered = true;
@@ -300,6 +310,64 @@ static ref_value unary(gcol_expression_op op, gcol_type_id t, ref_value x) {
   return r;
 }
 
+/* ---- LIKE: the pattern parsed into tokens, then backtracking over characters ---- */
+
+enum { LIKE_ANY = -2, LIKE_ONE = -1, LIKE_MAX_TOKENS = 256 };
+
+/* Bytes of the character at s[i] (of n): a valid UTF-8 sequence, else 1 byte. */
+static int64_t char_len(const char *s, int64_t i, int64_t n) {
+  gcol_utf8_char const c = gcol_utf8_decode(s + i, n - i);
+  return c.valid && c.length > 0 ? c.length : 1;
+}
+
+static int like_tokens(const char *p, int64_t m, const char *esc, int *tokens) {
+  int64_t const en = esc == NULL ? 0 : (int64_t)strlen(esc);
+  int count = 0;
+  for (int64_t i = 0; i < m;) {
+    assert_true(count + en < LIKE_MAX_TOKENS);
+    if (en > 0 && i + en <= m && memcmp(p + i, esc, (size_t)en) == 0) {
+      /* the generator makes valid patterns: the escape precedes %, _ or itself */
+      i += en;
+      assert_true(i < m);
+      if (p[i] == '%' || p[i] == '_') {
+        tokens[count++] = (unsigned char)p[i++];
+      } else {
+        assert_true(i + en <= m && memcmp(p + i, esc, (size_t)en) == 0);
+        for (int64_t k = 0; k < en; ++k) tokens[count++] = (unsigned char)esc[k];
+        i += en;
+      }
+    } else if (p[i] == '%') {
+      tokens[count++] = LIKE_ANY;
+      ++i;
+    } else if (p[i] == '_') {
+      tokens[count++] = LIKE_ONE;
+      ++i;
+    } else {
+      tokens[count++] = (unsigned char)p[i++];
+    }
+  }
+  return count;
+}
+
+static bool like_from(const char *s, int64_t n, int64_t i, const int *t, int count, int j) {
+  if (j == count) return i == n;
+  if (t[j] == LIKE_ANY) {
+    for (int64_t k = i;; k += char_len(s, k, n)) {
+      if (like_from(s, n, k, t, count, j + 1)) return true;
+      if (k >= n) return false;
+    }
+  }
+  if (i >= n) return false;
+  if (t[j] == LIKE_ONE) return like_from(s, n, i + char_len(s, i, n), t, count, j + 1);
+  return (unsigned char)s[i] == t[j] && like_from(s, n, i + 1, t, count, j + 1);
+}
+
+static bool like(expr_ref_string s, expr_ref_string pattern, const char *escape) {
+  int tokens[LIKE_MAX_TOKENS];
+  int const count = like_tokens(pattern.data, pattern.size, escape, tokens);
+  return like_from(s.data, s.size, 0, tokens, count, 0);
+}
+
 static ref_value eval(const expr_ref_tree *tree, int32_t id, const expr_ref_table *table,
                       int64_t row) {
   const expr_ref_node *n = &tree->nodes[id];
@@ -307,10 +375,22 @@ static ref_value eval(const expr_ref_tree *tree, int32_t id, const expr_ref_tabl
     case EXPR_REF_COLUMN: {
       gcol_type_id const t = table->types[n->column].id;
       if (table->valid[n->column] != NULL && !table->valid[n->column][row]) return null_value();
+      if (t == GCOL_STRING) {
+        ref_value r = null_value();
+        r.valid = true;
+        r.s = ((const expr_ref_string *)table->data[n->column])[row];
+        return r;
+      }
       return read_storage(t,
                           (const char *)table->data[n->column] + row * (int64_t)gcol_type_size(t));
     }
     case EXPR_REF_LITERAL:
+      if (n->literal_valid && n->type.id == GCOL_STRING) {
+        ref_value r = null_value();
+        r.valid = true;
+        r.s = n->str;
+        return r;
+      }
       return n->literal_valid ? read_storage(n->type.id, &n->literal) : null_value();
     case EXPR_REF_CAST: {
       ref_value const x = eval(tree, n->lhs, table, row);
@@ -336,6 +416,7 @@ static ref_value eval(const expr_ref_tree *tree, int32_t id, const expr_ref_tabl
           break;
       }
       if (!x.valid || !y.valid) return null_value();
+      if (n->op == GCOL_EXPR_LIKE) return bool_value(like(x.s, y.s, n->escape));
       if (n->op == GCOL_EXPR_LOGICAL_AND) return bool_value(x.u && y.u);
       if (n->op == GCOL_EXPR_LOGICAL_OR) return bool_value(x.u || y.u);
       if (n->op >= GCOL_EXPR_EQUAL) return compare(n->op, t, x, y);
@@ -464,6 +545,63 @@ int32_t expr_ref_literal_null(expr_ref_tree *tree, gcol_data_type type) {
   return add_literal(tree, s);
 }
 
+/* Copies @p size bytes to the tree's arena. */
+static expr_ref_string arena_copy(expr_ref_tree *tree, const char *data, int64_t size) {
+  expr_ref_string r;
+  assert_true(tree->arena_used + size <= EXPR_REF_ARENA);
+  r.data = tree->arena + tree->arena_used;
+  r.size = size;
+  if (size > 0) memcpy(tree->arena + tree->arena_used, data, (size_t)size);
+  tree->arena_used += size;
+  return r;
+}
+
+int32_t expr_ref_literal_string(expr_ref_tree *tree, const char *data, int64_t size) {
+  gcol_scalar *s = NULL;
+  int32_t id = -1;
+  expr_ref_node n = blank(EXPR_REF_LITERAL);
+  GCOL_TEST_OK(gcol_scalar_create_string(data, size, &s));
+  GCOL_TEST_OK(gcol_expression_add_literal(tree->expr, s, &id));
+  gcol_scalar_free(s);
+  n.type = gcol_data_type_make(GCOL_STRING);
+  n.literal_valid = true;
+  n.str = arena_copy(tree, data, size);
+  return record(tree, id, n);
+}
+
+int32_t expr_ref_like(expr_ref_tree *tree, int32_t operand, const char *pattern, int64_t size,
+                      const char *escape, bool via_binary) {
+  gcol_scalar *s = NULL;
+  int32_t id = -1;
+  expr_ref_node lit = blank(EXPR_REF_LITERAL), n = blank(EXPR_REF_BINARY);
+  bool const no_escape = escape == NULL || escape[0] == '\0';
+  if (pattern != NULL) {
+    GCOL_TEST_OK(gcol_scalar_create_string(pattern, size, &s));
+  } else {
+    GCOL_TEST_OK(gcol_scalar_create_null(gcol_data_type_make(GCOL_STRING), &s));
+  }
+  lit.type = gcol_data_type_make(GCOL_STRING);
+  lit.literal_valid = pattern != NULL;
+  if (pattern != NULL) lit.str = arena_copy(tree, pattern, size);
+  n.op = GCOL_EXPR_LIKE;
+  n.lhs = operand;
+  n.type = gcol_data_type_make(GCOL_BOOL8);
+  if (!no_escape) {
+    assert_true(strlen(escape) < sizeof n.escape);
+    strcpy(n.escape, escape);
+  }
+  if (via_binary && no_escape) {
+    GCOL_TEST_OK(gcol_expression_add_literal(tree->expr, s, &id));
+    n.rhs = record(tree, id, lit);
+    GCOL_TEST_OK(gcol_expression_add_binary(tree->expr, GCOL_EXPR_LIKE, operand, n.rhs, &id));
+  } else {
+    GCOL_TEST_OK(gcol_expression_add_like(tree->expr, operand, s, escape, &id));
+    n.rhs = record(tree, id - 1, lit); /* the pattern's literal node comes first */
+  }
+  gcol_scalar_free(s);
+  return record(tree, id, n);
+}
+
 int32_t expr_ref_unary(expr_ref_tree *tree, gcol_expression_op op, int32_t operand) {
   int32_t id = -1;
   expr_ref_node n = blank(EXPR_REF_UNARY);
@@ -496,6 +634,55 @@ int32_t expr_ref_cast(expr_ref_tree *tree, int32_t operand, gcol_data_type type)
 }
 
 /* ---- random tables and trees ---- */
+
+size_t expr_ref_width(gcol_type_id id) {
+  return id == GCOL_STRING ? sizeof(expr_ref_string) : gcol_type_size(id);
+}
+
+/* Pieces of random strings and patterns: ASCII, 2- and 3-byte UTF-8, an invalid byte, the
+ * LIKE specials, the escape characters used ("!" and "é"). */
+static const char *const kStringPieces[] = {"a", "b", "ab",   "\xc3\xa9", "\xe6\x97\xa5", "%",
+                                            "_", "!", "\xff", "z",        "a\0b"};
+static const int64_t kStringPieceSizes[] = {1, 1, 2, 2, 3, 1, 1, 1, 1, 1, 3};
+
+/* A random string of 0..4 pieces into buf (room for 64 bytes); its size. */
+static int64_t random_string(gcol_test_rng *rng, char *buf) {
+  int64_t size = 0;
+  int64_t const pieces = gcol_test_rng_range(rng, 0, 4);
+  for (int64_t k = 0; k < pieces; ++k) {
+    int64_t const p = gcol_test_rng_range(rng, 0, 10);
+    memcpy(buf + size, kStringPieces[p], (size_t)kStringPieceSizes[p]);
+    size += kStringPieceSizes[p];
+  }
+  return size;
+}
+
+/* A random valid LIKE pattern for escape @p escape ("" none, "!" or the 2-byte "é"). */
+static int64_t random_pattern(gcol_test_rng *rng, const char *escape, char *buf) {
+  static const char *const plain[] = {"a", "b", "\xc3\xa9", "\xe6\x97\xa5", "%", "_", "\0", "z"};
+  static const int64_t plain_sizes[] = {1, 1, 2, 3, 1, 1, 1, 1};
+  int64_t const en = (int64_t)strlen(escape);
+  int64_t size = 0;
+  int64_t const pieces = gcol_test_rng_range(rng, 0, 5);
+  for (int64_t k = 0; k < pieces; ++k) {
+    int64_t const p = gcol_test_rng_range(rng, 0, en > 0 ? 10 : 7);
+    if (p < 8) {
+      if (en > 0 && memcmp(plain[p], escape, (size_t)en) == 0) continue; /* a bare escape */
+      memcpy(buf + size, plain[p], (size_t)plain_sizes[p]);
+      size += plain_sizes[p];
+    } else { /* escaped: %, _ or the escape itself */
+      memcpy(buf + size, escape, (size_t)en);
+      size += en;
+      if (p == 8) {
+        buf[size++] = gcol_test_rng_range(rng, 0, 1) ? '%' : '_';
+      } else {
+        memcpy(buf + size, escape, (size_t)en);
+        size += en;
+      }
+    }
+  }
+  return size;
+}
 
 static gcol_data_type column_type(int k) {
   static const gcol_type_id ids[] = {GCOL_INT8,
@@ -613,10 +800,33 @@ void expr_ref_table_random(expr_ref_table *table, int64_t rows, gcol_test_rng *r
   }
 }
 
+void expr_ref_table_random_strings(expr_ref_table *table, int64_t rows, gcol_test_rng *rng) {
+  expr_ref_table_random(table, rows, rng);
+  for (int32_t c = 16; c < 18; ++c) {
+    expr_ref_string *v = (expr_ref_string *)malloc((size_t)(rows > 0 ? rows : 1) * sizeof *v);
+    char *pool = (char *)malloc((size_t)(rows > 0 ? rows : 1) * 64);
+    assert_true(v != NULL && pool != NULL);
+    for (int64_t r = 0; r < rows; ++r) {
+      v[r].data = pool + r * 64;
+      v[r].size = random_string(rng, pool + r * 64);
+    }
+    table->types[c] = gcol_data_type_make(GCOL_STRING);
+    table->data[c] = v;
+    table->pool[c] = pool;
+    if (c == 16) {
+      table->valid[c] = (uint8_t *)malloc((size_t)(rows > 0 ? rows : 1));
+      assert_non_null(table->valid[c]);
+      for (int64_t r = 0; r < rows; ++r) table->valid[c][r] = gcol_test_rng_range(rng, 0, 3) != 0;
+    }
+  }
+  table->num_columns = 18;
+}
+
 void expr_ref_table_free(expr_ref_table *table) {
   for (int32_t c = 0; c < table->num_columns; ++c) {
     free(table->data[c]);
     free(table->valid[c]);
+    free(table->pool[c]);
   }
   memset(table, 0, sizeof *table);
 }
@@ -632,7 +842,7 @@ void expr_ref_table_pairs(const expr_ref_table *left, const expr_ref_table *righ
     bool const is_left = c < left->num_columns;
     const expr_ref_table *src = is_left ? left : right;
     int32_t const sc = is_left ? c : c - left->num_columns;
-    size_t const w = gcol_type_size(src->types[sc].id);
+    size_t const w = expr_ref_width(src->types[sc].id);
     out->types[c] = src->types[sc];
     out->data[c] = malloc((size_t)(rows > 0 ? rows : 1) * w);
     assert_non_null(out->data[c]);
@@ -689,6 +899,56 @@ static gcol_data_type random_numeric(gcol_test_rng *rng) {
   return gcol_data_type_make(ids[gcol_test_rng_range(rng, 0, 9)]);
 }
 
+static bool has_strings(const expr_ref_table *table) {
+  for (int32_t c = 0; c < table->num_columns; ++c) {
+    if (table->types[c].id == GCOL_STRING) return true;
+  }
+  return false;
+}
+
+/* A STRING leaf: a column mostly, else a literal (sometimes null). */
+static int32_t random_string_leaf(expr_ref_tree *tree, const expr_ref_table *table,
+                                  gcol_test_rng *rng) {
+  char buf[64];
+  int32_t matches[EXPR_REF_MAX_COLUMNS];
+  int32_t count = 0;
+  for (int32_t c = 0; c < table->num_columns; ++c) {
+    if (table->types[c].id == GCOL_STRING) matches[count++] = c;
+  }
+  if (gcol_test_rng_range(rng, 0, 9) < 6) {
+    return expr_ref_column(tree, table, matches[gcol_test_rng_range(rng, 0, count - 1)]);
+  }
+  if (gcol_test_rng_range(rng, 0, 14) == 0) {
+    return expr_ref_literal_null(tree, gcol_data_type_make(GCOL_STRING));
+  }
+  return expr_ref_literal_string(tree, buf, random_string(rng, buf));
+}
+
+int32_t expr_ref_random_string_predicate(expr_ref_tree *tree, const expr_ref_table *table,
+                                         gcol_test_rng *rng) {
+  static const char *const escapes[] = {"", "!", "\xc3\xa9"};
+  int64_t const pick = gcol_test_rng_range(rng, 0, 9);
+  if (pick < 5) {
+    gcol_expression_op const op =
+        (gcol_expression_op)gcol_test_rng_range(rng, GCOL_EXPR_EQUAL, GCOL_EXPR_NULL_EQUALS);
+    int32_t const a = random_string_leaf(tree, table, rng);
+    int32_t const b = random_string_leaf(tree, table, rng);
+    return expr_ref_binary(tree, op, a, b);
+  }
+  if (pick < 9) {
+    char buf[128];
+    const char *const escape = escapes[gcol_test_rng_range(rng, 0, 2)];
+    int32_t const a = random_string_leaf(tree, table, rng);
+    bool const null_pattern = gcol_test_rng_range(rng, 0, 19) == 0;
+    int64_t const size = random_pattern(rng, escape, buf);
+    return expr_ref_like(tree, a, null_pattern ? NULL : buf, size, escape,
+                         gcol_test_rng_range(rng, 0, 1) == 0);
+  }
+  return expr_ref_unary(tree,
+                        gcol_test_rng_range(rng, 0, 1) ? GCOL_EXPR_IS_NULL : GCOL_EXPR_IS_VALID,
+                        random_string_leaf(tree, table, rng));
+}
+
 int32_t expr_ref_random(expr_ref_tree *tree, const expr_ref_table *table, gcol_test_rng *rng,
                         gcol_data_type want, int depth) {
   gcol_type_id const t = want.id;
@@ -696,6 +956,9 @@ int32_t expr_ref_random(expr_ref_tree *tree, const expr_ref_table *table, gcol_t
   if (depth <= 1 || gcol_test_rng_range(rng, 0, 3) == 0 ||
       (!arithmetic && t != GCOL_BOOL8 && !gcol_type_is_duration(t))) {
     return random_leaf(tree, table, rng, want);
+  }
+  if (t == GCOL_BOOL8 && has_strings(table) && gcol_test_rng_range(rng, 0, 3) == 0) {
+    return expr_ref_random_string_predicate(tree, table, rng);
   }
   if (t == GCOL_BOOL8) {
     int64_t const pick = gcol_test_rng_range(rng, 0, 9);

@@ -6,6 +6,10 @@
  * empty tables; allocation failure at every allocation point with nothing leaked.
  * Conditional and mixed joins (equality keys, nulls equal or not, plus the predicate) against
  * a nested loop over the pair table, in the documented order.
+ * String predicates (comparisons, LIKE, IS_NULL over STRING columns and literals) on tables
+ * with STRING columns: sliced, with INT32 and INT64 offsets (the large-offsets threshold
+ * lowered), with and without nulls, in compute_column, filter_expression and conditional
+ * joins.
  */
 #include "test_util.h"
 
@@ -22,9 +26,40 @@ typedef struct device_table {
   gcol_table_view view;
 } device_table;
 
+/* A STRING column of @p t on the device with @p offset leading rows ("###" or null), sliced
+ * past them (its offsets then start past 0). */
+static void device_strings_make(const expr_ref_table *t, int32_t c, int64_t offset,
+                                device_table *d) {
+  const expr_ref_string *v = (const expr_ref_string *)t->data[c];
+  int64_t const total = t->rows + offset;
+  const char **ptrs = (const char **)malloc((size_t)(total > 0 ? total : 1) * sizeof *ptrs);
+  int64_t *lengths = (int64_t *)malloc((size_t)(total > 0 ? total : 1) * sizeof *lengths);
+  assert_true(ptrs != NULL && lengths != NULL);
+  for (int64_t r = 0; r < total; ++r) {
+    if (r < offset) {
+      ptrs[r] = (t->valid[c] != NULL && (r & 1) == 0) ? NULL : "###";
+      lengths[r] = 3;
+    } else {
+      bool const ok = t->valid[c] == NULL || t->valid[c][r - offset];
+      ptrs[r] = ok ? (v[r - offset].size > 0 ? v[r - offset].data : "") : NULL;
+      lengths[r] = ok ? v[r - offset].size : 0;
+    }
+  }
+  GCOL_TEST_OK(
+      gcol_column_create_strings_from_host(total, ptrs, lengths, NULL, NULL, &d->owned[c]));
+  GCOL_TEST_OK(
+      gcol_column_view_slice(gcol_column_get_view(d->owned[c]), offset, total, &d->views[c]));
+  free(ptrs);
+  free(lengths);
+}
+
 static void device_table_make(const expr_ref_table *t, int64_t offset, device_table *d) {
   memset(d, 0, sizeof *d);
   for (int32_t c = 0; c < t->num_columns; ++c) {
+    if (t->types[c].id == GCOL_STRING) {
+      device_strings_make(t, c, offset, d);
+      continue;
+    }
     size_t const w = gcol_type_size(t->types[c].id);
     int64_t const total = t->rows + offset;
     char *data = (char *)malloc((size_t)(total > 0 ? total : 1) * w);
@@ -108,6 +143,28 @@ static void check_filter(const expr_ref_tree *tree, int32_t root, const expr_ref
   assert_int_equal(kv.num_columns, t->num_columns);
   assert_int_equal(kv.num_rows, count);
   for (int32_t c = 0; c < t->num_columns; ++c) {
+    if (t->types[c].id == GCOL_STRING) { /* the kept rows' strings, nulls included */
+      const expr_ref_string *v = (const expr_ref_string *)t->data[c];
+      gcol_host_strings *hs = NULL;
+      int64_t k = 0;
+      GCOL_TEST_OK(gcol_column_strings_copy_to_host(kv.columns[c], NULL, &hs));
+      assert_int_equal(hs->size, count);
+      for (int64_t r = 0; r < t->rows; ++r) {
+        if (!(flags_ok[r] && flags[r])) continue;
+        int64_t len = 0;
+        const char *got = gcol_host_strings_get(hs, k, &len);
+        bool const ok = t->valid[c] == NULL || t->valid[c][r];
+        if ((got != NULL) != ok)
+          fail_msg("%s, kept column %d row %lld: validity", what, c, (long long)k);
+        if (ok) {
+          assert_int_equal(len, v[r].size);
+          if (len > 0) assert_memory_equal(got, v[r].data, (size_t)len);
+        }
+        ++k;
+      }
+      gcol_host_strings_free(hs);
+      continue;
+    }
     size_t const w = gcol_type_size(t->types[c].id);
     char *exp = (char *)malloc((size_t)(count + 1) * w);
     uint8_t *exp_ok = (uint8_t *)malloc((size_t)count + 1);
@@ -512,6 +569,80 @@ static void test_conditional_join_random(void **state) {
   }
 }
 
+/* ---- strings ---- */
+
+/* Random BOOL8 predicates over tables with STRING columns (comparisons, LIKE with and
+ * without escapes, IS_NULL / IS_VALID, mixed with numeric ones) in compute_column and
+ * filter_expression: the offsets of TESTING.md, INT64 offsets every third round, tables
+ * without masks and all null. */
+static void test_string_predicates(void **state) {
+  int64_t const saved = gcol_large_offsets_threshold();
+  for (int round = 0; round < 90; ++round) {
+    if (!gcol_test_in_part(state, (size_t)round)) continue;
+    gcol_test_rng rng = gcol_test_rng_make(0xE5000 + (uint64_t)round);
+    expr_ref_table t;
+    int64_t const rows = gcol_test_cap(gcol_test_rng_range(&rng, 0, 3000));
+    int64_t const offset = gcol_test_offsets[(size_t)round % gcol_test_num_offsets];
+    bool const wide = round % 3 == 1;
+    gcol_set_large_offsets_threshold(wide ? 10 : saved); /* INT64 offsets past 10 bytes */
+    expr_ref_table_random_strings(&t, rows, &rng);
+    if (round % 4 == 3) drop_masks(&t);
+    if (round % 8 == 1) all_null(&t);
+    expr_ref_tree *tree = expr_ref_tree_create();
+    int32_t const root = expr_ref_random(tree, &t, &rng, gcol_data_type_make(GCOL_BOOL8),
+                                         (int)gcol_test_rng_range(&rng, 2, 6));
+    char what[128];
+    snprintf(what, sizeof what, "string round %d (%d nodes, %lld rows, offset %lld, %s offsets)",
+             round, (int)tree->count, (long long)rows, (long long)offset, wide ? "int64" : "int32");
+    if (round % 2 == 0) {
+      check_compute(tree, root, &t, offset, what);
+    } else {
+      check_filter(tree, root, &t, offset, what);
+    }
+    expr_ref_tree_free(tree);
+    expr_ref_table_free(&t);
+  }
+  gcol_set_large_offsets_threshold(saved);
+}
+
+/* Conditional joins by string predicates over both tables (left and right STRING columns,
+ * literals, LIKE), every kind, sliced tables, INT64 offsets every other round. */
+static void test_string_conditional_join(void **state) {
+  static const int64_t sizes[] = {0, 1, 7, 33, 100, 257};
+  static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_FULL,
+                                         GCOL_JOIN_LEFT_SEMI, GCOL_JOIN_LEFT_ANTI};
+  int64_t const saved = gcol_large_offsets_threshold();
+  for (int round = 0; round < 30; ++round) {
+    if (!gcol_test_in_part(state, (size_t)round)) continue;
+    gcol_test_rng rng = gcol_test_rng_make(0xE6000 + (uint64_t)round);
+    expr_ref_table left, right, pairs;
+    gcol_set_large_offsets_threshold(round % 2 ? 10 : saved);
+    expr_ref_table_random_strings(&left, sizes[gcol_test_rng_range(&rng, 0, 5)], &rng);
+    expr_ref_table_random_strings(&right, sizes[gcol_test_rng_range(&rng, 0, 5)], &rng);
+    if (round % 4 == 3) {
+      drop_masks(&left);
+      drop_masks(&right);
+    }
+    expr_ref_table_pairs(&left, &right, &pairs);
+    expr_ref_tree *tree = expr_ref_tree_create();
+    tree->right_base = left.num_columns;
+    int32_t const root = expr_ref_random(tree, &pairs, &rng, gcol_data_type_make(GCOL_BOOL8),
+                                         (int)gcol_test_rng_range(&rng, 2, 5));
+    char what[96];
+    snprintf(what, sizeof what, "string round %d (%d nodes, %lld x %lld rows)", round,
+             (int)tree->count, (long long)left.rows, (long long)right.rows);
+    for (size_t k = 0; k < 5; ++k) {
+      check_join(tree, root, &left, &right, &pairs, kinds[k], round % 2 ? 3 : 0, round % 3 ? 0 : 65,
+                 what);
+    }
+    expr_ref_tree_free(tree);
+    expr_ref_table_free(&pairs);
+    expr_ref_table_free(&left);
+    expr_ref_table_free(&right);
+  }
+  gcol_set_large_offsets_threshold(saved);
+}
+
 /* A range join: left.a (int64) between right.lo and right.hi, by hand. */
 static void test_conditional_join_range(void **state) {
   (void)state;
@@ -804,6 +935,55 @@ static void test_allocation_failures(void **state) {
   expr_ref_table_free(&t);
 }
 
+/* Allocation failure at every point of the string paths (the constants' block, string
+ * columns' descriptors): compute, filter, a conditional join and a mixed join, each kind,
+ * by `col16 LIKE "a%!%" ESCAPE "!" OR col17 >= "ab"` (the left table's columns only). */
+static void test_string_allocation_failures(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(0xE8);
+  expr_ref_table t, t2, klt, krt;
+  expr_ref_table_random_strings(&t, 2000, &rng);
+  expr_ref_table_random_strings(&t2, 40, &rng);
+  expr_ref_tree *tree = expr_ref_tree_create();
+  int32_t const like = expr_ref_like(tree, expr_ref_column(tree, &t, 16), "a%!%", 4, "!", false);
+  int32_t const cmp = expr_ref_binary(tree, GCOL_EXPR_GREATER_EQUAL, expr_ref_column(tree, &t, 17),
+                                      expr_ref_literal_string(tree, "ab", 2));
+  int32_t const root = expr_ref_binary(tree, GCOL_EXPR_NULL_LOGICAL_OR, like, cmp);
+  device_table d, small, kl, kr;
+  device_table_make(&t, 5, &d);
+  device_table_make(&t2, 0, &small);
+  alloc_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.input = d.view;
+  ctx.right = small.view;
+  ctx.expr = tree->expr;
+  ctx.root = root;
+  for (int op = 0; op < 3; ++op) {
+    ctx.op = op;
+    assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+  }
+  keys_random(&klt, t.rows, 1, 8, true, &rng);
+  keys_random(&krt, t2.rows, 1, 8, true, &rng);
+  device_table_make(&klt, 0, &kl);
+  device_table_make(&krt, 0, &kr);
+  ctx.left_keys = kl.view;
+  ctx.right_keys = kr.view;
+  ctx.op = 3;
+  for (int kind = GCOL_JOIN_INNER; kind <= GCOL_JOIN_LEFT_ANTI; ++kind) {
+    ctx.kind = (gcol_join_kind)kind;
+    assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &ctx) > 0);
+  }
+  device_table_free(&kl);
+  device_table_free(&kr);
+  expr_ref_table_free(&klt);
+  expr_ref_table_free(&krt);
+  device_table_free(&small);
+  device_table_free(&d);
+  expr_ref_tree_free(tree);
+  expr_ref_table_free(&t2);
+  expr_ref_table_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU_PART(test_compute_random_trees, 0, 2),
@@ -817,12 +997,16 @@ int main(void) {
       GCOL_TEST_GPU_PART(test_conditional_join_random, 0, 2),
       GCOL_TEST_GPU_PART(test_conditional_join_random, 1, 2),
       GCOL_TEST_GPU(test_conditional_join_range),
+      GCOL_TEST_GPU_PART(test_string_predicates, 0, 2),
+      GCOL_TEST_GPU_PART(test_string_predicates, 1, 2),
+      GCOL_TEST_GPU(test_string_conditional_join),
       GCOL_TEST_GPU_PART(test_mixed_join_random, 0, 2),
       GCOL_TEST_GPU_PART(test_mixed_join_random, 1, 2),
       GCOL_TEST_GPU(test_mixed_join_range),
       GCOL_TEST_GPU(test_mixed_join_bad_input),
       GCOL_TEST_GPU(test_empty_table),
       GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_string_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("expression", tests);
 }

@@ -14,6 +14,7 @@
 #include "expression/expression_program.h"
 #include "expression_reference.h"
 #include "gcol/expression.h"
+#include "internal/expression.h"
 
 #define FAKE_PTR ((const void *)(uintptr_t)0x10)
 
@@ -32,13 +33,70 @@ typedef struct host_columns {
   gcol_detail_expr_column cols[EXPR_REF_MAX_COLUMNS];
   void *data[EXPR_REF_MAX_COLUMNS];
   uint32_t *masks[EXPR_REF_MAX_COLUMNS];
+  void *offsets[EXPR_REF_MAX_COLUMNS]; /* STRING: the offsets child's data */
 } host_columns;
+
+/* A STRING column as a sliced host view: @p offset leading rows of other strings, offsets of
+ * width 4 or 8 (by the column and the offset) whose first one is not 0, then the
+ * descriptor from gcol_detail_expr_column_make (the kernels' own). */
+static void host_strings_make(const expr_ref_table *t, int32_t c, int64_t offset, host_columns *h) {
+  const expr_ref_string *v = (const expr_ref_string *)t->data[c];
+  int64_t const total = t->rows + offset;
+  bool const wide = ((c + offset) & 1) != 0;
+  int64_t bytes = 7; /* chars before the first row's */
+  for (int64_t r = 0; r < t->rows; ++r) bytes += v[r].size;
+  bytes += offset * 3;
+  char *chars = (char *)malloc((size_t)bytes + 1);
+  void *offs = malloc((size_t)(total + 1) * (wide ? 8 : 4));
+  assert_true(chars != NULL && offs != NULL);
+  memset(chars, '#', (size_t)bytes + 1);
+  int64_t at = 7;
+  for (int64_t r = 0; r <= total; ++r) {
+    if (wide) {
+      ((int64_t *)offs)[r] = at;
+    } else {
+      ((int32_t *)offs)[r] = (int32_t)at;
+    }
+    if (r == total) break;
+    if (r < offset) {
+      at += 3; /* "###" */
+    } else {
+      const expr_ref_string sv = v[r - offset];
+      if (sv.size > 0) memcpy(chars + at, sv.data, (size_t)sv.size);
+      at += sv.size;
+    }
+  }
+  h->data[c] = chars;
+  h->offsets[c] = offs;
+  gcol_column_view child =
+      gcol_column_view_make(dt(wide ? GCOL_INT64 : GCOL_INT32), total + 1, offs, NULL, 0);
+  gcol_column_view sv =
+      gcol_column_view_make(t->types[c], t->rows, NULL, h->masks[c], GCOL_UNKNOWN_NULL_COUNT);
+  sv.data = chars;
+  sv.offset = offset;
+  sv.num_children = 1;
+  sv.children = &child;
+  h->cols[c] = gcol_detail_expr_column_make(sv, GCOL_EXPRESSION_LEFT);
+}
 
 static void host_columns_make(const expr_ref_table *t, int64_t offset, host_columns *h) {
   memset(h, 0, sizeof *h);
   for (int32_t c = 0; c < t->num_columns; ++c) {
     size_t const w = gcol_type_size(t->types[c].id);
     int64_t const total = t->rows + offset;
+    if (t->types[c].id == GCOL_STRING) {
+      if (t->valid[c] != NULL) { /* the mask as below */
+        h->masks[c] = (uint32_t *)calloc((size_t)(total / 32 + 1), sizeof(uint32_t));
+        assert_non_null(h->masks[c]);
+        for (int64_t r = 0; r < offset; ++r) h->masks[c][r / 32] |= (r & 1) ? (1u << (r % 32)) : 0u;
+        for (int64_t r = 0; r < t->rows; ++r) {
+          int64_t const bit = r + offset;
+          if (t->valid[c][r]) h->masks[c][bit / 32] |= 1u << (bit % 32);
+        }
+      }
+      host_strings_make(t, c, offset, h);
+      continue;
+    }
     h->data[c] = calloc((size_t)(total > 0 ? total : 1), w);
     assert_non_null(h->data[c]);
     /* garbage under the offset rows */
@@ -66,7 +124,32 @@ static void host_columns_free(host_columns *h) {
   for (int c = 0; c < EXPR_REF_MAX_COLUMNS; ++c) {
     free(h->data[c]);
     free(h->masks[c]);
+    free(h->offsets[c]);
   }
+}
+
+/* The descriptors of program @p p's columns (as the kernels' upload): table columns from
+ * @p hl (LEFT) and @p hr (RIGHT), string constants from their host block, which is returned
+ * (free it after the run). */
+static unsigned char *bind_host(const gcol_detail_expr_program *p, const gcol_expression *e,
+                                const host_columns *hl, const host_columns *hr,
+                                gcol_detail_expr_column *used) {
+  unsigned char *block = NULL;
+  int64_t size = 0;
+  int64_t at[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
+  GCOL_TEST_OK(gcol_detail_expr_constants(e, p, &block, &size, at));
+  assert_true((p->num_constants > 0) == (block != NULL));
+  for (int32_t k = 0; k < p->num_columns; ++k) {
+    if (p->column_node[k] >= 0) {
+      used[k] = gcol_detail_expr_constant_column(block, at[k]);
+      continue;
+    }
+    bool const is_right = p->column_side[k] == GCOL_EXPRESSION_RIGHT;
+    assert_true(!is_right || hr != NULL);
+    used[k] = (is_right ? hr->cols : hl->cols)[p->column_index[k]];
+    used[k].side = (int32_t)p->column_side[k];
+  }
+  return block;
 }
 
 /* The kernel's batch of rows: gcol_detail_expr_step_rows() over the batch starting at
@@ -86,14 +169,14 @@ static void check_batch(const gcol_detail_expr_program *p, const gcol_detail_exp
   /* slot s of batch row r at s * kBatch + r, as the kernel's [(s * Rows + r) * blockDim] */
   for (int32_t k = 0; k < p->num_instructions; ++k) {
     gcol_detail_expr_step_rows(p->instructions[k], cols, row, kBatch, slots, 1, kBatch, track,
-                               valid);
+                               p->has_strings, valid);
   }
   for (int r = 0; r < kBatch && first + r < rows; ++r) {
     uint64_t one[GCOL_EXPRESSION_MAX_SLOTS];
     uint64_t v = 0;
     bool ok = false;
     gcol_detail_expr_eval_row(p->instructions, p->num_instructions, cols, row[r], row[r], one, 1,
-                              track, &v, &ok);
+                              track, p->has_strings, &v, &ok);
     bool const batch_ok = !track || (valid[r] & 1u) != 0;
     assert_int_equal(batch_ok, ok);
     if (!ok) continue;
@@ -120,9 +203,9 @@ static void run_program(const expr_ref_tree *tree, int32_t root, const expr_ref_
   GCOL_TEST_OK(gcol_detail_expr_compile(tree->expr, root, t->types, t->num_columns, NULL, 0, p));
   assert_true(p->num_slots >= 1 && p->num_slots <= GCOL_EXPRESSION_MAX_SLOTS);
   host_columns_make(t, offset, &h);
+  unsigned char *constants = bind_host(p, tree->expr, &h, NULL, used);
   for (int32_t k = 0; k < p->num_columns; ++k) {
     assert_int_equal(p->column_side[k], GCOL_EXPRESSION_LEFT);
-    used[k] = h.cols[p->column_index[k]];
     if (used[k].reader.mask != NULL) track = true;
   }
   if (p->can_make_nulls) track = true;
@@ -133,7 +216,7 @@ static void run_program(const expr_ref_tree *tree, int32_t root, const expr_ref_
     /* poison the slots: the program must not read a slot it did not write */
     for (int s = 0; s < GCOL_EXPRESSION_MAX_SLOTS; ++s) slots[s] = 0xDEADBEEFCAFEF00Dull;
     gcol_detail_expr_eval_row(p->instructions, p->num_instructions, used, row, row, slots, 1, track,
-                              &v, &ok);
+                              p->has_strings, &v, &ok);
     if (row % kBatch == 0) check_batch(p, used, row, t->rows, track);
     valid[row] = ok;
     char *dst = (char *)out + row * (int64_t)w;
@@ -147,6 +230,7 @@ static void run_program(const expr_ref_tree *tree, int32_t root, const expr_ref_
     }
   }
   host_columns_free(&h);
+  free(constants);
   free(p);
 }
 
@@ -208,8 +292,6 @@ static void test_builder_bad_input(void **state) {
   /* literals */
   GCOL_TEST_STATUS(gcol_expression_add_literal(e, NULL, &n), GCOL_ERROR_INVALID_ARGUMENT);
   GCOL_TEST_OK(gcol_scalar_create_string("ab", 2, &str));
-  GCOL_TEST_STATUS(gcol_expression_add_literal(e, str, &n), GCOL_ERROR_UNSUPPORTED);
-  expect_message("string");
   gcol_int128 const one = {1, 0};
   GCOL_TEST_OK(gcol_scalar_create_decimal(gcol_data_type_decimal(GCOL_DECIMAL128, 0), one, &d128));
   GCOL_TEST_STATUS(gcol_expression_add_literal(e, d128, &n), GCOL_ERROR_UNSUPPORTED);
@@ -220,6 +302,36 @@ static void test_builder_bad_input(void **state) {
   GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_ADD, a, b, &n));
   assert_int_equal(n, 2);
   assert_int_equal(gcol_expression_num_nodes(e), 3);
+  GCOL_TEST_OK(gcol_expression_add_literal(e, str, &n)); /* strings are literals too */
+  /* LIKE: the pattern is a STRING scalar, well formed for its escape character */
+  GCOL_TEST_STATUS(gcol_expression_add_like(e, a, NULL, NULL, &n), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_add_like(NULL, a, str, NULL, &n), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_add_like(e, a, str, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_add_like(e, 999, str, NULL, &n), GCOL_ERROR_INVALID_ARGUMENT);
+  GCOL_TEST_STATUS(gcol_expression_add_like(e, a, str, "!!", &n), GCOL_ERROR_INVALID_ARGUMENT);
+  expect_message("escape_character");
+  GCOL_TEST_STATUS(gcol_expression_add_like(e, a, str, "\xc3", &n), GCOL_ERROR_INVALID_ARGUMENT);
+  {
+    gcol_scalar *bad = NULL, *k = NULL;
+    int32_t const before = gcol_expression_num_nodes(e);
+    GCOL_TEST_OK(gcol_scalar_create_string("ab!", 3, &bad));
+    GCOL_TEST_STATUS(gcol_expression_add_like(e, a, bad, "!", &n), GCOL_ERROR_INVALID_ARGUMENT);
+    expect_message("byte 2");
+    gcol_scalar_free(bad);
+    GCOL_TEST_OK(gcol_scalar_create_string("!a", 2, &bad));
+    GCOL_TEST_STATUS(gcol_expression_add_like(e, a, bad, "!", &n), GCOL_ERROR_INVALID_ARGUMENT);
+    expect_message("byte 0");
+    assert_int_equal(gcol_expression_num_nodes(e), before);      /* nothing added on failure */
+    GCOL_TEST_OK(gcol_expression_add_like(e, a, bad, NULL, &n)); /* no escape: "!" is a byte */
+    assert_int_equal(n, before + 1);                             /* the pattern, then LIKE */
+    GCOL_TEST_OK(gcol_scalar_create_int(dt(GCOL_INT32), 1, &k));
+    GCOL_TEST_STATUS(gcol_expression_add_like(e, a, k, NULL, &n), GCOL_ERROR_TYPE_MISMATCH);
+    gcol_scalar_free(k);
+    gcol_scalar_free(bad);
+    GCOL_TEST_OK(gcol_scalar_create_null(dt(GCOL_STRING), &bad));
+    GCOL_TEST_OK(gcol_expression_add_like(e, a, bad, "!", &n)); /* a null pattern */
+    gcol_scalar_free(bad);
+  }
   gcol_scalar_free(str);
   gcol_scalar_free(d128);
   gcol_expression_free(e);
@@ -295,6 +407,251 @@ static void test_type_rules(void **state) {
   expect_type(GCOL_EXPR_ABS, GCOL_TIMESTAMP_SECONDS, E);
   expect_type(GCOL_EXPR_IS_NULL, GCOL_TIMESTAMP_SECONDS, B);
   expect_type(GCOL_EXPR_IS_VALID, GCOL_DECIMAL64, B);
+}
+
+/* Strings: comparisons and LIKE give BOOL8; nothing else takes them; the errors name the
+ * node. */
+static void test_string_type_rules(void **state) {
+  (void)state;
+  const gcol_type_id E = GCOL_EMPTY, B = GCOL_BOOL8, S = GCOL_STRING;
+  for (int op = GCOL_EXPR_EQUAL; op <= GCOL_EXPR_NULL_EQUALS; ++op)
+    expect_type((gcol_expression_op)op, S, B);
+  expect_type(GCOL_EXPR_IS_NULL, S, B);
+  expect_type(GCOL_EXPR_IS_VALID, S, B);
+  for (int op = GCOL_EXPR_ADD; op <= GCOL_EXPR_MOD; ++op) {
+    expect_type((gcol_expression_op)op, S, E);
+    expect_message("does not apply to strings");
+  }
+  expect_type(GCOL_EXPR_LOGICAL_AND, S, E);
+  expect_type(GCOL_EXPR_NULL_LOGICAL_OR, S, E);
+  expect_type(GCOL_EXPR_NOT, S, E);
+  expect_type(GCOL_EXPR_NEGATE, S, E);
+  expect_type(GCOL_EXPR_ABS, S, E);
+  expect_type(GCOL_EXPR_LIKE, S, E); /* the pattern is a column, not a literal */
+  expect_message("not a string literal");
+  expect_type(GCOL_EXPR_LIKE, GCOL_INT32, E);
+
+  gcol_expression *e = NULL;
+  gcol_scalar *lit = NULL, *pat = NULL;
+  int32_t s, i, l, n, p, c;
+  gcol_data_type out;
+  gcol_data_type const types[2] = {dt(GCOL_STRING), dt(GCOL_INT32)};
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 0, &s)); /* 0 */
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 1, &i)); /* 1 */
+  GCOL_TEST_OK(gcol_scalar_create_string("ab", 2, &lit));
+  GCOL_TEST_OK(gcol_expression_add_literal(e, lit, &l)); /* 2 */
+  /* a string compared with a number */
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LESS, s, i, &n)); /* 3 */
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 2, NULL, 0, &out),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("node 3 (less)");
+  expect_message("string");
+  expect_message("int32");
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_EQUAL, l, i, &n)); /* 4 */
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, n, types, 2, NULL, 0, &out),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("node 4 (equal)");
+  /* a cast of a string */
+  GCOL_TEST_OK(gcol_expression_add_cast(e, s, dt(GCOL_INT32), &c)); /* 5 */
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, c, types, 2, NULL, 0, &out),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("node 5 (cast)");
+  /* a string is never the result: a column, a literal */
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, s, types, 2, NULL, 0, &out),
+                   GCOL_ERROR_UNSUPPORTED);
+  expect_message("node 0");
+  expect_message("never");
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, l, types, 2, NULL, 0, &out),
+                   GCOL_ERROR_UNSUPPORTED);
+  /* LIKE of a number, LIKE with a column as the pattern */
+  GCOL_TEST_OK(gcol_scalar_create_string("a%", 2, &pat));
+  GCOL_TEST_OK(gcol_expression_add_like(e, i, pat, NULL, &p)); /* 6, 7 */
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, p, types, 2, NULL, 0, &out),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("node 7 (like)");
+  expect_message("int32");
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LIKE, s, s, &p)); /* 8 */
+  GCOL_TEST_STATUS(gcol_expression_output_type(e, p, types, 2, NULL, 0, &out),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  expect_message("node 8 (like)");
+  /* the good ones */
+  GCOL_TEST_OK(gcol_expression_add_like(e, s, pat, "!", &p)); /* 9, 10 */
+  GCOL_TEST_OK(gcol_expression_output_type(e, p, types, 2, NULL, 0, &out));
+  assert_int_equal(out.id, GCOL_BOOL8);
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LIKE, s, l, &p)); /* 11 */
+  GCOL_TEST_OK(gcol_expression_output_type(e, p, types, 2, NULL, 0, &out));
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_GREATER, l, s, &n)); /* 12 */
+  GCOL_TEST_OK(gcol_expression_output_type(e, n, types, 2, NULL, 0, &out));
+  assert_int_equal(out.id, GCOL_BOOL8);
+  /* a string column of the right table */
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_RIGHT, 0, &c));    /* 13 */
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_NULL_EQUALS, s, c, &n)); /* 14 */
+  GCOL_TEST_OK(gcol_expression_output_type(e, n, types, 2, types, 1, &out));
+  {
+    /* the program: a string load, a constant per literal and per pattern, string opcodes */
+    gcol_detail_expr_program *prog = (gcol_detail_expr_program *)malloc(sizeof *prog);
+    int32_t both;
+    assert_non_null(prog);
+    GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_LOGICAL_AND, p, 9 + 1, &both));
+    GCOL_TEST_OK(gcol_detail_expr_compile(e, both, types, 2, NULL, 0, prog));
+    assert_int_equal(prog->num_columns, 3); /* column 0, the pattern of 11, that of 10 */
+    assert_int_equal(prog->num_constants, 2);
+    int loads = 0, likes = 0;
+    for (int32_t k = 0; k < prog->num_instructions; ++k) {
+      loads += prog->instructions[k].opcode == GCOL_DETAIL_EXPR_LOAD_STRING;
+      likes += prog->instructions[k].opcode == GCOL_DETAIL_EXPR_STRING_LIKE;
+    }
+    assert_int_equal(loads, 2);
+    assert_int_equal(likes, 2);
+    free(prog);
+  }
+  gcol_scalar_free(lit);
+  gcol_scalar_free(pat);
+  gcol_expression_free(e);
+}
+
+/* String comparisons and LIKE on known values: the program on the host and the reference
+ * both give the expected answers (slices, INT32 and INT64 offsets by host_columns_make). */
+static void test_string_hand_values(void **state) {
+  (void)state;
+  static const char *const rows[] = {"abc",  "ab",  "",    NULL,  "abd", "\xc3\xa9t\xc3\xa9",
+                                     "ab\0", "a%b", "a_b", "aab", "b"};
+  enum { N = 11 };
+  expr_ref_string v[N];
+  uint8_t valid[N];
+  for (int r = 0; r < N; ++r) {
+    valid[r] = rows[r] != NULL;
+    v[r].data = rows[r] != NULL ? rows[r] : "";
+    v[r].size = r == 6 ? 3 : (int64_t)strlen(v[r].data);
+  }
+  expr_ref_table t;
+  memset(&t, 0, sizeof t);
+  t.num_columns = 1;
+  t.rows = N;
+  t.types[0] = dt(GCOL_STRING);
+  t.data[0] = v;
+  t.valid[0] = valid;
+  /* expected per row as a string of '0', '1', 'n' (null) */
+  struct {
+    int kind; /* 0: compare with the literal, 1: LIKE with escape "!" */
+    gcol_expression_op op;
+    const char *literal;
+    const char *expected;
+  } const cases[] = {
+      {0, GCOL_EXPR_EQUAL, "ab", "010n0000000"},
+      {0, GCOL_EXPR_LESS, "ab", "001n0001110"},    /* '%' and '_' sort before 'b' */
+      {0, GCOL_EXPR_GREATER, "ab", "100n1110001"}, /* a longer string after its prefix */
+      {0, GCOL_EXPR_GREATER_EQUAL, "ab", "110n1110001"},
+      {0, GCOL_EXPR_LESS_EQUAL, "", "001n0000000"},
+      {0, GCOL_EXPR_NOT_EQUAL, "abc", "011n1111111"},
+      {0, GCOL_EXPR_NULL_EQUALS, "ab", "01000000000"},
+      {1, GCOL_EXPR_LIKE, "ab%", "110n1010000"},
+      {1, GCOL_EXPR_LIKE, "a!%b", "000n0001000"},
+      {1, GCOL_EXPR_LIKE, "a_b", "000n0001110"},
+      {1, GCOL_EXPR_LIKE, "_t_", "000n0100000"}, /* a 2-byte character is one `_` */
+      {1, GCOL_EXPR_LIKE, "%", "111n1111111"},
+      {1, GCOL_EXPR_LIKE, "", "001n0000000"},
+      {1, GCOL_EXPR_LIKE, "%b", "010n0001111"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    for (int64_t off = 0; off < 3; ++off) {
+      expr_ref_tree *tree = expr_ref_tree_create();
+      int32_t const col = expr_ref_column(tree, &t, 0);
+      int32_t root;
+      if (cases[c].kind == 0) {
+        int32_t const lit =
+            expr_ref_literal_string(tree, cases[c].literal, (int64_t)strlen(cases[c].literal));
+        root = expr_ref_binary(tree, cases[c].op, col, lit);
+      } else {
+        root = expr_ref_like(tree, col, cases[c].literal, (int64_t)strlen(cases[c].literal), "!",
+                             false);
+      }
+      uint8_t out[N], ok[N], ref[N], ref_ok[N];
+      run_program(tree, root, &t, off * 17, out, ok);
+      expr_ref_eval(tree, root, &t, ref, ref_ok);
+      for (int r = 0; r < N; ++r) {
+        char const want = cases[c].expected[r];
+        char const got = !ok[r] ? 'n' : out[r] ? '1' : '0';
+        char const got_ref = !ref_ok[r] ? 'n' : ref[r] ? '1' : '0';
+        if (got != want || got_ref != want) {
+          fail_msg(
+              "case %zu (%s \"%s\") row %d, offset %lld: program %c, reference %c, "
+              "expected %c",
+              c, gcol_expression_op_name(cases[c].op), cases[c].literal, r, (long long)off, got,
+              got_ref, want);
+        }
+      }
+      expr_ref_tree_free(tree);
+    }
+  }
+}
+
+/* Random string predicates (comparisons, LIKE with and without escapes, IS_NULL) combined
+ * with numeric ones: the program on the host against the reference. */
+static void test_random_string_predicates_host(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(0x57);
+  for (int round = 0; round < 1500; ++round) {
+    expr_ref_table t;
+    int64_t const rows = gcol_test_rng_range(&rng, 0, 150);
+    expr_ref_table_random_strings(&t, rows, &rng);
+    expr_ref_tree *tree = expr_ref_tree_create();
+    /* two rounds in three a string predicate alone (no logic above it to hide its value) */
+    int32_t const root = round % 3 != 0 ? expr_ref_random_string_predicate(tree, &t, &rng)
+                                        : expr_ref_random(tree, &t, &rng, dt(GCOL_BOOL8),
+                                                          (int)gcol_test_rng_range(&rng, 2, 6));
+    uint8_t *out = (uint8_t *)malloc((size_t)rows + 1), *ref = (uint8_t *)malloc((size_t)rows + 1);
+    uint8_t *ok = (uint8_t *)malloc((size_t)rows + 1),
+            *ref_ok = (uint8_t *)malloc((size_t)rows + 1);
+    assert_true(out && ref && ok && ref_ok);
+    expr_ref_eval(tree, root, &t, ref, ref_ok);
+    int64_t const off = round % 4 == 0 ? 0 : gcol_test_rng_range(&rng, 1, 70);
+    run_program(tree, root, &t, off, out, ok);
+    char what[96];
+    snprintf(what, sizeof what, "string round %d (%d nodes, offset %lld)", round, (int)tree->count,
+             (long long)off);
+    expr_ref_assert_equal(dt(GCOL_BOOL8), rows, out, ok, ref, ref_ok, what);
+    free(out);
+    free(ref);
+    free(ok);
+    free(ref_ok);
+    expr_ref_tree_free(tree);
+    expr_ref_table_free(&t);
+  }
+}
+
+/* Parquet's column remapping copies the tree: string literals are copied, not shared. */
+static void test_string_literal_copies(void **state) {
+  (void)state;
+  gcol_expression *e = NULL, *copy = NULL;
+  gcol_scalar *lit = NULL;
+  int32_t s, l, n;
+  int32_t const map[1] = {0};
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  GCOL_TEST_OK(gcol_expression_add_column(e, GCOL_EXPRESSION_LEFT, 0, &s));
+  GCOL_TEST_OK(gcol_scalar_create_string("abc", 3, &lit));
+  GCOL_TEST_OK(gcol_expression_add_literal(e, lit, &l));
+  gcol_scalar_free(lit); /* the expression keeps its own copy */
+  GCOL_TEST_OK(gcol_expression_add_binary(e, GCOL_EXPR_EQUAL, s, l, &n));
+  GCOL_TEST_OK(gcol_detail_expr_remap_columns(e, n, map, &copy));
+  gcol_expression_free(e);
+  {
+    gcol_detail_expr_program *p = (gcol_detail_expr_program *)malloc(sizeof *p);
+    gcol_data_type const types[1] = {dt(GCOL_STRING)};
+    unsigned char *block = NULL;
+    int64_t size = 0, at[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
+    assert_non_null(p);
+    GCOL_TEST_OK(gcol_detail_expr_compile(copy, n, types, 1, NULL, 0, p));
+    GCOL_TEST_OK(gcol_detail_expr_constants(copy, p, &block, &size, at));
+    assert_non_null(block);
+    gcol_detail_expr_column const c = gcol_detail_expr_constant_column(block, at[1]);
+    assert_int_equal(((const int64_t *)c.reader.data)[1], 3);
+    assert_memory_equal(c.chars, "abc", 3);
+    free(block);
+    free(p);
+  }
+  gcol_expression_free(copy);
 }
 
 static void test_bind_errors(void **state) {
@@ -583,7 +940,7 @@ static void test_random_trees_host(void **state) {
   for (int round = 0; round < 300; ++round) {
     expr_ref_table t;
     int64_t const rows = gcol_test_rng_range(&rng, 0, 200);
-    expr_ref_table_random(&t, rows, &rng);
+    expr_ref_table_random_strings(&t, rows, &rng);
     expr_ref_tree *tree = expr_ref_tree_create();
     gcol_data_type const want = expr_ref_random_type(&rng);
     int32_t const root =
@@ -616,8 +973,8 @@ static void test_two_table_programs_host(void **state) {
   gcol_test_rng rng = gcol_test_rng_make(0xE9);
   for (int round = 0; round < 150; ++round) {
     expr_ref_table left, right, pairs;
-    expr_ref_table_random(&left, gcol_test_rng_range(&rng, 0, 12), &rng);
-    expr_ref_table_random(&right, gcol_test_rng_range(&rng, 0, 12), &rng);
+    expr_ref_table_random_strings(&left, gcol_test_rng_range(&rng, 0, 12), &rng);
+    expr_ref_table_random_strings(&right, gcol_test_rng_range(&rng, 0, 12), &rng);
     expr_ref_table_pairs(&left, &right, &pairs);
     expr_ref_tree *tree = expr_ref_tree_create();
     tree->right_base = left.num_columns;
@@ -638,11 +995,7 @@ static void test_two_table_programs_host(void **state) {
     host_columns_make(&left, round % 3 == 0 ? 0 : 33, &hl);
     host_columns_make(&right, round % 2 == 0 ? 0 : 5, &hr);
     gcol_detail_expr_column used[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
-    for (int32_t k = 0; k < p->num_columns; ++k) {
-      bool const is_right = p->column_side[k] == GCOL_EXPRESSION_RIGHT;
-      used[k] = (is_right ? hr.cols : hl.cols)[p->column_index[k]];
-      used[k].side = (int32_t)p->column_side[k];
-    }
+    unsigned char *constants = bind_host(p, tree->expr, &hl, &hr, used);
     uint64_t slots[GCOL_EXPRESSION_MAX_SLOTS];
     char *got = (char *)calloc((size_t)(pairs.rows + 1), w);
     uint8_t *ok = (uint8_t *)malloc((size_t)pairs.rows + 1);
@@ -653,7 +1006,7 @@ static void test_two_table_programs_host(void **state) {
         uint64_t v = 0;
         bool valid = false;
         gcol_detail_expr_eval_row(p->instructions, p->num_instructions, used, i, j, slots, 1, true,
-                                  &v, &valid);
+                                  p->has_strings, &v, &valid);
         ok[r] = valid;
         if (!valid) continue;
         if (want.id == GCOL_FLOAT32) {
@@ -673,6 +1026,7 @@ static void test_two_table_programs_host(void **state) {
     free(ref_ok);
     free(p);
     host_columns_free(&hl);
+    free(constants);
     host_columns_free(&hr);
     expr_ref_tree_free(tree);
     expr_ref_table_free(&pairs);
@@ -692,8 +1046,8 @@ static void test_join_items_host(void **state) {
   for (int round = 0; round < 60; ++round) {
     gcol_test_rng rng = gcol_test_rng_make(0xED000 + (uint64_t)round);
     expr_ref_table left, right, pairs;
-    expr_ref_table_random(&left, gcol_test_rng_range(&rng, 0, 40), &rng);
-    expr_ref_table_random(&right, gcol_test_rng_range(&rng, 0, 70), &rng);
+    expr_ref_table_random_strings(&left, gcol_test_rng_range(&rng, 0, 40), &rng);
+    expr_ref_table_random_strings(&right, gcol_test_rng_range(&rng, 0, 70), &rng);
     expr_ref_table_pairs(&left, &right, &pairs);
     expr_ref_tree *tree = expr_ref_tree_create();
     tree->right_base = left.num_columns;
@@ -712,11 +1066,7 @@ static void test_join_items_host(void **state) {
     host_columns_make(&left, 3, &hl);
     host_columns_make(&right, 0, &hr);
     gcol_detail_expr_column used[GCOL_EXPRESSION_MAX_INSTRUCTIONS];
-    for (int32_t k = 0; k < p->num_columns; ++k) {
-      bool const is_right = p->column_side[k] == GCOL_EXPRESSION_RIGHT;
-      used[k] = (is_right ? hr.cols : hl.cols)[p->column_index[k]];
-      used[k].side = (int32_t)p->column_side[k];
-    }
+    unsigned char *constants = bind_host(p, tree->expr, &hl, &hr, used);
     uint64_t slots[GCOL_EXPRESSION_MAX_SLOTS];
     int64_t const cap = nl * nr + nl + nr + 1;
     int64_t *exp_l = (int64_t *)malloc((size_t)cap * sizeof(int64_t));
@@ -769,9 +1119,9 @@ static void test_join_items_host(void **state) {
         assert_true(counts != NULL && unmatched != NULL);
         memset(unmatched, 1, (size_t)nr + 1);
         for (int64_t item = 0; item < items; ++item) {
-          counts[item] = gcol_detail_join_count_item(p->instructions, p->num_instructions, used,
-                                                     shape, kind, item, slots, 1, true,
-                                                     kind == GCOL_JOIN_FULL ? unmatched : NULL);
+          counts[item] = gcol_detail_join_count_item(
+              p->instructions, p->num_instructions, used, shape, kind, item, slots, 1, true,
+              p->has_strings, kind == GCOL_JOIN_FULL ? unmatched : NULL);
         }
         if (kind != GCOL_JOIN_INNER) {
           for (int64_t i = 0; i < nl; ++i) gcol_detail_join_settle_row(shape, kind, i, counts);
@@ -785,7 +1135,7 @@ static void test_join_items_host(void **state) {
         int64_t total = counts[items];
         for (int64_t item = 0; item < items; ++item) {
           gcol_detail_join_write_item(p->instructions, p->num_instructions, used, shape, kind, item,
-                                      counts, true, got_l, got_r, slots, 1, true);
+                                      counts, true, got_l, got_r, slots, 1, true, p->has_strings);
         }
         if (kind == GCOL_JOIN_FULL) {
           for (int64_t j = 0; j < nr; ++j) {
@@ -818,6 +1168,7 @@ static void test_join_items_host(void **state) {
     free(flags_ok);
     free(p);
     host_columns_free(&hl);
+    free(constants);
     host_columns_free(&hr);
     expr_ref_tree_free(tree);
     expr_ref_table_free(&pairs);
@@ -998,6 +1349,10 @@ int main(void) {
       cmocka_unit_test(test_join_items_host),
       cmocka_unit_test(test_conditional_join_checks),
       cmocka_unit_test(test_mixed_join_checks),
+      cmocka_unit_test(test_string_type_rules),
+      cmocka_unit_test(test_string_hand_values),
+      cmocka_unit_test(test_random_string_predicates_host),
+      cmocka_unit_test(test_string_literal_copies),
   };
   return GCOL_TEST_RUN("expression_host", tests);
 }

@@ -8,12 +8,12 @@
  */
 #include "test_util.h"
 
+#include "detail/like_match.h"
 #include "gcol/strings/attributes.h"
 #include "gcol/strings/case.h"
 #include "gcol/strings/find.h"
 #include "gcol/strings/like.h"
 #include "host_tables.h"
-#include "strings/like_match.h"
 #include "strings/search_ops.h"
 #include "strings_reference.h"
 

@@ -4,9 +4,9 @@
  */
 #include <string.h>
 
+#include "detail/like_match.h"
 #include "gcol/utf8.h"
 #include "internal/error.h"
-#include "strings/like_match.h"
 
 gcol_status gcol_detail_like_compile(const char *pattern, int64_t size, const char *escape,
                                      int32_t *items, int64_t *count) {
