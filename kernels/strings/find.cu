@@ -114,12 +114,13 @@ static __global__ void gcol_detail_contains_warp_kernel(gcol_strings_view s, sea
  * (their offsets staged in shared memory) and scans the tile's chars, which are contiguous,
  * 16 aligned bytes per thread and step (one vector load inside the range, byte loads at its
  * two ends), so that enough bytes are in flight whatever the rows' lengths (a byte per thread
- * left the scan latency-bound at about 400 GB/s). A position whose byte is the target's first
- * is compared in full, and a match marks its row (a binary search in the staged offsets: one
- * in global memory cost each match some 24 dependent loads) if it ends inside that row and the
+ * left the scan latency-bound at about 400 GB/s). A position holding the target's first two
+ * bytes is a candidate: listed in shared memory during the scan, then compared in full by a
+ * thread each, and a match marks its row (a binary search in the staged offsets: one in
+ * global memory cost each match some 24 dependent loads) if it ends inside that row and the
  * row is valid. The tile zeroes its rows' outputs first; a row with several matches is
- * written 1 several times. A byte search, like the per-row one (for valid UTF-8 a byte match is a character
- * match). */
+ * written 1 several times. A byte search, like the per-row one (for valid UTF-8 a byte match
+ * is a character match). */
 struct contains_tile {
   const int64_t *offsets; /* rows + 1 offsets of the tile, in shared memory */
   int rows;
@@ -155,23 +156,51 @@ __device__ __forceinline__ void load16(const char *at, const char *lo, const cha
   }
 }
 
+/* hits[q]: bit 7 of each byte of w[q] that equals the target's first byte and is followed by
+ * its second (or is the piece's last byte: left to the full compare). Six integer operations
+ * a word (the byte-wise zero test (v & 0x7f..) + 0x7f.. of "Bit Twiddling Hacks", exact: no
+ * false positives) in place of two __vcmpeq4, which sm_90 emulates with several each (on an
+ * H100 contains_short went 0.350 -> 0.326 ms by this alone). */
+__device__ __forceinline__ void contains_candidates(const uint32_t w[4], uint32_t firsts,
+                                                    uint32_t seconds, uint32_t second_mask,
+                                                    uint32_t hits[4]) {
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    /* the next byte of each: the bytes 1..4 of w[q]:w[q + 1] (a funnel shift) */
+    uint32_t const next = q < 3 ? __funnelshift_r(w[q], w[q < 3 ? q + 1 : q], 8) : w[q] >> 8;
+    uint32_t const mask = q < 3 ? second_mask : second_mask & 0x00ffffffu;
+    uint32_t const v = (w[q] ^ firsts) | ((next ^ seconds) & mask); /* 0 where both match */
+    hits[q] = ~(((v & 0x7f7f7f7fu) + 0x7f7f7f7fu) | v) & 0x80808080u;
+  }
+}
+
+/* Candidates a tile's scan collects in shared memory, then judges a thread each: judged where
+ * they are found, each took its warp through the full compare and the row lookup with the
+ * other lanes idle, which made most of the kernel's instructions (a 2-byte target in random
+ * text: about 64 candidates per 2048-row tile). Past the list's end they are judged there. */
+#define CONTAINS_CANDIDATES 1024
+
 static __global__ void gcol_detail_contains_chars_smem_kernel(gcol_strings_view s,
                                                               const char *target,
                                                               int64_t target_size,
                                                               int64_t rows_per_tile, uint8_t *out) {
-  extern __shared__ int64_t staged_offsets[]; /* rows_per_tile + 1 */
+  extern __shared__ int64_t staged_offsets[]; /* rows_per_tile + 1, then the candidates */
+  __shared__ int num_candidates;
+  uint32_t *const candidates = (uint32_t *)(staged_offsets + rows_per_tile + 1);
   unsigned char const first = (unsigned char)target[0];
   uint32_t const firsts = first * 0x01010101u;
   /* a candidate needs the target's first two bytes: the second is tested in registers (the
    * next byte of the piece; past its end, left to the full compare) */
   uint32_t const seconds = target_size > 1 ? (unsigned char)target[1] * 0x01010101u : 0u;
+  uint32_t const second_mask = target_size > 1 ? 0xffffffffu : 0u;
   int64_t const tiles = (s.size + rows_per_tile - 1) / rows_per_tile;
   for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     contains_tile t;
     t.first_row = tile * rows_per_tile;
     t.rows = (int)(s.size - t.first_row < rows_per_tile ? s.size - t.first_row : rows_per_tile);
     t.offsets = staged_offsets;
-    __syncthreads(); /* the previous tile is done with the staged offsets */
+    __syncthreads(); /* the previous tile is done with the staged offsets and candidates */
+    if (threadIdx.x == 0) num_candidates = 0;
     for (int i = (int)threadIdx.x; i <= t.rows; i += (int)blockDim.x) {
       staged_offsets[i] = gcol_offsetalator_get(s.offsets, t.first_row + i);
       if (i < t.rows) out[t.first_row + i] = 0; /* the tile's rows: before any mark (barrier) */
@@ -188,20 +217,30 @@ static __global__ void gcol_detail_contains_chars_smem_kernel(gcol_strings_view 
       load16(at + step, lo, hi, first ^ 1u, w[1]);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
+        uint32_t hits[4];
+        contains_candidates(w[h], firsts, seconds, second_mask, hits);
+        if ((hits[0] | hits[1] | hits[2] | hits[3]) == 0) continue; /* the common case */
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
-          uint32_t hits = __vcmpeq4(w[h][q], firsts); /* 0xff in each byte equal to `first` */
-          if (target_size > 1) {                      /* and followed by the second */
-            uint32_t const next = (w[h][q] >> 8) | (q < 3 ? w[h][q < 3 ? q + 1 : q] << 24 : 0u);
-            hits &= __vcmpeq4(next, seconds) | (q == 3 ? 0xff000000u : 0u);
-          }
-          while (hits != 0) {
-            int const k = __ffs(hits) / 8; /* the lowest matching byte */
-            hits &= ~(0xffu << (8 * k));
-            contains_mark(s, t, at + h * step + 4 * q + k, hi, target, target_size, out);
+          while (hits[q] != 0) {
+            int const k = (__ffs(hits[q]) - 1) / 8; /* the lowest candidate byte */
+            hits[q] &= hits[q] - 1;
+            const char *const p = at + h * step + 4 * q + k;
+            int const slot = p - lo <= UINT32_MAX ? atomicAdd(&num_candidates, 1)
+                                                  : CONTAINS_CANDIDATES;
+            if (slot < CONTAINS_CANDIDATES) {
+              candidates[slot] = (uint32_t)(p - lo);
+            } else {
+              contains_mark(s, t, p, hi, target, target_size, out);
+            }
           }
         }
       }
+    }
+    __syncthreads();
+    int const listed = min(num_candidates, CONTAINS_CANDIDATES);
+    for (int i = (int)threadIdx.x; i < listed; i += (int)blockDim.x) {
+      contains_mark(s, t, lo + candidates[i], hi, target, target_size, out);
     }
   }
 }
@@ -296,7 +335,8 @@ static gcol_status search(gcol_column_view input, const gcol_scalar *target_scal
         while (rows_per_tile > 32 && rows_per_tile * average > 65536) rows_per_tile /= 2;
         int64_t const tiles = (input.size + rows_per_tile - 1) / rows_per_tile;
         unsigned int const grid = (unsigned int)std::min<int64_t>(tiles, 4096);
-        size_t const smem = (size_t)(rows_per_tile + 1) * sizeof(int64_t);
+        size_t const smem = (size_t)(rows_per_tile + 1) * sizeof(int64_t) +
+                            CONTAINS_CANDIDATES * sizeof(uint32_t);
         gcol_detail_contains_chars_smem_kernel<<<grid, GCOL_DETAIL_BLOCK_SIZE, smem, st>>>(
             s, target.data, target.size, rows_per_tile, (uint8_t *)col->data->data);
         GCOL_DETAIL_CUDA_CHECK_LAUNCH();

@@ -509,6 +509,56 @@ static void test_contains_warp_edges(void **state) {
   strings_free(&h);
 }
 
+/* contains of one target where most bytes are candidates: more than a tile's candidate list
+ * holds (the rest are judged where found), with "aa" split across rows ("xa" | "ab"), null
+ * rows holding matches, INT32 and INT64 offsets, the whole column and a slice. */
+static void test_contains_many_candidates(void **state) {
+  (void)state;
+  int64_t const n = 10000;
+  host_strings h;
+  int64_t cap = 1024;
+  h.n = 0;
+  h.chars = (char *)malloc((size_t)cap);
+  h.offsets = (int64_t *)calloc((size_t)(n + 1), sizeof(int64_t));
+  h.valid = (uint8_t *)malloc((size_t)n);
+  static const char *const kinds[] = {"xa", "ab", "aaaaaaaaaa"};
+  for (int64_t i = 0; i < n; ++i) {
+    h.n = i;
+    h.offsets[i + 1] = h.offsets[i];
+    strings_append(&h, &cap, kinds[i % 3], strlen(kinds[i % 3]));
+    h.valid[i] = i % 7 != 0;
+  }
+  h.n = n;
+  gcol_scalar *t = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_cstring("aa", &t));
+  uint8_t *got = (uint8_t *)malloc((size_t)n), *valid = (uint8_t *)malloc((size_t)n);
+  for (int wide = 0; wide < 2; ++wide) {
+    gcol_column *col = strings_to_device(&h, wide != 0, true);
+    for (int sliced = 0; sliced < 2; ++sliced) {
+      int64_t const first = sliced ? 1001 : 0, count = sliced ? 7000 : n;
+      gcol_column_view v = gcol_column_get_view(col);
+      if (sliced) GCOL_TEST_OK(gcol_column_view_slice(v, first, first + count, &v));
+      gcol_column *out = NULL;
+      GCOL_TEST_OK(gcol_strings_contains(v, t, &out, NULL, NULL));
+      fetch_fixed(out, count, got, valid);
+      for (int64_t i = 0; i < count; ++i) {
+        int64_t const r = first + i;
+        assert_int_equal(valid[i], h.valid[r]);
+        if (got[i] != (h.valid[r] && r % 3 == 2)) {
+          fail_msg("row %lld (%s, sliced %d): got %d", (long long)r, wide ? "INT64" : "INT32",
+                   sliced, (int)got[i]);
+        }
+      }
+      gcol_column_free(out);
+    }
+    gcol_column_free(col);
+  }
+  free(got);
+  free(valid);
+  gcol_scalar_free(t);
+  strings_free(&h);
+}
+
 /* contains of one target scans the chars, not the rows: a target split across two rows
  * ("q" | "z"), one ending a row exactly, one in the bytes of a null row, one in the rows
  * before a slice's first or after its last, over INT32 and INT64 offsets. */
@@ -793,6 +843,7 @@ int main(void) {
       GCOL_TEST_GPU(test_long_rows),
       GCOL_TEST_GPU(test_contains_warp_edges),
       GCOL_TEST_GPU(test_contains_chars_edges),
+      GCOL_TEST_GPU(test_contains_many_candidates),
       GCOL_TEST_GPU(test_find_warp_edges),
       GCOL_TEST_GPU(test_int32_overflow),
       GCOL_TEST_GPU(test_allocation_failures),
