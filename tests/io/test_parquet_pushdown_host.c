@@ -12,7 +12,10 @@
  * one coalesced read, a buffer and a file), corrupt index bytes (each lie of the builder and
  * random bytes: a clear status, the metadata unchanged), the row ranges of a group judged
  * page by page (gcol_detail_pq_filter_pages) on known data, and the same seeded property:
- * no matching row lies outside the kept ranges.
+ * no matching row lies outside the kept ranges. Page skipping: the range helpers (overlap,
+ * row map) at their edges, the kept read rows of a read (gcol_detail_pq_kept_rows), and
+ * column plans made with them (gcol_detail_parquet_plan_column_kept) decoded on the host
+ * against plans of every page, on known files and random ones.
  */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include <math.h>
