@@ -152,11 +152,41 @@ typedef struct gcol_detail_pq_row_range {
  * judged with, for each column, the statistics of the page covering it (columns without page
  * statistics, or a page index not read: the chunk's). *ranges (malloc'd, free() it; NULL when
  * none) receives the kept segments, adjacent ones merged, ascending; *num_ranges their count.
- * A row outside them never satisfies the predicate. Not used by the reader yet. */
+ * A row outside them never satisfies the predicate. The reader skips the pages outside them
+ * (gcol_detail_pq_kept_rows). */
 gcol_status gcol_detail_pq_filter_pages(const gcol_parquet_metadata *md,
                                         const gcol_expression *expr, int32_t root,
                                         int32_t row_group, gcol_detail_pq_row_range **ranges,
                                         int64_t *num_ranges);
+
+/* ---- page skipping (lib/io/parquet_pushdown.c): the read rows a filter keeps ----
+ *
+ * "Read rows" number the rows of the row groups a read decodes, across them, in the order
+ * read: row r of the i-th group read is read row (rows of groups 0..i-1) + r. */
+
+/* The filter's kept rows over row_groups[0, *num_row_groups) (in the order read), from
+ * gcol_detail_pq_filter_pages: the groups with no kept row are dropped from row_groups
+ * (*num_row_groups updated, order kept) and *kept (malloc'd, free() it; NULL when none)
+ * receives the kept ranges of the groups left, in read rows of those groups, ascending,
+ * adjacent ones merged (across groups too); *num_kept their count. */
+gcol_status gcol_detail_pq_kept_rows(const gcol_parquet_metadata *md, const gcol_expression *expr,
+                                     int32_t root, int32_t *row_groups, int32_t *num_row_groups,
+                                     gcol_detail_pq_row_range **kept, int64_t *num_kept);
+
+/* Whether [begin, end) shares a row with one of ranges[0, n) (ascending, disjoint). An empty
+ * [begin, end) shares none. */
+bool gcol_detail_pq_rows_overlap(const gcol_detail_pq_row_range *ranges, int64_t n, int64_t begin,
+                                 int64_t end);
+
+/* The rows of ranges[0, n) (ascending, disjoint): their count. */
+int64_t gcol_detail_pq_rows_count(const gcol_detail_pq_row_range *ranges, int64_t n);
+
+/* The gather map from a column decoded over the `covered` read rows (ascending, disjoint; its
+ * row i is the i-th covered row) to the `kept` read rows: map[j] = the position among the
+ * covered rows of the j-th kept row (map has gcol_detail_pq_rows_count(kept) entries). False
+ * when a kept row is not covered (map then partly written). */
+bool gcol_detail_pq_row_map(const gcol_detail_pq_row_range *covered, int64_t num_covered,
+                            const gcol_detail_pq_row_range *kept, int64_t num_kept, int64_t *map);
 
 struct gcol_parquet_metadata {
   gcol_detail_pq_alloc *allocs; /* everything below, freed together */
@@ -401,6 +431,12 @@ typedef struct gcol_detail_pq_column_plan {
   int32_t num_jobs;
   int32_t job_cap;
   struct gcol_detail_pq_job *jobs;
+  /* page skipping (gcol_detail_parquet_plan_column_kept): the read rows of the data pages
+   * planned, ascending, adjacent ones merged; row i of the plan is the i-th of them. NULL
+   * (and 0) when the plan was made without kept rows: every page, row i is read row i. */
+  gcol_detail_pq_row_range *covered;
+  int64_t num_covered;
+  int64_t covered_cap;
 } gcol_detail_pq_column_plan;
 
 /* Reads the chunks of leaf `column` in the `row_groups` given (bytes into host memory), scans
@@ -448,6 +484,24 @@ gcol_status gcol_detail_parquet_plan_column_borrow(
     const gcol_detail_pq_file *file, const uint8_t *data, const gcol_parquet_metadata *md,
     int32_t column, const int32_t *row_groups, int32_t num_row_groups, uint32_t gpu_codecs,
     const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan);
+
+/* gcol_detail_parquet_plan_column_borrow, skipping pages: only the data pages whose rows share
+ * one with kept[0, num_kept) (read rows of row_groups, ascending, disjoint;
+ * gcol_detail_pq_kept_rows) are planned, by the rows their headers give (the dictionary page
+ * always). plan->covered receives their read rows. A chunk whose page index was read must
+ * agree with its pages (each data page's first row and rows; the same count): else
+ * GCOL_ERROR_INVALID_ARGUMENT, since the kept rows were judged by that index. kept NULL:
+ * every page, as gcol_detail_parquet_plan_column_borrow. Flat columns only (the reader reads
+ * no other: a repeated column is GCOL_ERROR_UNSUPPORTED before any page). */
+gcol_status gcol_detail_parquet_plan_column_kept(
+    const gcol_detail_pq_file *file, const uint8_t *data, const gcol_parquet_metadata *md,
+    int32_t column, const int32_t *row_groups, int32_t num_row_groups,
+    const gcol_detail_pq_row_range *kept, int64_t num_kept, uint32_t gpu_codecs,
+    const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan);
+
+/* Data pages the public reads of this process have handed to the GPU decode so far (tests:
+ * page skipping decodes fewer). */
+int64_t gcol_detail_parquet_read_pages(void);
 
 /* The codecs whose pages a read with `options` leaves to `nvcomp` (NULL: none): its codecs,
  * none when options->untrusted. */

@@ -1,8 +1,8 @@
 /* Predicate pushdown: which row groups may hold a row where an expression is true, from the
  * column chunks' statistics alone (include/gcol/io/parquet.h), and which rows of a row group,
- * from its page index (internal/parquet.h, not used by the reader yet). Each chunk's or page's
- * statistics record becomes bounds of its column (internal/expression.h), and the expression
- * area judges the tree. */
+ * from its page index (internal/parquet.h: the reader skips the pages outside them). Each
+ * chunk's or page's statistics record becomes bounds of its column (internal/expression.h),
+ * and the expression area judges the tree. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -197,6 +197,107 @@ done:
   free(types);
   free(bounds);
   return status;
+}
+
+/* Appends [begin, end) to ranges[0, *n) (room for it), merged with the last when adjacent. */
+static void append_range(gcol_detail_pq_row_range *ranges, int64_t *n, int64_t begin, int64_t end) {
+  if (*n > 0 && ranges[*n - 1].end == begin) {
+    ranges[*n - 1].end = end;
+    return;
+  }
+  ranges[*n].begin = begin;
+  ranges[*n].end = end;
+  ++*n;
+}
+
+/* Appends group_ranges[0, n) shifted by `base` to *kept (of *cap entries, grown). */
+static bool append_group_ranges(const gcol_detail_pq_row_range *group_ranges, int64_t n,
+                                int64_t base, gcol_detail_pq_row_range **kept, int64_t *num_kept,
+                                int64_t *cap) {
+  if (*num_kept + n > *cap) {
+    int64_t const want = *cap * 2 > *num_kept + n ? *cap * 2 : *num_kept + n;
+    void *p = realloc(*kept, (size_t)want * sizeof **kept);
+    if (p == NULL) return false;
+    *kept = (gcol_detail_pq_row_range *)p;
+    *cap = want;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    append_range(*kept, num_kept, base + group_ranges[i].begin, base + group_ranges[i].end);
+  }
+  return true;
+}
+
+gcol_status gcol_detail_pq_kept_rows(const gcol_parquet_metadata *md, const gcol_expression *expr,
+                                     int32_t root, int32_t *row_groups, int32_t *num_row_groups,
+                                     gcol_detail_pq_row_range **kept, int64_t *num_kept) {
+  gcol_status status = GCOL_OK;
+  gcol_detail_pq_row_range *group_ranges = NULL;
+  gcol_detail_pq_row_range *out = NULL;
+  int64_t count = 0, cap = 0;
+  int64_t base = 0; /* read row of the next kept group's first row */
+  int32_t groups_left = 0;
+  *kept = NULL;
+  *num_kept = 0;
+  for (int32_t i = 0; i < *num_row_groups; ++i) {
+    int32_t const g = row_groups[i];
+    int64_t n = 0;
+    free(group_ranges);
+    group_ranges = NULL;
+    GCOL_DETAIL_TRY(gcol_detail_pq_filter_pages(md, expr, root, g, &group_ranges, &n));
+    if (n == 0) continue; /* no kept row: the group is not read */
+    GCOL_DETAIL_CHECK(append_group_ranges(group_ranges, n, base, &out, &count, &cap),
+                      GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+    row_groups[groups_left++] = g;
+    base += md->row_groups[g].num_rows;
+  }
+  *num_row_groups = groups_left;
+  *kept = out;
+  *num_kept = count;
+  out = NULL;
+done:
+  free(out);
+  free(group_ranges);
+  return status;
+}
+
+bool gcol_detail_pq_rows_overlap(const gcol_detail_pq_row_range *ranges, int64_t n, int64_t begin,
+                                 int64_t end) {
+  if (begin >= end) return false;
+  /* the first range ending after begin: binary search (the ranges ascend) */
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t const mid = lo + (hi - lo) / 2;
+    if (ranges[mid].end <= begin) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < n && ranges[lo].begin < end;
+}
+
+int64_t gcol_detail_pq_rows_count(const gcol_detail_pq_row_range *ranges, int64_t n) {
+  int64_t rows = 0;
+  for (int64_t i = 0; i < n; ++i) rows += ranges[i].end - ranges[i].begin;
+  return rows;
+}
+
+bool gcol_detail_pq_row_map(const gcol_detail_pq_row_range *covered, int64_t num_covered,
+                            const gcol_detail_pq_row_range *kept, int64_t num_kept, int64_t *map) {
+  int64_t c = 0;      /* the covered range holding (or after) the current kept row */
+  int64_t before = 0; /* covered rows before covered[c] */
+  int64_t j = 0;
+  for (int64_t k = 0; k < num_kept; ++k) {
+    for (int64_t row = kept[k].begin; row < kept[k].end; ++row) {
+      while (c < num_covered && covered[c].end <= row) {
+        before += covered[c].end - covered[c].begin;
+        ++c;
+      }
+      if (c == num_covered || covered[c].begin > row) return false;
+      map[j++] = before + (row - covered[c].begin);
+    }
+  }
+  return true;
 }
 
 static gcol_status filter_row_groups_expression(const gcol_parquet_metadata *metadata,

@@ -5,10 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcol/copying.h"
 #include "gcol/expression.h"
 #include "gcol/filtering.h"
 #include "internal/error.h"
 #include "internal/expression.h"
+#include "internal/log.h"
 #include "internal/nvtx.h"
 #include "internal/parquet.h"
 #include "internal/thrift.h"
@@ -176,6 +178,7 @@ void gcol_detail_parquet_plan_free(gcol_detail_pq_column_plan *plan) {
   free(plan->dict_where);
   free(plan->segments);
   free(plan->jobs);
+  free(plan->covered);
   memset(plan, 0, sizeof *plan);
 }
 
@@ -210,6 +213,12 @@ typedef struct plan_ctx {
   bool raw_borrowed;  /* the chunk being scanned lies in `data` (its pages can be borrowed) */
   const uint8_t *raw; /* the chunk being scanned */
   int64_t raw_at;     /* its plan offset when it was added whole (nvCOMP input), or -1 */
+  /* page skipping (kept non-NULL): the kept read rows, the chunk being scanned (its page
+   * index) and the read row of its first row */
+  const gcol_detail_pq_row_range *kept;
+  int64_t num_kept;
+  const gcol_detail_pq_chunk *chunk;
+  int64_t read_row;
 } plan_ctx;
 
 #define PAGE_FAIL(code, ...)                                                                 \
@@ -436,16 +445,77 @@ static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
   return GCOL_OK;
 }
 
-/* Scans the pages of one chunk whose `size` bytes are at `raw`: plan->bytes + in_place for an
- * UNCOMPRESSED chunk (its pages stay where they are), a scratch buffer otherwise. */
+/* ---- page skipping ---- */
 
+/* Appends read rows [begin, end) to plan->covered, merged with the last range when adjacent. */
+static bool add_covered(gcol_detail_pq_column_plan *plan, int64_t begin, int64_t end) {
+  if (plan->num_covered > 0 && plan->covered[plan->num_covered - 1].end == begin) {
+    plan->covered[plan->num_covered - 1].end = end;
+    return true;
+  }
+  if (plan->num_covered == plan->covered_cap) {
+    int64_t const cap = plan->covered_cap < 8 ? 8 : plan->covered_cap * 2;
+    void *p = realloc(plan->covered, (size_t)cap * sizeof *plan->covered);
+    if (p == NULL) return false;
+    plan->covered = (gcol_detail_pq_row_range *)p;
+    plan->covered_cap = cap;
+  }
+  plan->covered[plan->num_covered].begin = begin;
+  plan->covered[plan->num_covered].end = end;
+  ++plan->num_covered;
+  return true;
+}
+
+/* With page skipping, whether data page `h` (the chunk's data page number `data_page`, its
+ * first row at chunk row `row`) is left out: none of its rows is kept. The chunk's page index
+ * must agree with the page first, since the kept rows were judged by it. A page whose header
+ * is invalid is not left out: planning it reports the error. */
+static gcol_status skip_data_page(plan_ctx *c, int32_t g, int32_t page_no, int32_t data_page,
+                                  const gcol_detail_pq_page_header *h, int64_t row,
+                                  int64_t chunk_values, bool *skip) {
+  *skip = false;
+  if (c->kept == NULL || !h->has_body || h->num_values < 0 || h->num_values > chunk_values - row) {
+    return GCOL_OK;
+  }
+  const gcol_detail_pq_chunk *ch = c->chunk;
+  if (ch->pages != NULL) {
+    if (data_page >= ch->num_pages) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "the page index lists %d data pages, the chunk more",
+                ch->num_pages);
+    }
+    const gcol_detail_pq_index_page *ip = &ch->pages[data_page];
+    if (ip->first_row != row || ip->num_rows != h->num_values) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "the page index says rows [%lld, +%lld), the page's header [%lld, +%d)",
+                (long long)ip->first_row, (long long)ip->num_rows, (long long)row, h->num_values);
+    }
+  }
+  int64_t const begin = c->read_row + row;
+  *skip = !gcol_detail_pq_rows_overlap(c->kept, c->num_kept, begin, begin + h->num_values);
+  return GCOL_OK;
+}
+
+/* With page skipping, whether the chunk's page index listed as many data pages as it holds. */
+static gcol_status check_index_pages(plan_ctx *c, int32_t g, int32_t page_no, int32_t data_pages) {
+  if (c->kept == NULL || c->chunk->pages == NULL || c->chunk->num_pages == data_pages) {
+    return GCOL_OK;
+  }
+  PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "the page index lists %d data pages, the chunk %d",
+            c->chunk->num_pages, data_pages);
+}
+
+/* Scans the pages of one chunk whose `size` bytes are at `raw`: plan->bytes + in_place for an
+ * UNCOMPRESSED chunk (its pages stay where they are), a scratch buffer otherwise. Each data
+ * page planned takes the plan's next rows (plan->num_rows grows); with page skipping, those
+ * that hold no kept row are passed over (their bytes neither decompressed nor decoded). */
 static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_t in_place,
-                              int64_t size, int64_t chunk_values, int64_t row_base) {
+                              int64_t size, int64_t chunk_values) {
   gcol_detail_pq_column_plan *plan = c->plan;
   int32_t const max_def = c->info->max_definition_level;
   int64_t pos = 0;
   int64_t values = 0;
   int32_t page_no = 0;
+  int32_t data_pages = 0; /* seen, skipped or not */
   int32_t dict = -1;
   while (values < chunk_values) {
     if (pos >= size) {
@@ -465,11 +535,25 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
                 "the page's %d bytes run past its column chunk (%lld bytes left)",
                 h.compressed_size, (long long)(size - body));
     }
+    bool const data_page =
+        h.type == GCOL_DETAIL_PQ_PAGE_DATA || h.type == GCOL_DETAIL_PQ_PAGE_DATA_V2;
+    bool skip = false;
+    if (data_page) {
+      gcol_status const st =
+          skip_data_page(c, g, page_no, data_pages, &h, values, chunk_values, &skip);
+      if (st != GCOL_OK) return st;
+      ++data_pages;
+    }
+    if (skip) {
+      values += h.num_values;
+      pos = body + h.compressed_size;
+      ++page_no;
+      continue;
+    }
     int64_t begin = 0;
     int64_t end = 0;
     const uint8_t *host = NULL; /* the page's bytes on the host */
-    if (h.type == GCOL_DETAIL_PQ_PAGE_DATA || h.type == GCOL_DETAIL_PQ_PAGE_DATA_V2 ||
-        h.type == GCOL_DETAIL_PQ_PAGE_DICTIONARY) {
+    if (data_page || h.type == GCOL_DETAIL_PQ_PAGE_DICTIONARY) {
       gcol_status const st =
           place_page(c, g, page_no, &h, raw + body, in_place + body, &begin, &end, &host);
       if (st != GCOL_OK) return st;
@@ -511,7 +595,7 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
       }
       gcol_detail_pq_page pg;
       memset(&pg, 0, sizeof pg);
-      pg.first_row = row_base + values;
+      pg.first_row = plan->num_rows;
       pg.num_rows = h.num_values;
       pg.dict = dict;
       if (!v2) {
@@ -599,6 +683,11 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
       plan->page_where[plan->num_pages].row_group = g;
       plan->page_where[plan->num_pages].page = page_no;
       plan->pages[plan->num_pages++] = pg;
+      if (c->kept != NULL &&
+          !add_covered(plan, c->read_row + values, c->read_row + values + h.num_values)) {
+        return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
+      }
+      plan->num_rows += h.num_values;
       values += h.num_values;
     } else if (h.type != GCOL_DETAIL_PQ_PAGE_INDEX) {
       PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "unknown page type %d", h.type);
@@ -606,7 +695,7 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
     pos = body + h.compressed_size;
     ++page_no;
   }
-  return GCOL_OK;
+  return check_index_pages(c, g, page_no, data_pages);
 }
 
 /* Whether an UNCOMPRESSED chunk at [start, start + size) is borrowed from c->data. */
@@ -625,6 +714,7 @@ static int64_t chunk_start(const gcol_detail_pq_chunk *ch) {
 static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *data,
                                const gcol_parquet_metadata *md, int32_t column,
                                const int32_t *row_groups, int32_t num_row_groups,
+                               const gcol_detail_pq_row_range *kept, int64_t num_kept,
                                uint32_t gpu_codecs, const gcol_detail_nvcomp *nvcomp,
                                gcol_detail_pq_column_plan *plan) {
   gcol_status status = GCOL_OK;
@@ -639,6 +729,8 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
   c.gpu_codecs = nvcomp != NULL ? gpu_codecs : 0;
   c.nvcomp = nvcomp;
   c.info = &md->leaves[column];
+  c.kept = kept;
+  c.num_kept = num_kept;
   const gcol_parquet_column_info *info = c.info;
   plan->name = info->name;
   plan->type = info->type;
@@ -741,13 +833,13 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
                         (long long)(plan->owned_bytes + size), info->name);
     }
     int64_t const base = plan->num_bytes;
-    GCOL_DETAIL_TRY(
-        scan_chunk(&c, g, raw, in_place ? base : -1, size, ch->stats.num_values, plan->num_rows));
+    c.chunk = ch;
+    GCOL_DETAIL_TRY(scan_chunk(&c, g, raw, in_place ? base : -1, size, ch->stats.num_values));
     if (in_place) {
       GCOL_DETAIL_CHECK(add_segment(&c, size, borrow ? raw : NULL, plan->owned_bytes),
                         GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
     }
-    plan->num_rows += ch->stats.num_values;
+    c.read_row += ch->stats.num_values;
   }
 done:
   free(scratch);
@@ -759,14 +851,24 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                                             const gcol_parquet_metadata *md, int32_t column,
                                             const int32_t *row_groups, int32_t num_row_groups,
                                             gcol_detail_pq_column_plan *plan) {
-  return plan_column(file, NULL, md, column, row_groups, num_row_groups, 0, NULL, plan);
+  return plan_column(file, NULL, md, column, row_groups, num_row_groups, NULL, 0, 0, NULL, plan);
 }
 
 gcol_status gcol_detail_parquet_plan_column_borrow(
     const gcol_detail_pq_file *file, const uint8_t *data, const gcol_parquet_metadata *md,
     int32_t column, const int32_t *row_groups, int32_t num_row_groups, uint32_t gpu_codecs,
     const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan) {
-  return plan_column(file, data, md, column, row_groups, num_row_groups, gpu_codecs, nvcomp, plan);
+  return plan_column(file, data, md, column, row_groups, num_row_groups, NULL, 0, gpu_codecs,
+                     nvcomp, plan);
+}
+
+gcol_status gcol_detail_parquet_plan_column_kept(
+    const gcol_detail_pq_file *file, const uint8_t *data, const gcol_parquet_metadata *md,
+    int32_t column, const int32_t *row_groups, int32_t num_row_groups,
+    const gcol_detail_pq_row_range *kept, int64_t num_kept, uint32_t gpu_codecs,
+    const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan) {
+  return plan_column(file, data, md, column, row_groups, num_row_groups, kept, num_kept, gpu_codecs,
+                     nvcomp, plan);
 }
 
 /* ---- host decode (tests, fuzzer) ---- */
@@ -950,6 +1052,101 @@ done:
   return status;
 }
 
+/* ---- page skipping under the filter ---- */
+
+static int64_t read_pages; /* gcol_detail_parquet_read_pages (atomic builtins) */
+
+int64_t gcol_detail_parquet_read_pages(void) {
+  return __atomic_load_n(&read_pages, __ATOMIC_RELAXED);
+}
+
+/* Whether the footer points to an OffsetIndex for a chunk of groups[0, num_groups). */
+static bool has_offset_index(const gcol_parquet_metadata *md, const int32_t *groups,
+                             int32_t num_groups) {
+  for (int32_t i = 0; i < num_groups; ++i) {
+    const gcol_detail_pq_row_group *rg = &md->row_groups[groups[i]];
+    for (int32_t k = 0; k < rg->num_chunks; ++k) {
+      if (rg->chunks[k].offset_index_offset >= 0 && rg->chunks[k].offset_index_length > 0) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* The read rows of groups[0, *num_groups) that the filter (over the file's leaves) may keep,
+ * by the page index, the groups with none dropped (gcol_detail_pq_kept_rows). *kept is NULL
+ * (every page is read) when no chunk has an OffsetIndex, when the index cannot be read (the
+ * file then reads as it would without one: the index only ever narrows the pages read), or
+ * when every row of the groups left is kept. */
+static gcol_status plan_page_skipping(const gcol_detail_pq_file *file, gcol_parquet_metadata *md,
+                                      const gcol_expression *filter, int32_t root, int32_t *groups,
+                                      int32_t *num_groups, gcol_detail_pq_row_range **kept,
+                                      int64_t *num_kept) {
+  *kept = NULL;
+  *num_kept = 0;
+  if (!has_offset_index(md, groups, *num_groups)) return GCOL_OK;
+  gcol_status status = gcol_detail_pq_read_page_index(md, file);
+  if (status == GCOL_ERROR_OUT_OF_MEMORY) return status;
+  if (status != GCOL_OK) {
+    GCOL_DETAIL_LOG(GCOL_LOG_WARN, "parquet: %s: page index not used: %s", md->name,
+                    gcol_last_error());
+    return GCOL_OK;
+  }
+  status = gcol_detail_pq_kept_rows(md, filter, root, groups, num_groups, kept, num_kept);
+  if (status != GCOL_OK) return status;
+  int64_t rows = 0;
+  for (int32_t i = 0; i < *num_groups; ++i) rows += md->row_groups[groups[i]].num_rows;
+  if (*num_kept == 1 && (*kept)[0].begin == 0 && (*kept)[0].end == rows) {
+    free(*kept); /* nothing to skip */
+    *kept = NULL;
+    *num_kept = 0;
+  }
+  return GCOL_OK;
+}
+
+/* Whether a plan's pages cover exactly the kept rows (its column needs no gather). */
+static bool covers_only_kept(const gcol_detail_pq_column_plan *plan,
+                             const gcol_detail_pq_row_range *kept, int64_t num_kept) {
+  if (plan->num_covered != num_kept) return false;
+  for (int64_t i = 0; i < num_kept; ++i) {
+    if (plan->covered[i].begin != kept[i].begin || plan->covered[i].end != kept[i].end) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Brings *column, decoded over plan->covered, to the kept rows: its row j becomes the j-th
+ * kept row (a gather; the decoded column is freed). Pages of different columns end at
+ * different rows, so each column covers its own superset of the kept rows. */
+static gcol_status gather_kept_rows(const gcol_detail_pq_column_plan *plan,
+                                    const gcol_detail_pq_row_range *kept, int64_t num_kept,
+                                    const char *file_name, gcol_column **column, gcol_stream stream,
+                                    gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column *map_column = NULL;
+  gcol_column *gathered = NULL;
+  int64_t const rows = gcol_detail_pq_rows_count(kept, num_kept);
+  int64_t *map = (int64_t *)malloc((size_t)(rows > 0 ? rows : 1) * sizeof *map);
+  GCOL_DETAIL_CHECK(map != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_CHECK(gcol_detail_pq_row_map(plan->covered, plan->num_covered, kept, num_kept, map),
+                    GCOL_ERROR_INTERNAL, "%s: column '%s': a kept row lies in no page planned",
+                    file_name, plan->name);
+  GCOL_DETAIL_TRY(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), rows, map, NULL,
+                                               stream, NULL, &map_column));
+  GCOL_DETAIL_TRY(gcol_column_gather(
+      gcol_column_get_view(*column), gcol_column_get_view(map_column),
+      GCOL_OUT_OF_BOUNDS_DONT_CHECK, GCOL_NEGATIVE_INDEX_NOT_ALLOWED, &gathered, stream, mr));
+  gcol_column_free(*column);
+  *column = gathered;
+  gathered = NULL;
+done:
+  free(map);
+  gcol_column_free(map_column);
+  return status;
+}
+
 /* `data`: the file as a host buffer (its uncompressed chunks are not copied on the host), or
  * NULL. */
 static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *data,
@@ -965,8 +1162,10 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   gcol_table *table = NULL;
   gcol_column_view *slices = NULL;
   gcol_detail_pq_column_plan *plans = NULL;
-  gcol_expression *filter = NULL; /* opt.filter over the columns read */
-  int32_t num_read = 0;           /* columns read: the selected ones, then the filter's */
+  gcol_expression *filter = NULL;        /* opt.filter over the columns read */
+  gcol_detail_pq_row_range *kept = NULL; /* page skipping: the read rows kept, or NULL */
+  int64_t num_kept = 0;
+  int32_t num_read = 0; /* columns read: the selected ones, then the filter's */
   gcol_parquet_read_options opt;
   gcol_parquet_read_options_init(&opt);
   if (options != NULL) opt = *options;
@@ -1026,6 +1225,8 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     GCOL_DETAIL_TRY(prune_groups(md, opt.filter, opt.filter_root, groups, &num_groups));
     if (num_columns > 0) {
       GCOL_DETAIL_TRY(filter_columns(md, opt.filter, opt.filter_root, columns, &num_read, &filter));
+      GCOL_DETAIL_TRY(plan_page_skipping(file, md, opt.filter, opt.filter_root, groups, &num_groups,
+                                         &kept, &num_kept));
     }
   }
   /* the row range: row groups wholly before or after it are not read */
@@ -1056,13 +1257,18 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     const gcol_detail_nvcomp *nvcomp = opt.untrusted ? NULL : gcol_detail_nvcomp_get();
     uint32_t const gpu_codecs = gcol_detail_parquet_gpu_codecs(&opt, nvcomp);
     for (int32_t i = 0; i < num_read; ++i) {
-      GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_borrow(
+      GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(
           file, data, md, columns[i], groups + first_group, (int32_t)(last_group - first_group),
-          gpu_codecs, nvcomp, &plans[i]));
+          kept, num_kept, gpu_codecs, nvcomp, &plans[i]));
+      __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
     }
   }
   GCOL_DETAIL_TRY(
       gcol_detail_parquet_decode_columns(plans, num_read, data, md->name, stream, mr, outputs));
+  for (int32_t i = 0; kept != NULL && i < num_read; ++i) {
+    if (covers_only_kept(&plans[i], kept, num_kept)) continue;
+    GCOL_DETAIL_TRY(gather_kept_rows(&plans[i], kept, num_kept, md->name, &outputs[i], stream, mr));
+  }
   GCOL_DETAIL_TRY(gcol_table_make(outputs, num_read, &table));
   for (int32_t i = 0; i < num_read; ++i) outputs[i] = NULL;
   if (filter != NULL) {
@@ -1092,6 +1298,7 @@ done:
   gcol_table_free(table);
   free(slices);
   gcol_expression_free(filter);
+  free(kept);
   if (plans != NULL) {
     for (int32_t i = 0; i < num_read; ++i) gcol_detail_parquet_plan_free(&plans[i]);
   }

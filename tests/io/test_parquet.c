@@ -9,8 +9,12 @@
  * thousands of runs, all-null, no-null and one-row pages, > 65536-row dictionary pages, 100 KB
  * strings, a pinned source) and their errors. Pages decompressed by nvCOMP (when it is found:
  * GCOL_NVCOMP_PATH; GCOL_TEST_REQUIRE_NVCOMP=1 fails instead of skipping without it) against
- * the host path (options.untrusted), and pages whose header lies about their size. The files
- * pyarrow writes are checked by test_parquet_python.py (suite clients).
+ * the host path (options.untrusted), and pages whose header lies about their size. Reads
+ * with a filter: row groups pruned by statistics, and pages skipped by the page index
+ * (columns of different page sizes, nulls, strings, chosen row groups, an unreadable index)
+ * against reading every row then gcol_filter_expression, with the data pages decoded counted
+ * (gcol_detail_parquet_read_pages) and allocation failures. The files pyarrow writes are
+ * checked by test_parquet_python.py (suite clients).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -1644,6 +1648,279 @@ static void test_read_with_filter(void **state) {
   free(f);
 }
 
+/* ---- page skipping by the page index ---- */
+
+enum { SR = 1000, SG = 100, SCOLS = 4 }; /* rows, rows per group: ten groups */
+
+typedef struct skip_file {
+  int64_t a[SR];
+  double b[SR];
+  uint8_t b_valid[SR];
+  uint8_t t_valid[SR];
+  const char *s[SR];
+  const char *t[SR];
+  char text[SR][12];
+  pqb_column c[SCOLS];
+  uint8_t *bytes;
+  int64_t size;
+} skip_file;
+
+/* a INT64 = row, pages of 10; b DOUBLE = row / 4, null on every 7th row, pages of 7; s STRING
+ * (dictionary) pages of 13; t STRING (PLAIN, null on every 3rd row) pages of 16 without a page
+ * index; every other column with a ColumnIndex and an OffsetIndex (`lie`: a PQB_LIE_* of a's
+ * page index, 0 none). Page boundaries differ from column to column. */
+static skip_file *make_skip_file(int32_t lie) {
+  static const char *words[] = {"zero", "one", "two", "three", "four"};
+  skip_file *f = (skip_file *)calloc(1, sizeof *f);
+  assert_non_null(f);
+  for (int i = 0; i < SR; ++i) {
+    f->a[i] = i;
+    f->b[i] = i * 0.25;
+    f->b_valid[i] = i % 7 != 0;
+    f->t_valid[i] = i % 3 != 0;
+    snprintf(f->text[i], sizeof f->text[i], "%s%d", words[i % 5], i % 17);
+    f->s[i] = words[i % 5];
+    f->t[i] = f->text[i];
+  }
+  static const int64_t pages[SCOLS] = {10, 7, 13, 16};
+  f->c[0] = col_base("a", GCOL_PARQUET_INT64);
+  f->c[0].ints = f->a;
+  f->c[1] = col_base("b", GCOL_PARQUET_DOUBLE);
+  f->c[1].reals = f->b;
+  f->c[1].optional = true;
+  f->c[1].valid = f->b_valid;
+  f->c[2] = col_base("s", GCOL_PARQUET_BYTE_ARRAY);
+  f->c[2].strings = f->s;
+  f->c[2].dictionary = true;
+  f->c[3] = col_base("t", GCOL_PARQUET_BYTE_ARRAY);
+  f->c[3].strings = f->t;
+  f->c[3].optional = true;
+  f->c[3].valid = f->t_valid;
+  for (int32_t k = 0; k < SCOLS; ++k) {
+    f->c[k].rows_per_page = pages[k];
+    f->c[k].page_index = k != 3;
+  }
+  f->c[0].lie_page_index = lie;
+  pqb_file pf;
+  memset(&pf, 0, sizeof pf);
+  pf.num_columns = SCOLS;
+  pf.columns = f->c;
+  pf.num_rows = SR;
+  pf.rows_per_group = SG;
+  f->bytes = pqb_build(&pf, &f->size);
+  assert_non_null(f->bytes);
+  return f;
+}
+
+/* Reads with `opt` (page skipping where the filter allows) and compares with reading every
+ * row of the same row groups, then gcol_filter_expression (no page index used): the same
+ * columns, rows, values, nulls and strings. Returns the data pages the read decoded. */
+static int64_t expect_as_filtered_after(const skip_file *f, const gcol_parquet_read_options *opt) {
+  gcol_parquet_read_options plain = *opt;
+  plain.filter = NULL;
+  plain.filter_root = 0;
+  plain.columns = NULL;
+  plain.num_columns = 0;
+  gcol_table *whole = NULL, *want = NULL, *got = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(f->bytes, f->size, &plain, &whole, NULL, NULL));
+  GCOL_TEST_OK(gcol_filter_expression(gcol_table_get_view(whole), opt->filter, opt->filter_root,
+                                      &want, NULL, NULL));
+  int64_t const before = gcol_detail_parquet_read_pages();
+  GCOL_TEST_OK(gcol_parquet_read_buffer(f->bytes, f->size, opt, &got, NULL, NULL));
+  int64_t const pages = gcol_detail_parquet_read_pages() - before;
+  gcol_table_view const wv = gcol_table_get_view(want), gv = gcol_table_get_view(got);
+  int32_t const n = opt->columns != NULL ? opt->num_columns : wv.num_columns;
+  assert_int_equal(gv.num_columns, n);
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t const leaf = opt->columns != NULL ? opt->columns[i] : i;
+    gcol_test_assert_columns_equal(wv.columns[leaf], gv.columns[i]);
+    gcol_test_assert_null_count_consistent(gv.columns[i]);
+  }
+  gcol_table_free(whole);
+  gcol_table_free(want);
+  gcol_table_free(got);
+  return pages;
+}
+
+/* Data pages of every column of the whole file. */
+static int64_t pages_of_whole_file(const skip_file *f) {
+  int64_t const before = gcol_detail_parquet_read_pages();
+  gcol_table *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(f->bytes, f->size, NULL, &t, NULL, NULL));
+  gcol_table_free(t);
+  return gcol_detail_parquet_read_pages() - before;
+}
+
+static int32_t fx_range(gcol_expression *e, int32_t column, int64_t lo, int64_t hi) {
+  return fx_bin(e, GCOL_EXPR_LOGICAL_AND,
+                fx_bin(e, GCOL_EXPR_GREATER_EQUAL, column, fx_lit(e, GCOL_INT64, (double)lo, true)),
+                fx_bin(e, GCOL_EXPR_LESS, column, fx_lit(e, GCOL_INT64, (double)hi, true)));
+}
+
+static void test_read_skipping_pages(void **state) {
+  (void)state;
+  skip_file *f = make_skip_file(0);
+  int64_t const all_pages = pages_of_whole_file(f);
+  gcol_expression *e = NULL;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  int32_t const a = fx_col(e, 0), b = fx_col(e, 1), s = fx_col(e, 2);
+  gcol_parquet_read_options opt;
+  gcol_parquet_read_options_init(&opt);
+  opt.filter = e;
+  /* 250 <= a < 420: two groups and a part, pages of 7, 13 and 16 crossing the range's ends */
+  opt.filter_root = fx_range(e, a, 255, 423);
+  int64_t const some = expect_as_filtered_after(f, &opt);
+  /* kept [250, 430) by a's pages: 75 of the 400 pages (a 18, b 28, s 16, t 13) */
+  assert_true(some > 0 && some * 4 < all_pages);
+  /* exactly the rows 255..422 (none outside the kept rows), read back value by value */
+  {
+    static int64_t rows[SR];
+    int64_t n = 0;
+    for (int64_t r = 255; r < 423; ++r) rows[n++] = r;
+    gcol_table *t = NULL;
+    GCOL_TEST_OK(gcol_parquet_read_buffer(f->bytes, f->size, &opt, &t, NULL, NULL));
+    gcol_table_view const v = gcol_table_get_view(t);
+    static const gcol_type_id ids[SCOLS] = {GCOL_INT64, GCOL_FLOAT64, GCOL_STRING, GCOL_STRING};
+    for (int32_t k = 0; k < SCOLS; ++k) check_column(v.columns[k], &f->c[k], ids[k], rows, n);
+    gcol_table_free(t);
+  }
+  /* none: a group kept by its chunk statistics, no page (a > 1000 is outside every group;
+   * 101 < a < 102 inside group 1's chunk range but in no row) */
+  opt.filter_root = fx_bin(e, GCOL_EXPR_GREATER, a, fx_lit(e, GCOL_INT64, 5000, true));
+  assert_int_equal(expect_as_filtered_after(f, &opt), 0);
+  opt.filter_root = fx_bin(e, GCOL_EXPR_LOGICAL_AND,
+                           fx_bin(e, GCOL_EXPR_GREATER, a, fx_lit(e, GCOL_INT64, 101, true)),
+                           fx_bin(e, GCOL_EXPR_LESS, a, fx_lit(e, GCOL_INT64, 102, true)));
+  assert_true(expect_as_filtered_after(f, &opt) < all_pages / 10);
+  /* all: nothing skipped */
+  opt.filter_root = fx_bin(e, GCOL_EXPR_GREATER_EQUAL, a, fx_lit(e, GCOL_INT64, 0, true));
+  assert_int_equal(expect_as_filtered_after(f, &opt), all_pages);
+  /* across a group boundary and at the file's end; one row */
+  opt.filter_root = fx_bin(e, GCOL_EXPR_LOGICAL_OR, fx_range(e, a, 95, 105),
+                           fx_bin(e, GCOL_EXPR_GREATER_EQUAL, a, fx_lit(e, GCOL_INT64, 995, true)));
+  assert_true(expect_as_filtered_after(f, &opt) < all_pages / 5);
+  opt.filter_root = fx_bin(e, GCOL_EXPR_EQUAL, a, fx_lit(e, GCOL_INT64, 437, true));
+  assert_true(expect_as_filtered_after(f, &opt) <= 4 + 2);
+  /* nulls: b > 200 OR b IS NULL keeps every page of b (nulls everywhere) */
+  int32_t is_null = -1;
+  GCOL_TEST_OK(gcol_expression_add_unary(e, GCOL_EXPR_IS_NULL, b, &is_null));
+  opt.filter_root =
+      fx_bin(e, GCOL_EXPR_NULL_LOGICAL_OR,
+             fx_bin(e, GCOL_EXPR_GREATER, b, fx_lit(e, GCOL_FLOAT64, 200.0, true)), is_null);
+  expect_as_filtered_after(f, &opt);
+  /* b < 30 (nulls dropped by the comparison): b's pages to row 119 */
+  opt.filter_root = fx_bin(e, GCOL_EXPR_LESS, b, fx_lit(e, GCOL_FLOAT64, 30.0, true));
+  assert_true(expect_as_filtered_after(f, &opt) < all_pages / 4);
+  /* a string predicate: s = "two" AND a in [600, 650) */
+  gcol_scalar *two = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_string("two", 3, &two));
+  int32_t two_id = -1;
+  GCOL_TEST_OK(gcol_expression_add_literal(e, two, &two_id));
+  gcol_scalar_free(two);
+  opt.filter_root = fx_bin(e, GCOL_EXPR_LOGICAL_AND, fx_bin(e, GCOL_EXPR_EQUAL, s, two_id),
+                           fx_range(e, a, 600, 650));
+  assert_true(expect_as_filtered_after(f, &opt) < all_pages / 5);
+  /* selected columns without the filter's, in another order; the filter's selected twice */
+  opt.filter_root = fx_range(e, a, 333, 512);
+  int32_t const picked[] = {3, 1};
+  opt.columns = picked;
+  opt.num_columns = 2;
+  expect_as_filtered_after(f, &opt);
+  int32_t const twice[] = {0, 2, 0};
+  opt.columns = twice;
+  opt.num_columns = 3;
+  expect_as_filtered_after(f, &opt);
+  opt.columns = NULL;
+  opt.num_columns = 0;
+  /* chosen row groups, out of order: read rows numbered in that order */
+  int32_t const groups[] = {5, 3, 4, 2};
+  opt.row_groups = groups;
+  opt.num_row_groups = 4;
+  assert_true(expect_as_filtered_after(f, &opt) < all_pages / 4);
+  opt.filter_root =
+      fx_bin(e, GCOL_EXPR_LOGICAL_OR, fx_range(e, a, 395, 405), fx_range(e, a, 295, 305));
+  expect_as_filtered_after(f, &opt);
+  opt.row_groups = NULL;
+  opt.num_row_groups = 0;
+  /* the same read from a path (a FILE source: the page index read through it) */
+  {
+    opt.filter_root = fx_range(e, a, 255, 423);
+    gcol_table *from_buffer = NULL, *from_file = NULL;
+    GCOL_TEST_OK(gcol_parquet_read_buffer(f->bytes, f->size, &opt, &from_buffer, NULL, NULL));
+    char path[] = "/tmp/gcol_pageskip_XXXXXX";
+    int const fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, f->bytes, (size_t)f->size), f->size);
+    close(fd);
+    GCOL_TEST_OK(gcol_parquet_read_file(path, &opt, &from_file, NULL, NULL));
+    unlink(path);
+    gcol_table_view const x = gcol_table_get_view(from_buffer), y = gcol_table_get_view(from_file);
+    for (int32_t k = 0; k < SCOLS; ++k) gcol_test_assert_columns_equal(x.columns[k], y.columns[k]);
+    gcol_table_free(from_buffer);
+    gcol_table_free(from_file);
+  }
+  gcol_expression_free(e);
+  free(f->bytes);
+  free(f);
+}
+
+/* A page index that cannot be read (a's first row past its group's end) is not used: the
+ * read decodes every page of the kept groups, with the same result. */
+static void test_read_skipping_bad_index(void **state) {
+  (void)state;
+  skip_file *good = make_skip_file(0);
+  skip_file *bad = make_skip_file(PQB_LIE_ROWS_ORDER);
+  gcol_expression *e = NULL;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  gcol_parquet_read_options opt;
+  gcol_parquet_read_options_init(&opt);
+  opt.filter = e;
+  opt.filter_root = fx_range(e, fx_col(e, 0), 255, 423);
+  int64_t const skipping = expect_as_filtered_after(good, &opt);
+  int64_t const whole_groups = expect_as_filtered_after(bad, &opt);
+  assert_true(skipping < whole_groups);
+  gcol_expression_free(e);
+  free(good->bytes);
+  free(good);
+  free(bad->bytes);
+  free(bad);
+}
+
+typedef struct skip_alloc_ctx {
+  const skip_file *f;
+  const gcol_parquet_read_options *opt;
+  gcol_table *table;
+} skip_alloc_ctx;
+
+static gcol_status skip_read_op(void *p) {
+  skip_alloc_ctx *c = (skip_alloc_ctx *)p;
+  return gcol_parquet_read_buffer(c->f->bytes, c->f->size, c->opt, &c->table, NULL, NULL);
+}
+
+static void skip_read_cleanup(void *p) {
+  skip_alloc_ctx *c = (skip_alloc_ctx *)p;
+  gcol_table_free(c->table);
+  c->table = NULL;
+}
+
+/* Allocation failure at every point of a read that skips pages and gathers the kept rows. */
+static void test_allocation_failures_skipping(void **state) {
+  (void)state;
+  skip_file *f = make_skip_file(0);
+  gcol_expression *e = NULL;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  gcol_parquet_read_options opt;
+  gcol_parquet_read_options_init(&opt);
+  opt.filter = e;
+  opt.filter_root = fx_range(e, fx_col(e, 0), 255, 423);
+  skip_alloc_ctx c = {f, &opt, NULL};
+  int const points = gcol_test_check_allocation_failures(skip_read_op, skip_read_cleanup, &c);
+  assert_true(points > SCOLS);
+  gcol_expression_free(e);
+  free(f->bytes);
+  free(f);
+}
+
 /* ==== end of the predicate pushdown tests ==== */
 
 int main(void) {
@@ -1672,6 +1949,9 @@ int main(void) {
       GCOL_TEST_GPU(test_parallel_corrupt_strings),
       /* predicate pushdown (issue 15) */
       GCOL_TEST_GPU(test_read_with_filter),
+      GCOL_TEST_GPU(test_read_skipping_pages),
+      GCOL_TEST_GPU(test_read_skipping_bad_index),
+      GCOL_TEST_GPU(test_allocation_failures_skipping),
   };
   return GCOL_TEST_RUN_GPU("parquet", tests);
 }

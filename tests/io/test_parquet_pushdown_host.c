@@ -12,7 +12,10 @@
  * one coalesced read, a buffer and a file), corrupt index bytes (each lie of the builder and
  * random bytes: a clear status, the metadata unchanged), the row ranges of a group judged
  * page by page (gcol_detail_pq_filter_pages) on known data, and the same seeded property:
- * no matching row lies outside the kept ranges.
+ * no matching row lies outside the kept ranges. Page skipping: the range helpers (overlap,
+ * row map) at their edges, the kept read rows of a read (gcol_detail_pq_kept_rows), and
+ * column plans made with them (gcol_detail_parquet_plan_column_kept) decoded on the host
+ * against plans of every page, on known files and random ones.
  */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include <math.h>
@@ -1274,6 +1277,475 @@ static void test_property_page_ranges(void **state) {
   assert_true(exact > 300);
 }
 
+/* ------------------------------------------------------------------ page skipping */
+
+static void test_row_range_helpers(void **state) {
+  (void)state;
+  gcol_detail_pq_row_range const r[] = {{0, 10}, {20, 25}, {40, 41}};
+  /* overlap: inside, across an end, touching without sharing, empty, no ranges */
+  assert_true(gcol_detail_pq_rows_overlap(r, 3, 5, 6));
+  assert_true(gcol_detail_pq_rows_overlap(r, 3, 9, 20));
+  assert_true(gcol_detail_pq_rows_overlap(r, 3, 15, 21));
+  assert_true(gcol_detail_pq_rows_overlap(r, 3, 24, 100));
+  assert_true(gcol_detail_pq_rows_overlap(r, 3, 40, 41));
+  assert_true(gcol_detail_pq_rows_overlap(r, 3, -5, 1));
+  assert_false(gcol_detail_pq_rows_overlap(r, 3, 10, 20));
+  assert_false(gcol_detail_pq_rows_overlap(r, 3, 25, 40));
+  assert_false(gcol_detail_pq_rows_overlap(r, 3, 41, 50));
+  assert_false(gcol_detail_pq_rows_overlap(r, 3, 5, 5)); /* a page of 0 rows */
+  assert_false(gcol_detail_pq_rows_overlap(r, 3, 20, 20));
+  assert_false(gcol_detail_pq_rows_overlap(r, 0, 0, 100));
+  assert_int_equal(gcol_detail_pq_rows_count(r, 3), 16);
+  assert_int_equal(gcol_detail_pq_rows_count(r, 0), 0);
+  /* the map: covered [0,10)[20,25)[40,41) (16 rows), kept [3,5)[20,21)[40,41) */
+  gcol_detail_pq_row_range const k[] = {{3, 5}, {20, 21}, {40, 41}};
+  int64_t map[16];
+  assert_true(gcol_detail_pq_row_map(r, 3, k, 3, map));
+  assert_int_equal(map[0], 3);
+  assert_int_equal(map[1], 4);
+  assert_int_equal(map[2], 10);
+  assert_int_equal(map[3], 15);
+  /* covered == kept: the identity */
+  assert_true(gcol_detail_pq_row_map(r, 3, r, 3, map));
+  for (int64_t i = 0; i < 16; ++i) assert_int_equal(map[i], i);
+  /* no kept row: nothing written */
+  map[0] = -7;
+  assert_true(gcol_detail_pq_row_map(r, 3, NULL, 0, map));
+  assert_int_equal(map[0], -7);
+  /* a kept row outside the covered rows: refused (between, after, before) */
+  gcol_detail_pq_row_range const gap[] = {{9, 11}};
+  gcol_detail_pq_row_range const after[] = {{41, 42}};
+  gcol_detail_pq_row_range const before[] = {{-1, 0}};
+  assert_false(gcol_detail_pq_row_map(r, 3, gap, 1, map));
+  assert_false(gcol_detail_pq_row_map(r, 3, after, 1, map));
+  assert_false(gcol_detail_pq_row_map(r, 3, before, 1, map));
+  assert_false(gcol_detail_pq_row_map(NULL, 0, k, 1, map));
+}
+
+/* gcol_detail_pq_kept_rows of `groups` as "groups 0,1: [a,b)...". */
+static const char *kept_text(const gcol_parquet_metadata *md, const gcol_expression *e,
+                             int32_t root, const int32_t *groups, int32_t num_groups) {
+  static char text[512];
+  int32_t left[8];
+  memcpy(left, groups, (size_t)num_groups * sizeof *left);
+  gcol_detail_pq_row_range *kept = NULL;
+  int64_t n = -1;
+  GCOL_TEST_OK(gcol_detail_pq_kept_rows(md, e, root, left, &num_groups, &kept, &n));
+  if (n == 0) assert_null(kept);
+  snprintf(text, sizeof text, "groups");
+  for (int32_t i = 0; i < num_groups; ++i) {
+    size_t const len = strlen(text);
+    snprintf(text + len, sizeof text - len, "%s%d", i == 0 ? " " : ",", left[i]);
+  }
+  size_t const len = strlen(text);
+  snprintf(text + len, sizeof text - len, ":");
+  for (int64_t i = 0; i < n; ++i) {
+    size_t const l = strlen(text);
+    snprintf(text + l, sizeof text - l, " [%lld,%lld)", (long long)kept[i].begin,
+             (long long)kept[i].end);
+  }
+  free(kept);
+  return text;
+}
+
+#define EXPECT_KEPT_ROWS(md, e, root, groups, n, want)                       \
+  do {                                                                       \
+    const char *got_ = kept_text((md), (e), (root), (groups), (n));          \
+    if (strcmp(got_, (want)) != 0)                                           \
+      fail_msg("line %d: kept '%s', expected '%s'", __LINE__, got_, (want)); \
+  } while (0)
+
+/* The kept read rows of pi_file (groups of 60 and 40 rows): groups with none dropped, the
+ * others numbered in the order read, ranges merged across a group boundary. */
+static void test_kept_rows_known(void **state) {
+  (void)state;
+  pi_file *k = make_pi(-1, 0);
+  gcol_expression *e = NULL;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  int32_t const both[] = {0, 1}, reversed[] = {1, 0};
+  int32_t const range = bin(e, GCOL_EXPR_LOGICAL_AND,
+                            bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 35)),
+                            bin(e, GCOL_EXPR_LESS, col(e, 0), lit_int(e, GCOL_INT64, 52)));
+  /* no page index read yet: whole groups, by the chunks' statistics */
+  EXPECT_KEPT_ROWS(k->md, e, range, both, 2, "groups 0: [0,60)");
+  GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_buffer(k->md, k->bytes, k->size));
+  EXPECT_KEPT_ROWS(k->md, e, range, both, 2, "groups 0: [30,60)");
+  /* group 0 dropped: group 1's rows are read rows 0.. */
+  int32_t const late = bin(e, GCOL_EXPR_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 77));
+  EXPECT_KEPT_ROWS(k->md, e, late, both, 2, "groups 1: [10,20)");
+  /* across the groups' boundary (55 <= seq < 65): one range, at group 0's end and group 1's
+   * start; read in the other order, two ranges */
+  int32_t const cross = bin(e, GCOL_EXPR_LOGICAL_AND,
+                            bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 55)),
+                            bin(e, GCOL_EXPR_LESS, col(e, 0), lit_int(e, GCOL_INT64, 65)));
+  EXPECT_KEPT_ROWS(k->md, e, cross, both, 2, "groups 0,1: [50,70)");
+  EXPECT_KEPT_ROWS(k->md, e, cross, reversed, 2, "groups 1,0: [0,10) [90,100)");
+  /* every row, no row, no group */
+  int32_t const all = bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 0));
+  EXPECT_KEPT_ROWS(k->md, e, all, both, 2, "groups 0,1: [0,100)");
+  int32_t const none = bin(e, GCOL_EXPR_GREATER, col(e, 0), lit_int(e, GCOL_INT64, 1000));
+  EXPECT_KEPT_ROWS(k->md, e, none, both, 2, "groups:");
+  EXPECT_KEPT_ROWS(k->md, e, all, both, 0, "groups:");
+  /* the last rows of the file only (seq >= 95: the last page of 10 of group 1) */
+  int32_t const tail = bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 95));
+  EXPECT_KEPT_ROWS(k->md, e, tail, both, 2, "groups 1: [30,40)");
+  /* a bad filter is reported */
+  int32_t groups[] = {0, 1}, num = 2;
+  gcol_detail_pq_row_range *kept = NULL;
+  int64_t n = 0;
+  GCOL_TEST_STATUS(gcol_detail_pq_kept_rows(k->md, e, col(e, 0), groups, &num, &kept, &n),
+                   GCOL_ERROR_TYPE_MISMATCH);
+  assert_null(kept);
+  gcol_expression_free(e);
+  free_pi(k);
+}
+
+/* A column's rows decoded on the host from a plan. */
+typedef struct host_rows {
+  gcol_detail_pq_column_plan plan;
+  uint64_t *values;
+  uint64_t *values_hi;
+  int64_t *pos;
+  int64_t *len;
+  uint8_t *valid;
+} host_rows;
+
+/* Plans column `k` of groups[0, n) (kept NULL: every page) and decodes it on the host. */
+static void plan_and_decode(const uint8_t *bytes, int64_t size, const gcol_parquet_metadata *md,
+                            int32_t k, const int32_t *groups, int32_t n,
+                            const gcol_detail_pq_row_range *kept, int64_t num_kept,
+                            host_rows *out) {
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(bytes, size, &src, NULL);
+  memset(out, 0, sizeof *out);
+  GCOL_TEST_OK(gcol_detail_parquet_plan_column_kept(&src, NULL, md, k, groups, n, kept, num_kept, 0,
+                                                    NULL, &out->plan));
+  size_t const rows = (size_t)out->plan.num_rows + 1;
+  out->values = (uint64_t *)malloc(rows * 8);
+  out->values_hi = (uint64_t *)malloc(rows * 8);
+  out->pos = (int64_t *)malloc(rows * 8);
+  out->len = (int64_t *)malloc(rows * 8);
+  out->valid = (uint8_t *)malloc(rows);
+  assert_true(out->values && out->values_hi && out->pos && out->len && out->valid);
+  int32_t bad = 0;
+  bool is_dict = false;
+  int const code = gcol_detail_parquet_decode_column_host(
+      &out->plan, out->values, out->values_hi, out->pos, out->len, out->valid, &bad, &is_dict);
+  if (code != 0) fail_msg("column %d: %s (page %d)", k, gcol_detail_parquet_page_error(code), bad);
+}
+
+static void free_host_rows(host_rows *h) {
+  gcol_detail_parquet_plan_free(&h->plan);
+  free(h->values);
+  free(h->values_hi);
+  free(h->pos);
+  free(h->len);
+  free(h->valid);
+}
+
+/* The kept rows of `skipped` (through the row map) against the same read rows of `whole`
+ * (every page decoded): validity, values, strings' bytes. */
+static void expect_kept_rows_equal(const host_rows *whole, const host_rows *skipped,
+                                   const gcol_detail_pq_row_range *kept, int64_t num_kept,
+                                   int32_t k) {
+  int64_t const n = gcol_detail_pq_rows_count(kept, num_kept);
+  int64_t *map = (int64_t *)malloc((size_t)(n + 1) * sizeof *map);
+  assert_non_null(map);
+  assert_true(gcol_detail_pq_row_map(skipped->plan.covered, skipped->plan.num_covered, kept,
+                                     num_kept, map));
+  int64_t j = 0;
+  for (int64_t r = 0; r < num_kept; ++r) {
+    for (int64_t row = kept[r].begin; row < kept[r].end; ++row, ++j) {
+      int64_t const at = map[j];
+      assert_true(at >= 0 && at < skipped->plan.num_rows);
+      if (whole->valid[row] != skipped->valid[at]) {
+        fail_msg("column %d read row %lld: valid %d, every page decoded %d", k, (long long)row,
+                 skipped->valid[at], whole->valid[row]);
+      }
+      if (!whole->valid[row]) continue;
+      if (whole->plan.physical_type == GCOL_PARQUET_BYTE_ARRAY) {
+        assert_int_equal(whole->len[row], skipped->len[at]);
+        assert_memory_equal(whole->plan.bytes + whole->pos[row],
+                            skipped->plan.bytes + skipped->pos[at], (size_t)whole->len[row]);
+      } else if (whole->values[row] != skipped->values[at]) {
+        fail_msg("column %d read row %lld: value differs", k, (long long)row);
+      }
+    }
+  }
+  free(map);
+}
+
+/* 200 rows in groups of 70, 70, 60: 0 key INT64 = row, pages of 10; 1 s STRING (PLAIN, null on
+ * every 5th row) pages of 7; 2 d STRING (dictionary) pages of 13, no page index; 3 v DOUBLE
+ * data pages v2 of 16, compressed when a codec is found; 4 x INT32 DELTA_BINARY_PACKED pages
+ * of 9, an OffsetIndex only. */
+enum { SK_ROWS = 200, SK_GROUP = 70, SK_COLS = 5 };
+
+typedef struct skip_file {
+  int64_t key[SK_ROWS];
+  double reals[SK_ROWS];
+  uint8_t valid[SK_ROWS];
+  const char *strings[SK_ROWS];
+  char text[SK_ROWS][16];
+  pqb_column c[SK_COLS];
+  uint8_t *bytes;
+  int64_t size;
+  gcol_parquet_metadata *md;
+} skip_file;
+
+static skip_file *make_skip_file(void) {
+  skip_file *f = (skip_file *)calloc(1, sizeof *f);
+  assert_non_null(f);
+  for (int i = 0; i < SK_ROWS; ++i) {
+    f->key[i] = i;
+    f->reals[i] = i * 0.5 - 7;
+    f->valid[i] = i % 5 != 0;
+    snprintf(f->text[i], sizeof f->text[i], "w%d", i * 37 % 101);
+    f->strings[i] = f->text[i];
+  }
+  static const char *names[SK_COLS] = {"key", "s", "d", "v", "x"};
+  static const int32_t physical[SK_COLS] = {GCOL_PARQUET_INT64, GCOL_PARQUET_BYTE_ARRAY,
+                                            GCOL_PARQUET_BYTE_ARRAY, GCOL_PARQUET_DOUBLE,
+                                            GCOL_PARQUET_INT32};
+  static const int64_t pages[SK_COLS] = {10, 7, 13, 16, 9};
+  for (int32_t j = 0; j < SK_COLS; ++j) {
+    f->c[j] = column_of(names[j], physical[j]);
+    if (physical[j] == GCOL_PARQUET_BYTE_ARRAY) {
+      f->c[j].strings = f->strings;
+    } else {
+      f->c[j].ints = f->key;
+      f->c[j].reals = f->reals;
+    }
+    f->c[j].rows_per_page = pages[j];
+    f->c[j].page_index = j != 2;
+  }
+  f->c[1].optional = true;
+  f->c[1].valid = f->valid;
+  f->c[2].dictionary = true;
+  f->c[3].page_version = 2;
+  if (gcol_detail_pq_codec_available(GCOL_PARQUET_SNAPPY)) f->c[3].codec = GCOL_PARQUET_SNAPPY;
+  f->c[4].delta = true;
+  f->c[4].no_column_index = true;
+  pqb_file pf;
+  memset(&pf, 0, sizeof pf);
+  pf.num_columns = SK_COLS;
+  pf.columns = f->c;
+  pf.num_rows = SK_ROWS;
+  pf.rows_per_group = SK_GROUP;
+  f->bytes = pqb_build(&pf, &f->size);
+  assert_non_null(f->bytes);
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(f->bytes, f->size, &f->md));
+  GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_buffer(f->md, f->bytes, f->size));
+  return f;
+}
+
+static void free_skip_file(skip_file *f) {
+  gcol_parquet_metadata_free(f->md);
+  free(f->bytes);
+  free(f);
+}
+
+/* The kept rows of `root` over every group, then each column planned with and without them:
+ * fewer pages where rows are skipped, covered rows holding the kept ones, the same values. */
+static void check_skipping(skip_file *f, const gcol_expression *e, int32_t root,
+                           int32_t *pages_skipped) {
+  int32_t groups[3] = {0, 1, 2}, num_groups = 3;
+  gcol_detail_pq_row_range *kept = NULL;
+  int64_t num_kept = 0;
+  GCOL_TEST_OK(gcol_detail_pq_kept_rows(f->md, e, root, groups, &num_groups, &kept, &num_kept));
+  for (int32_t k = 0; k < SK_COLS; ++k) {
+    host_rows whole, skipped;
+    plan_and_decode(f->bytes, f->size, f->md, k, groups, num_groups, NULL, 0, &whole);
+    plan_and_decode(f->bytes, f->size, f->md, k, groups, num_groups, kept, num_kept, &skipped);
+    assert_null(whole.plan.covered);
+    assert_true(skipped.plan.num_pages <= whole.plan.num_pages);
+    assert_int_equal(skipped.plan.num_dicts, whole.plan.num_dicts); /* always read */
+    assert_int_equal(gcol_detail_pq_rows_count(skipped.plan.covered, skipped.plan.num_covered),
+                     skipped.plan.num_rows);
+    *pages_skipped += whole.plan.num_pages - skipped.plan.num_pages;
+    expect_kept_rows_equal(&whole, &skipped, kept, num_kept, k);
+    free_host_rows(&whole);
+    free_host_rows(&skipped);
+  }
+  free(kept);
+}
+
+static void test_plan_skips_pages(void **state) {
+  (void)state;
+  skip_file *f = make_skip_file();
+  gcol_expression *e = NULL;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  /* 35 <= key < 52: group 0 only, key's pages [30,60) */
+  int32_t const range = bin(e, GCOL_EXPR_LOGICAL_AND,
+                            bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 35)),
+                            bin(e, GCOL_EXPR_LESS, col(e, 0), lit_int(e, GCOL_INT64, 52)));
+  int32_t groups[3] = {0, 1, 2}, num_groups = 3;
+  gcol_detail_pq_row_range *kept = NULL;
+  int64_t num_kept = 0;
+  GCOL_TEST_OK(gcol_detail_pq_kept_rows(f->md, e, range, groups, &num_groups, &kept, &num_kept));
+  assert_int_equal(num_groups, 1);
+  assert_int_equal(num_kept, 1);
+  assert_int_equal(kept[0].begin, 30);
+  assert_int_equal(kept[0].end, 60);
+  /* key: 3 pages of 10; s: pages of 7 from [28,35) to [56,63); d (no page index: its
+   * headers place its pages): [26,39) to [52,65); v: [16,32) to [48,64); x: [27,36) to
+   * [54,63) */
+  static const int64_t want_pages[SK_COLS] = {3, 5, 3, 3, 4};
+  static const int64_t want_begin[SK_COLS] = {30, 28, 26, 16, 27};
+  static const int64_t want_end[SK_COLS] = {60, 63, 65, 64, 63};
+  for (int32_t k = 0; k < SK_COLS; ++k) {
+    host_rows h;
+    plan_and_decode(f->bytes, f->size, f->md, k, groups, num_groups, kept, num_kept, &h);
+    assert_int_equal(h.plan.num_pages, want_pages[k]);
+    assert_int_equal(h.plan.num_covered, 1);
+    assert_int_equal(h.plan.covered[0].begin, want_begin[k]);
+    assert_int_equal(h.plan.covered[0].end, want_end[k]);
+    assert_int_equal(h.plan.num_rows, want_end[k] - want_begin[k]);
+    if (k == 0) { /* key = read row */
+      for (int64_t i = 0; i < h.plan.num_rows; ++i) assert_int_equal(h.values[i], 30 + i);
+    }
+    free_host_rows(&h);
+  }
+  free(kept);
+  /* every kind of filter against the whole decode */
+  int32_t skipped = 0;
+  check_skipping(f, e, range, &skipped);
+  assert_true(skipped > 0);
+  /* across group boundaries, two groups: 65 <= key < 75 OR key >= 195 */
+  int32_t const cross =
+      bin(e, GCOL_EXPR_LOGICAL_OR,
+          bin(e, GCOL_EXPR_LOGICAL_AND,
+              bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 65)),
+              bin(e, GCOL_EXPR_LESS, col(e, 0), lit_int(e, GCOL_INT64, 75))),
+          bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 195)));
+  check_skipping(f, e, cross, &skipped);
+  /* every row kept, none kept */
+  check_skipping(f, e, bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 0), lit_int(e, GCOL_INT64, 0)),
+                 &skipped);
+  check_skipping(f, e, bin(e, GCOL_EXPR_LESS, col(e, 0), lit_int(e, GCOL_INT64, 0)), &skipped);
+  /* a string comparison AND a range of key (the strings' pages judged by their chunk) */
+  gcol_scalar *w5 = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_string("w5", 2, &w5));
+  check_skipping(
+      f, e,
+      bin(e, GCOL_EXPR_LOGICAL_AND, bin(e, GCOL_EXPR_EQUAL, col(e, 1), add_scalar(e, w5)),
+          bin(e, GCOL_EXPR_LESS, col(e, 0), lit_int(e, GCOL_INT64, 100))),
+      &skipped);
+  /* the doubles' pages (data pages v2, compressed) */
+  check_skipping(f, e, bin(e, GCOL_EXPR_LESS, col(e, 3), lit_float(e, GCOL_FLOAT64, 3.0)),
+                 &skipped);
+  gcol_expression_free(e);
+  free_skip_file(f);
+}
+
+/* A page index that disagrees with the pages is refused when pages are skipped by it (the
+ * kept rows were judged by it), and ignored when every page is read. */
+static void test_plan_index_disagrees(void **state) {
+  (void)state;
+  skip_file *f = make_skip_file();
+  int32_t const groups[] = {0};
+  gcol_detail_pq_row_range const kept[] = {{30, 40}};
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(f->bytes, f->size, &src, NULL);
+  gcol_detail_pq_chunk *ch = &f->md->row_groups[0].chunks[0];
+  gcol_detail_pq_column_plan plan;
+  /* a page's first row one off */
+  ch->pages[2].first_row += 1;
+  GCOL_TEST_STATUS(gcol_detail_parquet_plan_column_kept(&src, NULL, f->md, 0, groups, 1, kept, 1, 0,
+                                                        NULL, &plan),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "page index says rows"));
+  GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, f->md, 0, groups, 1, &plan));
+  gcol_detail_parquet_plan_free(&plan);
+  ch->pages[2].first_row -= 1;
+  /* a page fewer in the index */
+  ch->num_pages -= 1;
+  GCOL_TEST_STATUS(gcol_detail_parquet_plan_column_kept(&src, NULL, f->md, 0, groups, 1, kept, 1, 0,
+                                                        NULL, &plan),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "lists 6 data pages"));
+  ch->num_pages += 1;
+  GCOL_TEST_OK(gcol_detail_parquet_plan_column_kept(&src, NULL, f->md, 0, groups, 1, kept, 1, 0,
+                                                    NULL, &plan));
+  assert_int_equal(plan.num_pages, 1);
+  gcol_detail_parquet_plan_free(&plan);
+  free_skip_file(f);
+}
+
+/* Random files with a page index (random pages, some chunks without a ColumnIndex) and random
+ * predicates: every column planned with the kept rows decodes, at every kept row, what the
+ * whole decode holds there, and no row where the predicate holds is outside the kept rows. */
+static void test_property_page_skipping(void **state) {
+  (void)state;
+  gcol_test_rng r = gcol_test_rng_make(0x5c1b);
+  static pfile p;
+  int32_t pages_skipped = 0;
+  for (int round = 0; round < 60; ++round) {
+    make_pfile(&r, &p);
+    for (int32_t k = 0; k < PCOLS; ++k) {
+      p.c[k].page_index = gcol_test_rng_range(&r, 0, 4) > 0;
+      p.c[k].no_column_index = gcol_test_rng_range(&r, 0, 5) == 0;
+      p.c[k].rows_per_page = gcol_test_rng_range(&r, 1, 6);
+      p.c[k].page_version = (int32_t)gcol_test_rng_range(&r, 1, 2);
+    }
+    p.per_group = gcol_test_rng_range(&r, 1, 30);
+    pqb_file f;
+    memset(&f, 0, sizeof f);
+    f.num_columns = PCOLS;
+    f.columns = p.c;
+    f.num_rows = p.rows;
+    f.rows_per_group = p.per_group;
+    int64_t size = 0;
+    uint8_t *bytes = pqb_build(&f, &size);
+    assert_non_null(bytes);
+    gcol_parquet_metadata *md = NULL;
+    GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+    GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_buffer(md, bytes, size));
+    for (int q = 0; q < 8; ++q) {
+      gcol_expression *e = NULL;
+      GCOL_TEST_OK(gcol_expression_create(&e));
+      int32_t const root = random_predicate(&r, e, &p, 3);
+      int32_t groups[PMAX_ROWS], num_groups = md->num_row_groups;
+      for (int32_t g = 0; g < num_groups; ++g) groups[g] = g;
+      gcol_detail_pq_row_range *kept = NULL;
+      int64_t num_kept = 0;
+      GCOL_TEST_OK(gcol_detail_pq_kept_rows(md, e, root, groups, &num_groups, &kept, &num_kept));
+      /* every matching row of the file lies in a kept range of its group */
+      int64_t base = 0;
+      int32_t next = 0;
+      for (int32_t g = 0; g < md->num_row_groups; ++g) {
+        bool const read = next < num_groups && groups[next] == g;
+        for (int64_t row = 0; row < md->row_groups[g].num_rows; ++row) {
+          bool const match = reference(&p, e, root, g * p.per_group + row).state == 1;
+          if (match &&
+              !(read && gcol_detail_pq_rows_overlap(kept, num_kept, base + row, base + row + 1))) {
+            fail_msg("round %d query %d: row %lld of group %d matches but is not kept", round, q,
+                     (long long)row, g);
+          }
+        }
+        if (read) {
+          base += md->row_groups[g].num_rows;
+          ++next;
+        }
+      }
+      for (int32_t k = 0; k < PCOLS && num_groups > 0; ++k) {
+        host_rows whole, skipped;
+        plan_and_decode(bytes, size, md, k, groups, num_groups, NULL, 0, &whole);
+        plan_and_decode(bytes, size, md, k, groups, num_groups, kept, num_kept, &skipped);
+        pages_skipped += whole.plan.num_pages - skipped.plan.num_pages;
+        expect_kept_rows_equal(&whole, &skipped, kept, num_kept, k);
+        free_host_rows(&whole);
+        free_host_rows(&skipped);
+      }
+      free(kept);
+      gcol_expression_free(e);
+    }
+    gcol_parquet_metadata_free(md);
+    free(bytes);
+  }
+  assert_true(pages_skipped > 100);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_comparisons_both_orders),
@@ -1288,6 +1760,11 @@ int main(void) {
       cmocka_unit_test(test_page_index_corrupt),
       cmocka_unit_test(test_page_ranges_known),
       cmocka_unit_test(test_property_page_ranges),
+      cmocka_unit_test(test_row_range_helpers),
+      cmocka_unit_test(test_kept_rows_known),
+      cmocka_unit_test(test_plan_skips_pages),
+      cmocka_unit_test(test_plan_index_disagrees),
+      cmocka_unit_test(test_property_page_skipping),
   };
   return GCOL_TEST_RUN("parquet_pushdown_host", tests);
 }

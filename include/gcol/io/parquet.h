@@ -319,7 +319,8 @@ gcol_status gcol_parquet_metadata_key_value(const gcol_parquet_metadata *metadat
  * no index, the page accessors say so. A corrupt index (bytes outside the file's data, not
  * valid Thrift, lists that disagree, pages outside their chunk or rows out of order) fails
  * the read with ::GCOL_ERROR_INVALID_ARGUMENT naming the row group and column, and leaves the
- * metadata as it was (the file stays readable without it).
+ * metadata as it was (the file stays readable without it). A read with
+ * gcol_parquet_read_options::filter reads it itself to skip pages.
  * @{
  */
 
@@ -498,8 +499,9 @@ gcol_status gcol_parquet_metadata_filter_row_groups_f64(const gcol_parquet_metad
  *         ::GCOL_ERROR_TYPE_MISMATCH (the root is not BOOL8, operand types differ);
  *         ::GCOL_ERROR_UNSUPPORTED (a referenced column of a type expressions do not take,
  *         such as STRING); ::GCOL_ERROR_OUT_OF_MEMORY.
- * @note Host only; row groups only. Pages are not skipped: the page index can be read
- *       (gcol_parquet_metadata_read_page_index_file()), but the reader does not use it yet.
+ * @note Host only; row groups only, by the chunks' statistics (even when the page index has
+ *       been read). A read with gcol_parquet_read_options::filter also skips pages by the
+ *       page index.
  */
 gcol_status gcol_parquet_metadata_filter_row_groups_expression(
     const gcol_parquet_metadata *metadata, const gcol_expression *expr, int32_t root,
@@ -536,9 +538,15 @@ typedef struct gcol_parquet_read_options {
    *  the file's leaf columns, read for the predicate whether selected or not (only the
    *  selected ones are returned). Row groups whose statistics exclude a match
    *  (gcol_parquet_metadata_filter_row_groups_expression()) are not read; of
-   *  @p row_groups, when given, only those that may match are read, in their order. Not
-   *  copied: it must live as long as the call. Cannot be combined with @p skip_rows or
-   *  @p num_rows (::GCOL_ERROR_INVALID_ARGUMENT). */
+   *  @p row_groups, when given, only those that may match are read, in their order. When
+   *  the file has a page index (an OffsetIndex; pyarrow's `write_page_index=True`), the
+   *  reader reads it and, within the groups kept, decodes only the data pages that hold rows
+   *  whose page statistics may match (a group with none is not read): the result is the same
+   *  as without it, which is never needed (a file without an index, or whose index is corrupt,
+   *  reads every page of the groups kept). An index that disagrees with the pages' headers
+   *  fails the read (::GCOL_ERROR_INVALID_ARGUMENT). Not copied: it must live as long as the
+   *  call. Cannot be combined with @p skip_rows or @p num_rows
+   *  (::GCOL_ERROR_INVALID_ARGUMENT). */
   const gcol_expression *filter;
   /** The predicate's root node, when @p filter is set. */
   int32_t filter_root;
