@@ -122,6 +122,29 @@ GCOL_HD_INLINE void gcol_detail_csv_scan_chunk(gcol_detail_csv_dialect d, const 
   }
 }
 
+/* The transition function of nothing: every state to itself, no row. */
+GCOL_HD_INLINE void gcol_detail_csv_chunk_identity(gcol_detail_csv_chunk *out) {
+  for (int s = 0; s < GCOL_DETAIL_CSV_NUM_STATES; ++s) {
+    out->rows[s] = 0;
+    out->end_state[s] = (uint8_t)s;
+  }
+}
+
+/* The function of bytes read under `first`, then under `then` (adjacent, in that order):
+ * associative, so a block composes its threads' pieces in a tree or a scan. `out` may be
+ * either input. */
+GCOL_HD_INLINE void gcol_detail_csv_chunk_then(const gcol_detail_csv_chunk *first,
+                                               const gcol_detail_csv_chunk *then,
+                                               gcol_detail_csv_chunk *out) {
+  gcol_detail_csv_chunk r;
+  for (int s = 0; s < GCOL_DETAIL_CSV_NUM_STATES; ++s) {
+    int const mid = first->end_state[s];
+    r.rows[s] = first->rows[s] + then->rows[mid];
+    r.end_state[s] = then->end_state[mid];
+  }
+  *out = r;
+}
+
 /* Composes chunk transition functions in order from `state` (host): each chunk's true start state
  * and first row index; returns the rows of all chunks, *state becomes the final state. */
 GCOL_HD_INLINE int64_t gcol_detail_csv_compose(const gcol_detail_csv_chunk *chunks, int64_t n,

@@ -17,6 +17,37 @@ static gcol_detail_csv_dialect dialect(int escape, int comment) {
   return gcol_detail_csv_dialect_make(',', '"', (char)escape, (char)comment);
 }
 
+static void assert_same_function(const gcol_detail_csv_chunk *a, const gcol_detail_csv_chunk *b) {
+  for (int s = 0; s < GCOL_DETAIL_CSV_NUM_STATES; ++s) {
+    assert_int_equal(a->rows[s], b->rows[s]);
+    assert_int_equal(a->end_state[s], b->end_state[s]);
+  }
+}
+
+/* The reader's kernels compose a chunk from pieces (a tree for the chunk, a scan for the row
+ * starts): the pieces composed left to right, and in a tree of pairs, equal the chunk's own
+ * function. */
+static void check_pieces(gcol_detail_csv_dialect d, const uint8_t *b, int64_t begin, int64_t end,
+                         const gcol_detail_csv_chunk *whole) {
+  enum { PIECES = 8 };
+  int64_t const piece = (end - begin + PIECES - 1) / PIECES;
+  gcol_detail_csv_chunk fn[PIECES], prefix;
+  gcol_detail_csv_chunk_identity(&prefix);
+  for (int p = 0; p < PIECES; ++p) {
+    int64_t const pb = begin + piece * p < end ? begin + piece * p : end;
+    int64_t const pe = pb + piece < end ? pb + piece : end;
+    gcol_detail_csv_scan_chunk(d, b, pb, pe, &fn[p]);
+    gcol_detail_csv_chunk_then(&prefix, &fn[p], &prefix);
+  }
+  assert_same_function(&prefix, whole);
+  for (int stride = 1; stride < PIECES; stride *= 2) {
+    for (int p = 0; p + stride < PIECES; p += 2 * stride) {
+      gcol_detail_csv_chunk_then(&fn[p], &fn[p + stride], &fn[p]);
+    }
+  }
+  assert_same_function(&fn[0], whole);
+}
+
 /* Row starts of bytes[0, n) found through chunks of `chunk` bytes (composed as the reader does). */
 static int64_t chunked_row_starts(gcol_detail_csv_dialect d, const uint8_t *b, int64_t n,
                                   int64_t chunk, int64_t *starts, int *final_state) {
@@ -27,6 +58,7 @@ static int64_t chunked_row_starts(gcol_detail_csv_dialect d, const uint8_t *b, i
   for (int64_t k = 0; k < nc; ++k) {
     int64_t const e = (k + 1) * chunk < n ? (k + 1) * chunk : n;
     gcol_detail_csv_scan_chunk(d, b, k * chunk, e, &chunks[k]);
+    check_pieces(d, b, k * chunk, e, &chunks[k]);
   }
   *final_state = GCOL_DETAIL_CSV_START;
   int64_t const rows = gcol_detail_csv_compose(chunks, nc, final_state, state, first);
