@@ -37,6 +37,7 @@ namespace {
  * 250 MB on an H100, at 2% of DRAM bandwidth.
  */
 constexpr int CHUNK_THREADS = 256;
+static_assert(CHUNK_THREADS == 256, "lib/io/csv_read.c bounds a chunk by 256 pieces");
 
 /* Thread threadIdx.x's piece [*begin, *end) of chunk k of `chunk` bytes of bytes[0, n). */
 __device__ void chunk_piece(int64_t k, int64_t chunk, int64_t n, int64_t *begin, int64_t *end) {
@@ -50,7 +51,8 @@ __device__ void chunk_piece(int64_t k, int64_t chunk, int64_t n, int64_t *begin,
 
 __global__ void __launch_bounds__(CHUNK_THREADS)
     chunk_smem_kernel(gcol_detail_csv_dialect d, const uint8_t *bytes, int64_t n, int64_t chunk,
-                      int64_t num_chunks, gcol_detail_csv_chunk *out) {
+                      int64_t num_chunks, gcol_detail_csv_chunk *out,
+                      gcol_detail_csv_piece *pieces) {
   __shared__ gcol_detail_csv_chunk fn[CHUNK_THREADS];
   int const t = (int)threadIdx.x;
   for (int64_t k = blockIdx.x; k < num_chunks; k += gridDim.x) {
@@ -58,6 +60,7 @@ __global__ void __launch_bounds__(CHUNK_THREADS)
     chunk_piece(k, chunk, n, &begin, &end);
     gcol_detail_csv_chunk mine;
     gcol_detail_csv_scan_chunk(d, bytes, begin, end, &mine);
+    pieces[k * CHUNK_THREADS + t] = gcol_detail_csv_piece_pack(&mine);
     __syncthreads(); /* the previous chunk's result was read */
     fn[t] = mine;
     __syncthreads();
@@ -70,19 +73,20 @@ __global__ void __launch_bounds__(CHUNK_THREADS)
 }
 
 /* Row starts of each chunk from its true start state: each thread's start state and first
- * row come from an exclusive scan of the pieces' functions (Hillis-Steele, in shared memory),
- * then the thread walks its piece from that state. */
+ * row come from an exclusive scan of the pieces' functions that chunk_smem_kernel kept
+ * (Hillis-Steele, in shared memory; computing them again took 2.4 of this kernel's 3.4 ms on
+ * an H100), then the thread walks its piece from that state. */
 __global__ void __launch_bounds__(CHUNK_THREADS)
     row_start_smem_kernel(gcol_detail_csv_dialect d, const uint8_t *bytes, int64_t n, int64_t chunk,
-                          int64_t num_chunks, const uint8_t *start_state, const int64_t *first_row,
-                          int64_t *starts) {
+                          int64_t num_chunks, const gcol_detail_csv_piece *pieces,
+                          const uint8_t *start_state, const int64_t *first_row, int64_t *starts) {
   __shared__ gcol_detail_csv_chunk fn[CHUNK_THREADS];
   int const t = (int)threadIdx.x;
   for (int64_t k = blockIdx.x; k < num_chunks; k += gridDim.x) {
     int64_t begin, end;
     chunk_piece(k, chunk, n, &begin, &end);
     gcol_detail_csv_chunk mine;
-    gcol_detail_csv_scan_chunk(d, bytes, begin, end, &mine);
+    gcol_detail_csv_piece_unpack(pieces[k * CHUNK_THREADS + t], &mine);
     __syncthreads(); /* the previous chunk's scan was read */
     fn[t] = mine;
     __syncthreads();
@@ -271,7 +275,8 @@ typedef struct rows_found {
 gcol_status find_rows(const gcol_detail_csv_plan *p, gcol_stream stream, rows_found *f) {
   gcol_status status = GCOL_OK;
   cudaStream_t const s = (cudaStream_t)stream;
-  gcol_buffer *d_chunks = NULL, *d_state = NULL, *d_first = NULL, *grown = NULL;
+  gcol_buffer *d_chunks = NULL, *d_pieces = NULL, *d_state = NULL, *d_first = NULL;
+  gcol_buffer *grown = NULL;
   gcol_detail_csv_chunk *h_chunks = NULL;
   uint8_t *h_state = NULL;
   int64_t *h_first = NULL;
@@ -283,6 +288,7 @@ gcol_status find_rows(const gcol_detail_csv_plan *p, gcol_stream stream, rows_fo
                                           &f->bytes));
   f->num_bytes = n;
   GCOL_DETAIL_TRY(temp(nc, sizeof(gcol_detail_csv_chunk), stream, &d_chunks));
+  GCOL_DETAIL_TRY(temp(nc * CHUNK_THREADS, sizeof(gcol_detail_csv_piece), stream, &d_pieces));
   h_chunks = (gcol_detail_csv_chunk *)malloc((size_t)(nc > 0 ? nc : 1) * sizeof *h_chunks);
   h_state = (uint8_t *)malloc((size_t)(nc > 0 ? nc : 1));
   h_first = (int64_t *)malloc((size_t)(nc > 0 ? nc : 1) * sizeof *h_first);
@@ -290,7 +296,7 @@ gcol_status find_rows(const gcol_detail_csv_plan *p, gcol_stream stream, rows_fo
   if (nc > 0) {
     chunk_smem_kernel<<<chunk_grid(nc), CHUNK_THREADS, 0, s>>>(
         p->dialect, (const uint8_t *)f->bytes->data, n, p->chunk, nc,
-        (gcol_detail_csv_chunk *)d_chunks->data);
+        (gcol_detail_csv_chunk *)d_chunks->data, (gcol_detail_csv_piece *)d_pieces->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(h_chunks, d_chunks->data, (size_t)nc * sizeof *h_chunks,
                                          cudaMemcpyDeviceToHost, s));
@@ -325,8 +331,8 @@ gcol_status find_rows(const gcol_detail_csv_plan *p, gcol_stream stream, rows_fo
         gcol_buffer_create_copy(h_first, (size_t)nc * sizeof *h_first, stream, NULL, &d_first));
     row_start_smem_kernel<<<chunk_grid(nc), CHUNK_THREADS, 0, s>>>(
         p->dialect, (const uint8_t *)f->bytes->data, n, p->chunk, nc,
-        (const uint8_t *)d_state->data, (const int64_t *)d_first->data,
-        (int64_t *)f->starts->data);
+        (const gcol_detail_csv_piece *)d_pieces->data, (const uint8_t *)d_state->data,
+        (const int64_t *)d_first->data, (int64_t *)f->starts->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   /* the host arrays are read by the copies above */
@@ -336,6 +342,7 @@ done:
   free(h_state);
   free(h_first);
   gcol_buffer_free(d_chunks);
+  gcol_buffer_free(d_pieces);
   gcol_buffer_free(d_state);
   gcol_buffer_free(d_first);
   gcol_buffer_free(grown);

@@ -145,6 +145,32 @@ GCOL_HD_INLINE void gcol_detail_csv_chunk_then(const gcol_detail_csv_chunk *firs
   *out = r;
 }
 
+/* A piece's function as the row pass keeps it between its two kernels: end states in 4-bit
+ * fields, rows in bytes (a piece holds at most GCOL_DETAIL_CSV_PIECE_MAX bytes). */
+#define GCOL_DETAIL_CSV_PIECE_MAX 255
+typedef struct gcol_detail_csv_piece {
+  uint32_t end_states;
+  uint8_t rows[GCOL_DETAIL_CSV_NUM_STATES];
+} gcol_detail_csv_piece;
+
+GCOL_HD_INLINE gcol_detail_csv_piece gcol_detail_csv_piece_pack(const gcol_detail_csv_chunk *f) {
+  gcol_detail_csv_piece p;
+  p.end_states = 0;
+  for (int s = 0; s < GCOL_DETAIL_CSV_NUM_STATES; ++s) {
+    p.end_states |= (uint32_t)f->end_state[s] << (4 * s);
+    p.rows[s] = (uint8_t)f->rows[s];
+  }
+  return p;
+}
+
+GCOL_HD_INLINE void gcol_detail_csv_piece_unpack(gcol_detail_csv_piece p,
+                                                 gcol_detail_csv_chunk *out) {
+  for (int s = 0; s < GCOL_DETAIL_CSV_NUM_STATES; ++s) {
+    out->end_state[s] = (uint8_t)((p.end_states >> (4 * s)) & 0xFu);
+    out->rows[s] = p.rows[s];
+  }
+}
+
 /* Composes chunk transition functions in order from `state` (host): each chunk's true start state
  * and first row index; returns the rows of all chunks, *state becomes the final state. */
 GCOL_HD_INLINE int64_t gcol_detail_csv_compose(const gcol_detail_csv_chunk *chunks, int64_t n,

@@ -299,7 +299,10 @@ gcol_status gcol_detail_csv_read(const void *data, int64_t size,
   GCOL_DETAIL_CHECK(data != NULL || size == 0, GCOL_ERROR_INVALID_ARGUMENT, "data is NULL");
   GCOL_DETAIL_CHECK(size >= 0, GCOL_ERROR_INVALID_ARGUMENT, "size is negative (%lld)",
                     (long long)size);
-  GCOL_DETAIL_CHECK(chunk > 0, GCOL_ERROR_INVALID_ARGUMENT, "chunk is not positive");
+  /* a chunk is 256 pieces of at most GCOL_DETAIL_CSV_PIECE_MAX bytes (kernels/io/csv_read.cu) */
+  GCOL_DETAIL_CHECK(chunk > 0 && chunk <= 256 * GCOL_DETAIL_CSV_PIECE_MAX,
+                    GCOL_ERROR_INVALID_ARGUMENT, "chunk is %lld bytes, not in [1, %d]",
+                    (long long)chunk, 256 * GCOL_DETAIL_CSV_PIECE_MAX);
   if (options == NULL) {
     gcol_csv_read_options_init(&defaults);
     options = &defaults;

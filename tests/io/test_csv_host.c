@@ -37,6 +37,11 @@ static void check_pieces(gcol_detail_csv_dialect d, const uint8_t *b, int64_t be
     int64_t const pb = begin + piece * p < end ? begin + piece * p : end;
     int64_t const pe = pb + piece < end ? pb + piece : end;
     gcol_detail_csv_scan_chunk(d, b, pb, pe, &fn[p]);
+    if (pe - pb <= GCOL_DETAIL_CSV_PIECE_MAX) { /* kept between the kernels as a piece */
+      gcol_detail_csv_chunk back;
+      gcol_detail_csv_piece_unpack(gcol_detail_csv_piece_pack(&fn[p]), &back);
+      assert_same_function(&back, &fn[p]);
+    }
     gcol_detail_csv_chunk_then(&prefix, &fn[p], &prefix);
   }
   assert_same_function(&prefix, whole);
