@@ -16,8 +16,10 @@
 #include <stdlib.h>
 
 #include "common.cuh"
+#include "detail/element_io.cuh"
 #include "detail/gather.h"
 #include "detail/scan.h"
+#include "detail/string_convert.h"
 #include "gcol/bitmask.h"
 #include "gcol/cast.h"
 #include "gcol/string_view.h"
@@ -158,6 +160,58 @@ __global__ void value_copy_kernel(gcol_detail_csv_dialect d, const uint8_t *byte
     int64_t b, e;
     field_of(field_begin, row_end, rows, columns, c, r, &b, &e);
     gcol_detail_csv_field_copy(d, bytes, b, e, chars + offsets[r]);
+  }
+}
+
+/* Longest value a number field may have after its quotes and escapes are taken out (a plain
+ * field is parsed where it lies, whatever its length). */
+constexpr int NUMBER_TEXT_MAX = 128;
+
+/* A column of integers or floats straight from its fields: the value of each field (a null
+ * value, or text that does not parse, gives null) parsed as gcol_cast() parses strings, with
+ * no STRING column in between (sizes, scan, copy, then the cast took about 1.1 ms a column of
+ * 2^22 rows on an H100). *too_long is set when a field's value needs unquoting into more than
+ * NUMBER_TEXT_MAX bytes: the caller then reads the column through strings. */
+__global__ void number_kernel(gcol_detail_csv_dialect d, const uint8_t *bytes,
+                              const int64_t *field_begin, const int64_t *row_end, int64_t rows,
+                              int32_t columns, int32_t c, gcol_detail_csv_list nulls,
+                              gcol_detail_result out, int bits, bool is_unsigned, uint32_t *mask,
+                              int *too_long) {
+  GCOL_DETAIL_WARP_LOOP(word, r, rows) {
+    bool valid = false;
+    if (r < rows) {
+      int64_t b, e;
+      field_of(field_begin, row_end, rows, columns, c, r, &b, &e);
+      char buf[NUMBER_TEXT_MAX];
+      const char *text = (const char *)bytes + b;
+      int64_t len = e - b;
+      bool present = !gcol_detail_csv_field_in(d, bytes, b, e, nulls);
+      if (present) {
+        int64_t const size = gcol_detail_csv_field_size(d, bytes, b, e);
+        if (size != len && size > NUMBER_TEXT_MAX) { /* quotes or escapes: needs unquoting */
+          atomicOr(too_long, 1);
+          present = false;
+        } else if (size != len) {
+          gcol_detail_csv_field_copy(d, bytes, b, e, (uint8_t *)buf);
+          text = buf;
+          len = size;
+        }
+      }
+      if (out.kind == GCOL_DETAIL_KIND_FLOAT && out.width == 4) {
+        float f = 0.0f;
+        valid = present && gcol_detail_parse_float(text, len, &f);
+        gcol_detail_store(out, r, valid ? (double)f : 0.0);
+      } else if (out.kind == GCOL_DETAIL_KIND_FLOAT) {
+        double v = 0.0;
+        valid = present && gcol_detail_parse_double(text, len, &v);
+        gcol_detail_store(out, r, valid ? v : 0.0);
+      } else {
+        uint64_t v = 0;
+        valid = present && gcol_detail_parse_int(text, len, bits, is_unsigned, &v);
+        gcol_detail_store(out, r, valid ? v : (uint64_t)0);
+      }
+    }
+    gcol_detail_warp_mask_update(mask, GCOL_DETAIL_MASK_WRITE, word, valid);
   }
 }
 
@@ -445,6 +499,50 @@ done:
   return status;
 }
 
+/* Column c as `type` (integral or floating) parsed straight from its fields (number_kernel);
+ * *out is NULL when a field's value is too long to unquote there (read it through strings). */
+gcol_status number_column(const gcol_detail_csv_plan *p, const rows_found *f,
+                          const int64_t *field_begin, const int64_t *row_end, int64_t rows,
+                          int32_t c, gcol_detail_csv_list nulls, gcol_data_type type,
+                          gcol_stream stream, gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_column *col = NULL;
+  gcol_buffer *mask = NULL, *flag = NULL;
+  int too_long = 0;
+  int64_t null_count = 0;
+  *out = NULL;
+  GCOL_DETAIL_TRY(gcol_column_create(type, rows, GCOL_MASK_UNALLOCATED, stream, mr, &col));
+  if (rows > 0) {
+    gcol_detail_result res;
+    res.data = col->data->data;
+    res.kind = gcol_detail_element_kind_of(type.id);
+    res.width = (int32_t)gcol_type_size(type.id);
+    GCOL_DETAIL_TRY(gcol_bitmask_create(rows, GCOL_MASK_UNINITIALIZED, stream, mr, &mask));
+    GCOL_DETAIL_TRY(gcol_buffer_create_copy(&too_long, sizeof too_long, stream, NULL, &flag));
+    LAUNCH(number_kernel, rows)
+    (p->dialect, (const uint8_t *)f->bytes->data, field_begin, row_end, rows, p->num_columns, c,
+     nulls, res, res.width * 8, gcol_type_is_unsigned_integral(type.id), (uint32_t *)mask->data,
+     (int *)flag->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&too_long, flag->data, sizeof too_long,
+                                         cudaMemcpyDeviceToHost, (cudaStream_t)stream));
+    GCOL_DETAIL_TRY(gcol_bitmask_count_unset_bits((const uint32_t *)mask->data, 0, rows, stream,
+                                                  &null_count)); /* synchronizes */
+    if (too_long) goto done;
+    if (null_count > 0) {
+      GCOL_DETAIL_TRY(gcol_column_set_null_mask(col, mask, null_count));
+      mask = NULL;
+    }
+  }
+  *out = col;
+  col = NULL;
+done:
+  gcol_buffer_free(mask);
+  gcol_buffer_free(flag);
+  gcol_column_free(col);
+  return status;
+}
+
 /* BOOL8 or TIMESTAMP_* from a STRING column (a value that does not convert is null). */
 gcol_status convert_special(gcol_column_view strings, gcol_data_type type,
                             const gcol_detail_csv_list *lists, gcol_stream stream, gcol_mr *mr,
@@ -532,6 +630,13 @@ extern "C" gcol_status gcol_detail_csv_read_device(const gcol_detail_csv_plan *p
     /* a quote still open at the end of the input leaves the last row in quotes: the field pass
      * reports it (unless max_rows left that row out) */
     for (int32_t c = 0; c < C; ++c) {
+      gcol_type_id const id = p->types[c].id;
+      if (gcol_type_is_integral(id) || gcol_type_is_floating(id)) {
+        GCOL_DETAIL_TRY(number_column(p, &f, (const int64_t *)field_begin->data,
+                                      (const int64_t *)row_end->data, rows, c, lists[0],
+                                      p->types[c], stream, mr, &cols[c]));
+        if (cols[c] != NULL) continue;
+      }
       GCOL_DETAIL_TRY(strings_column(p, &f, (const int64_t *)field_begin->data,
                                      (const int64_t *)row_end->data, rows, c, lists[0], stream,
                                      mr, &strings));
