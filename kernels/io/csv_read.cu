@@ -39,7 +39,8 @@ namespace {
  * 250 MB on an H100, at 2% of DRAM bandwidth.
  */
 constexpr int CHUNK_THREADS = 256;
-static_assert(CHUNK_THREADS == 256, "lib/io/csv_read.c bounds a chunk by 256 pieces");
+static_assert(CHUNK_THREADS == 256, "a thread per byte value in chunk_smem_kernel's tables; "
+                                    "lib/io/csv_read.c bounds a chunk by 256 pieces");
 
 /* Thread threadIdx.x's piece [*begin, *end) of chunk k of `chunk` bytes of bytes[0, n). */
 __device__ void chunk_piece(int64_t k, int64_t chunk, int64_t n, int64_t *begin, int64_t *end) {
@@ -56,12 +57,16 @@ __global__ void __launch_bounds__(CHUNK_THREADS)
                       int64_t num_chunks, gcol_detail_csv_chunk *out,
                       gcol_detail_csv_piece *pieces) {
   __shared__ gcol_detail_csv_chunk fn[CHUNK_THREADS];
+  __shared__ uint32_t next[256]; /* each byte's transitions (a thread a byte) */
+  __shared__ bool begins[256];
   int const t = (int)threadIdx.x;
+  next[t] = gcol_detail_csv_byte_transitions(d, t, &begins[t]);
+  __syncthreads();
   for (int64_t k = blockIdx.x; k < num_chunks; k += gridDim.x) {
     int64_t begin, end;
     chunk_piece(k, chunk, n, &begin, &end);
     gcol_detail_csv_chunk mine;
-    gcol_detail_csv_scan_chunk(d, bytes, begin, end, &mine);
+    gcol_detail_csv_scan_chunk_table(next, begins, bytes, begin, end, &mine);
     pieces[k * CHUNK_THREADS + t] = gcol_detail_csv_piece_pack(&mine);
     __syncthreads(); /* the previous chunk's result was read */
     fn[t] = mine;

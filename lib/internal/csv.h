@@ -122,6 +122,46 @@ GCOL_HD_INLINE void gcol_detail_csv_scan_chunk(gcol_detail_csv_dialect d, const 
   }
 }
 
+/* Byte `c`'s transitions: the next state of each state s in bits [4s, 4s + 4) of the result,
+ * and *begins whether it begins a row (only from GCOL_DETAIL_CSV_START). A table of the 256 bytes
+ * turns gcol_detail_csv_scan_chunk's per-state branches into shifts (the row pass's kernel). */
+GCOL_HD_INLINE uint32_t gcol_detail_csv_byte_transitions(gcol_detail_csv_dialect d, int c,
+                                                         bool *begins) {
+  uint32_t next = 0;
+  for (int s = 0; s < GCOL_DETAIL_CSV_NUM_STATES; ++s) {
+    bool b;
+    next |= (uint32_t)gcol_detail_csv_step(d, s, c, &b) << (4 * s);
+    if (s == GCOL_DETAIL_CSV_START) *begins = b;
+  }
+  return next;
+}
+
+/* gcol_detail_csv_scan_chunk through the tables of gcol_detail_csv_byte_transitions (`next` and
+ * `begins`, 256 entries each): the same function. */
+GCOL_HD_INLINE void gcol_detail_csv_scan_chunk_table(const uint32_t *next, const bool *begins,
+                                                     const uint8_t *bytes, int64_t begin,
+                                                     int64_t end, gcol_detail_csv_chunk *out) {
+  uint32_t state[GCOL_DETAIL_CSV_NUM_STATES];
+  int32_t rows[GCOL_DETAIL_CSV_NUM_STATES];
+  for (int s = 0; s < GCOL_DETAIL_CSV_NUM_STATES; ++s) {
+    state[s] = (uint32_t)s;
+    rows[s] = 0;
+  }
+  for (int64_t i = begin; i < end; ++i) {
+    int const c = bytes[i];
+    uint32_t const t = next[c];
+    int32_t const b = begins[c] ? 1 : 0;
+    for (int s = 0; s < GCOL_DETAIL_CSV_NUM_STATES; ++s) {
+      rows[s] += state[s] == GCOL_DETAIL_CSV_START ? b : 0;
+      state[s] = (t >> (4 * state[s])) & 0xFu;
+    }
+  }
+  for (int s = 0; s < GCOL_DETAIL_CSV_NUM_STATES; ++s) {
+    out->rows[s] = rows[s];
+    out->end_state[s] = (uint8_t)state[s];
+  }
+}
+
 /* The transition function of nothing: every state to itself, no row. */
 GCOL_HD_INLINE void gcol_detail_csv_chunk_identity(gcol_detail_csv_chunk *out) {
   for (int s = 0; s < GCOL_DETAIL_CSV_NUM_STATES; ++s) {

@@ -24,12 +24,18 @@ static void assert_same_function(const gcol_detail_csv_chunk *a, const gcol_deta
   }
 }
 
-/* The reader's kernels compose a chunk from pieces (a tree for the chunk, a scan for the row
- * starts): the pieces composed left to right, and in a tree of pairs, equal the chunk's own
- * function. */
+/* The reader's kernels scan pieces through byte tables and compose a chunk from them (a tree
+ * for the chunk, a scan for the row starts): the table scan, and the pieces composed left to
+ * right and in a tree of pairs, equal the chunk's own function. */
 static void check_pieces(gcol_detail_csv_dialect d, const uint8_t *b, int64_t begin, int64_t end,
                          const gcol_detail_csv_chunk *whole) {
   enum { PIECES = 8 };
+  uint32_t next[256];
+  bool begins[256];
+  for (int c = 0; c < 256; ++c) next[c] = gcol_detail_csv_byte_transitions(d, c, &begins[c]);
+  gcol_detail_csv_chunk by_table;
+  gcol_detail_csv_scan_chunk_table(next, begins, b, begin, end, &by_table);
+  assert_same_function(&by_table, whole);
   int64_t const piece = (end - begin + PIECES - 1) / PIECES;
   gcol_detail_csv_chunk fn[PIECES], prefix;
   gcol_detail_csv_chunk_identity(&prefix);
