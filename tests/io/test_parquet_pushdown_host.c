@@ -547,6 +547,21 @@ static void make_pfile(gcol_test_rng *r, pfile *p) {
   }
 }
 
+/* The file of `p` (its bytes, to free) and its footer, parsed. */
+static uint8_t *build_pfile(pfile *p, int64_t *size, gcol_parquet_metadata **md) {
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = PCOLS;
+  f.columns = p->c;
+  f.num_rows = p->rows;
+  f.rows_per_group = p->per_group;
+  uint8_t *bytes = pqb_build(&f, size);
+  assert_non_null(bytes);
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, *size, md));
+  return bytes;
+}
+
+
 /* 0 false, 1 true, 2 null; and for value nodes the value. */
 typedef struct rvalue {
   int state;
@@ -729,17 +744,9 @@ static void test_property_no_matching_group_dropped(void **state) {
   int64_t dropped = 0, exact = 0;
   for (int round = 0; round < 300; ++round) {
     make_pfile(&r, &p);
-    pqb_file f;
-    memset(&f, 0, sizeof f);
-    f.num_columns = PCOLS;
-    f.columns = p.c;
-    f.num_rows = p.rows;
-    f.rows_per_group = p.per_group;
     int64_t size = 0;
-    uint8_t *bytes = pqb_build(&f, &size);
-    assert_non_null(bytes);
     gcol_parquet_metadata *md = NULL;
-    GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+    uint8_t *bytes = build_pfile(&p, &size, &md);
     int32_t const groups = gcol_parquet_metadata_num_row_groups(md);
     bool keep[PMAX_ROWS];
     int32_t list[PMAX_ROWS];
@@ -1204,17 +1211,9 @@ static void test_property_page_ranges(void **state) {
       p.c[k].rows_per_page = gcol_test_rng_range(&r, 1, 6);
     }
     p.per_group = gcol_test_rng_range(&r, 1, 30);
-    pqb_file f;
-    memset(&f, 0, sizeof f);
-    f.num_columns = PCOLS;
-    f.columns = p.c;
-    f.num_rows = p.rows;
-    f.rows_per_group = p.per_group;
     int64_t size = 0;
-    uint8_t *bytes = pqb_build(&f, &size);
-    assert_non_null(bytes);
     gcol_parquet_metadata *md = NULL;
-    GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+    uint8_t *bytes = build_pfile(&p, &size, &md);
     GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_buffer(md, bytes, size));
     int32_t const groups = gcol_parquet_metadata_num_row_groups(md);
     for (int q = 0; q < 20; ++q) {
@@ -1689,17 +1688,9 @@ static void test_property_page_skipping(void **state) {
       p.c[k].page_version = (int32_t)gcol_test_rng_range(&r, 1, 2);
     }
     p.per_group = gcol_test_rng_range(&r, 1, 30);
-    pqb_file f;
-    memset(&f, 0, sizeof f);
-    f.num_columns = PCOLS;
-    f.columns = p.c;
-    f.num_rows = p.rows;
-    f.rows_per_group = p.per_group;
     int64_t size = 0;
-    uint8_t *bytes = pqb_build(&f, &size);
-    assert_non_null(bytes);
     gcol_parquet_metadata *md = NULL;
-    GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+    uint8_t *bytes = build_pfile(&p, &size, &md);
     GCOL_TEST_OK(gcol_parquet_metadata_read_page_index_buffer(md, bytes, size));
     for (int q = 0; q < 8; ++q) {
       gcol_expression *e = NULL;
