@@ -7,6 +7,7 @@
  */
 #include "cast/cast_internal.h"
 #include "detail/element_io.cuh"
+#include "detail/parse_store.cuh"
 #include "detail/scan.h"
 #include "detail/string_convert.h"
 #include "detail/validity.h"
@@ -22,20 +23,8 @@ __global__ void gcol_detail_parse_kernel(gcol_strings_view s, gcol_detail_result
     bool valid = false;
     if (i < s.size) {
       gcol_string_ref const r = gcol_strings_view_get(s, i);
-      bool const present = gcol_strings_view_is_valid(s, i);
-      if (out.kind == GCOL_DETAIL_KIND_FLOAT && out.width == 4) {
-        float f = 0.0f; /* rounded once from the text: a double in between could round twice */
-        valid = present && gcol_detail_parse_float(r.data, r.size, &f);
-        gcol_detail_store(out, i, valid ? (double)f : 0.0);
-      } else if (out.kind == GCOL_DETAIL_KIND_FLOAT) {
-        double d = 0.0;
-        valid = present && gcol_detail_parse_double(r.data, r.size, &d);
-        gcol_detail_store(out, i, valid ? d : 0.0);
-      } else {
-        uint64_t v = 0;
-        valid = present && gcol_detail_parse_int(r.data, r.size, bits, is_unsigned, &v);
-        gcol_detail_store(out, i, valid ? v : (uint64_t)0);
-      }
+      valid = gcol_detail_parse_store(out, i, r.data, r.size, bits, is_unsigned,
+                                      gcol_strings_view_is_valid(s, i));
     }
     gcol_detail_warp_mask_update(mask, GCOL_DETAIL_MASK_WRITE, word, valid);
   }

@@ -18,6 +18,7 @@
 #include "common.cuh"
 #include "detail/element_io.cuh"
 #include "detail/gather.h"
+#include "detail/parse_store.cuh"
 #include "detail/scan.h"
 #include "detail/string_convert.h"
 #include "gcol/bitmask.h"
@@ -202,19 +203,7 @@ __global__ void number_kernel(gcol_detail_csv_dialect d, const uint8_t *bytes,
           len = size;
         }
       }
-      if (out.kind == GCOL_DETAIL_KIND_FLOAT && out.width == 4) {
-        float f = 0.0f;
-        valid = present && gcol_detail_parse_float(text, len, &f);
-        gcol_detail_store(out, r, valid ? (double)f : 0.0);
-      } else if (out.kind == GCOL_DETAIL_KIND_FLOAT) {
-        double v = 0.0;
-        valid = present && gcol_detail_parse_double(text, len, &v);
-        gcol_detail_store(out, r, valid ? v : 0.0);
-      } else {
-        uint64_t v = 0;
-        valid = present && gcol_detail_parse_int(text, len, bits, is_unsigned, &v);
-        gcol_detail_store(out, r, valid ? v : (uint64_t)0);
-      }
+      valid = gcol_detail_parse_store(out, r, text, len, bits, is_unsigned, present);
     }
     gcol_detail_warp_mask_update(mask, GCOL_DETAIL_MASK_WRITE, word, valid);
   }
