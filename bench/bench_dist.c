@@ -12,6 +12,8 @@
  *   dist_shuffle_right_i64, dist_join_local_i64: the right side's shuffle and the local join
  *                      of the shuffled sides (where dist_join_i64's time goes)
  *   dist_join_broadcast_i64  the same join with the right side broadcast to every rank
+ *   dist_join_auto_i64  the same join as gcol_dist_join chooses by default (by the bytes
+ *                      each rank receives, docs/design.md; a comment line says which)
  *   dist_alltoall      gcol's device exchange vs raw NCCL send/recv, 64 MiB to each peer
  * Times: 300 ms of warm-up calls; then each rank synchronizes, a barrier, the operation, a
  * barrier; the slowest rank's time, median of GCOL_BENCH_REPS (default 5). One JSON line per figure with GCOL_BENCH_JSON. */
@@ -117,6 +119,7 @@ typedef struct join_ctx {
   gcol_dist_table *left, *right;
   int64_t out_rows;
   int64_t broadcast_max_rows;
+  gcol_dist_partitioning out_partitioning; /* HASH: shuffled; NONE: the right side broadcast */
   gcol_dist_table *left_hashed, *right_hashed; /* for the local join alone */
 } join_ctx;
 
@@ -130,6 +133,7 @@ static void run_join(void *p) {
   GCOL_BENCH_CHECK(gcol_dist_join(comm, c->left, &on, c->right, &on, 1, GCOL_JOIN_INNER,
                                   GCOL_NULLS_EQUAL, &opt, &out, (gcol_stream)stream, NULL));
   c->out_rows = out->global_rows;
+  c->out_partitioning = out->partitioning;
   gcol_dist_table_free(out);
 }
 
@@ -251,6 +255,14 @@ int main(int argc, char **argv) {
     /* the small side broadcast instead (every rank builds on all right rows) */
     c.broadcast_max_rows = INT64_MAX;
     report("dist_join_broadcast_i64", nl, time_ms(run_join, &c), "-", 0, (double)(nl + nr) * 16);
+    /* what gcol_dist_join chooses by default (the bytes each rank receives) */
+    c.broadcast_max_rows = GCOL_DIST_BROADCAST_AUTO;
+    double const auto_ms = time_ms(run_join, &c);
+    report("dist_join_auto_i64", nl, auto_ms, "-", 0, (double)(nl + nr) * 16);
+    if (me == 0) {
+      printf("# dist_join_auto_i64 at %d ranks: %s\n", ranks,
+             c.out_partitioning == GCOL_DIST_PARTITION_HASH ? "shuffled" : "broadcast");
+    }
     gcol_dist_table_free(c.left);
     gcol_dist_table_free(c.right);
   }

@@ -204,11 +204,25 @@ gcol_status gcol_dist_shuffle(gcol_dist_comm *comm, const gcol_dist_table *input
                               const int32_t *key_columns, int32_t num_keys, gcol_dist_table **out,
                               gcol_stream stream, gcol_mr *mr);
 
+/** @brief gcol_dist_join_options::broadcast_max_rows: choose by the bytes moved (the default). */
+#define GCOL_DIST_BROADCAST_AUTO (-1)
+/** @brief The most bytes (the right table over all ranks) that ::GCOL_DIST_BROADCAST_AUTO
+ *  copies onto every rank. */
+#define GCOL_DIST_BROADCAST_AUTO_MAX_BYTES ((int64_t)1 << 30)
+
 /** @brief Options of gcol_dist_join(); NULL means the defaults. */
 typedef struct gcol_dist_join_options {
-  /** Broadcast the right table to every rank instead of shuffling both sides when it has
-   *  at most this many rows over all ranks (inner, left, semi, anti joins; a full join
-   *  always shuffles). Default 1 << 20; 0 never broadcasts. */
+  /** When to broadcast the right table to every rank instead of shuffling both sides
+   *  (inner, left, semi, anti joins; a full join always shuffles):
+   *  - ::GCOL_DIST_BROADCAST_AUTO (the default): when each rank receives fewer bytes so.
+   *    With L and R the bytes of the left and right tables over all ranks and n ranks, a
+   *    shuffle brings each rank about (L + R)(n - 1) / n^2 bytes and a broadcast R(n - 1) / n,
+   *    so it broadcasts when R(n - 1) < L, and R is at most
+   *    ::GCOL_DIST_BROADCAST_AUTO_MAX_BYTES (the copy every rank keeps). The bytes are the
+   *    columns' data, offsets, chars and masks (a LIST's values counted whole); one small
+   *    collective sums them.
+   *  - a positive count: when the right table has at most this many rows over all ranks;
+   *  - 0: never. */
   int64_t broadcast_max_rows;
   bool drop_right_keys; /**< As gcol_join_tables(). Default false. */
 } gcol_dist_join_options;

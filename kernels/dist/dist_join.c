@@ -1,6 +1,6 @@
 /* Distributed equality join: shuffle both sides on their keys (a side already hash-
- * partitioned on them stays), or broadcast a small right side; then gcol_join_tables() on
- * every rank. */
+ * partitioned on them stays), or broadcast the right side when that moves fewer bytes (or
+ * when it is small, as the options say); then gcol_join_tables() on every rank. */
 #include <stdlib.h>
 
 #include "dist/dist_common.h"
@@ -10,7 +10,7 @@
 
 void gcol_dist_join_options_init(gcol_dist_join_options *options) {
   if (options == NULL) return;
-  options->broadcast_max_rows = (int64_t)1 << 20;
+  options->broadcast_max_rows = GCOL_DIST_BROADCAST_AUTO;
   options->drop_right_keys = false;
 }
 
@@ -53,6 +53,77 @@ done:
   return status;
 }
 
+/* The device bytes of a column's rows (data, offsets, chars, mask; a LIST's values and a
+ * DICTIONARY32's keys counted whole): what a shuffle or a broadcast of it moves. Reads a
+ * STRING's chars range (synchronizes). */
+static gcol_status column_bytes(gcol_column_view c, gcol_stream stream, int64_t *bytes) {
+  gcol_status status = GCOL_OK;
+  if (c.null_mask != NULL) *bytes += (c.size + 7) / 8;
+  size_t const width = gcol_type_size(c.type.id);
+  if (width > 0) {
+    *bytes += c.size * (int64_t)width;
+    return GCOL_OK;
+  }
+  if (c.type.id == GCOL_STRING || c.type.id == GCOL_LIST) {
+    gcol_column_view const offsets = c.children[GCOL_OFFSETS_CHILD];
+    *bytes += (c.size + 1) * (int64_t)gcol_type_size(offsets.type.id);
+  }
+  if (c.type.id == GCOL_STRING && c.size > 0) {
+    int64_t begin = 0, end = 0;
+    GCOL_DETAIL_TRY(gcol_strings_view_chars_range(c, stream, &begin, &end));
+    *bytes += end - begin;
+  } else if (c.type.id == GCOL_LIST) {
+    GCOL_DETAIL_TRY(column_bytes(c.children[GCOL_LIST_VALUES_CHILD], stream, bytes));
+  } else if (c.type.id == GCOL_DICTIONARY32) {
+    *bytes += c.size * 4;
+    GCOL_DETAIL_TRY(column_bytes(c.children[GCOL_DICTIONARY_KEYS_CHILD], stream, bytes));
+  } else if (c.type.id == GCOL_STRUCT) {
+    for (int32_t k = 0; k < c.num_children; ++k) {
+      gcol_column_view field;
+      GCOL_DETAIL_TRY(gcol_column_view_slice(c.children[k], c.offset, c.offset + c.size, &field));
+      GCOL_DETAIL_TRY(column_bytes(field, stream, bytes));
+    }
+  }
+done:
+  return status;
+}
+
+static gcol_status table_bytes(const gcol_dist_table *t, gcol_stream stream, int64_t *bytes) {
+  gcol_status status = GCOL_OK;
+  gcol_table_view const v = gcol_table_get_view(t->local);
+  for (int32_t k = 0; k < v.num_columns; ++k) {
+    GCOL_DETAIL_TRY(column_bytes(v.columns[k], stream, bytes));
+  }
+done:
+  return status;
+}
+
+/* Collective: whether to broadcast the right side (gcol_dist_join_options). Every rank
+ * decides alike: from global row counts, or from byte counts summed over the ranks (a rank
+ * whose checks failed adds nothing; the agreement after it fails every rank). */
+static gcol_status choose_broadcast(gcol_dist_comm *comm, gcol_status local,
+                                    const gcol_dist_table *left, const gcol_dist_table *right,
+                                    gcol_join_kind kind, int64_t max_rows, gcol_stream stream,
+                                    bool *broadcast) {
+  gcol_status status = GCOL_OK;
+  int32_t const n = gcol_dist_comm_size(comm);
+  *broadcast = false;
+  if (kind == GCOL_JOIN_FULL || n < 2 || max_rows == 0) return GCOL_OK;
+  if (max_rows > 0) {
+    *broadcast = local == GCOL_OK && right->global_rows <= max_rows;
+    return GCOL_OK;
+  }
+  int64_t bytes[2] = {0, 0}; /* left, right */
+  if (local == GCOL_OK) local = table_bytes(left, stream, &bytes[0]);
+  if (local == GCOL_OK) local = table_bytes(right, stream, &bytes[1]);
+  if (local != GCOL_OK) bytes[0] = bytes[1] = 0;
+  GCOL_DETAIL_TRY(gcol_detail_dist_allreduce_i64(comm, bytes, 2, GCOL_DETAIL_DIST_SUM));
+  *broadcast = local == GCOL_OK && bytes[1] <= GCOL_DIST_BROADCAST_AUTO_MAX_BYTES &&
+               bytes[1] * (n - 1) < bytes[0];
+done:
+  return status;
+}
+
 gcol_status gcol_dist_join(gcol_dist_comm *comm, const gcol_dist_table *left,
                            const int32_t *left_on, const gcol_dist_table *right,
                            const int32_t *right_on, int32_t num_keys, gcol_join_kind kind,
@@ -68,10 +139,14 @@ gcol_status gcol_dist_join(gcol_dist_comm *comm, const gcol_dist_table *left,
   gcol_dist_join_options_init(&opt);
   if (options != NULL) opt = *options;
   gcol_status local = check_join(left, left_on, right, right_on, num_keys, kind);
-  /* global row counts are the same on every rank, so is this choice */
-  bool const broadcast = local == GCOL_OK && kind != GCOL_JOIN_FULL &&
-                         gcol_dist_comm_size(comm) > 1 && opt.broadcast_max_rows > 0 &&
-                         right->global_rows <= opt.broadcast_max_rows;
+  if (local == GCOL_OK && opt.broadcast_max_rows < GCOL_DIST_BROADCAST_AUTO) {
+    local = gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
+                              "broadcast_max_rows %lld (>= 0, or GCOL_DIST_BROADCAST_AUTO)",
+                              (long long)opt.broadcast_max_rows);
+  }
+  bool broadcast = false;
+  GCOL_DETAIL_TRY(choose_broadcast(comm, local, left, right, kind, opt.broadcast_max_rows,
+                                   stream, &broadcast));
   gcol_table_view lv = {0, 0, NULL}, rv = {0, 0, NULL};
   gcol_dist_partitioning part = GCOL_DIST_PARTITION_HASH;
   const int32_t *part_keys = left_on;

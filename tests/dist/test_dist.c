@@ -296,9 +296,10 @@ static void shuffle_fixed_width_in_place(void **state) {
   gcol_dist_table_free(g), gcol_dist_table_free(s), gcol_dist_table_free(t);
 }
 
-/* One join kind, shuffled or broadcast, against gcol_join_tables() of the whole tables. */
-static void check_join(gcol_join_kind kind, int32_t num_keys, int64_t broadcast_max_rows) {
-  int64_t const n = global_rows(), m = n / 4;
+/* One join kind, shuffled or broadcast, against gcol_join_tables() of the whole tables (the
+ * left one of n rows, the right one of m); returns the output's partitioning. */
+static gcol_dist_partitioning check_join_sizes(gcol_join_kind kind, int32_t num_keys,
+                                               int64_t broadcast_max_rows, int64_t n, int64_t m) {
   gcol_dist_table *left = dist_rows(n, 300, 0), *right = dist_rows(m, 300, 7777), *j = NULL;
   int32_t const on[2] = {0, 1};
   gcol_dist_join_options opt;
@@ -319,9 +320,36 @@ static void check_join(gcol_join_kind kind, int32_t num_keys, int64_t broadcast_
     gcol_table_free(r);
   }
   gcol_table_free(all);
+  gcol_dist_partitioning const part = j->partitioning;
   gcol_dist_table_free(j);
   gcol_dist_table_free(left);
   gcol_dist_table_free(right);
+  return part;
+}
+
+static void check_join(gcol_join_kind kind, int32_t num_keys, int64_t broadcast_max_rows) {
+  int64_t const n = global_rows();
+  check_join_sizes(kind, num_keys, broadcast_max_rows, n, n / 4);
+}
+
+/* The default (GCOL_DIST_BROADCAST_AUTO) broadcasts when R(ranks - 1) < L in bytes: a right
+ * side of a quarter of the left one's rows (same columns) at 2 to 4 ranks; a right side four
+ * times the left one's is shuffled. The output says which: the left table's partitioning
+ * (NONE) after a broadcast, HASH after a shuffle. */
+static void join_chooses_by_bytes(void **state) {
+  (void)state;
+  int64_t const n = global_rows();
+  for (int k = GCOL_JOIN_INNER; k <= GCOL_JOIN_LEFT_ANTI; ++k) {
+    gcol_dist_partitioning const small_right =
+        check_join_sizes((gcol_join_kind)k, 2, GCOL_DIST_BROADCAST_AUTO, n, n / 4);
+    gcol_dist_partitioning const large_right =
+        check_join_sizes((gcol_join_kind)k, 2, GCOL_DIST_BROADCAST_AUTO, n / 4, n);
+    bool const broadcastable = k != GCOL_JOIN_FULL && ranks > 1 && ranks <= 4;
+    gcol_dist_partitioning const after_shuffle =
+        k == GCOL_JOIN_FULL ? GCOL_DIST_PARTITION_NONE : GCOL_DIST_PARTITION_HASH;
+    assert_int_equal(small_right, broadcastable ? GCOL_DIST_PARTITION_NONE : after_shuffle);
+    assert_int_equal(large_right, after_shuffle);
+  }
 }
 
 static void join_every_kind_shuffled(void **state) {
@@ -436,6 +464,13 @@ static void bad_input_fails_on_every_rank(void **state) {
   assert_int_equal(gcol_dist_join(comm, t, int_on, t, string_on, 1, GCOL_JOIN_INNER,
                                   GCOL_NULLS_EQUAL, NULL, &out, NULL, NULL),
                    GCOL_ERROR_TYPE_MISMATCH);
+  gcol_dist_join_options bad_options;
+  gcol_dist_join_options_init(&bad_options);
+  bad_options.broadcast_max_rows = -2;
+  assert_int_equal(gcol_dist_join(comm, t, int_on, t, int_on, 1, GCOL_JOIN_INNER,
+                                  GCOL_NULLS_EQUAL, &bad_options, &out, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(out);
   gcol_dist_agg const median = {2, gcol_groupby_agg_make(GCOL_GROUPBY_MEDIAN)};
   assert_int_equal(gcol_dist_groupby(comm, t, int_on, 1, &median, 1, NULL, &out, NULL, NULL),
                    GCOL_ERROR_UNSUPPORTED);
@@ -541,6 +576,7 @@ int main(int argc, char **argv) {
         GCOL_TEST_GPU(shuffle_fixed_width_in_place),
         GCOL_TEST_GPU(join_every_kind_shuffled),
         GCOL_TEST_GPU(join_broadcasts_a_small_right_side),
+        GCOL_TEST_GPU(join_chooses_by_bytes),
         GCOL_TEST_GPU(groupby_merges_partials),
         GCOL_TEST_GPU(sort_ranges_rows_over_ranks),
         GCOL_TEST_GPU(bad_input_fails_on_every_rank),
