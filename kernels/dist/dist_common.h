@@ -39,12 +39,13 @@ gcol_status gcol_detail_dist_shuffle_view(gcol_dist_comm *comm, gcol_status loca
  * structs or dictionaries). Depends on the types only, so every rank decides alike. */
 bool gcol_detail_dist_direct_fits(gcol_table_view t);
 
-/* Collective (every rank's `parted` of one schema that fits): rows [offsets[p],
- * offsets[p + 1]) of `parted` go to rank p, column by column, received in place into `out`'s
- * columns (sources in rank order); null masks spliced. Agrees on every local failure. */
+/* Collective (every rank's `parted` of one schema that fits): rows [begin[p], end[p]) of
+ * `parted` go to rank p, column by column, received in place into `out`'s columns (sources in
+ * rank order); null masks spliced. The ranges may overlap (an allgather sends every row to
+ * every rank). Agrees on every local failure. */
 gcol_status gcol_detail_dist_shuffle_direct(gcol_dist_comm *comm, gcol_table_view parted,
-                                            const int64_t *offsets, gcol_table **out,
-                                            gcol_stream stream, gcol_mr *mr);
+                                            const int64_t *begin, const int64_t *end,
+                                            gcol_table **out, gcol_stream stream, gcol_mr *mr);
 
 /* A distributed table over `local` (taken on success) with the given global row count and
  * partitioning (keys copied when HASH or RANGE). Not collective. */

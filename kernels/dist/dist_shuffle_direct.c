@@ -1,10 +1,11 @@
-/* The shuffle of fixed-width tables without packing. Each column's part for rank p is sent
- * straight from the hash-partitioned table and received straight into the output column at
- * its place (parts in source rank order), so the data is written once by the partition and
- * once by the transfer: no pack, no unpack, no concatenation (those tripled the bytes a
- * shuffle moved through device memory). Null masks travel as word-aligned copies of each
- * part's bits and are spliced into the output's mask by one kernel. Tables with strings,
- * lists, structs or dictionaries go through the packed exchange (dist_table.c). */
+/* The shuffle (and allgather) of fixed-width tables without packing. Each column's rows for
+ * rank p are sent straight from the table (hash-partitioned for a shuffle, whole for an
+ * allgather) and received straight into the output column at their place (parts in source
+ * rank order), so the data is written once by the partition and once by the transfer: no
+ * pack, no unpack, no concatenation (those tripled the bytes a shuffle moved through device
+ * memory). Null masks travel as word-aligned copies of each part's bits and are spliced into
+ * the output's mask by one kernel. Tables with strings, lists, structs or dictionaries go
+ * through the packed exchange (dist_table.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,14 +77,14 @@ static bool sends_mask(const direct_state *s, int32_t src, int32_t c) {
 
 /* Every rank's rows per destination and which of its columns carry nulls, to every rank. */
 static gcol_status exchange_counts(direct_state *s, gcol_dist_comm *comm, gcol_table_view parted,
-                                   const int64_t *offsets) {
+                                   const int64_t *begin, const int64_t *end) {
   gcol_status status = GCOL_OK;
   size_t const row_len = (size_t)(s->n + s->cols);
   int64_t *mine = (int64_t *)calloc(row_len, sizeof *mine);
   GCOL_DETAIL_TRY(gcol_dist_agree(
       comm, mine != NULL ? GCOL_OK
                          : gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory")));
-  for (int32_t p = 0; p < s->n; ++p) mine[p] = offsets[p + 1] - offsets[p];
+  for (int32_t p = 0; p < s->n; ++p) mine[p] = end[p] - begin[p];
   for (int32_t c = 0; c < s->cols; ++c) mine[s->n + c] = may_have_nulls(parted.columns[c]);
   GCOL_DETAIL_TRY(gcol_detail_dist_allgather_i64(comm, mine, (int32_t)row_len, s->matrix));
   int64_t at = 0;
@@ -98,8 +99,8 @@ done:
 }
 
 /* The output columns, the mask copies this rank sends and the buffers of those it receives. */
-static gcol_status allocate(direct_state *s, gcol_table_view parted, const int64_t *offsets,
-                            gcol_stream stream, gcol_mr *mr) {
+static gcol_status allocate(direct_state *s, gcol_table_view parted, const int64_t *begin,
+                            const int64_t *end, gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   int64_t const total = s->first[s->n - 1] + s->from[s->n - 1];
   for (int32_t c = 0; c < s->cols; ++c) {
@@ -109,10 +110,9 @@ static gcol_status allocate(direct_state *s, gcol_table_view parted, const int64
     for (int32_t p = 0; p < s->n; ++p) {
       size_t const at = (size_t)c * (size_t)s->n + (size_t)p;
       if (p == s->me) continue; /* this rank's own bits are spliced from where they are */
-      if (may_have_nulls(v) && offsets[p + 1] > offsets[p]) {
-        GCOL_DETAIL_TRY(gcol_bitmask_copy(v.null_mask, v.offset + offsets[p],
-                                          v.offset + offsets[p + 1], stream, NULL,
-                                          &s->send_masks[at]));
+      if (may_have_nulls(v) && end[p] > begin[p]) {
+        GCOL_DETAIL_TRY(gcol_bitmask_copy(v.null_mask, v.offset + begin[p], v.offset + end[p],
+                                          stream, NULL, &s->send_masks[at]));
       }
       if (sends_mask(s, p, c) && s->from[p] > 0) {
         GCOL_DETAIL_TRY(gcol_bitmask_create(s->from[p], GCOL_MASK_UNINITIALIZED, stream, NULL,
@@ -125,7 +125,8 @@ done:
 }
 
 /* The segments of the transfer: per column its data, then its mask words. */
-static void plan_segments(direct_state *s, gcol_table_view parted, const int64_t *offsets) {
+static void plan_segments(direct_state *s, gcol_table_view parted, const int64_t *begin,
+                          const int64_t *end) {
   size_t const n = (size_t)s->n;
   for (int32_t c = 0; c < s->cols; ++c) {
     gcol_column_view const v = parted.columns[c];
@@ -134,8 +135,8 @@ static void plan_segments(direct_state *s, gcol_table_view parted, const int64_t
     char *const dst = (char *)s->out[c]->data->data;
     size_t const data_seg = 2 * (size_t)c * n, mask_seg = data_seg + n;
     for (int32_t p = 0; p < s->n; ++p) {
-      int64_t const rows_to = offsets[p + 1] - offsets[p];
-      s->send[data_seg + p] = src + offsets[p] * width;
+      int64_t const rows_to = end[p] - begin[p];
+      s->send[data_seg + p] = src + begin[p] * width;
       s->send_sizes[data_seg + p] = rows_to * width;
       s->recv[data_seg + p] = dst + s->first[p] * width;
       s->recv_sizes[data_seg + p] = s->from[p] * width;
@@ -154,7 +155,7 @@ static void plan_segments(direct_state *s, gcol_table_view parted, const int64_t
 }
 
 /* Each column's mask from its parts' bits (this rank's own part read in place). */
-static gcol_status splice_masks(direct_state *s, gcol_table_view parted, const int64_t *offsets,
+static gcol_status splice_masks(direct_state *s, gcol_table_view parted, const int64_t *begin,
                                 gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   gcol_column_view *pieces = (gcol_column_view *)calloc((size_t)s->n, sizeof *pieces);
@@ -169,7 +170,7 @@ static gcol_status splice_masks(direct_state *s, gcol_table_view parted, const i
       piece->size = s->from[src];
       if (src == s->me && may_have_nulls(parted.columns[c])) {
         piece->null_mask = parted.columns[c].null_mask;
-        piece->offset = parted.columns[c].offset + offsets[s->me];
+        piece->offset = parted.columns[c].offset + begin[s->me];
       } else if (s->recv_masks[(size_t)c * (size_t)s->n + (size_t)src] != NULL) {
         piece->null_mask =
             (const uint32_t *)s->recv_masks[(size_t)c * (size_t)s->n + (size_t)src]->data;
@@ -194,8 +195,8 @@ done:
 }
 
 gcol_status gcol_detail_dist_shuffle_direct(gcol_dist_comm *comm, gcol_table_view parted,
-                                            const int64_t *offsets, gcol_table **out,
-                                            gcol_stream stream, gcol_mr *mr) {
+                                            const int64_t *begin, const int64_t *end,
+                                            gcol_table **out, gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   direct_state s;
   memset(&s, 0, sizeof s);
@@ -204,13 +205,13 @@ gcol_status gcol_detail_dist_shuffle_direct(gcol_dist_comm *comm, gcol_table_vie
   s.me = gcol_dist_comm_rank(comm);
   s.cols = parted.num_columns;
   GCOL_DETAIL_TRY(gcol_dist_agree(comm, state_alloc(&s)));
-  GCOL_DETAIL_TRY(exchange_counts(&s, comm, parted, offsets));
-  GCOL_DETAIL_TRY(gcol_dist_agree(comm, allocate(&s, parted, offsets, stream, mr)));
-  plan_segments(&s, parted, offsets);
+  GCOL_DETAIL_TRY(exchange_counts(&s, comm, parted, begin, end));
+  GCOL_DETAIL_TRY(gcol_dist_agree(comm, allocate(&s, parted, begin, end, stream, mr)));
+  plan_segments(&s, parted, begin, end);
   /* buffers agreed on beforehand: only a failing transport call fails here */
   GCOL_DETAIL_TRY(gcol_detail_dist_exchange_device_segments(
       comm, 2 * s.cols, (const void *const *)s.send, s.send_sizes, s.recv, s.recv_sizes, stream));
-  gcol_status local = splice_masks(&s, parted, offsets, stream, mr);
+  gcol_status local = splice_masks(&s, parted, begin, stream, mr);
   if (local == GCOL_OK) local = gcol_table_make(s.out, s.cols, out);
   if (local == GCOL_OK) memset(s.out, 0, (size_t)s.cols * sizeof *s.out); /* the table's */
   GCOL_DETAIL_TRY(gcol_dist_agree(comm, local));

@@ -300,18 +300,37 @@ done:
   return status;
 }
 
+/* The allgather of a fixed-width table: every row to every rank, unpacked (the direct
+ * shuffle with every range the whole table). */
+static gcol_status allgather_direct(gcol_dist_comm *comm, gcol_table_view part, gcol_table **out,
+                                    gcol_stream stream, gcol_mr *mr) {
+  int32_t const n = gcol_dist_comm_size(comm);
+  int64_t *begin = (int64_t *)calloc(2 * (size_t)n, sizeof *begin);
+  gcol_status status = gcol_dist_agree(
+      comm, begin != NULL ? GCOL_OK
+                          : gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory"));
+  if (status == GCOL_OK) {
+    int64_t *const end = begin + n;
+    for (int32_t p = 0; p < n; ++p) end[p] = part.num_rows;
+    status = gcol_detail_dist_shuffle_direct(comm, part, begin, end, out, stream, mr);
+  }
+  free(begin);
+  return status;
+}
+
 gcol_status gcol_detail_dist_allgather_table(gcol_dist_comm *comm, gcol_status local,
                                              gcol_table_view part, gcol_table **out,
                                              gcol_stream stream, gcol_mr *mr) {
   int32_t const n = gcol_dist_comm_size(comm);
+  *out = NULL;
+  /* agreed first: then every rank holds a table of the one schema and decides alike */
+  gcol_status const agreed = gcol_dist_agree(comm, local);
+  if (agreed != GCOL_OK) return agreed;
+  if (gcol_detail_dist_direct_fits(part)) return allgather_direct(comm, part, out, stream, mr);
   gcol_table_view *parts = (gcol_table_view *)malloc((size_t)n * sizeof *parts);
-  if (parts == NULL && local == GCOL_OK) {
-    local = gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
-  }
   if (parts == NULL) {
-    *out = NULL;
-    gcol_status const agreed = gcol_dist_agree(comm, local);
-    return agreed;
+    return gcol_dist_agree(comm,
+                           gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory"));
   }
   for (int32_t p = 0; p < n; ++p) parts[p] = part; /* one view: packed once */
   gcol_status const status =
@@ -372,7 +391,7 @@ gcol_status gcol_detail_dist_shuffle_view(gcol_dist_comm *comm, gcol_status loca
   GCOL_DETAIL_TRY(gcol_dist_agree(comm, local));
   gcol_table_view const all = gcol_table_get_view(parted);
   if (gcol_detail_dist_direct_fits(all)) {
-    status = gcol_detail_dist_shuffle_direct(comm, all, offsets, out, stream, mr);
+    status = gcol_detail_dist_shuffle_direct(comm, all, offsets, offsets + 1, out, stream, mr);
   } else {
     local = part_views(all, offsets, gcol_dist_comm_size(comm), &parts, &storage);
     status = gcol_detail_dist_exchange_tables(comm, local, parts, -1, out, stream, mr);

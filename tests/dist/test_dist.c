@@ -80,15 +80,35 @@ static gcol_table *make_rows(int64_t begin, int64_t end, int32_t keys, uint64_t 
   return t;
 }
 
+/* Columns 0, 2, 3, 4 of make_rows() (no STRING): a table the direct exchange takes. */
+static gcol_table *make_rows_fixed(int64_t begin, int64_t end, int32_t keys, uint64_t salt) {
+  gcol_table *all = make_rows(begin, end, keys, salt), *fixed = NULL;
+  int32_t const keep[4] = {0, 2, 3, 4};
+  gcol_column_view storage[4];
+  gcol_table_view view;
+  GCOL_TEST_OK(gcol_table_view_select(gcol_table_get_view(all), keep, 4, storage, &view));
+  GCOL_TEST_OK(gcol_table_copy(view, NULL, NULL, &fixed));
+  gcol_table_free(all);
+  return fixed;
+}
+
 static int64_t global_rows(void) { return gcol_test_cap(20000); }
 
 /* This rank's slice of the global table of `rows` rows, as a distributed table. */
-static gcol_dist_table *dist_rows(int64_t rows, int32_t keys, uint64_t salt) {
-  gcol_table *local = make_rows(rows * me / ranks, rows * (me + 1) / ranks, keys, salt);
+static gcol_dist_table *dist_table_of(gcol_table *local, int64_t rows) {
   gcol_dist_table *t = NULL;
   GCOL_TEST_OK(gcol_dist_table_make(comm, local, &t, NULL));
   assert_int_equal(t->global_rows, rows);
   return t;
+}
+
+static gcol_dist_table *dist_rows(int64_t rows, int32_t keys, uint64_t salt) {
+  return dist_table_of(make_rows(rows * me / ranks, rows * (me + 1) / ranks, keys, salt), rows);
+}
+
+static gcol_dist_table *dist_rows_fixed(int64_t rows, int32_t keys, uint64_t salt) {
+  return dist_table_of(make_rows_fixed(rows * me / ranks, rows * (me + 1) / ranks, keys, salt),
+                       rows);
 }
 
 /* ---- comparisons (rank 0) ---- */
@@ -298,9 +318,14 @@ static void shuffle_fixed_width_in_place(void **state) {
 
 /* One join kind, shuffled or broadcast, against gcol_join_tables() of the whole tables (the
  * left one of n rows, the right one of m); returns the output's partitioning. */
-static gcol_dist_partitioning check_join_sizes(gcol_join_kind kind, int32_t num_keys,
-                                               int64_t broadcast_max_rows, int64_t n, int64_t m) {
-  gcol_dist_table *left = dist_rows(n, 300, 0), *right = dist_rows(m, 300, 7777), *j = NULL;
+static gcol_dist_partitioning check_join_tables(gcol_join_kind kind, int32_t num_keys,
+                                                int64_t broadcast_max_rows, int64_t n, int64_t m,
+                                                bool fixed) {
+  gcol_table *(*rows_of)(int64_t, int64_t, int32_t, uint64_t) =
+      fixed ? make_rows_fixed : make_rows;
+  gcol_dist_table *left = fixed ? dist_rows_fixed(n, 300, 0) : dist_rows(n, 300, 0);
+  gcol_dist_table *right = fixed ? dist_rows_fixed(m, 300, 7777) : dist_rows(m, 300, 7777);
+  gcol_dist_table *j = NULL;
   int32_t const on[2] = {0, 1};
   gcol_dist_join_options opt;
   gcol_dist_join_options_init(&opt);
@@ -309,7 +334,7 @@ static gcol_dist_partitioning check_join_sizes(gcol_join_kind kind, int32_t num_
                               NULL, NULL));
   gcol_table *all = gathered(j);
   if (me == 0) {
-    gcol_table *l = make_rows(0, n, 300, 0), *r = make_rows(0, m, 300, 7777), *expect = NULL;
+    gcol_table *l = rows_of(0, n, 300, 0), *r = rows_of(0, m, 300, 7777), *expect = NULL;
     GCOL_TEST_OK(gcol_join_tables(gcol_table_get_view(l), on, gcol_table_get_view(r), on, num_keys,
                                   kind, GCOL_NULLS_EQUAL, false, &expect, NULL, NULL));
     assert_int_equal(all->num_rows, j->global_rows);
@@ -325,6 +350,11 @@ static gcol_dist_partitioning check_join_sizes(gcol_join_kind kind, int32_t num_
   gcol_dist_table_free(left);
   gcol_dist_table_free(right);
   return part;
+}
+
+static gcol_dist_partitioning check_join_sizes(gcol_join_kind kind, int32_t num_keys,
+                                               int64_t broadcast_max_rows, int64_t n, int64_t m) {
+  return check_join_tables(kind, num_keys, broadcast_max_rows, n, m, false);
 }
 
 static void check_join(gcol_join_kind kind, int32_t num_keys, int64_t broadcast_max_rows) {
@@ -362,8 +392,15 @@ static void join_every_kind_shuffled(void **state) {
 
 static void join_broadcasts_a_small_right_side(void **state) {
   (void)state;
+  int64_t const n = global_rows();
   for (int k = GCOL_JOIN_INNER; k <= GCOL_JOIN_LEFT_ANTI; ++k) {
     check_join((gcol_join_kind)k, 2, INT64_MAX); /* FULL still shuffles */
+    /* fixed-width sides: the right one gathered by the direct exchange, masks spliced */
+    gcol_dist_partitioning const part =
+        check_join_tables((gcol_join_kind)k, 2, INT64_MAX, n, n / 4, true);
+    bool const broadcast = k != GCOL_JOIN_FULL && ranks > 1;
+    assert_int_equal(part, broadcast || k == GCOL_JOIN_FULL ? GCOL_DIST_PARTITION_NONE
+                                                            : GCOL_DIST_PARTITION_HASH);
   }
 }
 
