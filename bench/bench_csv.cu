@@ -18,6 +18,17 @@
  * GCOL_BENCH_ROWS sets the rows (default 2^22). GCOL_BENCH_CSV_FILE, when set, names a file
  * that receives the text, so that `bench/peers/libcudf_peer.py csv` (run with the same
  * variable) reads and writes the same bytes.
+ *
+ * Issue 14's row, on text others wrote, when GCOL_BENCH_CSV_INPUT names a file (DIR/io.csv of
+ * `bench/data/make_io_files.py DIR`: about 4 GB of pyarrow's CSV, a header row, then int64,
+ * float64, int32 and strings of 8..32 letters in double quotes):
+ *
+ *   csv_read_pyarrow_file  that text, read into pinned memory first, read by
+ *                          gcol_csv_read_buffer with the header row and the four types given
+ *                          (as `bench/peers/libcudf_peer.py io_files` has libcudf read it,
+ *                          same row name). Peer: the H2D copy of the text. Not checked value
+ *                          by value (the table it came from is pyarrow's): the read must
+ *                          succeed with four columns.
  */
 #include <cuda_runtime.h>
 #include <math.h>

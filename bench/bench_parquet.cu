@@ -19,14 +19,32 @@
  * per read (page errors and valid counts; string totals).
  *
  *   parquet_read_snappy  the same table written by gcol's writer with SNAPPY (data pages v1 of
- *   parquet_read_zstd    64Ki rows, no dictionary; not the issue's pyarrow file of 2^27 rows
- *                        with a dictionary column and 1M-row groups, which needs pyarrow in the
- *                        bench), read from pinned memory: pages decompressed by nvCOMP on the
- *                        GPU (found at run time: GCOL_NVCOMP_PATH, see docs/design.md) against
- *                        the same read with options.untrusted (the host libraries). Without
- *                        nvCOMP both columns time the host path.
+ *   parquet_read_zstd    64Ki rows, no dictionary; the issue's pyarrow files are the _pyarrow
+ *                        rows below), read from pinned memory: pages decompressed by nvCOMP on
+ *                        the GPU (found at run time: GCOL_NVCOMP_PATH, see docs/design.md)
+ *                        against the same read with options.untrusted (the host libraries).
+ *                        Without nvCOMP both columns time the host path.
  *
- * Usage: bench_parquet [scale_shift]  (a positive shift divides the rows by 2^shift).
+ * Issue 14's rows, on files others wrote, when GCOL_BENCH_PARQUET_DIR names the DIR of
+ * `bench/data/make_io_files.py DIR` (pyarrow: 2^27 rows of int64, float64, int32 in [0, 1000)
+ * dictionary-encoded, strings of 8..32 letters; row groups of 2^20, pyarrow's pages):
+ *
+ *   parquet_read_snappy_pyarrow  DIR/io_snappy.parquet from pinned memory, default options
+ *   parquet_read_zstd_pyarrow    (nvCOMP when found), against the same read with
+ *                                options.untrusted (pages decompressed by the host libraries,
+ *                                one thread: minutes at 2^27 rows). The note gives file and
+ *                                decoded GB and GB/s, and whether nvCOMP was found.
+ *   parquet_write_snappy_pyarrow the table read from the snappy file written by gcol with
+ *                                SNAPPY to host memory, against the D2H copy of its bytes.
+ *
+ * libcudf reads and writes the same files in `bench/peers/libcudf_peer.py io_files` (same row
+ * names, same variable).
+ *
+ * Usage: bench_parquet [scale_shift | files | files-read | files-write]  (a positive shift
+ * divides the 2^24 rows by 2^shift; "files" runs only the three rows on GCOL_BENCH_PARQUET_DIR,
+ * "files-read" / "files-write" only its reads / its write: at 2^27 rows the host-path peers and
+ * gcol's snappy write, compressed on one host thread, take minutes, more than one device call
+ * of 10 minutes may hold with the default GCOL_BENCH_REPS).
  * GCOL_BENCH_PARQUET_FILE, when set, names a file that receives gcol's file (the peer script
  * reads it with libcudf too: row parquet_read_plain_gcol_file), and FILE.snappy / FILE.zstd
  * the compressed ones (rows parquet_read_snappy / parquet_read_zstd of the peer script).
@@ -362,38 +380,41 @@ static void time_file_write(const gcol_table *t, double decoded, gcol_stream str
   GCOL_BENCH_CHECK(cudaFree(c.device));
 }
 
-/* The two reads, then the write of the table read from the snappy file. */
-static void bench_pyarrow_files(const char *dir, gcol_stream stream) {
+/* The two reads (`reads`), and the write of the table read from the snappy file (`write`). */
+static void bench_pyarrow_files(const char *dir, bool reads, bool write, gcol_stream stream) {
   static const char *const files[] = {"io_snappy.parquet", "io_zstd.parquet"};
   static const char *const benches[] = {"parquet_read_snappy_pyarrow", "parquet_read_zstd_pyarrow"};
   gcol_parquet_codec const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD};
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < (reads ? 2 : 1); ++k) {
     pq_ctx c;
     memset(&c, 0, sizeof c);
     c.stream = stream;
     gcol_table *t = NULL;
     if (!load_file(dir, files[k], &c, &t)) {
-      printf("%s: skipped (see stderr)\n", benches[k]);
-      if (k == 0) printf("parquet_write_snappy_pyarrow: skipped (no table read)\n");
+      if (reads) printf("%s: skipped (see stderr)\n", benches[k]);
+      if (write && k == 0) printf("parquet_write_snappy_pyarrow: skipped (no table read)\n");
       continue;
     }
     double const decoded = table_bytes(gcol_table_get_view(t));
-    time_file_read(benches[k], codecs[k], &c, t->num_rows, decoded);
+    if (reads) time_file_read(benches[k], codecs[k], &c, t->num_rows, decoded);
     GCOL_BENCH_CHECK(cudaFreeHost(c.file));
-    if (k == 0) time_file_write(t, decoded, stream);
+    if (write && k == 0) time_file_write(t, decoded, stream);
     gcol_table_free(t);
   }
 }
 
 int main(int argc, char **argv) {
-  /* "files": only the rows on GCOL_BENCH_PARQUET_DIR's files (at 2^27 rows the host-path
-   * peers and the write take minutes: a device call may not hold both parts) */
-  bool const files_only = argc > 1 && strcmp(argv[1], "files") == 0;
-  int const shift = argc > 1 && !files_only ? atoi(argv[1]) : 0;
+  /* "files", "files-read", "files-write": only (some of) the rows on GCOL_BENCH_PARQUET_DIR's
+   * files. At 2^27 rows the host-path peers and gcol's snappy write (compressed on one host
+   * thread) take minutes each: one device call of 10 minutes may not hold them all. */
+  const char *const arg = argc > 1 ? argv[1] : "";
+  bool const files_only = strncmp(arg, "files", 5) == 0;
+  bool const do_reads = strcmp(arg, "files-write") != 0, do_write = strcmp(arg, "files-read") != 0;
+  int const shift = files_only ? 0 : atoi(arg);
   const char *dir = getenv("GCOL_BENCH_PARQUET_DIR");
   bool const with_files = dir != NULL && dir[0] != '\0';
   if (files_only && !with_files) {
-    fprintf(stderr, "bench_parquet files: set GCOL_BENCH_PARQUET_DIR (make_io_files.py's DIR)\n");
+    fprintf(stderr, "bench_parquet %s: set GCOL_BENCH_PARQUET_DIR (make_io_files.py's DIR)\n", arg);
     return 1;
   }
   cudaStream_t stream;
@@ -401,7 +422,7 @@ int main(int argc, char **argv) {
   gcol_stream const s = (gcol_stream)stream;
   gcol_bench_print_header();
   if (!files_only) bench_parquet((int64_t)1 << (24 - shift), s);
-  if (with_files) bench_pyarrow_files(dir, s);
+  if (with_files) bench_pyarrow_files(dir, do_reads, do_write, s);
   GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
   GCOL_BENCH_CHECK(cudaStreamDestroy(stream));
   return 0;
