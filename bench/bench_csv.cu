@@ -18,6 +18,17 @@
  * GCOL_BENCH_ROWS sets the rows (default 2^22). GCOL_BENCH_CSV_FILE, when set, names a file
  * that receives the text, so that `bench/peers/libcudf_peer.py csv` (run with the same
  * variable) reads and writes the same bytes.
+ *
+ * Issue 14's row, on text others wrote, when GCOL_BENCH_CSV_INPUT names a file (DIR/io.csv of
+ * `bench/data/make_io_files.py DIR`: about 4 GB of pyarrow's CSV, a header row, then int64,
+ * float64, int32 and strings of 8..32 letters in double quotes):
+ *
+ *   csv_read_pyarrow_file  that text, read into pinned memory first, read by
+ *                          gcol_csv_read_buffer with the header row and the four types given
+ *                          (as `bench/peers/libcudf_peer.py io_files` has libcudf read it,
+ *                          same row name). Peer: the H2D copy of the text. Not checked value
+ *                          by value (the table it came from is pyarrow's): the read must
+ *                          succeed with four columns.
  */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -276,13 +287,69 @@ static int bench_csv(int64_t n, gcol_stream stream) {
   return failed;
 }
 
+/* csv_read_pyarrow_file: the text at `path` (bench/data/make_io_files.py's io.csv: a header,
+ * then int64, float64, int32 and quoted strings), read from pinned memory with the header row
+ * and the four types given, as libcudf_peer.py's io_files group reads it. Returns 1 on
+ * failure (with a message), else 0. */
+static int bench_csv_input(const char *path, gcol_stream stream) {
+  csv_ctx c;
+  memset(&c, 0, sizeof c);
+  c.stream = stream;
+  gcol_data_type const types[4] = {
+      gcol_data_type_make(GCOL_INT64), gcol_data_type_make(GCOL_FLOAT64),
+      gcol_data_type_make(GCOL_INT32), gcol_data_type_make(GCOL_STRING)};
+  gcol_csv_read_options_init(&c.options); /* has_header: true */
+  c.options.column_types = types;
+  c.options.num_column_types = 4;
+  if (!gcol_bench_read_file_pinned(path, &c.text, &c.text_size)) {
+    fprintf(stderr, "csv_read_pyarrow_file: not measured\n");
+    return 1;
+  }
+  /* one read first, for the rows in the report (and a clear message if the text is not the
+   * expected four columns) */
+  gcol_table *t = NULL;
+  gcol_status const st =
+      gcol_csv_read_buffer(c.text, c.text_size, &c.options, &t, NULL, stream, NULL);
+  int failed = 0;
+  gcol_bench_result r;
+  memset(&r, 0, sizeof r);
+  r.bench = "csv_read_pyarrow_file";
+  r.types = "int64, float64, int32, string[8..32] quoted (pyarrow's text)";
+  r.peer = "H2D copy of the text from pinned memory";
+  r.rows = t != NULL ? t->num_rows : 0;
+  gcol_table_free(t);
+  if (st != GCOL_OK) {
+    fprintf(stderr, "csv_read_pyarrow_file: %s: %s (%s)\n", path, gcol_status_string(st),
+            gcol_last_error());
+    failed = 1;
+  } else {
+    GCOL_BENCH_CHECK(cudaMalloc(&c.device, (size_t)c.text_size));
+    if (time_row(&r, run_read, run_h2d, &c)) {
+      char note[256];
+      snprintf(note, sizeof note,
+               "text %.3f GB: %.2f GB/s of text; header row, types given; libcudf: "
+               "bench/peers/libcudf_peer.py io_files",
+               (double)c.text_size / 1e9, (double)c.text_size / 1e6 / r.gcol_ms);
+      gcol_bench_report_more(&r, 0, note);
+    } else {
+      failed = 1;
+    }
+    GCOL_BENCH_CHECK(cudaFree(c.device));
+  }
+  if (failed) fprintf(stderr, "csv_read_pyarrow_file: not measured\n");
+  GCOL_BENCH_CHECK(cudaFreeHost(c.text));
+  return failed;
+}
+
 int main(void) {
   const char *rows_env = getenv("GCOL_BENCH_ROWS");
   int64_t const n = rows_env != NULL ? atoll(rows_env) : ((int64_t)1 << 22);
+  const char *input = getenv("GCOL_BENCH_CSV_INPUT");
   cudaStream_t stream;
   GCOL_BENCH_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   gcol_bench_print_header();
-  int const failed = bench_csv(n, (gcol_stream)stream);
+  int failed = bench_csv(n, (gcol_stream)stream);
+  if (input != NULL && input[0] != '\0') failed += bench_csv_input(input, (gcol_stream)stream);
   GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
   GCOL_BENCH_CHECK(cudaStreamDestroy(stream));
   if (failed > 0) fprintf(stderr, "bench_csv: %d rows failed\n", failed);

@@ -19,14 +19,33 @@
  * per read (page errors and valid counts; string totals).
  *
  *   parquet_read_snappy  the same table written by gcol's writer with SNAPPY (data pages v1 of
- *   parquet_read_zstd    64Ki rows, no dictionary; not the issue's pyarrow file of 2^27 rows
- *                        with a dictionary column and 1M-row groups, which needs pyarrow in the
- *                        bench), read from pinned memory: pages decompressed by nvCOMP on the
- *                        GPU (found at run time: GCOL_NVCOMP_PATH, see docs/design.md) against
- *                        the same read with options.untrusted (the host libraries). Without
- *                        nvCOMP both columns time the host path.
+ *   parquet_read_zstd    64Ki rows, no dictionary; the issue's pyarrow files are the _pyarrow
+ *                        rows below), read from pinned memory: pages decompressed by nvCOMP on
+ *                        the GPU (found at run time: GCOL_NVCOMP_PATH, see docs/design.md)
+ *                        against the same read with options.untrusted (the host libraries).
+ *                        Without nvCOMP both columns time the host path.
  *
- * Usage: bench_parquet [scale_shift]  (a positive shift divides the rows by 2^shift).
+ * Issue 14's rows, on files others wrote, when GCOL_BENCH_PARQUET_DIR names the DIR of
+ * `bench/data/make_io_files.py DIR` (pyarrow: 2^27 rows of int64, float64, int32 in [0, 1000)
+ * dictionary-encoded, strings of 8..32 letters; row groups of 2^20, pyarrow's pages):
+ *
+ *   parquet_read_snappy_pyarrow  DIR/io_snappy.parquet from pinned memory, default options
+ *   parquet_read_zstd_pyarrow    (nvCOMP when found); with GCOL_BENCH_PARQUET_HOST_PATH set,
+ *                                against the same read with options.untrusted (pages
+ *                                decompressed by the host libraries, one thread: minutes at
+ *                                2^27 rows). The note gives file and decoded GB and GB/s, and
+ *                                whether nvCOMP was found.
+ *   parquet_write_snappy_pyarrow the table read from the snappy file written by gcol with
+ *                                SNAPPY to host memory, against the D2H copy of its bytes.
+ *
+ * libcudf reads and writes the same files in `bench/peers/libcudf_peer.py io_files` (same row
+ * names, same variable).
+ *
+ * Usage: bench_parquet [scale_shift | files | files-read | files-write]  (a positive shift
+ * divides the 2^24 rows by 2^shift; "files" runs only the three rows on GCOL_BENCH_PARQUET_DIR,
+ * "files-read" / "files-write" only its reads / its write: at 2^27 rows the host-path peers and
+ * gcol's snappy write, compressed on one host thread, take minutes, more than one device call
+ * of 10 minutes may hold with the default GCOL_BENCH_REPS).
  * GCOL_BENCH_PARQUET_FILE, when set, names a file that receives gcol's file (the peer script
  * reads it with libcudf too: row parquet_read_plain_gcol_file), and FILE.snappy / FILE.zstd
  * the compressed ones (rows parquet_read_snappy / parquet_read_zstd of the peer script).
@@ -38,6 +57,7 @@
 
 #include "bench_util.h"
 #include "gcol/io/parquet.h"
+#include "internal/parquet.h" /* gcol_detail_nvcomp_get: the only way to ask what was found */
 
 /* Writes a file gcol wrote to GCOL_BENCH_PARQUET_FILE + suffix, when that is set: the peer
  * script reads the same bytes with libcudf. */
@@ -61,7 +81,8 @@ typedef struct pq_ctx {
   void *host; /* pinned, table bytes */
   size_t table_bytes;
   gcol_stream stream;
-  const gcol_parquet_read_options *options; /* of run_read */
+  const gcol_parquet_read_options *options;        /* of run_read */
+  const gcol_parquet_write_options *write_options; /* of run_write */
 } pq_ctx;
 
 static void run_read(void *p) {
@@ -82,7 +103,7 @@ static void run_write(void *p) {
   pq_ctx *c = (pq_ctx *)p;
   void *data = NULL;
   int64_t size = 0;
-  GCOL_BENCH_CHECK(gcol_parquet_write_buffer(c->table, NULL, &data, &size, c->stream));
+  GCOL_BENCH_CHECK(gcol_parquet_write_buffer(c->table, c->write_options, &data, &size, c->stream));
   gcol_parquet_buffer_free(data);
 }
 
@@ -213,13 +234,201 @@ static void bench_parquet(int64_t n, gcol_stream stream) {
   for (int j = 0; j < 3; ++j) gcol_column_free(cols[j]);
 }
 
+/* ---- the issue's rows on pyarrow's files (GCOL_BENCH_PARQUET_DIR) ---- */
+
+/* gcol_bench_report_more writes the note into a JSON string as it is: no quotes, backslashes
+ * or control bytes (a dlerror message in nvCOMP's "why" could hold them). */
+static void json_safe(char *s) {
+  for (; *s != '\0'; ++s) {
+    if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20) *s = '\'';
+  }
+}
+
+/* The decoded bytes of a read: each column's values, string offsets and chars, null masks. */
+static double table_bytes(gcol_table_view t) {
+  double bytes = 0;
+  for (int32_t j = 0; j < t.num_columns; ++j) {
+    gcol_column_view const v = t.columns[j];
+    if (v.null_mask != NULL) bytes += (double)gcol_bit_num_words(v.size) * 4;
+    if (v.type.id != GCOL_STRING) {
+      bytes += (double)v.size * (double)gcol_type_size(v.type.id);
+      continue;
+    }
+    gcol_column_view const offs = v.children[0];
+    size_t const width = gcol_type_size(offs.type.id); /* INT32, or INT64 past 2^31 chars */
+    int64_t ends[2] = {0, 0};                          /* first and last offset */
+    for (int k = 0; k < 2; ++k) {
+      char const *at = (const char *)offs.data + (size_t)(v.offset + (k == 0 ? 0 : v.size)) * width;
+      if (width == 4) {
+        int32_t e = 0;
+        GCOL_BENCH_CHECK(cudaMemcpy(&e, at, 4, cudaMemcpyDeviceToHost));
+        ends[k] = e;
+      } else {
+        GCOL_BENCH_CHECK(cudaMemcpy(&ends[k], at, 8, cudaMemcpyDeviceToHost));
+      }
+    }
+    bytes += (double)(v.size + 1) * (double)width + (double)(ends[1] - ends[0]);
+  }
+  return bytes;
+}
+
+/* Whether the reader's default path decompresses `codec` with nvCOMP, in words for the note
+ * (without it, both columns of the read rows time the host libraries). */
+static void nvcomp_words(gcol_parquet_codec codec, char *out, size_t size) {
+  const gcol_detail_nvcomp *lib = gcol_detail_nvcomp_get();
+  const char *file = strrchr(lib->file, '/');
+  file = file != NULL ? file + 1 : lib->file;
+  if ((lib->codecs >> (unsigned)codec & 1u) != 0) {
+    snprintf(out, size, "nvCOMP %d.%d.%d found (%s)", lib->version / 1000, lib->version / 100 % 10,
+             lib->version % 100, file);
+  } else if (lib->codecs != 0) {
+    snprintf(out, size, "nvCOMP %d.%d.%d found without this codec: host path on both sides",
+             lib->version / 1000, lib->version / 100 % 10, lib->version % 100);
+  } else {
+    snprintf(out, size, "nvCOMP not found (%s): host path on both sides", lib->why);
+  }
+  json_safe(out);
+}
+
+/* Reads DIR/NAME into pinned memory (c->file) and reads it once with the default options,
+ * which must succeed before anything is timed; *out gets that table. False, with a message,
+ * when the file is missing or the read fails. */
+static bool load_file(const char *dir, const char *name, pq_ctx *c, gcol_table **out) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (!gcol_bench_read_file_pinned(path, &c->file, &c->file_size)) return false;
+  gcol_status const st =
+      gcol_parquet_read_buffer(c->file, c->file_size, NULL, out, c->stream, NULL);
+  if (st != GCOL_OK) {
+    fprintf(stderr, "%s: %s (%s)\n", path, gcol_status_string(st), gcol_last_error());
+    GCOL_BENCH_CHECK(cudaFreeHost(c->file));
+    c->file = NULL;
+    return false;
+  }
+  return true;
+}
+
+/* parquet_read_{snappy,zstd}_pyarrow: the default read (nvCOMP when found) against the same
+ * read with options.untrusted (pages decompressed by the host libraries), as the rows on
+ * gcol's own compressed files. */
+static void time_file_read(const char *bench, gcol_parquet_codec codec, pq_ctx *c, int64_t rows,
+                           double decoded) {
+  gcol_parquet_read_options host_path;
+  gcol_parquet_read_options_init(&host_path);
+  host_path.untrusted = true;
+  gcol_bench_result r;
+  memset(&r, 0, sizeof r);
+  r.bench = bench;
+  r.types = "int64, float64, int32 dictionary, string[8..32] (pyarrow)";
+  r.rows = rows;
+  c->options = NULL;
+  r.gcol_ms = gcol_bench_time_ms(run_read, c, c->stream);
+  /* the host path takes minutes at 2^27 rows: timed on request only */
+  bool const host = getenv("GCOL_BENCH_PARQUET_HOST_PATH") != NULL;
+  r.peer = host ? "gcol with pages decompressed on the host (options.untrusted)" : "-";
+  if (host) {
+    c->options = &host_path;
+    r.peer_ms = gcol_bench_time_ms(run_read, c, c->stream);
+    c->options = NULL;
+  }
+  char nvcomp[768], note[1024];
+  nvcomp_words(codec, nvcomp, sizeof nvcomp);
+  snprintf(note, sizeof note,
+           "pyarrow's file %.3f GB, decoded %.3f GB: %.2f GB/s of file, %.2f GB/s decoded; "
+           "host path %.2f GB/s of file; %s; libcudf: bench/peers/libcudf_peer.py io_files",
+           (double)c->file_size / 1e9, decoded / 1e9, (double)c->file_size / 1e6 / r.gcol_ms,
+           decoded / 1e6 / r.gcol_ms, host ? (double)c->file_size / 1e6 / r.peer_ms : 0.0,
+           nvcomp);
+  gcol_bench_report_more(&r, 0, note);
+  printf("%s: %s\n", r.bench, note);
+}
+
+/* parquet_write_snappy_pyarrow: the table read from pyarrow's snappy file written by gcol with
+ * SNAPPY (pages encoded on the GPU, compressed on the host) to host memory, against the D2H
+ * copy of as many bytes as the table holds. */
+static void time_file_write(const gcol_table *t, double decoded, gcol_stream stream) {
+  pq_ctx c;
+  memset(&c, 0, sizeof c);
+  c.stream = stream;
+  c.table = gcol_table_get_view(t);
+  gcol_parquet_write_options wopt;
+  gcol_parquet_write_options_init(&wopt);
+  wopt.codec = GCOL_PARQUET_SNAPPY;
+  c.write_options = &wopt;
+  void *file = NULL;
+  gcol_status const st = gcol_parquet_write_buffer(c.table, &wopt, &file, &c.file_size, stream);
+  if (st != GCOL_OK) {
+    printf("parquet_write_snappy_pyarrow: skipped (%s)\n", gcol_last_error());
+    return;
+  }
+  gcol_parquet_buffer_free(file);
+  c.table_bytes = (size_t)decoded;
+  GCOL_BENCH_CHECK(cudaMalloc(&c.device, c.table_bytes));
+  GCOL_BENCH_CHECK(cudaMallocHost(&c.host, c.table_bytes));
+  gcol_bench_fill_random(c.device, c.table_bytes, 57, stream);
+  gcol_bench_result r;
+  memset(&r, 0, sizeof r);
+  r.bench = "parquet_write_snappy_pyarrow";
+  r.types = "int64, float64, int32, string[8..32] (read from pyarrow's snappy file)";
+  r.rows = c.table.num_rows;
+  r.peer = "D2H copy of the table's bytes to pinned memory";
+  r.gcol_ms = gcol_bench_time_ms(run_write, &c, stream);
+  r.peer_ms = gcol_bench_time_ms(run_d2h, &c, stream);
+  char note[512];
+  snprintf(note, sizeof note,
+           "gcol's file %.3f GB (PLAIN, SNAPPY, row groups of 2^20), table %.3f GB: %.2f GB/s of "
+           "file written, %.2f GB/s of table; libcudf: bench/peers/libcudf_peer.py io_files",
+           (double)c.file_size / 1e9, decoded / 1e9, (double)c.file_size / 1e6 / r.gcol_ms,
+           decoded / 1e6 / r.gcol_ms);
+  gcol_bench_report_more(&r, 0, note);
+  printf("%s: %s\n", r.bench, note);
+  GCOL_BENCH_CHECK(cudaFreeHost(c.host));
+  GCOL_BENCH_CHECK(cudaFree(c.device));
+}
+
+/* The two reads (`reads`), and the write of the table read from the snappy file (`write`). */
+static void bench_pyarrow_files(const char *dir, bool reads, bool write, gcol_stream stream) {
+  static const char *const files[] = {"io_snappy.parquet", "io_zstd.parquet"};
+  static const char *const benches[] = {"parquet_read_snappy_pyarrow", "parquet_read_zstd_pyarrow"};
+  gcol_parquet_codec const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD};
+  for (int k = 0; k < (reads ? 2 : 1); ++k) {
+    pq_ctx c;
+    memset(&c, 0, sizeof c);
+    c.stream = stream;
+    gcol_table *t = NULL;
+    if (!load_file(dir, files[k], &c, &t)) {
+      if (reads) printf("%s: skipped (see stderr)\n", benches[k]);
+      if (write && k == 0) printf("parquet_write_snappy_pyarrow: skipped (no table read)\n");
+      continue;
+    }
+    double const decoded = table_bytes(gcol_table_get_view(t));
+    if (reads) time_file_read(benches[k], codecs[k], &c, t->num_rows, decoded);
+    GCOL_BENCH_CHECK(cudaFreeHost(c.file));
+    if (write && k == 0) time_file_write(t, decoded, stream);
+    gcol_table_free(t);
+  }
+}
+
 int main(int argc, char **argv) {
-  int const shift = argc > 1 ? atoi(argv[1]) : 0;
+  /* "files", "files-read", "files-write": only (some of) the rows on GCOL_BENCH_PARQUET_DIR's
+   * files. At 2^27 rows the host-path peers and gcol's snappy write (compressed on one host
+   * thread) take minutes each: one device call of 10 minutes may not hold them all. */
+  const char *const arg = argc > 1 ? argv[1] : "";
+  bool const files_only = strncmp(arg, "files", 5) == 0;
+  bool const do_reads = strcmp(arg, "files-write") != 0, do_write = strcmp(arg, "files-read") != 0;
+  int const shift = files_only ? 0 : atoi(arg);
+  const char *dir = getenv("GCOL_BENCH_PARQUET_DIR");
+  bool const with_files = dir != NULL && dir[0] != '\0';
+  if (files_only && !with_files) {
+    fprintf(stderr, "bench_parquet %s: set GCOL_BENCH_PARQUET_DIR (make_io_files.py's DIR)\n", arg);
+    return 1;
+  }
   cudaStream_t stream;
   GCOL_BENCH_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   gcol_stream const s = (gcol_stream)stream;
   gcol_bench_print_header();
-  bench_parquet((int64_t)1 << (24 - shift), s);
+  if (!files_only) bench_parquet((int64_t)1 << (24 - shift), s);
+  if (with_files) bench_pyarrow_files(dir, do_reads, do_write, s);
   GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
   GCOL_BENCH_CHECK(cudaStreamDestroy(stream));
   return 0;

@@ -147,6 +147,37 @@ void gcol_bench_report_more(const gcol_bench_result *r, double peak_bytes, const
   if (out != stdout) fclose(out);
 }
 
+bool gcol_bench_read_file_pinned(const char *path, void **data, int64_t *size) {
+  *data = NULL;
+  *size = 0;
+  FILE *f = fopen(path, "rb");
+  long end = -1;
+  if (f != NULL && fseek(f, 0, SEEK_END) == 0) end = ftell(f);
+  if (end < 0 || fseek(f, 0, SEEK_SET) != 0) {
+    fprintf(stderr, "%s: cannot open or size it\n", path);
+    if (f != NULL) fclose(f);
+    return false;
+  }
+  GCOL_BENCH_CHECK(cudaMallocHost(data, end > 0 ? (size_t)end : 1));
+  /* fread in pieces: one call of several GB may return short on some C libraries */
+  size_t done = 0;
+  while (done < (size_t)end) {
+    size_t const want = std::min((size_t)end - done, (size_t)1 << 30);
+    size_t const got = fread((char *)*data + done, 1, want, f);
+    if (got == 0) break;
+    done += got;
+  }
+  fclose(f);
+  if (done != (size_t)end) {
+    fprintf(stderr, "%s: read %zu of %ld bytes\n", path, done, end);
+    GCOL_BENCH_CHECK(cudaFreeHost(*data));
+    *data = NULL;
+    return false;
+  }
+  *size = (int64_t)end;
+  return true;
+}
+
 double gcol_bench_peak_bytes(void (*fn)(void *ctx), void *ctx, gcol_stream stream) {
   gcol_mr *previous = NULL, *stats = NULL;
   gcol_mr_statistics st;

@@ -17,6 +17,7 @@
 #ifndef GCOL_BENCH_UTIL_H
 #define GCOL_BENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -84,6 +85,11 @@ typedef struct gcol_bench_strings {
 void gcol_bench_strings_make(const int64_t *keys, int64_t n, gcol_stream stream,
                              gcol_bench_strings *out);
 void gcol_bench_strings_free(gcol_bench_strings *s);
+
+/* Reads the whole file at `path` into page-locked host memory (cudaMallocHost: free with
+ * cudaFreeHost), as the I/O benchmarks read "a file already in host memory". False, with a
+ * message on stderr, when it cannot be opened or read. */
+bool gcol_bench_read_file_pinned(const char *path, void **data, int64_t *size);
 
 /* Prints a table row and writes a JSON line with ratio = peer_ms / gcol_ms, GB/s and floor. */
 void gcol_bench_report(const gcol_bench_result *result);

@@ -1,8 +1,9 @@
 # libcudf 26.10 (through pylibcudf) on the device: the same operations and sizes as gcol's
 # bench/ programs (copied from shared/peers/libcudf_peer.py; gcol's rows added below: the
 # strings-key and median groupbys of bench/bench_groupby.cu; the regex rows of
-# bench/bench_strings.cu, bench/bench_parquet.cu and bench/bench_csv.cu). How to install and run
-# it: bench/peers/README.md.
+# bench/bench_strings.cu, bench/bench_parquet.cu and bench/bench_csv.cu; the io_files group on
+# the pyarrow files of bench/data/make_io_files.py). How to install and run it:
+# bench/peers/README.md.
 # One JSON line per figure on stdout. Memory: rmm's cudaMallocAsync resource (like gcol's default)
 # under rmm's statistics adaptor, which gives the peak bytes of one call (`peak_bytes`, where
 # a row records it: gcol's benches record theirs through gcol's statistics resource).
@@ -427,8 +428,97 @@ def csv():
     run("csv_write", lambda: emit("csv_write", n, timed(lambda: write_text(got, io.BytesIO())),
         f"the table read, to io.BytesIO ({origin})"))
 
+def _host_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _read_parquet_file(row, path):
+    """read_parquet of a whole file from pinned host bytes; returns the table read."""
+    data = _host_bytes(path)
+    ptr = _pin(data)
+    try:
+        opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([data])).build()
+        tbl = plc.io.parquet.read_parquet(opts).tbl
+        ms = timed(lambda: plc.io.parquet.read_parquet(opts))
+        emit(row, tbl.num_rows(), ms, f"pyarrow's file {len(data) / 1e9:.3f} GB from host bytes "
+             f"({'pinned' if ptr is not None else 'pageable'}): "
+             f"{len(data) / 1e6 / ms:.2f} GB/s of file")
+    finally:
+        _unpin(ptr)
+    return tbl
+
+
+def _write_parquet_snappy(tbl):
+    """write_parquet of `tbl` with SNAPPY, row groups of 2^20 rows (as gcol's writer), to
+    io.BytesIO; libcudf's other defaults (its dictionary policy and statistics)."""
+    T = plc.io.types
+    md = T.TableInputMetadata(tbl)
+    for k, cm in enumerate(md.column_metadata):
+        cm.set_name(f"c{k}")
+
+    def write():  # a fresh sink and options each call: write_parquet consumes its options
+        buf = io.BytesIO()
+        opts = (plc.io.parquet.ParquetWriterOptions.builder(plc.io.SinkInfo([buf]), tbl)
+                .metadata(md)
+                .compression(T.CompressionType.SNAPPY)
+                .row_group_size_rows(1 << 20)
+                .build())
+        plc.io.parquet.write_parquet(opts)
+        return buf
+
+    size = write().getbuffer().nbytes
+    ms = timed(write)
+    emit("parquet_write_snappy_pyarrow", tbl.num_rows(), ms,
+         f"the table read from pyarrow's snappy file; file {size / 1e9:.3f} GB to io.BytesIO "
+         f"({size / 1e6 / ms:.2f} GB/s of file): SNAPPY, row groups of 2^20, libcudf's default "
+         "dictionary policy")
+
+
+def _read_csv_file(path):
+    """read_csv of the whole text from pinned host bytes: header row, the four types given."""
+    data = _host_bytes(path)
+    ptr = _pin(data)
+    try:
+        opts = plc.io.csv.CsvReaderOptions.builder(plc.io.SourceInfo([data])).build()
+        opts.set_dtypes([I64, F64, I32, STR])
+        n = plc.io.csv.read_csv(opts).tbl.num_rows()
+        ms = timed(lambda: plc.io.csv.read_csv(opts))
+        emit("csv_read_pyarrow_file", n, ms, f"pyarrow's text {len(data) / 1e9:.3f} GB from host "
+             f"bytes ({'pinned' if ptr is not None else 'pageable'}): {len(data) / 1e6 / ms:.2f} "
+             "GB/s of text; header row, types given")
+    finally:
+        _unpin(ptr)
+
+
+def io_files():
+    # issue 14's rows on the files of bench/data/make_io_files.py DIR (pyarrow's: 2^27 rows of
+    # int64, float64, dictionary-encoded int32, strings of 8..32 letters): with
+    # GCOL_BENCH_PARQUET_DIR=DIR, read_parquet of DIR/io_snappy.parquet and DIR/io_zstd.parquet
+    # from host bytes, then write_parquet of the snappy file's table; with
+    # GCOL_BENCH_CSV_INPUT=DIR/io.csv, read_csv of that text. Row names are bench_parquet's and
+    # bench_csv's, which read the same files.
+    d = os.environ.get("GCOL_BENCH_PARQUET_DIR")
+    path = os.environ.get("GCOL_BENCH_CSV_INPUT")
+    if not d and not path:
+        print("# io_files: set GCOL_BENCH_PARQUET_DIR and/or GCOL_BENCH_CSV_INPUT "
+              "(bench/data/make_io_files.py)", file=sys.stderr)
+    if d:
+        got = []  # the snappy file's table, written back by the write row
+        run("parquet_read_snappy_pyarrow", lambda: got.append(_read_parquet_file(
+            "parquet_read_snappy_pyarrow", os.path.join(d, "io_snappy.parquet"))))
+        if got:
+            run("parquet_write_snappy_pyarrow", lambda: _write_parquet_snappy(got[0]))
+        got.clear()  # its device memory back before the next file
+        run("parquet_read_zstd_pyarrow", lambda: _read_parquet_file(
+            "parquet_read_zstd_pyarrow", os.path.join(d, "io_zstd.parquet")))
+    if path:
+        run("csv_read_pyarrow_file", lambda: _read_csv_file(path))
+
+
 which = sys.argv[1:] or ["sort_i64", "sort_by_key_i32", "sort_two", "sort_strings", "filter_gather_reduce",
-                         "search", "distinct", "joins", "groupby", "expression", "regex", "parquet", "csv"]
+                         "search", "distinct", "joins", "groupby", "expression", "regex", "parquet", "csv",
+                         "io_files"]
 for w in which:
     t = time.time()
     run(w, globals()[w])
