@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "internal/parquet.h"
+#include "internal/pq_walk.h"
 
 /* ---- the libraries' functions ---- */
 
@@ -367,145 +368,67 @@ int64_t gcol_detail_pq_compress(int32_t codec, const uint8_t *src, int64_t size,
     return false;                                     \
   } while (0)
 
-/* An LZ4 length's extension bytes (255 continues) added to *len, bounded by `most` so the sum
- * never overflows. */
-static bool lz4_length(const uint8_t *src, int64_t size, int64_t *ip, int64_t most, int64_t *len) {
-  uint8_t b = 255;
-  while (b == 255) {
-    if (*ip >= size || *len > most) return false;
-    b = src[(*ip)++];
-    *len += b;
+/* The message of a walk's finding (lib/internal/pq_walk.h). */
+static void walk_message(int32_t codec, gcol_detail_pq_walk w, char *error, int error_size) {
+  long long const a = (long long)w.a, b = (long long)w.b;
+  size_t const n = (size_t)error_size;
+  switch (w.code) {
+    case GCOL_DETAIL_PQ_WALK_LZ4_EMPTY:
+      snprintf(error, n, "decompresses to another size than the header's 0 bytes");
+      break;
+    case GCOL_DETAIL_PQ_WALK_LZ4_SHORT:
+      snprintf(error, n, "ends before its last literals (at %lld bytes)", a);
+      break;
+    case GCOL_DETAIL_PQ_WALK_LZ4_LIT_LENGTH:
+      snprintf(error, n, "a literal length runs past the block or the header's %lld bytes", a);
+      break;
+    case GCOL_DETAIL_PQ_WALK_LZ4_LIT_PAST:
+      snprintf(error, n, "literals run past the block (at %lld)", a);
+      break;
+    case GCOL_DETAIL_PQ_WALK_MORE:
+      snprintf(error, n, "decompresses to another size (more) than the header's %lld bytes", a);
+      break;
+    case GCOL_DETAIL_PQ_WALK_LZ4_NEAR_END:
+      snprintf(error, n, "a match at byte %lld, too near the end of the block", a);
+      break;
+    case GCOL_DETAIL_PQ_WALK_OFFSET_BEFORE:
+      snprintf(error, n, "a %s offset %lld at byte %lld points before the start",
+               codec == GCOL_PARQUET_LZ4_RAW ? "match" : "copy", a, b);
+      break;
+    case GCOL_DETAIL_PQ_WALK_LZ4_MATCH_LENGTH:
+      snprintf(error, n, "a match length runs past the block or the header's %lld bytes", a);
+      break;
+    case GCOL_DETAIL_PQ_WALK_LZ4_INTO_END:
+      snprintf(error, n, "a match at byte %lld runs into the last 5 bytes of %lld", a, b);
+      break;
+    case GCOL_DETAIL_PQ_WALK_SIZE:
+    case GCOL_DETAIL_PQ_WALK_SNAPPY_ANNOUNCED:
+      snprintf(error, n, "decompresses to another size (%lld bytes) than the header's %lld", a, b);
+      break;
+    case GCOL_DETAIL_PQ_WALK_SNAPPY_PREFIX:
+      snprintf(error, n, "invalid length prefix");
+      break;
+    case GCOL_DETAIL_PQ_WALK_SNAPPY_LIT_LENGTH:
+      snprintf(error, n, "a literal's length runs past the data");
+      break;
+    case GCOL_DETAIL_PQ_WALK_SNAPPY_LIT_PAST:
+      snprintf(error, n, "literals run past the data (at %lld)", a);
+      break;
+    default:
+      snprintf(error, n, "a copy's offset runs past the data");
+      break;
   }
-  return *len <= most;
-}
-
-/* A raw LZ4 block (lz4's block format): token, literal length (+ extension), literals, then
- * unless the block ends there a 2-byte offset and the match length (+ extension, + 4). The
- * rules of lz4's own safe decoder: the last sequence is literals only; a match starts 12 or
- * more bytes before the end (and 8 input bytes follow its literals) and ends 5 or more before
- * it; an offset is 1 to the bytes written so far. */
-static bool lz4_check(const uint8_t *src, int64_t size, int64_t out, char *error, int error_size) {
-  int64_t ip = 0;
-  int64_t op = 0;
-  if (out == 0 && (size != 1 || src[0] != 0)) { /* lz4's one empty block: a zero token */
-    CHECK_FAIL("decompresses to another size than the header's 0 bytes");
-  }
-  for (;;) {
-    if (ip >= size) CHECK_FAIL("ends before its last literals (at %lld bytes)", (long long)op);
-    uint8_t const token = src[ip++];
-    int64_t lit = token >> 4;
-    if (lit == 15 && !lz4_length(src, size, &ip, out, &lit)) {
-      CHECK_FAIL("a literal length runs past the block or the header's %lld bytes", (long long)out);
-    }
-    if (lit > size - ip) CHECK_FAIL("literals run past the block (at %lld)", (long long)ip);
-    if (lit > out - op) {
-      CHECK_FAIL("decompresses to another size (more) than the header's %lld bytes",
-                 (long long)out);
-    }
-    ip += lit;
-    op += lit;
-    if (ip == size) break; /* the last sequence: literals only */
-    if (op > out - 12 || size - ip < 8) {
-      CHECK_FAIL("a match at byte %lld, too near the end of the block", (long long)op);
-    }
-    int64_t const offset = (int64_t)src[ip] | (int64_t)src[ip + 1] << 8;
-    ip += 2;
-    if (offset == 0 || offset > op) {
-      CHECK_FAIL("a match offset %lld at byte %lld points before the start", (long long)offset,
-                 (long long)op);
-    }
-    int64_t match = token & 15;
-    if (match == 15 && !lz4_length(src, size, &ip, out, &match)) {
-      CHECK_FAIL("a match length runs past the block or the header's %lld bytes", (long long)out);
-    }
-    match += 4;
-    if (match > out - 5 - op) {
-      CHECK_FAIL("a match at byte %lld runs into the last 5 bytes of %lld", (long long)op,
-                 (long long)out);
-    }
-    op += match;
-  }
-  if (op != out) {
-    CHECK_FAIL("decompresses to another size (%lld bytes) than the header's %lld", (long long)op,
-               (long long)out);
-  }
-  return true;
-}
-
-/* A little-endian number of `n` bytes at src. */
-static int64_t read_le(const uint8_t *src, int n) {
-  int64_t v = 0;
-  for (int i = n - 1; i >= 0; --i) v = v << 8 | src[i];
-  return v;
-}
-
-/* Snappy's format: a varint of the decompressed length, then literals (tag 0: length in the
- * tag or 1 to 4 bytes after it) and copies (tags 1, 2, 3: 1, 2 or 4 offset bytes), each copy's
- * offset 1 to the bytes written so far; exactly the length announced. */
-static bool snappy_check(const uint8_t *src, int64_t size, int64_t out, char *error,
-                         int error_size) {
-  int64_t ip = 0;
-  int64_t op = 0;
-  int64_t announced = 0;
-  for (int shift = 0;; shift += 7) {
-    if (ip >= size || shift > 28) CHECK_FAIL("invalid length prefix");
-    uint8_t const b = src[ip++];
-    announced |= (int64_t)(b & 127) << shift;
-    if (b < 128) break;
-  }
-  if (announced != out) {
-    CHECK_FAIL("decompresses to another size (%lld bytes) than the header's %lld",
-               (long long)announced, (long long)out);
-  }
-  while (ip < size) {
-    uint8_t const tag = src[ip++];
-    int const kind = tag & 3;
-    int64_t len = 0;
-    int64_t offset = 0;
-    if (kind == 0) {
-      len = (tag >> 2) + 1;
-      if (len > 60) {
-        int const n = (int)len - 60;
-        if (n > size - ip) CHECK_FAIL("a literal's length runs past the data");
-        len = read_le(src + ip, n) + 1;
-        ip += n;
-      }
-      if (len > size - ip) CHECK_FAIL("literals run past the data (at %lld)", (long long)ip);
-      ip += len;
-    } else {
-      int const n = kind == 1 ? 1 : kind == 2 ? 2 : 4;
-      if (n > size - ip) CHECK_FAIL("a copy's offset runs past the data");
-      len = kind == 1 ? 4 + ((tag >> 2) & 7) : (tag >> 2) + 1;
-      offset = kind == 1 ? (int64_t)(tag >> 5) << 8 | src[ip] : read_le(src + ip, n);
-      ip += n;
-      if (offset == 0 || offset > op) {
-        CHECK_FAIL("a copy offset %lld at byte %lld points before the start", (long long)offset,
-                   (long long)op);
-      }
-    }
-    if (len > out - op) {
-      CHECK_FAIL("decompresses to another size (more) than the header's %lld bytes",
-                 (long long)out);
-    }
-    op += len;
-  }
-  if (op != out) {
-    CHECK_FAIL("decompresses to another size (%lld bytes) than the header's %lld", (long long)op,
-               (long long)out);
-  }
-  return true;
 }
 
 bool gcol_detail_pq_check_for_gpu(int32_t codec, const uint8_t *src, int64_t src_size,
                                   int64_t dst_size, char *error, int error_size) {
   if (error_size > 0) error[0] = '\0';
   if (src_size < 0 || dst_size < 0) CHECK_FAIL("negative sizes");
-  switch (codec) {
-    case GCOL_PARQUET_LZ4_RAW:
-      return lz4_check(src, src_size, dst_size, error, error_size);
-    case GCOL_PARQUET_SNAPPY:
-      return snappy_check(src, src_size, dst_size, error, error_size);
-    default:
-      return true; /* GZIP, ZSTD: not checked before nvCOMP (docs/design.md) */
-  }
+  gcol_detail_pq_walk w = gcol_detail_pq_walk_make(GCOL_DETAIL_PQ_WALK_OK, 0, 0);
+  if (codec == GCOL_PARQUET_LZ4_RAW) w = gcol_detail_pq_walk_lz4(src, src_size, dst_size);
+  if (codec == GCOL_PARQUET_SNAPPY) w = gcol_detail_pq_walk_snappy(src, src_size, dst_size);
+  /* GZIP, ZSTD: not checked before nvCOMP (docs/design.md) */
+  if (w.code == GCOL_DETAIL_PQ_WALK_OK) return true;
+  if (error_size > 0) walk_message(codec, w, error, error_size);
+  return false;
 }
