@@ -39,6 +39,7 @@
 #include "gcol/bitmask.h"
 #include "gcol/device/block.cuh"
 #include "internal/parquet.h"
+#include "internal/pq_walk.h"
 
 namespace {
 
@@ -434,6 +435,25 @@ __global__ void check_jobs_kernel(const int *statuses, const size_t *actual, con
   record_error(errors + m.column, code, m.where < 0, m.where & 0x7fffffff);
 }
 
+/* A thread per LZ4_RAW or SNAPPY job: its compressed bytes walked (lib/internal/pq_walk.h)
+ * before nvCOMP, whose kernels trust their input, may get them; a page that does not walk is
+ * recorded in its column's error word (read before nvCOMP runs at all). */
+__global__ void walk_jobs_kernel(int32_t codec, const uint8_t *const *in, const size_t *in_sizes,
+                                 const size_t *out_sizes, const job_meta *meta, int64_t n,
+                                 unsigned long long *errors) {
+  int64_t const j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  int64_t const size = (int64_t)in_sizes[j], out = (int64_t)out_sizes[j];
+  gcol_detail_pq_walk const w = codec == GCOL_PARQUET_LZ4_RAW
+                                    ? gcol_detail_pq_walk_lz4(in[j], size, out)
+                                    : gcol_detail_pq_walk_snappy(in[j], size, out);
+  if (w.code == GCOL_DETAIL_PQ_WALK_OK) return;
+  job_meta const m = meta[j];
+  int const code = gcol_detail_pq_walk_is_size(w.code) ? GCOL_DETAIL_PQ_E_REFUSED_SIZE
+                                                       : GCOL_DETAIL_PQ_E_REFUSED;
+  record_error(errors + m.column, code, m.where < 0, m.where & 0x7fffffff);
+}
+
 /* A thread per page of a column: the levels' length of v1 pages decompressed by nvCOMP. */
 __global__ void place_levels_kernel(const uint8_t *bytes, gcol_detail_pq_page *pages, int32_t n,
                                     unsigned long long *error) {
@@ -688,12 +708,44 @@ done:
   return status;
 }
 
+/* The LZ4_RAW and SNAPPY jobs walked on the GPU; *refused when one does not walk (its column's
+ * error word says which page; nvCOMP then gets no job). One synchronization. */
+gcol_status walk_jobs(int32_t C, const job_table *t, void **in, const size_t *in_sizes,
+                      const size_t *out_sizes, const job_meta *meta, unsigned long long *errors,
+                      cudaStream_t s, bool *refused) {
+  gcol_status status = GCOL_OK;
+  unsigned long long *words = NULL;
+  bool any = false;
+  *refused = false;
+  int32_t const walked[] = {GCOL_PARQUET_LZ4_RAW, GCOL_PARQUET_SNAPPY};
+  for (int32_t codec : walked) {
+    if (t->count[codec] == 0) continue;
+    int64_t const f = t->first[codec];
+    walk_jobs_kernel<<<gcol_detail_grid_size(t->count[codec], kBlock), kBlock, 0, s>>>(
+        codec, (const uint8_t *const *)(in + f), in_sizes + f, out_sizes + f, meta + f,
+        t->count[codec], errors);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    any = true;
+  }
+  if (!any) return GCOL_OK;
+  words = (unsigned long long *)malloc((size_t)(C > 0 ? C : 1) * sizeof *words);
+  GCOL_DETAIL_CHECK(words != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemcpyAsync(words, errors, (size_t)C * sizeof *words, cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  for (int32_t c = 0; c < C; ++c) *refused = *refused || words[c] != 0;
+done:
+  free(words);
+  return status;
+}
+
 /* nvCOMP's batched decompression of every job, one call per codec, then their statuses and
  * sizes checked on the device into the columns' error words (read by the first
- * synchronization, with the page errors), then the v1 pages' levels placed. */
+ * synchronization, with the page errors), then the v1 pages' levels placed. LZ4_RAW and
+ * SNAPPY jobs are walked first: with one refused, *refused is set and nothing else runs. */
 gcol_status run_jobs(const gcol_detail_pq_column_plan *plans, int32_t C, const col_state *cols,
                      uint8_t *device, const job_table *t, unsigned long long *errors,
-                     gcol_stream stream, gcol_buffer **temp) {
+                     gcol_stream stream, gcol_buffer **temp, bool *refused) {
   gcol_status status = GCOL_OK;
   cudaStream_t const s = (cudaStream_t)stream;
   const gcol_detail_nvcomp *lib = gcol_detail_nvcomp_get();
@@ -706,6 +758,8 @@ gcol_status run_jobs(const gcol_detail_pq_column_plan *plans, int32_t C, const c
   size_t *actual = (size_t *)(meta + n);
   int *statuses = (int *)(actual + n);
   size_t temp_bytes = 0;
+  GCOL_DETAIL_TRY(walk_jobs(C, t, in, in_sizes, out_sizes, meta, errors, s, refused));
+  if (*refused) return GCOL_OK;
   for (int32_t codec = 0; codec < GCOL_DETAIL_NVCOMP_CODECS; ++codec) {
     if (t->count[codec] == 0) continue;
     size_t need = 0;
@@ -811,11 +865,12 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   {
     int64_t *dsm = (int64_t *)d_small->data;
     int64_t page_at = C;
+    bool refused = false; /* a page nvCOMP must not get: its column's error word says which */
     if (jobs.n > 0) {
       GCOL_DETAIL_TRY(run_jobs(plans, C, cols, (uint8_t *)d_all->data, &jobs,
-                               (unsigned long long *)dsm, stream, &d_temp));
+                               (unsigned long long *)dsm, stream, &d_temp, &refused));
     }
-    for (int32_t c = 0; c < C; ++c) {
+    for (int32_t c = 0; c < C && !refused; ++c) {
       GCOL_DETAIL_TRY(launch_pages(&plans[c], &cols[c], (uint8_t *)d_all->data, dsm + page_at,
                                    (unsigned long long *)(dsm + c), stream));
       page_at += plans[c].num_pages;

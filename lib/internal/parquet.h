@@ -897,6 +897,8 @@ enum {
   GCOL_DETAIL_PQ_E_LEVELS_LENGTH = 9,    /* v1 levels' length prefix missing or past the page */
   GCOL_DETAIL_PQ_E_DECOMPRESS = 10,      /* nvCOMP refused the page's compressed bytes */
   GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE = 11, /* it decompressed to another size than the header's */
+  GCOL_DETAIL_PQ_E_REFUSED = 12,         /* LZ4_RAW / SNAPPY bytes that do not walk (pq_walk.h) */
+  GCOL_DETAIL_PQ_E_REFUSED_SIZE = 13,    /* ... that walk to another size than the header's */
 };
 
 /* A data page v1 decompressed on the GPU (page->def_pending): its definition levels' 4-byte

@@ -58,6 +58,11 @@ const char *gcol_detail_parquet_page_error(int code) {
              "decompresses on the host, which checks its input)";
     case GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE:
       return "the page decompressed on the GPU to another size than its header says";
+    case GCOL_DETAIL_PQ_E_REFUSED:
+      return "data refused before nvCOMP: not a valid stream of its codec (options.untrusted "
+             "decompresses on the host and says where)";
+    case GCOL_DETAIL_PQ_E_REFUSED_SIZE:
+      return "data refused before nvCOMP: it decompresses to another size than its header says";
     default:
       return "unknown page error";
   }
@@ -406,13 +411,8 @@ static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
     }
   }
   if (gpu) {
-    /* nvCOMP gets no page it could decompress past its output (the codecs that can be
-     * checked without decompressing: LZ4_RAW, SNAPPY) */
-    char why[192];
-    if (!gcol_detail_pq_check_for_gpu(c->codec, src + levels, packed, unpacked, why,
-                                      (int)sizeof why)) {
-      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "%s data refused before nvCOMP: %s", codec, why);
-    }
+    /* LZ4_RAW and SNAPPY pages are walked on the GPU before nvCOMP gets them
+     * (kernels/io/parquet_decode.cu, run_jobs) */
     *host = NULL; /* its bytes exist on the device only */
     return place_page_gpu(c, h, src, levels, begin, end);
   }

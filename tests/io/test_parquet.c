@@ -360,7 +360,7 @@ static int64_t page_body(const uint8_t *file, int64_t size, int p, gcol_detail_p
 
 /* Pages whose header announces another size than their (valid) compressed data holds: GZIP
  * pages go to nvCOMP, the check on the device reports the first such page of the column;
- * SNAPPY and LZ4_RAW pages are walked on the host before nvCOMP and refused there, nvCOMP
+ * SNAPPY and LZ4_RAW pages are walked on the GPU before nvCOMP and refused there, nvCOMP
  * never called; the host path (options.untrusted) refuses the same file. Smaller outputs
  * than the data are given to nvCOMP for GZIP only, whose documentation says an overflow sets
  * the page's status. Garbage pages: test_garbage_pages_before_nvcomp. */
@@ -401,7 +401,7 @@ static void test_corrupt_pages_nvcomp(void **state) {
         const char *e = gcol_last_error();
         if (codec == GCOL_PARQUET_GZIP) {
           assert_true(gcol_detail_parquet_nvcomp_pages() > before);
-        } else { /* walked before nvCOMP: refused while planning */
+        } else { /* walked before nvCOMP: refused before it runs */
           assert_int_equal(gcol_detail_parquet_nvcomp_pages(), before);
           assert_non_null(strstr(e, "refused before nvCOMP"));
         }
@@ -422,7 +422,7 @@ static void test_corrupt_pages_nvcomp(void **state) {
 }
 
 /* A page of garbage (page 2's compressed bytes overwritten with 0xff), LZ4_RAW and SNAPPY:
- * refused with the page named, on the default path (walked on the host before nvCOMP when it
+ * refused with the page named, on the default path (walked on the GPU before nvCOMP when it
  * is found, so nvCOMP never gets it: clean under compute-sanitizer memcheck, the context
  * usable after) and on the host path (options.untrusted); then a valid read on the same
  * context. Runs with and without nvCOMP. */
