@@ -19,6 +19,12 @@ void gcol_detail_dist_splitter_rows(int64_t samples, int32_t ranks, int64_t *out
   }
 }
 
+bool gcol_detail_dist_broadcast_pays(int64_t left_bytes, int64_t right_bytes, int32_t ranks) {
+  if (ranks < 2 || left_bytes < 0 || right_bytes < 0) return false;
+  if (right_bytes > GCOL_DIST_BROADCAST_AUTO_MAX_BYTES) return false;
+  return right_bytes * (ranks - 1) < left_bytes; /* at most 2^30 x 2^31: no overflow */
+}
+
 gcol_status gcol_detail_dist_layout(const int64_t *sizes, int32_t n, int64_t *offsets,
                                     int64_t *total) {
   int64_t at = 0;

@@ -118,8 +118,7 @@ static gcol_status choose_broadcast(gcol_dist_comm *comm, gcol_status local,
   if (local == GCOL_OK) local = table_bytes(right, stream, &bytes[1]);
   if (local != GCOL_OK) bytes[0] = bytes[1] = 0;
   GCOL_DETAIL_TRY(gcol_detail_dist_allreduce_i64(comm, bytes, 2, GCOL_DETAIL_DIST_SUM));
-  *broadcast = local == GCOL_OK && bytes[1] <= GCOL_DIST_BROADCAST_AUTO_MAX_BYTES &&
-               bytes[1] * (n - 1) < bytes[0];
+  *broadcast = local == GCOL_OK && gcol_detail_dist_broadcast_pays(bytes[0], bytes[1], n);
 done:
   return status;
 }

@@ -71,6 +71,12 @@ void gcol_detail_dist_sample_rows(int64_t rows, int64_t count, int64_t *out);
  * for k = 1 .. ranks - 1 (samples >= 1). */
 void gcol_detail_dist_splitter_rows(int64_t samples, int32_t ranks, int64_t *out);
 
+/* Whether a join's right side is broadcast rather than both sides shuffled under
+ * GCOL_DIST_BROADCAST_AUTO: each rank then receives fewer bytes, R(ranks - 1) < L (the bytes of
+ * the left and right tables over all ranks), and R is at most
+ * GCOL_DIST_BROADCAST_AUTO_MAX_BYTES (the copy every rank keeps). */
+bool gcol_detail_dist_broadcast_pays(int64_t left_bytes, int64_t right_bytes, int32_t ranks);
+
 /* Offsets of each of n parts of sizes[] in one buffer, each aligned to
  * GCOL_DETAIL_DIST_ALIGN, and the buffer's size. OVERFLOW if it exceeds INT64_MAX. */
 gcol_status gcol_detail_dist_layout(const int64_t *sizes, int32_t n, int64_t *offsets,

@@ -174,6 +174,25 @@ static void layouts_and_bounds(void **state) {
   assert_int_equal(bounds[4], 20);
 }
 
+/* The join's choice under GCOL_DIST_BROADCAST_AUTO: R(n - 1) < L, R at most the cap. */
+static void broadcast_pays_by_bytes(void **state) {
+  (void)state;
+  int64_t const left = 1600000000, right = 160000000; /* per rank: the benchmark's sides */
+  assert_false(gcol_detail_dist_broadcast_pays(left, right, 1));
+  assert_true(gcol_detail_dist_broadcast_pays(2 * left, 2 * right, 2));
+  assert_true(gcol_detail_dist_broadcast_pays(4 * left, 4 * right, 4));
+  assert_false(gcol_detail_dist_broadcast_pays(8 * left, 8 * right, 8)); /* 1.28 GB: the cap */
+  assert_true(gcol_detail_dist_broadcast_pays(10000, 1000, 10));           /* 9000 < 10000 */
+  assert_false(gcol_detail_dist_broadcast_pays(11000, 1100, 11));          /* 11000, not less */
+  int64_t const cap = GCOL_DIST_BROADCAST_AUTO_MAX_BYTES;
+  assert_true(gcol_detail_dist_broadcast_pays(INT64_MAX, cap, INT32_MAX));
+  assert_false(gcol_detail_dist_broadcast_pays(INT64_MAX, cap + 1, 2));
+  assert_false(gcol_detail_dist_broadcast_pays(-1, 0, 2));
+  assert_false(gcol_detail_dist_broadcast_pays(100, -1, 2));
+  assert_true(gcol_detail_dist_broadcast_pays(1, 0, 2)); /* an empty right side */
+  assert_false(gcol_detail_dist_broadcast_pays(0, 0, 2)); /* nothing to save */
+}
+
 int main(int argc, char **argv) {
   alarm(60); /* a rank left waiting in a collective ends the run (see test_dist.c) */
   MPI_Init(&argc, &argv);
@@ -193,6 +212,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(bad_creation_arguments),
       cmocka_unit_test(sample_and_splitter_rows),
       cmocka_unit_test(layouts_and_bounds),
+      cmocka_unit_test(broadcast_pays_by_bytes),
   };
   int const failed = GCOL_TEST_RUN("dist_host", tests);
   gcol_dist_comm_free(comm);
