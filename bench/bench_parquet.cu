@@ -245,7 +245,7 @@ static void json_safe(char *s) {
 }
 
 /* The decoded bytes of a read: each column's values, string offsets and chars, null masks. */
-static double table_bytes(gcol_table_view t) {
+static double table_bytes(gcol_table_view t, gcol_stream stream) {
   double bytes = 0;
   for (int32_t j = 0; j < t.num_columns; ++j) {
     gcol_column_view const v = t.columns[j];
@@ -254,20 +254,10 @@ static double table_bytes(gcol_table_view t) {
       bytes += (double)v.size * (double)gcol_type_size(v.type.id);
       continue;
     }
-    gcol_column_view const offs = v.children[0];
-    size_t const width = gcol_type_size(offs.type.id); /* INT32, or INT64 past 2^31 chars */
-    int64_t ends[2] = {0, 0};                          /* first and last offset */
-    for (int k = 0; k < 2; ++k) {
-      char const *at = (const char *)offs.data + (size_t)(v.offset + (k == 0 ? 0 : v.size)) * width;
-      if (width == 4) {
-        int32_t e = 0;
-        GCOL_BENCH_CHECK(cudaMemcpy(&e, at, 4, cudaMemcpyDeviceToHost));
-        ends[k] = e;
-      } else {
-        GCOL_BENCH_CHECK(cudaMemcpy(&ends[k], at, 8, cudaMemcpyDeviceToHost));
-      }
-    }
-    bytes += (double)(v.size + 1) * (double)width + (double)(ends[1] - ends[0]);
+    size_t const width = gcol_type_size(v.children[0].type.id); /* INT32, or INT64 past 2^31 */
+    int64_t begin = 0, end = 0;
+    GCOL_BENCH_CHECK(gcol_strings_view_chars_range(v, stream, &begin, &end));
+    bytes += (double)(v.size + 1) * (double)width + (double)(end - begin);
   }
   return bytes;
 }
@@ -401,7 +391,7 @@ static void bench_pyarrow_files(const char *dir, bool reads, bool write, gcol_st
       if (write && k == 0) printf("parquet_write_snappy_pyarrow: skipped (no table read)\n");
       continue;
     }
-    double const decoded = table_bytes(gcol_table_get_view(t));
+    double const decoded = table_bytes(gcol_table_get_view(t), stream);
     if (reads) time_file_read(benches[k], codecs[k], &c, t->num_rows, decoded);
     GCOL_BENCH_CHECK(cudaFreeHost(c.file));
     if (write && k == 0) time_file_write(t, decoded, stream);

@@ -81,7 +81,7 @@ static gcol_table *make_rows(int64_t begin, int64_t end, int32_t keys, uint64_t 
 }
 
 /* Columns 0, 2, 3, 4 of make_rows() (no STRING): a table the direct exchange takes. */
-static gcol_table *make_rows_fixed(int64_t begin, int64_t end, int32_t keys, uint64_t salt) {
+static gcol_table *make_rows_no_strings(int64_t begin, int64_t end, int32_t keys, uint64_t salt) {
   gcol_table *all = make_rows(begin, end, keys, salt), *fixed = NULL;
   int32_t const keep[4] = {0, 2, 3, 4};
   gcol_column_view storage[4];
@@ -106,8 +106,8 @@ static gcol_dist_table *dist_rows(int64_t rows, int32_t keys, uint64_t salt) {
   return dist_table_of(make_rows(rows * me / ranks, rows * (me + 1) / ranks, keys, salt), rows);
 }
 
-static gcol_dist_table *dist_rows_fixed(int64_t rows, int32_t keys, uint64_t salt) {
-  return dist_table_of(make_rows_fixed(rows * me / ranks, rows * (me + 1) / ranks, keys, salt),
+static gcol_dist_table *dist_rows_no_strings(int64_t rows, int32_t keys, uint64_t salt) {
+  return dist_table_of(make_rows_no_strings(rows * me / ranks, rows * (me + 1) / ranks, keys, salt),
                        rows);
 }
 
@@ -322,9 +322,9 @@ static gcol_dist_partitioning check_join_tables(gcol_join_kind kind, int32_t num
                                                 int64_t broadcast_max_rows, int64_t n, int64_t m,
                                                 bool fixed) {
   gcol_table *(*rows_of)(int64_t, int64_t, int32_t, uint64_t) =
-      fixed ? make_rows_fixed : make_rows;
-  gcol_dist_table *left = fixed ? dist_rows_fixed(n, 300, 0) : dist_rows(n, 300, 0);
-  gcol_dist_table *right = fixed ? dist_rows_fixed(m, 300, 7777) : dist_rows(m, 300, 7777);
+      fixed ? make_rows_no_strings : make_rows;
+  gcol_dist_table *left = fixed ? dist_rows_no_strings(n, 300, 0) : dist_rows(n, 300, 0);
+  gcol_dist_table *right = fixed ? dist_rows_no_strings(m, 300, 7777) : dist_rows(m, 300, 7777);
   gcol_dist_table *j = NULL;
   int32_t const on[2] = {0, 1};
   gcol_dist_join_options opt;
