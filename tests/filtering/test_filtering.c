@@ -644,6 +644,9 @@ static void dedupe_suite(bool consecutive, uint64_t salt) {
   /* one key of every fixed-width type, from a small pool of values */
   for (int id = GCOL_INT8; id <= GCOL_DECIMAL128; ++id) {
     for (size_t s = 0; s < NUM_FEW(few_sizes); ++s) {
+      /* under the tools every other (type, size): each type keeps 257 or 4097 rows (past a
+       * block), each size (with its validity and offset) runs for half the types */
+      if (!gcol_test_keep_combination((size_t)id + s)) continue;
       int64_t const n = few_sizes[s], off = few_offsets[s % NUM_FEW(few_offsets)];
       ref_column key = ref_column_random(&rng, gcol_data_type_make((gcol_type_id)id), n + off,
                                          (gcol_test_validity)(s % GCOL_TEST_NUM_VALIDITY), 4);
