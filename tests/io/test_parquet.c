@@ -924,8 +924,8 @@ static void test_parallel_big_pages(void **state) {
    * bounds are kept, nothing of it depends on 65536 rows: levels runs of 8..13 rows over 4000
    * rows (~380 runs), 666 index runs and 500 boolean runs (more than a batch of
    * GCOL_DETAIL_PQ_RUNS = 256), pages past a levels tile (2048) and a row tile (kTile 1024),
-   * plain strings of ~168 KB a page (many 8192-byte stages), two row groups, an all-null page;
-   * the file (~300 KB) is staged unpinned, the 1 MiB pinned staging is read by the writer tests */
+   * plain strings of ~84 KB in page 0 (ten 8192-byte stages), two row groups, an all-null page;
+   * the file (~200 KB) is staged unpinned, the 1 MiB pinned staging is read by the writer tests */
   int64_t const div = gcol_test_if_sparse(1, 10);
   int64_t const big = BIG / div;
   make_big(d, div);
@@ -1420,8 +1420,8 @@ static void test_gpu_write_pages_and_groups(void **state) {
   gcol_parquet_write_options_init(&opt);
   opt.row_group_rows = gcol_test_if_sparse(100000, 66000);
   wt_check(t, &opt, false);
-  /* the default options (one group of two pages) not under the tools: the same kernels as the
-   * group of two pages above, the options being host code */
+  /* the default options (one group of several pages) not under the tools: the same kernels as
+   * the group of two pages above, the options being host code */
   if (gcol_test_if_sparse(1, 0)) wt_check(t, NULL, false);
   /* no mixed page, none under 8 rows: the same bytes as the host encoder */
   gcol_table_view uniform;
