@@ -338,7 +338,7 @@ static void test_replace_nulls_nested(void **state) {
   gcol_test_rng rng = gcol_test_rng_make(605);
   /* under the tools the largest size 1000 (racecheck 300): still several blocks and mask
    * words of parents, their children more */
-  int64_t const sizes[] = {0, 1, 2, 33, 257, gcol_test_cap(gcol_test_if_sparse(2000, 1000))};
+  int64_t const sizes[] = {0, 1, 2, 33, 257, gcol_test_if_sparse(2000, gcol_test_cap(1000))};
   static const int64_t offsets[] = {0, 1, 33};
   for (int k = NESTED_LIST; k <= NESTED_STRUCT_OF_LIST; ++k) {
     if (!gcol_test_in_part(state, (size_t)k)) continue;
