@@ -381,8 +381,8 @@ static void run_slices(void **state, bool wide) {
       if (!gcol_test_keep_combination((size_t)v + b)) continue; /* sparse under the tools */
       gcol_column_view slice, twice;
       GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), begins[b], 190, &slice));
-      check_ops(&h, begins[b], slice, masked, gcol_test_validity_name((gcol_test_validity)v),
-                v / 2, every);
+      check_ops(&h, begins[b], slice, masked, gcol_test_validity_name((gcol_test_validity)v), v / 2,
+                every);
       if (b == 2) { /* a slice of a slice, and a zero-length slice at the end */
         GCOL_TEST_OK(gcol_column_view_slice(slice, 2, 100, &twice));
         check_ops(&h, begins[b] + 2, twice, masked, "slice of a slice", v / 2 + 1, every);
