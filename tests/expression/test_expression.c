@@ -542,6 +542,9 @@ static void test_conditional_join_random(void **state) {
                                          GCOL_JOIN_LEFT_SEMI, GCOL_JOIN_LEFT_ANTI};
   for (int round = 0; round < 40; ++round) {
     if (!gcol_test_in_part(state, (size_t)round)) continue;
+    /* under the tools rounds 0-3, 8-11, ...: every round % 4 (masks dropped at 3), % 2 and % 3
+     * (the offsets 3 and 65) in each part, random sizes up to 257 (past a block) */
+    if (!gcol_test_keep_combination((size_t)round / 4)) continue;
     gcol_test_rng rng = gcol_test_rng_make(0xEA000 + (uint64_t)round);
     expr_ref_table left, right, pairs;
     expr_ref_table_random(&left, sizes[gcol_test_rng_range(&rng, 0, 5)], &rng);

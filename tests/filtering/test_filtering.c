@@ -134,11 +134,19 @@ static void test_apply_boolean_mask_every_fixed_type(void **state) {
     for (size_t s = 0; s < NUM_FEW(few_sizes); ++s) {
       for (size_t o = 0; o < NUM_FEW(few_offsets); ++o) {
         for (int v = 0; v < GCOL_TEST_NUM_VALIDITY; ++v) {
-          if (!gcol_test_keep_combination(s + o + (size_t)v)) continue;
-          check_mask_case(&rng, type, few_sizes[s], few_offsets[o], (gcol_test_validity)v,
-                          v % 2 == 0 ? GCOL_TEST_NO_MASK : GCOL_TEST_RANDOM_NULLS, false);
-          check_mask_case(&rng, type, few_sizes[s], few_offsets[o], (gcol_test_validity)v,
-                          GCOL_TEST_ALL_VALID, true);
+          size_t const c = s + o + (size_t)v;
+          if (!gcol_test_keep_combination(c)) continue;
+          /* under the tools one of the two calls, alternating with c / 2: each type still
+           * takes both at every size (4097: three tiles), offset and validity */
+          bool const both = gcol_test_if_sparse(1, 0) != 0;
+          if (both || (c / 2) % 2 == 0) {
+            check_mask_case(&rng, type, few_sizes[s], few_offsets[o], (gcol_test_validity)v,
+                            v % 2 == 0 ? GCOL_TEST_NO_MASK : GCOL_TEST_RANDOM_NULLS, false);
+          }
+          if (both || (c / 2) % 2 == 1) {
+            check_mask_case(&rng, type, few_sizes[s], few_offsets[o], (gcol_test_validity)v,
+                            GCOL_TEST_ALL_VALID, true);
+          }
         }
       }
     }
@@ -644,6 +652,9 @@ static void dedupe_suite(bool consecutive, uint64_t salt) {
   /* one key of every fixed-width type, from a small pool of values */
   for (int id = GCOL_INT8; id <= GCOL_DECIMAL128; ++id) {
     for (size_t s = 0; s < NUM_FEW(few_sizes); ++s) {
+      /* under the tools every other (type, size): each type keeps 257 or 4097 rows (past a
+       * block), each size (with its validity and offset) runs for half the types */
+      if (!gcol_test_keep_combination((size_t)id + s)) continue;
       int64_t const n = few_sizes[s], off = few_offsets[s % NUM_FEW(few_offsets)];
       ref_column key = ref_column_random(&rng, gcol_data_type_make((gcol_type_id)id), n + off,
                                          (gcol_test_validity)(s % GCOL_TEST_NUM_VALIDITY), 4);

@@ -580,6 +580,9 @@ static void shared_memory_sizes_near_48_kib(void **state) {
   gcol_groupby_agg const sum = gcol_groupby_agg_make(GCOL_GROUPBY_SUM);
   gcol_groupby_options const opt = {false, true};
   for (int64_t range = 320; range <= most; ++range) {
+    /* under the tools every other range (256-byte steps; 384 = 48 KiB kept): the kernel's
+     * static shared memory (acc_launch, over 700 bytes) puts several ranges just under it */
+    if (!gcol_test_keep_combination((size_t)range)) continue;
     int64_t const rows = 3 * range;
     gcol_column *ck = NULL, *cv[VALUES] = {NULL};
     gcol_groupby_request req[VALUES];

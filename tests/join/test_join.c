@@ -189,7 +189,11 @@ static void check_columns(ref_column *cols, const join_case *jc, int64_t nl, int
        * which split the matches of a repeated key), concatenated: the whole output in order.
        * Inner (runs split) and full (the right-only tail) joins, nulls equal: the other
        * kinds place rows by the same code. */
-      int64_t const batches[] = {nw <= 48 ? 1 : 0, nw / 16 + 1, nw / 3 + 1};
+      /* under the tools one-row batches up to 12 output rows and a fifth instead of a 16th:
+       * batches still start and end inside a repeated key's run and in the full join's
+       * right-only tail, in 10 probe calls instead of up to 69 (each probes every left row) */
+      int64_t const batches[] = {nw <= gcol_test_if_sparse(48, 12) ? 1 : 0,
+                                 nw / gcol_test_if_sparse(16, 5) + 1, nw / 3 + 1};
       bool const batched = ne == 0 && (kind == GCOL_JOIN_INNER || kind == GCOL_JOIN_FULL);
       for (size_t b = 0; batched && b < NUM_OF(batches); ++b) {
         if (batches[b] == 0) continue;

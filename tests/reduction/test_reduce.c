@@ -105,6 +105,9 @@ static void test_reduce_slices(void **state) {
   gcol_test_rng rng = gcol_test_rng_make(6003);
   for (size_t t = 0; t < NUM_FIXED_TYPES; ++t) {
     for (size_t k = 0; k < gcol_test_num_offsets; ++k) {
+      /* under the tools every other (type, offset): each type keeps offsets inside a byte and
+       * past a mask word (0, 3, 7, 33, 65 or 1, 5, 31, 63), at 300 rows (past a block) */
+      if (!gcol_test_keep_combination(t + k)) continue;
       check_random(&rng, fixed_types[t], 300, gcol_test_offsets[k], GCOL_TEST_RANDOM_NULLS, "slice");
       check_random(&rng, fixed_types[t], 31, gcol_test_offsets[k], GCOL_TEST_ALL_VALID, "slice");
     }

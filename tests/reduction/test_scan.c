@@ -97,6 +97,9 @@ static void test_scan_validity_and_slices(void **state) {
   gcol_test_rng rng = gcol_test_rng_make(6302);
   for (size_t t = 0; t < NUM_SCAN_TYPES; ++t) {
     for (int p = 0; p < GCOL_TEST_NUM_VALIDITY; ++p) {
+      /* under the tools every other (type, validity) at 300 rows (past a block): each type
+       * keeps three patterns (with and without nulls), each pattern half the types */
+      if (!gcol_test_keep_combination(t + (size_t)p)) continue;
       check_random(&rng, scan_types[t], 300, 0, (gcol_test_validity)p, "validity");
     }
   }

@@ -79,6 +79,10 @@ static void test_sorted_order_every_type(void **state) {
         /* all four order combinations on small sizes, one rotating combination above */
         for (int combo = 0; combo < 4; ++combo) {
           if (n > 300 && combo != (int)((s + (size_t)v) % 4)) continue;
+          /* under the tools every other (size, validity, combination) up to 300 rows (the one
+           * rotating combination above always has an even sum): each size, validity, order and
+           * null order still runs for every type */
+          if (!gcol_test_keep_combination(s + (size_t)v + (size_t)combo)) continue;
           gcol_order const o = (gcol_order)(combo & 1);
           gcol_null_order const no = (gcol_null_order)(combo >> 1);
           test_column tc;

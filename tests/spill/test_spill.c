@@ -311,9 +311,12 @@ static void a_chain_three_times_the_device_cap_completes_with_spilling(void **st
   totals *want = (totals *)malloc(sizeof *want);
   totals *got = (totals *)malloc(sizeof *got);
   reference(w, want);
-  /* without any cap or spilling: the plain result */
-  GCOL_TEST_OK(run_chain(w, got));
-  assert_totals_equal(got, want, "no cap");
+  /* without any cap or spilling: the plain result (not under the tools: the spilling runs
+   * below run the same kernels on the same chunks and are checked against the same totals) */
+  if (gcol_test_if_sparse(1, 0)) {
+    GCOL_TEST_OK(run_chain(w, got));
+    assert_totals_equal(got, want, "no cap");
+  }
   /* under a 64 MiB cap, the spill resource spills on out of memory and retries */
   gcol_mr *limit = NULL, *spill = NULL;
   GCOL_TEST_OK(gcol_mr_limit_create(gcol_test_stats_mr(), CAP, &limit));
