@@ -835,7 +835,7 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_all));
   if (jobs.n > 0) {
     /* nvCOMP's ZSTD kernel reads words of this buffer that nothing wrote (initcheck, nvCOMP
-     * 5.3: around its pages or its outputs); zeroed first (about 1% of a read's time) so
+     * 5.3: around its pages or its outputs); zeroed first (one memset at device bandwidth) so
      * that no byte read is undefined */
     GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_all->data, 0, (size_t)(total > 0 ? total : 1), s));
   }
