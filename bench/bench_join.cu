@@ -5,6 +5,10 @@
  * run; the peer script (bench/peers) measures them in the same call when it is installed.
  *   inner/left/left_semi_join_i64_10Mx100M  build 10M unique int64 (0, 3, 6, ...), probe 100M
  *                                           uniform in [0, 30M)
+ *   inner_join_i64_sparse_10Mx100M          the same keys through splitmix64's bijective mix:
+ *                                           10M unique keys spread over 64 bits, so the build
+ *                                           is a hash map of 2^25 slots (512 MiB, far beyond
+ *                                           L2) rather than the direct layout; 1/3 match
  *   inner_join_i32_100Kx10M                 build 100K unique int32, probe 10M each matching once
  *   inner_join_i32_10Mx10M_dup              both sides 10M int32 uniform in [0, 10M)
  *   inner_join_str_1Mx10M                   build 1M unique strings of 8..24 bytes, probe 10M
@@ -95,6 +99,18 @@ void run_gcol(void *p) {
   gcol_column_free(r);
 }
 
+/* keys[i] = splitmix64's finalizer of keys[i]: a bijection of 64-bit words, so unique keys
+ * stay unique and equal ones equal, spread over the whole range. */
+__global__ void scramble(int64_t *keys, int64_t n) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    uint64_t z = (uint64_t)keys[i] + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    keys[i] = (int64_t)(z ^ (z >> 31));
+  }
+}
+
 template <typename T>
 gcol_column_view make_keys(int64_t n, bool unique, int64_t step_or_range, uint64_t seed,
                            cudaStream_t stream, void **storage) {
@@ -180,6 +196,14 @@ int main(void) {
            output_rows(&c), hash_sorted, "gcol_join on the same sorted sides", 8);
     c.merge = false;
     gcol_table_free(sorted_probe);
+    /* the same keys scrambled: a hash map beyond L2 instead of the direct layout */
+    scramble<<<4096, 256, 0, stream>>>((int64_t *)a, ra.size);
+    scramble<<<4096, 256, 0, stream>>>((int64_t *)b, lb.size);
+    GCOL_BENCH_CHECK(cudaGetLastError());
+    GCOL_BENCH_CHECK(gcol_table_view_make(&ra, 1, &c.right));
+    GCOL_BENCH_CHECK(gcol_table_view_make(&lb, 1, &c.left));
+    report("inner_join_i64_sparse_10Mx100M", "int64 10M unique x 100M, keys over 64 bits", &c,
+           output_rows(&c), 0, "libcudf_peer.py joins (same keys)", 8);
     GCOL_BENCH_CHECK(cudaFree(a));
     GCOL_BENCH_CHECK(cudaFree(b));
   }

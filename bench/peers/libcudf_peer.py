@@ -191,6 +191,14 @@ def distinct():
         x.columns()[0], plc.types.NullPolicy.INCLUDE, plc.types.NanPolicy.NAN_IS_NULL)))
 
 
+def _splitmix64(keys):
+    """splitmix64's finalizer of int64 keys (a bijection: unique keys stay unique)."""
+    z = keys.astype(cp.uint64) + cp.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> cp.uint64(30))) * cp.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> cp.uint64(27))) * cp.uint64(0x94D049BB133111EB)
+    return (z ^ (z >> cp.uint64(31))).view(cp.int64)
+
+
 def joins():
     EQ = plc.types.NullEquality.EQUAL
     # the pyarrow anchor's shape: build keys 0,3,6,.. (10M), probe uniform in [0, 30M) (100M): 1/3 match
@@ -199,6 +207,12 @@ def joins():
     emit_timed("inner_join_i64_10Mx100M", 110_000_000, lambda: plc.join.inner_join(p, b, EQ), "build 10M unique, probe 100M, 1/3 match")
     emit_timed("left_join_i64_10Mx100M", 110_000_000, lambda: plc.join.left_join(p, b, EQ))
     emit_timed("left_semi_join_i64_10Mx100M", 110_000_000, lambda: plc.join.left_semi_join(p, b, EQ))
+    # the same keys through splitmix64's bijective mix (bench_join's scramble): a hash table far beyond L2
+    bx = plc.Table([col(_splitmix64(cp.arange(10_000_000, dtype=cp.int64) * 3))])
+    px = plc.Table([col(_splitmix64(rng.integers(0, 30_000_000, 100_000_000, dtype=cp.int64)))])
+    emit_timed("inner_join_i64_sparse_10Mx100M", 110_000_000, lambda: plc.join.inner_join(px, bx, EQ),
+               "the keys above mixed over 64 bits (splitmix64), 1/3 match")
+    del bx, px
     bs = plc.Table([col(rng.permutation(100_000).astype(cp.int32))])
     ps = plc.Table([col(rng.integers(0, 100_000, 10_000_000, dtype=cp.int32))])
     emit_timed("inner_join_i32_100Kx10M", 10_100_000, lambda: plc.join.inner_join(ps, bs, EQ), "every probe matches once")
