@@ -182,11 +182,13 @@ gcol_status gcol_join_tables(gcol_table_view left, const int32_t *left_on, gcol_
  * determined: left rows ascending, each left row's matches in ascending right order, then a
  * full join's unmatched right rows ascending (left -1).
  *
- * When to use it: today, when the fully ordered output is what is wanted. It is not faster
- * nor smaller than the hash join yet: on 10M x 100M sorted int64 keys (an H200) it took
- * 12.1 ms and 1.87 GB at peak against gcol_join()'s 1.9 ms and 0.99 GB on the same sorted
- * sides (bench/RESULTS.md), so prefer gcol_join() (and sort its output if needed) when
- * speed or memory matters.
+ * When to use it: when the fully ordered output is what is wanted. One fixed-width key
+ * column (not DECIMAL128) without nulls on either side takes a fast path that reads each
+ * side about twice and keeps no temporary per row; its speed against gcol_join() is not
+ * measured yet. Other keys take a generic path that is not faster nor smaller than the hash
+ * join: on 10M x 100M sorted int64 keys (an H200) it took 12.1 ms and 1.87 GB at peak
+ * against gcol_join()'s 1.9 ms and 0.99 GB on the same sorted sides (bench/RESULTS.md), so
+ * there prefer gcol_join() (and sort its output if needed) when speed or memory matters.
  * @param[in] left_keys Left (probe) keys, sorted; at most ::GCOL_MAX_COMPARE_COLUMNS
  *                      columns of the types gcol_lower_bound() takes (no nested types).
  * @param[in] right_keys Right keys, sorted the same way, same column count and types.
@@ -205,10 +207,13 @@ gcol_status gcol_join_tables(gcol_table_view left, const int32_t *left_on, gcol_
  *         ::GCOL_ERROR_TYPE_MISMATCH, ::GCOL_ERROR_UNSUPPORTED as gcol_lower_bound();
  *         ::GCOL_ERROR_OUT_OF_MEMORY (also when the maps do not fit); ::GCOL_ERROR_OVERFLOW;
  *         CUDA status.
- * @note Synchronizes @p stream (the sortedness checks and the output size; a full join once
- *       more for its unmatched right rows). Temporary memory: two positions and 8 bytes a
- *       left row, and for a full join the same per right row. No batches: use the hash
- *       join's batched probe when the output may not fit.
+ * @note Synchronizes @p stream (the output size; the fast path reads the sortedness checks
+ *       back with it, and counts the nulls of a view whose null count is unknown; the
+ *       generic path synchronizes for each side's check, and once more for a full join's
+ *       unmatched right rows). Temporary memory: on the fast path 32 bytes per 2048 rows
+ *       (of the left side, and of the right side for a full join); else two positions and 8
+ *       bytes a left row, and for a full join the same per right row. No batches: use the
+ *       hash join's batched probe when the output may not fit.
  */
 gcol_status gcol_sort_merge_join(gcol_table_view left_keys, gcol_table_view right_keys,
                                  const gcol_order *order, const gcol_null_order *null_order,

@@ -152,6 +152,30 @@ GCOL_HD_INLINE uint64_t gcol_detail_key_word(const gcol_detail_key_column *c, in
   return c->descending ? (~w & gcol_detail_low_bits64(bits)) : w;
 }
 
+/*
+ * The word of a one-word fixed-width kind (UINT, SINT, FLOAT, BOOL), for kernels specialised
+ * on one key column: SINT's sign flip and descending order's inversion are both XORs of the
+ * word, so they fold into one mask (gcol_detail_key_flip) and SINT then normalizes as UINT
+ * (gcol_detail_key_base_kind). For such a column, gcol_detail_key_word(c, row, 0) ==
+ *   gcol_detail_key_word_fixed(raw, gcol_detail_key_base_kind(c->kind), c->width,
+ *                              gcol_detail_key_flip(c->kind, c->width, c->descending))
+ * (tests/join/test_join_host.c checks it for every such type and order).
+ */
+GCOL_HD_INLINE int32_t gcol_detail_key_base_kind(int32_t kind) {
+  return kind == GCOL_DETAIL_KEY_SINT ? (int32_t)GCOL_DETAIL_KEY_UINT : kind;
+}
+
+GCOL_HD_INLINE uint64_t gcol_detail_key_flip(int32_t kind, int32_t width, bool descending) {
+  uint64_t const sign = kind == GCOL_DETAIL_KEY_SINT ? (uint64_t)1 << (width * 8 - 1) : 0u;
+  return descending ? sign ^ gcol_detail_low_bits64(gcol_detail_key_bits(kind, width)) : sign;
+}
+
+/* `raw` as gcol_detail_load_raw reads it; `base_kind` and `flip` as above. */
+GCOL_HD_INLINE uint64_t gcol_detail_key_word_fixed(uint64_t raw, int32_t base_kind, int32_t width,
+                                                   uint64_t flip) {
+  return gcol_detail_normalize_raw(raw, base_kind, width) ^ flip;
+}
+
 /* Compares the values of two valid rows (of columns of one kind): <0, 0, >0 in output order. */
 GCOL_HD_INLINE int gcol_detail_compare_key_values(const gcol_detail_key_column *a, int64_t ra,
                                                   const gcol_detail_key_column *b, int64_t rb) {

@@ -433,36 +433,90 @@ static gcol_table *sorted_side(gcol_column *const *d, int32_t nk, int64_t begin,
   return out;
 }
 
+/* The sorted rows of sorted_side as the slice [pad, pad + rows) of a table whose rows
+ * around it break the order (the sorted side's last row `pad` times before it, its first
+ * `pad` times after it): a join that reads outside its slice sees unsorted keys. pad 0 (or no
+ * row): the table of sorted_side itself. */
+typedef struct merge_side {
+  gcol_table *table;
+  gcol_column_view columns[MAX_KEYS];
+  gcol_table_view view;
+} merge_side;
+
+static void merge_side_make(gcol_column *const *d, int32_t nk, int64_t begin, int64_t end,
+                            const gcol_order *order, const gcol_null_order *nulls, int64_t pad,
+                            merge_side *out, int64_t **where) {
+  int64_t const n = end - begin;
+  gcol_table *sorted = sorted_side(d, nk, begin, end, order, nulls, where);
+  if (pad == 0 || n == 0) {
+    out->table = sorted;
+    out->view = gcol_table_get_view(sorted);
+    return;
+  }
+  int64_t *map = (int64_t *)malloc((size_t)(n + 2 * pad) * sizeof(int64_t));
+  for (int64_t k = 0; k < pad; ++k) {
+    map[k] = n - 1;
+    map[pad + n + k] = 0;
+  }
+  for (int64_t i = 0; i < n; ++i) map[pad + i] = i;
+  gcol_column *m = NULL;
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n + 2 * pad, map, NULL,
+                                            NULL, NULL, &m));
+  GCOL_TEST_OK(gcol_gather(gcol_table_get_view(sorted), gcol_column_get_view(m),
+                           GCOL_OUT_OF_BOUNDS_DONT_CHECK, GCOL_NEGATIVE_INDEX_NOT_ALLOWED,
+                           &out->table, NULL, NULL));
+  gcol_table_view const whole = gcol_table_get_view(out->table);
+  for (int32_t k = 0; k < nk; ++k) out->columns[k] = ref_slice(whole.columns[k], pad, pad + n);
+  GCOL_TEST_OK(gcol_table_view_make(out->columns, nk, &out->view));
+  gcol_column_free(m);
+  gcol_table_free(sorted);
+  free(map);
+}
+
+static void check_merge_columns(ref_column *cols, const join_case *jc, int64_t nl, int64_t nr,
+                                int64_t off, int salt, int64_t pad);
+
 /* Every kind and null option of gcol_sort_merge_join on the sorted sides of one case,
  * against the nested-loop reference mapped to sorted rows, in the documented order. */
 static void check_merge_case(gcol_test_rng *rng, const join_case *jc, int64_t nl, int64_t nr,
                              int64_t off, int salt) {
-  int64_t const total = off + nl + nr;
   ref_column cols[MAX_KEYS];
+  for (int32_t k = 0; k < jc->num_keys; ++k) {
+    cols[k] = ref_column_random(rng, gcol_data_type_make(jc->types[k]), off + nl + nr,
+                                k == 0 ? jc->validity : GCOL_TEST_NO_MASK, jc->pool);
+  }
+  check_merge_columns(cols, jc, nl, nr, off, salt, 0);
+}
+
+/* The key columns `cols` (rows [off, off + nl) left, [off + nl, off + nl + nr) right) sorted
+ * in the orders `salt` picks (merge_side_make with `pad`) and joined every way; frees them. */
+static void check_merge_columns(ref_column *cols, const join_case *jc, int64_t nl, int64_t nr,
+                                int64_t off, int salt, int64_t pad) {
+  int64_t const total = off + nl + nr;
   const ref_column *keys[MAX_KEYS];
   gcol_column *d[MAX_KEYS];
   gcol_order order[MAX_KEYS];
   gcol_null_order nulls[MAX_KEYS];
   for (int32_t k = 0; k < jc->num_keys; ++k) {
-    cols[k] = ref_column_random(rng, gcol_data_type_make(jc->types[k]), total,
-                                k == 0 ? jc->validity : GCOL_TEST_NO_MASK, jc->pool);
     keys[k] = &cols[k];
     ref_column_to_device(&cols[k], &d[k]);
     order[k] = (gcol_order)((salt + k) % 2);
     nulls[k] = (gcol_null_order)((salt / 2 + k) % 2);
   }
   int64_t *wl = NULL, *wr = NULL;
-  gcol_table *sl = sorted_side(d, jc->num_keys, off, off + nl, order, nulls, &wl);
-  gcol_table *sr = sorted_side(d, jc->num_keys, off + nl, total, order, nulls, &wr);
+  merge_side ml, mr;
+  merge_side_make(d, jc->num_keys, off, off + nl, order, nulls, pad, &ml, &wl);
+  merge_side_make(d, jc->num_keys, off + nl, total, order, nulls, pad, &mr, &wr);
   static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_FULL,
                                          GCOL_JOIN_LEFT_SEMI, GCOL_JOIN_LEFT_ANTI};
   for (int ne = 0; ne < 2; ++ne) {
     for (size_t q = 0; q < NUM_OF(kinds); ++q) {
       gcol_join_kind const kind = kinds[q];
       char what[160];
-      snprintf(what, sizeof what, "merge %s key0 x%d, nl %lld nr %lld off %lld, kind %d, nulls %d",
+      snprintf(what, sizeof what,
+               "merge %s key0 x%d, nl %lld nr %lld off %lld pad %lld salt %d, kind %d, nulls %d",
                gcol_type_name(jc->types[0]), (int)jc->num_keys, (long long)nl, (long long)nr,
-               (long long)off, (int)kind, ne);
+               (long long)off, (long long)pad, salt, (int)kind, ne);
       pair *want = NULL;
       int64_t const nw = reference_pairs(keys, jc->num_keys, off, nl, nr, kind, ne == 0, &want);
       for (int64_t k = 0; k < nw; ++k) {
@@ -471,9 +525,9 @@ static void check_merge_case(gcol_test_rng *rng, const join_case *jc, int64_t nl
       }
       qsort(want, (size_t)nw, sizeof *want, merge_order_cmp);
       gcol_column *lm = NULL, *rm = NULL;
-      GCOL_TEST_OK(gcol_sort_merge_join(gcol_table_get_view(sl), gcol_table_get_view(sr), order,
-                                        nulls, kind, ne ? GCOL_NULLS_UNEQUAL : GCOL_NULLS_EQUAL,
-                                        &lm, &rm, NULL, NULL));
+      GCOL_TEST_OK(gcol_sort_merge_join(ml.view, mr.view, order, nulls, kind,
+                                        ne ? GCOL_NULLS_UNEQUAL : GCOL_NULLS_EQUAL, &lm, &rm, NULL,
+                                        NULL));
       assert_int_equal(lm->type.id, GCOL_INT32);
       assert_true(has_right(kind) == (rm != NULL));
       int64_t ng = 0;
@@ -492,8 +546,8 @@ static void check_merge_case(gcol_test_rng *rng, const join_case *jc, int64_t nl
       gcol_column_free(rm);
     }
   }
-  gcol_table_free(sl);
-  gcol_table_free(sr);
+  gcol_table_free(ml.table);
+  gcol_table_free(mr.table);
   free(wl);
   free(wr);
   for (int32_t k = 0; k < jc->num_keys; ++k) {
@@ -524,6 +578,152 @@ static void test_sort_merge_join(void **state) {
       check_merge_case(&rng, &cases[c], sizes[s][0], sizes[s][1], off, (int)(c + s));
     }
   }
+}
+
+/* The sort-merge join's fast path (one fixed-width key column, no null on either side) on
+ * every type it takes: no mask or a mask without nulls, both orders, every kind and null
+ * option, sides that are slices of larger tables, sizes over several tiles of 2048 rows,
+ * random keys (few matches) or a pool (duplicates on both sides), empty sides. */
+static void test_sort_merge_join_fast_types(void **state) {
+  gcol_test_rng rng = gcol_test_rng_make(1411);
+  static const gcol_type_id types[] = {GCOL_INT8,
+                                       GCOL_INT16,
+                                       GCOL_INT32,
+                                       GCOL_INT64,
+                                       GCOL_UINT8,
+                                       GCOL_UINT16,
+                                       GCOL_UINT32,
+                                       GCOL_UINT64,
+                                       GCOL_FLOAT32,
+                                       GCOL_FLOAT64,
+                                       GCOL_BOOL8,
+                                       GCOL_TIMESTAMP_DAYS,
+                                       GCOL_TIMESTAMP_NANOSECONDS,
+                                       GCOL_DURATION_SECONDS,
+                                       GCOL_DECIMAL32,
+                                       GCOL_DECIMAL64};
+  static const int64_t sizes[][2] = {{0, 0},   {0, 9},     {7, 0},      {1, 1},
+                                     {33, 17}, {257, 100}, {2049, 700}, {4500, 300}};
+  static const int pools[] = {0, 3, 40, 1000};
+  for (size_t t = 0; t < NUM_OF(types); ++t) {
+    if (!gcol_test_in_part(state, t)) continue;
+    for (size_t s = 0; s < NUM_OF(sizes); ++s) {
+      if (!gcol_test_keep_combination(t + s)) continue;
+      size_t const c = t + s;
+      join_case const jc = {{types[t]},
+                            1,
+                            pools[c % NUM_OF(pools)],
+                            c % 2 == 0 ? GCOL_TEST_NO_MASK : GCOL_TEST_ALL_VALID};
+      int64_t const nl = gcol_test_cap(sizes[s][0]), nr = gcol_test_cap(sizes[s][1]);
+      ref_column col =
+          ref_column_random(&rng, gcol_data_type_make(types[t]), 5 + nl + nr, jc.validity, jc.pool);
+      int64_t const pad = gcol_test_offsets[c % gcol_test_num_offsets];
+      check_merge_columns(&col, &jc, nl, nr, 5, (int)c, pad);
+    }
+  }
+}
+
+/* Key i of a fixed-width column of type INT32 or INT64 set to v. */
+static void set_key(ref_column *c, int64_t i, int64_t v) {
+  memcpy(c->values + (size_t)i * c->width, &v, c->width);
+}
+
+/* Fast path shapes: a tile whose window of right rows is larger than shared memory holds (its
+ * searches read the column) and whose output takes several blocks (a key matching thousands
+ * of rows); many tiles each with more output rows than needles; few left rows among many
+ * right rows (a full join's right-only rows over several tiles). INT64 and INT32 keys (their
+ * windows hold 4096 and 8192 rows), every kind. */
+static void test_sort_merge_join_fast_runs(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1412);
+  static const gcol_type_id types[] = {GCOL_INT64, GCOL_INT32};
+  for (size_t t = 0; t < NUM_OF(types); ++t) {
+    join_case const jc = {{types[t]}, 1, 0, GCOL_TEST_NO_MASK};
+    gcol_data_type const type = gcol_data_type_make(types[t]);
+    for (int shape = 0; shape < 3; ++shape) {
+      /* 0: 60 left rows of 3 keys, 9000 right rows of which 8500 hold the first key;
+       * 1: 5000 left and 40 right rows of 5 keys; 2: 300 left, 20000 right rows in [0, 50000) */
+      int64_t const nl = shape == 0 ? 60 : shape == 1 ? 5000 : 300;
+      int64_t const nr = gcol_test_cap(shape == 0 ? 9000 : shape == 1 ? 40 : 20000);
+      ref_column col = ref_column_random(&rng, type, nl + nr, GCOL_TEST_NO_MASK, 0);
+      for (int64_t i = 0; i < nl + nr; ++i) {
+        uint64_t const r = gcol_test_rng_next(&rng);
+        int64_t v;
+        if (shape == 0) {
+          v = i >= nl && i - nl < nr * 17 / 18 ? 7 : 7 + 2 * (int64_t)(r % 3);
+        } else if (shape == 1) {
+          v = (int64_t)(r % 5) - 2;
+        } else {
+          v = (int64_t)(r % 50000) - 25000;
+        }
+        set_key(&col, i, v);
+      }
+      check_merge_columns(&col, &jc, nl, nr, 0, shape + (int)t, shape == 1 ? 3 : 0);
+    }
+  }
+}
+
+/* Fast path: a side out of order at one place only (within a thread's 8 rows, between two
+ * threads' rows, between tiles, at the last row), left or right, in the kinds whose passes
+ * differ (inner and semi check the right side by a pass of their own, full by counting its
+ * right-only rows), ascending and descending: the error naming the side, no output, nothing
+ * leaked; the same keys in order join. */
+static void test_sort_merge_join_fast_unsorted(void **state) {
+  (void)state;
+  int64_t const n = 5000;
+  static const int64_t swaps[] = {0, 6, 7, 2047, 4095, 4998};
+  static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_FULL, GCOL_JOIN_LEFT_SEMI};
+  int64_t *v = (int64_t *)malloc((size_t)n * sizeof(int64_t));
+  for (int o = 0; o < 2; ++o) {
+    gcol_order const order = (gcol_order)o;
+    for (size_t w = 0; w < NUM_OF(swaps); ++w) {
+      /* distinct keys in the order given, then rows swaps[w] and swaps[w] + 1 exchanged */
+      for (int64_t i = 0; i < n; ++i) v[i] = o == 0 ? 2 * i : 2 * (n - i);
+      gcol_column *sorted = NULL, *unsorted = NULL;
+      GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, v, NULL, NULL,
+                                                NULL, &sorted));
+      int64_t const x = v[swaps[w]];
+      v[swaps[w]] = v[swaps[w] + 1];
+      v[swaps[w] + 1] = x;
+      GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, v, NULL, NULL,
+                                                NULL, &unsorted));
+      gcol_column_view const sv = gcol_column_get_view(sorted), uv = gcol_column_get_view(unsorted);
+      gcol_table_view ts, tu;
+      GCOL_TEST_OK(gcol_table_view_make(&sv, 1, &ts));
+      GCOL_TEST_OK(gcol_table_view_make(&uv, 1, &tu));
+      int64_t const live = gcol_test_live_bytes();
+      for (size_t q = 0; q < NUM_OF(kinds); ++q) {
+        for (int side = 0; side < 2; ++side) {
+          gcol_column *lm = NULL, *rm = NULL;
+          GCOL_TEST_STATUS(
+              gcol_sort_merge_join(side == 0 ? tu : ts, side == 0 ? ts : tu, &order, NULL, kinds[q],
+                                   GCOL_NULLS_EQUAL, &lm, &rm, NULL, NULL),
+              GCOL_ERROR_INVALID_ARGUMENT);
+          assert_non_null(strstr(gcol_last_error(), side == 0 ? "left_keys" : "right_keys"));
+          assert_null(lm);
+          assert_null(rm);
+          assert_int_equal(gcol_test_live_bytes(), live);
+        }
+        /* in order: each row matches itself */
+        gcol_column *lm = NULL, *rm = NULL;
+        GCOL_TEST_OK(gcol_sort_merge_join(ts, ts, &order, NULL, kinds[q], GCOL_NULLS_EQUAL, &lm,
+                                          &rm, NULL, NULL));
+        int64_t ng = 0;
+        pair *got = maps_to_pairs(lm, rm, &ng);
+        assert_int_equal(ng, n);
+        for (int64_t k = 0; k < ng; ++k) {
+          assert_int_equal(got[k].l, k);
+          assert_int_equal(got[k].r, kinds[q] == GCOL_JOIN_LEFT_SEMI ? -1 : k);
+        }
+        free(got);
+        gcol_column_free(lm);
+        gcol_column_free(rm);
+      }
+      gcol_column_free(sorted);
+      gcol_column_free(unsorted);
+    }
+  }
+  free(v);
 }
 
 /* Unsorted sides, mismatched keys, bad kinds: a clear status, no output, nothing leaked. */
@@ -631,6 +831,7 @@ static void test_join_bad_input(void **state) {
 typedef struct alloc_ctx {
   gcol_table_view left, right;
   gcol_table_view sorted_left, sorted_right; /* for the sort-merge join */
+  gcol_table_view fixed_left, fixed_right;   /* for its fast path: INT64 keys, no nulls */
   int which;
   gcol_column *l, *r;
   gcol_table *t;
@@ -645,6 +846,10 @@ static gcol_status alloc_op(void *p) {
   if (c->which == 2) {
     return gcol_sort_merge_join(c->sorted_left, c->sorted_right, NULL, NULL, GCOL_JOIN_FULL,
                                 GCOL_NULLS_UNEQUAL, &c->l, &c->r, NULL, NULL);
+  }
+  if (c->which == 3) {
+    return gcol_sort_merge_join(c->fixed_left, c->fixed_right, NULL, NULL, GCOL_JOIN_FULL,
+                                GCOL_NULLS_EQUAL, &c->l, &c->r, NULL, NULL);
   }
   return gcol_join_tables(c->left, &on, c->right, &on, 1, GCOL_JOIN_LEFT, GCOL_NULLS_UNEQUAL, false,
                           &c->t, NULL, NULL);
@@ -688,6 +893,32 @@ static void test_join_allocation_failures(void **state) {
   ref_column_free(&k);
 }
 
+/* Allocation failures of the sort-merge join's fast path (a full join: both passes, sides
+ * over several tiles). */
+static void test_sort_merge_join_fast_allocation_failures(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1413);
+  ref_column k =
+      ref_column_random(&rng, gcol_data_type_make(GCOL_INT64), 7000, GCOL_TEST_NO_MASK, 3000);
+  gcol_column *d = NULL;
+  ref_column_to_device(&k, &d);
+  alloc_ctx c;
+  memset(&c, 0, sizeof c);
+  int64_t *wl = NULL, *wr = NULL;
+  gcol_table *sl = sorted_side(&d, 1, 0, 3000, NULL, NULL, &wl);
+  gcol_table *sr = sorted_side(&d, 1, 3000, 7000, NULL, NULL, &wr);
+  c.fixed_left = gcol_table_get_view(sl);
+  c.fixed_right = gcol_table_get_view(sr);
+  c.which = 3;
+  assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &c) >= 5);
+  gcol_table_free(sl);
+  gcol_table_free(sr);
+  free(wl);
+  free(wr);
+  gcol_column_free(d);
+  ref_column_free(&k);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU_PART(test_join_kinds, 0, 4),
@@ -701,7 +932,12 @@ int main(void) {
       GCOL_TEST_GPU(test_join_bad_input),
       GCOL_TEST_GPU(test_sort_merge_join),
       GCOL_TEST_GPU(test_sort_merge_join_bad_input),
+      GCOL_TEST_GPU_PART(test_sort_merge_join_fast_types, 0, 2),
+      GCOL_TEST_GPU_PART(test_sort_merge_join_fast_types, 1, 2),
+      GCOL_TEST_GPU(test_sort_merge_join_fast_runs),
+      GCOL_TEST_GPU(test_sort_merge_join_fast_unsorted),
       GCOL_TEST_GPU(test_join_allocation_failures),
+      GCOL_TEST_GPU(test_sort_merge_join_fast_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("join", tests);
 }

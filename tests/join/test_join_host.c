@@ -1,9 +1,12 @@
 /*
  * Host tests of include/gcol/join.h (no GPU needed): the argument checks that fail before
- * any device work, each with its status and a message, and nothing written to the outputs.
+ * any device work, each with its status and a message, and nothing written to the outputs;
+ * the key words of the sort-merge join's fast path (kernels/detail/sort_keys.h, compiled
+ * here by gcc) against the sort comparator's.
  */
 #include <string.h>
 
+#include "detail/sort_keys.h"
 #include "gcol/join.h"
 #include "test_util.h"
 
@@ -100,12 +103,102 @@ static void test_cross_join_argument_checks(void **state) {
   GCOL_TEST_STATUS(gcol_cross_join(3, 2, &l, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
 }
 
+/* Raw values of `width` bytes at the edges of every one-word kind (bit patterns: zero, all
+ * ones, the sign bit alone, the largest positive, NaNs of both signs, quiet and signalling,
+ * infinities, subnormals, one; for BOOL8 bytes other than 0 and 1). */
+static size_t edge_values(int32_t width, uint64_t *out) {
+  size_t n = 0;
+  uint64_t const ones = width == 8 ? ~0ull : (1ull << (width * 8)) - 1u;
+  uint64_t const sign = 1ull << (width * 8 - 1);
+  out[n++] = 0;
+  out[n++] = ones;
+  out[n++] = sign;
+  out[n++] = sign - 1u;
+  out[n++] = 1;
+  out[n++] = 2;
+  out[n++] = sign + 1u;
+  if (width == 4) {
+    static const uint32_t f32[] = {0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFF800001u,
+                                   0x7F800000u, 0xFF800000u, 0x00000001u, 0x80000001u,
+                                   0x3F800000u, 0xBF800000u, 0x7F7FFFFFu, 0xFF7FFFFFu};
+    for (size_t i = 0; i < sizeof f32 / sizeof f32[0]; ++i) out[n++] = f32[i];
+  }
+  if (width == 8) {
+    static const uint64_t f64[] = {
+        0x7FF8000000000000ull, 0xFFF8000000000000ull, 0x7FF0000000000001ull, 0xFFF0000000000001ull,
+        0x7FF0000000000000ull, 0xFFF0000000000000ull, 0x0000000000000001ull, 0x8000000000000001ull,
+        0x3FF0000000000000ull, 0xBFF0000000000000ull};
+    for (size_t i = 0; i < sizeof f64 / sizeof f64[0]; ++i) out[n++] = f64[i];
+  }
+  if (width == 1) {
+    out[n++] = 0x7F;
+    out[n++] = 0xFE;
+  }
+  return n;
+}
+
+/* The sort-merge join's fast path compares gcol_detail_key_word_fixed words: for every
+ * fixed-width type it takes (all but DECIMAL128) and both orders, they equal the sort
+ * comparator's gcol_detail_key_word on random and edge values, and fit in 32 bits for
+ * types of up to 4 bytes (the kernels keep those as uint32). */
+static void test_merge_fast_key_words(void **state) {
+  (void)state;
+  static const gcol_type_id types[] = {GCOL_INT8,
+                                       GCOL_INT16,
+                                       GCOL_INT32,
+                                       GCOL_INT64,
+                                       GCOL_UINT8,
+                                       GCOL_UINT16,
+                                       GCOL_UINT32,
+                                       GCOL_UINT64,
+                                       GCOL_FLOAT32,
+                                       GCOL_FLOAT64,
+                                       GCOL_BOOL8,
+                                       GCOL_TIMESTAMP_DAYS,
+                                       GCOL_TIMESTAMP_NANOSECONDS,
+                                       GCOL_DURATION_DAYS,
+                                       GCOL_DURATION_SECONDS,
+                                       GCOL_DECIMAL32,
+                                       GCOL_DECIMAL64};
+  enum { N = 256 };
+  gcol_test_rng rng = gcol_test_rng_make(1410);
+  for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+    gcol_data_type const type = gcol_data_type_make(types[t]);
+    int32_t const width = (int32_t)gcol_type_size(type.id);
+    uint64_t raws[N], edges[32];
+    uint8_t data[N * 8];
+    size_t const ne = edge_values(width, edges);
+    for (size_t i = 0; i < N; ++i) raws[i] = i < ne ? edges[i] : gcol_test_rng_next(&rng);
+    for (size_t i = 0; i < N; ++i) memcpy(data + i * (size_t)width, &raws[i], (size_t)width);
+    gcol_column_view const view = gcol_column_view_make(type, N, data, NULL, 0);
+    for (int o = 0; o < 2; ++o) {
+      gcol_detail_key_column key;
+      GCOL_TEST_OK(gcol_detail_key_column_make(view, (gcol_order)o, GCOL_NULLS_AFTER, "key", &key));
+      int32_t const base = gcol_detail_key_base_kind(key.kind);
+      uint64_t const flip = gcol_detail_key_flip(key.kind, key.width, key.descending);
+      assert_true(base == GCOL_DETAIL_KEY_UINT || base == GCOL_DETAIL_KEY_FLOAT ||
+                  base == GCOL_DETAIL_KEY_BOOL);
+      for (int64_t i = 0; i < N; ++i) {
+        uint64_t const want = gcol_detail_key_word(&key, i, 0);
+        uint64_t const got = gcol_detail_key_word_fixed(
+            gcol_detail_load_raw(key.data, key.width, i), base, key.width, flip);
+        if (got != want || (width <= 4 && got > 0xFFFFFFFFull)) {
+          fail_msg("%s order %d row %lld (raw 0x%llx): word 0x%llx, the sort's 0x%llx",
+                   gcol_type_name(type.id), o, (long long)i, (unsigned long long)raws[i],
+                   (unsigned long long)got, (unsigned long long)want);
+        }
+      }
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_join_argument_checks),
       cmocka_unit_test(test_join_hash_argument_checks),
       cmocka_unit_test(test_join_tables_argument_checks),
       cmocka_unit_test(test_cross_join_argument_checks),
+      cmocka_unit_test(test_merge_fast_key_words),
   };
   return GCOL_TEST_RUN("join_host", tests);
 }
