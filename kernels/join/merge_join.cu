@@ -196,23 +196,25 @@ constexpr int64_t PART = 32768;
  * default), written as (-1, row). */
 constexpr int KIND_TAIL = 5;
 
-template <int WIDTH>
-struct word_of {
-  typedef uint32_t type;
-};
-template <>
-struct word_of<8> {
-  typedef uint64_t type;
-};
+/* How the key column's raw values become words (one type and one order on both sides). */
+typedef struct key_format {
+  int32_t base_kind; /* gcol_detail_key_base_kind: UINT, FLOAT or BOOL */
+  int32_t width;     /* bytes per value: 1, 2, 4 or 8 */
+  uint64_t flip;     /* gcol_detail_key_flip */
+} key_format;
 
-/* The keys of one column of base kind K (gcol_detail_key_base_kind) and WIDTH bytes, as
- * unsigned words whose order is the sort's. */
-template <int K, int WIDTH>
+/* Keys as unsigned words W whose order is the sort's: uint64_t for 8-byte keys, uint32_t for
+ * narrower ones. One instantiation per word, the kind and width read at run time: those
+ * branches are uniform and cheap beside a load, and the file compiles two sets of kernels
+ * instead of seven (CI time). */
+template <typename W>
 struct fixed_key {
-  typedef typename word_of<WIDTH>::type word;
-  static constexpr int64_t WINDOW = TILE_SMEM_BYTES / sizeof(word); /* hay rows a tile stages */
-  static __device__ __forceinline__ word at(const void *data, int64_t row, uint64_t flip) {
-    return (word)gcol_detail_key_word_fixed(gcol_detail_load_raw(data, WIDTH, row), K, WIDTH, flip);
+  typedef W word;
+  static constexpr int64_t WINDOW = TILE_SMEM_BYTES / sizeof(W); /* hay rows a tile stages */
+  static __device__ __forceinline__ W at(const void *data, int64_t row, const key_format &f) {
+    int32_t const width = sizeof(W) == 8 ? 8 : f.width;
+    return (W)gcol_detail_key_word_fixed(gcol_detail_load_raw(data, width, row), f.base_kind, width,
+                                         f.flip);
   }
 };
 
@@ -220,9 +222,9 @@ struct fixed_key {
 template <typename KEY>
 struct column_hay {
   const void *data;
-  uint64_t flip;
+  key_format f;
   __device__ __forceinline__ typename KEY::word operator()(int64_t p) const {
-    return KEY::at(data, p, flip);
+    return KEY::at(data, p, f);
   }
 };
 
@@ -275,7 +277,7 @@ typedef struct fast_side {
 /* One pass of the fast path: the needles of `tiles` tiles searched in the hay. */
 typedef struct fast_args {
   fast_side ndl, hay;
-  uint64_t flip;     /* gcol_detail_key_flip of the key (one type and order on both sides) */
+  key_format key;    /* how both sides' keys become words */
   int kind;          /* gcol_join_kind, or KIND_TAIL */
   int64_t tiles;     /* needle tiles */
   int64_t *windows;  /* [2 * tiles]: the hay rows [lo, hi) each tile's runs lie in */
@@ -292,8 +294,8 @@ __global__ void windows_kernel(fast_args a) {
     int64_t const t = b / 2, last = t * FAST_TILE + FAST_TILE - 1;
     bool const upper = (b & 1) != 0;
     int64_t const row = upper ? (last < a.ndl.rows ? last : a.ndl.rows - 1) : t * FAST_TILE;
-    a.windows[b] = search(column_hay<KEY>{a.hay.data, a.flip}, 0, a.hay.rows,
-                          KEY::at(a.ndl.data, row, a.flip), upper);
+    a.windows[b] = search(column_hay<KEY>{a.hay.data, a.key}, 0, a.hay.rows,
+                          KEY::at(a.ndl.data, row, a.key), upper);
   }
 }
 
@@ -313,7 +315,7 @@ __device__ __forceinline__ void load_needles(const fast_args &a, int64_t t,
   nd->valid = rest <= 0 ? 0 : (rest < FAST_ITEMS ? (int)rest : FAST_ITEMS);
 #pragma unroll
   for (int j = 0; j < FAST_ITEMS; ++j) { /* every load first: they are in flight together */
-    nd->key[j] = j < nd->valid ? KEY::at(a.ndl.data, nd->row0 + j, a.flip) : 0;
+    nd->key[j] = j < nd->valid ? KEY::at(a.ndl.data, nd->row0 + j, a.key) : 0;
   }
 }
 
@@ -361,14 +363,14 @@ __device__ __forceinline__ void tile_runs(const fast_args &a, int64_t t, typenam
   __syncthreads(); /* the previous tile is done with the shared memory */
   if (staged) {
     for (int64_t p = wlo + threadIdx.x; p < whi; p += FAST_THREADS) {
-      stage[p - wlo] = KEY::at(a.hay.data, p, a.flip);
+      stage[p - wlo] = KEY::at(a.hay.data, p, a.key);
     }
   }
   __syncthreads();
   if (staged) {
     find_runs(staged_hay<typename KEY::word>{stage, wlo}, wlo, whi, nd.key, nd.valid, first, run);
   } else {
-    find_runs(column_hay<KEY>{a.hay.data, a.flip}, wlo, whi, nd.key, nd.valid, first, run);
+    find_runs(column_hay<KEY>{a.hay.data, a.key}, wlo, whi, nd.key, nd.valid, first, run);
   }
 }
 
@@ -383,7 +385,7 @@ __device__ __forceinline__ bool needles_unsorted(const fast_args &a,
   }
   int64_t const after = nd.row0 + FAST_ITEMS;
   if (nd.valid == FAST_ITEMS && after < a.ndl.rows) {
-    unsorted = unsorted || nd.key[FAST_ITEMS - 1] > KEY::at(a.ndl.data, after, a.flip);
+    unsorted = unsorted || nd.key[FAST_ITEMS - 1] > KEY::at(a.ndl.data, after, a.key);
   }
   return unsorted;
 }
@@ -516,10 +518,10 @@ __global__ void __launch_bounds__(FAST_THREADS)
 /* Sets *unsorted when a row of `side` sorts after its successor: the right side's check
  * where no pass reads all of its rows (joins other than full). */
 template <typename KEY>
-__global__ void unsorted_kernel(fast_side side, uint64_t flip, int64_t *unsorted) {
+__global__ void unsorted_kernel(fast_side side, key_format key, int64_t *unsorted) {
   bool found = false;
   GCOL_DETAIL_GRID_LOOP(i, side.rows - 1) {
-    found = found || KEY::at(side.data, i, flip) > KEY::at(side.data, i + 1, flip);
+    found = found || KEY::at(side.data, i, key) > KEY::at(side.data, i + 1, key);
   }
   if (__syncthreads_or(found) && threadIdx.x == 0) *unsorted = 1;
 }
@@ -724,7 +726,7 @@ done:
 /* The arguments of one pass over `tiles` tiles whose state starts at tile `tile0` of the
  * shared buffers (the full join's right pass follows the left one's tiles). */
 fast_args fast_pass(const gcol_detail_key_column *ndl, int64_t ndl_rows,
-                    const gcol_detail_key_column *hay, int64_t hay_rows, uint64_t flip, int kind,
+                    const gcol_detail_key_column *hay, int64_t hay_rows, key_format key, int kind,
                     int64_t tiles, int64_t tile0, gcol_buffer *windows, gcol_buffer *sizes,
                     gcol_buffer *parts, int64_t *unsorted) {
   fast_args a;
@@ -732,7 +734,7 @@ fast_args fast_pass(const gcol_detail_key_column *ndl, int64_t ndl_rows,
   a.ndl.rows = ndl_rows;
   a.hay.data = hay->data;
   a.hay.rows = hay_rows;
-  a.flip = flip;
+  a.key = key;
   a.kind = kind;
   a.tiles = tiles;
   a.windows = (int64_t *)windows->data + 2 * tile0;
@@ -796,7 +798,7 @@ done:
 
 /* The fast path for keys of one instantiation: both passes, the sums, the maps. */
 template <typename KEY>
-gcol_status fast_join(const merge_state *m, uint64_t flip, gcol_column **left_map,
+gcol_status fast_join(const merge_state *m, key_format key, gcol_column **left_map,
                       gcol_column **right_map, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   gcol_column *lm = NULL, *rm = NULL;
@@ -815,16 +817,16 @@ gcol_status fast_join(const merge_state *m, uint64_t flip, gcol_column **left_ma
   GCOL_DETAIL_TRY(gcol_detail_sizes_create(tiles, 1, (gcol_stream)s, &parts));
   GCOL_DETAIL_TRY(
       gcol_buffer_create((size_t)(tiles > 0 ? 2 * tiles : 1) * 8u, (gcol_stream)s, NULL, &windows));
-  pass[0] = fast_pass(&m->left.columns[0], n, &m->right.columns[0], nr, flip, (int)m->kind, tl, 0,
+  pass[0] = fast_pass(&m->left.columns[0], n, &m->right.columns[0], nr, key, (int)m->kind, tl, 0,
                       windows, sizes, parts, (int64_t *)sizes->data + tiles + 1);
-  pass[1] = fast_pass(&m->right.columns[0], nr, &m->left.columns[0], n, flip, KIND_TAIL, tr, tl,
+  pass[1] = fast_pass(&m->right.columns[0], nr, &m->left.columns[0], n, key, KIND_TAIL, tr, tl,
                       windows, sizes, parts, (int64_t *)sizes->data + tiles + 2);
   GCOL_DETAIL_TRY(fast_count<KEY>(&pass[0], s));
   if (full) {
     GCOL_DETAIL_TRY(fast_count<KEY>(&pass[1], s)); /* checks the right side's order too */
   } else if (nr > 1) {
     unsorted_kernel<KEY>
-        <<<grid_for(nr - 1), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(pass[1].ndl, flip, pass[1].unsorted);
+        <<<grid_for(nr - 1), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(pass[1].ndl, key, pass[1].unsorted);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
   GCOL_DETAIL_TRY(fast_total(sizes, parts, tiles, s, &total));
@@ -847,32 +849,16 @@ done:
   return status;
 }
 
-/* The fast path's instantiation for the key's base kind and width (both sides have one type
- * and one order). */
+/* The fast path for the key's word width (both sides have one type and one order). */
 gcol_status fast_join_any(const merge_state *m, gcol_column **left_map, gcol_column **right_map,
                           gcol_mr *mr) {
   const gcol_detail_key_column *const c = &m->left.columns[0];
-  uint64_t const flip = gcol_detail_key_flip(c->kind, c->width, c->descending);
-  switch (gcol_detail_key_base_kind(c->kind)) {
-    case GCOL_DETAIL_KEY_BOOL:
-      return fast_join<fixed_key<GCOL_DETAIL_KEY_BOOL, 1>>(m, flip, left_map, right_map, mr);
-    case GCOL_DETAIL_KEY_FLOAT:
-      if (c->width == 4) {
-        return fast_join<fixed_key<GCOL_DETAIL_KEY_FLOAT, 4>>(m, flip, left_map, right_map, mr);
-      }
-      return fast_join<fixed_key<GCOL_DETAIL_KEY_FLOAT, 8>>(m, flip, left_map, right_map, mr);
-    default: /* UINT, and SINT folded into it by the flip */
-      switch (c->width) {
-        case 1:
-          return fast_join<fixed_key<GCOL_DETAIL_KEY_UINT, 1>>(m, flip, left_map, right_map, mr);
-        case 2:
-          return fast_join<fixed_key<GCOL_DETAIL_KEY_UINT, 2>>(m, flip, left_map, right_map, mr);
-        case 4:
-          return fast_join<fixed_key<GCOL_DETAIL_KEY_UINT, 4>>(m, flip, left_map, right_map, mr);
-        default:
-          return fast_join<fixed_key<GCOL_DETAIL_KEY_UINT, 8>>(m, flip, left_map, right_map, mr);
-      }
-  }
+  key_format key;
+  key.base_kind = gcol_detail_key_base_kind(c->kind);
+  key.width = c->width;
+  key.flip = gcol_detail_key_flip(c->kind, c->width, c->descending);
+  if (c->width == 8) return fast_join<fixed_key<uint64_t>>(m, key, left_map, right_map, mr);
+  return fast_join<fixed_key<uint32_t>>(m, key, left_map, right_map, mr);
 }
 
 }  // namespace
