@@ -12,6 +12,10 @@
  *   dist_shuffle_right_i64, dist_join_local_i64: the right side's shuffle and the local join
  *                      of the shuffled sides (where dist_join_i64's time goes)
  *   dist_join_broadcast_i64  the same join with the right side broadcast to every rank
+ *   dist_join_broadcast_local_i64  its local part alone: gcol_join_tables() of the rank's
+ *                      left rows against every rank's right rows, made in place (keys
+ *                      0..N*10M-1, as the broadcast gathers them): the rest of the broadcast
+ *                      join's time is its allgather
  *   dist_join_auto_i64  the same join as gcol_dist_join chooses by default (by the bytes
  *                      each rank receives, docs/design.md; a comment line says which)
  *   dist_alltoall      gcol's device exchange vs raw NCCL send/recv, 64 MiB to each peer
@@ -121,6 +125,7 @@ typedef struct join_ctx {
   int64_t broadcast_max_rows;
   gcol_dist_partitioning out_partitioning; /* HASH: shuffled; NONE: the right side broadcast */
   gcol_dist_table *left_hashed, *right_hashed; /* for the local join alone */
+  gcol_table *right_all; /* every rank's right rows, for the broadcast's local join alone */
 } join_ctx;
 
 static void run_join(void *p) {
@@ -162,6 +167,29 @@ static void run_local_join(void *p) {
       gcol_table_get_view(c->left_hashed->local), &on, gcol_table_get_view(c->right_hashed->local),
       &on, 1, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, false, &out, (gcol_stream)stream, NULL));
   gcol_table_free(out);
+}
+
+/* The broadcast join's local part alone: the rank's left rows against all right rows. */
+static void run_broadcast_local(void *p) {
+  join_ctx *c = (join_ctx *)p;
+  int32_t const on = 0;
+  gcol_table *out = NULL;
+  GCOL_BENCH_CHECK(gcol_join_tables(gcol_table_get_view(c->left->local), &on,
+                                    gcol_table_get_view(c->right_all), &on, 1, GCOL_JOIN_INNER,
+                                    GCOL_NULLS_EQUAL, false, &out, (gcol_stream)stream, NULL));
+  gcol_table_free(out);
+}
+
+/* Every rank's right rows in one local table, as the broadcast gathers them: keys
+ * 0..n-1 (rank r's are r * n / ranks onwards) and an int64 payload. */
+static gcol_table *all_right_rows(int64_t n) {
+  gcol_column *cols[2] = {column(GCOL_INT64, n), column(GCOL_INT64, n)};
+  gcol_bench_iota_i64((int64_t *)cols[0]->data->data, n, 0, (gcol_stream)stream);
+  gcol_bench_fill_random(cols[1]->data->data, (size_t)n * 8, 12, (gcol_stream)stream);
+  GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
+  gcol_table *t = NULL;
+  GCOL_BENCH_CHECK(gcol_table_make(cols, 2, &t));
+  return t;
 }
 
 typedef struct groupby_ctx {
@@ -255,6 +283,10 @@ int main(int argc, char **argv) {
     /* the small side broadcast instead (every rank builds on all right rows) */
     c.broadcast_max_rows = INT64_MAX;
     report("dist_join_broadcast_i64", nl, time_ms(run_join, &c), "-", 0, (double)(nl + nr) * 16);
+    c.right_all = all_right_rows(nr * ranks);
+    report("dist_join_broadcast_local_i64", nl, time_ms(run_broadcast_local, &c), "-", 0,
+           (double)(nl + nr * ranks) * 16);
+    gcol_table_free(c.right_all);
     /* what gcol_dist_join chooses by default (the bytes each rank receives) */
     c.broadcast_max_rows = GCOL_DIST_BROADCAST_AUTO;
     double const auto_ms = time_ms(run_join, &c);
