@@ -45,10 +45,10 @@ static gcol_column *column(gcol_type_id id, int64_t n) {
   return c;
 }
 
-/* A two-column table: keys (random in [0, range) or, with range 0, first..first+n-1) and an
- * int64 or float64 payload. */
-static gcol_dist_table *two_columns(int64_t n, uint64_t range, int64_t first, gcol_type_id payload,
-                                    uint64_t seed) {
+/* A two-column local table: keys (random in [0, range) or, with range 0, first..first+n-1)
+ * and an int64 or float64 payload. */
+static gcol_table *local_two_columns(int64_t n, uint64_t range, int64_t first,
+                                     gcol_type_id payload, uint64_t seed) {
   gcol_column *cols[2] = {column(GCOL_INT64, n), column(payload, n)};
   int64_t *k = (int64_t *)cols[0]->data->data;
   if (range > 0) {
@@ -64,8 +64,15 @@ static gcol_dist_table *two_columns(int64_t n, uint64_t range, int64_t first, gc
   GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
   gcol_table *t = NULL;
   GCOL_BENCH_CHECK(gcol_table_make(cols, 2, &t));
+  return t;
+}
+
+/* The same as this rank's part of a distributed table. */
+static gcol_dist_table *two_columns(int64_t n, uint64_t range, int64_t first, gcol_type_id payload,
+                                    uint64_t seed) {
   gcol_dist_table *d = NULL;
-  GCOL_BENCH_CHECK(gcol_dist_table_make(comm, t, &d, (gcol_stream)stream));
+  GCOL_BENCH_CHECK(gcol_dist_table_make(comm, local_two_columns(n, range, first, payload, seed),
+                                        &d, (gcol_stream)stream));
   return d;
 }
 
@@ -180,18 +187,6 @@ static void run_broadcast_local(void *p) {
   gcol_table_free(out);
 }
 
-/* Every rank's right rows in one local table, as the broadcast gathers them: keys
- * 0..n-1 (rank r's are r * n / ranks onwards) and an int64 payload. */
-static gcol_table *all_right_rows(int64_t n) {
-  gcol_column *cols[2] = {column(GCOL_INT64, n), column(GCOL_INT64, n)};
-  gcol_bench_iota_i64((int64_t *)cols[0]->data->data, n, 0, (gcol_stream)stream);
-  gcol_bench_fill_random(cols[1]->data->data, (size_t)n * 8, 12, (gcol_stream)stream);
-  GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
-  gcol_table *t = NULL;
-  GCOL_BENCH_CHECK(gcol_table_make(cols, 2, &t));
-  return t;
-}
-
 typedef struct groupby_ctx {
   gcol_dist_table *t;
 } groupby_ctx;
@@ -283,7 +278,8 @@ int main(int argc, char **argv) {
     /* the small side broadcast instead (every rank builds on all right rows) */
     c.broadcast_max_rows = INT64_MAX;
     report("dist_join_broadcast_i64", nl, time_ms(run_join, &c), "-", 0, (double)(nl + nr) * 16);
-    c.right_all = all_right_rows(nr * ranks);
+    /* every rank's right rows as the broadcast gathers them: keys 0..nr*ranks-1 */
+    c.right_all = local_two_columns(nr * ranks, 0, 0, GCOL_INT64, 12);
     report("dist_join_broadcast_local_i64", nl, time_ms(run_broadcast_local, &c), "-", 0,
            (double)(nl + nr * ranks) * 16);
     gcol_table_free(c.right_all);
