@@ -11,7 +11,9 @@
  *          definition levels (one RLE run or one bit-packed run, see
  *          gcol_detail_pq_levels_header); the uploaded page headers and the chunks' min/max
  *          values are scattered last. The output (headers and bodies in file order) comes to
- *          the host in one copy, the statistics in another.
+ *          the host in one copy (with a codec it stays on the device and comes back in
+ *          pieces through pinned staging: encode_pages, encode_stage, encode_fetch), the
+ *          statistics in another.
  */
 #include <cuda_runtime.h>
 #include <stdlib.h>

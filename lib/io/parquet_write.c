@@ -5,8 +5,9 @@
  * page's nulls and bytes and each chunk's statistics; the host lays the file out from those
  * counts (page headers, offsets) and, uncompressed, sizes the output once and has the device
  * write headers and bodies in file order, copied to it in one transfer; with options->codec
- * the bodies come back in one transfer and are compressed page by page on the host
- * (lib/io/parquet_codec.c). The footer is written here by lib/io/thrift.c. The host encoder
+ * the bodies come back in pieces through pinned staging and are compressed page by page by
+ * host threads (lib/io/parquet_codec.c), then copied into an output sized once or written to
+ * the file as they complete. The footer is written here by lib/io/thrift.c. The host encoder
  * (gcol_detail_parquet_write_host) stays as the reference the tests compare with. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise */
