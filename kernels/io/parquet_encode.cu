@@ -11,7 +11,9 @@
  *          definition levels (one RLE run or one bit-packed run, see
  *          gcol_detail_pq_levels_header); the uploaded page headers and the chunks' min/max
  *          values are scattered last. The output (headers and bodies in file order) comes to
- *          the host in one copy, the statistics in another.
+ *          the host in one copy (with a codec it stays on the device and comes back in
+ *          pieces through pinned staging: encode_pages, encode_stage, encode_fetch), the
+ *          statistics in another.
  */
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -33,6 +35,10 @@ struct gcol_detail_pq_encoder {
   gcol_buffer *d_pages;      /* gcol_detail_pq_wpage[num_pages] */
   gcol_buffer *d_stats;      /* gcol_detail_pq_wstats[num_columns * num_chunks] */
   gcol_buffer *d_chunk_pages;
+  gcol_buffer *d_out; /* the pages of gcol_detail_parquet_encode_pages */
+  uint8_t *stage;     /* pinned (or, where refused, pageable) staging of encode_stage */
+  bool stage_pinned;
+  cudaEvent_t fetched; /* blocking-sync event of encode_fetch */
 };
 
 namespace {
@@ -210,6 +216,16 @@ extern "C" void gcol_detail_parquet_encoder_free(gcol_detail_pq_encoder *enc) {
   gcol_buffer_free(enc->d_pages);
   gcol_buffer_free(enc->d_stats);
   gcol_buffer_free(enc->d_chunk_pages);
+  gcol_buffer_free(enc->d_out);
+  if (enc->stage != NULL) {
+    cudaStreamSynchronize((cudaStream_t)enc->stream); /* no copy still writing into it */
+    if (enc->stage_pinned) {
+      cudaFreeHost(enc->stage);
+    } else {
+      free(enc->stage);
+    }
+  }
+  if (enc->fetched != NULL) cudaEventDestroy(enc->fetched);
   free(enc->cols);
   free(enc);
 }
@@ -329,19 +345,19 @@ done:
   return status;
 }
 
-extern "C" gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
+extern "C" gcol_status gcol_detail_parquet_encode_pages(gcol_detail_pq_encoder *enc,
                                                         const gcol_detail_pq_wplace *place,
                                                         const gcol_detail_pq_wpage_info *info,
                                                         const uint8_t *headers,
-                                                        int64_t header_bytes, int64_t out_size,
-                                                        uint8_t *host_out) {
+                                                        int64_t header_bytes, int64_t out_size) {
   gcol_status status = GCOL_OK;
   gcol_stream const stream = enc->stream;
-  cudaStream_t const s = (cudaStream_t)stream;
-  gcol_buffer *d_place = NULL, *d_info = NULL, *d_headers = NULL, *d_pos = NULL, *d_out = NULL;
+  gcol_buffer *d_place = NULL, *d_info = NULL, *d_headers = NULL, *d_pos = NULL;
   int64_t const cells = (int64_t)enc->num_columns * enc->num_pages;
   bool any_scan = false;
   for (int32_t k = 0; k < enc->num_columns; ++k) any_scan = any_scan || needs_scan(enc->cols[k]);
+  gcol_buffer_free(enc->d_out);
+  enc->d_out = NULL;
   GCOL_DETAIL_TRY(
       gcol_buffer_create_copy(place, (size_t)cells * sizeof *place, stream, NULL, &d_place));
   GCOL_DETAIL_TRY(
@@ -354,29 +370,88 @@ extern "C" gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *
     GCOL_DETAIL_TRY(
         gcol_buffer_create((size_t)(enc->num_rows + 1) * sizeof(int64_t), stream, NULL, &d_pos));
   }
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(out_size > 0 ? out_size : 1), stream, NULL, &d_out));
+  GCOL_DETAIL_TRY(
+      gcol_buffer_create((size_t)(out_size > 0 ? out_size : 1), stream, NULL, &enc->d_out));
   for (int32_t k = 0; k < enc->num_columns; ++k) {
     GCOL_DETAIL_TRY(write_column(enc, k, (const gcol_detail_pq_wplace *)d_place->data,
                                  (const gcol_detail_pq_wpage_info *)d_info->data,
                                  d_pos != NULL ? (int64_t *)d_pos->data : NULL,
-                                 (uint8_t *)d_out->data));
+                                 (uint8_t *)enc->d_out->data));
   }
   if (header_bytes > 0) {
     LAUNCH(headers_kernel, cells)
     ((const gcol_detail_pq_wplace *)d_place->data, cells, (const uint8_t *)d_headers->data,
-     (uint8_t *)d_out->data);
+     (uint8_t *)enc->d_out->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
-  if (out_size > 0) {
-    GCOL_DETAIL_CUDA_TRY(
-        cudaMemcpyAsync(host_out, d_out->data, (size_t)out_size, cudaMemcpyDeviceToHost, s));
-  }
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
 done:
+  /* stream-ordered frees: the kernels queued before them still read these */
   gcol_buffer_free(d_place);
   gcol_buffer_free(d_info);
   gcol_buffer_free(d_headers);
   gcol_buffer_free(d_pos);
-  gcol_buffer_free(d_out);
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_parquet_encode_stage(gcol_detail_pq_encoder *enc, int32_t slots,
+                                                        int64_t slot_bytes, uint8_t **slot) {
+  gcol_status status = GCOL_OK;
+  size_t const bytes = (size_t)slots * (size_t)(slot_bytes > 0 ? slot_bytes : 1);
+  GCOL_DETAIL_CHECK(enc->stage == NULL && slots > 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "staging asked twice");
+  if (cudaHostAlloc((void **)&enc->stage, bytes, cudaHostAllocDefault) == cudaSuccess) {
+    enc->stage_pinned = true;
+  } else { /* no pinned memory that large: pageable staging, slower (the driver stages it) */
+    (void)cudaGetLastError();
+    enc->stage = (uint8_t *)malloc(bytes);
+    GCOL_DETAIL_CHECK(enc->stage != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory (%zu bytes)",
+                      bytes);
+  }
+  for (int32_t i = 0; i < slots; ++i) slot[i] = enc->stage + (size_t)i * (size_t)slot_bytes;
+  if (enc->fetched == NULL) {
+    GCOL_DETAIL_CUDA_TRY(
+        cudaEventCreateWithFlags(&enc->fetched, cudaEventBlockingSync | cudaEventDisableTiming));
+  }
+done:
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_parquet_encode_fetch(gcol_detail_pq_encoder *enc, int64_t begin,
+                                                        int64_t size, uint8_t *host) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)enc->stream;
+  GCOL_DETAIL_CHECK(enc->d_out != NULL && enc->fetched != NULL && begin >= 0 && size >= 0 &&
+                        begin + size <= (int64_t)enc->d_out->size,
+                    GCOL_ERROR_INVALID_ARGUMENT, "bytes [%lld, +%lld) outside the pages",
+                    (long long)begin, (long long)size);
+  if (size > 0) {
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(host, (const uint8_t *)enc->d_out->data + begin,
+                                         (size_t)size, cudaMemcpyDeviceToHost, s));
+  }
+  GCOL_DETAIL_CUDA_TRY(cudaEventRecord(enc->fetched, s));
+  GCOL_DETAIL_CUDA_TRY(cudaEventSynchronize(enc->fetched)); /* sleeps, leaving the core */
+done:
+  if (status != GCOL_OK) cudaStreamSynchronize(s);
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
+                                                        const gcol_detail_pq_wplace *place,
+                                                        const gcol_detail_pq_wpage_info *info,
+                                                        const uint8_t *headers,
+                                                        int64_t header_bytes, int64_t out_size,
+                                                        uint8_t *host_out) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)enc->stream;
+  GCOL_DETAIL_TRY(
+      gcol_detail_parquet_encode_pages(enc, place, info, headers, header_bytes, out_size));
+  if (out_size > 0) {
+    GCOL_DETAIL_CUDA_TRY(
+        cudaMemcpyAsync(host_out, enc->d_out->data, (size_t)out_size, cudaMemcpyDeviceToHost, s));
+  }
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+done:
+  gcol_buffer_free(enc->d_out);
+  enc->d_out = NULL;
   return status;
 }

@@ -878,7 +878,39 @@ gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
                                              const uint8_t *headers, int64_t header_bytes,
                                              int64_t out_size, uint8_t *host_out);
 
+/* gcol_detail_parquet_encode_write without the copy: the output stays on the device, kept by
+ * the encoder (until encoder_free or the next call) for gcol_detail_parquet_encode_fetch.
+ * Queued on the encoder's stream; does not synchronize. */
+gcol_status gcol_detail_parquet_encode_pages(gcol_detail_pq_encoder *enc,
+                                             const gcol_detail_pq_wplace *place,
+                                             const gcol_detail_pq_wpage_info *info,
+                                             const uint8_t *headers, int64_t header_bytes,
+                                             int64_t out_size);
+
+/* Host staging owned by the encoder (freed by encoder_free): `slots` buffers of slot_bytes
+ * each into slot[0, slots), pinned where the driver allows (else pageable). Once per encoder. */
+gcol_status gcol_detail_parquet_encode_stage(gcol_detail_pq_encoder *enc, int32_t slots,
+                                             int64_t slot_bytes, uint8_t **slot);
+
+/* Bytes [begin, begin + size) of encode_pages' output into `host` (a staging slot): one
+ * device-to-host copy, waited for without spinning. */
+gcol_status gcol_detail_parquet_encode_fetch(gcol_detail_pq_encoder *enc, int64_t begin,
+                                             int64_t size, uint8_t *host);
+
 void gcol_detail_parquet_encoder_free(gcol_detail_pq_encoder *enc);
+
+/* Knobs of the writer's compressed path, for the tests (0: the default). */
+typedef struct gcol_detail_pq_write_knobs {
+  int64_t stage_bytes; /* bytes of each staging slot (a larger page gets a slot its size) */
+  int32_t helpers;     /* compressing threads besides the caller; -1: none, the caller alone */
+} gcol_detail_pq_write_knobs;
+
+/* gcol_parquet_write_buffer (path NULL: *out and *size set) or gcol_parquet_write_file (to
+ * `path`) with `knobs` (NULL: the defaults). */
+gcol_status gcol_detail_parquet_write(gcol_table_view table,
+                                      const gcol_parquet_write_options *options,
+                                      const gcol_detail_pq_write_knobs *knobs, const char *path,
+                                      void **out, int64_t *size, gcol_stream stream);
 
 /* ==== end of the GPU writer's block ==== */
 

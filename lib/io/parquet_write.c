@@ -5,16 +5,19 @@
  * page's nulls and bytes and each chunk's statistics; the host lays the file out from those
  * counts (page headers, offsets) and, uncompressed, sizes the output once and has the device
  * write headers and bodies in file order, copied to it in one transfer; with options->codec
- * the bodies come back in one transfer and are compressed page by page on the host
- * (lib/io/parquet_codec.c). The footer is written here by lib/io/thrift.c. The host encoder
+ * the bodies come back in pieces through pinned staging and are compressed page by page by
+ * host threads (lib/io/parquet_codec.c), then copied into an output sized once or written to
+ * the file as they complete. The footer is written here by lib/io/thrift.c. The host encoder
  * (gcol_detail_parquet_write_host) stays as the reference the tests compare with. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "gcol/version.h"
@@ -823,70 +826,170 @@ done:
   return status;
 }
 
-/* ---- compressed files: the pages compressed by host threads ---- */
+/* ---- compressed files: pages brought back in pieces, compressed by host threads ---- */
 
 enum { PACK_OK = 0, PACK_TOO_LARGE, PACK_NO_MEMORY, PACK_FAILED };
 enum { PACK_MAX_THREADS = 32 };
+enum { STAGE_SLOTS = 2 };
+/* Bytes of each staging slot: a piece's copy (a few ms over PCIe) hides behind the
+ * compression of the piece before it (tens of ms on 16 cores). */
+#define DEFAULT_STAGE_BYTES ((int64_t)64 << 20)
+/* Bytes of a thread's arena block (its compressed pages, back to back). */
+#define ARENA_BLOCK_BYTES ((int64_t)64 << 20)
+/* Room kept before a compressed body for its page header (at most 41 bytes). */
+#define HEADER_ROOM 64
 
-/* One page body and its compressed bytes (malloc'd), or why there are none. */
+/* Host memory freed with free(): large sizes start on a 2 MiB boundary and ask for huge pages,
+ * so that first touches (the copies into it, the real cost of fresh memory) fault 512 times
+ * less often. Advice only: the kernel may refuse. */
+static void *big_alloc(size_t size) {
+  size_t const huge = (size_t)2 << 20;
+  if (size < 8 * huge) return malloc(size > 0 ? size : 1);
+  size_t const rounded = (size + huge - 1) / huge * huge;
+  void *p = aligned_alloc(huge, rounded);
+#ifdef MADV_HUGEPAGE
+  if (p != NULL) (void)madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
+/* A block of a thread's arena; the bytes follow the struct. */
+typedef struct arena_block {
+  struct arena_block *next;
+  int64_t used;
+  int64_t cap;
+} arena_block;
+
+static uint8_t *arena_bytes(arena_block *b) { return (uint8_t *)(b + 1); }
+
+/* Room for `bytes` at the end of *arena (a new block when the last has too little). */
+static uint8_t *arena_room(arena_block **arena, int64_t bytes) {
+  if (*arena != NULL && (*arena)->cap - (*arena)->used >= bytes) {
+    return arena_bytes(*arena) + (*arena)->used;
+  }
+  int64_t const cap = bytes > ARENA_BLOCK_BYTES ? bytes : ARENA_BLOCK_BYTES;
+  arena_block *b = (arena_block *)big_alloc(sizeof *b + (size_t)cap);
+  if (b == NULL) return NULL;
+  b->next = *arena;
+  b->used = 0;
+  b->cap = cap;
+  *arena = b;
+  return arena_bytes(b);
+}
+
+static void arena_free(arena_block *b) {
+  while (b != NULL) {
+    arena_block *const next = b->next;
+    free(b);
+    b = next;
+  }
+}
+
+/* One page in file order: its body on the device, then its header and compressed body (in a
+ * thread's arena), or why there are none. */
 typedef struct packed_page {
-  const uint8_t *body;
+  int64_t rows;
+  int64_t body_at; /* in the device output */
   int64_t body_size;
-  uint8_t *data;
-  int64_t size;
-  int failure; /* PACK_* */
+  int32_t column;
+  int32_t slot; /* the staging slot holding its body */
+  int failure;  /* PACK_* */
+  bool done;
+  uint8_t *data; /* header, then the compressed body */
+  int64_t header_size;
+  int64_t size; /* of the compressed body */
+  int64_t file_at;
 } packed_page;
 
-typedef struct pack_work {
+/* Pages [first, end) in file order, device bytes [at, at + bytes): one staging slot's fill. */
+typedef struct piece {
+  int64_t first;
+  int64_t end;
+  int64_t at;
+  int64_t bytes;
+} piece;
+
+/* What the calling thread and the compressing threads share. The caller copies piece q into
+ * slot q % STAGE_SLOTS once the slot's previous piece is compressed, and publishes its pages;
+ * the threads take published pages in file order. */
+typedef struct pack_job {
   packed_page *pages;
   int64_t n;
   int32_t codec;
-  atomic_llong next; /* the next page a thread takes */
-} pack_work;
+  uint8_t *slot[STAGE_SLOTS];
+  int64_t slot_at[STAGE_SLOTS]; /* device offset of the slot's first byte */
+  pthread_mutex_t mu;
+  pthread_cond_t ready;      /* to the threads: pages published, a failure, or the end */
+  pthread_cond_t progress;   /* to the caller: a page done */
+  int64_t next;              /* the next page a thread takes */
+  int64_t published;         /* pages [0, published) are staged */
+  int64_t left[STAGE_SLOTS]; /* pages of the slot's piece not done */
+  bool closed;               /* nothing more will be published */
+  bool failed;               /* a page failed or the caller did: take no more pages */
+  uint8_t *out;              /* the copy phase's output */
+  atomic_llong next_copy;
+} pack_job;
 
-static void pack_one(int32_t codec, packed_page *pg) {
+/* A compressing thread: its arena and its page header scratch. */
+typedef struct pack_thread {
+  pack_job *job;
+  arena_block *arena;
+  tw header;
+  bool wait; /* false: return once no page is published (the caller compressing alone) */
+} pack_thread;
+
+/* Compresses page pg (its body at `body`) into t's arena, its header right before it. */
+static int pack_one(pack_thread *t, const uint8_t *body, packed_page *pg) {
+  int32_t const codec = t->job->codec;
   int64_t const bound = gcol_detail_pq_compress_bound(codec, pg->body_size);
-  if (bound < 0 || bound > INT32_MAX) {
-    pg->failure = PACK_TOO_LARGE;
-    return;
-  }
-  pg->data = (uint8_t *)malloc((size_t)(bound > 0 ? bound : 1));
-  if (pg->data == NULL) {
-    pg->failure = PACK_NO_MEMORY;
-    return;
-  }
-  pg->size = gcol_detail_pq_compress(codec, pg->body, pg->body_size, pg->data, bound);
-  if (pg->size < 0) pg->failure = PACK_FAILED;
+  if (bound < 0 || bound > INT32_MAX) return PACK_TOO_LARGE;
+  uint8_t *room = arena_room(&t->arena, HEADER_ROOM + bound);
+  if (room == NULL) return PACK_NO_MEMORY;
+  pg->size = gcol_detail_pq_compress(codec, body, pg->body_size, room + HEADER_ROOM, bound);
+  if (pg->size < 0) return PACK_FAILED;
+  t->header.size = 0;
+  write_page_header(&t->header, pg->rows, pg->body_size, pg->size);
+  if (t->header.failed || t->header.size > HEADER_ROOM) return PACK_NO_MEMORY;
+  pg->header_size = (int64_t)t->header.size;
+  pg->data = room + HEADER_ROOM - pg->header_size;
+  memcpy(pg->data, t->header.data, t->header.size);
+  t->arena->used += (HEADER_ROOM + pg->size + 63) / 64 * 64; /* the next body 64-aligned */
+  return PACK_OK;
 }
 
 static void *pack_worker(void *arg) {
-  pack_work *w = (pack_work *)arg;
-  for (int64_t i = atomic_fetch_add(&w->next, 1); i < w->n; i = atomic_fetch_add(&w->next, 1)) {
-    pack_one(w->codec, &w->pages[i]);
+  pack_thread *t = (pack_thread *)arg;
+  pack_job *j = t->job;
+  pthread_mutex_lock(&j->mu);
+  for (;;) {
+    while (t->wait && j->next >= j->published && !j->closed && !j->failed) {
+      pthread_cond_wait(&j->ready, &j->mu);
+    }
+    if (j->failed || j->next >= j->published) break;
+    packed_page *pg = &j->pages[j->next++];
+    pthread_mutex_unlock(&j->mu);
+    int32_t const s = pg->slot; /* the slot is refilled only once this page is done */
+    int const failure = pack_one(t, j->slot[s] + (pg->body_at - j->slot_at[s]), pg);
+    pthread_mutex_lock(&j->mu);
+    pg->failure = failure;
+    pg->done = true;
+    --j->left[s];
+    if (failure != PACK_OK) {
+      j->failed = true;
+      pthread_cond_broadcast(&j->ready);
+    }
+    pthread_cond_signal(&j->progress);
   }
+  pthread_mutex_unlock(&j->mu);
   return NULL;
 }
 
-/* Every page compressed, by up to one thread per core (the codecs' libraries keep no shared
- * state; one thread compressed a 2^27-row table's 6.5 GB for minutes). The calling thread
- * works too, so a thread that cannot start only slows it. */
-static void pack_pages(packed_page *pages, int64_t n, int32_t codec) {
-  pack_work w;
-  w.pages = pages;
-  w.n = n;
-  w.codec = codec;
-  atomic_init(&w.next, 0);
-  long const cores = sysconf(_SC_NPROCESSORS_ONLN);
-  int64_t helpers = (cores > 1 ? cores : 1) - 1;
-  if (helpers > PACK_MAX_THREADS - 1) helpers = PACK_MAX_THREADS - 1;
-  if (helpers > n - 1) helpers = n - 1;
-  pthread_t threads[PACK_MAX_THREADS];
-  int64_t started = 0;
-  while (started < helpers && pthread_create(&threads[started], NULL, pack_worker, &w) == 0) {
-    ++started;
-  }
-  pack_worker(&w);
-  for (int64_t t = 0; t < started; ++t) pthread_join(threads[t], NULL);
+/* Stops the threads: no page is taken after this. */
+static void pack_stop(pack_job *j) {
+  pthread_mutex_lock(&j->mu);
+  j->failed = true;
+  pthread_cond_broadcast(&j->ready);
+  pthread_mutex_unlock(&j->mu);
 }
 
 /* A page that could not be compressed, in words. */
@@ -904,62 +1007,287 @@ static gcol_status pack_failure(const char *name, int32_t codec, const packed_pa
                            gcol_detail_pq_codec_name(codec), (long long)pg->body_size);
 }
 
-/* Compressed files: the page bodies (on the host, back to back) compressed by host threads,
- * then each after its header in file order; the chunks' offsets and sizes set again. */
-static gcol_status assemble_compressed(file_plan *f, const gpu_write *w, const uint8_t *bodies,
-                                       tw *file) {
+/* Where a file streamed to goes, and how far it got (pages [0, flushed) written). */
+typedef struct file_sink {
+  FILE *fp;
+  const char *path;
+  int64_t flushed;
+  bool streamed; /* the whole file went to fp (else the caller writes the buffer) */
+} file_sink;
+
+static gcol_status sink_write(file_sink *sink, const void *bytes, int64_t size) {
   gcol_status status = GCOL_OK;
-  int64_t const n = (int64_t)f->num_columns * w->num_pages; /* every page of every column */
-  packed_page *pages = (packed_page *)calloc((size_t)(n > 0 ? n : 1), sizeof *pages);
-  int64_t count = 0;
-  GCOL_DETAIL_CHECK(pages != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_CHECK(size == 0 || fwrite(bytes, 1, (size_t)size, sink->fp) == (size_t)size,
+                    GCOL_ERROR_INVALID_ARGUMENT, "%s: writing %lld bytes failed", sink->path,
+                    (long long)size);
+done:
+  return status;
+}
+
+/* Writes the pages done since the last call, in file order, up to the first not done. */
+static gcol_status sink_flush(pack_job *j, file_sink *sink) {
+  gcol_status status = GCOL_OK;
+  pthread_mutex_lock(&j->mu);
+  int64_t end = sink->flushed;
+  while (end < j->published && j->pages[end].done && j->pages[end].failure == PACK_OK) ++end;
+  pthread_mutex_unlock(&j->mu);
+  for (; sink->flushed < end; ++sink->flushed) {
+    packed_page const *pg = &j->pages[sink->flushed];
+    GCOL_DETAIL_TRY(sink_write(sink, pg->data, pg->header_size + pg->size));
+  }
+done:
+  return status;
+}
+
+/* The caller's part: every piece copied into its slot once the slot is free, its pages
+ * published; with a sink, pages written while it waits. `self`: the caller as a compressing
+ * thread where no other started. Returns with the job closed. */
+static gcol_status pack_feed(pack_job *j, gcol_detail_pq_encoder *enc, const piece *pieces,
+                             int64_t num_pieces, pack_thread *self, file_sink *sink) {
+  gcol_status status = GCOL_OK;
+  for (int64_t q = 0; q < num_pieces; ++q) {
+    int32_t const s = (int32_t)(q % STAGE_SLOTS);
+    bool stop = false;
+    pthread_mutex_lock(&j->mu);
+    while (j->left[s] > 0 && !j->failed) {
+      if (sink != NULL && sink->flushed < j->published && j->pages[sink->flushed].done) {
+        pthread_mutex_unlock(&j->mu);
+        status = sink_flush(j, sink);
+        pthread_mutex_lock(&j->mu);
+        if (status != GCOL_OK) break;
+        continue;
+      }
+      pthread_cond_wait(&j->progress, &j->mu);
+    }
+    stop = j->failed || status != GCOL_OK;
+    pthread_mutex_unlock(&j->mu);
+    if (stop) break;
+    GCOL_DETAIL_TRY(
+        gcol_detail_parquet_encode_fetch(enc, pieces[q].at, pieces[q].bytes, j->slot[s]));
+    pthread_mutex_lock(&j->mu);
+    j->slot_at[s] = pieces[q].at;
+    for (int64_t i = pieces[q].first; i < pieces[q].end; ++i) j->pages[i].slot = s;
+    j->left[s] = pieces[q].end - pieces[q].first;
+    j->published = pieces[q].end;
+    pthread_cond_broadcast(&j->ready);
+    pthread_mutex_unlock(&j->mu);
+    if (self != NULL) pack_worker(self);
+  }
+done:
+  if (status != GCOL_OK) pack_stop(j);
+  pthread_mutex_lock(&j->mu);
+  j->closed = true;
+  pthread_cond_broadcast(&j->ready);
+  pthread_mutex_unlock(&j->mu);
+  return status;
+}
+
+static void *copy_worker(void *arg) {
+  pack_job *j = (pack_job *)arg;
+  for (int64_t i = atomic_fetch_add(&j->next_copy, 1); i < j->n;
+       i = atomic_fetch_add(&j->next_copy, 1)) {
+    packed_page const *pg = &j->pages[i];
+    memcpy(j->out + pg->file_at, pg->data, (size_t)(pg->header_size + pg->size));
+  }
+  return NULL;
+}
+
+/* Threads besides the caller: knobs->helpers, else one per core (the caller mostly waits on
+ * copies), within PACK_MAX_THREADS in all and no more than pages. */
+static int64_t pack_helpers(const gcol_detail_pq_write_knobs *knobs, int64_t n) {
+  int64_t helpers = knobs->helpers;
+  if (helpers == 0) {
+    long const cores = sysconf(_SC_NPROCESSORS_ONLN);
+    helpers = cores > 1 ? cores : 1;
+  }
+  if (helpers < 0) helpers = 0;
+  if (helpers > PACK_MAX_THREADS - 1) helpers = PACK_MAX_THREADS - 1;
+  if (helpers > n) helpers = n;
+  return helpers;
+}
+
+/* The pages in file order and the pieces they come back in (a piece: consecutive pages of at
+ * most stage_bytes, or one larger page); *slot_bytes the largest piece. */
+static gcol_status plan_pieces(const file_plan *f, const gpu_write *w, int64_t stage_bytes,
+                               packed_page *pages, piece **out, int64_t *num_pieces,
+                               int64_t *slot_bytes) {
+  gcol_status status = GCOL_OK;
+  int64_t count = 0, np = 0;
+  piece *pieces = NULL;
+  *slot_bytes = 0;
   for (int64_t g = 0; g < f->groups; ++g) { /* file order: groups, columns, pages */
     for (int32_t k = 0; k < f->num_columns; ++k) {
       for (int32_t p = w->chunk_pages[g]; p < w->chunk_pages[g + 1]; ++p) {
         int64_t const i = (int64_t)k * w->num_pages + p;
-        pages[count].body = bodies + w->place[i].body_at;
-        pages[count].body_size = w->place[i].levels_size + w->info[i].value_bytes;
-        ++count;
+        packed_page *pg = &pages[count++];
+        pg->rows = w->pages[p].end - w->pages[p].begin;
+        pg->body_at = w->place[i].body_at;
+        pg->body_size = w->place[i].levels_size + w->info[i].value_bytes;
+        pg->column = k;
       }
     }
   }
-  pack_pages(pages, count, f->codec);
-  count = 0;
-  for (int64_t g = 0; g < f->groups; ++g) {
-    for (int32_t k = 0; k < f->num_columns; ++k) {
-      chunk_meta *cm = &f->chunks[g * f->num_columns + k];
-      cm->start = (int64_t)file->size;
-      cm->uncompressed_size = 0;
-      for (int32_t p = w->chunk_pages[g]; p < w->chunk_pages[g + 1]; ++p) {
-        packed_page *const pg = &pages[count++];
-        GCOL_DETAIL_TRY(pg->failure == PACK_OK ? GCOL_OK
-                                               : pack_failure(f->cols[k].name, f->codec, pg));
-        size_t const header_begin = file->size;
-        write_page_header(file, w->pages[p].end - w->pages[p].begin, pg->body_size, pg->size);
-        cm->uncompressed_size += (int64_t)(file->size - header_begin) + pg->body_size;
-        gcol_detail_thrift_write_bytes(file, pg->data, (size_t)pg->size);
-        free(pg->data);
-        pg->data = NULL;
-      }
-      GCOL_DETAIL_CHECK(!file->failed, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-      cm->size = (int64_t)file->size - cm->start;
+  pieces = (piece *)malloc((size_t)count * sizeof *pieces);
+  GCOL_DETAIL_CHECK(pieces != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int64_t i = 0; i < count; ++i) {
+    piece *last = np > 0 ? &pieces[np - 1] : NULL;
+    if (last == NULL || last->bytes + pages[i].body_size > stage_bytes) {
+      last = &pieces[np++];
+      last->first = i;
+      last->at = pages[i].body_at;
+      last->bytes = 0;
     }
+    last->end = i + 1;
+    last->bytes = pages[i].body_at + pages[i].body_size - last->at; /* bodies back to back */
+    if (last->bytes > *slot_bytes) *slot_bytes = last->bytes;
+  }
+  *out = pieces;
+  pieces = NULL;
+  *num_pieces = np;
+done:
+  free(pieces);
+  return status;
+}
+
+/* Compressed files: the page bodies (on the device, back to back in file order) brought back
+ * piece by piece through pinned staging and compressed by host threads, each page with its
+ * header into the thread's arena; then the chunks' offsets and sizes set, and either (sink
+ * NULL) the output sized once and filled by the threads, "PAR1" and footer included, into
+ * *file, or the pages written to the sink as they completed. */
+static gcol_status assemble_compressed(file_plan *f, const gpu_write *w,
+                                       const gcol_parquet_write_options *options,
+                                       const gcol_detail_pq_write_knobs *knobs, file_sink *sink,
+                                       tw *file) {
+  gcol_status status = GCOL_OK;
+  int64_t const n = (int64_t)f->num_columns * w->num_pages; /* every page of every column */
+  packed_page *pages = (packed_page *)calloc((size_t)n, sizeof *pages);
+  pack_thread *threads = (pack_thread *)calloc(PACK_MAX_THREADS, sizeof *threads);
+  pthread_t ids[PACK_MAX_THREADS];
+  piece *pieces = NULL;
+  int64_t num_pieces = 0, slot_bytes = 0, started = 0;
+  uint8_t *out = NULL;
+  tw tail;
+  pack_job j;
+  bool job_made = false;
+  gcol_detail_thrift_writer_init(&tail);
+  GCOL_DETAIL_CHECK(pages != NULL && threads != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int t = 0; t < PACK_MAX_THREADS; ++t) gcol_detail_thrift_writer_init(&threads[t].header);
+  int64_t const stage_bytes = knobs->stage_bytes > 0 ? knobs->stage_bytes : DEFAULT_STAGE_BYTES;
+  GCOL_DETAIL_TRY(plan_pieces(f, w, stage_bytes, pages, &pieces, &num_pieces, &slot_bytes));
+  if (sink != NULL) {
+    sink->streamed = true;
+    GCOL_DETAIL_TRY(sink_write(sink, "PAR1", 4));
+  }
+  memset(&j, 0, sizeof j);
+  j.pages = pages;
+  j.n = n;
+  j.codec = f->codec;
+  atomic_init(&j.next_copy, 0);
+  int32_t const slots = num_pieces < STAGE_SLOTS ? (int32_t)num_pieces : STAGE_SLOTS;
+  GCOL_DETAIL_TRY(gcol_detail_parquet_encode_stage(w->enc, slots, slot_bytes, j.slot));
+  for (int32_t s = slots; s < STAGE_SLOTS; ++s) j.slot[s] = j.slot[0]; /* never filled */
+  GCOL_DETAIL_CHECK(pthread_mutex_init(&j.mu, NULL) == 0, GCOL_ERROR_OUT_OF_MEMORY,
+                    "out of memory");
+  if (pthread_cond_init(&j.ready, NULL) != 0) {
+    pthread_mutex_destroy(&j.mu);
+    GCOL_DETAIL_FAIL(GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  if (pthread_cond_init(&j.progress, NULL) != 0) {
+    pthread_cond_destroy(&j.ready);
+    pthread_mutex_destroy(&j.mu);
+    GCOL_DETAIL_FAIL(GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  job_made = true;
+  int64_t const helpers = pack_helpers(knobs, n);
+  for (int64_t t = 0; t <= helpers; ++t) {
+    threads[t].job = &j;
+    threads[t].wait = t < helpers;
+  }
+  /* threads[helpers]: the caller, compressing only where no thread started */
+  while (started < helpers &&
+         pthread_create(&ids[started], NULL, pack_worker, &threads[started]) == 0) {
+    ++started;
+  }
+  gcol_status const fed =
+      pack_feed(&j, w->enc, pieces, num_pieces, started == 0 ? &threads[helpers] : NULL, sink);
+  for (int64_t t = 0; t < started; ++t) pthread_join(ids[t], NULL);
+  started = 0;
+  for (int64_t i = 0; i < n && pages[i].done; ++i) { /* the first failure in file order */
+    GCOL_DETAIL_TRY(pages[i].failure == PACK_OK
+                        ? GCOL_OK
+                        : pack_failure(f->cols[pages[i].column].name, f->codec, &pages[i]));
+  }
+  GCOL_DETAIL_TRY(fed);
+  {
+    int64_t at = 4, count = 0;
+    for (int64_t g = 0; g < f->groups; ++g) {
+      for (int32_t k = 0; k < f->num_columns; ++k) {
+        chunk_meta *cm = &f->chunks[g * f->num_columns + k];
+        cm->start = at;
+        cm->uncompressed_size = 0;
+        for (int32_t p = w->chunk_pages[g]; p < w->chunk_pages[g + 1]; ++p) {
+          packed_page *const pg = &pages[count++];
+          pg->file_at = at;
+          at += pg->header_size + pg->size;
+          cm->uncompressed_size += pg->header_size + pg->body_size;
+        }
+        cm->size = at - cm->start;
+      }
+    }
+    GCOL_DETAIL_TRY(write_footer(&tail, f, options));
+    if (sink != NULL) {
+      GCOL_DETAIL_TRY(sink_flush(&j, sink));
+      GCOL_DETAIL_CHECK(sink->flushed == n, GCOL_ERROR_INVALID_ARGUMENT, "%s: pages left unwritten",
+                        sink->path);
+      GCOL_DETAIL_TRY(sink_write(sink, tail.data, (int64_t)tail.size));
+      goto done;
+    }
+    size_t const total = (size_t)at + tail.size;
+    out = (uint8_t *)big_alloc(total);
+    GCOL_DETAIL_CHECK(out != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory (%zu bytes)", total);
+    memcpy(out, "PAR1", 4);
+    memcpy(out + at, tail.data, tail.size);
+    j.out = out;
+    int64_t const copiers = helpers < n - 1 ? helpers : n - 1;
+    while (started < copiers && pthread_create(&ids[started], NULL, copy_worker, &j) == 0) {
+      ++started;
+    }
+    copy_worker(&j);
+    for (int64_t t = 0; t < started; ++t) pthread_join(ids[t], NULL);
+    started = 0;
+    gcol_detail_thrift_writer_free(file);
+    file->data = out;
+    file->size = file->capacity = total;
+    out = NULL;
   }
 done:
-  for (int64_t i = 0; pages != NULL && i < n; ++i) free(pages[i].data);
+  free(out);
+  if (job_made) {
+    pthread_cond_destroy(&j.progress);
+    pthread_cond_destroy(&j.ready);
+    pthread_mutex_destroy(&j.mu);
+  }
+  for (int t = 0; threads != NULL && t < PACK_MAX_THREADS; ++t) {
+    arena_free(threads[t].arena);
+    gcol_detail_thrift_writer_free(&threads[t].header);
+  }
+  gcol_detail_thrift_writer_free(&tail);
+  free(threads);
+  free(pieces);
   free(pages);
   return status;
 }
 
 /* Encodes the pages on the GPU and writes the file into `file` (empty on entry). */
 static gcol_status write_gpu(gcol_table_view table, file_plan *f,
-                             const gcol_parquet_write_options *options, tw *file,
+                             const gcol_parquet_write_options *options,
+                             const gcol_detail_pq_write_knobs *knobs, file_sink *sink, tw *file,
                              gcol_stream stream) {
   gcol_status status = GCOL_OK;
   gpu_write w;
   tw headers;
-  uint8_t *bodies = NULL;
   int64_t out_size = 0;
+  bool footer_written = false;
   memset(&w, 0, sizeof w);
   gcol_detail_thrift_writer_init(&headers);
   gcol_detail_thrift_write_bytes(file, "PAR1", 4);
@@ -997,28 +1325,30 @@ static gcol_status write_gpu(gcol_table_view table, file_plan *f,
           w.enc, w.place, w.info, headers.data, (int64_t)headers.size, out_size, file->data + 4));
       file->size = 4 + (size_t)out_size;
     } else {
-      bodies = (uint8_t *)malloc((size_t)(out_size > 0 ? out_size : 1));
-      GCOL_DETAIL_CHECK(bodies != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-      GCOL_DETAIL_TRY(
-          gcol_detail_parquet_encode_write(w.enc, w.place, w.info, NULL, 0, out_size, bodies));
-      GCOL_DETAIL_TRY(assemble_compressed(f, &w, bodies, file));
+      GCOL_DETAIL_TRY(gcol_detail_parquet_encode_pages(w.enc, w.place, w.info, NULL, 0, out_size));
+      GCOL_DETAIL_TRY(assemble_compressed(f, &w, options, knobs, sink, file));
+      footer_written = true;
     }
   }
-  GCOL_DETAIL_TRY(write_footer(file, f, options));
+  if (!footer_written) GCOL_DETAIL_TRY(write_footer(file, f, options));
 done:
-  free(bodies);
   gcol_detail_thrift_writer_free(&headers);
   gpu_write_free(&w);
   return status;
 }
 
-static gcol_status write_buffer(gcol_table_view table, const gcol_parquet_write_options *options,
-                                uint8_t **out, int64_t *size, gcol_stream stream) {
+gcol_status gcol_detail_parquet_write(gcol_table_view table,
+                                      const gcol_parquet_write_options *options,
+                                      const gcol_detail_pq_write_knobs *knobs, const char *path,
+                                      void **out, int64_t *size, gcol_stream stream) {
   gcol_status status = GCOL_OK;
   file_plan f;
   tw file;
   char **owned_names = NULL;
   gcol_parquet_write_options opt;
+  gcol_detail_pq_write_knobs const defaults = {0, 0};
+  file_sink sink = {NULL, path, 0, false};
+  bool opened = false;
   memset(&f, 0, sizeof f);
   gcol_detail_thrift_writer_init(&file);
   gcol_parquet_write_options_init(&opt);
@@ -1068,11 +1398,30 @@ static gcol_status write_buffer(gcol_table_view table, const gcol_parquet_write_
       f.cols[k].name = owned_names[k];
     }
   }
-  GCOL_DETAIL_TRY(write_gpu(table, &f, &opt, &file, stream));
-  *out = file.data;
-  *size = (int64_t)file.size;
-  file.data = NULL;
+  if (path != NULL) {
+    /* opened once the table is known writable; a compressed file is written as its pages
+     * complete */
+    sink.fp = fopen(path, "wb");
+    GCOL_DETAIL_CHECK(sink.fp != NULL, GCOL_ERROR_INVALID_ARGUMENT, "%s: cannot open for writing",
+                      path);
+    opened = true;
+  }
+  GCOL_DETAIL_TRY(write_gpu(table, &f, &opt, knobs != NULL ? knobs : &defaults,
+                            sink.fp != NULL && f.codec != GCOL_PARQUET_UNCOMPRESSED ? &sink : NULL,
+                            &file, stream));
+  if (path == NULL) {
+    *out = file.data;
+    *size = (int64_t)file.size;
+    file.data = NULL;
+  } else {
+    if (!sink.streamed) GCOL_DETAIL_TRY(sink_write(&sink, file.data, (int64_t)file.size));
+    int const closed = fclose(sink.fp);
+    sink.fp = NULL;
+    GCOL_DETAIL_CHECK(closed == 0, GCOL_ERROR_INVALID_ARGUMENT, "%s: closing failed", path);
+  }
 done:
+  if (sink.fp != NULL) fclose(sink.fp);
+  if (opened && status != GCOL_OK) remove(path); /* no partial file */
   gcol_detail_thrift_writer_free(&file);
   if (owned_names != NULL) {
     for (int32_t k = 0; k < table.num_columns; ++k) free(owned_names[k]);
@@ -1091,9 +1440,7 @@ gcol_status gcol_parquet_write_buffer(gcol_table_view table,
   *data = NULL;
   GCOL_DETAIL_CHECK_NOT_NULL(size);
   *size = 0;
-  uint8_t *bytes = NULL;
-  GCOL_DETAIL_TRY(write_buffer(table, options, &bytes, size, stream));
-  *data = bytes;
+  GCOL_DETAIL_TRY(gcol_detail_parquet_write(table, options, NULL, NULL, data, size, stream));
 done:
   GCOL_DETAIL_NVTX_POP();
   return status;
@@ -1105,22 +1452,10 @@ gcol_status gcol_parquet_write_file(gcol_table_view table,
                                     const gcol_parquet_write_options *options, const char *path,
                                     gcol_stream stream) {
   gcol_status status = GCOL_OK;
-  uint8_t *bytes = NULL;
-  int64_t size = 0;
-  FILE *f = NULL;
   GCOL_DETAIL_NVTX_PUSH("gcol_parquet_write_file");
   GCOL_DETAIL_CHECK_NOT_NULL(path);
-  GCOL_DETAIL_TRY(write_buffer(table, options, &bytes, &size, stream));
-  f = fopen(path, "wb");
-  GCOL_DETAIL_CHECK(f != NULL, GCOL_ERROR_INVALID_ARGUMENT, "%s: cannot open for writing", path);
-  GCOL_DETAIL_CHECK(fwrite(bytes, 1, (size_t)size, f) == (size_t)size, GCOL_ERROR_INVALID_ARGUMENT,
-                    "%s: writing %lld bytes failed", path, (long long)size);
-  int const closed = fclose(f);
-  f = NULL;
-  GCOL_DETAIL_CHECK(closed == 0, GCOL_ERROR_INVALID_ARGUMENT, "%s: closing failed", path);
+  GCOL_DETAIL_TRY(gcol_detail_parquet_write(table, options, NULL, path, NULL, NULL, stream));
 done:
-  if (f != NULL) fclose(f);
-  free(bytes);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }

@@ -6,13 +6,16 @@
  * writer asks (every output byte written, places inside the output). gcol_parquet_write_buffer
  * is then called on views of host arrays and its files compared with the host encoder's:
  * the same bytes where both write levels alike, else the same statistics and the same values
- * decoded by the host page decoders.
+ * decoded by the host page decoders. The compressed path's pieces (staging slots filled by
+ * encode_fetch) run with tiny slots, any number of threads, into buffers and files, and with
+ * the stand-in's staging or copies failing on request.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gcol/io/parquet.h"
 #include "internal/parquet.h"
@@ -27,10 +30,22 @@ struct gcol_detail_pq_encoder {
   int32_t num_pages;
   int32_t num_chunks;
   gcol_detail_pq_wstats *stats;
+  uint8_t *out; /* encode_pages' output */
+  int64_t out_size;
+  uint8_t *stage; /* encode_stage's slots */
+  int32_t slots;
+  int64_t slot_bytes;
 };
+
+/* Failures on request: encode_stage refuses; the copy numbered fail_fetch (from 1) fails. */
+static bool fail_stage;
+static int fail_fetch;
+static int fetches; /* copies since the last reset */
 
 void gcol_detail_parquet_encoder_free(gcol_detail_pq_encoder *enc) {
   if (enc == NULL) return;
+  free(enc->out);
+  free(enc->stage);
   free(enc->cols);
   free(enc->pages);
   free(enc->stats);
@@ -157,6 +172,45 @@ gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
   stand_in_write(enc, place, info, headers, header_bytes, out_size, 0xee, other);
   assert_memory_equal(host_out, other, (size_t)out_size); /* every byte written */
   free(other);
+  return GCOL_OK;
+}
+
+gcol_status gcol_detail_parquet_encode_pages(gcol_detail_pq_encoder *enc,
+                                             const gcol_detail_pq_wplace *place,
+                                             const gcol_detail_pq_wpage_info *info,
+                                             const uint8_t *headers, int64_t header_bytes,
+                                             int64_t out_size) {
+  assert_null(enc->out);
+  enc->out = (uint8_t *)malloc((size_t)(out_size > 0 ? out_size : 1));
+  assert_non_null(enc->out);
+  enc->out_size = out_size;
+  return gcol_detail_parquet_encode_write(enc, place, info, headers, header_bytes, out_size,
+                                          enc->out);
+}
+
+gcol_status gcol_detail_parquet_encode_stage(gcol_detail_pq_encoder *enc, int32_t slots,
+                                             int64_t slot_bytes, uint8_t **slot) {
+  assert_null(enc->stage);
+  assert_true(slots > 0 && slot_bytes > 0);
+  if (fail_stage) return GCOL_ERROR_OUT_OF_MEMORY;
+  enc->stage = (uint8_t *)malloc((size_t)slots * (size_t)slot_bytes);
+  assert_non_null(enc->stage);
+  enc->slots = slots;
+  enc->slot_bytes = slot_bytes;
+  for (int32_t i = 0; i < slots; ++i) slot[i] = enc->stage + (size_t)i * (size_t)slot_bytes;
+  return GCOL_OK;
+}
+
+gcol_status gcol_detail_parquet_encode_fetch(gcol_detail_pq_encoder *enc, int64_t begin,
+                                             int64_t size, uint8_t *host) {
+  assert_non_null(enc->out);
+  assert_true(begin >= 0 && size > 0 && begin + size <= enc->out_size);
+  int64_t const at = host - enc->stage;
+  assert_true(at >= 0 && at % enc->slot_bytes == 0 && at / enc->slot_bytes < enc->slots);
+  assert_true(size <= enc->slot_bytes);
+  if (++fetches == fail_fetch) return GCOL_ERROR_CUDA;
+  memset(host, 0xcd, (size_t)enc->slot_bytes); /* stale bytes of the slot's last piece gone */
+  memcpy(host, enc->out + begin, (size_t)size);
   return GCOL_OK;
 }
 
@@ -301,14 +355,32 @@ static void decoded_free(decoded *d) {
   free(d->valid);
 }
 
-/* The writer's file of `cols` against the host encoder's. */
-static void check(hcol *cols, int32_t num, const gcol_parquet_write_options *options,
-                  bool same_bytes) {
+/* The bytes of file `path` (malloc'd) into *size. */
+static uint8_t *read_whole(const char *path, int64_t *size) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  assert_int_equal(fseek(f, 0, SEEK_END), 0);
+  long const n = ftell(f);
+  assert_true(n >= 0);
+  rewind(f);
+  uint8_t *bytes = (uint8_t *)malloc((size_t)n + 1);
+  assert_non_null(bytes);
+  assert_int_equal(fread(bytes, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  *size = n;
+  return bytes;
+}
+
+/* The writer's file of `cols` (with `knobs`, NULL: the public call) against the host
+ * encoder's; with knobs, the file written to a path too, the same bytes. */
+static void check_knobs(hcol *cols, int32_t num, const gcol_parquet_write_options *options,
+                        const gcol_detail_pq_write_knobs *knobs, bool same_bytes) {
   gcol_column_view views[32];
   gcol_detail_pq_host_column hc[32];
   uint8_t *valids[32];
   int64_t *offs[32];
   char names[32][8];
+  memset(views, 0, sizeof views);
   for (int32_t k = 0; k < num; ++k) {
     views[k] = cols[k].view;
     snprintf(names[k], sizeof names[k], "c%d", k);
@@ -321,7 +393,22 @@ static void check(hcol *cols, int32_t num, const gcol_parquet_write_options *opt
   if (options != NULL) opt = *options;
   void *mine = NULL;
   int64_t mine_size = 0;
-  GCOL_TEST_OK(gcol_parquet_write_buffer(t, options, &mine, &mine_size, NULL));
+  if (knobs == NULL) {
+    GCOL_TEST_OK(gcol_parquet_write_buffer(t, options, &mine, &mine_size, NULL));
+  } else {
+    GCOL_TEST_OK(gcol_detail_parquet_write(t, options, knobs, NULL, &mine, &mine_size, NULL));
+    char path[] = "/tmp/gcol_writer_host_XXXXXX";
+    int const fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    GCOL_TEST_OK(gcol_detail_parquet_write(t, options, knobs, path, NULL, NULL, NULL));
+    int64_t file_size = 0;
+    uint8_t *file = read_whole(path, &file_size);
+    remove(path);
+    assert_int_equal(file_size, mine_size);
+    assert_memory_equal(file, mine, (size_t)mine_size);
+    free(file);
+  }
   uint8_t *ref = NULL;
   int64_t ref_size = 0;
   int64_t const rows = num > 0 ? views[0].size : 0;
@@ -382,6 +469,15 @@ static void check(hcol *cols, int32_t num, const gcol_parquet_write_options *opt
   }
 }
 
+static void check(hcol *cols, int32_t num, const gcol_parquet_write_options *options,
+                  bool same_bytes) {
+  check_knobs(cols, num, options, NULL, same_bytes);
+}
+
+static const int32_t codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD, GCOL_PARQUET_GZIP,
+                                 GCOL_PARQUET_LZ4_RAW};
+enum { CODECS = sizeof codecs / sizeof codecs[0] };
+
 static const gcol_type_id every[] = {GCOL_INT8,
                                      GCOL_INT16,
                                      GCOL_INT32,
@@ -432,9 +528,7 @@ static void test_pages_groups_codecs_empty(void **state) {
   opt.row_group_rows = 100000;
   check(cols, 4, &opt, false);
   check(&cols[3], 1, &opt, true);
-  int32_t const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD, GCOL_PARQUET_GZIP,
-                            GCOL_PARQUET_LZ4_RAW};
-  for (size_t i = 0; i < sizeof codecs / sizeof codecs[0]; ++i) {
+  for (int i = 0; i < CODECS; ++i) {
     if (!gcol_detail_pq_codec_available(codecs[i])) continue;
     opt.codec = (gcol_parquet_codec)codecs[i];
     check(cols, 4, &opt, false);
@@ -466,11 +560,136 @@ static void test_errors(void **state) {
   hcol_free(&c);
 }
 
+/* The compressed path's pieces: slots from one byte (a page a piece) to the whole table, the
+ * caller alone or with threads, every codec, into buffers and files. Random values: a piece
+ * or page stitched out of place, or read from a slot's stale bytes, changes the bytes. */
+static void test_pieces(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1410);
+  hcol cols[5];
+  hcol_make(&cols[0], GCOL_INT64, 40001, H_NONE, 3, &rng);
+  hcol_make(&cols[1], GCOL_STRING, 40001, H_ALL_VALID, 0, &rng);
+  hcol_make(&cols[2], GCOL_FLOAT64, 40001, H_NONE, 0, &rng);
+  hcol_make(&cols[3], GCOL_INT32, 40001, H_SOME, 7, &rng);
+  hcol_make(&cols[4], GCOL_BOOL8, 40001, H_ALL_NULL, 1, &rng);
+  int64_t const stages[] = {1, 5000, 30000, 1 << 20};
+  int32_t const helpers[] = {-1, 1, 3, 0};
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.row_group_rows = 6000; /* 7 groups of 5 columns: 35 pages */
+  for (int c = 0; c < CODECS; ++c) {
+    if (!gcol_detail_pq_codec_available(codecs[c])) continue;
+    opt.codec = (gcol_parquet_codec)codecs[c];
+    for (size_t s = 0; s < sizeof stages / sizeof stages[0]; ++s) {
+      gcol_detail_pq_write_knobs const knobs = {stages[s], helpers[s]};
+      check_knobs(cols, 3, &opt, &knobs, true);
+      check_knobs(&cols[3], 2, &opt, &knobs, false); /* some nulls: levels differ */
+    }
+    for (size_t h = 0; h < sizeof helpers / sizeof helpers[0]; ++h) {
+      gcol_detail_pq_write_knobs const knobs = {1, helpers[h]};
+      check_knobs(cols, 3, &opt, &knobs, true);
+    }
+  }
+  for (int k = 0; k < 5; ++k) hcol_free(&cols[k]);
+}
+
+/* Tables of no rows, no columns and one row, with every codec, into buffers and files. */
+static void test_pieces_small(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1411);
+  hcol none[2], one[3];
+  hcol_make(&none[0], GCOL_INT64, 0, H_SOME, 0, &rng);
+  hcol_make(&none[1], GCOL_STRING, 0, H_NONE, 0, &rng);
+  hcol_make(&one[0], GCOL_INT64, 1, H_NONE, 0, &rng);
+  hcol_make(&one[1], GCOL_STRING, 1, H_NONE, 2, &rng);
+  hcol_make(&one[2], GCOL_FLOAT32, 1, H_ALL_NULL, 0, &rng);
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  for (int c = 0; c < CODECS; ++c) {
+    if (!gcol_detail_pq_codec_available(codecs[c])) continue;
+    opt.codec = (gcol_parquet_codec)codecs[c];
+    for (int32_t h = -1; h <= 1; ++h) {
+      gcol_detail_pq_write_knobs const knobs = {1, h};
+      check_knobs(none, 2, &opt, &knobs, true);
+      check_knobs(none, 0, &opt, &knobs, true);
+      check_knobs(one, 2, &opt, &knobs, true);
+      check_knobs(one, 3, &opt, &knobs, false); /* levels of a page under 8 rows differ */
+    }
+  }
+  for (int k = 0; k < 2; ++k) hcol_free(&none[k]);
+  for (int k = 0; k < 3; ++k) hcol_free(&one[k]);
+}
+
+/* Staging refused, or the n-th copy failing (first, middle, last): the status comes back, no
+ * buffer, no file left behind. */
+static void test_pieces_fail(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1412);
+  hcol cols[2];
+  hcol_make(&cols[0], GCOL_INT64, 20000, H_NONE, 0, &rng);
+  hcol_make(&cols[1], GCOL_STRING, 20000, H_SOME, 0, &rng);
+  gcol_column_view views[2] = {cols[0].view, cols[1].view};
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_table_view_make(views, 2, &t));
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.row_group_rows = 2000; /* 20 pieces of one page each with one-byte slots */
+  int32_t codec = -1;
+  for (int c = 0; c < CODECS && codec < 0; ++c) {
+    if (gcol_detail_pq_codec_available(codecs[c])) codec = codecs[c];
+  }
+  if (codec < 0) skip();
+  opt.codec = (gcol_parquet_codec)codec;
+  char path[] = "/tmp/gcol_writer_fail_XXXXXX";
+  int const fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  for (int32_t h = -1; h <= 2; ++h) {
+    gcol_detail_pq_write_knobs const knobs = {1, h};
+    void *out = NULL;
+    int64_t size = -1;
+    fail_stage = true;
+    GCOL_TEST_STATUS(gcol_detail_parquet_write(t, &opt, &knobs, NULL, &out, &size, NULL),
+                     GCOL_ERROR_OUT_OF_MEMORY);
+    assert_null(out);
+    GCOL_TEST_STATUS(gcol_detail_parquet_write(t, &opt, &knobs, path, NULL, NULL, NULL),
+                     GCOL_ERROR_OUT_OF_MEMORY);
+    assert_int_not_equal(access(path, F_OK), 0);
+    fail_stage = false;
+    int const at[] = {1, 7, 20};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; ++i) {
+      fetches = 0;
+      fail_fetch = at[i];
+      GCOL_TEST_STATUS(gcol_detail_parquet_write(t, &opt, &knobs, NULL, &out, &size, NULL),
+                       GCOL_ERROR_CUDA);
+      assert_null(out);
+      fetches = 0;
+      GCOL_TEST_STATUS(gcol_detail_parquet_write(t, &opt, &knobs, path, NULL, NULL, NULL),
+                       GCOL_ERROR_CUDA);
+      assert_int_not_equal(access(path, F_OK), 0);
+    }
+    fail_fetch = 0;
+    fetches = 0;
+    GCOL_TEST_OK(gcol_detail_parquet_write(t, &opt, &knobs, NULL, &out, &size, NULL));
+    assert_int_equal(fetches, 20);
+    gcol_parquet_buffer_free(out);
+  }
+  /* a path that cannot be opened: refused before any encoding */
+  fetches = 0;
+  GCOL_TEST_STATUS(gcol_parquet_write_file(t, &opt, "/nonexistent-dir/x.parquet", NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_int_equal(fetches, 0);
+  for (int k = 0; k < 2; ++k) hcol_free(&cols[k]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_type_and_validity),
       cmocka_unit_test(test_pages_groups_codecs_empty),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_pieces),
+      cmocka_unit_test(test_pieces_small),
+      cmocka_unit_test(test_pieces_fail),
   };
   return GCOL_TEST_RUN("parquet_writer_host", tests);
 }
