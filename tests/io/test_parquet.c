@@ -155,7 +155,7 @@ static void test_read_every_type(void **state) {
   make_data(11);
   int64_t const per_groups[] = {250, 1000};
   static int64_t rows[ROWS];
-  for (int variant = 0; variant < 8; ++variant) {
+  for (int variant = 0; variant < 10; ++variant) {
     for (int gi = 0; gi < 2; ++gi) {
       pqb_column cols[NUM_COLS];
       int64_t size = 0;
@@ -193,7 +193,7 @@ static void test_read_compressed(void **state) {
                     gcol_detail_pq_codec_library(codecs[ci]));
       continue;
     }
-    for (int variant = 0; variant < 8; ++variant) {
+    for (int variant = 0; variant < 10; ++variant) {
       pqb_column cols[NUM_COLS];
       make_columns(cols, variant);
       for (int k = 0; k < NUM_COLS; ++k) cols[k].codec = codecs[ci];
@@ -294,7 +294,7 @@ static void test_read_compressed_nvcomp(void **state) {
       continue;
     }
     if (!nvcomp_here(codec)) continue;
-    for (int variant = 0; variant < 8; ++variant) {
+    for (int variant = 0; variant < 10; ++variant) {
       int64_t const per_groups[] = {250, 1000};
       for (int gi = 0; gi < 2; ++gi) {
         pqb_column cols[NUM_COLS];

@@ -750,7 +750,7 @@ static void check_host_decode(const uint8_t *file, int64_t size, const pqb_colum
 static void test_pages_decoded_on_the_host(void **state) {
   (void)state;
   make_data(2);
-  for (int variant = 0; variant < 8; ++variant) {
+  for (int variant = 0; variant < 10; ++variant) {
     pqb_column cols[NUM_COLS];
     int64_t size = 0;
     uint8_t *file = build(variant, 250, &size, cols);
@@ -1046,7 +1046,7 @@ static void test_compressed_pages_decoded_on_the_host(void **state) {
   for (int c = 0; c < NUM_CODECS; ++c) {
     int32_t const codec = all_codecs[c];
     if (!codec_here(codec)) continue;
-    for (int variant = 0; variant < 8; ++variant) {
+    for (int variant = 0; variant < 10; ++variant) {
       pqb_column cols[NUM_COLS];
       int64_t size = 0;
       uint8_t *file = build_compressed(variant, codec, 250, &size, cols);
@@ -1113,7 +1113,7 @@ static void test_pages_planned_for_nvcomp(void **state) {
   for (int c = 0; c < NUM_CODECS; ++c) {
     int32_t const codec = all_codecs[c];
     if (!codec_here(codec)) continue;
-    for (int variant = 0; variant < 8; ++variant) {
+    for (int variant = 0; variant < 10; ++variant) {
       pqb_column cols[NUM_COLS];
       int64_t size = 0;
       uint8_t *file = build_compressed(variant, codec, 250, &size, cols);
