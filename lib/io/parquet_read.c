@@ -224,7 +224,25 @@ typedef struct plan_ctx {
   int64_t num_kept;
   const gcol_detail_pq_chunk *chunk;
   int64_t read_row;
+  /* DELTA_BYTE_ARRAY pages of the chunk being scanned, transcoded (levels, then PLAIN values)
+   * into `side`, appended to the plan's bytes after the chunk (flush_transcoded) */
+  uint8_t *side;
+  int64_t side_size;
+  int64_t side_cap;
+  struct transcoded *pending;
+  int32_t num_pending;
+  int32_t pending_cap;
 } plan_ctx;
+
+/* A page transcoded into plan_ctx.side: its levels [at, at + levels), then its values up to
+ * at + size; `begin` is where the page's bytes were in the byte space. */
+typedef struct transcoded {
+  int32_t page; /* in plan->pages */
+  int64_t begin;
+  int64_t at;
+  int64_t levels;
+  int64_t size;
+} transcoded;
 
 #define PAGE_FAIL(code, ...)                                                                 \
   do {                                                                                       \
@@ -394,8 +412,13 @@ static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
   }
   int64_t const packed = h->compressed_size - levels;
   int64_t const unpacked = h->uncompressed_size - levels;
+  /* DELTA_BYTE_ARRAY pages are transcoded on the host: decompressed there */
+  bool const host_values =
+      h->encoding == GCOL_DETAIL_PQ_ENC_DELTA_BYTE_ARRAY &&
+      (h->type == GCOL_DETAIL_PQ_PAGE_DATA || h->type == GCOL_DETAIL_PQ_PAGE_DATA_V2);
   bool const gpu = compressed && unpacked > 0 && packed > 0 && c->codec >= 0 &&
-                   c->codec < GCOL_DETAIL_NVCOMP_CODECS && (c->gpu_codecs >> c->codec & 1u) != 0;
+                   c->codec < GCOL_DETAIL_NVCOMP_CODECS && (c->gpu_codecs >> c->codec & 1u) != 0 &&
+                   !host_values;
   if (compressed && unpacked > 0) {
     if (!gpu && !gcol_detail_pq_codec_available(c->codec)) {
       char const *lib = gcol_detail_pq_codec_library(c->codec);
@@ -502,6 +525,233 @@ static gcol_status check_index_pages(plan_ctx *c, int32_t g, int32_t page_no, in
   }
   PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "the page index lists %d data pages, the chunk %d",
             c->chunk->num_pages, data_pages);
+}
+
+/* ---- DELTA_BYTE_ARRAY, transcoded on the host ---- */
+
+/* Why on the host: each value is the previous one's prefix plus a suffix, a chain a GPU decoder
+ * would walk serially anyway (as the DELTA decoders do on thread 0), and a page rewritten as
+ * PLAIN here needs no new kernel: the page decoders see a PLAIN page. */
+
+/* Non-null values of page `pg` (its levels at `levels`, pg->def_begin in the byte space). */
+static gcol_status count_valid(plan_ctx *c, int32_t g, int32_t page_no, const uint8_t *levels,
+                               const gcol_detail_pq_page *pg, int64_t *num_valid) {
+  int32_t const max_def = c->info->max_definition_level;
+  *num_valid = pg->num_rows;
+  if (max_def == 0) return GCOL_OK;
+  gcol_detail_pq_rle r;
+  gcol_detail_pq_rle_init(&r, levels, levels + (pg->def_end - pg->def_begin),
+                          gcol_detail_pq_bit_width((uint32_t)max_def));
+  int64_t k = 0;
+  for (int64_t i = 0; i < pg->num_rows; ++i) {
+    uint32_t level;
+    int code = GCOL_DETAIL_PQ_E_OK;
+    if (!gcol_detail_pq_rle_next(&r, &level)) code = GCOL_DETAIL_PQ_E_LEVELS_TRUNCATED;
+    if (code == GCOL_DETAIL_PQ_E_OK && level > (uint32_t)max_def) {
+      code = GCOL_DETAIL_PQ_E_LEVEL_RANGE;
+    }
+    if (code != GCOL_DETAIL_PQ_E_OK) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "%s", gcol_detail_parquet_page_error(code));
+    }
+    k += level == (uint32_t)max_def;
+  }
+  *num_valid = k;
+  return GCOL_OK;
+}
+
+/* The `count` lengths of one of a DELTA_BYTE_ARRAY page's length streams (`what`), a
+ * DELTA_BINARY_PACKED stream at [*at, end) of the values `v`, into out; *at moves past it. */
+static gcol_status delta_lengths(plan_ctx *c, int32_t g, int32_t page_no, const char *what,
+                                 const uint8_t *v, int64_t *at, int64_t end, int64_t count,
+                                 uint64_t *out) {
+  const uint8_t *p = v + *at;
+  uint64_t block = 0, minis = 0, total = 0;
+  if (!gcol_detail_pq_uleb(&p, v + end, &block) || !gcol_detail_pq_uleb(&p, v + end, &minis) ||
+      !gcol_detail_pq_uleb(&p, v + end, &total)) {
+    PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+              "DELTA_BYTE_ARRAY: the %s lengths' header runs past the page", what);
+  }
+  if (total != (uint64_t)count) {
+    PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+              "DELTA_BYTE_ARRAY: %llu %s lengths for the page's %lld non-null values",
+              (unsigned long long)total, what, (long long)count);
+  }
+  int const code = gcol_detail_pq_decode_delta(v, *at, end, count, out, at);
+  if (code != GCOL_DETAIL_PQ_E_OK) {
+    PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "DELTA_BYTE_ARRAY: the %s lengths: %s", what,
+              gcol_detail_parquet_page_error(code));
+  }
+  return GCOL_OK;
+}
+
+/* Checks length `x` of value `i` (a 64-bit word of a DELTA stream of INT32 lengths). */
+static gcol_status check_length(plan_ctx *c, int32_t g, int32_t page_no, const char *what,
+                                int64_t i, uint64_t x) {
+  if ((int64_t)x < 0) {
+    PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+              "DELTA_BYTE_ARRAY: value %lld's %s length is negative (%lld)", (long long)i, what,
+              (long long)(int64_t)x);
+  }
+  if (x > (uint64_t)INT32_MAX) {
+    PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+              "DELTA_BYTE_ARRAY: value %lld's %s length %llu overflows a 32-bit length",
+              (long long)i, what, (unsigned long long)x);
+  }
+  return GCOL_OK;
+}
+
+static bool reserve_side(plan_ctx *c, int64_t more) {
+  int64_t const need = c->side_size + more;
+  if (need <= c->side_cap) return true;
+  int64_t cap = c->side_cap < 4096 ? 4096 : c->side_cap * 2;
+  if (cap < need) cap = need;
+  uint8_t *p = (uint8_t *)realloc(c->side, (size_t)cap);
+  if (p == NULL) return false;
+  c->side = p;
+  c->side_cap = cap;
+  return true;
+}
+
+/* Writes page `pg` (its bytes at `host`, plan offset `begin`, `n` non-null values) into
+ * c->side as its levels followed by its values in PLAIN, with `prefix` and `suffix` room for
+ * n lengths each, and records it in c->pending. */
+static gcol_status transcode_values(plan_ctx *c, int32_t g, int32_t page_no, const uint8_t *host,
+                                    int64_t begin, const gcol_detail_pq_page *pg, int64_t n,
+                                    uint64_t *prefix, uint64_t *suffix) {
+  bool const flba = c->info->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY;
+  const uint8_t *v = host + (pg->values_begin - begin);
+  int64_t const size = pg->values_end - pg->values_begin;
+  int64_t const levels = pg->values_begin - begin;
+  int64_t at = 0;
+  if (n > 0 || size > 0) { /* a page of nulls may hold no values at all */
+    gcol_status st = delta_lengths(c, g, page_no, "prefix", v, &at, size, n, prefix);
+    if (st == GCOL_OK) st = delta_lengths(c, g, page_no, "suffix", v, &at, size, n, suffix);
+    if (st != GCOL_OK) return st;
+  }
+  int64_t const bytes_at = at;
+  int64_t prev = 0;
+  int64_t left = size - at;
+  int64_t out = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    gcol_status st = check_length(c, g, page_no, "prefix", i, prefix[i]);
+    if (st == GCOL_OK) st = check_length(c, g, page_no, "suffix", i, suffix[i]);
+    if (st != GCOL_OK) return st;
+    int64_t const p = (int64_t)prefix[i];
+    int64_t const s = (int64_t)suffix[i];
+    if (p > prev) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "DELTA_BYTE_ARRAY: value %lld's prefix of %lld bytes is longer than the previous "
+                "value (%lld bytes)",
+                (long long)i, (long long)p, (long long)prev);
+    }
+    if (s > left) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "DELTA_BYTE_ARRAY: value %lld's suffix of %lld bytes runs past the page's end "
+                "(%lld bytes left)",
+                (long long)i, (long long)s, (long long)left);
+    }
+    left -= s;
+    int64_t const len = p + s;
+    if (len > INT32_MAX) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "DELTA_BYTE_ARRAY: value %lld of %lld bytes overflows a 32-bit length",
+                (long long)i, (long long)len);
+    }
+    if (flba && len != c->info->type_length) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "DELTA_BYTE_ARRAY: value %lld of %lld bytes in a FIXED_LEN_BYTE_ARRAY of %d",
+                (long long)i, (long long)len, c->info->type_length);
+    }
+    out += (flba ? 0 : 4) + len;
+    if (out > GCOL_DETAIL_PQ_MAX_PAGE_BYTES) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                "DELTA_BYTE_ARRAY: the values expand to more than %lld bytes",
+                (long long)GCOL_DETAIL_PQ_MAX_PAGE_BYTES);
+    }
+    prev = len;
+  }
+  if (!reserve_side(c, levels + out)) {
+    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__,
+                             "%s: row group %d, column '%s', page %d: cannot allocate %lld bytes",
+                             c->md->name, g, c->info->name, page_no, (long long)(levels + out));
+  }
+  uint8_t *dst = c->side + c->side_size;
+  if (levels > 0) memcpy(dst, host, (size_t)levels);
+  dst += levels;
+  const uint8_t *src = v + bytes_at;
+  const uint8_t *last = dst; /* the previous value's bytes */
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t const p = (int64_t)prefix[i];
+    int64_t const s = (int64_t)suffix[i];
+    if (!flba) {
+      uint32_t const len = (uint32_t)(p + s);
+      for (int b = 0; b < 4; ++b) *dst++ = (uint8_t)(len >> (8 * b));
+    }
+    if (p > 0) memcpy(dst, last, (size_t)p);
+    if (s > 0) memcpy(dst + p, src, (size_t)s);
+    src += s;
+    last = dst;
+    dst += p + s;
+  }
+  transcoded *t = &c->pending[c->num_pending++];
+  t->page = c->plan->num_pages;
+  t->begin = begin;
+  t->at = c->side_size;
+  t->levels = levels;
+  t->size = levels + out;
+  c->side_size += levels + out;
+  return GCOL_OK;
+}
+
+/* Transcodes DELTA_BYTE_ARRAY data page `pg` (to become plan->pages[plan->num_pages]; its
+ * bytes at `host`, plan offset `begin`) into c->side: its levels as they are, then its values
+ * in PLAIN. flush_transcoded moves it into the plan after the chunk. */
+static gcol_status transcode_page(plan_ctx *c, int32_t g, int32_t page_no, const uint8_t *host,
+                                  int64_t begin, const gcol_detail_pq_page *pg) {
+  if (host == NULL) { /* place_page keeps these pages on the host */
+    PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "DELTA_BYTE_ARRAY page not on the host");
+  }
+  int64_t n = 0;
+  gcol_status st = count_valid(c, g, page_no, host + (pg->def_begin - begin), pg, &n);
+  if (st != GCOL_OK) return st;
+  if (c->num_pending == c->pending_cap) {
+    int32_t const cap = c->pending_cap < 8 ? 8 : c->pending_cap * 2;
+    void *p = realloc(c->pending, (size_t)cap * sizeof *c->pending);
+    if (p == NULL) return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
+    c->pending = (transcoded *)p;
+    c->pending_cap = cap;
+  }
+  uint64_t *lengths = (uint64_t *)malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof *lengths);
+  if (lengths == NULL) {
+    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__,
+                             "%s: row group %d, column '%s', page %d: cannot allocate the lengths "
+                             "of %lld values",
+                             c->md->name, g, c->info->name, page_no, (long long)n);
+  }
+  st = transcode_values(c, g, page_no, host, begin, pg, n, lengths, lengths + n);
+  free(lengths);
+  return st;
+}
+
+/* Appends the pages transcoded while scanning a chunk to the plan's bytes (after the chunk,
+ * whose own bytes stay where they are) and points their pages there. */
+static bool flush_transcoded(plan_ctx *c) {
+  gcol_detail_pq_column_plan *plan = c->plan;
+  if (c->num_pending == 0) return true;
+  int64_t const base = plan->num_bytes;
+  if (!add_owned(c, c->side, c->side_size)) return false;
+  for (int32_t i = 0; i < c->num_pending; ++i) {
+    transcoded const t = c->pending[i];
+    gcol_detail_pq_page *pg = &plan->pages[t.page];
+    int64_t const at = base + t.at;
+    pg->def_begin = at + (pg->def_begin - t.begin);
+    pg->def_end = at + (pg->def_end - t.begin);
+    pg->values_begin = at + t.levels;
+    pg->values_end = at + t.size;
+  }
+  c->num_pending = 0;
+  c->side_size = 0;
+  return true;
 }
 
 /* Scans the pages of one chunk whose `size` bytes are at `raw`: plan->bytes + in_place for an
@@ -666,6 +916,12 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
       } else if (enc == GCOL_DETAIL_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY &&
                  c->info->physical_type == GCOL_PARQUET_BYTE_ARRAY) {
         pg.encoding = GCOL_DETAIL_PQ_VALUES_DELTA_LENGTH;
+      } else if (enc == GCOL_DETAIL_PQ_ENC_DELTA_BYTE_ARRAY &&
+                 (c->info->physical_type == GCOL_PARQUET_BYTE_ARRAY ||
+                  c->info->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY)) {
+        gcol_status const st = transcode_page(c, g, page_no, host, begin, &pg);
+        if (st != GCOL_OK) return st;
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_PLAIN; /* its bytes moved by flush_transcoded */
       } else if (enc == GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT &&
                  (c->info->physical_type == GCOL_PARQUET_FLOAT ||
                   c->info->physical_type == GCOL_PARQUET_DOUBLE ||
@@ -839,10 +1095,15 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
       GCOL_DETAIL_CHECK(add_segment(&c, size, borrow ? raw : NULL, plan->owned_bytes),
                         GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
     }
+    GCOL_DETAIL_CHECK(flush_transcoded(&c), GCOL_ERROR_OUT_OF_MEMORY,
+                      "%s: cannot allocate %lld host bytes for column '%s'", md->name,
+                      (long long)(plan->owned_bytes + c.side_size), info->name);
     c.read_row += ch->stats.num_values;
   }
 done:
   free(scratch);
+  free(c.side);
+  free(c.pending);
   if (status != GCOL_OK) gcol_detail_parquet_plan_free(plan);
   return status;
 }

@@ -23,8 +23,10 @@ of about 8 KiB, so several row groups and pages per column):
   codec_C_dict_v1, codec_C_plain_v2      the columns of plain_v1 compressed with codec C (snappy,
                                          zstd, gzip, lz4_raw): dictionary values in data page v1,
                                          PLAIN values in data page v2 (levels not compressed)
-  brotli, list, delta_byte_array         a BROTLI chunk, a list column, DELTA_BYTE_ARRAY strings:
-                                         refused with GCOL_ERROR_UNSUPPORTED in this part
+  delta_byte_array                       DELTA_BYTE_ARRAY strings (shared prefixes, empty, long,
+                                         multibyte), nulls
+  brotli, list                           a BROTLI chunk, a list column: refused with
+                                         GCOL_ERROR_UNSUPPORTED in this part
 
   make_parquet_files.py OUT_DIR [SEED]
 """
@@ -223,6 +225,18 @@ def main():
                                dls="DELTA_LENGTH_BYTE_ARRAY"))
     write_expected(path, delta, ["int32", "int64", "timestamp[us]", "string"])
 
+    # DELTA_BYTE_ARRAY strings: sorted keys sharing prefixes, unrelated ones, empty and long
+    # values, nulls
+    def incremental(i):
+        k = rng.random()
+        return (None if k < 0.1 else "key/%06d/%d" % (i // 3, i) if k < 0.5 else ""
+                if k < 0.6 else "z" * rng.randint(200, 2000) if k < 0.62 else
+                "é" * rng.randint(0, 4) + str(rng.randint(0, 10**9)))
+    dba = pa.table({"dba": pa.array([incremental(i) for i in range(ROWS)])})
+    path = os.path.join(out, "delta_byte_array.parquet")
+    write(path, dba, use_dictionary=False, column_encoding={"dba": "DELTA_BYTE_ARRAY"})
+    write_expected(path, dba, ["string"])
+
     # decimals as FIXED_LEN_BYTE_ARRAY (pyarrow's default): decimal32/64/128 by precision
     def decimals(digits, scale):
         pool = [decimal.Decimal(rng.randint(-10**digits + 1, 10**digits - 1)).scaleb(-scale)
@@ -288,8 +302,6 @@ def main():
     refused = {
         "brotli": (small, dict(compression="brotli")),
         "list": (pa.table({"l": pa.array([[1, 2], None, []] * 10, pa.list_(pa.int32()))}), {}),
-        "delta_byte_array": (small.select(["s"]), dict(use_dictionary=False,
-                                                        column_encoding={"s": "DELTA_BYTE_ARRAY"})),
     }
     for name, (t, kw) in refused.items():
         path = os.path.join(out, name + ".parquet")

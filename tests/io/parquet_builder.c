@@ -177,6 +177,68 @@ static void delta_values(tw *w, const pqb_column *c, const int64_t *rows, int64_
   free(x);
 }
 
+/* DELTA_BYTE_ARRAY of the rows' values (their PLAIN bytes without a length prefix), each's
+ * prefix shared with the value before it, the lengths as DELTA_BINARY_PACKED; then the lie. */
+static void delta_byte_array_values(tw *w, const pqb_column *c, const int64_t *rows, int64_t n) {
+  int64_t *prefix = (int64_t *)malloc((size_t)(n + 1) * sizeof *prefix);
+  int64_t *suffix = (int64_t *)malloc((size_t)(n + 1) * sizeof *suffix);
+  tw bytes, suffixes;
+  gcol_detail_thrift_writer_init(&bytes);
+  gcol_detail_thrift_writer_init(&suffixes);
+  int64_t prev_at = 0, prev_len = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t const at = (int64_t)bytes.size;
+    plain_value(&bytes, c, rows[i], false);
+    int64_t const len = (int64_t)bytes.size - at;
+    int64_t p = 0;
+    while (p < len && p < prev_len && bytes.data[prev_at + p] == bytes.data[at + p]) ++p;
+    prefix[i] = p;
+    suffix[i] = len - p;
+    gcol_detail_thrift_write_bytes(&suffixes, bytes.data + at + p, (size_t)(len - p));
+    prev_at = at;
+    prev_len = len;
+  }
+  int64_t np = n, ns = n;
+  int64_t const last = n - 1;
+  switch (c->lie_delta_byte_array) {
+    case PQB_DBA_PREFIX_TOO_LONG:
+      if (n >= 2) prefix[last] = suffix[last - 1] + prefix[last - 1] + 1;
+      break;
+    case PQB_DBA_NEGATIVE_PREFIX:
+      if (n >= 1) prefix[last] = -1;
+      break;
+    case PQB_DBA_NEGATIVE_SUFFIX:
+      if (n >= 1) suffix[last] = -1;
+      break;
+    case PQB_DBA_PREFIX_COUNT:
+      prefix[np++] = 0;
+      break;
+    case PQB_DBA_SUFFIX_COUNT:
+      if (ns > 0) --ns;
+      break;
+    case PQB_DBA_SUFFIX_PAST_END:
+      if (n >= 1) suffix[last] += 1000;
+      break;
+    case PQB_DBA_HUGE_SUFFIX:
+      if (n >= 1) suffix[last] = INT64_C(1) << 40;
+      break;
+    default:
+      break;
+  }
+  delta_encode(w, prefix, np);
+  size_t const cut = w->size;
+  delta_encode(w, suffix, ns);
+  if (c->lie_delta_byte_array == PQB_DBA_CUT) {
+    w->size = cut + 3;
+  } else {
+    gcol_detail_thrift_write_bytes(w, suffixes.data, suffixes.size);
+  }
+  gcol_detail_thrift_writer_free(&bytes);
+  gcol_detail_thrift_writer_free(&suffixes);
+  free(prefix);
+  free(suffix);
+}
+
 static bool is_valid(const pqb_column *c, int64_t row) {
   return c->valid == NULL || c->valid[row] != 0;
 }
@@ -362,6 +424,9 @@ static void write_chunk(tw *out, const pqb_column *c, int64_t r0, int64_t r1, ch
       delta_values(&values, c, rows, nvalid);
       encoding = c->strings != NULL ? GCOL_DETAIL_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY
                                     : GCOL_DETAIL_PQ_ENC_DELTA_BINARY_PACKED;
+    } else if (c->delta_byte_array) {
+      delta_byte_array_values(&values, c, rows, nvalid);
+      encoding = GCOL_DETAIL_PQ_ENC_DELTA_BYTE_ARRAY;
     } else if (c->split) { /* PLAIN bytes, then byte b of every value in stream b */
       tw plain;
       gcol_detail_thrift_writer_init(&plain);

@@ -36,6 +36,8 @@ typedef struct pqb_column {
   bool delta;             /* INT32/INT64 values as DELTA_BINARY_PACKED (blocks of 128, 4
                              miniblocks), BYTE_ARRAY as DELTA_LENGTH_BYTE_ARRAY */
   bool split;             /* FLOAT/DOUBLE/INT32/INT64 values as BYTE_STREAM_SPLIT */
+  bool delta_byte_array;  /* BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY values as DELTA_BYTE_ARRAY
+                             (prefix lengths against the previous value of the page) */
   int32_t page_version;   /* 1 or 2 */
   int64_t rows_per_page;  /* 0: one page per chunk */
   int32_t codec;          /* gcol_parquet_codec of every page (pqb_build fails when its library
@@ -52,6 +54,7 @@ typedef struct pqb_column {
   int32_t lie_encoding;          /* > 0: data pages claim this encoding */
   int32_t lie_codec;             /* > 0: the chunk claims this codec */
   int32_t lie_uncompressed_size; /* added to every page header's uncompressed size */
+  int32_t lie_delta_byte_array;  /* with delta_byte_array: PQB_DBA_* below, in every page */
 } pqb_column;
 
 /* Ways the page index lies (pqb_column::lie_page_index). */
@@ -63,6 +66,19 @@ enum {
   PQB_LIE_LIST_LENGTH = 5,           /* min_values has one entry fewer than the pages */
   PQB_LIE_NULL_COUNT = 6,            /* the first page's null count exceeds its rows */
   PQB_LIE_ROWS_ORDER = 7,            /* the last page's first row is past the group's end */
+};
+
+/* Ways DELTA_BYTE_ARRAY pages lie (pqb_column::lie_delta_byte_array); "the last value" is
+ * the page's last non-null value. */
+enum {
+  PQB_DBA_PREFIX_TOO_LONG = 1, /* the last value's prefix is 1 byte longer than the previous */
+  PQB_DBA_NEGATIVE_PREFIX = 2, /* the last value's prefix length is -1 */
+  PQB_DBA_NEGATIVE_SUFFIX = 3, /* the last value's suffix length is -1 */
+  PQB_DBA_PREFIX_COUNT = 4,    /* the prefix lengths hold one value more than the page */
+  PQB_DBA_SUFFIX_COUNT = 5,    /* the suffix lengths hold one value fewer than the page */
+  PQB_DBA_SUFFIX_PAST_END = 6, /* the last value's suffix is 1000 bytes longer than written */
+  PQB_DBA_HUGE_SUFFIX = 7,     /* the last value's suffix length is 2^40 */
+  PQB_DBA_CUT = 8,             /* the values end 3 bytes into the suffix lengths */
 };
 
 typedef struct pqb_file {

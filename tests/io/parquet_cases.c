@@ -107,6 +107,9 @@ void make_columns(pqb_column *c, int variant) {
     c[i].delta = (variant & 4) != 0 && !c[i].dictionary &&
                  (c[i].physical == GCOL_PARQUET_INT32 || c[i].physical == GCOL_PARQUET_INT64 ||
                   c[i].physical == GCOL_PARQUET_BYTE_ARRAY);
+    c[i].delta_byte_array = (variant & 8) != 0 && !c[i].dictionary && !c[i].delta &&
+                            (c[i].physical == GCOL_PARQUET_BYTE_ARRAY ||
+                             c[i].physical == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
     c[i].split = (variant & 4) != 0 &&
                  (c[i].physical == GCOL_PARQUET_FLOAT || c[i].physical == GCOL_PARQUET_DOUBLE);
   }

@@ -27,7 +27,8 @@ void make_data(uint64_t salt);
 pqb_column col_base(const char *name, int32_t physical);
 /* The NUM_COLS columns; variant bit 0: data page v2 (and RLE booleans), bit 1: dictionary,
  * bit 2: DELTA_BINARY_PACKED integers, DELTA_LENGTH_BYTE_ARRAY strings and BYTE_STREAM_SPLIT
- * floats (instead of dictionary). */
+ * floats (instead of dictionary), bit 3: DELTA_BYTE_ARRAY strings and decimals of
+ * FIXED_LEN_BYTE_ARRAY (unless dictionary or delta). */
 void make_columns(pqb_column *c, int variant);
 /* The file of make_columns(variant) with `rows_per_group`; fails the test if it cannot. */
 uint8_t *build(int variant, int64_t rows_per_group, int64_t *size, pqb_column *cols);

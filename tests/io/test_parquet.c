@@ -155,7 +155,7 @@ static void test_read_every_type(void **state) {
   make_data(11);
   int64_t const per_groups[] = {250, 1000};
   static int64_t rows[ROWS];
-  for (int variant = 0; variant < 8; ++variant) {
+  for (int variant = 0; variant < 10; ++variant) {
     for (int gi = 0; gi < 2; ++gi) {
       pqb_column cols[NUM_COLS];
       int64_t size = 0;
@@ -179,6 +179,65 @@ static void test_read_every_type(void **state) {
   }
 }
 
+/* DELTA_BYTE_ARRAY strings (transcoded to PLAIN on the host while planning) with shared
+ * prefixes, empty and long values and nulls, pages v1 and v2, several pages and row groups,
+ * uncompressed (borrowed chunk) and ZSTD; and a corrupt page refused with the page named. */
+static void test_read_delta_byte_array(void **state) {
+  (void)state;
+  enum { N = 3000 };
+  static char store[N][64];
+  static const char *strings[N];
+  static uint8_t valid[N];
+  static int64_t rows[N];
+  for (int i = 0; i < N; ++i) {
+    int const kind = (i / 40) % 3;
+    if (kind == 0) snprintf(store[i], 64, "shared/prefix/%d/%d", i / 7, i);
+    if (kind == 1) snprintf(store[i], 64, "%s", i % 2 ? "" : "same");
+    if (kind == 2) memset(store[i], 'a' + i % 26, (size_t)(i % 63));
+    strings[i] = store[i];
+    valid[i] = i % 13 != 4;
+    rows[i] = i;
+  }
+  for (int v2 = 0; v2 < 2; ++v2) {
+    for (int zstd = 0; zstd < 2; ++zstd) {
+      if (zstd && !gcol_detail_pq_codec_available(GCOL_PARQUET_ZSTD)) continue;
+      pqb_column c = col_base("s", GCOL_PARQUET_BYTE_ARRAY);
+      c.strings = strings;
+      c.logical = GCOL_PARQUET_LOGICAL_STRING;
+      c.optional = true;
+      c.valid = valid;
+      c.delta_byte_array = true;
+      c.page_version = v2 ? 2 : 1;
+      c.rows_per_page = 450;
+      c.codec = zstd ? GCOL_PARQUET_ZSTD : 0;
+      pqb_file f = pqb_one_column(&c, N);
+      f.rows_per_group = 1000;
+      int64_t size = 0;
+      uint8_t *file = pqb_build(&f, &size);
+      assert_non_null(file);
+      gcol_table *t = NULL;
+      GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL));
+      gcol_table_view const v = gcol_table_get_view(t);
+      check_column(v.columns[0], &c, GCOL_STRING, rows, N);
+      gcol_table_free(t);
+      free(file);
+    }
+  }
+  pqb_column c = col_base("s", GCOL_PARQUET_BYTE_ARRAY);
+  c.strings = strings;
+  c.delta_byte_array = true;
+  c.rows_per_page = 450;
+  c.lie_delta_byte_array = PQB_DBA_PREFIX_TOO_LONG;
+  pqb_file f = pqb_one_column(&c, N);
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  gcol_table *t = NULL;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "column 's', page 0: DELTA_BYTE_ARRAY"));
+  free(file);
+}
+
 /* Pages compressed by each codec whose library is here (decompressed on the host, decoded
  * on the GPU): the same columns. */
 static void test_read_compressed(void **state) {
@@ -193,7 +252,7 @@ static void test_read_compressed(void **state) {
                     gcol_detail_pq_codec_library(codecs[ci]));
       continue;
     }
-    for (int variant = 0; variant < 8; ++variant) {
+    for (int variant = 0; variant < 10; ++variant) {
       pqb_column cols[NUM_COLS];
       make_columns(cols, variant);
       for (int k = 0; k < NUM_COLS; ++k) cols[k].codec = codecs[ci];
@@ -294,7 +353,7 @@ static void test_read_compressed_nvcomp(void **state) {
       continue;
     }
     if (!nvcomp_here(codec)) continue;
-    for (int variant = 0; variant < 8; ++variant) {
+    for (int variant = 0; variant < 10; ++variant) {
       int64_t const per_groups[] = {250, 1000};
       for (int gi = 0; gi < 2; ++gi) {
         pqb_column cols[NUM_COLS];
@@ -1948,6 +2007,7 @@ static void test_allocation_failures_skipping(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_read_every_type),
+      GCOL_TEST_GPU(test_read_delta_byte_array),
       GCOL_TEST_GPU(test_projection_and_row_groups),
       GCOL_TEST_GPU(test_read_file_and_source),
       GCOL_TEST_GPU(test_empty_and_all_null),

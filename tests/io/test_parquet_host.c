@@ -750,7 +750,7 @@ static void check_host_decode(const uint8_t *file, int64_t size, const pqb_colum
 static void test_pages_decoded_on_the_host(void **state) {
   (void)state;
   make_data(2);
-  for (int variant = 0; variant < 8; ++variant) {
+  for (int variant = 0; variant < 10; ++variant) {
     pqb_column cols[NUM_COLS];
     int64_t size = 0;
     uint8_t *file = build(variant, 250, &size, cols);
@@ -948,6 +948,230 @@ static void test_unsupported_and_corrupt_pages(void **state) {
   free(file);
 }
 
+/* ------------------------------------------------------------------ DELTA_BYTE_ARRAY */
+
+enum { DBA_ROWS = 3000 };
+static char *dba_store[DBA_ROWS];
+static const char *dba_strings[DBA_ROWS];
+static uint8_t dba_valid[DBA_ROWS];
+
+/* Strings with shared prefixes (sorted-looking runs), none shared, empty and long ones. */
+static void make_dba_strings(void) {
+  for (int i = 0; i < DBA_ROWS; ++i) {
+    free(dba_store[i]);
+    int const kind = (i / 50) % 4;
+    size_t const len = kind == 3 && i % 7 == 0 ? 3000 + (size_t)i : 40;
+    dba_store[i] = (char *)malloc(len + 1);
+    if (kind == 0) { /* a shared prefix of varying length */
+      snprintf(dba_store[i], len + 1, "prefix/%d/%d", i / 10, i);
+    } else if (kind == 1) { /* nothing shared with the previous value */
+      snprintf(dba_store[i], len + 1, "%c%d", 'a' + i % 26, i);
+    } else if (kind == 2) { /* empty strings, and repeats */
+      snprintf(dba_store[i], len + 1, "%s", i % 3 == 0 ? "" : i % 3 == 1 ? "same" : "same");
+    } else {
+      memset(dba_store[i], 'x', len);
+      dba_store[i][len] = '\0';
+      if (len > 100) dba_store[i][len - 1] = (char)('a' + i % 26);
+    }
+    dba_strings[i] = dba_store[i];
+    dba_valid[i] = i % 11 != 5;
+  }
+}
+
+/* Plans and decodes column 0 of a DELTA_BYTE_ARRAY file on the host, compares with the data. */
+static void check_dba_file(const uint8_t *file, int64_t size, const pqb_column *c, int64_t rows) {
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+  int32_t groups[64];
+  int32_t const ng = gcol_parquet_metadata_num_row_groups(md);
+  for (int32_t g = 0; g < ng; ++g) groups[g] = g;
+  for (int pass = 0; pass < 2; ++pass) {
+    gcol_detail_pq_column_plan plan;
+    if (pass == 0) {
+      GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, 0, groups, ng, &plan));
+    } else { /* borrowed from the file, as the GPU reader plans */
+      GCOL_TEST_OK(
+          gcol_detail_parquet_plan_column_borrow(&src, file, md, 0, groups, ng, 0, NULL, &plan));
+      uint8_t *space = (uint8_t *)malloc((size_t)plan.num_bytes + 1);
+      for (int32_t i = 0; i < plan.num_segments; ++i) {
+        gcol_detail_pq_segment const s = plan.segments[i];
+        memcpy(space + s.begin, s.src != NULL ? s.src : plan.bytes + s.owned, (size_t)s.size);
+      }
+      free(plan.bytes);
+      plan.bytes = space;
+    }
+    assert_int_equal(plan.num_rows, rows);
+    for (int32_t p = 0; p < plan.num_pages; ++p) {
+      assert_int_equal(plan.pages[p].encoding, GCOL_DETAIL_PQ_VALUES_PLAIN);
+    }
+    uint64_t *values = (uint64_t *)malloc((size_t)rows * 8 + 8);
+    uint64_t *values_hi = (uint64_t *)malloc((size_t)rows * 8 + 8);
+    int64_t *pos = (int64_t *)malloc((size_t)rows * 8 + 8);
+    int64_t *len = (int64_t *)malloc((size_t)rows * 8 + 8);
+    uint8_t *valid = (uint8_t *)malloc((size_t)rows + 1);
+    int32_t bad = 0;
+    bool is_dict = false;
+    int const code = gcol_detail_parquet_decode_column_host(&plan, values, values_hi, pos, len,
+                                                            valid, &bad, &is_dict);
+    if (code != 0) fail_msg("%s (page %d)", gcol_detail_parquet_page_error(code), bad);
+    for (int64_t r = 0; r < rows; ++r) {
+      bool const v = c->valid == NULL || c->valid[r];
+      assert_int_equal(valid[r], v);
+      if (!v) continue;
+      if (c->strings != NULL) {
+        assert_int_equal(len[r], strlen(c->strings[r]));
+        assert_memory_equal(plan.bytes + pos[r], c->strings[r], (size_t)len[r]);
+      } else if ((int64_t)values[r] != c->ints[r] ||
+                 values_hi[r] != (c->ints[r] < 0 ? ~UINT64_C(0) : 0)) {
+        fail_msg("row %lld: %lld != %lld", (long long)r, (long long)values[r],
+                 (long long)c->ints[r]);
+      }
+    }
+    free(values);
+    free(values_hi);
+    free(pos);
+    free(len);
+    free(valid);
+    gcol_detail_parquet_plan_free(&plan);
+  }
+  gcol_parquet_metadata_free(md);
+}
+
+static void test_delta_byte_array_pages(void **state) {
+  (void)state;
+  make_dba_strings();
+  make_data(31);
+  for (int v2 = 0; v2 < 2; ++v2) {
+    for (int nulls = 0; nulls < 2; ++nulls) {
+      for (int shape = 0; shape < 4; ++shape) {
+        /* one page; pages of 1 value; pages of 700 in groups of 1000; one value in all */
+        static const int64_t per_page[] = {0, 1, 700, 0};
+        static const int64_t per_group[] = {0, 0, 1000, 0};
+        int64_t const rows = shape == 3 ? 1 : shape == 1 ? 40 : DBA_ROWS;
+        pqb_column c = col_base("s", GCOL_PARQUET_BYTE_ARRAY);
+        c.strings = dba_strings;
+        c.logical = GCOL_PARQUET_LOGICAL_STRING;
+        c.optional = nulls != 0;
+        c.valid = nulls != 0 && shape != 3 ? dba_valid : NULL;
+        c.delta_byte_array = true;
+        c.page_version = v2 ? 2 : 1;
+        c.rows_per_page = per_page[shape];
+        pqb_file f = pqb_one_column(&c, rows);
+        f.rows_per_group = per_group[shape];
+        int64_t size = 0;
+        uint8_t *file = pqb_build(&f, &size);
+        assert_non_null(file);
+        check_dba_file(file, size, &c, rows);
+        free(file);
+        /* compressed pages, decompressed on the host before the transcode */
+        if (gcol_detail_pq_codec_available(GCOL_PARQUET_ZSTD)) {
+          c.codec = GCOL_PARQUET_ZSTD;
+          file = pqb_build(&f, &size);
+          assert_non_null(file);
+          check_dba_file(file, size, &c, rows);
+          free(file);
+        }
+      }
+    }
+  }
+  /* decimals of FIXED_LEN_BYTE_ARRAY, and an all-null page */
+  pqb_column d = col_base("d", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  d.type_length = 16;
+  d.ints = pq_data.small; /* small values: long shared prefixes of sign bytes */
+  d.logical = GCOL_PARQUET_LOGICAL_DECIMAL;
+  d.precision = 38;
+  d.scale = 2;
+  d.optional = true;
+  d.valid = pq_data.valid;
+  d.delta_byte_array = true;
+  d.rows_per_page = 300;
+  pqb_file f = pqb_one_column(&d, ROWS);
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  check_dba_file(file, size, &d, ROWS);
+  free(file);
+  static uint8_t none[ROWS];
+  d.valid = none;
+  file = pqb_build(&f, &size);
+  check_dba_file(file, size, &d, ROWS);
+  free(file);
+  for (int i = 0; i < DBA_ROWS; ++i) {
+    free(dba_store[i]);
+    dba_store[i] = NULL;
+  }
+}
+
+static void test_delta_byte_array_corrupt(void **state) {
+  (void)state;
+  make_data(32);
+  static const struct {
+    int lie;
+    const char *needle;
+  } cases[] = {
+      {PQB_DBA_PREFIX_TOO_LONG, "is longer than the previous value"},
+      {PQB_DBA_NEGATIVE_PREFIX, "prefix length is negative"},
+      {PQB_DBA_NEGATIVE_SUFFIX, "suffix length is negative"},
+      {PQB_DBA_PREFIX_COUNT, "prefix lengths for the page's"},
+      {PQB_DBA_SUFFIX_COUNT, "suffix lengths for the page's"},
+      {PQB_DBA_SUFFIX_PAST_END, "runs past the page's end"},
+      {PQB_DBA_HUGE_SUFFIX, "overflows a 32-bit length"},
+      {PQB_DBA_CUT, "suffix lengths' header runs past the page"},
+  };
+  for (int v2 = 0; v2 < 2; ++v2) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+      pqb_column c = col_base("s", GCOL_PARQUET_BYTE_ARRAY);
+      c.strings = pq_data.strings;
+      c.optional = true;
+      c.valid = pq_data.valid;
+      c.delta_byte_array = true;
+      c.page_version = v2 ? 2 : 1;
+      c.rows_per_page = 100;
+      c.lie_delta_byte_array = cases[i].lie;
+      pqb_file f = pqb_one_column(&c, ROWS);
+      int64_t size = 0;
+      uint8_t *file = pqb_build(&f, &size);
+      assert_non_null(file);
+      expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT, cases[i].needle);
+      expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT,
+                        "row group 0, column 's', page 0: DELTA_BYTE_ARRAY");
+      free(file);
+    }
+  }
+  /* a FIXED_LEN_BYTE_ARRAY value of another length: the column says 8, the pages hold 16 */
+  pqb_column d = col_base("d", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  d.type_length = 16;
+  d.ints = pq_data.big;
+  d.logical = GCOL_PARQUET_LOGICAL_DECIMAL;
+  d.precision = 18;
+  d.scale = 2;
+  d.delta_byte_array = true;
+  pqb_file f = pqb_one_column(&d, ROWS);
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  md->leaves[0].type_length = 8; /* as if the schema said 8 */
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+  int32_t const groups[] = {0};
+  gcol_detail_pq_column_plan plan;
+  GCOL_TEST_STATUS(gcol_detail_parquet_plan_column(&src, md, 0, groups, 1, &plan),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(gcol_last_error(), "in a FIXED_LEN_BYTE_ARRAY of 8"));
+  gcol_parquet_metadata_free(md);
+  free(file);
+  /* DELTA_BYTE_ARRAY on an INT64 column: still not read */
+  pqb_column x = col_base("x", GCOL_PARQUET_INT64);
+  x.ints = pq_data.big;
+  x.lie_encoding = GCOL_DETAIL_PQ_ENC_DELTA_BYTE_ARRAY;
+  f = pqb_one_column(&x, ROWS);
+  file = pqb_build(&f, &size);
+  expect_plan_error(file, size, 0, GCOL_ERROR_UNSUPPORTED, "DELTA_BYTE_ARRAY is not supported");
+  free(file);
+}
+
 /* ------------------------------------------------------------------ codecs */
 
 static const int32_t all_codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD, GCOL_PARQUET_GZIP,
@@ -1046,7 +1270,7 @@ static void test_compressed_pages_decoded_on_the_host(void **state) {
   for (int c = 0; c < NUM_CODECS; ++c) {
     int32_t const codec = all_codecs[c];
     if (!codec_here(codec)) continue;
-    for (int variant = 0; variant < 8; ++variant) {
+    for (int variant = 0; variant < 10; ++variant) {
       pqb_column cols[NUM_COLS];
       int64_t size = 0;
       uint8_t *file = build_compressed(variant, codec, 250, &size, cols);
@@ -1113,7 +1337,7 @@ static void test_pages_planned_for_nvcomp(void **state) {
   for (int c = 0; c < NUM_CODECS; ++c) {
     int32_t const codec = all_codecs[c];
     if (!codec_here(codec)) continue;
-    for (int variant = 0; variant < 8; ++variant) {
+    for (int variant = 0; variant < 10; ++variant) {
       pqb_column cols[NUM_COLS];
       int64_t size = 0;
       uint8_t *file = build_compressed(variant, codec, 250, &size, cols);
@@ -2339,6 +2563,8 @@ int main(void) {
       cmocka_unit_test(test_fuzz_footers_and_pages),
       cmocka_unit_test(test_fuzz_page_headers),
       cmocka_unit_test(test_gpu_writer_rows_on_the_host), /* GPU writer (issue 14) */
+      cmocka_unit_test(test_delta_byte_array_pages),
+      cmocka_unit_test(test_delta_byte_array_corrupt),
   };
   return GCOL_TEST_RUN("parquet_host", tests);
 }
