@@ -37,6 +37,10 @@ const char *gcol_last_error(void) { return last_error; }
 
 void gcol_clear_last_error(void) { last_error[0] = '\0'; }
 
+void gcol_detail_set_last_error(const char *message) {
+  snprintf(last_error, sizeof last_error, "%s", message != NULL ? message : "");
+}
+
 /* The outermost public function of this thread's current call (internal/nvtx.h). */
 static _Thread_local const char *api_name = NULL;
 static _Thread_local int api_depth = 0;
@@ -53,6 +57,8 @@ void gcol_detail_api_leave(void) {
 }
 
 int gcol_detail_api_depth(void) { return api_depth; }
+
+const char *gcol_detail_api_name(void) { return api_name; }
 
 gcol_status gcol_detail_error(gcol_status status, const char *func, const char *format, ...) {
   /* the public function the user called, not the helper that found the error */

@@ -36,6 +36,10 @@ gcol_status gcol_detail_error(gcol_status status, const char *func, const char *
 #endif
     ;
 
+/* Sets the thread's last error to `message` as it is (no prefix, no log line): an error found
+ * by a worker thread of a call, handed to the calling thread. */
+void gcol_detail_set_last_error(const char *message);
+
 /* Maps a cudaError_t (passed as int) to a status, records "func: what: cudaErrorName: text"
  * and clears the non-sticky error state. Sticky errors give GCOL_ERROR_CUDA_STICKY. */
 gcol_status gcol_detail_cuda_error(int cuda_error, const char *func, const char *what);

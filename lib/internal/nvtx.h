@@ -22,6 +22,9 @@ void gcol_detail_api_leave(void);
 /* How many public functions this thread is inside (0: the caller's own code runs): the
  * spill manager pins what a running operation uses and makes until the outermost returns. */
 int gcol_detail_api_depth(void);
+/* The outermost public function of this thread's current call, or NULL outside one (a
+ * worker thread of that call enters it too, so that its messages name it). */
+const char *gcol_detail_api_name(void);
 #if GCOL_NVTX
 /* Out of line (lib/nvtx.c), so only one file includes NVTX and creates the domain. */
 void gcol_detail_nvtx_push(const char *name);

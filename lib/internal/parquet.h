@@ -503,6 +503,23 @@ gcol_status gcol_detail_parquet_plan_column_kept(
  * page skipping decodes fewer). */
 int64_t gcol_detail_parquet_read_pages(void);
 
+/* Batched reads (parquet_read.c): a read of many row groups without page skipping is planned
+ * and decoded in batches of consecutive row groups by two host threads, each on its own
+ * stream, so that one batch's planning and upload overlap another's decode; the columns'
+ * pieces are then concatenated. The target compressed bytes of a batch: the value given to
+ * gcol_detail_parquet_set_batch_bytes (tests), else GCOL_PARQUET_BATCH_BYTES from the
+ * environment when it is a positive number, else GCOL_DETAIL_PQ_BATCH_BYTES. */
+#define GCOL_DETAIL_PQ_BATCH_BYTES ((int64_t)384 << 20)
+int64_t gcol_detail_parquet_batch_bytes(void);
+/* Sets the target for the reads that follow, process-wide; 0 restores the default. */
+void gcol_detail_parquet_set_batch_bytes(int64_t bytes);
+/* The batches of groups[0, num_groups) read for columns[0, num_columns): writes the group
+ * index each batch starts at to bounds[0, n) and num_groups to bounds[n] (bounds has room for
+ * num_groups + 1), returns n; 1 means one batch (the read is not split). */
+int32_t gcol_detail_parquet_batches(const gcol_parquet_metadata *md, const int32_t *columns,
+                                    int32_t num_columns, const int32_t *groups,
+                                    int32_t num_groups, int64_t target, int32_t *bounds);
+
 /* The codecs whose pages a read with `options` leaves to `nvcomp` (NULL: none): its codecs,
  * none when options->untrusted. */
 uint32_t gcol_detail_parquet_gpu_codecs(const gcol_parquet_read_options *options,

@@ -1,10 +1,13 @@
 /* Parquet reading on the host: page headers, the read plan of each column (its chunks' bytes
  * and a table of pages), a host decode of a plan (tests, fuzzer) and the public read
  * functions, which hand each plan to the GPU decode (kernels/io/parquet_decode.cu). */
+#include <cuda_runtime_api.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcol/bitmask.h"
 #include "gcol/copying.h"
 #include "gcol/expression.h"
 #include "gcol/filtering.h"
@@ -1408,6 +1411,306 @@ done:
   return status;
 }
 
+/* ---- batched reads: planning and upload of one batch overlap the decode of another ---- */
+
+static int64_t batch_bytes_override; /* gcol_detail_parquet_set_batch_bytes (atomic builtins) */
+
+void gcol_detail_parquet_set_batch_bytes(int64_t bytes) {
+  __atomic_store_n(&batch_bytes_override, bytes > 0 ? bytes : 0, __ATOMIC_RELAXED);
+}
+
+int64_t gcol_detail_parquet_batch_bytes(void) {
+  int64_t const set = __atomic_load_n(&batch_bytes_override, __ATOMIC_RELAXED);
+  if (set > 0) return set;
+  const char *env = getenv("GCOL_PARQUET_BATCH_BYTES");
+  if (env != NULL && *env != '\0') {
+    char *end = NULL;
+    long long const v = strtoll(env, &end, 10);
+    if (end != NULL && *end == '\0' && v > 0) return (int64_t)v;
+  }
+  return GCOL_DETAIL_PQ_BATCH_BYTES;
+}
+
+/* Why batches: a whole read uploads every page before decoding any, so the bus copy (98 ms of
+ * the 246 ms of pyarrow's 5.4 GB SNAPPY file on an H200) and the host's planning wait for
+ * each other and for the decode. Batches of consecutive row groups of about `target`
+ * compressed bytes (those of the columns read) let one batch's planning and upload run while
+ * another decodes. A batch is a few hundred MiB so that the fixed costs of a decode (its 2-3
+ * synchronizations, launches, the pieces' concatenation) stay small beside its bytes; reads
+ * under about two batches' worth are not split (nothing to overlap that pays for them). */
+int32_t gcol_detail_parquet_batches(const gcol_parquet_metadata *md, const int32_t *columns,
+                                    int32_t num_columns, const int32_t *groups,
+                                    int32_t num_groups, int64_t target, int32_t *bounds) {
+  int64_t total = 0;
+  bounds[0] = 0;
+  if (num_groups < 2 || num_columns < 1 || target <= 0) {
+    bounds[1] = num_groups;
+    return 1;
+  }
+  for (int32_t i = 0; i < num_groups; ++i) {
+    const gcol_detail_pq_row_group *rg = &md->row_groups[groups[i]];
+    for (int32_t k = 0; k < num_columns; ++k) total += rg->chunks[columns[k]].stats.compressed_size;
+  }
+  int32_t n = 1;
+  if (total > 2 * target) {
+    int64_t bytes = 0;
+    for (int32_t i = 0; i + 1 < num_groups; ++i) {
+      const gcol_detail_pq_row_group *rg = &md->row_groups[groups[i]];
+      for (int32_t k = 0; k < num_columns; ++k) {
+        bytes += rg->chunks[columns[k]].stats.compressed_size;
+      }
+      if (bytes >= target) { /* the batch ends after group i */
+        bounds[n++] = i + 1;
+        bytes = 0;
+      }
+    }
+  }
+  bounds[n] = num_groups;
+  return n;
+}
+
+#define BATCH_MESSAGE_SIZE 1024
+#define BATCH_WORKERS 2
+
+/* What the workers of a batched read share. Read-only but for the atomics and each batch's
+ * own slots (its pieces, status and message), which one worker writes before the join. */
+typedef struct batch_run {
+  const gcol_detail_pq_file *file;
+  const uint8_t *data;
+  const gcol_parquet_metadata *md;
+  const int32_t *columns;
+  int32_t num_read;
+  const int32_t *groups; /* the groups read */
+  const int32_t *bounds; /* batch b: groups[bounds[b], bounds[b + 1]) */
+  int32_t num_batches;
+  uint32_t gpu_codecs;
+  const gcol_detail_nvcomp *nvcomp;
+  int device;
+  const char *api; /* the public function called, for messages */
+  gcol_column **pieces; /* batch b, column i: pieces[b * num_read + i] */
+  gcol_status *statuses;
+  char *messages; /* BATCH_MESSAGE_SIZE per batch */
+  int32_t next;   /* the next batch to take (atomic) */
+  int32_t failed; /* the first failing batch so far, or num_batches (atomic) */
+} batch_run;
+
+typedef struct batch_worker {
+  batch_run *run;
+  cudaStream_t stream;
+  pthread_t thread;
+  bool started;
+} batch_worker;
+
+/* Plans and decodes batch b into its pieces on `stream` (the default resource: the pieces
+ * are temporaries). */
+static gcol_status decode_batch(const batch_run *r, int32_t b, cudaStream_t stream) {
+  gcol_status status = GCOL_OK;
+  int32_t const n = r->num_read;
+  gcol_detail_pq_column_plan *plans =
+      (gcol_detail_pq_column_plan *)calloc((size_t)(n > 0 ? n : 1), sizeof *plans);
+  GCOL_DETAIL_CHECK(plans != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  GCOL_DETAIL_CUDA_TRY(cudaSetDevice(r->device)); /* the current device is per thread */
+  for (int32_t i = 0; i < n; ++i) {
+    GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(
+        r->file, r->data, r->md, r->columns[i], r->groups + r->bounds[b],
+        r->bounds[b + 1] - r->bounds[b], NULL, 0, r->gpu_codecs, r->nvcomp, &plans[i]));
+    __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
+  }
+  GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns(plans, n, r->data, r->md->name,
+                                                     (gcol_stream)stream, NULL,
+                                                     r->pieces + (size_t)b * (size_t)n));
+done:
+  if (plans != NULL) {
+    for (int32_t i = 0; i < n; ++i) gcol_detail_parquet_plan_free(&plans[i]);
+  }
+  free(plans);
+  return status;
+}
+
+/* Takes batches in file order until none is left or an earlier one has failed (a later
+ * batch's error is never reported: the first failing batch in file order wins). */
+static void *batch_worker_main(void *arg) {
+  batch_worker *w = (batch_worker *)arg;
+  batch_run *r = w->run;
+  /* this thread's share of the call: its messages name the public function, and the spill
+   * pins its operations take are released when it leaves */
+  GCOL_DETAIL_NVTX_PUSH(r->api);
+  for (;;) {
+    int32_t const b = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
+    if (b >= r->num_batches || b > __atomic_load_n(&r->failed, __ATOMIC_RELAXED)) break;
+    gcol_clear_last_error();
+    gcol_status const status = decode_batch(r, b, w->stream);
+    if (status == GCOL_OK) continue;
+    r->statuses[b] = status;
+    snprintf(r->messages + (size_t)b * BATCH_MESSAGE_SIZE, BATCH_MESSAGE_SIZE, "%s",
+             gcol_last_error());
+    int32_t seen = __atomic_load_n(&r->failed, __ATOMIC_RELAXED);
+    while (b < seen && !__atomic_compare_exchange_n(&r->failed, &seen, b, false,
+                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+  }
+  GCOL_DETAIL_NVTX_POP();
+  return NULL;
+}
+
+/* Makes `waiter` wait for the work submitted to `signaler` so far. */
+static gcol_status stream_after(cudaStream_t waiter, cudaStream_t signaler, cudaEvent_t event) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_CUDA_TRY(cudaEventRecord(event, signaler));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamWaitEvent(waiter, event, 0));
+done:
+  return status;
+}
+
+/* Serializes a file's reads: the workers plan at the same time, and a FILE* or a user's
+ * callback is not known to take two reads at once. */
+typedef struct locked_source {
+  gcol_parquet_source inner;
+  pthread_mutex_t lock;
+} locked_source;
+
+static int locked_read(void *user, int64_t offset, int64_t length, void *dst) {
+  locked_source *l = (locked_source *)user;
+  pthread_mutex_lock(&l->lock);
+  int const rc = l->inner.read(l->inner.user, offset, length, dst);
+  pthread_mutex_unlock(&l->lock);
+  return rc;
+}
+
+/* Concatenates column i's pieces into outputs[i] on `stream` with `mr`; a column whose pieces
+ * have null masks keeps one even without nulls, as the whole read's does (gcol_concatenate
+ * leaves it out). */
+static gcol_status concatenate_pieces(gcol_column **pieces, int32_t num_pieces,
+                                      gcol_column_view *views, gcol_column **out,
+                                      cudaStream_t stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_buffer *mask = NULL;
+  for (int32_t b = 0; b < num_pieces; ++b) views[b] = gcol_column_get_view(pieces[b]);
+  GCOL_DETAIL_TRY(gcol_concatenate(views, num_pieces, out, (gcol_stream)stream, mr));
+  if (pieces[0]->null_mask != NULL && (*out)->null_mask == NULL) {
+    GCOL_DETAIL_TRY(
+        gcol_bitmask_create((*out)->size, GCOL_MASK_ALL_VALID, (gcol_stream)stream, mr, &mask));
+    GCOL_DETAIL_TRY(gcol_column_set_null_mask(*out, mask, 0));
+    mask = NULL;
+  }
+done:
+  gcol_buffer_free(mask);
+  if (status != GCOL_OK) {
+    gcol_column_free(*out);
+    *out = NULL;
+  }
+  return status;
+}
+
+/* Reads columns[0, num_read) of groups[bounds[0], bounds[num_batches]) in batches into
+ * outputs (as gcol_detail_parquet_decode_columns would give for the whole range), the
+ * calling thread one worker and a thread it starts the other, each on its own stream ordered
+ * after `stream`; `stream` waits for both at the end. On failure, the first failing batch's
+ * status and message. */
+static gcol_status read_batches(batch_run *run, gcol_column **outputs, cudaStream_t stream,
+                                gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  batch_worker workers[BATCH_WORKERS];
+  cudaEvent_t event = NULL;
+  locked_source locked;
+  gcol_detail_pq_file file;
+  bool lock_made = false;
+  gcol_column_view *views = NULL;
+  gcol_column **column_pieces = NULL;
+  int32_t const B = run->num_batches, C = run->num_read;
+  memset(workers, 0, sizeof workers);
+  run->pieces = (gcol_column **)calloc((size_t)B * (size_t)C, sizeof *run->pieces);
+  run->statuses = (gcol_status *)calloc((size_t)B, sizeof *run->statuses);
+  run->messages = (char *)calloc((size_t)B, BATCH_MESSAGE_SIZE);
+  views = (gcol_column_view *)malloc((size_t)B * sizeof *views);
+  column_pieces = (gcol_column **)malloc((size_t)B * sizeof *column_pieces);
+  GCOL_DETAIL_CHECK(run->pieces != NULL && run->statuses != NULL && run->messages != NULL &&
+                        views != NULL && column_pieces != NULL,
+                    GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  run->next = 0;
+  run->failed = B;
+  run->api = gcol_detail_api_name() != NULL ? gcol_detail_api_name() : "gcol_parquet_read";
+  GCOL_DETAIL_CUDA_TRY(cudaGetDevice(&run->device));
+  if (run->data == NULL) { /* a buffer's reads are copies out of it: no lock needed */
+    GCOL_DETAIL_CHECK(pthread_mutex_init(&locked.lock, NULL) == 0, GCOL_ERROR_INTERNAL,
+                      "pthread_mutex_init failed");
+    lock_made = true;
+    locked.inner = run->file->source;
+    file = *run->file;
+    file.source.read = locked_read;
+    file.source.user = &locked;
+    run->file = &file;
+  }
+  GCOL_DETAIL_CUDA_TRY(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  for (int32_t w = 0; w < BATCH_WORKERS; ++w) {
+    workers[w].run = run;
+    GCOL_DETAIL_CUDA_TRY(cudaStreamCreateWithFlags(&workers[w].stream, cudaStreamNonBlocking));
+    GCOL_DETAIL_TRY(stream_after(workers[w].stream, stream, event));
+  }
+  /* worker 0 is this thread; without a second thread this one takes every batch */
+  for (int32_t w = 1; w < BATCH_WORKERS; ++w) {
+    workers[w].started =
+        pthread_create(&workers[w].thread, NULL, batch_worker_main, &workers[w]) == 0;
+  }
+  (void)batch_worker_main(&workers[0]);
+  for (int32_t w = 1; w < BATCH_WORKERS; ++w) {
+    if (workers[w].started) pthread_join(workers[w].thread, NULL);
+    workers[w].started = false;
+  }
+  if (run->failed < B) {
+    status = run->statuses[run->failed];
+    gcol_detail_set_last_error(run->messages + (size_t)run->failed * BATCH_MESSAGE_SIZE);
+    goto done;
+  }
+  for (int32_t w = 0; w < BATCH_WORKERS; ++w) {
+    GCOL_DETAIL_TRY(stream_after(stream, workers[w].stream, event));
+  }
+  for (int32_t i = 0; i < C; ++i) {
+    for (int32_t b = 0; b < B; ++b) column_pieces[b] = run->pieces[(size_t)b * (size_t)C + i];
+    GCOL_DETAIL_TRY(concatenate_pieces(column_pieces, B, views, &outputs[i], stream, mr));
+    /* column i's pieces go now (peak memory: the pieces and one column more), freed on the
+     * streams they were made on, after the concatenation read them */
+    for (int32_t w = 0; w < BATCH_WORKERS; ++w) {
+      GCOL_DETAIL_TRY(stream_after(workers[w].stream, stream, event));
+    }
+    for (int32_t b = 0; b < B; ++b) {
+      gcol_column_free(run->pieces[(size_t)b * (size_t)C + i]);
+      run->pieces[(size_t)b * (size_t)C + i] = NULL;
+    }
+  }
+done:
+  if (run->pieces != NULL) {
+    /* pieces left (a failure): after what may still read them on `stream` */
+    for (int32_t w = 0; w < BATCH_WORKERS && event != NULL; ++w) {
+      if (workers[w].stream != NULL) (void)stream_after(workers[w].stream, stream, event);
+    }
+    for (size_t k = 0; k < (size_t)B * (size_t)C; ++k) gcol_column_free(run->pieces[k]);
+  }
+  for (int32_t w = 0; w < BATCH_WORKERS; ++w) {
+    if (workers[w].stream == NULL) continue;
+    /* `stream` waits for everything of the read, frees included */
+    if (event != NULL) (void)stream_after(stream, workers[w].stream, event);
+    (void)cudaStreamDestroy(workers[w].stream);
+  }
+  if (event != NULL) (void)cudaEventDestroy(event);
+  if (lock_made) pthread_mutex_destroy(&locked.lock);
+  if (status != GCOL_OK) {
+    for (int32_t i = 0; i < C; ++i) {
+      gcol_column_free(outputs[i]);
+      outputs[i] = NULL;
+    }
+  }
+  free(run->pieces);
+  free(run->statuses);
+  free(run->messages);
+  free(views);
+  free(column_pieces);
+  run->pieces = NULL;
+  run->statuses = NULL;
+  run->messages = NULL;
+  return status;
+}
+
 /* `data`: the file as a host buffer (its uncompressed chunks are not copied on the host), or
  * NULL. */
 static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *data,
@@ -1426,6 +1729,7 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   gcol_expression *filter = NULL;        /* opt.filter over the columns read */
   gcol_detail_pq_row_range *kept = NULL; /* page skipping: the read rows kept, or NULL */
   int64_t num_kept = 0;
+  int32_t *bounds = NULL; /* batched reads: where each batch starts in the groups read */
   int32_t num_read = 0; /* columns read: the selected ones, then the filter's */
   gcol_parquet_read_options opt;
   gcol_parquet_read_options_init(&opt);
@@ -1510,22 +1814,48 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     if (first_group > last_group) first_group = last_group;
     take = opt.num_rows;
   }
-  /* every column planned first, then decoded together (one copy, few synchronizations) */
+  /* every column planned first, then decoded together (one copy, few synchronizations); a
+   * large read in batches of row groups, each so (read_batches) */
   plans =
       (gcol_detail_pq_column_plan *)calloc((size_t)(num_read > 0 ? num_read : 1), sizeof *plans);
   GCOL_DETAIL_CHECK(plans != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   {
     const gcol_detail_nvcomp *nvcomp = opt.untrusted ? NULL : gcol_detail_nvcomp_get();
     uint32_t const gpu_codecs = gcol_detail_parquet_gpu_codecs(&opt, nvcomp);
-    for (int32_t i = 0; i < num_read; ++i) {
-      GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(
-          file, data, md, columns[i], groups + first_group, (int32_t)(last_group - first_group),
-          kept, num_kept, gpu_codecs, nvcomp, &plans[i]));
-      __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
+    int32_t const range = (int32_t)(last_group - first_group);
+    int32_t num_batches = 1;
+    if (kept == NULL && num_read > 0 && range >= 2) { /* page skipping reads whole */
+      bounds = (int32_t *)malloc((size_t)(range + 1) * sizeof *bounds);
+      GCOL_DETAIL_CHECK(bounds != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+      num_batches = gcol_detail_parquet_batches(md, columns, num_read, groups + first_group, range,
+                                                gcol_detail_parquet_batch_bytes(), bounds);
+    }
+    if (num_batches > 1) {
+      batch_run run;
+      memset(&run, 0, sizeof run);
+      run.file = file;
+      run.data = data;
+      run.md = md;
+      run.columns = columns;
+      run.num_read = num_read;
+      run.groups = groups + first_group;
+      run.bounds = bounds;
+      run.num_batches = num_batches;
+      run.gpu_codecs = gpu_codecs;
+      run.nvcomp = nvcomp;
+      GCOL_DETAIL_TRY(read_batches(&run, outputs, (cudaStream_t)stream, mr));
+    } else {
+      for (int32_t i = 0; i < num_read; ++i) {
+        GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(file, data, md, columns[i],
+                                                             groups + first_group, range, kept,
+                                                             num_kept, gpu_codecs, nvcomp,
+                                                             &plans[i]));
+        __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
+      }
+      GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns(plans, num_read, data, md->name, stream,
+                                                         mr, outputs));
     }
   }
-  GCOL_DETAIL_TRY(
-      gcol_detail_parquet_decode_columns(plans, num_read, data, md->name, stream, mr, outputs));
   for (int32_t i = 0; kept != NULL && i < num_read; ++i) {
     if (covers_only_kept(&plans[i], kept, num_kept)) continue;
     GCOL_DETAIL_TRY(gather_kept_rows(&plans[i], kept, num_kept, md->name, &outputs[i], stream, mr));
@@ -1570,6 +1900,7 @@ done:
   free(outputs);
   free(columns);
   free(groups);
+  free(bounds);
   gcol_parquet_metadata_free(md);
   return status;
 }

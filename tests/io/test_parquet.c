@@ -1198,6 +1198,223 @@ static void test_allocation_failures_nvcomp(void **state) {
   free(file);
 }
 
+/* ==== batched reads (issue 14): row groups read in batches, the pieces concatenated ==== */
+
+/* The batches a read of `opt`'s columns (all without) and groups would be split into at
+ * `target` bytes (gcol_detail_parquet_batches over the whole file's row groups). */
+static int32_t batches_of(const uint8_t *file, int64_t size, int64_t target) {
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  int32_t const n = md->num_row_groups;
+  int32_t *groups = (int32_t *)malloc((size_t)(n + 1) * sizeof *groups);
+  int32_t *columns = (int32_t *)malloc((size_t)(md->num_leaves + 1) * sizeof *columns);
+  int32_t *bounds = (int32_t *)malloc((size_t)(n + 2) * sizeof *bounds);
+  assert_true(groups != NULL && columns != NULL && bounds != NULL);
+  for (int32_t g = 0; g < n; ++g) groups[g] = g;
+  for (int32_t k = 0; k < md->num_leaves; ++k) columns[k] = k;
+  int32_t const batches =
+      gcol_detail_parquet_batches(md, columns, md->num_leaves, groups, n, target, bounds);
+  assert_int_equal(bounds[0], 0);
+  assert_int_equal(bounds[batches], n);
+  for (int32_t b = 0; b < batches; ++b) assert_true(bounds[b] < bounds[b + 1]);
+  free(groups);
+  free(columns);
+  free(bounds);
+  gcol_parquet_metadata_free(md);
+  return batches;
+}
+
+/* Two reads' tables are the same: types, sizes, masks (present or not), null counts, string
+ * offsets' widths and values. */
+static void assert_tables_same(gcol_table_view a, gcol_table_view b) {
+  assert_int_equal(a.num_columns, b.num_columns);
+  for (int32_t k = 0; k < a.num_columns; ++k) {
+    gcol_column_view const x = a.columns[k], y = b.columns[k];
+    assert_int_equal(x.type.id, y.type.id);
+    assert_int_equal(x.type.scale, y.type.scale);
+    assert_int_equal(x.size, y.size);
+    assert_int_equal(x.null_mask != NULL, y.null_mask != NULL);
+    int64_t nx = 0, ny = 0;
+    GCOL_TEST_OK(gcol_column_view_null_count(x, NULL, &nx));
+    GCOL_TEST_OK(gcol_column_view_null_count(y, NULL, &ny));
+    assert_int_equal(nx, ny);
+    assert_int_equal(x.num_children, y.num_children);
+    for (int32_t c = 0; c < x.num_children; ++c) {
+      assert_int_equal(x.children[c].type.id, y.children[c].type.id);
+    }
+    gcol_test_assert_columns_equal(x, y);
+    gcol_test_assert_null_count_consistent(y);
+  }
+}
+
+/* Reads a buffer (or, with `source`, through a callback: the workers' reads serialized) with
+ * `opt` whole and in batches of `target` bytes: the same status and message, or the same
+ * table. */
+static void expect_batched_as_whole(const uint8_t *file, int64_t size,
+                                    const gcol_parquet_read_options *opt, int64_t target,
+                                    bool source) {
+  gcol_parquet_source src;
+  memset(&src, 0, sizeof src);
+  src.size = size;
+  src.read = read_cb;
+  src.user = (void *)file;
+  gcol_table *whole = NULL, *batched = NULL;
+  char message[1024];
+  gcol_detail_parquet_set_batch_bytes(INT64_MAX / 4); /* never split */
+  gcol_status const s_whole = source ? gcol_parquet_read_source(&src, opt, &whole, NULL, NULL)
+                                     : gcol_parquet_read_buffer(file, size, opt, &whole, NULL, NULL);
+  snprintf(message, sizeof message, "%s", gcol_last_error());
+  gcol_detail_parquet_set_batch_bytes(target);
+  gcol_status const s_batched =
+      source ? gcol_parquet_read_source(&src, opt, &batched, NULL, NULL)
+             : gcol_parquet_read_buffer(file, size, opt, &batched, NULL, NULL);
+  gcol_detail_parquet_set_batch_bytes(0);
+  assert_int_equal(s_batched, s_whole);
+  if (s_whole != GCOL_OK) {
+    assert_null(batched);
+    assert_string_equal(gcol_last_error(), message);
+  } else {
+    assert_tables_same(gcol_table_get_view(whole), gcol_table_get_view(batched));
+  }
+  gcol_table_free(whole);
+  gcol_table_free(batched);
+}
+
+/* Every variant of the test columns (every type, nulls, strings, dictionary pages, DELTA
+ * encodings, pages v2) in 10 row groups, read in batches of 1 row group and of about a
+ * quarter of the file: whole reads, projections, row group selections and row ranges that
+ * start and end inside batches. */
+static void test_read_in_batches(void **state) {
+  (void)state;
+  make_data(41);
+  int32_t const projection[] = {13, 0, 5, 9, 2};
+  int32_t const some_groups[] = {1, 2, 5, 6, 7, 9};
+  int32_t const reversed_groups[] = {8, 3, 0};
+  for (int variant = 0; variant < 8; ++variant) {
+    pqb_column cols[NUM_COLS];
+    int64_t size = 0;
+    uint8_t *file = build(variant, 100, &size, cols);
+    int64_t const targets[] = {1, size / 8};
+    assert_int_equal(batches_of(file, size, 1), 10);
+    assert_true(batches_of(file, size, size / 8) >= 2);
+    assert_int_equal(batches_of(file, size, size), 1); /* under two batches' worth: whole */
+    for (int ti = 0; ti < 2; ++ti) {
+      gcol_parquet_read_options opt;
+      gcol_parquet_read_options_init(&opt);
+      expect_batched_as_whole(file, size, &opt, targets[ti], false);
+      if (variant == 0) expect_batched_as_whole(file, size, &opt, targets[ti], true);
+      opt.columns = projection;
+      opt.num_columns = 5;
+      expect_batched_as_whole(file, size, &opt, targets[ti], false);
+      opt.row_groups = some_groups;
+      opt.num_row_groups = 6;
+      expect_batched_as_whole(file, size, &opt, targets[ti], false);
+      opt.row_groups = reversed_groups;
+      opt.num_row_groups = 3;
+      expect_batched_as_whole(file, size, &opt, targets[ti], false);
+      opt.row_groups = NULL;
+      opt.num_row_groups = 0;
+      opt.columns = NULL;
+      opt.num_columns = 0;
+      int64_t const ranges[][2] = {{150, 530}, {0, 250}, {950, 0}, {199, 2}, {1, 998}, {999, 1}};
+      for (int r = 0; r < 6; ++r) {
+        opt.skip_rows = ranges[r][0];
+        opt.num_rows = ranges[r][1];
+        expect_batched_as_whole(file, size, &opt, targets[ti], false);
+      }
+    }
+    free(file);
+  }
+}
+
+/* Pages of each codec decompressed on the host (untrusted) and, where nvCOMP is found, on the
+ * GPU, read in batches as whole. */
+static void test_read_in_batches_compressed(void **state) {
+  (void)state;
+  make_data(42);
+  int32_t const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD, GCOL_PARQUET_GZIP,
+                            GCOL_PARQUET_LZ4_RAW};
+  for (int ci = 0; ci < 4; ++ci) {
+    if (!gcol_detail_pq_codec_available(codecs[ci])) continue;
+    for (int variant = 0; variant < 8; variant += 3) {
+      pqb_column cols[NUM_COLS];
+      int64_t size = 0;
+      uint8_t *file = build_codec(variant, codecs[ci], 100, &size, cols);
+      gcol_parquet_read_options opt;
+      gcol_parquet_read_options_init(&opt);
+      opt.untrusted = true;
+      expect_batched_as_whole(file, size, &opt, 1, false);
+      opt.skip_rows = 333;
+      opt.num_rows = 444;
+      expect_batched_as_whole(file, size, &opt, size / 3, false);
+      opt.untrusted = false;
+      expect_batched_as_whole(file, size, &opt, 1, false);
+      free(file);
+    }
+  }
+}
+
+/* A corrupt page in a later batch: the same status and message as the whole read (the row
+ * group and page named), nothing left allocated (the teardown checks), and a valid batched
+ * read after it. */
+static void test_read_in_batches_corrupt(void **state) {
+  (void)state;
+  make_data(43);
+  pqb_column c = col_base("x", GCOL_PARQUET_INT64);
+  c.ints = pq_data.big;
+  c.optional = true;
+  c.valid = pq_data.valid;
+  c.rows_per_page = 100;
+  pqb_file f = pqb_one_column(&c, ROWS);
+  f.rows_per_group = 200; /* 5 row groups of 2 pages */
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  assert_non_null(file);
+  expect_batched_as_whole(file, size, NULL, 1, false);
+  gcol_detail_pq_page_header h;
+  int64_t const body = page_body(file, size, 7, &h); /* row group 3's second page */
+  file[body] = 1; /* its definition levels claim 1 byte: the levels kernel runs out */
+  file[body + 1] = file[body + 2] = file[body + 3] = 0;
+  gcol_parquet_read_options opt;
+  gcol_parquet_read_options_init(&opt);
+  expect_batched_as_whole(file, size, &opt, 1, false);
+  expect_batched_as_whole(file, size, &opt, 1, true);
+  gcol_table *t = NULL;
+  gcol_detail_parquet_set_batch_bytes(1);
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_detail_parquet_set_batch_bytes(0);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), "row group 3"));
+  assert_non_null(strstr(gcol_last_error(), "gcol_parquet_read_buffer"));
+  /* a range that ends before the corrupt group reads */
+  opt.num_rows = 600;
+  expect_batched_as_whole(file, size, &opt, 1, false);
+  /* a header that runs past its chunk: a planning error of a later batch */
+  free(file);
+  file = pqb_build(&f, &size);
+  file[page_body(file, size, 5, &h) - 2] ^= 0x5a; /* inside row group 2's second header */
+  expect_batched_as_whole(file, size, &opt, 1, false);
+  opt.num_rows = 0;
+  expect_batched_as_whole(file, size, &opt, 1, false);
+  free(file);
+}
+
+/* Allocation failures of a batched read: each fails with out of memory, nothing left. */
+static void test_allocation_failures_batched(void **state) {
+  (void)state;
+  make_data(44);
+  pqb_column cols[NUM_COLS];
+  int64_t size = 0;
+  uint8_t *file = build(2, 250, &size, cols);
+  alloc_ctx c = {file, size, NULL};
+  gcol_detail_parquet_set_batch_bytes(1);
+  int const points = gcol_test_check_allocation_failures(read_op, read_cleanup, &c);
+  gcol_detail_parquet_set_batch_bytes(0);
+  assert_true(points > NUM_COLS * 4);
+  free(file);
+}
+
 /* ==== GPU writer tests (issue 14): the GPU encoder against the host one ==== */
 
 /* A device column copied to the host as the host encoder takes it. */
@@ -2019,6 +2236,10 @@ int main(void) {
       GCOL_TEST_GPU(test_corrupt_pages_nvcomp),
       GCOL_TEST_GPU(test_garbage_pages_before_nvcomp),
       GCOL_TEST_GPU(test_allocation_failures_nvcomp),
+      GCOL_TEST_GPU(test_read_in_batches),
+      GCOL_TEST_GPU(test_read_in_batches_compressed),
+      GCOL_TEST_GPU(test_read_in_batches_corrupt),
+      GCOL_TEST_GPU(test_allocation_failures_batched),
       /* GPU writer (issue 14) */
       GCOL_TEST_GPU(test_gpu_write_every_type),
       GCOL_TEST_GPU(test_gpu_write_slices),

@@ -2536,9 +2536,67 @@ static void test_gpu_writer_rows_on_the_host(void **state) {
 
 /* ==== end of the GPU writer's host tests ==== */
 
+/* The batching rule (gcol_detail_parquet_batches): batches of consecutive row groups of at
+ * least `target` compressed bytes of the columns read, the last one what is left; one batch
+ * for reads under two batches' worth, a single group or no column; the environment's target
+ * when no test value is set. */
+static void test_read_batches_rule(void **state) {
+  (void)state;
+  make_data(45);
+  pqb_column cols[NUM_COLS];
+  int64_t size = 0;
+  uint8_t *file = build(0, 100, &size, cols);
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  assert_int_equal(md->num_row_groups, 10);
+  int32_t groups[10], bounds[11], columns[2] = {3, 12};
+  for (int32_t g = 0; g < 10; ++g) groups[g] = g;
+  int64_t per_group[10], total = 0;
+  for (int32_t g = 0; g < 10; ++g) {
+    per_group[g] = md->row_groups[g].chunks[3].stats.compressed_size +
+                   md->row_groups[g].chunks[12].stats.compressed_size;
+    total += per_group[g];
+  }
+  assert_int_equal(gcol_detail_parquet_batches(md, columns, 2, groups, 10, 1, bounds), 10);
+  for (int32_t b = 0; b <= 10; ++b) assert_int_equal(bounds[b], b);
+  assert_int_equal(gcol_detail_parquet_batches(md, columns, 2, groups, 10, total / 2, bounds), 1);
+  assert_int_equal(bounds[1], 10);
+  assert_int_equal(gcol_detail_parquet_batches(md, columns, 2, groups, 1, 1, bounds), 1);
+  assert_int_equal(gcol_detail_parquet_batches(md, columns, 0, groups, 10, 1, bounds), 1);
+  int64_t const target = total / 4;
+  int32_t const n = gcol_detail_parquet_batches(md, columns, 2, groups, 10, target, bounds);
+  assert_true(n >= 2);
+  assert_int_equal(bounds[0], 0);
+  assert_int_equal(bounds[n], 10);
+  for (int32_t b = 0; b < n; ++b) {
+    int64_t bytes = 0, before_last = 0;
+    for (int32_t g = bounds[b]; g < bounds[b + 1]; ++g) {
+      before_last = bytes;
+      bytes += per_group[g];
+    }
+    if (b + 1 < n) {
+      assert_true(bytes >= target);       /* full */
+      assert_true(before_last < target);  /* and no fuller than it needs */
+    }
+  }
+  gcol_detail_parquet_set_batch_bytes(0);
+  setenv("GCOL_PARQUET_BATCH_BYTES", "12345", 1);
+  assert_int_equal(gcol_detail_parquet_batch_bytes(), 12345);
+  setenv("GCOL_PARQUET_BATCH_BYTES", "12x", 1);
+  assert_int_equal(gcol_detail_parquet_batch_bytes(), GCOL_DETAIL_PQ_BATCH_BYTES);
+  gcol_detail_parquet_set_batch_bytes(77);
+  assert_int_equal(gcol_detail_parquet_batch_bytes(), 77);
+  gcol_detail_parquet_set_batch_bytes(0);
+  unsetenv("GCOL_PARQUET_BATCH_BYTES");
+  assert_int_equal(gcol_detail_parquet_batch_bytes(), GCOL_DETAIL_PQ_BATCH_BYTES);
+  gcol_parquet_metadata_free(md);
+  free(file);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_thrift_round_trip),
+      cmocka_unit_test(test_read_batches_rule),
       cmocka_unit_test(test_thrift_limits),
       cmocka_unit_test(test_rle_decoder),
       cmocka_unit_test(test_rle_runs),

@@ -153,7 +153,9 @@ typedef struct gcol_parquet_source {
   /** Bytes in the file. */
   int64_t size;
   /** Copies @p length bytes at @p offset into @p dst; returns 0 on success, anything else
-   *  is reported as a failed read (::GCOL_ERROR_INVALID_ARGUMENT). */
+   *  is reported as a failed read (::GCOL_ERROR_INVALID_ARGUMENT). A large read may call it
+   *  from a thread gcol starts for the call as well as the caller's, never two calls at once
+   *  and never after the read returns. */
   int (*read)(void *user, int64_t offset, int64_t length, void *dst);
   /** Passed to @p read. */
   void *user;
