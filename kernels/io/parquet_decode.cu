@@ -772,6 +772,9 @@ gcol_status run_jobs(const gcol_detail_pq_column_plan *plans, int32_t C, const c
     if (need > temp_bytes) temp_bytes = need;
   }
   GCOL_DETAIL_TRY(gcol_buffer_create(temp_bytes > 0 ? temp_bytes : 1, stream, NULL, temp));
+  /* nvCOMP 5.3's ZSTD kernel also reads words of its temporary memory before writing them
+   * (initcheck, reading a file gcol wrote with ZSTD): zeroed like the page buffer */
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync((*temp)->data, 0, temp_bytes > 0 ? temp_bytes : 1, s));
   for (int32_t codec = 0; codec < GCOL_DETAIL_NVCOMP_CODECS; ++codec) {
     if (t->count[codec] == 0) continue;
     int64_t const f = t->first[codec];
