@@ -511,12 +511,6 @@ int64_t gcol_detail_parquet_read_pages(void);
  * environment when it is a positive number, else GCOL_DETAIL_PQ_BATCH_BYTES. */
 #define GCOL_DETAIL_PQ_BATCH_BYTES ((int64_t)1 << 30)
 int64_t gcol_detail_parquet_batch_bytes(void);
-/* The target a read of groups[0, num_groups) x columns[0, num_columns) is split by: the
- * value set (test or environment) if any, else GCOL_DETAIL_PQ_BATCH_BYTES when most of the
- * read's compressed bytes are ZSTD or GZIP, else 0 (not split; see parquet_read.c). */
-int64_t gcol_detail_parquet_batch_target(const gcol_parquet_metadata *md, const int32_t *columns,
-                                         int32_t num_columns, const int32_t *groups,
-                                         int32_t num_groups);
 /* Sets the target for the reads that follow, process-wide; 0 restores the default. */
 void gcol_detail_parquet_set_batch_bytes(int64_t bytes);
 /* The batches of groups[0, num_groups) read for columns[0, num_columns): writes the group

@@ -1437,30 +1437,6 @@ int64_t gcol_detail_parquet_batch_bytes(void) {
   return set > 0 ? set : GCOL_DETAIL_PQ_BATCH_BYTES;
 }
 
-/* Batches pay where decompression is slow beside the upload. Measured on an H100 (session 16,
- * pyarrow's 2^27-row files, nvCOMP 5.3, 1 GiB batches): the ZSTD read went from 213 to
- * 162-182 ms, the SNAPPY read from 251 to 280 ms (its pages decompress fast enough that the
- * batches' fixed costs outweigh the overlap; 384 MiB batches: 472 ms). So by default only
- * reads whose bytes are mostly ZSTD or GZIP are split; a set target splits any read. */
-int64_t gcol_detail_parquet_batch_target(const gcol_parquet_metadata *md, const int32_t *columns,
-                                         int32_t num_columns, const int32_t *groups,
-                                         int32_t num_groups) {
-  int64_t const set = batch_bytes_set();
-  if (set > 0) return set;
-  int64_t heavy = 0, total = 0;
-  for (int32_t i = 0; i < num_groups; ++i) {
-    const gcol_detail_pq_row_group *rg = &md->row_groups[groups[i]];
-    for (int32_t k = 0; k < num_columns; ++k) {
-      const gcol_parquet_statistics *st = &rg->chunks[columns[k]].stats;
-      total += st->compressed_size;
-      if (st->codec == GCOL_PARQUET_ZSTD || st->codec == GCOL_PARQUET_GZIP) {
-        heavy += st->compressed_size;
-      }
-    }
-  }
-  return 2 * heavy > total ? GCOL_DETAIL_PQ_BATCH_BYTES : 0;
-}
-
 /* Why batches: a whole read uploads every page before decoding any, so the bus copy (98 ms of
  * the 246 ms of pyarrow's 5.4 GB SNAPPY file on an H200) and the host's planning wait for
  * each other and for the decode. Batches of consecutive row groups of about `target`
@@ -1857,10 +1833,8 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     if (kept == NULL && num_read > 0 && range >= 2) { /* page skipping reads whole */
       bounds = (int32_t *)malloc((size_t)(range + 1) * sizeof *bounds);
       GCOL_DETAIL_CHECK(bounds != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-      int64_t const target = gcol_detail_parquet_batch_target(md, columns, num_read,
-                                                              groups + first_group, range);
       num_batches = gcol_detail_parquet_batches(md, columns, num_read, groups + first_group, range,
-                                                target, bounds);
+                                                gcol_detail_parquet_batch_bytes(), bounds);
     }
     if (num_batches > 1) {
       batch_run run;

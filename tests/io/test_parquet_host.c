@@ -2536,22 +2536,6 @@ static void test_gpu_writer_rows_on_the_host(void **state) {
 
 /* ==== end of the GPU writer's host tests ==== */
 
-/* Sets the recorded codec of leaf columns 3 and 12 in every row group (batch_target's rule) */
-static void set_codecs(gcol_parquet_metadata *md, gcol_parquet_codec c3, gcol_parquet_codec c12) {
-  for (int32_t g = 0; g < md->num_row_groups; ++g) {
-    md->row_groups[g].chunks[3].stats.codec = c3;
-    md->row_groups[g].chunks[12].stats.codec = c12;
-  }
-}
-
-static int64_t per_column_bytes(const gcol_parquet_metadata *md, int32_t column) {
-  int64_t bytes = 0;
-  for (int32_t g = 0; g < md->num_row_groups; ++g) {
-    bytes += md->row_groups[g].chunks[column].stats.compressed_size;
-  }
-  return bytes;
-}
-
 /* The batching rule (gcol_detail_parquet_batches): batches of consecutive row groups of at
  * least `target` compressed bytes of the columns read, the last one what is left; one batch
  * for reads under two batches' worth, a single group or no column; the environment's target
@@ -2605,22 +2589,6 @@ static void test_read_batches_rule(void **state) {
   gcol_detail_parquet_set_batch_bytes(0);
   unsetenv("GCOL_PARQUET_BATCH_BYTES");
   assert_int_equal(gcol_detail_parquet_batch_bytes(), GCOL_DETAIL_PQ_BATCH_BYTES);
-  /* the default target splits only reads mostly of ZSTD or GZIP bytes; a set one any read */
-  set_codecs(md, GCOL_PARQUET_SNAPPY, GCOL_PARQUET_SNAPPY);
-  assert_int_equal(gcol_detail_parquet_batch_target(md, columns, 2, groups, 10), 0);
-  gcol_detail_parquet_set_batch_bytes(99);
-  assert_int_equal(gcol_detail_parquet_batch_target(md, columns, 2, groups, 10), 99);
-  gcol_detail_parquet_set_batch_bytes(0);
-  set_codecs(md, GCOL_PARQUET_ZSTD, GCOL_PARQUET_ZSTD);
-  assert_int_equal(gcol_detail_parquet_batch_target(md, columns, 2, groups, 10),
-                   GCOL_DETAIL_PQ_BATCH_BYTES);
-  set_codecs(md, GCOL_PARQUET_GZIP, GCOL_PARQUET_UNCOMPRESSED);
-  bool const gzip_most = per_column_bytes(md, 3) > per_column_bytes(md, 12);
-  assert_int_equal(gcol_detail_parquet_batch_target(md, columns, 2, groups, 10),
-                   gzip_most ? GCOL_DETAIL_PQ_BATCH_BYTES : 0);
-  set_codecs(md, GCOL_PARQUET_UNCOMPRESSED, GCOL_PARQUET_GZIP);
-  assert_int_equal(gcol_detail_parquet_batch_target(md, columns, 2, groups, 10),
-                   gzip_most ? 0 : GCOL_DETAIL_PQ_BATCH_BYTES);
   gcol_parquet_metadata_free(md);
   free(file);
 }
