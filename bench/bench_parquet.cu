@@ -10,6 +10,9 @@
  *   parquet_write_plain  the same table written to host memory (pages encoded on the GPU,
  *                        headers and bodies copied once into the malloc'd file). Peer:
  *                        cudaMemcpyAsync of the table's bytes device to pinned host.
+ *   parquet_write_dict_adaptive / _always  the same with options.dictionary ADAPTIVE (random
+ *                        values: distinct counted, every chunk PLAIN) and ALWAYS (every chunk
+ *                        but a boolean's dictionary-encoded, dictionaries as large as chunks).
  *
  * Each row also prints GB/s of file bytes and of decoded (column) bytes. The reader scans page
  * headers on the host (no copy of a buffer's uncompressed chunks), copies all the columns'
@@ -185,6 +188,27 @@ static void bench_parquet(int64_t n, gcol_stream stream) {
            (double)c.file_size / 1e6 / r.gcol_ms);
   gcol_bench_report_more(&r, 0, note);
   printf("%s: %s\n", r.bench, note);
+
+  /* the same write with dictionaries: random values, so ADAPTIVE counts every chunk's distinct
+   * values and falls back to PLAIN (the cost of deciding), ALWAYS encodes every chunk but with
+   * a dictionary as large as the chunk (the dictionary path's worst case) */
+  gcol_parquet_dictionary const policies[] = {GCOL_PARQUET_DICTIONARY_ADAPTIVE,
+                                              GCOL_PARQUET_DICTIONARY_ALWAYS};
+  const char *const dict_names[] = {"parquet_write_dict_adaptive", "parquet_write_dict_always"};
+  for (int k = 0; k < 2; ++k) {
+    gcol_parquet_write_options dict_options;
+    gcol_parquet_write_options_init(&dict_options);
+    dict_options.dictionary = policies[k];
+    c.write_options = &dict_options;
+    r.bench = dict_names[k];
+    r.gcol_ms = gcol_bench_time_ms(run_write, &c, stream);
+    r.peer_ms = gcol_bench_time_ms(run_d2h, &c, stream);
+    snprintf(note, sizeof note, "PLAIN file %.3f GB: %.2f GB/s of it", (double)c.file_size / 1e9,
+             (double)c.file_size / 1e6 / r.gcol_ms);
+    gcol_bench_report_more(&r, 0, note);
+    printf("%s: %s\n", r.bench, note);
+    c.write_options = NULL;
+  }
 
   GCOL_BENCH_CHECK(cudaFreeHost(c.file));
   c.file = NULL;

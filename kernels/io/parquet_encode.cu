@@ -14,12 +14,22 @@
  *          the host in one copy (with a codec it stays on the device and comes back in
  *          pieces through pinned staging: encode_pages, encode_stage, encode_fetch), the
  *          statistics in another.
+ *   dict   per column that may be dictionary-encoded, the shared hash table
+ *          (detail/hash_table.cuh) as a set, one table per chunk, keyed by the value's bits
+ *          (floats by their bytes, not the row operators' -0.0 == 0.0); each value's slot
+ *          keeps its first row (atomicMin), a flag at each first row and the shared exclusive
+ *          sum number the dictionary in first-row order. encode_dict returns the counts; the
+ *          write pass builds the same dictionary again (deterministic: first rows) rather than
+ *          keep every column's for the whole write, writes the dictionary pages' PLAIN values
+ *          from the first rows, and packs each page's indices a block per page, a byte per
+ *          thread (gcol_detail_pq_bitpack_byte).
  */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.cuh"
+#include "detail/hash_table.cuh"
 #include "detail/scan.h"
 #include "gcol/bits.h"
 #include "internal/parquet.h"
@@ -30,6 +40,7 @@ struct gcol_detail_pq_encoder {
   int32_t num_pages;
   int32_t num_chunks;
   int64_t num_rows;
+  int64_t group_rows;        /* rows of every chunk but maybe the last */
   gcol_detail_pq_wcol *cols; /* host copy */
   gcol_buffer *d_cols;       /* gcol_detail_pq_wcol[num_columns] */
   gcol_buffer *d_pages;      /* gcol_detail_pq_wpage[num_pages] */
@@ -146,12 +157,15 @@ __device__ int32_t page_of(const gcol_detail_pq_wpage *pages, int32_t num_pages,
   return lo;
 }
 
-/* A thread per row of one column: its value at its page's values. */
+/* A thread per row of one column: its value at its page's values (rows of dictionary-encoded
+ * chunks, dict[chunk].bit_width > 0, are left to the dictionary kernels; dict NULL: none). */
 __global__ void values_kernel(wcol c, int64_t rows, const gcol_detail_pq_wpage *pages,
                               int32_t num_pages, const gcol_detail_pq_wplace *place,
+                              const gcol_detail_pq_wdict_place *dict, int64_t group_rows,
                               const int64_t *pos, uint8_t *out) {
   GCOL_DETAIL_GRID_LOOP(r, rows) {
     if (!gcol_detail_pq_w_valid(&c, r)) continue;
+    if (dict != NULL && dict[r / group_rows].bit_width > 0) continue;
     int32_t const p = page_of(pages, num_pages, r);
     int64_t const begin = pages[p].begin, end = pages[p].end;
     int64_t const slot = pos != NULL ? pos[r] - pos[begin] : r - begin;
@@ -196,6 +210,136 @@ __global__ void stats_kernel(const wcol *cols, int32_t num_chunks, int64_t total
     gcol_detail_pq_wstats const s = stats[i];
     if (s.min_row >= 0) gcol_detail_pq_w_put_stat(&c, s.min_row, out + stat_at[i]);
     if (s.max_row >= 0) gcol_detail_pq_w_put_stat(&c, s.max_row, out + stat_at[i] + s.min_size);
+  }
+}
+
+/* ---- dictionaries ---- */
+
+/* The hash table's key of a column: values by their bytes (floats too: a dictionary keeps
+ * -0.0 and NaN payloads as they are, where the row operators' float rule would merge them). */
+__device__ gcol_detail_row_column dict_key(const wcol &c) {
+  gcol_detail_row_column k;
+  k.kind = c.kind == GCOL_DETAIL_PQ_W_STRING ? GCOL_DETAIL_ROW_STRING : GCOL_DETAIL_ROW_BYTES;
+  k.width = c.width;
+  k.data = c.data;
+  k.null_mask = c.mask;
+  k.mask_offset = c.mask_offset;
+  k.strings = c.strings;
+  return k;
+}
+
+/* A thread per row: the slot of its value in its chunk's table (tables of `capacity` slots
+ * back to back), -1 for a null; *overflow set where a probe ran out of slots. */
+__global__ void dict_insert_kernel(wcol c, int64_t rows, int64_t group_rows, long long *slots,
+                                   int64_t capacity, int64_t *slot_of, int *overflow) {
+  gcol_detail_row_column const key = dict_key(c);
+  GCOL_DETAIL_GRID_LOOP(r, rows) {
+    slot_of[r] = -1;
+    if (!gcol_detail_pq_w_valid(&c, r)) continue;
+    int64_t const g = r / group_rows;
+    gcol_detail_hash_table const t = {slots + g * capacity, capacity};
+    gcol_detail_row_matcher const m = {&key, &key, 1, false, r};
+    bool inserted = false;
+    int64_t const slot =
+        gcol_detail_hash_insert_unique(t, gcol_detail_row_hash(&key, 1, r), &m, &inserted);
+    if (slot < 0) {
+      *overflow = 1;
+      continue;
+    }
+    slot_of[r] = g * capacity + slot;
+  }
+}
+
+/* A thread per row: its value's slot ends up holding the value's first row, so the
+ * dictionary's order (first rows ascending) does not depend on which insert won. */
+__global__ void dict_first_row_kernel(int64_t rows, const int64_t *slot_of, long long *slots) {
+  GCOL_DETAIL_GRID_LOOP(r, rows) {
+    if (slot_of[r] >= 0) atomicMin(&slots[slot_of[r]], (long long)r);
+  }
+}
+
+/* The scans' inputs: order[r] 1 at a value's first row; bytes[r] (STRING, else NULL) its
+ * PLAIN bytes there. */
+__global__ void dict_flag_kernel(wcol c, int64_t rows, const int64_t *slot_of,
+                                 const long long *slots, int64_t *order, int64_t *bytes) {
+  GCOL_DETAIL_GRID_LOOP(r, rows + 1) {
+    bool const first = r < rows && slot_of[r] >= 0 && slots[slot_of[r]] == r;
+    order[r] = first ? 1 : 0;
+    if (bytes != NULL) bytes[r] = first ? gcol_detail_pq_w_count(&c, r) : 0;
+  }
+}
+
+/* A thread per chunk: its dictionary's entries and PLAIN bytes from the scans. */
+__global__ void dict_count_kernel(wcol c, int64_t rows, int64_t group_rows, int32_t num_chunks,
+                                  const int64_t *order, const int64_t *bytes,
+                                  gcol_detail_pq_wdict *out) {
+  GCOL_DETAIL_GRID_LOOP(g, num_chunks) {
+    int64_t const begin = g * group_rows;
+    int64_t const end = begin + group_rows < rows ? begin + group_rows : rows;
+    gcol_detail_pq_wdict d;
+    d.distinct = order[end] - order[begin];
+    d.bytes = bytes != NULL ? bytes[end] - bytes[begin] : d.distinct * c.out_width;
+    out[g] = d;
+  }
+}
+
+/* A thread per row: the first row of each value of a dictionary-encoded chunk writes the
+ * value, PLAIN, at its entry of the chunk's dictionary page. */
+__global__ void dict_values_kernel(wcol c, int64_t rows, int64_t group_rows,
+                                   const gcol_detail_pq_wdict_place *dict, const int64_t *slot_of,
+                                   const long long *slots, const int64_t *order,
+                                   const int64_t *bytes, uint8_t *out) {
+  GCOL_DETAIL_GRID_LOOP(r, rows) {
+    if (slot_of[r] < 0 || slots[slot_of[r]] != r) continue;
+    int64_t const g = r / group_rows, begin = g * group_rows;
+    if (dict[g].bit_width == 0) continue;
+    int64_t const slot = bytes != NULL ? bytes[r] - bytes[begin] : order[r] - order[begin];
+    gcol_detail_pq_w_put_value(&c, r, rows, slot, out + dict[g].body_at);
+  }
+}
+
+/* The valid-row scan's input (ordinal[r]: the row's place among the non-null rows). */
+__global__ void dict_valid_kernel(int64_t rows, const int64_t *slot_of, int64_t *ordinal) {
+  GCOL_DETAIL_GRID_LOOP(r, rows + 1) { ordinal[r] = r < rows && slot_of[r] >= 0 ? 1 : 0; }
+}
+
+/* A thread per non-null row: its dictionary index, packed among the non-null rows. */
+__global__ void dict_index_kernel(int64_t rows, int64_t group_rows, const int64_t *slot_of,
+                                  const long long *slots, const int64_t *order,
+                                  const int64_t *ordinal, uint32_t *index) {
+  GCOL_DETAIL_GRID_LOOP(r, rows) {
+    if (slot_of[r] < 0) continue;
+    int64_t const begin = r / group_rows * group_rows;
+    index[ordinal[r]] = (uint32_t)(order[slots[slot_of[r]]] - order[begin]);
+  }
+}
+
+/* A block per page of a dictionary-encoded chunk: after its levels, the bit width byte, the
+ * run header and a byte per thread of its non-null rows' packed indices. */
+__global__ void dict_indices_kernel(const gcol_detail_pq_wpage *pages, int32_t num_pages,
+                                    int64_t group_rows, const gcol_detail_pq_wdict_place *dict,
+                                    const gcol_detail_pq_wplace *place, const int64_t *ordinal,
+                                    const uint32_t *index, uint8_t *out) {
+  for (int64_t p = blockIdx.x; p < num_pages; p += gridDim.x) {
+    int const bits = dict[pages[p].begin / group_rows].bit_width;
+    if (bits == 0) continue;
+    int64_t const first = ordinal[pages[p].begin], n = ordinal[pages[p].end] - first;
+    uint8_t *const dst = out + place[p].body_at + place[p].levels_size;
+    uint8_t head[16];
+    int const hs = gcol_detail_pq_dict_indices_header(n, bits, head);
+    for (int i = threadIdx.x; i < hs; i += blockDim.x) dst[i] = head[i];
+    for (int64_t j = threadIdx.x; j < (n + 7) / 8 * bits; j += blockDim.x) {
+      dst[hs + j] = gcol_detail_pq_bitpack_byte(index + first, n, bits, j);
+    }
+  }
+}
+
+/* A thread per chunk of every column: its dictionary page's uploaded header. */
+__global__ void dict_headers_kernel(const gcol_detail_pq_wdict_place *dict, int64_t total,
+                                    const uint8_t *headers, uint8_t *out) {
+  GCOL_DETAIL_GRID_LOOP(i, total) {
+    gcol_detail_pq_wdict_place const d = dict[i];
+    for (int64_t b = 0; b < d.header_size; ++b) out[d.header_at + b] = headers[d.header_src + b];
   }
 }
 
@@ -251,6 +395,7 @@ extern "C" gcol_status gcol_detail_parquet_encode_plan(
   enc->num_pages = num_pages;
   enc->num_chunks = num_chunks;
   enc->num_rows = pages[num_pages - 1].end;
+  enc->group_rows = pages[chunk_pages[1] - 1].end;
   enc->cols = (gcol_detail_pq_wcol *)malloc((size_t)num_columns * sizeof *cols);
   GCOL_DETAIL_CHECK(enc->cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   memcpy(enc->cols, cols, (size_t)num_columns * sizeof *cols);
@@ -290,10 +435,156 @@ done:
   return status;
 }
 
-/* Column k's levels and values into `out`; `pos` has room for rows + 1 counts. */
+/* One column's dictionaries on the device (every chunk's). */
+typedef struct dict_build {
+  gcol_buffer *slots;   /* a table per chunk; a value's slot holds its first row */
+  gcol_buffer *slot_of; /* int64[rows]: a row's slot, -1 for a null */
+  gcol_buffer *order;   /* int64[rows + 1], scanned: entries before each first row's */
+  gcol_buffer *bytes;   /* STRING: int64[rows + 1], scanned: their PLAIN bytes; else NULL */
+} dict_build;
+
+static void dict_build_free(dict_build *b) {
+  gcol_buffer_free(b->slots);
+  gcol_buffer_free(b->slot_of);
+  gcol_buffer_free(b->order);
+  gcol_buffer_free(b->bytes);
+  memset(b, 0, sizeof *b);
+}
+
+/* Column k's dictionaries, chunk by chunk (queued; *overflow set on the device where a probe
+ * ran out of slots, which tables of twice their rows never do). */
+static gcol_status dict_build_make(gcol_detail_pq_encoder *enc, int32_t k, int *overflow,
+                                   dict_build *b) {
+  gcol_status status = GCOL_OK;
+  gcol_stream const stream = enc->stream;
+  wcol const c = enc->cols[k];
+  int64_t const rows = enc->num_rows;
+  int64_t const capacity = gcol_probe_capacity_for(enc->group_rows);
+  size_t table_bytes = 0;
+  memset(b, 0, sizeof *b);
+  GCOL_DETAIL_CHECK(capacity > 0 && capacity <= ((int64_t)1 << 58) / enc->num_chunks,
+                    GCOL_ERROR_OVERFLOW, "dictionary tables for %d chunks of %lld rows",
+                    enc->num_chunks, (long long)enc->group_rows);
+  table_bytes = (size_t)(capacity * enc->num_chunks) * sizeof(long long);
+  GCOL_DETAIL_TRY(gcol_buffer_create(table_bytes, stream, NULL, &b->slots));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(b->slots->data, 0xFF, table_bytes, (cudaStream_t)stream));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)rows * sizeof(int64_t), stream, NULL, &b->slot_of));
+  GCOL_DETAIL_TRY(
+      gcol_buffer_create((size_t)(rows + 1) * sizeof(int64_t), stream, NULL, &b->order));
+  if (c.kind == GCOL_DETAIL_PQ_W_STRING) {
+    GCOL_DETAIL_TRY(
+        gcol_buffer_create((size_t)(rows + 1) * sizeof(int64_t), stream, NULL, &b->bytes));
+  }
+  {
+    long long *const slots = (long long *)b->slots->data;
+    int64_t *const slot_of = (int64_t *)b->slot_of->data;
+    int64_t *const order = (int64_t *)b->order->data;
+    int64_t *const bytes = b->bytes != NULL ? (int64_t *)b->bytes->data : NULL;
+    LAUNCH(dict_insert_kernel, rows)(c, rows, enc->group_rows, slots, capacity, slot_of, overflow);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    LAUNCH(dict_first_row_kernel, rows)(rows, slot_of, slots);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    LAUNCH(dict_flag_kernel, rows + 1)(c, rows, slot_of, slots, order, bytes);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(order, order, rows + 1, stream));
+    if (bytes != NULL)
+      GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(bytes, bytes, rows + 1, stream));
+  }
+done:
+  if (status != GCOL_OK) dict_build_free(b);
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_parquet_encode_dict(gcol_detail_pq_encoder *enc,
+                                                       const bool *want,
+                                                       gcol_detail_pq_wdict *dicts) {
+  gcol_status status = GCOL_OK;
+  gcol_stream const stream = enc->stream;
+  cudaStream_t const s = (cudaStream_t)stream;
+  gcol_buffer *d_dicts = NULL, *d_overflow = NULL;
+  dict_build b;
+  int overflow = 0;
+  int64_t const cells = (int64_t)enc->num_columns * enc->num_chunks;
+  memset(&b, 0, sizeof b);
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)cells * sizeof *dicts, stream, NULL, &d_dicts));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_dicts->data, 0, (size_t)cells * sizeof *dicts, s));
+  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(int), stream, NULL, &d_overflow));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_overflow->data, 0, sizeof(int), s));
+  for (int32_t k = 0; k < enc->num_columns; ++k) {
+    if (!want[k]) continue;
+    GCOL_DETAIL_TRY(dict_build_make(enc, k, (int *)d_overflow->data, &b));
+    LAUNCH(dict_count_kernel, enc->num_chunks)
+    (enc->cols[k], enc->num_rows, enc->group_rows, enc->num_chunks, (const int64_t *)b.order->data,
+     b.bytes != NULL ? (const int64_t *)b.bytes->data : NULL,
+     (gcol_detail_pq_wdict *)d_dicts->data + (int64_t)k * enc->num_chunks);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    dict_build_free(&b); /* stream-ordered: the next column's tables reuse its memory */
+  }
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(dicts, d_dicts->data, (size_t)cells * sizeof *dicts,
+                                       cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(
+      cudaMemcpyAsync(&overflow, d_overflow->data, sizeof overflow, cudaMemcpyDeviceToHost, s));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  GCOL_DETAIL_CHECK(overflow == 0, GCOL_ERROR_OVERFLOW, "a dictionary's hash table overflowed");
+done:
+  dict_build_free(&b);
+  gcol_buffer_free(d_dicts);
+  gcol_buffer_free(d_overflow);
+  return status;
+}
+
+/* Column k's dictionary pages and the indices of its dictionary-encoded pages (dict: its
+ * chunks' places on the device; place: its pages'). The dictionaries are built again, the
+ * same as encode_dict's: entries in first-row order. */
+static gcol_status write_dictionaries(gcol_detail_pq_encoder *enc, int32_t k,
+                                      const gcol_detail_pq_wdict_place *dict,
+                                      const gcol_detail_pq_wplace *place, uint8_t *out) {
+  gcol_status status = GCOL_OK;
+  gcol_stream const stream = enc->stream;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const rows = enc->num_rows, group_rows = enc->group_rows;
+  gcol_buffer *d_ordinal = NULL, *d_index = NULL, *d_overflow = NULL;
+  dict_build b;
+  memset(&b, 0, sizeof b);
+  GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(int), stream, NULL, &d_overflow)); /* unread */
+  GCOL_DETAIL_TRY(dict_build_make(enc, k, (int *)d_overflow->data, &b));
+  GCOL_DETAIL_TRY(
+      gcol_buffer_create((size_t)(rows + 1) * sizeof(int64_t), stream, NULL, &d_ordinal));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)rows * sizeof(uint32_t), stream, NULL, &d_index));
+  {
+    const long long *slots = (const long long *)b.slots->data;
+    const int64_t *slot_of = (const int64_t *)b.slot_of->data;
+    const int64_t *order = (const int64_t *)b.order->data;
+    int64_t *const ordinal = (int64_t *)d_ordinal->data;
+    uint32_t *const index = (uint32_t *)d_index->data;
+    LAUNCH(dict_values_kernel, rows)
+    (enc->cols[k], rows, group_rows, dict, slot_of, slots, order,
+     b.bytes != NULL ? (const int64_t *)b.bytes->data : NULL, out);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    LAUNCH(dict_valid_kernel, rows + 1)(rows, slot_of, ordinal);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64(ordinal, ordinal, rows + 1, stream));
+    LAUNCH(dict_index_kernel, rows)(rows, group_rows, slot_of, slots, order, ordinal, index);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    dict_indices_kernel<<<blocks_for(enc->num_pages), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+        (const gcol_detail_pq_wpage *)enc->d_pages->data, enc->num_pages, group_rows, dict, place,
+        ordinal, index, out);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  }
+done:
+  dict_build_free(&b);
+  gcol_buffer_free(d_ordinal);
+  gcol_buffer_free(d_index);
+  gcol_buffer_free(d_overflow);
+  return status;
+}
+
+/* Column k's levels and values into `out` (dict: its chunks' dictionary places when any chunk
+ * has one, else NULL); `pos` has room for rows + 1 counts. */
 static gcol_status write_column(gcol_detail_pq_encoder *enc, int32_t k,
                                 const gcol_detail_pq_wplace *d_place,
-                                const gcol_detail_pq_wpage_info *d_info, int64_t *pos,
+                                const gcol_detail_pq_wpage_info *d_info,
+                                const gcol_detail_pq_wdict_place *dict, int64_t *pos,
                                 uint8_t *out) {
   gcol_status status = GCOL_OK;
   gcol_stream const stream = enc->stream;
@@ -313,8 +604,10 @@ static gcol_status write_column(gcol_detail_pq_encoder *enc, int32_t k,
         c, pages, enc->num_pages, place, d_info + (int64_t)k * enc->num_pages, out);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
-  LAUNCH(values_kernel, rows)(c, rows, pages, enc->num_pages, place, scan ? pos : NULL, out);
+  LAUNCH(values_kernel, rows)
+  (c, rows, pages, enc->num_pages, place, dict, enc->group_rows, scan ? pos : NULL, out);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  if (dict != NULL) GCOL_DETAIL_TRY(write_dictionaries(enc, k, dict, place, out));
 done:
   return status;
 }
@@ -345,15 +638,24 @@ done:
   return status;
 }
 
-extern "C" gcol_status gcol_detail_parquet_encode_pages(gcol_detail_pq_encoder *enc,
-                                                        const gcol_detail_pq_wplace *place,
-                                                        const gcol_detail_pq_wpage_info *info,
-                                                        const uint8_t *headers,
-                                                        int64_t header_bytes, int64_t out_size) {
+/* Whether column k has a dictionary-encoded chunk. */
+static bool has_dictionary(const gcol_detail_pq_encoder *enc,
+                           const gcol_detail_pq_wdict_place *dict_place, int32_t k) {
+  for (int32_t g = 0; dict_place != NULL && g < enc->num_chunks; ++g) {
+    if (dict_place[(int64_t)k * enc->num_chunks + g].bit_width > 0) return true;
+  }
+  return false;
+}
+
+extern "C" gcol_status gcol_detail_parquet_encode_pages(
+    gcol_detail_pq_encoder *enc, const gcol_detail_pq_wplace *place,
+    const gcol_detail_pq_wpage_info *info, const gcol_detail_pq_wdict_place *dict_place,
+    const uint8_t *headers, int64_t header_bytes, int64_t out_size) {
   gcol_status status = GCOL_OK;
   gcol_stream const stream = enc->stream;
-  gcol_buffer *d_place = NULL, *d_info = NULL, *d_headers = NULL, *d_pos = NULL;
+  gcol_buffer *d_place = NULL, *d_info = NULL, *d_headers = NULL, *d_pos = NULL, *d_dict = NULL;
   int64_t const cells = (int64_t)enc->num_columns * enc->num_pages;
+  int64_t const chunk_cells = (int64_t)enc->num_columns * enc->num_chunks;
   bool any_scan = false;
   for (int32_t k = 0; k < enc->num_columns; ++k) any_scan = any_scan || needs_scan(enc->cols[k]);
   gcol_buffer_free(enc->d_out);
@@ -366,6 +668,10 @@ extern "C" gcol_status gcol_detail_parquet_encode_pages(gcol_detail_pq_encoder *
     GCOL_DETAIL_TRY(
         gcol_buffer_create_copy(headers, (size_t)header_bytes, stream, NULL, &d_headers));
   }
+  if (dict_place != NULL) {
+    GCOL_DETAIL_TRY(gcol_buffer_create_copy(dict_place, (size_t)chunk_cells * sizeof *dict_place,
+                                            stream, NULL, &d_dict));
+  }
   if (any_scan) {
     GCOL_DETAIL_TRY(
         gcol_buffer_create((size_t)(enc->num_rows + 1) * sizeof(int64_t), stream, NULL, &d_pos));
@@ -373,8 +679,12 @@ extern "C" gcol_status gcol_detail_parquet_encode_pages(gcol_detail_pq_encoder *
   GCOL_DETAIL_TRY(
       gcol_buffer_create((size_t)(out_size > 0 ? out_size : 1), stream, NULL, &enc->d_out));
   for (int32_t k = 0; k < enc->num_columns; ++k) {
+    const gcol_detail_pq_wdict_place *dict =
+        has_dictionary(enc, dict_place, k)
+            ? (const gcol_detail_pq_wdict_place *)d_dict->data + (int64_t)k * enc->num_chunks
+            : NULL;
     GCOL_DETAIL_TRY(write_column(enc, k, (const gcol_detail_pq_wplace *)d_place->data,
-                                 (const gcol_detail_pq_wpage_info *)d_info->data,
+                                 (const gcol_detail_pq_wpage_info *)d_info->data, dict,
                                  d_pos != NULL ? (int64_t *)d_pos->data : NULL,
                                  (uint8_t *)enc->d_out->data));
   }
@@ -383,6 +693,12 @@ extern "C" gcol_status gcol_detail_parquet_encode_pages(gcol_detail_pq_encoder *
     ((const gcol_detail_pq_wplace *)d_place->data, cells, (const uint8_t *)d_headers->data,
      (uint8_t *)enc->d_out->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    if (d_dict != NULL) {
+      LAUNCH(dict_headers_kernel, chunk_cells)
+      ((const gcol_detail_pq_wdict_place *)d_dict->data, chunk_cells,
+       (const uint8_t *)d_headers->data, (uint8_t *)enc->d_out->data);
+      GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    }
   }
 done:
   /* stream-ordered frees: the kernels queued before them still read these */
@@ -390,6 +706,7 @@ done:
   gcol_buffer_free(d_info);
   gcol_buffer_free(d_headers);
   gcol_buffer_free(d_pos);
+  gcol_buffer_free(d_dict);
   return status;
 }
 
@@ -435,16 +752,14 @@ done:
   return status;
 }
 
-extern "C" gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
-                                                        const gcol_detail_pq_wplace *place,
-                                                        const gcol_detail_pq_wpage_info *info,
-                                                        const uint8_t *headers,
-                                                        int64_t header_bytes, int64_t out_size,
-                                                        uint8_t *host_out) {
+extern "C" gcol_status gcol_detail_parquet_encode_write(
+    gcol_detail_pq_encoder *enc, const gcol_detail_pq_wplace *place,
+    const gcol_detail_pq_wpage_info *info, const gcol_detail_pq_wdict_place *dict_place,
+    const uint8_t *headers, int64_t header_bytes, int64_t out_size, uint8_t *host_out) {
   gcol_status status = GCOL_OK;
   cudaStream_t const s = (cudaStream_t)enc->stream;
-  GCOL_DETAIL_TRY(
-      gcol_detail_parquet_encode_pages(enc, place, info, headers, header_bytes, out_size));
+  GCOL_DETAIL_TRY(gcol_detail_parquet_encode_pages(enc, place, info, dict_place, headers,
+                                                   header_bytes, out_size));
   if (out_size > 0) {
     GCOL_DETAIL_CUDA_TRY(
         cudaMemcpyAsync(host_out, enc->d_out->data, (size_t)out_size, cudaMemcpyDeviceToHost, s));

@@ -517,8 +517,8 @@ void gcol_detail_parquet_set_batch_bytes(int64_t bytes);
  * index each batch starts at to bounds[0, n) and num_groups to bounds[n] (bounds has room for
  * num_groups + 1), returns n; 1 means one batch (the read is not split). */
 int32_t gcol_detail_parquet_batches(const gcol_parquet_metadata *md, const int32_t *columns,
-                                    int32_t num_columns, const int32_t *groups,
-                                    int32_t num_groups, int64_t target, int32_t *bounds);
+                                    int32_t num_columns, const int32_t *groups, int32_t num_groups,
+                                    int64_t target, int32_t *bounds);
 
 /* The codecs whose pages a read with `options` leaves to `nvcomp` (NULL: none): its codecs,
  * none when options->untrusted. */
@@ -714,6 +714,68 @@ GCOL_HD_INLINE int64_t gcol_detail_pq_levels_size(int64_t rows, int64_t nulls) {
   return gcol_detail_pq_levels_header(rows, nulls, NULL) + (rle ? 0 : (rows + 7) / 8);
 }
 
+/* ---- dictionary encoding (both encoders and the host tests) ---- */
+
+/* Per (column, chunk), what the device found for a dictionary: its distinct non-null values
+ * and the bytes of their PLAIN encoding (the dictionary page's body before compression). */
+typedef struct gcol_detail_pq_wdict {
+  int64_t distinct;
+  int64_t bytes;
+} gcol_detail_pq_wdict;
+
+/* Where the encoder writes a chunk's dictionary page (bit_width 0: the chunk is PLAIN and has
+ * none). Its data pages then hold levels, the bit width byte and one bit-packed run of the
+ * indices of their non-null rows. */
+typedef struct gcol_detail_pq_wdict_place {
+  int64_t header_at; /* as gcol_detail_pq_wplace */
+  int64_t header_src;
+  int64_t header_size;
+  int64_t body_at;
+  int32_t bit_width;
+} gcol_detail_pq_wdict_place;
+
+/* Bits of an index into a dictionary of `distinct` values: ceil(log2(distinct)), at least 1
+ * (as Arrow writes it: some readers mishandle width 0). */
+GCOL_HD_INLINE int gcol_detail_pq_dict_bit_width(int64_t distinct) {
+  int bits = 1;
+  while (bits < 32 && ((int64_t)1 << bits) < distinct) ++bits;
+  return bits;
+}
+
+/* The header of `n` dictionary indices of `bit_width` bits: the bit width byte, then (n > 0)
+ * the varint header of one bit-packed run of ceil(n / 8) groups. Returns its bytes (at most
+ * 11), written to `out` unless NULL; ceil(n / 8) * bit_width packed bytes follow it. */
+GCOL_HD_INLINE int gcol_detail_pq_dict_indices_header(int64_t n, int bit_width, uint8_t *out) {
+  if (out != NULL) out[0] = (uint8_t)bit_width;
+  if (n == 0) return 1;
+  uint64_t v = ((uint64_t)((n + 7) / 8) << 1) | 1;
+  int const vs = gcol_detail_pq_varint_size(v);
+  for (int i = 0; out != NULL && i < vs; ++i, v >>= 7) {
+    out[1 + i] = (uint8_t)((v & 0x7f) | (i + 1 < vs ? 0x80 : 0));
+  }
+  return 1 + vs;
+}
+
+/* All the bytes of `n` dictionary indices of `bit_width` bits (header included). */
+GCOL_HD_INLINE int64_t gcol_detail_pq_dict_indices_size(int64_t n, int bit_width) {
+  return gcol_detail_pq_dict_indices_header(n, bit_width, NULL) + (n + 7) / 8 * bit_width;
+}
+
+/* Byte j of the bit-packed run of v[0, n), `bit_width` bits each, least significant bit
+ * first, zero past n: one byte per thread, so a page's indices are packed in parallel. */
+GCOL_HD_INLINE uint8_t gcol_detail_pq_bitpack_byte(const uint32_t *v, int64_t n, int bit_width,
+                                                   int64_t j) {
+  uint32_t byte = 0;
+  int64_t const first_bit = 8 * j;
+  for (int64_t i = bit_width > 0 ? first_bit / bit_width : n; i < n; ++i) {
+    int64_t const at = i * bit_width - first_bit; /* the value's first bit within the byte */
+    if (at >= 8) break;
+    uint64_t const x = (uint64_t)v[i];
+    byte |= (uint32_t)(at >= 0 ? x << at : x >> -at) & 0xffu;
+  }
+  return (uint8_t)byte;
+}
+
 /* ---- per-row encoding, shared by the kernels and the host tests ---- */
 
 GCOL_HD_INLINE bool gcol_detail_pq_w_valid(const gcol_detail_pq_wcol *c, int64_t r) {
@@ -880,6 +942,13 @@ gcol_status gcol_detail_parquet_encode_plan(const gcol_detail_pq_wcol *cols, int
                                             gcol_detail_pq_wstats *stats, gcol_stream stream,
                                             gcol_detail_pq_encoder **out);
 
+/* Dictionaries of the columns with want[k]: dicts[k * num_chunks + g] gets chunk g's
+ * distinct non-null values and the bytes of their PLAIN encoding (zeros where !want[k]).
+ * Values are distinct by their bits (-0.0 and 0.0 differ, as do NaNs of other payloads); the
+ * dictionary lists them in the order of their first row. Synchronizes. */
+gcol_status gcol_detail_parquet_encode_dict(gcol_detail_pq_encoder *enc, const bool *want,
+                                            gcol_detail_pq_wdict *dicts);
+
 /* The chunks' min and max values (no length prefix) into `host_stats` (stats_size bytes):
  * chunk (k, g)'s min at stat_at[k * num_chunks + g], its max right after. Synchronizes. */
 gcol_status gcol_detail_parquet_encode_stats(gcol_detail_pq_encoder *enc, const int64_t *stat_at,
@@ -888,10 +957,13 @@ gcol_status gcol_detail_parquet_encode_stats(gcol_detail_pq_encoder *enc, const 
 /* Writes every page of every column (info from the plan) into a device buffer of `out_size`
  * bytes at the places given (place[k * num_pages + p]; every byte of the buffer belongs to a
  * header or a body), the headers from `headers` (host, header_bytes), and copies it to
- * `host_out`. Synchronizes. */
+ * `host_out`. dict_place[k * num_chunks + g] (NULL: no dictionaries) places chunk g's
+ * dictionary page, whose data pages then hold indices (their info's value_bytes counts
+ * them). Synchronizes. */
 gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
                                              const gcol_detail_pq_wplace *place,
                                              const gcol_detail_pq_wpage_info *info,
+                                             const gcol_detail_pq_wdict_place *dict_place,
                                              const uint8_t *headers, int64_t header_bytes,
                                              int64_t out_size, uint8_t *host_out);
 
@@ -901,6 +973,7 @@ gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
 gcol_status gcol_detail_parquet_encode_pages(gcol_detail_pq_encoder *enc,
                                              const gcol_detail_pq_wplace *place,
                                              const gcol_detail_pq_wpage_info *info,
+                                             const gcol_detail_pq_wdict_place *dict_place,
                                              const uint8_t *headers, int64_t header_bytes,
                                              int64_t out_size);
 

@@ -1,5 +1,6 @@
-/* Parquet writer (include/gcol/io/parquet.h): data pages v1, PLAIN values with RLE/bit-packed
- * definition levels, min/max/null-count statistics per column chunk.
+/* Parquet writer (include/gcol/io/parquet.h): data pages v1, PLAIN values (or, per column
+ * chunk as options->dictionary decides, a dictionary page and RLE_DICTIONARY indices) with
+ * RLE/bit-packed definition levels, min/max/null-count statistics per column chunk.
  *
  * The pages are encoded on the GPU (kernels/io/parquet_encode.cu): the device counts each
  * page's nulls and bytes and each chunk's statistics; the host lays the file out from those
@@ -8,7 +9,8 @@
  * the bodies come back in pieces through pinned staging and are compressed page by page by
  * host threads (lib/io/parquet_codec.c), then copied into an output sized once or written to
  * the file as they complete. The footer is written here by lib/io/thrift.c. The host encoder
- * (gcol_detail_parquet_write_host) stays as the reference the tests compare with. */
+ * (gcol_detail_parquet_write_host, PLAIN only) stays as the reference of values and
+ * statistics the tests compare with. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise */
 #include <math.h>
@@ -239,6 +241,8 @@ static void plain_value(tw *w, const gcol_detail_pq_host_column *c, int32_t phys
 
 typedef struct chunk_meta {
   int64_t start;
+  int64_t dict_at;           /* the dictionary page's offset in the file; -1: none (PLAIN) */
+  int64_t data_at;           /* the first data page's */
   int64_t size;              /* in the file */
   int64_t uncompressed_size; /* with page bodies uncompressed */
   int64_t nulls;
@@ -250,16 +254,39 @@ typedef struct chunk_meta {
   int64_t max_size;
 } chunk_meta;
 
-/* A data page v1 header for a page of `rows` rows, `body` bytes before compression. */
-static void write_page_header(tw *out, int64_t rows, int64_t body, int64_t page_size) {
+/* What a page's header says besides its sizes. */
+typedef struct page_kind {
+  int64_t values;       /* a data page's rows, a dictionary page's entries */
+  bool dictionary_page; /* else a data page v1 */
+  bool indices;         /* a data page of RLE_DICTIONARY indices (else PLAIN values) */
+} page_kind;
+
+static page_kind data_page(int64_t rows, bool indices) {
+  page_kind const k = {rows, false, indices};
+  return k;
+}
+
+/* A page header (data page v1 or dictionary page), `body` bytes before compression. */
+static void write_page_header(tw *out, page_kind kind, int64_t body, int64_t page_size) {
   gcol_detail_thrift_write_struct_begin(out); /* PageHeader */
-  gcol_detail_thrift_write_i32_field(out, 1, GCOL_DETAIL_PQ_PAGE_DATA);
+  gcol_detail_thrift_write_i32_field(
+      out, 1, kind.dictionary_page ? GCOL_DETAIL_PQ_PAGE_DICTIONARY : GCOL_DETAIL_PQ_PAGE_DATA);
   gcol_detail_thrift_write_i32_field(out, 2, (int32_t)body);
   gcol_detail_thrift_write_i32_field(out, 3, (int32_t)page_size);
+  if (kind.dictionary_page) {
+    gcol_detail_thrift_write_field(out, 7, GCOL_DETAIL_THRIFT_STRUCT);
+    gcol_detail_thrift_write_struct_begin(out); /* DictionaryPageHeader */
+    gcol_detail_thrift_write_i32_field(out, 1, (int32_t)kind.values);
+    gcol_detail_thrift_write_i32_field(out, 2, GCOL_DETAIL_PQ_ENC_PLAIN);
+    gcol_detail_thrift_write_struct_end(out);
+    gcol_detail_thrift_write_struct_end(out);
+    return;
+  }
   gcol_detail_thrift_write_field(out, 5, GCOL_DETAIL_THRIFT_STRUCT);
   gcol_detail_thrift_write_struct_begin(out); /* DataPageHeader */
-  gcol_detail_thrift_write_i32_field(out, 1, (int32_t)rows);
-  gcol_detail_thrift_write_i32_field(out, 2, GCOL_DETAIL_PQ_ENC_PLAIN);
+  gcol_detail_thrift_write_i32_field(out, 1, (int32_t)kind.values);
+  gcol_detail_thrift_write_i32_field(
+      out, 2, kind.indices ? GCOL_DETAIL_PQ_ENC_RLE_DICTIONARY : GCOL_DETAIL_PQ_ENC_PLAIN);
   gcol_detail_thrift_write_i32_field(out, 3, GCOL_DETAIL_PQ_ENC_RLE);
   gcol_detail_thrift_write_i32_field(out, 4, GCOL_DETAIL_PQ_ENC_RLE);
   gcol_detail_thrift_write_struct_end(out);
@@ -302,7 +329,7 @@ static gcol_status append_page(tw *out, const char *name, int32_t codec, int64_t
     page = *packed;
   }
   size_t const header_begin = out->size;
-  write_page_header(out, rows, body_size, page_size);
+  write_page_header(out, data_page(rows, false), body_size, page_size);
   *uncompressed += (int64_t)(out->size - header_begin) + body_size;
   gcol_detail_thrift_write_bytes(out, page, (size_t)page_size);
 done:
@@ -320,6 +347,8 @@ static gcol_status write_chunk(tw *out, const gcol_detail_pq_host_column *c, con
   tw body;
   gcol_detail_thrift_writer_init(&body);
   meta->start = (int64_t)out->size;
+  meta->dict_at = -1;
+  meta->data_at = meta->start;
   meta->uncompressed_size = 0;
   meta->nulls = 0;
   meta->min_row = meta->max_row = -1;
@@ -461,17 +490,21 @@ static void write_column_chunk_meta(tw *meta, const file_plan *f, int64_t g, int
   gcol_detail_thrift_write_i64_field(meta, 2, cm->start);
   gcol_detail_thrift_write_field(meta, 3, GCOL_DETAIL_THRIFT_STRUCT);
   gcol_detail_thrift_write_struct_begin(meta); /* ColumnMetaData */
+  bool const dictionary = cm->dict_at >= 0;
   gcol_detail_thrift_write_i32_field(meta, 1, c->map.physical);
-  gcol_detail_thrift_write_list_field(meta, 2, GCOL_DETAIL_THRIFT_I32, 2);
+  /* as pyarrow lists them: PLAIN (values or the dictionary), RLE (levels), RLE_DICTIONARY */
+  gcol_detail_thrift_write_list_field(meta, 2, GCOL_DETAIL_THRIFT_I32, dictionary ? 3 : 2);
   gcol_detail_thrift_write_i32(meta, GCOL_DETAIL_PQ_ENC_PLAIN);
   gcol_detail_thrift_write_i32(meta, GCOL_DETAIL_PQ_ENC_RLE);
+  if (dictionary) gcol_detail_thrift_write_i32(meta, GCOL_DETAIL_PQ_ENC_RLE_DICTIONARY);
   gcol_detail_thrift_write_list_field(meta, 3, GCOL_DETAIL_THRIFT_BINARY, 1);
   gcol_detail_thrift_write_binary(meta, c->name, (int64_t)strlen(c->name));
   gcol_detail_thrift_write_i32_field(meta, 4, f->codec);
   gcol_detail_thrift_write_i64_field(meta, 5, r1 - r0);
   gcol_detail_thrift_write_i64_field(meta, 6, cm->uncompressed_size);
   gcol_detail_thrift_write_i64_field(meta, 7, cm->size);
-  gcol_detail_thrift_write_i64_field(meta, 9, cm->start);
+  gcol_detail_thrift_write_i64_field(meta, 9, cm->data_at);
+  if (dictionary) gcol_detail_thrift_write_i64_field(meta, 11, cm->dict_at);
   gcol_detail_thrift_write_field(meta, 12, GCOL_DETAIL_THRIFT_STRUCT);
   gcol_detail_thrift_write_struct_begin(meta); /* Statistics */
   gcol_detail_thrift_write_i64_field(meta, 3, cm->nulls);
@@ -706,6 +739,8 @@ typedef struct gpu_write {
   gcol_detail_pq_wplace *place;
   int64_t *stat_at;
   uint8_t *stats;
+  gcol_detail_pq_wdict *dicts;            /* [k * groups + g]; NULL: dictionaries off */
+  gcol_detail_pq_wdict_place *dict_place; /* likewise; bit_width 0: that chunk is PLAIN */
   gcol_detail_pq_encoder *enc;
 } gpu_write;
 
@@ -718,6 +753,8 @@ static void gpu_write_free(gpu_write *w) {
   free(w->place);
   free(w->stat_at);
   free(w->stats);
+  free(w->dicts);
+  free(w->dict_place);
   gcol_detail_parquet_encoder_free(w->enc);
 }
 
@@ -780,6 +817,68 @@ done:
   return status;
 }
 
+/* Dictionary pages at most this large (PLAIN bytes) pay under the ADAPTIVE policy: a page a
+ * reader holds whole while it decodes the chunk, as pyarrow's default limit. */
+#define ADAPTIVE_DICTIONARY_BYTES ((int64_t)1 << 20)
+
+/* Whether a chunk of `valid` non-null values with dictionary `d` is dictionary-encoded. */
+static bool dictionary_chosen(gcol_parquet_dictionary policy, int64_t valid,
+                              gcol_detail_pq_wdict d) {
+  if (policy == GCOL_PARQUET_DICTIONARY_OFF || valid == 0 || d.bytes > INT32_MAX) return false;
+  if (policy == GCOL_PARQUET_DICTIONARY_ALWAYS) return true;
+  return d.distinct <= valid / 2 && d.bytes <= ADAPTIVE_DICTIONARY_BYTES;
+}
+
+/* The chunk (column k, group g) whose dictionary page w places, or NULL when it is PLAIN. */
+static const gcol_detail_pq_wdict_place *chunk_dict(const file_plan *f, const gpu_write *w,
+                                                    int64_t g, int32_t k) {
+  if (w->dict_place == NULL) return NULL;
+  const gcol_detail_pq_wdict_place *d = &w->dict_place[(int64_t)k * f->groups + g];
+  return d->bit_width > 0 ? d : NULL;
+}
+
+/* Per chunk, dictionary or PLAIN (options->dictionary): the device counts the distinct values
+ * of every column that may take one (BOOL8 never does); a chunk that takes one gets its bit
+ * width and its pages' value_bytes become the bytes of their indices. */
+static gcol_status choose_dictionaries(const file_plan *f, gpu_write *w,
+                                       gcol_parquet_dictionary policy) {
+  gcol_status status = GCOL_OK;
+  bool *want = NULL;
+  bool any = false;
+  int64_t const cells = f->groups * f->num_columns;
+  if (policy == GCOL_PARQUET_DICTIONARY_OFF) return GCOL_OK;
+  want = (bool *)calloc((size_t)f->num_columns, sizeof *want);
+  GCOL_DETAIL_CHECK(want != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t k = 0; k < f->num_columns; ++k) {
+    want[k] = w->wcols[k].kind != GCOL_DETAIL_PQ_W_BOOL;
+    any = any || want[k];
+  }
+  if (!any) goto done;
+  w->dicts = (gcol_detail_pq_wdict *)calloc((size_t)cells, sizeof *w->dicts);
+  w->dict_place = (gcol_detail_pq_wdict_place *)calloc((size_t)cells, sizeof *w->dict_place);
+  GCOL_DETAIL_CHECK(w->dicts != NULL && w->dict_place != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "out of memory");
+  GCOL_DETAIL_TRY(gcol_detail_parquet_encode_dict(w->enc, want, w->dicts));
+  for (int32_t k = 0; k < f->num_columns; ++k) {
+    for (int64_t g = 0; g < f->groups && want[k]; ++g) {
+      int64_t const i = (int64_t)k * f->groups + g;
+      int32_t const p0 = w->chunk_pages[g], p1 = w->chunk_pages[g + 1];
+      int64_t const valid = w->pages[p1 - 1].end - w->pages[p0].begin - w->wstats[i].nulls;
+      if (!dictionary_chosen(policy, valid, w->dicts[i])) continue;
+      int const bits = gcol_detail_pq_dict_bit_width(w->dicts[i].distinct);
+      w->dict_place[i].bit_width = bits;
+      for (int32_t p = p0; p < p1; ++p) {
+        gcol_detail_pq_wpage_info *in = &w->info[(int64_t)k * w->num_pages + p];
+        int64_t const rows = w->pages[p].end - w->pages[p].begin;
+        in->value_bytes = gcol_detail_pq_dict_indices_size(rows - in->nulls, bits);
+      }
+    }
+  }
+done:
+  free(want);
+  return status;
+}
+
 /* Places every page: in file order (row group, column, page), each header (uncompressed: into
  * `headers`) then its body; compressed, the bodies alone, back to back. *out_size gets the
  * bytes the device writes; the chunks' offsets assume the file's 4-byte magic before them. */
@@ -793,8 +892,27 @@ static gcol_status place_pages(file_plan *f, gpu_write *w, tw *headers, int64_t 
   for (int64_t g = 0; g < f->groups; ++g) {
     for (int32_t k = 0; k < f->num_columns; ++k) {
       chunk_meta *cm = &f->chunks[g * f->num_columns + k];
+      gcol_detail_pq_wdict_place *dict =
+          chunk_dict(f, w, g, k) != NULL ? &w->dict_place[(int64_t)k * f->groups + g] : NULL;
       cm->start = 4 + at;
+      cm->dict_at = dict != NULL ? cm->start : -1;
       cm->uncompressed_size = 0;
+      if (dict != NULL) {
+        int64_t const bytes = w->dicts[(int64_t)k * f->groups + g].bytes;
+        if (plain) {
+          page_kind const kind = {w->dicts[(int64_t)k * f->groups + g].distinct, true, false};
+          dict->header_src = (int64_t)headers->size;
+          write_page_header(headers, kind, bytes, bytes);
+          dict->header_size = (int64_t)headers->size - dict->header_src;
+          dict->header_at = at;
+          at += dict->header_size;
+          cm->uncompressed_size += dict->header_size;
+        }
+        dict->body_at = at;
+        at += bytes;
+        cm->uncompressed_size += bytes;
+      }
+      cm->data_at = 4 + at;
       for (int32_t p = w->chunk_pages[g]; p < w->chunk_pages[g + 1]; ++p) {
         int64_t const i = (int64_t)k * w->num_pages + p;
         gcol_detail_pq_wpage_info const in = w->info[i];
@@ -807,7 +925,7 @@ static gcol_status place_pages(file_plan *f, gpu_write *w, tw *headers, int64_t 
                           f->cols[k].name, (long long)body);
         if (plain) {
           pl->header_src = (int64_t)headers->size;
-          write_page_header(headers, rows, body, body);
+          write_page_header(headers, data_page(rows, dict != NULL), body, body);
           pl->header_size = (int64_t)headers->size - pl->header_src;
           pl->header_at = at;
           at += pl->header_size;
@@ -888,7 +1006,7 @@ static void arena_free(arena_block *b) {
 /* One page in file order: its body on the device, then its header and compressed body (in a
  * thread's arena), or why there are none. */
 typedef struct packed_page {
-  int64_t rows;
+  page_kind kind;
   int64_t body_at; /* in the device output */
   int64_t body_size;
   int32_t column;
@@ -948,7 +1066,7 @@ static int pack_one(pack_thread *t, const uint8_t *body, packed_page *pg) {
   pg->size = gcol_detail_pq_compress(codec, body, pg->body_size, room + HEADER_ROOM, bound);
   if (pg->size < 0) return PACK_FAILED;
   t->header.size = 0;
-  write_page_header(&t->header, pg->rows, pg->body_size, pg->size);
+  write_page_header(&t->header, pg->kind, pg->body_size, pg->size);
   if (t->header.failed || t->header.size > HEADER_ROOM) return PACK_NO_MEMORY;
   pg->header_size = (int64_t)t->header.size;
   pg->data = room + HEADER_ROOM - pg->header_size;
@@ -1106,6 +1224,15 @@ static int64_t pack_helpers(const gcol_detail_pq_write_knobs *knobs, int64_t n) 
   return helpers;
 }
 
+/* Dictionary pages of the file (one per dictionary-encoded chunk). */
+static int64_t dict_pages(const file_plan *f, const gpu_write *w) {
+  int64_t n = 0;
+  for (int64_t g = 0; g < f->groups; ++g) {
+    for (int32_t k = 0; k < f->num_columns; ++k) n += chunk_dict(f, w, g, k) != NULL;
+  }
+  return n;
+}
+
 /* The pages in file order and the pieces they come back in (a piece: consecutive pages of at
  * most stage_bytes, or one larger page); *slot_bytes the largest piece. */
 static gcol_status plan_pieces(const file_plan *f, const gpu_write *w, int64_t stage_bytes,
@@ -1117,10 +1244,20 @@ static gcol_status plan_pieces(const file_plan *f, const gpu_write *w, int64_t s
   *slot_bytes = 0;
   for (int64_t g = 0; g < f->groups; ++g) { /* file order: groups, columns, pages */
     for (int32_t k = 0; k < f->num_columns; ++k) {
+      const gcol_detail_pq_wdict_place *dict = chunk_dict(f, w, g, k);
+      if (dict != NULL) { /* the chunk's dictionary page first */
+        gcol_detail_pq_wdict const d = w->dicts[(int64_t)k * f->groups + g];
+        packed_page *pg = &pages[count++];
+        pg->kind.values = d.distinct;
+        pg->kind.dictionary_page = true;
+        pg->body_at = dict->body_at;
+        pg->body_size = d.bytes;
+        pg->column = k;
+      }
       for (int32_t p = w->chunk_pages[g]; p < w->chunk_pages[g + 1]; ++p) {
         int64_t const i = (int64_t)k * w->num_pages + p;
         packed_page *pg = &pages[count++];
-        pg->rows = w->pages[p].end - w->pages[p].begin;
+        pg->kind = data_page(w->pages[p].end - w->pages[p].begin, dict != NULL);
         pg->body_at = w->place[i].body_at;
         pg->body_size = w->place[i].levels_size + w->info[i].value_bytes;
         pg->column = k;
@@ -1159,7 +1296,7 @@ static gcol_status assemble_compressed(file_plan *f, const gpu_write *w,
                                        const gcol_detail_pq_write_knobs *knobs, file_sink *sink,
                                        tw *file) {
   gcol_status status = GCOL_OK;
-  int64_t const n = (int64_t)f->num_columns * w->num_pages; /* every page of every column */
+  int64_t const n = (int64_t)f->num_columns * w->num_pages + dict_pages(f, w); /* every page */
   packed_page *pages = (packed_page *)calloc((size_t)n, sizeof *pages);
   pack_thread *threads = (pack_thread *)calloc(PACK_MAX_THREADS, sizeof *threads);
   pthread_t ids[PACK_MAX_THREADS];
@@ -1223,10 +1360,14 @@ static gcol_status assemble_compressed(file_plan *f, const gpu_write *w,
     for (int64_t g = 0; g < f->groups; ++g) {
       for (int32_t k = 0; k < f->num_columns; ++k) {
         chunk_meta *cm = &f->chunks[g * f->num_columns + k];
+        bool const dictionary = chunk_dict(f, w, g, k) != NULL;
         cm->start = at;
+        cm->dict_at = dictionary ? at : -1;
         cm->uncompressed_size = 0;
-        for (int32_t p = w->chunk_pages[g]; p < w->chunk_pages[g + 1]; ++p) {
+        int32_t const first = w->chunk_pages[g] - (dictionary ? 1 : 0);
+        for (int32_t p = first; p < w->chunk_pages[g + 1]; ++p) {
           packed_page *const pg = &pages[count++];
+          if (p == w->chunk_pages[g]) cm->data_at = at;
           pg->file_at = at;
           at += pg->header_size + pg->size;
           cm->uncompressed_size += pg->header_size + pg->body_size;
@@ -1308,6 +1449,7 @@ static gcol_status write_gpu(gcol_table_view table, file_plan *f,
                                                     w.chunk_pages, (int32_t)f->groups, w.info,
                                                     w.wstats, stream, &w.enc));
     GCOL_DETAIL_TRY(fetch_stats(f, &w));
+    GCOL_DETAIL_TRY(choose_dictionaries(f, &w, options->dictionary));
     GCOL_DETAIL_TRY(place_pages(f, &w, &headers, &out_size));
     if (f->codec == GCOL_PARQUET_UNCOMPRESSED) {
       /* the file's exact size known: one allocation, the pages copied straight into it */
@@ -1321,11 +1463,13 @@ static gcol_status write_gpu(gcol_table_view table, file_plan *f,
                         total);
       file->data = grown;
       file->capacity = total;
-      GCOL_DETAIL_TRY(gcol_detail_parquet_encode_write(
-          w.enc, w.place, w.info, headers.data, (int64_t)headers.size, out_size, file->data + 4));
+      GCOL_DETAIL_TRY(gcol_detail_parquet_encode_write(w.enc, w.place, w.info, w.dict_place,
+                                                       headers.data, (int64_t)headers.size,
+                                                       out_size, file->data + 4));
       file->size = 4 + (size_t)out_size;
     } else {
-      GCOL_DETAIL_TRY(gcol_detail_parquet_encode_pages(w.enc, w.place, w.info, NULL, 0, out_size));
+      GCOL_DETAIL_TRY(gcol_detail_parquet_encode_pages(w.enc, w.place, w.info, w.dict_place, NULL,
+                                                       0, out_size));
       GCOL_DETAIL_TRY(assemble_compressed(f, &w, options, knobs, sink, file));
       footer_written = true;
     }
@@ -1357,6 +1501,11 @@ gcol_status gcol_detail_parquet_write(gcol_table_view table,
                     "table.num_columns is negative");
   GCOL_DETAIL_CHECK(opt.row_group_rows >= 0, GCOL_ERROR_INVALID_ARGUMENT,
                     "options->row_group_rows is negative (%lld)", (long long)opt.row_group_rows);
+  GCOL_DETAIL_CHECK(opt.dictionary >= GCOL_PARQUET_DICTIONARY_OFF &&
+                        opt.dictionary <= GCOL_PARQUET_DICTIONARY_ALWAYS,
+                    GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->dictionary %d: OFF (0), ADAPTIVE (1) or ALWAYS (2)",
+                    (int)opt.dictionary);
   GCOL_DETAIL_CHECK(opt.num_key_values >= 0 &&
                         (opt.num_key_values == 0 || (opt.keys != NULL && opt.values != NULL)),
                     GCOL_ERROR_INVALID_ARGUMENT, "options: %d key-value pairs without arrays",

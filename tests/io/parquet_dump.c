@@ -14,7 +14,8 @@
  * script decides whether the failure was expected).
  *
  *   parquet_dump [--host] FILE
- *   parquet_dump [--host] --rewrite [--codec=snappy|zstd|gzip|lz4_raw] FILE OUT [SKIP...]
+ *   parquet_dump [--host] --rewrite [--codec=snappy|zstd|gzip|lz4_raw]
+ *                [--dictionary=adaptive|always] FILE OUT [SKIP...]
  *   parquet_dump --stats FILE
  *
  * Without --host the file is read by gcol_parquet_read_file on the GPU (no GPU: prints "skip").
@@ -23,7 +24,8 @@
  * --rewrite writes the columns gcol can write (all but durations and those named SKIP) to OUT
  * with gcol's writer (the public one from the GPU table, or the host writer under --host),
  * printing "wrote NAME" for each, so that the script can read OUT with pyarrow; --codec picks
- * the writer's page compression (default none).
+ * the writer's page compression (default none), --dictionary its dictionary policy (default
+ * off; the host writer writes PLAIN whatever it says).
  * --stats prints the footer's statistics as gcol decodes them, one line per column chunk:
  * "ROW_GROUP COLUMN NULL_COUNT|- int MIN MAX" (BOOLEAN, INT32, INT64), "... float MIN MAX"
  * (%.17g), or "... none" (no decoded min/max).
@@ -306,10 +308,21 @@ int main(int argc, char **argv) {
     }
     ++a;
   }
+  gcol_parquet_dictionary dictionary = GCOL_PARQUET_DICTIONARY_OFF;
+  if (rewrite && a < argc && strncmp(argv[a], "--dictionary=", 13) == 0) {
+    const char *name = argv[a] + 13;
+    if (strcmp(name, "adaptive") == 0) dictionary = GCOL_PARQUET_DICTIONARY_ADAPTIVE;
+    if (strcmp(name, "always") == 0) dictionary = GCOL_PARQUET_DICTIONARY_ALWAYS;
+    if (dictionary == GCOL_PARQUET_DICTIONARY_OFF) {
+      fprintf(stderr, "parquet_dump: unknown dictionary policy '%s'\n", name);
+      return 2;
+    }
+    ++a;
+  }
   if (a >= argc || (rewrite && a + 1 >= argc) || (!rewrite && a + 1 != argc)) {
     fprintf(stderr,
-            "usage: parquet_dump [--host] FILE | [--host] --rewrite [--codec=C] FILE OUT "
-            "[SKIP...]\n");
+            "usage: parquet_dump [--host] FILE | [--host] --rewrite [--codec=C] [--dictionary=D] "
+            "FILE OUT [SKIP...]\n");
     return 2;
   }
   const char *path = argv[a];
@@ -352,6 +365,7 @@ int main(int argc, char **argv) {
     gcol_parquet_write_options_init(&opt);
     opt.row_group_rows = 5000;
     opt.codec = codec;
+    opt.dictionary = dictionary;
     const char **names = (const char **)calloc((size_t)ncols + 1, sizeof *names);
     int32_t n = 0;
     if (host) {

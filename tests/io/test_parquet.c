@@ -1553,8 +1553,12 @@ static const gcol_type_id wt_ids[WT_TYPES] = {GCOL_INT8,
  * all-null stretch), or random nulls with the first 20000 rows null. */
 enum { WT_NO_MASK, WT_ALL_VALID, WT_ALL_NULL, WT_SOME, WT_HEAD_NULL };
 
+/* Rows of the values wt_column makes (0: every row its own random value; d > 0: row i the
+ * value of row i % d, for dictionaries that pay). */
+static int64_t wt_distinct;
+
 /* A column of `n` random rows of type `id` (floats with NaN, -0.0 and 0.0; strings of 0..12
- * bytes of any value, empty ones too). */
+ * bytes of any value, empty ones too), repeating as wt_distinct says. */
 static gcol_column *wt_column(gcol_type_id id, int64_t n, int validity, gcol_test_rng *rng) {
   size_t const m = (size_t)(n > 0 ? n : 1);
   uint8_t *valid = (uint8_t *)malloc(m);
@@ -1576,6 +1580,12 @@ static gcol_column *wt_column(gcol_type_id id, int64_t n, int validity, gcol_tes
       lens[i] = gcol_test_rng_range(rng, 0, 12);
       strs[i] = (char *)malloc(13);
       gcol_test_rng_fill(rng, strs[i], 13);
+      if (wt_distinct > 0 && i >= wt_distinct) {
+        lens[i] = lens[i % wt_distinct];
+        memcpy(strs[i], strs[i % wt_distinct], 13);
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) { /* nulls once every value is made (rows repeat others) */
       if (mask != NULL && !mask[i]) {
         free(strs[i]);
         strs[i] = NULL;
@@ -1607,6 +1617,9 @@ static gcol_column *wt_column(gcol_type_id id, int64_t n, int validity, gcol_tes
                          : r % 17 == 0 ? 0.0
                                        : (double)((int64_t)(r % 20001) - 10000) / 16;
         memcpy(data + i * 8, &d, 8);
+      }
+      if (wt_distinct > 0 && i >= wt_distinct) {
+        memcpy(data + i * w, data + (i % wt_distinct) * w, w);
       }
     }
     gcol_data_type t = gcol_data_type_make(id);
@@ -1756,6 +1769,120 @@ static void test_gpu_write_compressed(void **state) {
   }
   wt_free(cols, WT_TYPES);
   wt_free(some, WT_TYPES);
+}
+
+/* Chunks of a file with a dictionary page (before their first data page). */
+static int64_t wt_dictionary_chunks(const void *file, int64_t size) {
+  gcol_parquet_metadata *md = NULL;
+  int64_t n = 0;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  for (int32_t g = 0; g < md->num_row_groups; ++g) {
+    for (int32_t k = 0; k < md->row_groups[g].num_chunks; ++k) {
+      const gcol_detail_pq_chunk *ch = &md->row_groups[g].chunks[k];
+      if (ch->dictionary_page_offset < 0) continue;
+      assert_true(ch->dictionary_page_offset < ch->data_page_offset);
+      ++n;
+    }
+  }
+  gcol_parquet_metadata_free(md);
+  return n;
+}
+
+/* wt_check with dictionaries (against the host encoder's PLAIN file, read back value by value
+ * by gcol's reader); the file written twice the same (a dictionary's order does not depend on
+ * which thread won its slot). Returns its dictionary-encoded chunks. */
+static int64_t wt_check_dictionary(gcol_table_view t, const gcol_parquet_write_options *options) {
+  wt_check(t, options, false);
+  void *a = NULL, *b = NULL;
+  int64_t a_size = 0, b_size = 0;
+  GCOL_TEST_OK(gcol_parquet_write_buffer(t, options, &a, &a_size, NULL));
+  GCOL_TEST_OK(gcol_parquet_write_buffer(t, options, &b, &b_size, NULL));
+  assert_int_equal(a_size, b_size);
+  assert_memory_equal(a, b, (size_t)a_size);
+  int64_t const n = wt_dictionary_chunks(a, a_size);
+  gcol_parquet_buffer_free(a);
+  gcol_parquet_buffer_free(b);
+  return n;
+}
+
+/* Dictionaries: every type and validity, values repeating or not, both policies; every chunk
+ * but BOOL8's and all-null ones encoded under ALWAYS. */
+static void test_gpu_write_dictionary(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1418);
+  for (int validity = WT_NO_MASK; validity <= WT_SOME; ++validity) {
+    for (int64_t distinct = 0; distinct <= 7; distinct += 7) {
+      gcol_column *cols[WT_TYPES];
+      gcol_column_view views[WT_TYPES];
+      gcol_table_view t;
+      wt_distinct = distinct;
+      wt_table(1000, validity, &rng, cols, views, &t);
+      wt_distinct = 0;
+      gcol_parquet_write_options opt;
+      gcol_parquet_write_options_init(&opt);
+      opt.row_group_rows = 300;
+      opt.dictionary = GCOL_PARQUET_DICTIONARY_ALWAYS;
+      int64_t const always = wt_check_dictionary(t, &opt);
+      assert_int_equal(always, validity == WT_ALL_NULL ? 0 : 4 * (WT_TYPES - 1));
+      opt.dictionary = GCOL_PARQUET_DICTIONARY_ADAPTIVE;
+      int64_t const adaptive = wt_check_dictionary(t, &opt);
+      if (distinct > 0 && validity != WT_ALL_NULL) assert_int_equal(adaptive, always);
+      wt_free(cols, WT_TYPES);
+    }
+  }
+}
+
+/* Dictionaries of slices (offsets off a mask word's start, strings whose first offset is not
+ * 0), pages and groups, every codec. */
+static void test_gpu_write_dictionary_slices_codecs(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1419);
+  gcol_column *cols[WT_TYPES];
+  gcol_column_view views[WT_TYPES];
+  gcol_table_view t;
+  wt_distinct = 5;
+  wt_table(1000, WT_SOME, &rng, cols, views, &t);
+  wt_distinct = 0;
+  int64_t const cuts[][2] = {{37, 911}, {1, 2}, {999, 1000}, {64, 64}, {5, 77}};
+  for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; ++i) {
+    gcol_column_view sliced[WT_TYPES];
+    gcol_table_view part;
+    GCOL_TEST_OK(gcol_table_view_slice(t, cuts[i][0], cuts[i][1], sliced, &part));
+    gcol_parquet_write_options opt;
+    gcol_parquet_write_options_init(&opt);
+    opt.row_group_rows = 50;
+    opt.dictionary = GCOL_PARQUET_DICTIONARY_ADAPTIVE;
+    int64_t const n = wt_check_dictionary(part, &opt);
+    if (cuts[i][1] - cuts[i][0] >= 50) assert_true(n > 0);
+  }
+  wt_free(cols, WT_TYPES);
+  gcol_type_id const ids[] = {GCOL_INT32, GCOL_STRING, GCOL_FLOAT64, GCOL_INT64};
+  int const validity[] = {WT_SOME, WT_HEAD_NULL, WT_NO_MASK, WT_ALL_VALID};
+  int64_t const distinct[] = {1000, 0, 300, 1};
+  int64_t const n = gcol_test_if_sparse(150001, 70001);
+  gcol_column *big[4];
+  gcol_column_view big_views[4];
+  for (int k = 0; k < 4; ++k) {
+    wt_distinct = distinct[k];
+    big[k] = wt_column(ids[k], n, validity[k], &rng);
+    big_views[k] = gcol_column_get_view(big[k]);
+  }
+  wt_distinct = 0;
+  gcol_table_view bt;
+  GCOL_TEST_OK(gcol_table_view_make(big_views, 4, &bt));
+  int32_t const codecs[] = {GCOL_PARQUET_UNCOMPRESSED, GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD,
+                            GCOL_PARQUET_GZIP, GCOL_PARQUET_LZ4_RAW};
+  for (size_t i = 0; i < sizeof codecs / sizeof codecs[0]; ++i) {
+    if (!gcol_detail_pq_codec_available(codecs[i])) continue;
+    gcol_parquet_write_options opt;
+    gcol_parquet_write_options_init(&opt);
+    opt.codec = (gcol_parquet_codec)codecs[i];
+    opt.row_group_rows = gcol_test_if_sparse(100000, 66000);
+    opt.dictionary = GCOL_PARQUET_DICTIONARY_ADAPTIVE; /* the random strings stay PLAIN */
+    assert_int_equal(wt_check_dictionary(bt, &opt), 2 * 3);
+    if (i > 0 && gcol_test_if_sparse(0, 1)) break; /* under the tools: one codec */
+  }
+  wt_free(big, 4);
 }
 
 /* ==== end of the GPU writer tests ==== */
@@ -2246,6 +2373,8 @@ int main(void) {
       GCOL_TEST_GPU(test_gpu_write_pages_and_groups),
       GCOL_TEST_GPU(test_gpu_write_empty),
       GCOL_TEST_GPU(test_gpu_write_compressed),
+      GCOL_TEST_GPU(test_gpu_write_dictionary),
+      GCOL_TEST_GPU(test_gpu_write_dictionary_slices_codecs),
       /* parallel reader (issue 14) */
       GCOL_TEST_GPU(test_parallel_big_pages),
       GCOL_TEST_GPU(test_parallel_long_strings_and_tiny_pages),

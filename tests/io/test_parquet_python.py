@@ -6,7 +6,10 @@ gcol must refuse (a BROTLI chunk, a list column, DELTA_BYTE_ARRAY) must give the
 status. A compressed file (codec_*) whose codec's library (libsnappy.so.1, libzstd.so.1,
 libz.so.1, liblz4.so.1) is not installed is skipped, saying so. Without a GPU, parquet_dump --host reads the files through the same plan and page
 decoders on the CPU, and writes with the host writer. Then gcol writes the columns it read from some of them (parquet_dump --rewrite) and
-pyarrow must read back the same values. TAP output; `1..0 # SKIP` without pyarrow.
+pyarrow must read back the same values; files gcol writes with dictionaries (--dictionary) must
+also show them in pyarrow's metadata (a dictionary page, RLE_DICTIONARY among the encodings) for
+every column but booleans (the host writer, without a GPU, writes PLAIN: that check skips).
+TAP output; `1..0 # SKIP` without pyarrow.
 
   test_parquet_python.py PATH/TO/parquet_dump PATH/TO/make_parquet_files.py
 """
@@ -28,6 +31,27 @@ except ImportError:
     skip("pyarrow is not installed")
 
 dump, script = sys.argv[1], sys.argv[2]
+
+
+def dictionary_problems(md):
+    """Chunks of a file written with dictionary policy ALWAYS that pyarrow's metadata does not
+    show dictionary-encoded (booleans and all-null chunks stay PLAIN)."""
+    problems = []
+    for g in range(md.num_row_groups):
+        for k in range(md.num_columns):
+            col = md.row_group(g).column(k)
+            st = col.statistics
+            if col.physical_type == "BOOLEAN" or (st is not None and st.has_null_count and
+                                                   st.null_count == col.num_values):
+                continue
+            if not col.has_dictionary_page or "RLE_DICTIONARY" not in col.encodings or \
+                    col.dictionary_page_offset is None or \
+                    col.dictionary_page_offset >= col.data_page_offset:
+                problems.append(f"group {g} column {col.path_in_schema}: encodings "
+                                f"{col.encodings}, dictionary page {col.has_dictionary_page} "
+                                f"at {col.dictionary_page_offset}, data at "
+                                f"{col.data_page_offset}")
+    return problems
 with tempfile.TemporaryDirectory() as tmp:
     subprocess.run([sys.executable, script, tmp], check=True)
     names = sorted(f[:-len(".parquet")] for f in os.listdir(tmp) if f.endswith(".parquet"))
@@ -36,12 +60,17 @@ with tempfile.TemporaryDirectory() as tmp:
     # without a GPU: the same plan and page decoders run on the CPU (and the host writer)
     mode = ["--host"] if probe.stdout.strip() == "skip" else []
     where = " (CPU decoders, no GPU)" if mode else ""
-    # (output name, source, writer codec): uncompressed, and compressed by each codec
-    rewrites = [(n, n, None) for n in ("plain_v1", "dict_v2", "required", "delta") if n in names]
-    rewrites += [("plain_v1." + c, "plain_v1", c) for c in ("snappy", "zstd", "gzip", "lz4_raw")
-                 if "plain_v1" in names]
+    # (output name, source, writer codec, dictionary policy): uncompressed, compressed by each
+    # codec, with dictionaries
+    rewrites = [(n, n, None, None) for n in ("plain_v1", "dict_v2", "required", "delta")
+                if n in names]
+    rewrites += [("plain_v1." + c, "plain_v1", c, None)
+                 for c in ("snappy", "zstd", "gzip", "lz4_raw") if "plain_v1" in names]
+    rewrites += [(n + ".dict", n, c, "always")
+                 for n, c in (("plain_v1", None), ("dict_v2", "snappy"), ("required", "zstd"))
+                 if n in names]
     stats_files = [n for n in ("plain_v1", "dict_v2", "required", "delta") if n in names]
-    stats_files += [n + ".gcol" for n, _, _ in rewrites]  # the writer's statistics
+    stats_files += [n + ".gcol" for n, _, _, _ in rewrites]  # the writer's statistics
     print(f"1..{len(names) + len(rewrites) + len(stats_files)}")
     failed = 0
     for i, name in enumerate(names, 1):
@@ -78,10 +107,11 @@ with tempfile.TemporaryDirectory() as tmp:
     maker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(maker)
     import pyarrow.parquet as pq
-    for j, (name, source, codec) in enumerate(rewrites, len(names) + 1):
+    for j, (name, source, codec, dictionary) in enumerate(rewrites, len(names) + 1):
         out = os.path.join(tmp, name + ".gcol.parquet")
         r = subprocess.run([dump] + mode + ["--rewrite"] +
                            ([f"--codec={codec}"] if codec else []) +
+                           ([f"--dictionary={dictionary}"] if dictionary else []) +
                            [os.path.join(tmp, source + ".parquet"), out, "blob"],
                            capture_output=True, text=True, timeout=300)
         problems = []
@@ -106,6 +136,8 @@ with tempfile.TemporaryDirectory() as tmp:
                 got_codec = pq.ParquetFile(out).metadata.row_group(0).column(0).compression
                 if got_codec != want_codec:
                     problems.append(f"pyarrow reads codec {got_codec}, not {want_codec}")
+                if dictionary and not mode:
+                    problems += dictionary_problems(pq.ParquetFile(out).metadata)
                 written = [l.split(" ", 1)[1] for l in r.stdout.splitlines()]
                 if table.column_names != written:
                     problems.append(f"columns {table.column_names}, gcol wrote {written}")

@@ -8,7 +8,12 @@
  * the same bytes where both write levels alike, else the same statistics and the same values
  * decoded by the host page decoders. The compressed path's pieces (staging slots filled by
  * encode_fetch) run with tiny slots, any number of threads, into buffers and files, and with
- * the stand-in's staging or copies failing on request.
+ * the stand-in's staging or copies failing on request. Dictionary encoding: the stand-in
+ * builds each chunk's dictionary its own way (sorting the chunk's rows, where the device
+ * hashes them) and packs indices with the same helpers; files written with dictionaries are
+ * checked page header by page header and decoded value by value against the host encoder's
+ * PLAIN file. The index packing (gcol_detail_pq_dict_indices_header, _bitpack_byte) and the
+ * host hybrid encoder are checked against the reader's RLE/bit-packed decoder.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -19,6 +24,7 @@
 
 #include "gcol/io/parquet.h"
 #include "internal/parquet.h"
+#include "internal/thrift.h"
 #include "test_util.h"
 
 /* ---- the stand-in encoder ---- */
@@ -29,6 +35,7 @@ struct gcol_detail_pq_encoder {
   gcol_detail_pq_wpage *pages;
   int32_t num_pages;
   int32_t num_chunks;
+  int32_t *chunk_pages;
   gcol_detail_pq_wstats *stats;
   uint8_t *out; /* encode_pages' output */
   int64_t out_size;
@@ -48,6 +55,7 @@ void gcol_detail_parquet_encoder_free(gcol_detail_pq_encoder *enc) {
   free(enc->stage);
   free(enc->cols);
   free(enc->pages);
+  free(enc->chunk_pages);
   free(enc->stats);
   free(enc);
 }
@@ -69,6 +77,9 @@ gcol_status gcol_detail_parquet_encode_plan(const gcol_detail_pq_wcol *cols, int
   enc->stats = (gcol_detail_pq_wstats *)malloc((size_t)num_columns * num_chunks * sizeof *stats);
   memcpy(enc->cols, cols, (size_t)num_columns * sizeof *cols);
   memcpy(enc->pages, pages, (size_t)num_pages * sizeof *pages);
+  enc->chunk_pages = (int32_t *)malloc((size_t)(num_chunks + 1) * sizeof *chunk_pages);
+  assert_non_null(enc->chunk_pages);
+  memcpy(enc->chunk_pages, chunk_pages, (size_t)(num_chunks + 1) * sizeof *chunk_pages);
   enc->num_columns = num_columns;
   enc->num_pages = num_pages;
   enc->num_chunks = num_chunks;
@@ -122,14 +133,182 @@ gcol_status gcol_detail_parquet_encode_stats(gcol_detail_pq_encoder *enc, const 
   return GCOL_OK;
 }
 
+/* ---- the stand-in's dictionaries: a chunk's rows sorted, not hashed ---- */
+
+/* A chunk's dictionary: its entries (first rows, ascending) and each row's index. */
+typedef struct stand_in_dict {
+  int64_t begin;
+  int64_t *entries;
+  int64_t distinct;
+  int64_t bytes;   /* PLAIN */
+  uint32_t *index; /* [row - begin]; valid rows only */
+} stand_in_dict;
+
+static const gcol_detail_pq_wcol *sorted_column; /* qsort's comparator reads it */
+
+/* Values by their bits (strings bytewise), then rows ascending. */
+static int compare_by_bits(const void *pa, const void *pb) {
+  int64_t const a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+  const gcol_detail_pq_wcol *c = sorted_column;
+  int r = 0;
+  if (c->kind == GCOL_DETAIL_PQ_W_STRING) {
+    gcol_string_ref const x = gcol_strings_view_get(c->strings, a);
+    gcol_string_ref const y = gcol_strings_view_get(c->strings, b);
+    int64_t const n = x.size < y.size ? x.size : y.size;
+    r = n > 0 ? memcmp(x.data, y.data, (size_t)n) : 0;
+    if (r == 0) r = x.size < y.size ? -1 : x.size > y.size;
+  } else {
+    uint64_t const x = gcol_detail_pq_w_bits(c, a), y = gcol_detail_pq_w_bits(c, b);
+    r = x < y ? -1 : x > y;
+  }
+  return r != 0 ? r : (a < b ? -1 : a > b);
+}
+
+static int compare_rows_ascending(const void *pa, const void *pb) {
+  int64_t const a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+  return a < b ? -1 : a > b;
+}
+
+/* The dictionary of column c's rows [begin, end): entries in first-row order. */
+static void stand_in_dictionary(const gcol_detail_pq_wcol *c, int64_t begin, int64_t end,
+                                stand_in_dict *d) {
+  int64_t *sorted = (int64_t *)malloc((size_t)(end - begin + 1) * sizeof *sorted);
+  int64_t *run_first = (int64_t *)malloc((size_t)(end - begin + 1) * sizeof *run_first);
+  d->begin = begin;
+  d->entries = (int64_t *)malloc((size_t)(end - begin + 1) * sizeof *d->entries);
+  d->index = (uint32_t *)calloc((size_t)(end - begin + 1), sizeof *d->index);
+  assert_true(sorted != NULL && run_first != NULL && d->entries != NULL && d->index != NULL);
+  int64_t n = 0;
+  for (int64_t r = begin; r < end; ++r) {
+    if (gcol_detail_pq_w_valid(c, r)) sorted[n++] = r;
+  }
+  sorted_column = c;
+  qsort(sorted, (size_t)n, sizeof *sorted, compare_by_bits);
+  d->distinct = 0;
+  d->bytes = 0;
+  for (int64_t i = 0; i < n; ++i) { /* a run of equal values starts at its first row */
+    bool fresh = i == 0;
+    if (i > 0) {
+      int64_t a = sorted[i - 1], b = sorted[i];
+      if (c->kind == GCOL_DETAIL_PQ_W_STRING) {
+        gcol_string_ref const x = gcol_strings_view_get(c->strings, a);
+        gcol_string_ref const y = gcol_strings_view_get(c->strings, b);
+        fresh = x.size != y.size || (x.size > 0 && memcmp(x.data, y.data, (size_t)x.size) != 0);
+      } else {
+        fresh = gcol_detail_pq_w_bits(c, a) != gcol_detail_pq_w_bits(c, b);
+      }
+    }
+    run_first[i] = fresh ? sorted[i] : run_first[i - 1];
+    if (fresh) {
+      d->entries[d->distinct++] = sorted[i];
+      d->bytes +=
+          c->kind == GCOL_DETAIL_PQ_W_STRING ? gcol_detail_pq_w_count(c, sorted[i]) : c->out_width;
+    }
+  }
+  qsort(d->entries, (size_t)d->distinct, sizeof *d->entries, compare_rows_ascending);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t *at = (const int64_t *)bsearch(&run_first[i], d->entries, (size_t)d->distinct,
+                                                 sizeof *d->entries, compare_rows_ascending);
+    assert_non_null(at);
+    d->index[sorted[i] - begin] = (uint32_t)(at - d->entries);
+  }
+  free(sorted);
+  free(run_first);
+}
+
+static void stand_in_dict_free(stand_in_dict *d) {
+  free(d->entries);
+  free(d->index);
+}
+
+/* Chunk g's rows. */
+static void chunk_rows(const gcol_detail_pq_encoder *enc, int32_t g, int64_t *begin, int64_t *end) {
+  *begin = enc->pages[enc->chunk_pages[g]].begin;
+  *end = enc->pages[enc->chunk_pages[g + 1] - 1].end;
+}
+
+gcol_status gcol_detail_parquet_encode_dict(gcol_detail_pq_encoder *enc, const bool *want,
+                                            gcol_detail_pq_wdict *dicts) {
+  for (int32_t k = 0; k < enc->num_columns; ++k) {
+    for (int32_t g = 0; g < enc->num_chunks; ++g) {
+      gcol_detail_pq_wdict *d = &dicts[(int64_t)k * enc->num_chunks + g];
+      d->distinct = d->bytes = 0;
+      if (!want[k]) continue;
+      assert_int_not_equal(enc->cols[k].kind, GCOL_DETAIL_PQ_W_BOOL);
+      int64_t begin = 0, end = 0;
+      stand_in_dict sd;
+      chunk_rows(enc, g, &begin, &end);
+      stand_in_dictionary(&enc->cols[k], begin, end, &sd);
+      d->distinct = sd.distinct;
+      d->bytes = sd.bytes;
+      stand_in_dict_free(&sd);
+    }
+  }
+  return GCOL_OK;
+}
+
+/* Chunk g's dictionary page of column c at `place`, its header too where placed. */
+static void stand_in_dict_page(const gcol_detail_pq_wcol *c, const stand_in_dict *sd,
+                               gcol_detail_pq_wdict_place place, const uint8_t *headers,
+                               int64_t header_bytes, int64_t out_size, uint8_t *out) {
+  assert_true(place.body_at >= 0 && place.body_at + sd->bytes <= out_size);
+  if (place.header_size > 0) {
+    assert_true(place.header_src >= 0 && place.header_src + place.header_size <= header_bytes);
+    assert_true(place.header_at >= 0 && place.header_at + place.header_size <= out_size);
+    memcpy(out + place.header_at, headers + place.header_src, (size_t)place.header_size);
+  }
+  int64_t slot = 0;
+  for (int64_t i = 0; i < sd->distinct; ++i) {
+    gcol_detail_pq_w_put_value(c, sd->entries[i], sd->entries[i] + 1, slot, out + place.body_at);
+    slot += c->kind == GCOL_DETAIL_PQ_W_STRING ? gcol_detail_pq_w_count(c, sd->entries[i]) : 1;
+  }
+}
+
+/* A dictionary-encoded page's indices at `dst` (value_bytes of them). */
+static void stand_in_indices(const gcol_detail_pq_wcol *c, const stand_in_dict *sd, int bits,
+                             int64_t begin, int64_t end, int64_t value_bytes, uint8_t *dst) {
+  uint32_t *v = (uint32_t *)malloc((size_t)(end - begin + 1) * sizeof *v);
+  assert_non_null(v);
+  int64_t n = 0;
+  for (int64_t r = begin; r < end; ++r) {
+    if (gcol_detail_pq_w_valid(c, r)) v[n++] = sd->index[r - sd->begin];
+  }
+  assert_int_equal(value_bytes, gcol_detail_pq_dict_indices_size(n, bits));
+  int const hs = gcol_detail_pq_dict_indices_header(n, bits, dst);
+  for (int64_t j = 0; j < (n + 7) / 8 * bits; ++j) {
+    dst[hs + j] = gcol_detail_pq_bitpack_byte(v, n, bits, j);
+  }
+  free(v);
+}
+
 /* One pass of the device's writes over `fill`. */
 static void stand_in_write(const gcol_detail_pq_encoder *enc, const gcol_detail_pq_wplace *place,
-                           const gcol_detail_pq_wpage_info *info, const uint8_t *headers,
+                           const gcol_detail_pq_wpage_info *info,
+                           const gcol_detail_pq_wdict_place *dict_place, const uint8_t *headers,
                            int64_t header_bytes, int64_t out_size, uint8_t fill, uint8_t *out) {
   memset(out, fill, (size_t)out_size);
   for (int32_t k = 0; k < enc->num_columns; ++k) {
     const gcol_detail_pq_wcol *c = &enc->cols[k];
-    for (int32_t p = 0; p < enc->num_pages; ++p) {
+    stand_in_dict sd;
+    int bits = 0;
+    memset(&sd, 0, sizeof sd);
+    for (int32_t p = 0, g = -1; p < enc->num_pages; ++p) {
+      if (g < 0 || p == enc->chunk_pages[g + 1]) { /* a chunk starts: its dictionary first */
+        ++g;
+        stand_in_dict_free(&sd);
+        memset(&sd, 0, sizeof sd);
+        gcol_detail_pq_wdict_place const d = dict_place != NULL
+                                                 ? dict_place[(int64_t)k * enc->num_chunks + g]
+                                                 : (gcol_detail_pq_wdict_place){0, 0, 0, 0, 0};
+        bits = d.bit_width;
+        if (bits > 0) {
+          int64_t begin = 0, end = 0;
+          chunk_rows(enc, g, &begin, &end);
+          stand_in_dictionary(c, begin, end, &sd);
+          assert_int_equal(bits, gcol_detail_pq_dict_bit_width(sd.distinct));
+          stand_in_dict_page(c, &sd, d, headers, header_bytes, out_size, out);
+        }
+      }
       int64_t const i = (int64_t)k * enc->num_pages + p;
       gcol_detail_pq_wplace const w = place[i];
       int64_t const begin = enc->pages[p].begin, end = enc->pages[p].end, rows = end - begin;
@@ -151,6 +330,10 @@ static void stand_in_write(const gcol_detail_pq_encoder *enc, const gcol_detail_
           }
         }
       }
+      if (bits > 0) {
+        stand_in_indices(c, &sd, bits, begin, end, info[i].value_bytes, dst + w.levels_size);
+        continue;
+      }
       int64_t slot = 0;
       for (int64_t r = begin; r < end; ++r) {
         if (!gcol_detail_pq_w_valid(c, r)) continue;
@@ -158,18 +341,20 @@ static void stand_in_write(const gcol_detail_pq_encoder *enc, const gcol_detail_
         slot += gcol_detail_pq_w_count(c, r);
       }
     }
+    stand_in_dict_free(&sd);
   }
 }
 
 gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
                                              const gcol_detail_pq_wplace *place,
                                              const gcol_detail_pq_wpage_info *info,
+                                             const gcol_detail_pq_wdict_place *dict_place,
                                              const uint8_t *headers, int64_t header_bytes,
                                              int64_t out_size, uint8_t *host_out) {
   uint8_t *other = (uint8_t *)malloc((size_t)(out_size > 0 ? out_size : 1));
   assert_non_null(other);
-  stand_in_write(enc, place, info, headers, header_bytes, out_size, 0x11, host_out);
-  stand_in_write(enc, place, info, headers, header_bytes, out_size, 0xee, other);
+  stand_in_write(enc, place, info, dict_place, headers, header_bytes, out_size, 0x11, host_out);
+  stand_in_write(enc, place, info, dict_place, headers, header_bytes, out_size, 0xee, other);
   assert_memory_equal(host_out, other, (size_t)out_size); /* every byte written */
   free(other);
   return GCOL_OK;
@@ -178,14 +363,15 @@ gcol_status gcol_detail_parquet_encode_write(gcol_detail_pq_encoder *enc,
 gcol_status gcol_detail_parquet_encode_pages(gcol_detail_pq_encoder *enc,
                                              const gcol_detail_pq_wplace *place,
                                              const gcol_detail_pq_wpage_info *info,
+                                             const gcol_detail_pq_wdict_place *dict_place,
                                              const uint8_t *headers, int64_t header_bytes,
                                              int64_t out_size) {
   assert_null(enc->out);
   enc->out = (uint8_t *)malloc((size_t)(out_size > 0 ? out_size : 1));
   assert_non_null(enc->out);
   enc->out_size = out_size;
-  return gcol_detail_parquet_encode_write(enc, place, info, headers, header_bytes, out_size,
-                                          enc->out);
+  return gcol_detail_parquet_encode_write(enc, place, info, dict_place, headers, header_bytes,
+                                          out_size, enc->out);
 }
 
 gcol_status gcol_detail_parquet_encode_stage(gcol_detail_pq_encoder *enc, int32_t slots,
@@ -682,6 +868,407 @@ static void test_pieces_fail(void **state) {
   for (int k = 0; k < 2; ++k) hcol_free(&cols[k]);
 }
 
+/* ---- dictionary encoding ---- */
+
+/* Column c made to repeat: row i takes row (i % distinct)'s value (its validity stays). */
+static void hcol_repeat(hcol *c, int64_t distinct) {
+  int64_t const all = c->view.offset + c->view.size;
+  if (c->view.type.id != GCOL_STRING) {
+    size_t const w = gcol_type_size(c->view.type.id);
+    uint8_t *data = (uint8_t *)c->data;
+    for (int64_t i = distinct; i < all; ++i) memcpy(data + i * w, data + (i % distinct) * w, w);
+    return;
+  }
+  const char *old = (const char *)c->data;
+  int32_t *offsets = (int32_t *)malloc((size_t)(all + 1) * 4);
+  char *chars = (char *)malloc((size_t)c->offsets[all] + (size_t)all * 9 + 1);
+  assert_true(offsets != NULL && chars != NULL);
+  int32_t at = 0;
+  for (int64_t i = 0; i < all; ++i) {
+    int64_t const from = i < distinct ? i : i % distinct;
+    int32_t const len = c->offsets[from + 1] - c->offsets[from];
+    offsets[i] = at;
+    memcpy(chars + at, old + c->offsets[from], (size_t)len);
+    at += len;
+  }
+  offsets[all] = at;
+  free(c->data);
+  free(c->offsets);
+  c->data = chars;
+  c->view.data = chars;
+  c->offsets = offsets;
+  c->child.data = offsets;
+}
+
+static const decoded *distinct_strings; /* qsort's comparator reads it */
+
+static int compare_decoded_strings(const void *pa, const void *pb) {
+  int64_t const a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+  const decoded *d = distinct_strings;
+  int64_t const n = d->len[a] < d->len[b] ? d->len[a] : d->len[b];
+  int const r = n > 0 ? memcmp(d->plan.bytes + d->pos[a], d->plan.bytes + d->pos[b], (size_t)n) : 0;
+  return r != 0 ? r : (d->len[a] < d->len[b] ? -1 : d->len[a] > d->len[b]);
+}
+
+static int compare_u64(const void *pa, const void *pb) {
+  uint64_t const a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+  return a < b ? -1 : a > b;
+}
+
+/* Distinct values by bits among the valid rows [r0, r1) of a decoded column, *bytes their PLAIN
+ * bytes (`width` each, 0: strings with their prefixes); returns the valid rows. */
+static int64_t count_distinct(const decoded *d, int64_t width, int64_t r0, int64_t r1,
+                              int64_t *distinct, int64_t *bytes) {
+  uint64_t *keys = (uint64_t *)malloc((size_t)(r1 - r0 + 1) * 8);
+  assert_non_null(keys);
+  int64_t n = 0;
+  for (int64_t r = r0; r < r1; ++r) {
+    if (d->valid[r]) keys[n++] = width > 0 ? d->values[r] : (uint64_t)r;
+  }
+  distinct_strings = d;
+  qsort(keys, (size_t)n, 8, width > 0 ? compare_u64 : compare_decoded_strings);
+  *distinct = *bytes = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    bool const fresh = i == 0 || (width > 0 ? compare_u64(&keys[i - 1], &keys[i])
+                                            : compare_decoded_strings(&keys[i - 1], &keys[i])) != 0;
+    if (!fresh) continue;
+    ++*distinct;
+    *bytes += width > 0 ? width : 4 + d->len[keys[i]];
+  }
+  free(keys);
+  return n;
+}
+
+/* The page header at `offset` of a file. */
+static gcol_detail_pq_page_header page_header_at(const uint8_t *file, int64_t size,
+                                                 int64_t offset) {
+  gcol_detail_pq_page_header h;
+  int64_t header_size = 0;
+  char error[128];
+  assert_true(offset >= 4 && offset < size);
+  assert_true(gcol_detail_parquet_parse_page_header(file + offset, size - offset, &h, &header_size,
+                                                    error, sizeof error));
+  return h;
+}
+
+/* Bytes of a PLAIN value of a physical type (0: BYTE_ARRAY, -1: BOOLEAN). */
+static int64_t plain_width(int32_t physical) {
+  switch (physical) {
+    case GCOL_PARQUET_INT32:
+    case GCOL_PARQUET_FLOAT:
+      return 4;
+    case GCOL_PARQUET_BYTE_ARRAY:
+      return 0;
+    case GCOL_PARQUET_BOOLEAN:
+      return -1;
+    default:
+      return 8;
+  }
+}
+
+/* Whether the policy dictionary-encodes a chunk (the rule of gcol_parquet_dictionary). */
+static bool expect_dictionary(gcol_parquet_dictionary policy, int64_t width, int64_t valid,
+                              int64_t distinct, int64_t bytes) {
+  if (policy == GCOL_PARQUET_DICTIONARY_OFF || width < 0 || valid == 0) return false;
+  if (policy == GCOL_PARQUET_DICTIONARY_ALWAYS) return true;
+  return distinct <= valid / 2 && bytes <= (1 << 20);
+}
+
+/* The dictionary layout of `file` (written with `policy`) against the values of `ref` (the
+ * host encoder's PLAIN file of the same table): per chunk, a dictionary page exactly where the
+ * rule says, before the data pages, of the chunk's distinct values, its data pages of
+ * RLE_DICTIONARY indices; else PLAIN data pages and no dictionary offset. Returns the
+ * dictionary-encoded chunks. */
+static int64_t check_dictionary_layout(const uint8_t *file, int64_t size, const uint8_t *ref,
+                                       int64_t ref_size, int32_t num,
+                                       gcol_parquet_dictionary policy) {
+  gcol_parquet_metadata *md = NULL;
+  int64_t encoded = 0;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  for (int32_t k = 0; k < num && md->num_rows > 0; ++k) {
+    decoded d;
+    decode(ref, ref_size, k, &d);
+    int64_t r0 = 0;
+    for (int32_t g = 0; g < md->num_row_groups; ++g) {
+      const gcol_detail_pq_chunk *ch = &md->row_groups[g].chunks[k];
+      int64_t const r1 = r0 + md->row_groups[g].num_rows;
+      int64_t const width = plain_width(ch->physical_type);
+      int64_t distinct = 0, bytes = 0;
+      int64_t const valid = width >= 0 ? count_distinct(&d, width, r0, r1, &distinct, &bytes) : 0;
+      gcol_detail_pq_page_header const data = page_header_at(file, size, ch->data_page_offset);
+      assert_int_equal(data.type, GCOL_DETAIL_PQ_PAGE_DATA);
+      if (expect_dictionary(policy, width, valid, distinct, bytes)) {
+        assert_true(ch->dictionary_page_offset >= 4 &&
+                    ch->dictionary_page_offset < ch->data_page_offset);
+        gcol_detail_pq_page_header const dict =
+            page_header_at(file, size, ch->dictionary_page_offset);
+        assert_int_equal(dict.type, GCOL_DETAIL_PQ_PAGE_DICTIONARY);
+        assert_int_equal(dict.encoding, GCOL_DETAIL_PQ_ENC_PLAIN);
+        assert_int_equal(dict.num_values, distinct);
+        assert_int_equal(dict.uncompressed_size, bytes);
+        assert_int_equal(data.encoding, GCOL_DETAIL_PQ_ENC_RLE_DICTIONARY);
+        ++encoded;
+      } else {
+        assert_int_equal(ch->dictionary_page_offset, -1);
+        assert_int_equal(data.encoding, GCOL_DETAIL_PQ_ENC_PLAIN);
+      }
+      r0 = r1;
+    }
+    decoded_free(&d);
+  }
+  gcol_parquet_metadata_free(md);
+  return encoded;
+}
+
+/* check_knobs (values and statistics against the host encoder's PLAIN file; with knobs, the
+ * file path too) and the dictionary layout; returns the dictionary-encoded chunks. */
+static int64_t check_dictionary(hcol *cols, int32_t num, const gcol_parquet_write_options *options,
+                                const gcol_detail_pq_write_knobs *knobs) {
+  check_knobs(cols, num, options, knobs, false);
+  gcol_column_view views[32];
+  gcol_detail_pq_host_column hc[32];
+  uint8_t *valids[32];
+  int64_t *offs[32];
+  char names[32][8];
+  for (int32_t k = 0; k < num; ++k) {
+    views[k] = cols[k].view;
+    snprintf(names[k], sizeof names[k], "c%d", k);
+    host_column(&cols[k], names[k], &valids[k], &offs[k], &hc[k]);
+  }
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_table_view_make(views, num, &t));
+  void *mine = NULL;
+  int64_t mine_size = 0;
+  uint8_t *ref = NULL;
+  int64_t ref_size = 0;
+  GCOL_TEST_OK(gcol_parquet_write_buffer(t, options, &mine, &mine_size, NULL));
+  GCOL_TEST_OK(gcol_detail_parquet_write_host(hc, num, num > 0 ? views[0].size : 0, options, &ref,
+                                              &ref_size));
+  int64_t const encoded = check_dictionary_layout((const uint8_t *)mine, mine_size, ref, ref_size,
+                                                  num, options->dictionary);
+  gcol_parquet_buffer_free(mine);
+  free(ref);
+  for (int32_t k = 0; k < num; ++k) {
+    free(valids[k]);
+    free(offs[k]);
+  }
+  return encoded;
+}
+
+/* The indices' packing (one bit-packed run) and the host hybrid encoder (runs and packed
+ * groups) decoded by the reader's RLE/bit-packed decoder: every width 0..32, lengths around
+ * the 8-value groups and the 63-group runs, random values and runs. */
+static void test_index_packing_decodes(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1413);
+  int64_t const lengths[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 503, 504, 505, 1000, 4099};
+  uint32_t *v = (uint32_t *)malloc(4099 * sizeof *v);
+  uint8_t *packed = (uint8_t *)malloc(20000);
+  assert_true(v != NULL && packed != NULL);
+  for (int bits = 0; bits <= 32; ++bits) {
+    uint64_t const mask = bits == 32 ? 0xffffffffu : ((uint64_t)1 << bits) - 1;
+    for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; ++l) {
+      for (int seed = 0; seed < 3; ++seed) {
+        int64_t const n = lengths[l];
+        for (int64_t i = 0; i < n; ++i) { /* seed 0: random; 1, 2: runs of random lengths */
+          bool const repeat = seed > 0 && i > 0 && gcol_test_rng_range(&rng, 0, 9) < 8;
+          v[i] = repeat ? v[i - 1] : (uint32_t)(gcol_test_rng_next(&rng) & mask);
+          if (seed == 2 && i % 100 == 0) v[i] = (uint32_t)mask; /* the largest value */
+        }
+        int const hs = gcol_detail_pq_dict_indices_header(n, bits, packed);
+        int64_t const size = gcol_detail_pq_dict_indices_size(n, bits);
+        assert_true(size <= 20000);
+        for (int64_t j = 0; j < (n + 7) / 8 * bits; ++j) {
+          packed[hs + j] = gcol_detail_pq_bitpack_byte(v, n, bits, j);
+        }
+        assert_int_equal(packed[0], bits);
+        gcol_detail_pq_rle r;
+        gcol_detail_pq_rle_init(&r, packed + 1, packed + size, bits);
+        for (int64_t i = 0; i < n; ++i) {
+          uint32_t got = 0;
+          assert_true(gcol_detail_pq_rle_next(&r, &got));
+          if (got != v[i])
+            fail_msg("width %d, n %lld, value %lld: %u != %u", bits, (long long)n, (long long)i,
+                     got, v[i]);
+        }
+        for (int64_t i = n; i < (n + 7) / 8 * 8; ++i) { /* the padding reads as zeros */
+          uint32_t got = 1;
+          assert_true(gcol_detail_pq_rle_next(&r, &got));
+          assert_int_equal(got, 0);
+        }
+        gcol_detail_thrift_writer w;
+        gcol_detail_thrift_writer_init(&w);
+        gcol_detail_parquet_rle_encode(&w, v, n, bits);
+        assert_false(w.failed);
+        gcol_detail_pq_rle_init(&r, w.data, w.data + w.size, bits);
+        for (int64_t i = 0; i < n; ++i) {
+          uint32_t got = 0;
+          assert_true(gcol_detail_pq_rle_next(&r, &got));
+          assert_int_equal(got, v[i]);
+        }
+        gcol_detail_thrift_writer_free(&w);
+      }
+    }
+  }
+  free(v);
+  free(packed);
+}
+
+/* Every type and validity, groups of 300 and 3 rows, low and high cardinality, both
+ * policies: values, statistics and the layout. */
+static void test_dictionary_every_type(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1414);
+  int const validity[] = {H_NONE, H_ALL_VALID, H_ALL_NULL, H_SOME};
+  gcol_parquet_dictionary const policies[] = {GCOL_PARQUET_DICTIONARY_ADAPTIVE,
+                                              GCOL_PARQUET_DICTIONARY_ALWAYS};
+  int64_t encoded = 0;
+  for (size_t v = 0; v < sizeof validity / sizeof validity[0]; ++v) {
+    for (int few = 0; few < 2; ++few) {
+      hcol cols[EVERY];
+      for (int k = 0; k < EVERY; ++k) {
+        hcol_make(&cols[k], every[k], 1000, validity[v], k * 7 % 40, &rng);
+        if (few) hcol_repeat(&cols[k], 3 + k * 5);
+      }
+      for (size_t p = 0; p < 2; ++p) {
+        gcol_parquet_write_options opt;
+        gcol_parquet_write_options_init(&opt);
+        opt.dictionary = policies[p];
+        opt.row_group_rows = 300;
+        encoded += check_dictionary(cols, EVERY, &opt, NULL);
+        opt.row_group_rows = 3;
+        encoded += check_dictionary(cols, EVERY, &opt, NULL);
+      }
+      for (int k = 0; k < EVERY; ++k) hcol_free(&cols[k]);
+    }
+  }
+  assert_true(encoded > 0);
+}
+
+/* Several pages and groups, sliced columns, every codec, the compressed path's pieces with
+ * tiny slots and threads. */
+static void test_dictionary_pages_codecs(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1415);
+  hcol cols[5];
+  hcol_make(&cols[0], GCOL_INT32, 150001, H_SOME, 5, &rng);
+  hcol_make(&cols[1], GCOL_STRING, 150001, H_SOME, 3, &rng);
+  hcol_make(&cols[2], GCOL_FLOAT64, 150001, H_NONE, 0, &rng);
+  hcol_make(&cols[3], GCOL_INT64, 150001, H_ALL_VALID, 1, &rng);
+  hcol_make(&cols[4], GCOL_BOOL8, 150001, H_SOME, 0, &rng);
+  hcol_repeat(&cols[0], 1000);
+  hcol_repeat(&cols[1], 70000); /* distinct in a group of 100000, not in one of 50000 */
+  hcol_repeat(&cols[3], 1);
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.dictionary = GCOL_PARQUET_DICTIONARY_ADAPTIVE;
+  assert_true(check_dictionary(cols, 5, &opt, NULL) > 0);
+  opt.row_group_rows = 100000;
+  assert_true(check_dictionary(cols, 5, &opt, NULL) > 0);
+  opt.dictionary = GCOL_PARQUET_DICTIONARY_ALWAYS;
+  opt.row_group_rows = 50000;
+  assert_true(check_dictionary(cols, 5, &opt, NULL) > 0);
+  for (int i = 0; i < CODECS; ++i) {
+    if (!gcol_detail_pq_codec_available(codecs[i])) continue;
+    opt.codec = (gcol_parquet_codec)codecs[i];
+    opt.dictionary = (gcol_parquet_dictionary)(1 + i % 2);
+    gcol_detail_pq_write_knobs const knobs[] = {{1, -1}, {30000, 2}, {0, 0}};
+    for (size_t n = 0; n < sizeof knobs / sizeof knobs[0]; ++n) {
+      assert_true(check_dictionary(cols, 5, &opt, &knobs[n]) > 0);
+    }
+  }
+  for (int k = 0; k < 5; ++k) hcol_free(&cols[k]);
+}
+
+/* The dictionary page of a chunk (group g, column k) of a file written by `opt`: true when
+ * present. */
+static bool chunk_has_dictionary(hcol *cols, int32_t num, const gcol_parquet_write_options *opt,
+                                 int32_t g, int32_t k) {
+  gcol_column_view views[8];
+  for (int32_t i = 0; i < num; ++i) views[i] = cols[i].view;
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_table_view_make(views, num, &t));
+  void *file = NULL;
+  int64_t size = 0;
+  GCOL_TEST_OK(gcol_parquet_write_buffer(t, opt, &file, &size, NULL));
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  bool const has = md->row_groups[g].chunks[k].dictionary_page_offset >= 0;
+  gcol_parquet_metadata_free(md);
+  gcol_parquet_buffer_free(file);
+  return has;
+}
+
+/* The policy's rule chunk by chunk: ADAPTIVE keeps the chunks whose values repeat (at most
+ * half distinct, a dictionary page of at most 1 MiB), ALWAYS every chunk with a value; BOOL8
+ * and all-null chunks stay PLAIN; OFF (zeroed options) writes no dictionary. */
+static void test_dictionary_policy(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1416);
+  hcol cols[4];
+  hcol_make(&cols[0], GCOL_INT32, 40, H_NONE, 0, &rng);
+  int32_t *ints = (int32_t *)cols[0].data;
+  for (int i = 0; i < 40; ++i) { /* group 0: 10 of 20 distinct; group 1: 11 of 20 */
+    ints[i] = i < 20 ? i % 10 : 100 + (i - 20) % 11;
+  }
+  hcol_make(&cols[1], GCOL_BOOL8, 40, H_NONE, 0, &rng);
+  hcol_make(&cols[2], GCOL_INT64, 40, H_SOME, 0, &rng);
+  for (int i = 0; i < 20; ++i) cols[2].mask[i / 32] &= ~(1u << (i % 32)); /* group 0 all null */
+  cols[2].view.null_count = -1;
+  hcol_make(&cols[3], GCOL_STRING, 40, H_NONE, 0, &rng);
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.row_group_rows = 20;
+  for (int32_t k = 0; k < 4; ++k) assert_false(chunk_has_dictionary(cols, 4, &opt, 0, k));
+  opt.dictionary = GCOL_PARQUET_DICTIONARY_ADAPTIVE;
+  assert_true(chunk_has_dictionary(cols, 4, &opt, 0, 0));
+  assert_false(chunk_has_dictionary(cols, 4, &opt, 1, 0)); /* 11 distinct of 20 */
+  assert_false(chunk_has_dictionary(cols, 4, &opt, 0, 1));
+  assert_false(chunk_has_dictionary(cols, 4, &opt, 0, 2));
+  opt.dictionary = GCOL_PARQUET_DICTIONARY_ALWAYS;
+  assert_true(chunk_has_dictionary(cols, 4, &opt, 1, 0));
+  assert_false(chunk_has_dictionary(cols, 4, &opt, 0, 1)); /* BOOL8 */
+  assert_false(chunk_has_dictionary(cols, 4, &opt, 0, 2)); /* all null */
+  assert_true(chunk_has_dictionary(cols, 4, &opt, 1, 2));
+  for (int k = 0; k < 4; ++k) hcol_free(&cols[k]);
+  /* 80 strings of 30000 bytes, 40 values twice each: half distinct, but a dictionary page
+   * over 1 MiB */
+  hcol big;
+  hcol_make(&big, GCOL_STRING, 80, H_NONE, 0, &rng);
+  char *chars = (char *)malloc(80 * 30000);
+  assert_non_null(chars);
+  for (int i = 0; i <= 80; ++i) big.offsets[i] = i * 30000;
+  for (int i = 0; i < 80 * 30000; ++i) chars[i] = (char)(i / 30000 % 40 + i % 7);
+  free(big.data);
+  big.data = chars;
+  big.view.data = chars;
+  opt.row_group_rows = 0;
+  opt.dictionary = GCOL_PARQUET_DICTIONARY_ADAPTIVE;
+  assert_false(chunk_has_dictionary(&big, 1, &opt, 0, 0));
+  opt.dictionary = GCOL_PARQUET_DICTIONARY_ALWAYS;
+  assert_true(chunk_has_dictionary(&big, 1, &opt, 0, 0));
+  hcol_free(&big);
+}
+
+/* A policy that does not exist: refused, no buffer. */
+static void test_dictionary_option_errors(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1417);
+  hcol c;
+  hcol_make(&c, GCOL_INT32, 10, H_NONE, 0, &rng);
+  gcol_table_view t;
+  GCOL_TEST_OK(gcol_table_view_make(&c.view, 1, &t));
+  gcol_parquet_write_options opt;
+  gcol_parquet_write_options_init(&opt);
+  opt.dictionary = (gcol_parquet_dictionary)3;
+  void *out = NULL;
+  int64_t size = 0;
+  GCOL_TEST_STATUS(gcol_parquet_write_buffer(t, &opt, &out, &size, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(out);
+  hcol_free(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_type_and_validity),
@@ -690,6 +1277,11 @@ int main(void) {
       cmocka_unit_test(test_pieces),
       cmocka_unit_test(test_pieces_small),
       cmocka_unit_test(test_pieces_fail),
+      cmocka_unit_test(test_index_packing_decodes),
+      cmocka_unit_test(test_dictionary_every_type),
+      cmocka_unit_test(test_dictionary_pages_codecs),
+      cmocka_unit_test(test_dictionary_policy),
+      cmocka_unit_test(test_dictionary_option_errors),
   };
   return GCOL_TEST_RUN("parquet_writer_host", tests);
 }

@@ -64,8 +64,9 @@
  * ::GCOL_ERROR_INVALID_ARGUMENT. In data pages v2 only the values are compressed (the levels
  * never are), and not at all when the header says so.
  *
- * Writing: gcol_parquet_write_file() / gcol_parquet_write_buffer() (PLAIN, UNCOMPRESSED unless
- * gcol_parquet_write_options::codec says otherwise, with statistics and nulls), read back by
+ * Writing: gcol_parquet_write_file() / gcol_parquet_write_buffer() (PLAIN, or dictionary
+ * encoding as gcol_parquet_write_options::dictionary asks; UNCOMPRESSED unless
+ * gcol_parquet_write_options::codec says otherwise; with statistics and nulls), read back by
  * pyarrow.
  *
  * Bad input (wrong magic bytes, a truncated file, a footer or page header that is not valid
@@ -584,6 +585,28 @@ gcol_status gcol_parquet_read_source(const gcol_parquet_source *source,
                                      const gcol_parquet_read_options *options, gcol_table **out,
                                      gcol_stream stream, gcol_mr *mr);
 
+/**
+ * @brief When the writer dictionary-encodes a column chunk (a row group's part of a column).
+ *
+ * A dictionary-encoded chunk starts with a dictionary page (its distinct non-null values,
+ * PLAIN, in the order of their first row, compressed like the data pages), and its data pages
+ * hold the definition levels as usual, then RLE_DICTIONARY indices of the non-null rows (a
+ * bit width byte, then the RLE/bit-packed hybrid). Values are distinct by their bits: -0.0
+ * and 0.0 are two entries, as are NaNs of other payloads. BOOL8 columns and chunks without a
+ * non-null value stay PLAIN.
+ */
+typedef enum gcol_parquet_dictionary {
+  /** PLAIN only (the default). */
+  GCOL_PARQUET_DICTIONARY_OFF = 0,
+  /** A chunk is dictionary-encoded when it repeats values enough to gain: at most half its
+   *  non-null values distinct and a dictionary page of at most 1 MiB (PLAIN bytes, before
+   *  compression); else PLAIN. */
+  GCOL_PARQUET_DICTIONARY_ADAPTIVE = 1,
+  /** Every chunk with a non-null value is dictionary-encoded, whatever its distinct count
+   *  (a dictionary page must stay under 2^31 bytes). */
+  GCOL_PARQUET_DICTIONARY_ALWAYS = 2
+} gcol_parquet_dictionary;
+
 /** @brief How to write. Start from gcol_parquet_write_options_init(). */
 typedef struct gcol_parquet_write_options {
   /** One name per column, or NULL for "c0", "c1", ... (not copied). */
@@ -600,17 +623,22 @@ typedef struct gcol_parquet_write_options {
    *  ::GCOL_PARQUET_ZSTD (level 3), ::GCOL_PARQUET_GZIP or ::GCOL_PARQUET_LZ4_RAW, compressed
    *  on the host by the codec's shared library, opened at run time (see the file's notes). */
   gcol_parquet_codec codec;
+  /** Dictionary encoding: ::GCOL_PARQUET_DICTIONARY_OFF (the default),
+   * ::GCOL_PARQUET_DICTIONARY_ADAPTIVE or ::GCOL_PARQUET_DICTIONARY_ALWAYS (see
+   * ::gcol_parquet_dictionary). */
+  gcol_parquet_dictionary dictionary;
 } gcol_parquet_write_options;
 
 /** @brief Options that write columns "c0", "c1", ... in row groups of 2^20 rows,
- *         UNCOMPRESSED. */
+ *         UNCOMPRESSED, PLAIN (no dictionary). */
 void gcol_parquet_write_options_init(gcol_parquet_write_options *options);
 
 /**
  * @brief Writes a table as a Parquet file in host memory.
  *
- * This part writes PLAIN values in data pages v1, compressed by options->codec (default
- * UNCOMPRESSED), with RLE definition levels
+ * This part writes PLAIN values in data pages v1 (or, as options->dictionary asks, a
+ * dictionary page and RLE_DICTIONARY indices per column chunk), compressed by options->codec
+ * (default UNCOMPRESSED), with RLE definition levels
  * (columns with a null mask are OPTIONAL, the others REQUIRED) and min/max/null-count
  * statistics per column chunk (NaN left out of min and max). Types: INT8..UINT64 (INTEGER
  * logical types), FLOAT32/64, BOOL8, TIMESTAMP_DAYS (DATE), TIMESTAMP_MILLISECONDS/
@@ -619,11 +647,13 @@ void gcol_parquet_write_options_init(gcol_parquet_write_options *options);
  * ::GCOL_ERROR_UNSUPPORTED.
  *
  * @param[in] table The columns (all of one size).
- * @param[in] options Names, row group size, key-value pairs; NULL for the defaults.
+ * @param[in] options Names, row group size, key-value pairs, codec, dictionary policy; NULL
+ *            for the defaults.
  * @param[out] data The file (free with gcol_parquet_buffer_free()); NULL on failure.
  * @param[out] size Its bytes.
  * @param[in] stream Stream of the copies to the host.
- * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT, ::GCOL_ERROR_SIZE_MISMATCH,
+ * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (also an unknown options->dictionary),
+ *         ::GCOL_ERROR_SIZE_MISMATCH,
  *         ::GCOL_ERROR_UNSUPPORTED (also a codec the writer does not write, or whose library is
  *         not installed), ::GCOL_ERROR_OVERFLOW (a page over 2^31 - 1 bytes),
  *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
