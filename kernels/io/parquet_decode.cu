@@ -17,7 +17,9 @@
  *      lengths there, the block then writing the positions coalesced. DELTA encodings keep
  *      the serial decoders of lib/internal/parquet.h on thread 0. A page error is one word
  *      per column (the first failing page wins); one synchronization reads the errors and the
- *      pages' valid counts for every column.
+ *      pages' valid counts for every column. FIXED_LEN_BYTE_ARRAY values (PLAIN or dictionary
+ *      entries, no lengths) only get their bounds checked: the row passes compute where each
+ *      lies.
  *   2. row passes, a block per (page, tile of rows), so no row searches for its page:
  *      fixed-width values at the output width, or string sizes -> offsets (the shared
  *      exclusive sum; a second synchronization reads every string column's total) -> chars
@@ -59,6 +61,7 @@ struct col_args {
   int32_t num_dicts;
   int32_t physical_type;
   int32_t type_length;
+  gcol_type_id type_id; /* the column's: what a FIXED_LEN_BYTE_ARRAY value becomes */
   int32_t max_def;
   uint8_t *valid; /* NULL when max_def is 0: every row valid, slot = row in page */
   int32_t *slot;
@@ -334,10 +337,11 @@ __global__ void fixed_kernel(col_args a, int out_width, uint8_t *out) {
       uint64_t v = 0, hi = 0;
       if (a.valid == NULL || a.valid[row]) {
         int64_t const k = a.slot == NULL ? local : a.slot[row];
-        if (a.physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) { /* decimals: PLAIN or dict */
+        if (a.physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) { /* PLAIN or dict */
           bool const plain = pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN;
-          gcol_detail_pq_flba_value(a.bytes, plain ? pg.values_begin : a.dicts[pg.dict].begin,
-                                    plain ? k : a.index[pg.first_row + k], a.type_length, &v, &hi);
+          gcol_detail_pq_flba_fixed_value(a.bytes, plain ? pg.values_begin : a.dicts[pg.dict].begin,
+                                          plain ? k : a.index[pg.first_row + k], a.type_length,
+                                          a.type_id, &v, &hi);
         } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_PLAIN) {
           v = gcol_detail_pq_plain_value(a.bytes, pg.values_begin, k, a.physical_type);
         } else if (pg.encoding == GCOL_DETAIL_PQ_VALUES_RLE_BOOL) {
@@ -371,7 +375,12 @@ __device__ void string_of(const col_args &a, const gcol_detail_pq_page &pg, int6
   *size = 0;
   if (a.valid != NULL && !a.valid[row]) return;
   int64_t const k = pg.first_row + (a.slot == NULL ? local : a.slot[row]);
-  if (pg.encoding != GCOL_DETAIL_PQ_VALUES_DICT) { /* PLAIN, DELTA_LENGTH_BYTE_ARRAY */
+  if (a.physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) { /* PLAIN or dict, no lengths */
+    bool const plain = pg.encoding != GCOL_DETAIL_PQ_VALUES_DICT;
+    *begin = gcol_detail_pq_flba_at(plain ? pg.values_begin : a.dicts[pg.dict].begin,
+                                    plain ? k - pg.first_row : a.index[k], a.type_length);
+    *size = a.type_length;
+  } else if (pg.encoding != GCOL_DETAIL_PQ_VALUES_DICT) { /* PLAIN, DELTA_LENGTH_BYTE_ARRAY */
     *begin = a.pos[k];
     *size = a.len[k];
   } else {
@@ -532,6 +541,8 @@ gcol_status launch_pages(const gcol_detail_pq_column_plan *p, col_state *c, uint
   gcol_status status = GCOL_OK;
   int64_t const n = p->num_rows;
   bool const is_string = p->type.id == GCOL_STRING;
+  /* strings of FIXED_LEN_BYTE_ARRAY have no lengths to walk: string_of computes them */
+  bool const byte_arrays = is_string && p->physical_type == GCOL_PARQUET_BYTE_ARRAY;
   bool needs_index = false;
   for (int32_t i = 0; i < p->num_pages; ++i) {
     needs_index |= p->pages[i].encoding == GCOL_DETAIL_PQ_VALUES_DICT ||
@@ -545,6 +556,7 @@ gcol_status launch_pages(const gcol_detail_pq_column_plan *p, col_state *c, uint
   a->num_dicts = p->num_dicts;
   a->physical_type = p->physical_type;
   a->type_length = p->type_length;
+  a->type_id = p->type.id;
   a->max_def = p->max_def;
   a->num_valid = num_valid;
   a->error = error;
@@ -558,11 +570,11 @@ gcol_status launch_pages(const gcol_detail_pq_column_plan *p, col_state *c, uint
     GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &c->index));
     a->index = (int32_t *)c->index->data;
   }
-  if (is_string || p->has_delta) {
+  if (byte_arrays || p->has_delta) {
     GCOL_DETAIL_TRY(temp(n, sizeof(int64_t), stream, &c->pos));
     a->pos = (int64_t *)c->pos->data;
   }
-  if (is_string) {
+  if (byte_arrays) {
     GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &c->len));
     GCOL_DETAIL_TRY(temp(p->num_dict_entries, sizeof(int64_t), stream, &c->dpos));
     GCOL_DETAIL_TRY(temp(p->num_dict_entries, sizeof(int32_t), stream, &c->dlen));

@@ -67,6 +67,7 @@ enum {
   GCOL_DETAIL_PQ_CT_INT_64 = 18,
   GCOL_DETAIL_PQ_CT_JSON = 19,
   GCOL_DETAIL_PQ_CT_BSON = 20,
+  GCOL_DETAIL_PQ_CT_INTERVAL = 21,
 };
 
 /* Limits on what a footer may announce (beyond them the file is refused as corrupt or
@@ -203,6 +204,9 @@ struct gcol_parquet_metadata {
   gcol_parquet_column_info *leaves;
   int32_t num_row_groups;
   gcol_detail_pq_row_group *row_groups;
+  /* each leaf's legacy ConvertedType (-1: none), for what the public info does not say (a
+   * FIXED_LEN_BYTE_ARRAY INTERVAL has no logical type) */
+  int32_t *leaf_converted;
   int32_t num_key_values;
   char **keys;
   int64_t *key_sizes;
@@ -409,7 +413,8 @@ typedef struct gcol_detail_pq_column_plan {
   const char *name;
   gcol_data_type type;
   int32_t physical_type;
-  int32_t type_length; /* FIXED_LEN_BYTE_ARRAY: bytes per value */
+  int32_t type_length; /* FIXED_LEN_BYTE_ARRAY: bytes per value (BYTE_STREAM_SPLIT pages of
+                          them are joined into PLAIN ones while planning) */
   int32_t max_def;
   uint8_t *bytes; /* host: the chunks of the column, concatenated */
   int64_t num_bytes;
@@ -575,8 +580,9 @@ gcol_status gcol_detail_parquet_decode_column(const gcol_detail_pq_column_plan *
 
 /* Decodes a planned column on the host (the same per-page functions, for tests and the
  * fuzzer): values as 64-bit words (fixed-width: the physical value, INT32 sign-extended;
- * FIXED_LEN_BYTE_ARRAY decimals: the low word, the high word in values_hi unless it is NULL)
- * or string ranges into plan->bytes, and valid bytes. Arrays have plan->num_rows entries.
+ * FIXED_LEN_BYTE_ARRAY decimals: the low word, the high word in values_hi unless it is NULL;
+ * FLOAT16: the bits of its float32) or string ranges into plan->bytes (FIXED_LEN_BYTE_ARRAY
+ * binary and UUID too), and valid bytes. Arrays have plan->num_rows entries.
  * Returns 0 or the first page error (GCOL_DETAIL_PQ_E_*), with *bad_page its page (or
  * dictionary, see *bad_is_dict). */
 int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *plan, uint64_t *values,
@@ -1571,6 +1577,46 @@ GCOL_HD_INLINE void gcol_detail_pq_flba_value(const uint8_t *bytes, int64_t begi
   }
   *lo = l;
   *hi = h;
+}
+
+/* The bits of the float32 equal to IEEE 754 half `h`: every half is exactly a float (a
+ * subnormal half becomes a normal float; infinities keep their sign, NaNs their payload). */
+GCOL_HD_INLINE uint32_t gcol_detail_pq_half_to_float_bits(uint16_t h) {
+  uint32_t const sign = (uint32_t)(h & 0x8000u) << 16;
+  uint32_t const exponent = (h >> 10) & 0x1fu;
+  uint32_t mantissa = h & 0x3ffu;
+  if (exponent == 0x1f) return sign | 0x7f800000u | mantissa << 13;
+  if (exponent != 0) return sign | (exponent + 112) << 23 | mantissa << 13; /* 127 - 15 */
+  if (mantissa == 0) return sign;
+  /* subnormal: mantissa * 2^-24, normalized by shifting its top bit into the hidden bit */
+  uint32_t shifts = 0;
+  while ((mantissa & 0x400u) == 0) {
+    mantissa <<= 1;
+    ++shifts;
+  }
+  return sign | (113 - shifts) << 23 | (mantissa & 0x3ffu) << 13;
+}
+
+/* FIXED_LEN_BYTE_ARRAY value `k` of the values at `begin` (one after another, PLAIN or a
+ * dictionary page) as the fixed-width column of gcol type `id` holds it: a FLOAT16 (2
+ * little-endian bytes) as the bits of its float32, else a DECIMAL sign-extended to 128 bits. */
+GCOL_HD_INLINE void gcol_detail_pq_flba_fixed_value(const uint8_t *bytes, int64_t begin, int64_t k,
+                                                    int32_t type_length, gcol_type_id id,
+                                                    uint64_t *lo, uint64_t *hi) {
+  if (id == GCOL_FLOAT32) {
+    const uint8_t *p = bytes + begin + k * 2;
+    *lo = gcol_detail_pq_half_to_float_bits((uint16_t)(p[0] | p[1] << 8));
+    *hi = 0;
+    return;
+  }
+  gcol_detail_pq_flba_value(bytes, begin, k, type_length, lo, hi);
+}
+
+/* Where FIXED_LEN_BYTE_ARRAY value `k` of the values at `begin` starts, read as a string:
+ * values lie one after another, `type_length` bytes each, without a length prefix (PLAIN and
+ * dictionary pages), so a string column of them needs no walk of lengths. */
+GCOL_HD_INLINE int64_t gcol_detail_pq_flba_at(int64_t begin, int64_t k, int32_t type_length) {
+  return begin + k * (int64_t)type_length;
 }
 
 #ifdef __cplusplus

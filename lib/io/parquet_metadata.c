@@ -432,6 +432,30 @@ static bool file_field(parse_ctx *c, int16_t id, uint8_t type, void *arg) {
 
 /* ---- schema -> leaves ---- */
 
+/* The gcol type of a FIXED_LEN_BYTE_ARRAY leaf: decimals of up to 16 big-endian bytes, as
+ * wide as their precision needs; FLOAT16 widened to FLOAT32 (gcol has no half type, and every
+ * half is exactly a float); bytes without a logical type and UUIDs as binary strings, as
+ * BYTE_ARRAY binary is read. EMPTY (not read) for a length the format forbids (below 1, a
+ * FLOAT16 not of 2 bytes, a UUID not of 16), INTERVAL and any other annotation. */
+static gcol_data_type flba_type(const gcol_detail_pq_schema *s) {
+  gcol_data_type t = gcol_data_type_make(GCOL_EMPTY);
+  int32_t const lg = s->logical;
+  if (s->type_length < 1) return t;
+  if (lg == GCOL_PARQUET_LOGICAL_DECIMAL && s->type_length <= 16 && s->precision >= 1 &&
+      s->precision <= 38) {
+    t = gcol_data_type_decimal(s->precision <= 9    ? GCOL_DECIMAL32
+                               : s->precision <= 18 ? GCOL_DECIMAL64
+                                                    : GCOL_DECIMAL128,
+                               -s->scale);
+  } else if (lg == GCOL_PARQUET_LOGICAL_FLOAT16 && s->type_length == 2) {
+    t.id = GCOL_FLOAT32;
+  } else if ((lg == GCOL_PARQUET_LOGICAL_NONE && s->converted_type != GCOL_DETAIL_PQ_CT_INTERVAL) ||
+             (lg == GCOL_PARQUET_LOGICAL_UUID && s->type_length == 16)) {
+    t.id = GCOL_STRING;
+  }
+  return t;
+}
+
 static gcol_data_type type_of(const gcol_detail_pq_schema *s, int32_t max_rep) {
   gcol_data_type t = gcol_data_type_make(GCOL_EMPTY);
   if (max_rep > 0) return t;
@@ -483,14 +507,7 @@ static gcol_data_type type_of(const gcol_detail_pq_schema *s, int32_t max_rep) {
       t.id = lg == GCOL_PARQUET_LOGICAL_NONE ? GCOL_FLOAT64 : GCOL_EMPTY;
       break;
     case GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY:
-      /* decimals of up to 16 big-endian bytes, as wide as their precision needs */
-      if (lg == GCOL_PARQUET_LOGICAL_DECIMAL && s->type_length >= 1 && s->type_length <= 16 &&
-          s->precision >= 1 && s->precision <= 38) {
-        t = gcol_data_type_decimal(s->precision <= 9    ? GCOL_DECIMAL32
-                                   : s->precision <= 18 ? GCOL_DECIMAL64
-                                                        : GCOL_DECIMAL128,
-                                   -s->scale);
-      }
+      t = flba_type(s);
       break;
     case GCOL_PARQUET_BYTE_ARRAY:
       t.id = lg == GCOL_PARQUET_LOGICAL_NONE || lg == GCOL_PARQUET_LOGICAL_STRING ||
@@ -640,6 +657,7 @@ static gcol_status walk(walk_state *w, int32_t num_children, int depth, int32_t 
       info->max_definition_level = d;
       info->max_repetition_level = r;
       info->type = type_of(s, r);
+      md->leaf_converted[w->leaves] = s->converted_type;
     }
     ++w->leaves;
   }
@@ -669,7 +687,8 @@ static gcol_status build_leaves(gcol_parquet_metadata *md) {
     }
     if (pass == 0) {
       md->leaves = (gcol_parquet_column_info *)md_array(md, w.leaves, sizeof *md->leaves);
-      if (md->leaves == NULL) {
+      md->leaf_converted = (int32_t *)md_array(md, w.leaves, sizeof *md->leaf_converted);
+      if (md->leaves == NULL || md->leaf_converted == NULL) {
         return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
       }
       md->num_leaves = w.leaves;

@@ -255,6 +255,14 @@ typedef struct transcoded {
                              c->md->name, g, c->info->name, page_no, detail_);               \
   } while (0)
 
+/* Returns GCOL_ERROR_OUT_OF_MEMORY for `bytes` host bytes a page needs, naming it. */
+#define PAGE_OUT_OF_MEMORY(bytes)                                                                  \
+  do {                                                                                             \
+    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__,                                   \
+                             "%s: row group %d, column '%s', page %d: cannot allocate %lld bytes", \
+                             c->md->name, g, c->info->name, page_no, (long long)(bytes));          \
+  } while (0)
+
 /* Makes room for `more` bytes after plan->owned_bytes. */
 static bool reserve_bytes(plan_ctx *c, int64_t more) {
   gcol_detail_pq_column_plan *plan = c->plan;
@@ -374,6 +382,15 @@ static gcol_status place_page_gpu(plan_ctx *c, const gcol_detail_pq_page_header 
   return GCOL_OK;
 }
 
+/* Whether data pages of `encoding` are rewritten as PLAIN on the host while planning (their
+ * values decompressed there, never by nvCOMP): DELTA_BYTE_ARRAY, and BYTE_STREAM_SPLIT of
+ * FIXED_LEN_BYTE_ARRAY values. */
+static bool transcoded_on_host(const plan_ctx *c, int32_t encoding) {
+  return encoding == GCOL_DETAIL_PQ_ENC_DELTA_BYTE_ARRAY ||
+         (encoding == GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT &&
+          c->info->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+}
+
 /* Places the body of page `h` (its h->compressed_size bytes at src) in plan->bytes and gives
  * its range there: in place at plan offset `in_place` for an UNCOMPRESSED chunk, else
  * decompressed into bytes appended after plan->num_bytes (a v2 data page's levels copied as
@@ -415,10 +432,10 @@ static gcol_status place_page(plan_ctx *c, int32_t g, int32_t page_no,
   }
   int64_t const packed = h->compressed_size - levels;
   int64_t const unpacked = h->uncompressed_size - levels;
-  /* DELTA_BYTE_ARRAY pages are transcoded on the host: decompressed there */
+  /* pages transcoded on the host are decompressed there */
   bool const host_values =
-      h->encoding == GCOL_DETAIL_PQ_ENC_DELTA_BYTE_ARRAY &&
-      (h->type == GCOL_DETAIL_PQ_PAGE_DATA || h->type == GCOL_DETAIL_PQ_PAGE_DATA_V2);
+      (h->type == GCOL_DETAIL_PQ_PAGE_DATA || h->type == GCOL_DETAIL_PQ_PAGE_DATA_V2) &&
+      transcoded_on_host(c, h->encoding);
   bool const gpu = compressed && unpacked > 0 && packed > 0 && c->codec >= 0 &&
                    c->codec < GCOL_DETAIL_NVCOMP_CODECS && (c->gpu_codecs >> c->codec & 1u) != 0 &&
                    !host_values;
@@ -603,6 +620,30 @@ static gcol_status check_length(plan_ctx *c, int32_t g, int32_t page_no, const c
   return GCOL_OK;
 }
 
+/* Room in c->pending for one more transcoded page. */
+static bool reserve_pending(plan_ctx *c) {
+  if (c->num_pending < c->pending_cap) return true;
+  int32_t const cap = c->pending_cap < 8 ? 8 : c->pending_cap * 2;
+  void *p = realloc(c->pending, (size_t)cap * sizeof *c->pending);
+  if (p == NULL) return false;
+  c->pending = (transcoded *)p;
+  c->pending_cap = cap;
+  return true;
+}
+
+/* Records the page just written at c->side + c->side_size (`levels` bytes of levels, then its
+ * values, `size` bytes in all; its own bytes began at plan offset `begin`) as the plan's next
+ * page, for flush_transcoded. c->pending has room (reserve_pending). */
+static void add_pending(plan_ctx *c, int64_t begin, int64_t levels, int64_t size) {
+  transcoded *t = &c->pending[c->num_pending++];
+  t->page = c->plan->num_pages;
+  t->begin = begin;
+  t->at = c->side_size;
+  t->levels = levels;
+  t->size = size;
+  c->side_size += size;
+}
+
 static bool reserve_side(plan_ctx *c, int64_t more) {
   int64_t const need = c->side_size + more;
   if (need <= c->side_cap) return true;
@@ -674,9 +715,7 @@ static gcol_status transcode_values(plan_ctx *c, int32_t g, int32_t page_no, con
     prev = len;
   }
   if (!reserve_side(c, levels + out)) {
-    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__,
-                             "%s: row group %d, column '%s', page %d: cannot allocate %lld bytes",
-                             c->md->name, g, c->info->name, page_no, (long long)(levels + out));
+    PAGE_OUT_OF_MEMORY(levels + out);
   }
   uint8_t *dst = c->side + c->side_size;
   if (levels > 0) memcpy(dst, host, (size_t)levels);
@@ -696,13 +735,7 @@ static gcol_status transcode_values(plan_ctx *c, int32_t g, int32_t page_no, con
     last = dst;
     dst += p + s;
   }
-  transcoded *t = &c->pending[c->num_pending++];
-  t->page = c->plan->num_pages;
-  t->begin = begin;
-  t->at = c->side_size;
-  t->levels = levels;
-  t->size = levels + out;
-  c->side_size += levels + out;
+  add_pending(c, begin, levels, levels + out);
   return GCOL_OK;
 }
 
@@ -717,12 +750,8 @@ static gcol_status transcode_page(plan_ctx *c, int32_t g, int32_t page_no, const
   int64_t n = 0;
   gcol_status st = count_valid(c, g, page_no, host + (pg->def_begin - begin), pg, &n);
   if (st != GCOL_OK) return st;
-  if (c->num_pending == c->pending_cap) {
-    int32_t const cap = c->pending_cap < 8 ? 8 : c->pending_cap * 2;
-    void *p = realloc(c->pending, (size_t)cap * sizeof *c->pending);
-    if (p == NULL) return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
-    c->pending = (transcoded *)p;
-    c->pending_cap = cap;
+  if (!reserve_pending(c)) {
+    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
   }
   uint64_t *lengths = (uint64_t *)malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof *lengths);
   if (lengths == NULL) {
@@ -734,6 +763,48 @@ static gcol_status transcode_page(plan_ctx *c, int32_t g, int32_t page_no, const
   st = transcode_values(c, g, page_no, host, begin, pg, n, lengths, lengths + n);
   free(lengths);
   return st;
+}
+
+/* ---- BYTE_STREAM_SPLIT of FIXED_LEN_BYTE_ARRAY, joined on the host ---- */
+
+/* Why on the host: joined, such a page is a PLAIN one, whose values of any length the page
+ * decoders and the string and decimal passes read in place; the strided reads stay out of
+ * the kernels. Writers use this encoding for these columns only when asked to, so the copy
+ * is rare. */
+
+/* Rewrites BYTE_STREAM_SPLIT data page `pg` of a FIXED_LEN_BYTE_ARRAY column (to become
+ * plan->pages[plan->num_pages]; its bytes at `host`, plan offset `begin`) into c->side: its
+ * levels as they are, then its values joined back into PLAIN (byte b of value i is byte i of
+ * stream b, a stream holding one byte of each non-null value). flush_transcoded moves it into
+ * the plan after the chunk. */
+static gcol_status join_split_page(plan_ctx *c, int32_t g, int32_t page_no, const uint8_t *host,
+                                   int64_t begin, const gcol_detail_pq_page *pg) {
+  if (host == NULL) { /* place_page keeps these pages on the host */
+    PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "BYTE_STREAM_SPLIT page not on the host");
+  }
+  int64_t n = 0;
+  gcol_status const st = count_valid(c, g, page_no, host + (pg->def_begin - begin), pg, &n);
+  if (st != GCOL_OK) return st;
+  int64_t const width = c->info->type_length; /* >= 1: the column's type is not EMPTY */
+  int64_t const size = pg->values_end - pg->values_begin;
+  int64_t const levels = pg->values_begin - begin;
+  if (n > size / width) {
+    PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+              "BYTE_STREAM_SPLIT: %lld values of %lld bytes need %lld bytes, the page holds %lld",
+              (long long)n, (long long)width, (long long)(n * width), (long long)size);
+  }
+  if (!reserve_pending(c) || !reserve_side(c, levels + n * width)) {
+    PAGE_OUT_OF_MEMORY(levels + n * width);
+  }
+  uint8_t *dst = c->side + c->side_size;
+  if (levels > 0) memcpy(dst, host, (size_t)levels);
+  const uint8_t *streams = host + levels;
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t *value = dst + levels + i * width;
+    for (int64_t b = 0; b < width; ++b) value[b] = streams[b * n + i];
+  }
+  add_pending(c, begin, levels, levels + n * width);
+  return GCOL_OK;
 }
 
 /* Appends the pages transcoded while scanning a chunk to the plan's bytes (after the chunk,
@@ -926,6 +997,11 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
         if (st != GCOL_OK) return st;
         pg.encoding = GCOL_DETAIL_PQ_VALUES_PLAIN; /* its bytes moved by flush_transcoded */
       } else if (enc == GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT &&
+                 c->info->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
+        gcol_status const st = join_split_page(c, g, page_no, host, begin, &pg);
+        if (st != GCOL_OK) return st;
+        pg.encoding = GCOL_DETAIL_PQ_VALUES_PLAIN; /* its bytes moved by flush_transcoded */
+      } else if (enc == GCOL_DETAIL_PQ_ENC_BYTE_STREAM_SPLIT &&
                  (c->info->physical_type == GCOL_PARQUET_FLOAT ||
                   c->info->physical_type == GCOL_PARQUET_DOUBLE ||
                   c->info->physical_type == GCOL_PARQUET_INT32 ||
@@ -970,6 +1046,47 @@ static int64_t chunk_start(const gcol_detail_pq_chunk *ch) {
              : ch->data_page_offset;
 }
 
+/* The error of reading leaf `column`, whose type the reader does not produce (EMPTY): the
+ * most specific reason, a corrupt schema (a length the format forbids) before an unsupported
+ * type. */
+static gcol_status refuse_column(const gcol_parquet_metadata *md, int32_t column) {
+  const gcol_parquet_column_info *info = &md->leaves[column];
+  int32_t const length = info->type_length;
+  bool const flba = info->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY;
+  if (info->max_repetition_level > 0) {
+    return gcol_detail_error(GCOL_ERROR_UNSUPPORTED, __func__,
+                             "%s: column '%s' is nested in a repeated field (lists are not read "
+                             "yet)",
+                             md->name, info->name);
+  }
+  if (flba && length < 1) {
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
+                             "%s: column '%s': FIXED_LEN_BYTE_ARRAY of type length %d (the format "
+                             "needs at least 1 byte)",
+                             md->name, info->name, length);
+  }
+  if (flba && info->logical_type == GCOL_PARQUET_LOGICAL_FLOAT16 && length != 2) {
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
+                             "%s: column '%s': FLOAT16 of type length %d (the format says 2)",
+                             md->name, info->name, length);
+  }
+  if (flba && info->logical_type == GCOL_PARQUET_LOGICAL_UUID && length != 16) {
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
+                             "%s: column '%s': UUID of type length %d (the format says 16)",
+                             md->name, info->name, length);
+  }
+  if (flba && md->leaf_converted[column] == GCOL_DETAIL_PQ_CT_INTERVAL) {
+    return gcol_detail_error(GCOL_ERROR_UNSUPPORTED, __func__,
+                             "%s: column '%s': INTERVAL (FIXED_LEN_BYTE_ARRAY of %d bytes: months, "
+                             "days, milliseconds) is not read yet",
+                             md->name, info->name, length);
+  }
+  return gcol_detail_error(GCOL_ERROR_UNSUPPORTED, __func__,
+                           "%s: column '%s' of physical type %s (logical type %d) is not read yet",
+                           md->name, info->name, physical_name(info->physical_type),
+                           (int)info->logical_type);
+}
+
 static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *data,
                                const gcol_parquet_metadata *md, int32_t column,
                                const int32_t *row_groups, int32_t num_row_groups,
@@ -997,13 +1114,8 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
   plan->type_length = info->type_length;
   plan->max_def = info->max_definition_level;
   if (info->type.id == GCOL_EMPTY) {
-    GCOL_DETAIL_CHECK(info->max_repetition_level == 0, GCOL_ERROR_UNSUPPORTED,
-                      "%s: column '%s' is nested in a repeated field (lists are not read yet)",
-                      md->name, info->name);
-    GCOL_DETAIL_FAIL(GCOL_ERROR_UNSUPPORTED,
-                     "%s: column '%s' of physical type %s (logical type %d) is not read yet",
-                     md->name, info->name, physical_name(info->physical_type),
-                     (int)info->logical_type);
+    status = refuse_column(md, column);
+    goto done;
   }
   /* chunk extents (checked against the file by the footer parser) */
   int64_t total = 0;
@@ -1137,6 +1249,22 @@ gcol_status gcol_detail_parquet_plan_column_kept(
 
 /* ---- host decode (tests, fuzzer) ---- */
 
+/* Row `row` of a FIXED_LEN_BYTE_ARRAY column from value `k` of the values at `begin`: its
+ * string's range (binary, UUID) or its fixed-width value (FLOAT16, DECIMAL). */
+static void flba_row(const gcol_detail_pq_column_plan *plan, int64_t begin, int64_t k, int64_t row,
+                     uint64_t *values, uint64_t *values_hi, int64_t *string_pos,
+                     int64_t *string_len) {
+  if (plan->type.id == GCOL_STRING) {
+    string_pos[row] = gcol_detail_pq_flba_at(begin, k, plan->type_length);
+    string_len[row] = plan->type_length;
+    return;
+  }
+  uint64_t hi = 0;
+  gcol_detail_pq_flba_fixed_value(plan->bytes, begin, k, plan->type_length, plan->type.id,
+                                  &values[row], &hi);
+  if (values_hi != NULL) values_hi[row] = hi;
+}
+
 int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *plan, uint64_t *values,
                                            uint64_t *values_hi, int64_t *string_pos,
                                            int64_t *string_len, uint8_t *valid, int32_t *bad_page,
@@ -1196,10 +1324,7 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
           string_pos[row] = pos[pg.first_row + k];
           string_len[row] = len[pg.first_row + k];
         } else if (plan->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
-          uint64_t hi = 0;
-          gcol_detail_pq_flba_value(plan->bytes, pg.values_begin, k, plan->type_length,
-                                    &values[row], &hi);
-          if (values_hi != NULL) values_hi[row] = hi;
+          flba_row(plan, pg.values_begin, k, row, values, values_hi, string_pos, string_len);
         } else {
           values[row] =
               gcol_detail_pq_plain_value(plan->bytes, pg.values_begin, k, plan->physical_type);
@@ -1220,10 +1345,7 @@ int gcol_detail_parquet_decode_column_host(const gcol_detail_pq_column_plan *pla
           string_pos[row] = dpos[dict.first_entry + entry];
           string_len[row] = dlen[dict.first_entry + entry];
         } else if (plan->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
-          uint64_t hi = 0;
-          gcol_detail_pq_flba_value(plan->bytes, dict.begin, entry, plan->type_length, &values[row],
-                                    &hi);
-          if (values_hi != NULL) values_hi[row] = hi;
+          flba_row(plan, dict.begin, entry, row, values, values_hi, string_pos, string_len);
         } else {
           values[row] =
               gcol_detail_pq_plain_value(plan->bytes, dict.begin, entry, plan->physical_type);

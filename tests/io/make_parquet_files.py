@@ -25,6 +25,14 @@ of about 8 KiB, so several row groups and pages per column):
                                          PLAIN values in data page v2 (levels not compressed)
   delta_byte_array                       DELTA_BYTE_ARRAY strings (shared prefixes, empty, long,
                                          multibyte), nulls
+  flba_plain_v1, flba_dict_v2            FIXED_LEN_BYTE_ARRAY that is not a decimal, nulls:
+                                         binary(16) and binary(3) (read as strings), uuid() when
+                                         pyarrow has it (>= 18; strings), float16 when pyarrow
+                                         writes it (>= 15; read as float32: zeros, subnormals,
+                                         infinities, NaNs), PLAIN in data page v1 or dictionary
+                                         values in data page v2
+  flba_split, flba_delta                 binary(16) and float16 BYTE_STREAM_SPLIT, binary(16)
+                                         DELTA_BYTE_ARRAY, when pyarrow writes them
   brotli, list                           a BROTLI chunk, a list column: refused with
                                          GCOL_ERROR_UNSUPPORTED in this part
 
@@ -135,7 +143,7 @@ def value_line(atype, v):
         return str(int(v.scaleb(atype.scale)))
     if pa.types.is_string(atype):
         return "s:" + v.encode("utf-8").hex()
-    if pa.types.is_binary(atype):
+    if pa.types.is_binary(atype) or pa.types.is_fixed_size_binary(atype):
         return "s:" + v.hex()
     return str(v)
 
@@ -173,6 +181,81 @@ def write_expected(path, table, gtypes):
             f.write("column %s %s\n" % (name, gname))
             for v in vals:
                 f.write(value_line(atype, v) + "\n")
+
+
+def half_to_float_bits(h):
+    """The float32 bits gcol reads for the IEEE half of bits h (exact; NaNs keep their
+    payload, which a trip through a Python float would not promise)."""
+    sign = 0x80000000 if h & 0x8000 else 0
+    if (h >> 10) & 0x1f == 31 and h & 0x3ff:
+        return sign | 0x7f800000 | (h & 0x3ff) << 13
+    value = struct.unpack("<e", struct.pack("<H", h))[0]
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+def from_bits(atype, width, values):
+    """An array of `atype` whose values are the given bytes of `width` each (None: null),
+    built from buffers so that every bit is as given (float16 NaN payloads included)."""
+    valid = pa.array([v is not None for v in values], pa.bool_()).buffers()[1]
+    data = pa.py_buffer(b"".join(v if v is not None else bytes(width) for v in values))
+    return pa.Array.from_buffers(atype, len(values), [valid, data],
+                                 null_count=values.count(None))
+
+
+def pyarrow_writes(table, **kw):
+    """Whether this pyarrow writes `table` with these options (older ones refuse float16,
+    BYTE_STREAM_SPLIT or DELTA_BYTE_ARRAY of FIXED_LEN_BYTE_ARRAY)."""
+    try:
+        pq.write_table(table, pa.BufferOutputStream(), compression="none", **kw)
+        return True
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid, TypeError, ValueError):
+        return False
+
+
+def flba_table(rng):
+    """FIXED_LEN_BYTE_ARRAY columns other than decimals, ~10% nulls, values from small pools
+    (dictionaries) and random ones, and what gcol reads of each: (table, [(name, gcol type
+    name, expected lines)])."""
+    def draw(pool, fresh):
+        return [None if rng.random() < 0.1 else rng.choice(pool) if rng.random() < 0.8 else
+                fresh() for _ in range(ROWS)]
+    def random_bytes(n):
+        return lambda: bytes(rng.randrange(256) for _ in range(n))
+    bin16 = draw([bytes(16), b"\xff" * 16] + [random_bytes(16)() for _ in range(30)],
+                 random_bytes(16))
+    bin3 = draw([b"\x00\x00\x00", b"a\x00b"] + [random_bytes(3)() for _ in range(20)],
+                random_bytes(3))
+    specials = [0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0200, 0x0400, 0x7bff, 0xfbff,
+                0x3c00, 0xc000, 0x3555, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7d01]
+    halves = draw(specials, lambda: rng.randrange(65536))
+    halves[1:1 + len(specials)] = specials  # each read at least once
+    columns = [("bin16", pa.array(bin16, pa.binary(16)), "string"),
+               ("bin3", pa.array(bin3, pa.binary(3)), "string")]
+    expected = [("bin16", "string", [value_line(pa.binary(), v) for v in bin16]),
+                ("bin3", "string", [value_line(pa.binary(), v) for v in bin3])]
+    if hasattr(pa, "uuid"):
+        uuids = draw([random_bytes(16)() for _ in range(30)], random_bytes(16))
+        storage = pa.array(uuids, pa.binary(16))
+        columns.append(("uuid", pa.ExtensionArray.from_storage(pa.uuid(), storage), "string"))
+        expected.append(("uuid", "string", [value_line(pa.binary(), v) for v in uuids]))
+    half = from_bits(pa.float16(), 2,
+                     [None if h is None else struct.pack("<H", h) for h in halves])
+    if pyarrow_writes(pa.table({"half": half})):
+        columns.append(("half", half, "float32"))
+        expected.append(("half", "float32", ["null" if h is None else
+                                              "%08x" % half_to_float_bits(h) for h in halves]))
+    table = pa.table({name: arr for name, arr, _ in columns})
+    return table, expected
+
+
+def write_expected_lines(path, expected):
+    """FILE.expected from (name, gcol type name, value lines) per column."""
+    md = pq.ParquetFile(path).metadata
+    with open(path[:-len(".parquet")] + ".expected", "w") as f:
+        f.write("rows %d\nrow_groups %d\n" % (md.num_rows, md.num_row_groups))
+        for name, gname, lines in expected:
+            f.write("column %s %s\n" % (name, gname))
+            f.write("".join(line + "\n" for line in lines))
 
 
 def write(path, table, **kw):
@@ -254,6 +337,26 @@ def main():
         path = os.path.join(out, name + ".parquet")
         write(path, flba, use_dictionary=dictionary, store_decimal_as_integer=False)
         write_expected(path, flba, [g for _, _, _, g in specs])
+
+    # FIXED_LEN_BYTE_ARRAY binary, UUID and FLOAT16: PLAIN (v1), dictionary (v2), and the
+    # encodings pyarrow may refuse for them (then their file is left out)
+    fixed, fixed_expected = flba_table(rng)
+    for name, kw in (("flba_plain_v1", dict(use_dictionary=False, data_page_version="1.0")),
+                     ("flba_dict_v2", dict(use_dictionary=True, data_page_version="2.0"))):
+        path = os.path.join(out, name + ".parquet")
+        write(path, fixed, **kw)
+        write_expected_lines(path, fixed_expected)
+    split_names = [n for n in ("bin16", "half") if n in fixed.column_names]
+    encoded = {"flba_split": (split_names, "BYTE_STREAM_SPLIT"),
+               "flba_delta": (["bin16"], "DELTA_BYTE_ARRAY")}
+    for name, (cols, encoding) in encoded.items():
+        part = fixed.select(cols)
+        kw = dict(use_dictionary=False, column_encoding={c: encoding for c in cols})
+        if not pyarrow_writes(part, **kw):
+            continue
+        path = os.path.join(out, name + ".parquet")
+        write(path, part, **kw)
+        write_expected_lines(path, [e for e in fixed_expected if e[0] in cols])
 
     small = pa.table({"x": pa.array(range(1000), pa.int64()),
                       "s": pa.array([str(i % 37) for i in range(1000)]),

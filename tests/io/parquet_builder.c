@@ -32,8 +32,20 @@ int64_t pqb_rle_encode(const uint32_t *values, int64_t n, int bit_width, uint8_t
 
 /* ---- values ---- */
 
+/* Row `row`'s bytes of a column of raw FIXED_LEN_BYTE_ARRAY values. */
+static const uint8_t *fixed_value(const pqb_column *c, int64_t row) {
+  return c->fixed + row * (c->type_length > 0 ? c->type_length : 0);
+}
+
+/* Raw fixed-length values compared as unsigned bytes (the order of binary statistics). */
+static int compare_fixed(const pqb_column *c, int64_t a, int64_t b) {
+  return c->type_length > 0 ? memcmp(fixed_value(c, a), fixed_value(c, b), (size_t)c->type_length)
+                            : 0;
+}
+
 static bool equal_value(const pqb_column *c, int64_t a, int64_t b) {
   if (c->physical == GCOL_PARQUET_BYTE_ARRAY) return strcmp(c->strings[a], c->strings[b]) == 0;
+  if (c->fixed != NULL) return compare_fixed(c, a, b) == 0;
   if (c->physical == GCOL_PARQUET_FLOAT || c->physical == GCOL_PARQUET_DOUBLE) {
     return memcmp(&c->reals[a], &c->reals[b], sizeof(double)) == 0;
   }
@@ -42,6 +54,7 @@ static bool equal_value(const pqb_column *c, int64_t a, int64_t b) {
 
 static int compare_value(const pqb_column *c, int64_t a, int64_t b) {
   if (c->physical == GCOL_PARQUET_BYTE_ARRAY) return strcmp(c->strings[a], c->strings[b]);
+  if (c->fixed != NULL) return compare_fixed(c, a, b);
   if (c->physical == GCOL_PARQUET_FLOAT || c->physical == GCOL_PARQUET_DOUBLE) {
     return c->reals[a] < c->reals[b] ? -1 : c->reals[a] > c->reals[b];
   }
@@ -83,7 +96,13 @@ static void plain_value(tw *w, const pqb_column *c, int64_t row, bool length_pre
       put_le(w, (uint64_t)(uint32_t)(days + 2440588), 4);
       break;
     }
-    case GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY: { /* big-endian, sign-extended */
+    case GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY: { /* raw bytes, or big-endian sign-extended */
+      if (c->fixed != NULL) {
+        if (c->type_length > 0) {
+          gcol_detail_thrift_write_bytes(w, fixed_value(c, row), (size_t)c->type_length);
+        }
+        break;
+      }
       uint8_t b[16];
       for (int i = 0; i < c->type_length; ++i) {
         int const shift = 8 * (c->type_length - 1 - i);
@@ -487,7 +506,8 @@ static void write_schema_leaf(tw *w, const pqb_column *c) {
   gcol_detail_thrift_write_struct_begin(w);
   gcol_detail_thrift_write_i32_field(w, 1, c->physical);
   if (c->physical == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY) {
-    gcol_detail_thrift_write_i32_field(w, 2, c->type_length);
+    gcol_detail_thrift_write_i32_field(
+        w, 2, c->lie_type_length > 0 ? c->lie_type_length : c->type_length);
   }
   gcol_detail_thrift_write_i32_field(w, 3, c->optional ? 1 : 0);
   gcol_detail_thrift_write_binary_field(w, 4, c->name, (int64_t)strlen(c->name));

@@ -18,7 +18,8 @@ typedef struct pqb_column {
   const char *name;
   int32_t physical;       /* gcol_parquet_physical_type */
   int32_t type_length;    /* FIXED_LEN_BYTE_ARRAY: bytes (1..16) of big-endian decimals from
-                             `ints`, sign-extended */
+                             `ints`, sign-extended, or of each value of `fixed` (any length,
+                             also 0 or negative: then nothing is written per value) */
   int32_t logical;        /* gcol_parquet_logical_type, 0 none */
   int32_t time_unit;      /* TIME/TIMESTAMP: 1 ms, 2 us, 3 ns */
   int32_t bit_width;      /* INTEGER */
@@ -30,12 +31,15 @@ typedef struct pqb_column {
   const int64_t *ints;        /* BOOLEAN (0/1), INT32, INT64, FIXED_LEN_BYTE_ARRAY values */
   const double *reals;        /* FLOAT, DOUBLE */
   const char *const *strings; /* BYTE_ARRAY (NUL-terminated) */
+  const uint8_t *fixed;       /* FIXED_LEN_BYTE_ARRAY: type_length bytes per row, written as they
+                                 are (binary, UUID, FLOAT16), instead of decimals from `ints` */
   const uint8_t *valid;       /* NULL: all valid (rows with valid 0 are null) */
   bool dictionary;
   bool rle_booleans;      /* BOOLEAN values as RLE (data page v2 style) */
   bool delta;             /* INT32/INT64 values as DELTA_BINARY_PACKED (blocks of 128, 4
                              miniblocks), BYTE_ARRAY as DELTA_LENGTH_BYTE_ARRAY */
-  bool split;             /* FLOAT/DOUBLE/INT32/INT64 values as BYTE_STREAM_SPLIT */
+  bool split;             /* FLOAT/DOUBLE/INT32/INT64/FIXED_LEN_BYTE_ARRAY values as
+                             BYTE_STREAM_SPLIT */
   bool delta_byte_array;  /* BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY values as DELTA_BYTE_ARRAY
                              (prefix lengths against the previous value of the page) */
   int32_t page_version;   /* 1 or 2 */
@@ -55,6 +59,8 @@ typedef struct pqb_column {
   int32_t lie_codec;             /* > 0: the chunk claims this codec */
   int32_t lie_uncompressed_size; /* added to every page header's uncompressed size */
   int32_t lie_delta_byte_array;  /* with delta_byte_array: PQB_DBA_* below, in every page */
+  int32_t lie_type_length;       /* > 0: the schema claims this FIXED_LEN_BYTE_ARRAY length (the
+                                    values keep type_length) */
 } pqb_column;
 
 /* Ways the page index lies (pqb_column::lie_page_index). */

@@ -1,6 +1,7 @@
 /* The shared Parquet test files (parquet_cases.h). */
 #include "parquet_cases.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "gcol/io/parquet.h"
@@ -8,6 +9,7 @@
 #include "test_util.h"
 
 test_data pq_data;
+flba_data pq_flba;
 
 void make_data(uint64_t salt) {
   gcol_test_rng rng = gcol_test_rng_make(salt);
@@ -132,4 +134,83 @@ uint8_t *build(int variant, int64_t rows_per_group, int64_t *size, pqb_column *c
   uint8_t *file = pqb_build(&f, size);
   assert_non_null(file);
   return file;
+}
+
+void make_flba_data(uint64_t salt) {
+  static const uint16_t specials[] = {
+      0x0000, 0x8000,                 /* +0, -0 */
+      0x0001, 0x8001, 0x03ff, 0x0200, /* subnormals: the smallest, the largest, one bit */
+      0x0400, 0x7bff, 0xfbff,         /* the smallest normal, +-65504 */
+      0x3c00, 0xc000, 0x3555,         /* 1, -2, 0.333 */
+      0x7c00, 0xfc00,                 /* +-inf */
+      0x7e00, 0xfe00, 0x7d01,         /* NaNs: quiet, negative, signalling with a payload */
+  };
+  gcol_test_rng rng = gcol_test_rng_make(salt);
+  uint8_t pool[40][16];
+  for (int p = 0; p < 40; ++p) {
+    for (int b = 0; b < 16; ++b) pool[p][b] = (uint8_t)gcol_test_rng_next(&rng);
+  }
+  memset(pool[0], 0, 16);    /* all zero bytes */
+  memset(pool[1], 0xff, 16); /* all ones */
+  for (int i = 0; i < ROWS; ++i) {
+    memcpy(pq_flba.bin16 + i * 16, pool[gcol_test_rng_range(&rng, 0, 39)], 16);
+    for (int b = 0; b < 16; ++b) pq_flba.uuid[i * 16 + b] = (uint8_t)gcol_test_rng_next(&rng);
+    memcpy(pq_flba.bin3 + i * 3, pool[gcol_test_rng_range(&rng, 0, 39)] + i % 8, 3);
+    uint16_t const h = i < (int)(sizeof specials / sizeof specials[0])
+                           ? specials[i]
+                           : (uint16_t)gcol_test_rng_next(&rng);
+    pq_flba.half[i * 2] = (uint8_t)h;
+    pq_flba.half[i * 2 + 1] = (uint8_t)(h >> 8);
+    pq_flba.valid[i] = gcol_test_rng_range(&rng, 0, 7) != 0;
+  }
+  pq_flba.valid[0] = 0;
+  pq_flba.valid[ROWS - 1] = 1;
+  for (int i = 1; i < 20; ++i) pq_flba.valid[i] = 1; /* the special halves are all read */
+}
+
+void make_flba_columns(pqb_column *c, int variant) {
+  int const encoding = variant % 4;
+  c[0] = col_base("bin16", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[0].type_length = 16;
+  c[0].fixed = pq_flba.bin16;
+  c[0].optional = true;
+  c[0].valid = pq_flba.valid;
+  c[1] = col_base("uuid", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[1].type_length = 16;
+  c[1].fixed = pq_flba.uuid;
+  c[1].logical = GCOL_PARQUET_LOGICAL_UUID;
+  c[1].optional = true;
+  c[1].valid = pq_flba.valid;
+  c[2] = col_base("bin3", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[2].type_length = 3;
+  c[2].fixed = pq_flba.bin3;
+  c[3] = col_base("half", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[3].type_length = 2;
+  c[3].fixed = pq_flba.half;
+  c[3].logical = GCOL_PARQUET_LOGICAL_FLOAT16;
+  c[3].optional = true;
+  c[3].valid = pq_flba.valid;
+  for (int k = 0; k < FLBA_COLS; ++k) {
+    c[k].page_version = variant / 4 != 0 ? 2 : 1;
+    c[k].rows_per_page = 97 + 10 * k;
+    c[k].dictionary = encoding == 1;
+    c[k].delta_byte_array = encoding == 2;
+    c[k].split = encoding == 3;
+  }
+}
+
+gcol_type_id flba_type_id(int32_t k) { return k == 3 ? GCOL_FLOAT32 : GCOL_STRING; }
+
+uint32_t half_reference(uint16_t h) {
+  uint32_t const sign = h >> 15 ? 0x80000000u : 0;
+  int const exponent = (h >> 10) & 0x1f;
+  int const mantissa = h & 0x3ff;
+  if (exponent == 31 && mantissa != 0) return sign | 0x7f800000u | (uint32_t)mantissa << 13;
+  double const magnitude = exponent == 31  ? INFINITY
+                           : exponent == 0 ? ldexp(mantissa, -24)
+                                           : ldexp(mantissa + 1024, exponent - 25);
+  float const f = (float)(sign ? -magnitude : magnitude);
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  return bits;
 }

@@ -3,6 +3,7 @@
 #ifndef GCOL_TESTS_PARQUET_CASES_H
 #define GCOL_TESTS_PARQUET_CASES_H
 
+#include "gcol/types.h"
 #include "parquet_builder.h"
 
 #define ROWS 1000
@@ -32,5 +33,32 @@ pqb_column col_base(const char *name, int32_t physical);
 void make_columns(pqb_column *c, int variant);
 /* The file of make_columns(variant) with `rows_per_group`; fails the test if it cannot. */
 uint8_t *build(int variant, int64_t rows_per_group, int64_t *size, pqb_column *cols);
+
+/* FIXED_LEN_BYTE_ARRAY columns read as something else than decimals: binary of 16 and 3
+ * bytes (no logical type: strings), UUIDs (strings) and FLOAT16 (FLOAT32). */
+enum { FLBA_COLS = 4, FLBA_VARIANTS = 8 };
+
+typedef struct flba_data {
+  uint8_t bin16[ROWS * 16]; /* repeats from a small pool (dictionaries), zero bytes included */
+  uint8_t uuid[ROWS * 16];
+  uint8_t bin3[ROWS * 3];
+  uint8_t half[ROWS * 2]; /* little-endian IEEE halves: zeros, subnormals, infinities, NaNs,
+                             the extremes first, then random bits */
+  uint8_t valid[ROWS];    /* row 0 null, the last row valid */
+} flba_data;
+
+extern flba_data pq_flba;
+
+/* Fills `pq_flba` from the run's seed and `salt`. */
+void make_flba_data(uint64_t salt);
+/* The FLBA_COLS columns "bin16" (optional), "uuid" (optional), "bin3" (required), "half"
+ * (optional) over pq_flba; variant % 4: 0 PLAIN, 1 dictionary, 2 DELTA_BYTE_ARRAY, 3
+ * BYTE_STREAM_SPLIT; variant / 4: data pages v2. Pages of 97 + 10 k rows. */
+void make_flba_columns(pqb_column *c, int variant);
+/* The type gcol reads column k of make_flba_columns as. */
+gcol_type_id flba_type_id(int32_t k);
+/* The float32 bits of IEEE half `h`, computed apart from the reader (through double; NaNs keep
+ * their sign and payload). */
+uint32_t half_reference(uint16_t h);
 
 #endif

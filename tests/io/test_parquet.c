@@ -238,6 +238,176 @@ static void test_read_delta_byte_array(void **state) {
   free(file);
 }
 
+/* Column `view` must hold rows[0..n) of FLBA column `c` (make_flba_columns) as type `id`:
+ * each row's type_length bytes (STRING) or the float32 bits of its half (FLOAT32), and its
+ * nulls. Bits, not floats, are compared: the NaNs must keep theirs. */
+static void check_flba_column(gcol_column_view view, const pqb_column *c, gcol_type_id id,
+                              const int64_t *rows, int64_t n) {
+  int64_t const width = c->type_length;
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) nulls += c->valid != NULL && !c->valid[rows[i]];
+  assert_int_equal(view.type.id, id);
+  assert_int_equal(view.size, n);
+  if (c->optional && view.null_mask != NULL) {
+    assert_int_equal(view.null_count, nulls);
+  } else {
+    assert_int_equal(nulls, 0);
+  }
+  uint8_t *valid = (uint8_t *)malloc((size_t)(n > 0 ? n : 1));
+  uint32_t *bits = (uint32_t *)malloc((size_t)(n > 0 ? n : 1) * 4);
+  gcol_host_strings *hs = NULL;
+  if (id == GCOL_STRING) {
+    GCOL_TEST_OK(gcol_column_strings_copy_to_host(view, NULL, &hs));
+    memcpy(valid, hs->valid, (size_t)n);
+  } else {
+    GCOL_TEST_OK(gcol_column_copy_to_host(view, bits, valid, NULL));
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    bool const v = c->valid == NULL || c->valid[rows[i]];
+    if (valid[i] != v) fail_msg("column %s row %lld: valid %d", c->name, (long long)i, valid[i]);
+    const uint8_t *want = c->fixed + rows[i] * width;
+    if (id == GCOL_STRING) {
+      int64_t const len = hs->offsets[i + 1] - hs->offsets[i];
+      assert_int_equal(len, v ? width : 0);
+      if (v && memcmp(hs->chars + hs->offsets[i], want, (size_t)width) != 0) {
+        fail_msg("column %s row %lld: bytes differ", c->name, (long long)i);
+      }
+    } else if (v && bits[i] != half_reference((uint16_t)(want[0] | want[1] << 8))) {
+      fail_msg("column %s row %lld: %08x for half %02x%02x", c->name, (long long)i, bits[i],
+               want[1], want[0]);
+    }
+  }
+  gcol_host_strings_free(hs);
+  free(valid);
+  free(bits);
+}
+
+/* The file of make_flba_columns(variant), pages compressed by `codec` (0: none). */
+static uint8_t *build_flba(int variant, int32_t codec, int64_t rows_per_group, int64_t *size,
+                           pqb_column *cols) {
+  make_flba_columns(cols, variant);
+  for (int32_t k = 0; k < FLBA_COLS; ++k) cols[k].codec = codec;
+  pqb_file f = pqb_one_column(cols, ROWS);
+  f.num_columns = FLBA_COLS;
+  f.rows_per_group = rows_per_group;
+  uint8_t *file = pqb_build(&f, size);
+  assert_non_null(file);
+  return file;
+}
+
+/* Reads a file of make_flba_columns with `opt` and checks every column it returns (the
+ * columns `picked` of the file's, rows[0, n) of the data). */
+static void read_flba(const uint8_t *file, int64_t size, const gcol_parquet_read_options *opt,
+                      const pqb_column *cols, const int32_t *picked, int32_t num_picked,
+                      const int64_t *rows, int64_t n) {
+  gcol_table *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, opt, &t, NULL, NULL));
+  gcol_table_view const v = gcol_table_get_view(t);
+  assert_int_equal(v.num_columns, num_picked);
+  for (int32_t i = 0; i < num_picked; ++i) {
+    int32_t const k = picked[i];
+    check_flba_column(v.columns[i], &cols[k], flba_type_id(k), rows, n);
+    gcol_test_assert_null_count_consistent(v.columns[i]);
+  }
+  gcol_table_free(t);
+}
+
+/* Expects reading column 0 of a one-column file to fail with `expected`, `needle` in the
+ * message, and no table. */
+static void expect_read_error(const pqb_column *c, gcol_status expected, const char *needle) {
+  pqb_file f = pqb_one_column(c, ROWS / 2);
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  assert_non_null(file);
+  gcol_table *t = (gcol_table *)(uintptr_t)1;
+  GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL), expected);
+  assert_null(t);
+  if (strstr(gcol_last_error(), needle) == NULL) {
+    fail_msg("'%s' not in: %s", needle, gcol_last_error());
+  }
+  free(file);
+}
+
+/* FIXED_LEN_BYTE_ARRAY binary (16 and 3 bytes) and UUIDs read as STRING, FLOAT16 as FLOAT32
+ * (zeros, subnormals, infinities, NaNs), with nulls: PLAIN, dictionary, DELTA_BYTE_ARRAY and
+ * BYTE_STREAM_SPLIT pages, v1 and v2, one or several row groups, uncompressed and compressed
+ * (host path, and nvCOMP when it is found), projected, chosen row groups and a row range; pages
+ * too short for their values and lengths the format forbids refused with the column named. */
+static void test_read_flba(void **state) {
+  (void)state;
+  make_flba_data(43);
+  static int64_t rows[ROWS];
+  int32_t const all[FLBA_COLS] = {0, 1, 2, 3};
+  int32_t const codecs[] = {0, GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD};
+  for (int variant = 0; variant < FLBA_VARIANTS; ++variant) {
+    for (int ci = 0; ci < 3; ++ci) {
+      if (codecs[ci] != 0 && !gcol_detail_pq_codec_available(codecs[ci])) continue;
+      for (int64_t per_group = 250; per_group <= ROWS; per_group *= 4) {
+        pqb_column cols[FLBA_COLS];
+        int64_t size = 0;
+        uint8_t *file = build_flba(variant, codecs[ci], per_group, &size, cols);
+        int32_t const groups[] = {0, 1, 2, 3};
+        int64_t const n = rows_of(groups, (int32_t)(ROWS / per_group), per_group, rows);
+        gcol_parquet_read_options opt;
+        gcol_parquet_read_options_init(&opt);
+        for (int untrusted = 0; untrusted < 2; ++untrusted) { /* nvCOMP, when found, or not */
+          opt.untrusted = untrusted != 0;
+          read_flba(file, size, &opt, cols, all, FLBA_COLS, rows, n);
+        }
+        /* by name, two of them, in another order; then row groups 3 and 1 */
+        gcol_parquet_read_options_init(&opt);
+        const char *const names[] = {"half", "uuid"};
+        int32_t const picked[] = {3, 1};
+        opt.column_names = names;
+        opt.num_column_names = 2;
+        read_flba(file, size, &opt, cols, picked, 2, rows, n);
+        if (per_group == 250) {
+          int32_t const some[] = {3, 1};
+          opt.row_groups = some;
+          opt.num_row_groups = 2;
+          int64_t const m = rows_of(some, 2, per_group, rows);
+          read_flba(file, size, &opt, cols, picked, 2, rows, m);
+        }
+        /* a row range across pages and groups */
+        gcol_parquet_read_options_init(&opt);
+        opt.skip_rows = 123;
+        opt.num_rows = 456;
+        for (int64_t i = 0; i < 456; ++i) rows[i] = 123 + i;
+        read_flba(file, size, &opt, cols, all, FLBA_COLS, rows, 456);
+        free(file);
+      }
+    }
+  }
+  /* the schema says 17 bytes, the page holds values of 16: found by the page pass (PLAIN,
+   * dictionary) or while planning (split); one page, so that the page named is certain */
+  pqb_column c = col_base("x", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c.type_length = 16;
+  c.fixed = pq_flba.uuid;
+  c.optional = true;
+  c.valid = pq_flba.valid;
+  c.lie_type_length = 17;
+  expect_read_error(&c, GCOL_ERROR_INVALID_ARGUMENT,
+                    "column 'x', page 0: the values end before the page's non-null rows");
+  c.dictionary = true;
+  expect_read_error(&c, GCOL_ERROR_INVALID_ARGUMENT,
+                    "column 'x', page 0: the dictionary page holds fewer values");
+  c.dictionary = false;
+  c.split = true;
+  expect_read_error(&c, GCOL_ERROR_INVALID_ARGUMENT, "column 'x', page 0: BYTE_STREAM_SPLIT");
+  c.split = false;
+  c.lie_type_length = 0;
+  c.type_length = 0;
+  expect_read_error(&c, GCOL_ERROR_INVALID_ARGUMENT,
+                    "column 'x': FIXED_LEN_BYTE_ARRAY of type length 0");
+  c.type_length = 4;
+  c.logical = GCOL_PARQUET_LOGICAL_FLOAT16;
+  expect_read_error(&c, GCOL_ERROR_INVALID_ARGUMENT, "column 'x': FLOAT16 of type length 4");
+  c.type_length = 12;
+  c.logical = GCOL_PARQUET_LOGICAL_NONE;
+  c.converted_type = GCOL_DETAIL_PQ_CT_INTERVAL;
+  expect_read_error(&c, GCOL_ERROR_UNSUPPORTED, "column 'x': INTERVAL");
+}
+
 /* Pages compressed by each codec whose library is here (decompressed on the host, decoded
  * on the GPU): the same columns. */
 static void test_read_compressed(void **state) {
@@ -2352,6 +2522,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_read_every_type),
       GCOL_TEST_GPU(test_read_delta_byte_array),
+      GCOL_TEST_GPU(test_read_flba),
       GCOL_TEST_GPU(test_projection_and_row_groups),
       GCOL_TEST_GPU(test_read_file_and_source),
       GCOL_TEST_GPU(test_empty_and_all_null),

@@ -2097,6 +2097,273 @@ static void test_writer_on_the_host(void **state) {
   assert_non_null(strstr(gcol_last_error(), "duration[s]"));
 }
 
+/* ------------------------------------------------------------------ FIXED_LEN_BYTE_ARRAY */
+
+/* Every half against the reference computed through double, and a few known bits. */
+static void test_half_to_float(void **state) {
+  (void)state;
+  for (uint32_t h = 0; h <= 0xffff; ++h) {
+    uint32_t const got = gcol_detail_pq_half_to_float_bits((uint16_t)h);
+    if (got != half_reference((uint16_t)h)) {
+      fail_msg("half %04x: %08x, expected %08x", h, got, half_reference((uint16_t)h));
+    }
+  }
+  static const uint32_t known[][2] = {
+      {0x0000, 0x00000000}, {0x8000, 0x80000000}, /* +-0 */
+      {0x0001, 0x33800000}, {0x03ff, 0x387fc000}, /* 2^-24, the largest subnormal */
+      {0x0400, 0x38800000}, {0x7bff, 0x477fe000}, /* 2^-14, 65504 */
+      {0x3c00, 0x3f800000}, {0xc000, 0xc0000000}, /* 1, -2 */
+      {0x7c00, 0x7f800000}, {0xfc00, 0xff800000}, /* +-inf */
+      {0x7e00, 0x7fc00000}, {0x7d01, 0x7fa02000}, /* NaNs keep their payload */
+  };
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i) {
+    assert_int_equal(gcol_detail_pq_half_to_float_bits((uint16_t)known[i][0]), known[i][1]);
+  }
+}
+
+/* The file of make_flba_columns(variant), pages compressed by `codec` (0: none). */
+static uint8_t *build_flba(int variant, int32_t codec, int64_t rows_per_group, int64_t *size,
+                           pqb_column *cols) {
+  make_flba_columns(cols, variant);
+  for (int32_t k = 0; k < FLBA_COLS; ++k) cols[k].codec = codec;
+  pqb_file f = pqb_one_column(cols, ROWS);
+  f.num_columns = FLBA_COLS;
+  f.rows_per_group = rows_per_group;
+  uint8_t *file = pqb_build(&f, size);
+  assert_non_null(file);
+  return file;
+}
+
+/* Replaces plan->bytes with the byte space its segments describe (as the device holds it). */
+static void flatten_segments(gcol_detail_pq_column_plan *plan) {
+  uint8_t *space = (uint8_t *)malloc((size_t)plan->num_bytes + 1);
+  for (int32_t i = 0; i < plan->num_segments; ++i) {
+    gcol_detail_pq_segment const g = plan->segments[i];
+    memcpy(space + g.begin, g.src != NULL ? g.src : plan->bytes + g.owned, (size_t)g.size);
+  }
+  free(plan->bytes);
+  plan->bytes = space;
+}
+
+/* Decodes a plan of FLBA column `c` on the host and compares every row with what was written:
+ * a string of its bytes, or the float32 bits of its half. */
+static void check_flba_plan(const gcol_detail_pq_column_plan *plan, const pqb_column *c,
+                            gcol_type_id id) {
+  int64_t const n = plan->num_rows;
+  int64_t const width = c->type_length;
+  uint64_t *values = (uint64_t *)malloc((size_t)n * 8 + 8);
+  int64_t *pos = (int64_t *)malloc((size_t)n * 8 + 8);
+  int64_t *len = (int64_t *)malloc((size_t)n * 8 + 8);
+  uint8_t *valid = (uint8_t *)malloc((size_t)n + 1);
+  int32_t bad = 0;
+  bool is_dict = false;
+  assert_int_equal(n, ROWS);
+  assert_int_equal(plan->type.id, id);
+  for (int32_t p = 0; p < plan->num_pages; ++p) { /* split and delta pages were rewritten */
+    int32_t const e = plan->pages[p].encoding;
+    assert_true(e == GCOL_DETAIL_PQ_VALUES_PLAIN || e == GCOL_DETAIL_PQ_VALUES_DICT);
+  }
+  int const code =
+      gcol_detail_parquet_decode_column_host(plan, values, NULL, pos, len, valid, &bad, &is_dict);
+  if (code != 0) fail_msg("%s: %s (page %d)", c->name, gcol_detail_parquet_page_error(code), bad);
+  for (int64_t r = 0; r < n; ++r) {
+    bool const v = c->valid == NULL || c->valid[r];
+    if (valid[r] != v) fail_msg("%s row %lld: valid %d", c->name, (long long)r, valid[r]);
+    if (!v) continue;
+    const uint8_t *want = c->fixed + r * width;
+    if (id == GCOL_STRING) {
+      assert_int_equal(len[r], width);
+      if (memcmp(plan->bytes + pos[r], want, (size_t)width) != 0) {
+        fail_msg("%s row %lld: bytes differ", c->name, (long long)r);
+      }
+    } else if ((uint32_t)values[r] != half_reference((uint16_t)(want[0] | want[1] << 8))) {
+      fail_msg("%s row %lld: %08x for half %02x%02x", c->name, (long long)r, (uint32_t)values[r],
+               want[1], want[0]);
+    }
+  }
+  free(values);
+  free(pos);
+  free(len);
+  free(valid);
+}
+
+/* Plans every column of an FLBA file as the host decode does, as the GPU reader does
+ * (chunks borrowed from the file) and, with gpu_codec set, with its pages left to nvCOMP;
+ * checks the types the metadata reports and every value. */
+static void check_flba_file(const uint8_t *file, int64_t size, const pqb_column *cols) {
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  gcol_detail_pq_file src;
+  gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+  int32_t groups[64];
+  int32_t const ng = md->num_row_groups;
+  for (int32_t g = 0; g < ng; ++g) groups[g] = g;
+  for (int32_t k = 0; k < FLBA_COLS; ++k) {
+    gcol_parquet_column_info info;
+    GCOL_TEST_OK(gcol_parquet_metadata_column(md, k, &info));
+    assert_int_equal(info.type.id, flba_type_id(k));
+    assert_int_equal(info.type_length, cols[k].type_length);
+    assert_int_equal(info.logical_type, cols[k].logical);
+    for (int pass = 0; pass < 3; ++pass) {
+      gcol_detail_pq_column_plan plan;
+      if (pass == 0) {
+        GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, k, groups, ng, &plan));
+      } else if (pass == 1) {
+        GCOL_TEST_OK(
+            gcol_detail_parquet_plan_column_borrow(&src, file, md, k, groups, ng, 0, NULL, &plan));
+        flatten_segments(&plan);
+      } else if (gpu_codec >= 0) {
+        plan_as_gpu(file, &src, md, k, groups, ng, &plan);
+      } else {
+        continue;
+      }
+      check_flba_plan(&plan, &cols[k], flba_type_id(k));
+      gcol_detail_parquet_plan_free(&plan);
+    }
+  }
+  gcol_parquet_metadata_free(md);
+}
+
+/* Binary (16 and 3 bytes), UUID and FLOAT16 columns with nulls: PLAIN, dictionary,
+ * DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT pages, v1 and v2, one or several row groups,
+ * uncompressed and compressed by each codec here (decompressed on the host, and planned for
+ * nvCOMP: split and delta pages are still decompressed on the host to be rewritten). */
+static void test_flba_pages(void **state) {
+  (void)state;
+  make_flba_data(41);
+  for (int variant = 0; variant < FLBA_VARIANTS; ++variant) {
+    pqb_column cols[FLBA_COLS];
+    for (int64_t per_group = 250; per_group <= ROWS; per_group *= 4) {
+      int64_t size = 0;
+      uint8_t *file = build_flba(variant, 0, per_group, &size, cols);
+      check_flba_file(file, size, cols);
+      free(file);
+    }
+    for (int c = 0; c < NUM_CODECS; ++c) {
+      if (!codec_here(all_codecs[c])) continue;
+      int64_t size = 0;
+      uint8_t *file = build_flba(variant, all_codecs[c], 250, &size, cols);
+      gpu_codec = all_codecs[c];
+      gpu_in_alignment = c % 2 == 0 ? 1 : 4;
+      gpu_alignment = 8;
+      gpu_jobs_seen = 0;
+      check_flba_file(file, size, cols);
+      gpu_codec = -1;
+      /* split and delta pages are rewritten on the host: only their dictionaries or none */
+      if (variant % 4 == 0 || variant % 4 == 1) assert_true(gpu_jobs_seen > 0);
+      free(file);
+    }
+  }
+}
+
+/* One FLBA column "x" of `length` bytes per value (the bytes of pq_flba.uuid), `logical`,
+ * `converted` (-1: none), PLAIN, pages of 100 rows. */
+static pqb_column flba_column(int32_t length, int32_t logical, int32_t converted) {
+  pqb_column c = col_base("x", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c.type_length = length;
+  c.fixed = pq_flba.uuid;
+  c.logical = logical;
+  c.converted_type = converted;
+  c.rows_per_page = 100;
+  return c;
+}
+
+/* Expects the metadata to report column 0 as EMPTY and a plan of it to fail with `expected`
+ * and `needle` in the message, the column named. */
+static void expect_flba_refused(const pqb_column *c, gcol_status expected, const char *needle) {
+  pqb_file f = pqb_one_column(c, ROWS / 2);
+  int64_t size = 0;
+  uint8_t *file = pqb_build(&f, &size);
+  assert_non_null(file);
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+  gcol_parquet_column_info info;
+  GCOL_TEST_OK(gcol_parquet_metadata_column(md, 0, &info));
+  assert_int_equal(info.type.id, GCOL_EMPTY);
+  gcol_parquet_metadata_free(md);
+  expect_plan_error(file, size, 0, expected, needle);
+  expect_plan_error(file, size, 0, expected, "column 'x'");
+  free(file);
+}
+
+/* Schemas the format forbids, INTERVAL, and pages that hold fewer bytes than their values
+ * need: a clear status and message, the column (and page) named. */
+static void test_flba_bad_input(void **state) {
+  (void)state;
+  make_flba_data(42);
+  pqb_column c = flba_column(0, GCOL_PARQUET_LOGICAL_NONE, -1);
+  expect_flba_refused(&c, GCOL_ERROR_INVALID_ARGUMENT, "FIXED_LEN_BYTE_ARRAY of type length 0");
+  c = flba_column(-4, GCOL_PARQUET_LOGICAL_NONE, -1);
+  expect_flba_refused(&c, GCOL_ERROR_INVALID_ARGUMENT, "FIXED_LEN_BYTE_ARRAY of type length -4");
+  c = flba_column(0, GCOL_PARQUET_LOGICAL_UUID, -1);
+  expect_flba_refused(&c, GCOL_ERROR_INVALID_ARGUMENT, "FIXED_LEN_BYTE_ARRAY of type length 0");
+  c = flba_column(4, GCOL_PARQUET_LOGICAL_FLOAT16, -1);
+  expect_flba_refused(&c, GCOL_ERROR_INVALID_ARGUMENT, "FLOAT16 of type length 4");
+  c = flba_column(1, GCOL_PARQUET_LOGICAL_FLOAT16, -1);
+  expect_flba_refused(&c, GCOL_ERROR_INVALID_ARGUMENT, "FLOAT16 of type length 1");
+  c = flba_column(8, GCOL_PARQUET_LOGICAL_UUID, -1);
+  expect_flba_refused(&c, GCOL_ERROR_INVALID_ARGUMENT, "UUID of type length 8");
+  c = flba_column(12, GCOL_PARQUET_LOGICAL_NONE, GCOL_DETAIL_PQ_CT_INTERVAL);
+  expect_flba_refused(&c, GCOL_ERROR_UNSUPPORTED, "INTERVAL");
+  c = flba_column(12, GCOL_PARQUET_LOGICAL_NONE, GCOL_DETAIL_PQ_CT_INTERVAL);
+  expect_flba_refused(&c, GCOL_ERROR_UNSUPPORTED, "is not read yet");
+  c = flba_column(16, GCOL_PARQUET_LOGICAL_JSON, -1); /* not an annotation of these bytes */
+  expect_flba_refused(&c, GCOL_ERROR_UNSUPPORTED, "is not read yet");
+
+  /* the schema says 17 bytes, the pages hold values of 16: too few bytes for their rows */
+  static const struct {
+    bool dictionary, split, delta;
+    int code;           /* the host decode's, or 0: planning fails */
+    const char *needle; /* planning's message */
+  } cases[] = {
+      {false, false, false, GCOL_DETAIL_PQ_E_VALUES_TRUNCATED, NULL},
+      {true, false, false, GCOL_DETAIL_PQ_E_DICT_TRUNCATED, NULL},
+      {false, true, false, 0, "BYTE_STREAM_SPLIT: 100 values of 17 bytes need 1700 bytes"},
+      {false, false, true, 0, "in a FIXED_LEN_BYTE_ARRAY of 17"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    for (int v2 = 0; v2 < 2; ++v2) {
+      c = flba_column(16, GCOL_PARQUET_LOGICAL_NONE, -1);
+      c.lie_type_length = 17;
+      c.dictionary = cases[i].dictionary;
+      c.split = cases[i].split;
+      c.delta_byte_array = cases[i].delta;
+      c.page_version = v2 ? 2 : 1;
+      pqb_file f = pqb_one_column(&c, ROWS / 2);
+      int64_t size = 0;
+      uint8_t *file = pqb_build(&f, &size);
+      assert_non_null(file);
+      if (cases[i].code == 0) {
+        expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT, cases[i].needle);
+        expect_plan_error(file, size, 0, GCOL_ERROR_INVALID_ARGUMENT,
+                          "row group 0, column 'x', page 0:");
+        free(file);
+        continue;
+      }
+      gcol_parquet_metadata *md = NULL;
+      GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(file, size, &md));
+      gcol_detail_pq_file src;
+      gcol_detail_pq_file_from_buffer(file, size, &src, NULL);
+      int32_t const groups[] = {0};
+      gcol_detail_pq_column_plan plan;
+      GCOL_TEST_OK(gcol_detail_parquet_plan_column(&src, md, 0, groups, 1, &plan));
+      uint64_t values[ROWS];
+      int64_t pos[ROWS], len[ROWS];
+      uint8_t valid[ROWS];
+      int32_t bad = -1;
+      bool is_dict = !cases[i].dictionary;
+      assert_int_equal(gcol_detail_parquet_decode_column_host(&plan, values, NULL, pos, len, valid,
+                                                              &bad, &is_dict),
+                       cases[i].code);
+      assert_int_equal(bad, 0);
+      assert_int_equal(is_dict, cases[i].dictionary);
+      gcol_detail_parquet_plan_free(&plan);
+      gcol_parquet_metadata_free(md);
+      free(file);
+    }
+  }
+}
+
 /* ------------------------------------------------------------------ fuzzer */
 
 /* Runs everything the host does on a file: footer, plans, page decoders. Only statuses. */
@@ -2153,12 +2420,19 @@ static void test_fuzz_footers_and_pages(void **state) {
   int const iterations = 5000;
   make_data(5);
   gcol_test_rng rng = gcol_test_rng_make(1414);
-  uint8_t *files[8 + NUM_CODECS];
-  int64_t sizes[8 + NUM_CODECS];
-  pqb_column cols[8 + NUM_CODECS][NUM_COLS];
+  uint8_t *files[8 + 4 + NUM_CODECS];
+  int64_t sizes[8 + 4 + NUM_CODECS];
+  pqb_column cols[8 + 4 + NUM_CODECS][NUM_COLS];
   int num_files = 0;
   for (int v = 0; v < 8; ++v) {
     files[num_files] = build(v, 333, &sizes[num_files], cols[num_files]);
+    ++num_files;
+  }
+  /* FIXED_LEN_BYTE_ARRAY binary, UUID and FLOAT16: every encoding, v1 and v2 */
+  make_flba_data(6);
+  for (int v = 0; v < 4; ++v) {
+    files[num_files] =
+        build_flba(v * 3 % FLBA_VARIANTS, 0, 333, &sizes[num_files], cols[num_files]);
     ++num_files;
   }
   /* compressed pages (v1 and v2, plain, dictionary and delta) for the codecs here */
@@ -2623,6 +2897,9 @@ int main(void) {
       cmocka_unit_test(test_gpu_writer_rows_on_the_host), /* GPU writer (issue 14) */
       cmocka_unit_test(test_delta_byte_array_pages),
       cmocka_unit_test(test_delta_byte_array_corrupt),
+      cmocka_unit_test(test_half_to_float),
+      cmocka_unit_test(test_flba_pages),
+      cmocka_unit_test(test_flba_bad_input),
   };
   return GCOL_TEST_RUN("parquet_host", tests);
 }

@@ -29,12 +29,13 @@
  * groups is read as a flat column named by its dotted path), column chunks UNCOMPRESSED or
  * compressed with SNAPPY, ZSTD, GZIP or LZ4_RAW (see Compression below), data pages v1 and v2,
  * PLAIN and dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY) values, DELTA_BINARY_PACKED integers,
- * DELTA_LENGTH_BYTE_ARRAY strings, BYTE_STREAM_SPLIT floats and integers, RLE booleans,
- * RLE/bit-packed definition levels; physical types BOOLEAN, INT32, INT64, INT96 (legacy
- * timestamps), FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY decimals. Anything else (LZO,
- * BROTLI and Hadoop LZ4 chunks, DELTA_BYTE_ARRAY, other FIXED_LEN_BYTE_ARRAY columns, nested lists)
- * gives ::GCOL_ERROR_UNSUPPORTED with a message that names the file, the row group, the column and,
- * for pages, the page.
+ * DELTA_LENGTH_BYTE_ARRAY strings, DELTA_BYTE_ARRAY byte arrays (BYTE_ARRAY and
+ * FIXED_LEN_BYTE_ARRAY), BYTE_STREAM_SPLIT floats, integers and FIXED_LEN_BYTE_ARRAY, RLE
+ * booleans, RLE/bit-packed definition levels; physical types BOOLEAN, INT32, INT64, INT96
+ * (legacy timestamps), FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY (decimals, FLOAT16,
+ * UUID, and bytes without a logical type). Anything else (LZO, BROTLI and Hadoop LZ4 chunks,
+ * FIXED_LEN_BYTE_ARRAY INTERVAL, nested lists) gives ::GCOL_ERROR_UNSUPPORTED with a message
+ * that names the file, the row group, the column and, for pages, the page.
  *
  * Types: BOOLEAN -> BOOL8; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 (INTEGER
  * logical type), TIMESTAMP_DAYS (DATE), DECIMAL32 (DECIMAL, scale negated: gcol's value is
@@ -42,7 +43,13 @@
  * UINT64, TIMESTAMP_MILLISECONDS/MICROSECONDS/NANOSECONDS (TIMESTAMP), DECIMAL64,
  * DURATION_MICROSECONDS/NANOSECONDS (TIME); INT96 -> TIMESTAMP_NANOSECONDS; FLOAT -> FLOAT32;
  * DOUBLE -> FLOAT64; BYTE_ARRAY -> STRING (binary too); FIXED_LEN_BYTE_ARRAY DECIMAL of up to 16
- * bytes -> DECIMAL32/64/128 by its precision (<= 9, <= 18, <= 38).
+ * bytes -> DECIMAL32/64/128 by its precision (<= 9, <= 18, <= 38); FIXED_LEN_BYTE_ARRAY FLOAT16
+ * (2 bytes) -> FLOAT32 (gcol has no half type; every half converts exactly: subnormals,
+ * infinities, -0, NaNs with their payload); FIXED_LEN_BYTE_ARRAY without a logical type, or
+ * UUID (16 bytes) -> STRING, each value its type_length bytes (binary, as BYTE_ARRAY binary is
+ * read). A FIXED_LEN_BYTE_ARRAY whose length the format forbids (below 1, FLOAT16 not 2, UUID
+ * not 16) gives ::GCOL_ERROR_INVALID_ARGUMENT naming the column; INTERVAL gives
+ * ::GCOL_ERROR_UNSUPPORTED naming it.
  *
  * Compression: SNAPPY, ZSTD, GZIP and LZ4_RAW pages are decompressed on the GPU by nvCOMP when
  * it is found at run time: `GCOL_NVCOMP_PATH` names the library file or its directory
@@ -100,7 +107,8 @@ typedef enum gcol_parquet_physical_type {
   GCOL_PARQUET_FLOAT = 4,               /**< IEEE 754 binary32. */
   GCOL_PARQUET_DOUBLE = 5,              /**< IEEE 754 binary64. */
   GCOL_PARQUET_BYTE_ARRAY = 6,          /**< Variable-length bytes. */
-  GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY = 7 /**< Fixed-length bytes (not read yet). */
+  GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY = 7 /**< Fixed-length bytes (decimals, FLOAT16, UUID,
+                                             binary; not INTERVAL). */
 } gcol_parquet_physical_type;
 
 /** @brief Parquet's logical types (the field ids of parquet.thrift's `LogicalType` union;
@@ -186,7 +194,8 @@ typedef struct gcol_parquet_column_info {
   int32_t max_definition_level;             /**< Max definition level. */
   int32_t max_repetition_level;             /**< Max repetition level (0: not in a list). */
   /** The gcol type the reader produces, or ::GCOL_EMPTY when the reader cannot read the
-   *  column yet (see the file's description). */
+   *  column (see the file's description; also a FIXED_LEN_BYTE_ARRAY of a length the format
+   *  forbids). */
   gcol_data_type type;
 } gcol_parquet_column_info;
 
@@ -488,8 +497,8 @@ gcol_status gcol_parquet_metadata_filter_row_groups_f64(const gcol_parquet_metad
  *   operands may be (NOT of "may be true or false" stays both); a BOOL8 column by its min
  *   and max.
  * Anything else (arithmetic, chunks without statistics, statistics whose min is above their
- * max, INT96, FIXED_LEN_BYTE_ARRAY decimals) may be anything, which keeps the group. STRING columns
- * cannot be referenced: expressions do not take them yet.
+ * max, INT96, FIXED_LEN_BYTE_ARRAY decimals and FLOAT16) may be anything, which keeps the
+ * group. STRING columns cannot be referenced: expressions do not take them yet.
  *
  * @param[in] metadata The metadata.
  * @param[in] expr The expression (not modified).
