@@ -318,25 +318,26 @@ static void shuffle_fixed_width_in_place(void **state) {
 
 /* One join kind, shuffled or broadcast, against gcol_join_tables() of the whole tables (the
  * left one of n rows, the right one of m); returns the output's partitioning. */
-static gcol_dist_partitioning check_join_tables(gcol_join_kind kind, int32_t num_keys,
-                                                int64_t broadcast_max_rows, int64_t n, int64_t m,
-                                                bool fixed) {
+static gcol_dist_partitioning check_join_on(gcol_join_kind kind, const int32_t *on,
+                                            int32_t num_keys, bool drop_right_keys,
+                                            int64_t broadcast_max_rows, int64_t n, int64_t m,
+                                            bool fixed) {
   gcol_table *(*rows_of)(int64_t, int64_t, int32_t, uint64_t) =
       fixed ? make_rows_no_strings : make_rows;
   gcol_dist_table *left = fixed ? dist_rows_no_strings(n, 300, 0) : dist_rows(n, 300, 0);
   gcol_dist_table *right = fixed ? dist_rows_no_strings(m, 300, 7777) : dist_rows(m, 300, 7777);
   gcol_dist_table *j = NULL;
-  int32_t const on[2] = {0, 1};
   gcol_dist_join_options opt;
   gcol_dist_join_options_init(&opt);
   opt.broadcast_max_rows = broadcast_max_rows;
+  opt.drop_right_keys = drop_right_keys;
   GCOL_TEST_OK(gcol_dist_join(comm, left, on, right, on, num_keys, kind, GCOL_NULLS_EQUAL, &opt, &j,
                               NULL, NULL));
   gcol_table *all = gathered(j);
   if (me == 0) {
     gcol_table *l = rows_of(0, n, 300, 0), *r = rows_of(0, m, 300, 7777), *expect = NULL;
     GCOL_TEST_OK(gcol_join_tables(gcol_table_get_view(l), on, gcol_table_get_view(r), on, num_keys,
-                                  kind, GCOL_NULLS_EQUAL, false, &expect, NULL, NULL));
+                                  kind, GCOL_NULLS_EQUAL, drop_right_keys, &expect, NULL, NULL));
     assert_int_equal(all->num_rows, j->global_rows);
     gcol_table *a = sorted_all(gcol_table_get_view(all)),
                *b = sorted_all(gcol_table_get_view(expect));
@@ -350,6 +351,13 @@ static gcol_dist_partitioning check_join_tables(gcol_join_kind kind, int32_t num
   gcol_dist_table_free(left);
   gcol_dist_table_free(right);
   return part;
+}
+
+static gcol_dist_partitioning check_join_tables(gcol_join_kind kind, int32_t num_keys,
+                                                int64_t broadcast_max_rows, int64_t n, int64_t m,
+                                                bool fixed) {
+  int32_t const on[2] = {0, 1};
+  return check_join_on(kind, on, num_keys, false, broadcast_max_rows, n, m, fixed);
 }
 
 static gcol_dist_partitioning check_join_sizes(gcol_join_kind kind, int32_t num_keys,
@@ -401,6 +409,21 @@ static void join_broadcasts_a_small_right_side(void **state) {
     bool const broadcast = k != GCOL_JOIN_FULL && ranks > 1;
     assert_int_equal(part, broadcast || k == GCOL_JOIN_FULL ? GCOL_DIST_PARTITION_NONE
                                                             : GCOL_DIST_PARTITION_HASH);
+  }
+}
+
+/* A broadcast gathers the right keys first and its other columns on a side stream: keys that
+ * are not the first columns, in another order than the table's, kept or dropped. */
+static void join_broadcast_puts_right_columns_back_in_order(void **state) {
+  (void)state;
+  int64_t const n = global_rows();
+  int32_t const on[2] = {2, 0}; /* INT64 v, then INT32 k1 */
+  for (int k = GCOL_JOIN_INNER; k <= GCOL_JOIN_LEFT_ANTI; ++k) {
+    if (k == GCOL_JOIN_FULL) continue;
+    for (int drop = 0; drop < 2; ++drop) {
+      check_join_on((gcol_join_kind)k, on, 2, drop, INT64_MAX, n, n / 4, false);
+      check_join_on((gcol_join_kind)k, on + 1, 1, drop, INT64_MAX, n / 8, n / 8, true);
+    }
   }
 }
 
@@ -613,6 +636,7 @@ int main(int argc, char **argv) {
         GCOL_TEST_GPU(shuffle_fixed_width_in_place),
         GCOL_TEST_GPU(join_every_kind_shuffled),
         GCOL_TEST_GPU(join_broadcasts_a_small_right_side),
+        GCOL_TEST_GPU(join_broadcast_puts_right_columns_back_in_order),
         GCOL_TEST_GPU(join_chooses_by_bytes),
         GCOL_TEST_GPU(groupby_merges_partials),
         GCOL_TEST_GPU(sort_ranges_rows_over_ranks),
