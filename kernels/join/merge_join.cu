@@ -426,20 +426,6 @@ __device__ __forceinline__ void put(const fast_args &a, gcol_index_writer left,
   if (has_right) gcol_index_writer_set(right, at, first >= 0 ? first + k : -1);
 }
 
-/* The tile of writing block w: the last t with parts[t] <= w (parts[0] <= w < parts[tiles]). */
-__device__ __forceinline__ int64_t tile_of(const int64_t *parts, int64_t tiles, int64_t w) {
-  int64_t lo = 0, hi = tiles;
-  while (hi - lo > 1) {
-    int64_t const mid = lo + (hi - lo) / 2;
-    if (parts[mid] <= w) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
 /* The last needle q in [r, rows) of a tile whose output starts at or before k, given
  * start[r] <= k: galloping from r, since the k of a thread only grow. */
 __device__ __forceinline__ int last_at_most(const int64_t *start, int r, int rows, int64_t k) {
@@ -471,7 +457,7 @@ __global__ void __launch_bounds__(FAST_THREADS)
   __shared__ tile_smem<typename KEY::word> s;
   int64_t const end = a.parts[a.tiles];
   for (int64_t w = a.parts[0] + blockIdx.x; w < end; w += gridDim.x) {
-    int64_t const t = tile_of(a.parts, a.tiles, w), tile0 = t * FAST_TILE;
+    int64_t const t = row_of(a.parts, 0, a.tiles - 1, w), tile0 = t * FAST_TILE;
     thread_needles<KEY> nd;
     int64_t first[FAST_ITEMS], run[FAST_ITEMS], mine = 0, total = 0;
     bool many = false;
