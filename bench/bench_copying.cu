@@ -9,6 +9,7 @@
  *                              the same bytes (goal >= 0.80)
  *   gather_strings             2^24 strings of random length 0..32, random int32 indices;
  *                              peer: the plain gather of 2^24 int64; also prints chars GB/s
+ *   gather_strings_8_32        the same with lengths 8..32 (libcudf_peer.py's data)
  *
  * gcol and its peer get the same inputs: an INT32 map, GCOL_OUT_OF_BOUNDS_DONT_CHECK and
  * GCOL_NEGATIVE_INDEX_NOT_ALLOWED, so gcol_gather launches exactly one kernel (the peer's
@@ -178,8 +179,9 @@ static void bench_concatenate_i64(int64_t per_column, gcol_stream stream) {
 
 /* ------------------------------------------------------------------ gather strings */
 
-/* A strings column of n rows of random length 0..32 (random bytes). */
-static gcol_column *random_strings(int64_t n, gcol_stream stream, int64_t *total_chars) {
+/* A strings column of n rows of random length lo..hi (random bytes). */
+static gcol_column *random_strings(int64_t n, int32_t lo, int32_t hi, gcol_stream stream,
+                                   int64_t *total_chars) {
   int32_t *offsets = (int32_t *)malloc(sizeof(int32_t) * ((size_t)n + 1));
   uint64_t state = 0x9E3779B97F4A7C15ull;
   offsets[0] = 0;
@@ -187,7 +189,7 @@ static gcol_column *random_strings(int64_t n, gcol_stream stream, int64_t *total
     state ^= state << 13;
     state ^= state >> 7;
     state ^= state << 17;
-    offsets[i + 1] = offsets[i] + (int32_t)(state % 33);
+    offsets[i + 1] = offsets[i] + lo + (int32_t)(state % (uint64_t)(hi - lo + 1));
   }
   *total_chars = offsets[n];
   gcol_column *offsets_col = NULL, *out = NULL;
@@ -201,9 +203,10 @@ static gcol_column *random_strings(int64_t n, gcol_stream stream, int64_t *total
   return out;
 }
 
-static void bench_gather_strings(int64_t n, gcol_stream stream) {
+static void bench_gather_strings(const char *name, int64_t n, int32_t lo, int32_t hi,
+                                 gcol_stream stream) {
   int64_t total_chars = 0;
-  gcol_column *strings = random_strings(n, stream, &total_chars);
+  gcol_column *strings = random_strings(n, lo, hi, stream, &total_chars);
   gcol_column *map = random_indices(n, n, 32, stream);
   gcol_column *src64 = random_int64(n, 33, stream);
   gcol_column *dst64 = random_int64(n, 34, stream);
@@ -218,8 +221,10 @@ static void bench_gather_strings(int64_t n, gcol_stream stream) {
   c.n = n;
   c.stream = stream;
   gcol_bench_result r;
-  r.bench = "gather_strings";
-  r.types = "string[0..32] by int32";
+  char types[48];
+  snprintf(types, sizeof types, "string[%d..%d] by int32", (int)lo, (int)hi);
+  r.bench = name;
+  r.types = types;
   r.rows = n;
   r.peer = "plain gather of int64";
   r.gcol_ms = gcol_bench_time_ms(run_gcol_gather, &c, stream);
@@ -228,7 +233,7 @@ static void bench_gather_strings(int64_t n, gcol_stream stream) {
    * chars have the same expected size as the source's), output offsets once. */
   r.bytes = (double)n * (4 + 8 + 4) + 2.0 * (double)total_chars;
   gcol_bench_report(&r);
-  printf("gather_strings chars: %.1f GB/s (%.3f GB of chars read + written in %.4f ms)\n",
+  printf("%s chars: %.1f GB/s (%.3f GB of chars read + written in %.4f ms)\n", name,
          2.0 * (double)total_chars / (r.gcol_ms * 1e-3) / 1e9, 2.0 * (double)total_chars / 1e9,
          r.gcol_ms);
   gcol_column_free(strings);
@@ -245,7 +250,9 @@ int main(int argc, char **argv) {
   gcol_bench_print_header();
   bench_gather_i64((int64_t)1 << (26 - shift), s);
   bench_concatenate_i64((int64_t)1 << (24 - shift), s);
-  bench_gather_strings((int64_t)1 << (24 - shift), s);
+  bench_gather_strings("gather_strings", (int64_t)1 << (24 - shift), 0, 32, s);
+  /* libcudf's reference data (shared/peers: 8..32 bytes) */
+  bench_gather_strings("gather_strings_8_32", (int64_t)1 << (24 - shift), 8, 32, s);
   GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
   GCOL_BENCH_CHECK(cudaStreamDestroy(stream));
   return 0;

@@ -154,7 +154,10 @@ def sort_strings():
          "16-byte shared prefix + 8..24 random bytes")
     del ps
     idx = col(rng.integers(0, N24, N24, dtype=cp.int32))
-    emit("gather_strings", N24, timed(lambda: plc.copying.gather(plc.Table([s]), idx, plc.copying.OutOfBoundsPolicy.DONT_CHECK)))
+    emit("gather_strings_8_32", N24, timed(lambda: plc.copying.gather(plc.Table([s]), idx, plc.copying.OutOfBoundsPolicy.DONT_CHECK)))
+    s0, _ = strings(N24, 0, 32)  # bench_copying's gather_strings: lengths 0..32
+    emit("gather_strings", N24, timed(lambda: plc.copying.gather(plc.Table([s0]), idx, plc.copying.OutOfBoundsPolicy.DONT_CHECK)), "lengths 0..32")
+    del s0
     tgt = plc.Scalar.from_py("qz")
     emit("strings_contains_short", N24, timed(lambda: plc.strings.find.contains(s, tgt)), "8..32 bytes, literal 'qz'")
     ls, _ = strings(1 << 20, 200, 1800, seed=9)
