@@ -139,9 +139,12 @@ GCOL_HD_INLINE int64_t gcol_detail_split_run_start(const uint32_t *hi, int64_t e
 
 /*
  * The role of position i of the ascending hi[0, n). A run is long when it has more than
- * GCOL_DETAIL_SPLIT_SHORT_RUN rows. *start and *length get the run's first position and
- * length for SHORT_HEAD and LONG_TAIL (untouched otherwise). Reads at most
- * 2 * GCOL_DETAIL_SPLIT_SHORT_RUN + 2 neighbours, plus a binary search for a long run's tail.
+ * GCOL_DETAIL_SPLIT_SHORT_RUN (T) rows. *start and *length get the run's first position and
+ * length for SHORT_HEAD and LONG_TAIL (untouched otherwise). hi being sorted, hi[i - T] == h
+ * or hi[i + T] == h means T + 1 equal rows around i: a long run, known from 4 reads (a row
+ * of a huge run costs no more); otherwise the run lies within (i - T, i + T) and is walked
+ * (fewer than 2T reads, only for rows in runs). A long run's last row finds its start by a
+ * binary search.
  */
 GCOL_HD_INLINE int32_t gcol_detail_split_role_of(const uint32_t *hi, int64_t n, int64_t i,
                                                  int64_t *start, int64_t *length) {
@@ -149,29 +152,26 @@ GCOL_HD_INLINE int32_t gcol_detail_split_role_of(const uint32_t *hi, int64_t n, 
   uint32_t const h = hi[i];
   bool const prev_eq = i > 0 && hi[i - 1] == h;
   bool const next_eq = i + 1 < n && hi[i + 1] == h;
-  int64_t s = i;
-  bool is_long = false;
+  int64_t s = i, e = i + 1;
   if (!prev_eq && !next_eq) return GCOL_DETAIL_SPLIT_SINGLE;
-  /* the run's start, looking back at most T positions */
-  while (s > 0 && i - s < T && hi[s - 1] == h) --s;
-  if (s > 0 && hi[s - 1] == h) {
-    is_long = true; /* more than T equal rows up to i */
-  } else {
-    is_long = s + T < n && hi[s + T] == h; /* the run from s reaches s + T */
-  }
-  if (is_long) {
+  if ((i >= T && hi[i - T] == h) || (i + T < n && hi[i + T] == h)) {
     if (next_eq) return GCOL_DETAIL_SPLIT_LONG;
+    /* the last row: hi[i + T] > h, so hi[i - T] == h */
     *start = gcol_detail_split_run_start(hi, i - T, h);
     *length = i - *start + 1;
     return GCOL_DETAIL_SPLIT_LONG_TAIL;
   }
-  if (s != i) return GCOL_DETAIL_SPLIT_SHORT_BODY;
-  {
-    int64_t e = i + 1;
-    while (e < n && hi[e] == h) ++e; /* at most T: the run is short */
-    *start = i;
-    *length = e - i;
+  while (s > 0 && hi[s - 1] == h) --s; /* fewer than T steps each way */
+  while (e < n && hi[e] == h) ++e;
+  if (e - s > T) { /* T + 1 .. 2T - 1 rows, i too far from both ends for the probes */
+    if (next_eq) return GCOL_DETAIL_SPLIT_LONG;
+    *start = s;
+    *length = e - s;
+    return GCOL_DETAIL_SPLIT_LONG_TAIL;
   }
+  if (s != i) return GCOL_DETAIL_SPLIT_SHORT_BODY;
+  *start = s;
+  *length = e - s;
   return GCOL_DETAIL_SPLIT_SHORT_HEAD;
 }
 
