@@ -2,6 +2,13 @@
  * Sorting and searching benchmarks (issue 5), each against its peer in the same run:
  *   sort_by_key_i32      int32 keys + int32 payload, 2^27  vs cub SortPairs(u32 flipped, u32)
  *   sorted_order_i64     int64 keys, 2^27, index output    vs cub SortPairs(u64, i32 iota)
+ *   sorted_order_i64_general  the same keys by the general path (the split sort off)
+ *                        vs cub SortPairs(u64, i32 iota): the path before the split sort
+ *   sorted_order_i64_narrow   int64 keys in [0, 2^30), 2^27 vs the general path
+ *   sorted_order_i64_half_shared  half the keys in one hi word (one run of 2^26 rows for
+ *                        the fix-up's long-run sort), 2^27 vs the general path
+ *   sorted_order_f64_desc     float64 keys (random bits: NaNs too), descending, 2^27
+ *                        vs the general path
  *   sorted_order_i32_i64 (int32, int64) keys, 2^27         vs gcol sorted_order_i64
  *   sort_strings         2^24 ASCII strings of 8..32 bytes vs cub SortPairs(u64 prefix, u32)
  *   sort_strings_common_prefix  2^24 strings: a shared 16-byte prefix, then 8..24 ASCII
@@ -15,6 +22,10 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "bench_util.h"
+
+/* kernels/sort/sort_internal.h (libgcol.a): the fewest rows of the split sort of one 64-bit
+ * key; INT64_MAX turns it off (the general path), for the rows that compare the two. */
+extern "C" int64_t gcol_detail_set_split_sort_min_rows(int64_t rows);
 
 static int64_t scaled(int log2_rows) {
   const char *env = getenv("GCOL_BENCH_SCALE");
@@ -94,6 +105,19 @@ static void run_sorted_order(void *p) {
   gcol_column_free(out);
 }
 
+typedef struct by_order_ctx {
+  gcol_table_view keys;
+  gcol_order order;
+  gcol_stream stream;
+} by_order_ctx;
+
+static void run_sorted_order_by(void *p) {
+  by_order_ctx *c = (by_order_ctx *)p;
+  gcol_column *out = NULL;
+  GCOL_BENCH_CHECK(gcol_stable_sorted_order(c->keys, &c->order, NULL, &out, c->stream, NULL));
+  gcol_column_free(out);
+}
+
 typedef struct by_key_ctx {
   gcol_table_view values, keys;
   gcol_stream stream;
@@ -160,6 +184,64 @@ static double bench_sorted_order_i64(cudaStream_t s, gcol_column *keys64) {
   GCOL_BENCH_CHECK(cudaFree(iota));
   GCOL_BENCH_CHECK(cudaFree(flipped));
   return r.gcol_ms;
+}
+
+/* The general path over the same keys as sorted_order_i64 (the split sort turned off). */
+static void bench_sorted_order_i64_general(cudaStream_t s, gcol_column *keys64) {
+  int64_t const n = keys64->size;
+  gcol_column_view kv = gcol_column_get_view(keys64);
+  order_ctx c;
+  int32_t *iota = NULL;
+  uint64_t *flipped = NULL;
+  GCOL_BENCH_CHECK(gcol_table_view_make(&kv, 1, &c.keys));
+  c.stream = (gcol_stream)s;
+  GCOL_BENCH_CHECK(cudaMalloc(&iota, sizeof(int32_t) * (size_t)n));
+  iota_i32_kernel<<<1024, 256, 0, s>>>(iota, n);
+  GCOL_BENCH_CHECK(cudaMalloc(&flipped, sizeof(uint64_t) * (size_t)n));
+  GCOL_BENCH_CHECK(
+      cudaMemcpyAsync(flipped, kv.data, sizeof(uint64_t) * (size_t)n, cudaMemcpyDeviceToDevice, s));
+  gcol_bench_result r = {"sorted_order_i64_general", "int64", n, 0, "cub SortPairs u64/i32", 0, 0};
+  int64_t const min_rows = gcol_detail_set_split_sort_min_rows(INT64_MAX);
+  r.gcol_ms = gcol_bench_time_ms(run_sorted_order, &c, (gcol_stream)s);
+  gcol_detail_set_split_sort_min_rows(min_rows);
+  r.peer_ms = time_cub_pairs<uint64_t>(flipped, iota, n, s);
+  r.bytes = 12.0 * (double)n;
+  gcol_bench_report(&r);
+  GCOL_BENCH_CHECK(cudaFree(iota));
+  GCOL_BENCH_CHECK(cudaFree(flipped));
+}
+
+/* Shapes of int64 keys from random bits: 1 = [0, 2^30), 2 = even rows in one hi word. */
+static __global__ void shape_i64_kernel(int64_t *v, int64_t n, int shape) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    uint64_t const x = (uint64_t)v[i];
+    if (shape == 1) v[i] = (int64_t)(x & 0x3FFFFFFFull);
+    if (shape == 2 && i % 2 == 0) v[i] = (int64_t)(0x12345678AB000000ull + x % 1000000u);
+  }
+}
+
+/* One key sorted by the split sort (gcol) and by the general path (peer) on the same data. */
+static void bench_split_vs_general(cudaStream_t s, const char *bench, const char *types,
+                                   gcol_type_id id, int shape, gcol_order order) {
+  int64_t const n = scaled(27);
+  gcol_column *keys = random_column(id, n, 8 + (uint64_t)shape, (gcol_stream)s);
+  gcol_column_view kv = gcol_column_get_view(keys);
+  by_order_ctx c;
+  if (shape != 0) {
+    shape_i64_kernel<<<1024, 256, 0, s>>>((int64_t *)keys->data->data, n, shape);
+  }
+  GCOL_BENCH_CHECK(gcol_table_view_make(&kv, 1, &c.keys));
+  c.order = order;
+  c.stream = (gcol_stream)s;
+  gcol_bench_result r = {bench, types, n, 0, "gcol general path (split sort off)", 0, 0};
+  r.gcol_ms = gcol_bench_time_ms(run_sorted_order_by, &c, (gcol_stream)s);
+  int64_t const min_rows = gcol_detail_set_split_sort_min_rows(INT64_MAX);
+  r.peer_ms = gcol_bench_time_ms(run_sorted_order_by, &c, (gcol_stream)s);
+  gcol_detail_set_split_sort_min_rows(min_rows);
+  r.bytes = 12.0 * (double)n;
+  gcol_bench_report(&r);
+  gcol_column_free(keys);
 }
 
 static void bench_sorted_order_i32_i64(cudaStream_t s, gcol_column *keys64, double i64_ms) {
@@ -344,9 +426,16 @@ int main(void) {
   {
     gcol_column *keys64 = random_column(GCOL_INT64, scaled(27), 3, (gcol_stream)s);
     double const i64_ms = bench_sorted_order_i64(s, keys64);
+    bench_sorted_order_i64_general(s, keys64);
     bench_sorted_order_i32_i64(s, keys64, i64_ms);
     gcol_column_free(keys64);
   }
+  bench_split_vs_general(s, "sorted_order_i64_narrow", "int64 in [0, 2^30)", GCOL_INT64, 1,
+                         GCOL_ORDER_ASCENDING);
+  bench_split_vs_general(s, "sorted_order_i64_half_shared", "int64, half in one hi word",
+                         GCOL_INT64, 2, GCOL_ORDER_ASCENDING);
+  bench_split_vs_general(s, "sorted_order_f64_desc", "float64 descending", GCOL_FLOAT64, 0,
+                         GCOL_ORDER_DESCENDING);
   bench_sort_strings(s, false);
   bench_sort_strings(s, true);
   bench_lower_bound_i64(s);

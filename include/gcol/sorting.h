@@ -125,7 +125,9 @@ gcol_status gcol_sorted_order(gcol_table_view keys, const gcol_order *order,
  *         ::GCOL_ERROR_UNSUPPORTED (LIST, STRUCT, DICTIONARY32 keys),
  *         ::GCOL_ERROR_OUT_OF_MEMORY, CUDA status.
  * @note Stream-ordered. STRING keys synchronize @p stream once per string column (to size
- *       the refinement of rows whose first 8 bytes tie).
+ *       the refinement of rows whose first 8 bytes tie). One 64-bit key without nulls of
+ *       2^20 rows or more synchronizes it twice (the key's range, then the count of long
+ *       runs of equal high words, which size the passes that follow).
  */
 gcol_status gcol_stable_sorted_order(gcol_table_view keys, const gcol_order *order,
                                      const gcol_null_order *null_order, gcol_column **out,

@@ -8,8 +8,10 @@
  * A STRING column is a pass of its own: an 8-byte prefix word, then the rows whose prefix
  * ties with a neighbour by their next words (tie_words.cu), and a comparison sort of only
  * what still ties. A segmented sort adds the segment id
- * as the most significant field, so rows never leave their segment. One ascending key stored
- * as a signed 32/64-bit integer without nulls skips the plan: CUB sorts it as stored.
+ * as the most significant field, so rows never leave their segment. One 64-bit key without
+ * nulls of at least 2^20 rows takes the split sort (split_sort.cu: half the radix passes);
+ * below that (or where it doesn't fit), one ascending key stored as a signed 32/64-bit
+ * integer without nulls skips the plan: CUB sorts it as stored.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,6 +407,11 @@ extern "C" gcol_status gcol_detail_sorted_order(gcol_table_view keys, const gcol
     GCOL_DETAIL_TRY(gcol_detail_key_column_make(
         keys.columns[0], order != NULL ? order[0] : GCOL_ORDER_ASCENDING,
         null_order != NULL ? null_order[0] : GCOL_NULLS_AFTER, "keys column 0", &key));
+    if (gcol_detail_split_sort_applies(&key, n)) {
+      bool applied = false;
+      GCOL_DETAIL_TRY(gcol_detail_split_sorted_order(key, n, &applied, stream, mr, out));
+      if (applied) goto done;
+    }
     if (native_order_applies(&key, n)) {
       GCOL_DETAIL_TRY(native_sorted_order(key, n, stream, mr, out));
       goto done;

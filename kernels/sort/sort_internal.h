@@ -45,6 +45,27 @@ gcol_status gcol_detail_radix_sort_pairs_i32(gcol_detail_radix_buffers *buffers,
 gcol_status gcol_detail_radix_sort_pairs_i64(gcol_detail_radix_buffers *buffers, int64_t n,
                                              gcol_stream stream);
 
+/* Stable ascending radix sort of (u32 key, u64 value) pairs on all 32 key bits, counted
+ * with int (n <= INT32_MAX; radix_u32_u64.cu): the hi sort of the split sort. */
+gcol_status gcol_detail_radix_sort_pairs_u32_u64(gcol_detail_radix_buffers *buffers, int64_t n,
+                                                 gcol_stream stream);
+
+/* True when gcol_detail_split_sorted_order() takes one key of `n` rows: a 64-bit SINT, UINT
+ * or FLOAT key without nulls, either direction, at least the split sort's row minimum and
+ * at most INT32_MAX rows (split_sort.cu). */
+bool gcol_detail_split_sort_applies(const gcol_detail_key_column *key, int64_t n);
+
+/* The stable sorted order (INT32) of such a key by the split sort (split_sort.h explains
+ * it); *applied false (and *out untouched) when the key's range and row count don't fit its
+ * packing, for the caller's general path. Synchronizes @p stream twice. */
+gcol_status gcol_detail_split_sorted_order(gcol_detail_key_column key, int64_t n, bool *applied,
+                                           gcol_stream stream, gcol_mr *mr, gcol_column **out);
+
+/* Fewest rows that take the split sort (default 2^20; INT64_MAX turns it off, 0 or 1 lets
+ * every size take it); returns the previous value. Not thread-safe: for tests and the
+ * benchmark, which compare the split sort with the general path on the same data. */
+int64_t gcol_detail_set_split_sort_min_rows(int64_t rows);
+
 /* out[i] = in[0] + ... + in[i] over int64 (in == out allowed). */
 gcol_status gcol_detail_inclusive_sum_i64(const int64_t *in, int64_t *out, int64_t n,
                                           gcol_stream stream);

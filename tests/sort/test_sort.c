@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "sort/sort_internal.h"
+#include "sort/split_sort.h"
 #include "sort_test_data.h"
 
 static const gcol_type_id key_types[] = {GCOL_INT8,
@@ -151,6 +152,199 @@ static void test_sorted_order_native_keys(void **state) {
       check_native_key(&rng, ids[t], 257, gcol_test_offsets[f], GCOL_TEST_NO_MASK);
     }
   }
+}
+
+/* ---- the split sort of one 64-bit key (split_sort.cu) ---- */
+
+/* Key shapes of the split sort's tests. */
+enum {
+  SPLIT_FULL = 0,      /* random full-range words */
+  SPLIT_NARROW,        /* a 20-bit range away from 0: one 32-bit key */
+  SPLIT_HALF_SHARED,   /* half the rows in one hi (and few lo values): one huge run */
+  SPLIT_RUN_LENGTHS,   /* runs of hi of 1, 2, T - 1, T, T + 1, T + 2, 2T, 2T + 1 rows */
+  SPLIT_FEW_DISTINCT,  /* 5 distinct keys over the whole range: long runs of equal keys */
+  SPLIT_EXTREMES,      /* MIN, MAX, 0, -1, 1 and their neighbours */
+  SPLIT_FLOAT_SPECIAL, /* FLOAT64 only: +-0, NaNs of any payload, +-Inf, subnormals */
+  SPLIT_NUM_SHAPES
+};
+
+/* Raw 64-bit values of `shape` (read as the column's type). */
+static void split_fill(gcol_test_rng *rng, int shape, uint64_t *raw, int64_t n) {
+  static const int64_t run_lengths[] = {1,
+                                        2,
+                                        GCOL_DETAIL_SPLIT_SHORT_RUN - 1,
+                                        GCOL_DETAIL_SPLIT_SHORT_RUN,
+                                        GCOL_DETAIL_SPLIT_SHORT_RUN + 1,
+                                        GCOL_DETAIL_SPLIT_SHORT_RUN + 2,
+                                        2 * GCOL_DETAIL_SPLIT_SHORT_RUN,
+                                        2 * GCOL_DETAIL_SPLIT_SHORT_RUN + 1};
+  static const uint64_t extremes[] = {0x8000000000000000ull,
+                                      0x8000000000000001ull,
+                                      0x7FFFFFFFFFFFFFFFull,
+                                      0x7FFFFFFFFFFFFFFEull,
+                                      0,
+                                      1,
+                                      ~0ull,
+                                      ~1ull};
+  static const uint64_t specials[] = {0x0000000000000000ull /* +0 */,
+                                      0x8000000000000000ull /* -0 */,
+                                      0x7FF0000000000000ull /* +Inf */,
+                                      0xFFF0000000000000ull /* -Inf */,
+                                      0x7FF8000000000000ull /* NaN */,
+                                      0xFFF8000000000001ull /* -NaN, payload */,
+                                      0x7FF0000000000001ull /* signalling NaN */,
+                                      0x0000000000000001ull /* smallest subnormal */,
+                                      0x800FFFFFFFFFFFFFull /* -largest subnormal */,
+                                      0x3FF0000000000000ull /* 1.0 */};
+  int64_t group = 0, left = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t const x = gcol_test_rng_next(rng);
+    switch (shape) {
+      case SPLIT_FULL:
+        raw[i] = x;
+        break;
+      case SPLIT_NARROW:
+        raw[i] = 0x0123456789000000ull + (x % (1u << 20));
+        break;
+      case SPLIT_HALF_SHARED:
+        raw[i] = i % 2 == 0 ? 0x12345678AB000000ull + (x % 1000) : x;
+        break;
+      case SPLIT_RUN_LENGTHS:
+        /* consecutive groups of the listed lengths, hi = the group (bits 40 up), lo small */
+        if (left == 0) {
+          left = run_lengths[(size_t)group % (sizeof run_lengths / sizeof run_lengths[0])];
+          group++;
+        }
+        left--;
+        raw[i] = ((uint64_t)group << 40) | (x % 4096);
+        break;
+      case SPLIT_FEW_DISTINCT:
+        raw[i] = (x % 5) * 0x3333333333333333ull;
+        break;
+      case SPLIT_EXTREMES:
+        raw[i] = extremes[x % (sizeof extremes / sizeof extremes[0])];
+        break;
+      default:
+        raw[i] = x % 3 == 0 ? x : specials[x % (sizeof specials / sizeof specials[0])];
+        break;
+    }
+  }
+  if (shape == SPLIT_RUN_LENGTHS && n > 0) {
+    raw[0] = 0; /* the minimum with zero low bits: hi is the group as written (ascending) */
+    for (int64_t i = n - 1; i > 0; --i) { /* a run's rows not next to each other */
+      int64_t const j = (int64_t)(gcol_test_rng_next(rng) % (uint64_t)(i + 1));
+      uint64_t const t = raw[i];
+      raw[i] = raw[j];
+      raw[j] = t;
+    }
+  }
+}
+
+/* One column of `shape` as `id`, `n` rows after `offset`, sorted in `order` by the split
+ * sort and by the general path (the split sort turned off), both checked exactly against
+ * the stable reference. */
+static void check_split_key(gcol_test_rng *rng, gcol_type_id id, int shape, int64_t n,
+                            int64_t offset, gcol_order order, bool with_mask) {
+  int64_t const total = n + offset;
+  uint64_t *raw = (uint64_t *)malloc(sizeof(uint64_t) * ((size_t)total + 1));
+  uint8_t *valid = (uint8_t *)malloc((size_t)total + 1);
+  gcol_null_order const no = GCOL_NULLS_AFTER;
+  gcol_column *col = NULL;
+  gcol_column_view view;
+  gcol_table_view keys;
+  ref_column ref;
+  char what[160];
+  split_fill(rng, shape, raw, total);
+  memset(valid, 1, (size_t)total + 1);
+  GCOL_TEST_OK(gcol_column_create_from_host(type_of(id), total, raw, with_mask ? valid : NULL, NULL,
+                                            NULL, &col));
+  GCOL_TEST_OK(gcol_column_view_slice(gcol_column_get_view(col), offset, total, &view));
+  GCOL_TEST_OK(gcol_table_view_make(&view, 1, &keys));
+  memset(&ref, 0, sizeof ref);
+  ref.type = type_of(id);
+  ref.size = n;
+  ref.data = raw + offset;
+  ref.order = order;
+  ref.null_order = no;
+  for (int path = 0; path < 2; ++path) {
+    gcol_column *perm = NULL;
+    int64_t const min_rows = gcol_detail_set_split_sort_min_rows(path == 0 ? 1 : INT64_MAX);
+    snprintf(what, sizeof what, "%s shape %d n=%lld offset=%lld order=%d mask=%d (%s)",
+             gcol_type_name(id), shape, (long long)n, (long long)offset, (int)order, (int)with_mask,
+             path == 0 ? "split sort" : "general path");
+    GCOL_TEST_OK(gcol_stable_sorted_order(keys, &order, &no, &perm, NULL, NULL));
+    gcol_detail_set_split_sort_min_rows(min_rows);
+    expect_stable_order(gcol_column_get_view(perm), &ref, 1, n, what);
+    gcol_column_free(perm);
+  }
+  gcol_column_free(col);
+  free(raw);
+  free(valid);
+}
+
+/* Every 64-bit key type, shape, both orders, sizes 0 .. around blocks and tiles, slices. */
+static void test_split_sort_shapes(void **state) {
+  gcol_test_rng rng = gcol_test_rng_make(31);
+  static const gcol_type_id ids[] = {
+      GCOL_INT64,    GCOL_UINT64, GCOL_FLOAT64, GCOL_TIMESTAMP_NANOSECONDS, GCOL_DURATION_SECONDS,
+      GCOL_DECIMAL64};
+  static const int64_t sizes[] = {0,   1,   2,    7,    16,   17,    33,    255,
+                                  256, 257, 1000, 1023, 4099, 65537, 100003};
+  size_t const num_offsets = gcol_test_num_offsets;
+  for (size_t t = 0; t < sizeof ids / sizeof ids[0]; ++t) {
+    if (!gcol_test_in_part(state, t)) continue;
+    for (int shape = 0; shape < SPLIT_NUM_SHAPES; ++shape) {
+      if (shape == SPLIT_FLOAT_SPECIAL && ids[t] != GCOL_FLOAT64) continue;
+      for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        if (!gcol_test_keep_combination(s + (size_t)shape + t)) continue;
+        for (int o = 0; o < 2; ++o) {
+          int64_t const n = gcol_test_cap(sizes[s]);
+          int64_t const offset = gcol_test_offsets[(s + (size_t)shape + t) % num_offsets];
+          check_split_key(&rng, ids[t], shape, n, offset, (gcol_order)o, (s + (size_t)o) % 3 == 0);
+        }
+      }
+    }
+  }
+}
+
+/* A few million rows with the default row minimum (the split sort's own choice): the shapes
+ * whose runs matter, ascending and descending. */
+static void test_split_sort_millions(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(32);
+  int64_t const n = gcol_test_cap(3000017);
+  static const int shapes[] = {SPLIT_FULL, SPLIT_HALF_SHARED, SPLIT_RUN_LENGTHS, SPLIT_NARROW};
+  for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+    check_split_key(&rng, GCOL_INT64, shapes[k], n, 3, (gcol_order)(k % 2), false);
+  }
+  check_split_key(&rng, GCOL_FLOAT64, SPLIT_FLOAT_SPECIAL, n, 0, GCOL_ORDER_DESCENDING, false);
+}
+
+/* The sorted copy and sort_by_key over the split sort's order: the rows follow it. */
+static void test_split_sort_sorts_rows(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(33);
+  int64_t const n = 5003;
+  int64_t *raw = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
+  int64_t *sorted = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
+  int64_t const min_rows = gcol_detail_set_split_sort_min_rows(1);
+  gcol_column *col = NULL;
+  gcol_table *out = NULL;
+  gcol_column_view v;
+  gcol_table_view keys;
+  split_fill(&rng, SPLIT_HALF_SHARED, (uint64_t *)raw, n);
+  GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), n, raw, NULL, NULL,
+                                            NULL, &col));
+  v = gcol_column_get_view(col);
+  GCOL_TEST_OK(gcol_table_view_make(&v, 1, &keys));
+  GCOL_TEST_OK(gcol_stable_sort(keys, NULL, NULL, &out, NULL, NULL));
+  GCOL_TEST_OK(gcol_column_copy_to_host(gcol_table_get_view(out).columns[0], sorted, NULL, NULL));
+  for (int64_t i = 1; i < n; ++i) assert_true(sorted[i - 1] <= sorted[i]);
+  gcol_table_free(out);
+  gcol_column_free(col);
+  gcol_detail_set_split_sort_min_rows(min_rows);
+  free(raw);
+  free(sorted);
 }
 
 /* Slices at every offset of TESTING.md (not byte- or word-aligned), nulls included. */
@@ -957,6 +1151,22 @@ static void test_allocation_failures(void **state) {
   test_column_make(&rng, gcol_data_type_make(GCOL_INT64), 1000, 3, GCOL_TEST_NO_MASK,
                    GCOL_ORDER_ASCENDING, GCOL_NULLS_AFTER, &tc);
   fail_nth_loop(tc.view, false);
+  {
+    /* the split sort: its hi/lo path with long runs (the reference's values: a small range
+     * and the extremes), then a narrow key */
+    int64_t const min_rows = gcol_detail_set_split_sort_min_rows(1);
+    int64_t narrow[300];
+    gcol_column *col = NULL;
+    gcol_column_view v;
+    fail_nth_loop(tc.view, false);
+    for (int64_t i = 0; i < 300; ++i) narrow[i] = (i * 7919) % 301 - 150;
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), 300, narrow, NULL,
+                                              NULL, NULL, &col));
+    v = gcol_column_get_view(col);
+    fail_nth_loop(v, false);
+    gcol_column_free(col);
+    gcol_detail_set_split_sort_min_rows(min_rows);
+  }
   test_column_free(&tc);
 }
 
@@ -1094,6 +1304,11 @@ int main(void) {
       GCOL_TEST_GPU_PART(test_sorted_order_every_type, 2, 4),
       GCOL_TEST_GPU_PART(test_sorted_order_every_type, 3, 4),
       GCOL_TEST_GPU(test_sorted_order_native_keys),
+      GCOL_TEST_GPU_PART(test_split_sort_shapes, 0, 3),
+      GCOL_TEST_GPU_PART(test_split_sort_shapes, 1, 3),
+      GCOL_TEST_GPU_PART(test_split_sort_shapes, 2, 3),
+      GCOL_TEST_GPU(test_split_sort_millions),
+      GCOL_TEST_GPU(test_split_sort_sorts_rows),
       GCOL_TEST_GPU(test_sorted_order_slices),
       GCOL_TEST_GPU(test_sorted_order_multi_column),
       GCOL_TEST_GPU(test_sorted_order_ties_and_all_null),
