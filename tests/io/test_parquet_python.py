@@ -81,7 +81,8 @@ with tempfile.TemporaryDirectory() as tmp:
         got = r.stdout.splitlines()
         with open(os.path.join(tmp, name + ".expected")) as f:
             want = f.read().splitlines()
-        if name.startswith("codec_") and got == ["error GCOL_ERROR_UNSUPPORTED"] and \
+        # a codec whose library this machine lacks (nested pages are decompressed on the host)
+        if name.startswith(("codec_", "nested_")) and got == ["error GCOL_ERROR_UNSUPPORTED"] and \
                 "not found" in r.stderr:
             print(f"ok {i} - {name} # SKIP {r.stderr.strip().split(': ')[-1]}")
             continue
