@@ -442,6 +442,17 @@ typedef struct gcol_detail_pq_column_plan {
   gcol_detail_pq_row_range *covered;
   int64_t num_covered;
   int64_t covered_cap;
+  /* nested reads (gcol_detail_parquet_plan_column_levels): every data page's levels decoded
+   * on the host while planning, one entry per value (plan->num_rows entries; the "rows" of
+   * such a plan are level entries), rep_levels NULL when max_rep is 0; chunk_first[i] the
+   * first entry of the i-th chunk planned (num_chunks + 1 entries) */
+  bool has_levels;
+  int32_t max_rep;
+  uint8_t *rep_levels;
+  uint8_t *def_levels;
+  int64_t levels_cap;
+  int64_t *chunk_first;
+  int32_t num_chunks;
 } gcol_detail_pq_column_plan;
 
 /* Reads the chunks of leaf `column` in the `row_groups` given (bytes into host memory), scans
@@ -503,6 +514,18 @@ gcol_status gcol_detail_parquet_plan_column_kept(
     int32_t column, const int32_t *row_groups, int32_t num_row_groups,
     const gcol_detail_pq_row_range *kept, int64_t num_kept, uint32_t gpu_codecs,
     const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan);
+
+/* gcol_detail_parquet_plan_column_borrow for a leaf of a nested column: every page is
+ * decompressed on the host (no nvCOMP job) and its repetition and definition levels are
+ * decoded into plan->rep_levels / def_levels (levels out of range or cut short:
+ * GCOL_ERROR_INVALID_ARGUMENT naming the row group, column and page); the chunks' value
+ * counts are level counts, not rows. No page skipping. */
+gcol_status gcol_detail_parquet_plan_column_levels(const gcol_detail_pq_file *file,
+                                                   const uint8_t *data,
+                                                   const gcol_parquet_metadata *md,
+                                                   int32_t column, const int32_t *row_groups,
+                                                   int32_t num_row_groups,
+                                                   gcol_detail_pq_column_plan *plan);
 
 /* Data pages the public reads of this process have handed to the GPU decode so far (tests:
  * page skipping decodes fewer). */

@@ -456,9 +456,8 @@ static gcol_data_type flba_type(const gcol_detail_pq_schema *s) {
   return t;
 }
 
-static gcol_data_type type_of(const gcol_detail_pq_schema *s, int32_t max_rep) {
+static gcol_data_type type_of(const gcol_detail_pq_schema *s) {
   gcol_data_type t = gcol_data_type_make(GCOL_EMPTY);
-  if (max_rep > 0) return t;
   int32_t const lg = s->logical;
   switch (s->type) {
     case GCOL_PARQUET_BOOLEAN:
@@ -656,7 +655,7 @@ static gcol_status walk(walk_state *w, int32_t num_children, int depth, int32_t 
       info->nullable = d > 0;
       info->max_definition_level = d;
       info->max_repetition_level = r;
-      info->type = type_of(s, r);
+      info->type = type_of(s);
       md->leaf_converted[w->leaves] = s->converted_type;
     }
     ++w->leaves;

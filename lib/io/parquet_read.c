@@ -16,6 +16,7 @@
 #include "internal/log.h"
 #include "internal/nvtx.h"
 #include "internal/parquet.h"
+#include "internal/parquet_nested.h"
 #include "internal/thrift.h"
 
 /* ---- names for messages ---- */
@@ -187,6 +188,9 @@ void gcol_detail_parquet_plan_free(gcol_detail_pq_column_plan *plan) {
   free(plan->segments);
   free(plan->jobs);
   free(plan->covered);
+  free(plan->rep_levels);
+  free(plan->def_levels);
+  free(plan->chunk_first);
   memset(plan, 0, sizeof *plan);
 }
 
@@ -235,6 +239,7 @@ typedef struct plan_ctx {
   struct transcoded *pending;
   int32_t num_pending;
   int32_t pending_cap;
+  bool levels; /* a nested leaf: levels decoded into the plan (plan->has_levels) */
 } plan_ctx;
 
 /* A page transcoded into plan_ctx.side: its levels [at, at + levels), then its values up to
@@ -828,6 +833,50 @@ static bool flush_transcoded(plan_ctx *c) {
   return true;
 }
 
+/* A nested leaf's page `pg` (its bytes at `host`, plan offset `begin`; repetition levels at
+ * [rep_begin, rep_end)): its levels decoded into plan->rep_levels / def_levels at the plan's
+ * next entries. Why the host: the offsets and null masks of the lists and structs above are
+ * built from them on the host (lib/io/parquet_nested.c), and the page is here already. */
+static gcol_status decode_page_levels(plan_ctx *c, int32_t g, int32_t page_no,
+                                      const uint8_t *host, int64_t begin, int64_t rep_begin,
+                                      int64_t rep_end, const gcol_detail_pq_page *pg) {
+  gcol_detail_pq_column_plan *plan = c->plan;
+  int64_t const need = plan->num_rows + pg->num_rows;
+  if (need > plan->levels_cap) {
+    int64_t cap = plan->levels_cap > 0 ? plan->levels_cap : 1024;
+    while (cap < need) cap *= 2;
+    uint8_t *d = (uint8_t *)realloc(plan->def_levels, (size_t)cap);
+    if (d == NULL) PAGE_OUT_OF_MEMORY(cap);
+    plan->def_levels = d;
+    if (c->info->max_repetition_level > 0) {
+      uint8_t *r = (uint8_t *)realloc(plan->rep_levels, (size_t)cap);
+      if (r == NULL) PAGE_OUT_OF_MEMORY(cap);
+      plan->rep_levels = r;
+    }
+    plan->levels_cap = cap;
+  }
+  int32_t const max_rep = c->info->max_repetition_level;
+  int32_t const max_def = c->info->max_definition_level;
+  if (max_rep > 0) {
+    int const code = gcol_detail_pqn_decode_levels(host + (rep_begin - begin),
+                                                   host + (rep_end - begin), max_rep, pg->num_rows,
+                                                   plan->rep_levels + plan->num_rows);
+    if (code != GCOL_DETAIL_PQ_E_OK) {
+      PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "repetition levels: %s",
+                code == GCOL_DETAIL_PQ_E_LEVEL_RANGE ? "a level above the max repetition level"
+                                                     : "fewer levels than values");
+    }
+  }
+  int const code = gcol_detail_pqn_decode_levels(host + (pg->def_begin - begin),
+                                                 host + (pg->def_end - begin), max_def,
+                                                 pg->num_rows, plan->def_levels + plan->num_rows);
+  if (code != GCOL_DETAIL_PQ_E_OK) {
+    PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "definition levels: %s",
+              gcol_detail_parquet_page_error(code));
+  }
+  return GCOL_OK;
+}
+
 /* Scans the pages of one chunk whose `size` bytes are at `raw`: plan->bytes + in_place for an
  * UNCOMPRESSED chunk (its pages stay where they are), a scratch buffer otherwise. Each data
  * page planned takes the plan's next rows (plan->num_rows grows); with page skipping, those
@@ -922,8 +971,32 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
       pg.first_row = plan->num_rows;
       pg.num_rows = h.num_values;
       pg.dict = dict;
+      int32_t const max_rep = c->info->max_repetition_level;
+      int64_t rep_begin = begin, rep_end = begin; /* repetition levels, nested leaves */
+      if (c->levels && host == NULL) {
+        PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "page of a nested column not on the host");
+      }
       if (!v2) {
-        pg.def_begin = pg.def_end = begin;
+        if (max_rep > 0) {
+          if (h.rep_encoding != GCOL_DETAIL_PQ_ENC_RLE) {
+            PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "repetition level encoding %s is not supported",
+                      encoding_name(h.rep_encoding));
+          }
+          if (end - begin < 4) {
+            PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "no room for the repetition levels' length");
+          }
+          const uint8_t *q = host;
+          int64_t const n = (int64_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                                      (uint32_t)q[3] << 24);
+          if (n > end - begin - 4) {
+            PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                      "repetition levels of %lld bytes in a page of %lld bytes", (long long)n,
+                      (long long)(end - begin));
+          }
+          rep_begin = begin + 4;
+          rep_end = begin + 4 + n;
+        }
+        pg.def_begin = pg.def_end = rep_end;
         if (max_def > 0) {
           if (h.def_encoding != GCOL_DETAIL_PQ_ENC_RLE) {
             PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "definition level encoding %s is not supported",
@@ -933,19 +1006,19 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
         if (max_def > 0 && host == NULL) {
           pg.def_pending = 1; /* decompressed on the GPU: the length is read there */
         } else if (max_def > 0) {
-          if (end - begin < 4) {
+          if (end - rep_end < 4) {
             PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "no room for the definition levels' length");
           }
-          const uint8_t *q = host;
+          const uint8_t *q = host + (rep_end - begin);
           int64_t const n = (int64_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
                                       (uint32_t)q[3] << 24);
-          if (n > end - begin - 4) {
+          if (n > end - rep_end - 4) {
             PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
                       "definition levels of %lld bytes in a page of %lld bytes", (long long)n,
                       (long long)(end - begin));
           }
-          pg.def_begin = begin + 4;
-          pg.def_end = begin + 4 + n;
+          pg.def_begin = rep_end + 4;
+          pg.def_end = rep_end + 4 + n;
         }
         pg.values_begin = pg.def_end;
       } else {
@@ -955,21 +1028,28 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
                     "level lengths %d (repetition) + %d (definition) exceed the page's %lld bytes",
                     h.rep_length, h.def_length, (long long)(end - begin));
         }
-        if (h.rep_length != 0) {
+        if (h.rep_length != 0 && max_rep == 0) {
           PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "repetition levels in a flat column");
         }
-        if (h.num_rows != h.num_values) {
+        if (max_rep == 0 && h.num_rows != h.num_values) {
           PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "%d rows and %d values in a flat column",
                     h.num_rows, h.num_values);
         }
         if (max_def == 0 && h.def_length != 0) {
           PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "definition levels in a required column");
         }
+        rep_begin = begin;
+        rep_end = begin + h.rep_length;
         pg.def_begin = begin + h.rep_length;
         pg.def_end = pg.def_begin + h.def_length;
         pg.values_begin = pg.def_end;
       }
       pg.values_end = end;
+      if (c->levels) {
+        gcol_status const st = decode_page_levels(c, g, page_no, host, begin, rep_begin, rep_end,
+                                                  &pg);
+        if (st != GCOL_OK) return st;
+      }
       int32_t const enc = h.encoding;
       if (enc == GCOL_DETAIL_PQ_ENC_PLAIN) {
         pg.encoding = GCOL_DETAIL_PQ_VALUES_PLAIN;
@@ -1053,12 +1133,6 @@ static gcol_status refuse_column(const gcol_parquet_metadata *md, int32_t column
   const gcol_parquet_column_info *info = &md->leaves[column];
   int32_t const length = info->type_length;
   bool const flba = info->physical_type == GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY;
-  if (info->max_repetition_level > 0) {
-    return gcol_detail_error(GCOL_ERROR_UNSUPPORTED, __func__,
-                             "%s: column '%s' is nested in a repeated field (lists are not read "
-                             "yet)",
-                             md->name, info->name);
-  }
   if (flba && length < 1) {
     return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
                              "%s: column '%s': FIXED_LEN_BYTE_ARRAY of type length %d (the format "
@@ -1091,7 +1165,7 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
                                const gcol_parquet_metadata *md, int32_t column,
                                const int32_t *row_groups, int32_t num_row_groups,
                                const gcol_detail_pq_row_range *kept, int64_t num_kept,
-                               uint32_t gpu_codecs, const gcol_detail_nvcomp *nvcomp,
+                               uint32_t gpu_codecs, const gcol_detail_nvcomp *nvcomp, bool levels,
                                gcol_detail_pq_column_plan *plan) {
   gcol_status status = GCOL_OK;
   plan_ctx c;
@@ -1107,7 +1181,10 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
   c.info = &md->leaves[column];
   c.kept = kept;
   c.num_kept = num_kept;
+  c.levels = levels;
   const gcol_parquet_column_info *info = c.info;
+  plan->has_levels = levels;
+  plan->max_rep = c.info->max_repetition_level;
   plan->name = info->name;
   plan->type = info->type;
   plan->physical_type = info->physical_type;
@@ -1131,7 +1208,7 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
                       "%s: row group %d, column '%s': codec %s is not supported (UNCOMPRESSED, "
                       "SNAPPY, GZIP, ZSTD and LZ4_RAW are read)",
                       md->name, g, info->name, gcol_detail_pq_codec_name(ch->stats.codec));
-    GCOL_DETAIL_CHECK(ch->stats.num_values == md->row_groups[g].num_rows,
+    GCOL_DETAIL_CHECK(info->max_repetition_level > 0 || ch->stats.num_values == md->row_groups[g].num_rows,
                       GCOL_ERROR_INVALID_ARGUMENT,
                       "%s: row group %d, column '%s': %lld values in a flat column of a row group "
                       "of %lld rows",
@@ -1140,6 +1217,15 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
     if (!borrowed(&c, ch, chunk_start(ch), ch->stats.compressed_size)) {
       total += ch->stats.compressed_size;
     }
+  }
+  GCOL_DETAIL_CHECK(levels || info->max_repetition_level == 0, GCOL_ERROR_UNSUPPORTED,
+                    "%s: column '%s' lies inside a list (it is read with its list)", md->name,
+                    info->name);
+  if (levels) {
+    plan->chunk_first =
+        (int64_t *)malloc((size_t)(num_row_groups + 1) * sizeof *plan->chunk_first);
+    GCOL_DETAIL_CHECK(plan->chunk_first != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+    plan->chunk_first[0] = 0;
   }
   /* the file's bytes to start with; compressed chunks grow it page by page */
   GCOL_DETAIL_CHECK(reserve_bytes(&c, total > 0 ? total : 1), GCOL_ERROR_OUT_OF_MEMORY,
@@ -1214,6 +1300,7 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
                       "%s: cannot allocate %lld host bytes for column '%s'", md->name,
                       (long long)(plan->owned_bytes + c.side_size), info->name);
     c.read_row += ch->stats.num_values;
+    if (levels) plan->chunk_first[++plan->num_chunks] = plan->num_rows;
   }
 done:
   free(scratch);
@@ -1227,7 +1314,8 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                                             const gcol_parquet_metadata *md, int32_t column,
                                             const int32_t *row_groups, int32_t num_row_groups,
                                             gcol_detail_pq_column_plan *plan) {
-  return plan_column(file, NULL, md, column, row_groups, num_row_groups, NULL, 0, 0, NULL, plan);
+  return plan_column(file, NULL, md, column, row_groups, num_row_groups, NULL, 0, 0, NULL, false,
+                     plan);
 }
 
 gcol_status gcol_detail_parquet_plan_column_borrow(
@@ -1235,7 +1323,17 @@ gcol_status gcol_detail_parquet_plan_column_borrow(
     int32_t column, const int32_t *row_groups, int32_t num_row_groups, uint32_t gpu_codecs,
     const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan) {
   return plan_column(file, data, md, column, row_groups, num_row_groups, NULL, 0, gpu_codecs,
-                     nvcomp, plan);
+                     nvcomp, false, plan);
+}
+
+gcol_status gcol_detail_parquet_plan_column_levels(const gcol_detail_pq_file *file,
+                                                   const uint8_t *data,
+                                                   const gcol_parquet_metadata *md,
+                                                   int32_t column, const int32_t *row_groups,
+                                                   int32_t num_row_groups,
+                                                   gcol_detail_pq_column_plan *plan) {
+  return plan_column(file, data, md, column, row_groups, num_row_groups, NULL, 0, 0, NULL, true,
+                     plan);
 }
 
 gcol_status gcol_detail_parquet_plan_column_kept(
@@ -1244,7 +1342,7 @@ gcol_status gcol_detail_parquet_plan_column_kept(
     const gcol_detail_pq_row_range *kept, int64_t num_kept, uint32_t gpu_codecs,
     const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan) {
   return plan_column(file, data, md, column, row_groups, num_row_groups, kept, num_kept, gpu_codecs,
-                     nvcomp, plan);
+                     nvcomp, false, plan);
 }
 
 /* ---- host decode (tests, fuzzer) ---- */
@@ -1401,6 +1499,7 @@ done:
  * to positions in columns (freed with gcol_expression_free()). */
 static gcol_status filter_columns(const gcol_parquet_metadata *md, const gcol_expression *filter,
                                   int32_t root, int32_t *columns, int32_t *num_read,
+                                  const int32_t *flat_at, int32_t num_selected,
                                   gcol_expression **out) {
   gcol_status status = GCOL_OK;
   size_t const n = (size_t)(md->num_leaves > 0 ? md->num_leaves : 1);
@@ -1408,11 +1507,19 @@ static gcol_status filter_columns(const gcol_parquet_metadata *md, const gcol_ex
   int32_t *map = (int32_t *)malloc(n * sizeof *map);
   GCOL_DETAIL_CHECK(used != NULL && map != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   GCOL_DETAIL_TRY(gcol_detail_expr_columns_used(filter, root, used));
+  /* table positions: the selections, then the filter's leaves not selected flat */
+  int32_t next = num_selected;
   for (int32_t leaf = 0; leaf < md->num_leaves; ++leaf) {
     if (!used[leaf]) continue;
+    GCOL_DETAIL_CHECK(md->leaves[leaf].max_repetition_level == 0, GCOL_ERROR_UNSUPPORTED,
+                      "%s: the filter references column '%s', inside a list", md->name,
+                      md->leaves[leaf].name);
     int32_t at = 0;
-    while (at < *num_read && columns[at] != leaf) ++at;
-    if (at == *num_read) columns[(*num_read)++] = leaf;
+    while (at < num_selected && flat_at[at] != leaf) ++at;
+    if (at == num_selected) {
+      columns[(*num_read)++] = leaf;
+      at = next++;
+    }
     map[leaf] = at;
   }
   GCOL_DETAIL_TRY(gcol_detail_expr_remap_columns(filter, root, map, out));
@@ -1858,7 +1965,19 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   gcol_detail_pq_row_range *kept = NULL; /* page skipping: the read rows kept, or NULL */
   int64_t num_kept = 0;
   int32_t *bounds = NULL; /* batched reads: where each batch starts in the groups read */
-  int32_t num_read = 0; /* columns read: the selected ones, then the filter's */
+  int32_t num_read = 0; /* leaf plans: the selected columns' leaves, then the filter's */
+  /* the selected columns: sel_node[i] a nested column's tree node, or -1 for the flat leaf
+   * flat_at[i]; sel_plan[i] its first plan in columns; nested: whether any is */
+  gcol_detail_pqn_tree tree;
+  memset(&tree, 0, sizeof tree);
+  int32_t *sel_node = NULL;
+  int32_t *flat_at = NULL;
+  int32_t *sel_plan = NULL;
+  bool nested = false;
+  bool *with_levels = NULL;    /* per plan: a nested column's leaf, planned with its levels */
+  int32_t num_selected_plans = 0;
+  gcol_column **final = NULL; /* the table's columns: the selections, then the filter's */
+  int32_t num_final = 0;
   gcol_parquet_read_options opt;
   gcol_parquet_read_options_init(&opt);
   if (options != NULL) opt = *options;
@@ -1879,31 +1998,74 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
                     "options->filter cannot be combined with skip_rows or num_rows");
   GCOL_DETAIL_TRY(gcol_detail_parquet_read_metadata(file, &md));
 
-  /* columns */
+  GCOL_DETAIL_TRY(gcol_detail_pqn_build(md, &tree));
+
+  /* columns: an index is a leaf (flat unless it lies inside a list, then its top-level column
+   * whole); a name a schema path (a leaf flat, a group or list nested, nothing inside a list);
+   * by default every top-level field, structs and lists nested */
   num_columns = opt.columns != NULL        ? opt.num_columns
                 : opt.column_names != NULL ? opt.num_column_names
-                                           : md->num_leaves;
-  /* room for the filter's columns after the selected ones */
-  columns = (int32_t *)malloc((size_t)(num_columns + md->num_leaves + 1) * sizeof *columns);
-  outputs = (gcol_column **)calloc((size_t)(num_columns + md->num_leaves + 1), sizeof *outputs);
-  GCOL_DETAIL_CHECK(columns != NULL && outputs != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+                                           : tree.num_roots;
+  sel_node = (int32_t *)malloc((size_t)(num_columns + 1) * sizeof *sel_node);
+  flat_at = (int32_t *)malloc((size_t)(num_columns + 1) * sizeof *flat_at);
+  sel_plan = (int32_t *)malloc((size_t)(num_columns + 1) * sizeof *sel_plan);
+  GCOL_DETAIL_CHECK(sel_node != NULL && flat_at != NULL && sel_plan != NULL,
+                    GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  int64_t num_plans = md->num_leaves; /* the filter's */
   for (int32_t i = 0; i < num_columns; ++i) {
+    int32_t node = -1;
     if (opt.columns != NULL) {
-      columns[i] = opt.columns[i];
-      GCOL_DETAIL_CHECK(columns[i] >= 0 && columns[i] < md->num_leaves, GCOL_ERROR_INVALID_ARGUMENT,
+      int32_t const leaf = opt.columns[i];
+      GCOL_DETAIL_CHECK(leaf >= 0 && leaf < md->num_leaves, GCOL_ERROR_INVALID_ARGUMENT,
                         "%s: options->columns[%d] is %d, outside the file's %d columns", md->name,
-                        i, columns[i], md->num_leaves);
+                        i, leaf, md->num_leaves);
+      node = tree.leaf_node[leaf];
+      if (gcol_detail_pqn_in_list(&tree, node)) node = gcol_detail_pqn_root_of_leaf(&tree, leaf);
     } else if (opt.column_names != NULL) {
       GCOL_DETAIL_CHECK(opt.column_names[i] != NULL, GCOL_ERROR_INVALID_ARGUMENT,
                         "options->column_names[%d] is NULL", i);
-      columns[i] = gcol_parquet_metadata_find_column(md, opt.column_names[i]);
-      GCOL_DETAIL_CHECK(columns[i] >= 0, GCOL_ERROR_INVALID_ARGUMENT, "%s: no column named '%s'",
+      node = gcol_detail_pqn_find(md, &tree, opt.column_names[i]);
+      GCOL_DETAIL_CHECK(node >= 0, GCOL_ERROR_INVALID_ARGUMENT, "%s: no column named '%s'",
                         md->name, opt.column_names[i]);
+      GCOL_DETAIL_CHECK(!gcol_detail_pqn_in_list(&tree, node), GCOL_ERROR_INVALID_ARGUMENT,
+                        "%s: column '%s' lies inside a list: select the list", md->name,
+                        opt.column_names[i]);
     } else {
-      columns[i] = i;
+      node = tree.roots[i];
+    }
+    if (tree.nodes[node].kind == GCOL_DETAIL_PQN_LEAF && !gcol_detail_pqn_in_list(&tree, node)) {
+      sel_node[i] = -1; /* read flat (a leaf inside structs: null where they are) */
+      flat_at[i] = tree.nodes[node].leaf;
+      num_plans += 1;
+    } else {
+      sel_node[i] = node;
+      flat_at[i] = -1;
+      num_plans += tree.nodes[node].num_leaves;
+      nested = true;
     }
   }
-  num_read = num_columns;
+  GCOL_DETAIL_CHECK(num_plans < INT32_MAX, GCOL_ERROR_OVERFLOW, "%s: too many columns selected",
+                    md->name);
+  columns = (int32_t *)malloc((size_t)(num_plans + 1) * sizeof *columns);
+  with_levels = (bool *)calloc((size_t)(num_plans + 1), sizeof *with_levels);
+  outputs = (gcol_column **)calloc((size_t)(num_plans + 1), sizeof *outputs);
+  final = (gcol_column **)calloc((size_t)(num_columns + md->num_leaves + 1), sizeof *final);
+  GCOL_DETAIL_CHECK(columns != NULL && with_levels != NULL && outputs != NULL && final != NULL,
+                    GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t i = 0; i < num_columns; ++i) {
+    sel_plan[i] = num_read;
+    if (sel_node[i] < 0) {
+      with_levels[num_read] = false;
+      columns[num_read++] = flat_at[i];
+    } else {
+      const gcol_detail_pqn_node *n = &tree.nodes[sel_node[i]];
+      for (int32_t k = 0; k < n->num_leaves; ++k) {
+        with_levels[num_read] = true;
+        columns[num_read++] = n->first_leaf + k;
+      }
+    }
+  }
+  num_selected_plans = num_read;
   /* row groups */
   num_groups = opt.row_groups != NULL ? opt.num_row_groups : md->num_row_groups;
   groups = (int32_t *)malloc((size_t)(num_groups > 0 ? num_groups : 1) * sizeof *groups);
@@ -1917,9 +2079,12 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   if (opt.filter != NULL) {
     GCOL_DETAIL_TRY(prune_groups(md, opt.filter, opt.filter_root, groups, &num_groups));
     if (num_columns > 0) {
-      GCOL_DETAIL_TRY(filter_columns(md, opt.filter, opt.filter_root, columns, &num_read, &filter));
-      GCOL_DETAIL_TRY(plan_page_skipping(file, md, opt.filter, opt.filter_root, groups, &num_groups,
-                                         &kept, &num_kept));
+      GCOL_DETAIL_TRY(filter_columns(md, opt.filter, opt.filter_root, columns, &num_read, flat_at,
+                                     num_columns, &filter));
+      if (!nested) { /* nested columns are decoded whole (see docs/design.md) */
+        GCOL_DETAIL_TRY(plan_page_skipping(file, md, opt.filter, opt.filter_root, groups,
+                                           &num_groups, &kept, &num_kept));
+      }
     }
   }
   /* the row range: row groups wholly before or after it are not read */
@@ -1952,7 +2117,9 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     uint32_t const gpu_codecs = gcol_detail_parquet_gpu_codecs(&opt, nvcomp);
     int32_t const range = (int32_t)(last_group - first_group);
     int32_t num_batches = 1;
-    if (kept == NULL && num_read > 0 && range >= 2) { /* page skipping reads whole */
+    /* page skipping reads whole; so do reads of nested columns, whose levels are checked
+     * across each chunk before they are assembled */
+    if (kept == NULL && !nested && num_read > 0 && range >= 2) {
       bounds = (int32_t *)malloc((size_t)(range + 1) * sizeof *bounds);
       GCOL_DETAIL_CHECK(bounds != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
       num_batches = gcol_detail_parquet_batches(md, columns, num_read, groups + first_group, range,
@@ -1974,11 +2141,22 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
       GCOL_DETAIL_TRY(read_batches(&run, outputs, (cudaStream_t)stream, mr));
     } else {
       for (int32_t i = 0; i < num_read; ++i) {
-        GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(file, data, md, columns[i],
-                                                             groups + first_group, range, kept,
-                                                             num_kept, gpu_codecs, nvcomp,
-                                                             &plans[i]));
+        if (i < num_selected_plans && with_levels[i]) {
+          GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_levels(file, data, md, columns[i],
+                                                                 groups + first_group, range,
+                                                                 &plans[i]));
+        } else {
+          GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(file, data, md, columns[i],
+                                                               groups + first_group, range, kept,
+                                                               num_kept, gpu_codecs, nvcomp,
+                                                               &plans[i]));
+        }
         __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
+      }
+      for (int32_t i = 0; i < num_columns; ++i) {
+        if (sel_node[i] < 0) continue;
+        GCOL_DETAIL_TRY(gcol_detail_pqn_check_plans(md, &tree, sel_node[i], plans + sel_plan[i],
+                                                    groups + first_group, range));
       }
       GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns(plans, num_read, data, md->name, stream,
                                                          mr, outputs));
@@ -1988,8 +2166,25 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     if (covers_only_kept(&plans[i], kept, num_kept)) continue;
     GCOL_DETAIL_TRY(gather_kept_rows(&plans[i], kept, num_kept, md->name, &outputs[i], stream, mr));
   }
-  GCOL_DETAIL_TRY(gcol_table_make(outputs, num_read, &table));
-  for (int32_t i = 0; i < num_read; ++i) outputs[i] = NULL;
+  /* the table: each selection (a flat leaf, or a nested column assembled from its leaves),
+   * then the filter's leaves */
+  for (int32_t i = 0; i < num_columns; ++i) {
+    int32_t const p = sel_plan[i];
+    if (sel_node[i] < 0) {
+      final[num_final++] = outputs[p];
+      outputs[p] = NULL;
+    } else {
+      GCOL_DETAIL_TRY(gcol_detail_pqn_assemble(&tree, sel_node[i], plans + p, outputs + p,
+                                               md->name, stream, mr, &final[num_final]));
+      ++num_final;
+    }
+  }
+  for (int32_t i = num_selected_plans; i < num_read; ++i) {
+    final[num_final++] = outputs[i];
+    outputs[i] = NULL;
+  }
+  GCOL_DETAIL_TRY(gcol_table_make(final, num_final, &table));
+  for (int32_t i = 0; i < num_final; ++i) final[i] = NULL;
   if (filter != NULL) {
     GCOL_DETAIL_TRY(apply_filter(gcol_table_get_view(table), num_columns, filter, opt.filter_root,
                                  out, stream, mr));
@@ -2026,6 +2221,15 @@ done:
     for (int32_t i = 0; i < num_read; ++i) gcol_column_free(outputs[i]);
   }
   free(outputs);
+  if (final != NULL) {
+    for (int32_t i = 0; i < num_final; ++i) gcol_column_free(final[i]);
+  }
+  free(final);
+  free(sel_node);
+  free(flat_at);
+  free(sel_plan);
+  free(with_levels);
+  gcol_detail_pqn_free(&tree);
   free(columns);
   free(groups);
   free(bounds);

@@ -33,8 +33,13 @@ of about 8 KiB, so several row groups and pages per column):
                                          values in data page v2
   flba_split, flba_delta                 binary(16) and float16 BYTE_STREAM_SPLIT, binary(16)
                                          DELTA_BYTE_ARRAY, when pyarrow writes them
-  brotli, list                           a BROTLI chunk, a list column: refused with
-                                         GCOL_ERROR_UNSUPPORTED in this part
+  nested_plain_v1, nested_dict_v2,       nested columns (list<int64>, list<string>, struct,
+  nested_snappy, nested_zstd_v2,         list<struct>, struct<list>, list<list<int16>>, a
+  nested_noncompliant                    required list, map<string, int32>) with nulls at every
+                                         level and empty lists: PLAIN in row groups of 1700,
+                                         dictionaries in v2, SNAPPY, ZSTD v2, element "item";
+                                         printed "column NAME nested", one row per line
+  brotli                                 a BROTLI chunk: refused with GCOL_ERROR_UNSUPPORTED
 
   make_parquet_files.py OUT_DIR [SEED]
 """
@@ -117,8 +122,7 @@ def make_table(rng, nullable):
         fields.append(pa.field(name, atype, nullable=nullable))
         gtypes.append(gname)
     if nullable:
-        # a struct: its leaves are read as flat columns "st.a", "st.b" (null where the struct
-        # or the field is null)
+        # a struct: read as one STRUCT column (printed as nested rows "{a,b}")
         a = [None if rng.random() < 0.1 else rng.randint(-1000, 1000) for _ in range(ROWS)]
         b = [None if rng.random() < 0.1 else rng.choice(["p", "q", ""]) for _ in range(ROWS)]
         mask = pa.array([rng.random() < 0.1 for _ in range(ROWS)])
@@ -128,6 +132,48 @@ def make_table(rng, nullable):
         fields.append(pa.field("st", st.type))
         gtypes.append(None)
     return pa.Table.from_arrays(arrays, schema=pa.schema(fields)), gtypes
+
+
+def nested_table(rng):
+    """list<int64>, list<string>, struct<int32, string>, list<struct<...>>, struct<list<...>>,
+    list<list<int16>>, map<string, int32>, with nulls at every level and empty lists, and a flat
+    column between them."""
+    n = ROWS // 4
+
+    def maybe(v, p=0.1):
+        return None if rng.random() < p else v
+
+    def items(gen, most=5):
+        return maybe([maybe(gen()) for _ in range(rng.choice([0, 1, 2, most]))])
+
+    def word():
+        return rng.choice(["", "a", "héllo", "日本語", "x" * 30, "tail"])
+
+    def small_struct():
+        return {"a": maybe(rng.randint(-1000, 1000)), "b": maybe(word())}
+
+    st_type = pa.struct([("a", pa.int32()), ("b", pa.string())])
+    lst_type = pa.struct([("x", pa.int64()), ("y", pa.list_(pa.string()))])
+    cols = {
+        "li": pa.array([items(lambda: rng.randint(-2**63, 2**63 - 1)) for _ in range(n)],
+                       pa.list_(pa.int64())),
+        "ls": pa.array([items(word) for _ in range(n)], pa.list_(pa.string())),
+        "st": pa.array([maybe(small_struct()) for _ in range(n)], st_type),
+        "flat": pa.array([maybe(i) for i in range(n)], pa.int32()),
+        "lst": pa.array([items(small_struct) for _ in range(n)], pa.list_(st_type)),
+        "stl": pa.array([maybe({"x": maybe(rng.randint(0, 9)), "y": items(word)})
+                         for _ in range(n)], lst_type),
+        "lli": pa.array([items(lambda: items(lambda: rng.randint(-32768, 32767)))
+                         for _ in range(n)], pa.list_(pa.list_(pa.int16()))),
+        "req": pa.array([[rng.randint(0, 5) for _ in range(rng.randint(0, 3))]
+                         for _ in range(n)], pa.list_(pa.field("element", pa.int32(),
+                                                               nullable=False))),
+        "m": pa.array([maybe([(word(), maybe(rng.randint(0, 99)))
+                              for _ in range(rng.randint(0, 3))]) for _ in range(n)],
+                      pa.map_(pa.string(), pa.int32())),
+    }
+    schema = pa.schema([pa.field(k, v.type, nullable=(k != "req")) for k, v in cols.items()])
+    return pa.Table.from_arrays(list(cols.values()), schema=schema)
 
 
 def value_line(atype, v):
@@ -148,19 +194,34 @@ def value_line(atype, v):
     return str(v)
 
 
+def is_nested(atype):
+    return pa.types.is_struct(atype) or pa.types.is_list(atype) or pa.types.is_large_list(atype) \
+        or pa.types.is_map(atype)
+
+
+def nested_line(atype, v):
+    """A row of a nested column as parquet_dump prints it: null, [V,...], {V,...}."""
+    if v is None:
+        return "null"
+    if pa.types.is_map(atype):  # read as list<struct<key, value>>
+        return "[" + ",".join("{%s,%s}" % (nested_line(atype.key_type, k),
+                                            nested_line(atype.item_type, x))
+                              for k, x in v) + "]"
+    if pa.types.is_list(atype) or pa.types.is_large_list(atype):
+        return "[" + ",".join(nested_line(atype.value_type, x) for x in v) + "]"
+    if pa.types.is_struct(atype):
+        return "{" + ",".join(nested_line(f.type, v[f.name]) for f in atype) + "}"
+    return value_line(atype, v)
+
+
 def leaf_columns(table, gtypes):
-    """(name, gcol type name, arrow type, python values) of every leaf, struct fields
-    flattened with the struct's nulls."""
+    """(name, gcol type name, arrow type, python values) of every column; a struct or a list
+    is one column of type "nested" (its rows printed by nested_line)."""
     out = []
     for field, gname in zip(table.schema, gtypes):
         arr = table.column(field.name).combine_chunks()
-        if pa.types.is_struct(field.type):
-            parent_valid = arr.is_valid().to_pylist()
-            for i, sub in enumerate(field.type):
-                child = arr.field(i)
-                vals = [v if ok else None for v, ok in zip(child.to_pylist(), parent_valid)]
-                gsub = "int32" if pa.types.is_integer(sub.type) else "string"
-                out.append((field.name + "." + sub.name, gsub, sub.type, vals))
+        if is_nested(field.type):
+            out.append((field.name, "nested", field.type, arr.to_pylist()))
             continue
         atype = field.type
         if pa.types.is_date(atype) or pa.types.is_time(atype) or pa.types.is_timestamp(atype):
@@ -180,7 +241,8 @@ def write_expected(path, table, gtypes):
         for name, gname, atype, vals in leaf_columns(table, gtypes):
             f.write("column %s %s\n" % (name, gname))
             for v in vals:
-                f.write(value_line(atype, v) + "\n")
+                f.write((nested_line(atype, v) if gname == "nested" else value_line(atype, v))
+                        + "\n")
 
 
 def half_to_float_bits(h):
@@ -402,9 +464,25 @@ def main():
                 raise SystemExit("pyarrow wrote %s for compression=%s" % (got, arrow_name))
             write_expected(path, table, gtypes)
 
+    # nested columns: lists and structs with nulls at every level and empty lists, in several
+    # pages, row groups, with dictionaries, data page v2, a codec
+    nested = nested_table(rng)
+    nested_types = ["int32" if f.name == "flat" else "nested" for f in nested.schema]
+    for name, kw in (("nested_plain_v1", dict(use_dictionary=False, row_group_size=1700)),
+                     ("nested_dict_v2", dict(use_dictionary=True, data_page_version="2.0")),
+                     ("nested_snappy", dict(use_dictionary=True, compression="snappy")),
+                     ("nested_zstd_v2", dict(use_dictionary=False, data_page_version="2.0",
+                                             compression="zstd"))):
+        path = os.path.join(out, name + ".parquet")
+        write(path, nested, **kw)
+        write_expected(path, nested, nested_types)
+    # lists whose element is named "item" (pyarrow's non-compliant naming), 3 levels
+    path = os.path.join(out, "nested_noncompliant.parquet")
+    write(path, nested, use_compliant_nested_type=False)
+    write_expected(path, nested, nested_types)
+
     refused = {
         "brotli": (small, dict(compression="brotli")),
-        "list": (pa.table({"l": pa.array([[1, 2], None, []] * 10, pa.list_(pa.int32()))}), {}),
     }
     for name, (t, kw) in refused.items():
         path = os.path.join(out, name + ".parquet")

@@ -10,6 +10,11 @@
  *
  * VALUE: integers (timestamps, dates, durations, decimals unscaled, booleans 0/1) in decimal;
  * floats as the hex of their IEEE bits (%08x, %016llx); strings as "s:" + hex of the bytes.
+ * A top-level group (a struct or a list, at any depth) prints as one column "column NAME
+ * nested", as the reader returns it, a row per line: "null", "[V,V,...]" for a list,
+ * "{V,V,...}" for a struct (its fields in order), values as above. With --host, nested fields are read
+ * through the reader's plan with levels and assembled by the reader's level functions
+ * (lib/io/parquet_nested.c) on the CPU, so pyarrow's nested files are checked without a GPU.
  * A failed read prints "error STATUS_NAME" and the message on stderr, and exits 0 (the
  * script decides whether the failure was expected).
  *
@@ -44,6 +49,7 @@
 
 #include "gcol/gcol.h"
 #include "internal/parquet.h"
+#include "internal/parquet_nested.h"
 
 /* One column read, in host memory. */
 typedef struct host_column {
@@ -93,16 +99,28 @@ static void from_device(gcol_column_view v, host_column *c) {
   if (gcol_column_copy_to_host(v, c->values, c->valid, NULL) != GCOL_OK) exit(1);
 }
 
+static gcol_status decode_on_host(int32_t k, const gcol_detail_pq_column_plan *p, host_column *c);
+static void print_value(const host_column *c, int64_t i);
+
 /* Column k read on the CPU through the plan and the per-page decoders. */
 static gcol_status from_host(const gcol_detail_pq_file *file, const gcol_parquet_metadata *md,
                              int32_t k, host_column *c) {
   int32_t const ng = gcol_parquet_metadata_num_row_groups(md);
-  int32_t *groups = (int32_t *)xmalloc((size_t)ng * sizeof *groups);
+  int32_t *groups = (int32_t *)xmalloc((size_t)ng * sizeof *groups + 1);
   for (int32_t g = 0; g < ng; ++g) groups[g] = g;
   gcol_detail_pq_column_plan plan;
   gcol_status st = gcol_detail_parquet_plan_column(file, md, k, groups, ng, &plan);
   free(groups);
   if (st != GCOL_OK) return st;
+  st = decode_on_host(k, &plan, c);
+  gcol_detail_parquet_plan_free(&plan);
+  return st;
+}
+
+/* A planned column decoded on the CPU (a nested leaf: one row per level entry). */
+static gcol_status decode_on_host(int32_t k, const gcol_detail_pq_column_plan *p, host_column *c) {
+  gcol_detail_pq_column_plan const plan = *p;
+  gcol_status st = GCOL_OK;
   int64_t const n = plan.num_rows;
   uint64_t *words = (uint64_t *)xmalloc((size_t)n * 8);
   uint64_t *words_hi = (uint64_t *)xmalloc((size_t)n * 8);
@@ -141,19 +159,176 @@ static gcol_status from_host(const gcol_detail_pq_file *file, const gcol_parquet
   free(words_hi);
   free(pos);
   free(len);
-  gcol_detail_parquet_plan_free(&plan);
   return st;
 }
 
-static void print_column(const host_column *c) {
-  printf("column %s %s\n", c->name, gcol_type_name(c->type.id));
+/* ---- nested columns: printed one row per line, "[a,b]" for a list, "{a,b}" for a struct,
+ * "null", values as flat columns print them ---- */
+
+typedef struct hnode {
+  int kind; /* GCOL_DETAIL_PQN_* */
+  int64_t size;
+  uint8_t *valid;   /* NULL: all valid (leaves: leaf.valid) */
+  int64_t *offsets; /* LIST */
+  host_column leaf;
+  int64_t *map; /* leaf read from levels: slot -> level entry */
+  int32_t num_kids;
+  struct hnode *kids;
+} hnode;
+
+static void hnode_free(hnode *h) {
+  for (int32_t k = 0; k < h->num_kids; ++k) hnode_free(&h->kids[k]);
+  free(h->kids);
+  free(h->valid);
+  free(h->offsets);
+  free(h->map);
+  host_column_free(&h->leaf);
+}
+
+static void print_nested(const hnode *h, int64_t i) {
+  if (h->kind == GCOL_DETAIL_PQN_LEAF) {
+    print_value(&h->leaf, h->map != NULL ? h->map[i] : i);
+    return;
+  }
+  if (h->valid != NULL && !h->valid[i]) {
+    printf("null");
+    return;
+  }
+  if (h->kind == GCOL_DETAIL_PQN_LIST) {
+    putchar('[');
+    for (int64_t j = h->offsets[i]; j < h->offsets[i + 1]; ++j) {
+      if (j > h->offsets[i]) putchar(',');
+      print_nested(&h->kids[0], j);
+    }
+    putchar(']');
+    return;
+  }
+  putchar('{');
+  for (int32_t k = 0; k < h->num_kids; ++k) {
+    if (k > 0) putchar(',');
+    print_nested(&h->kids[k], i);
+  }
+  putchar('}');
+}
+
+/* A nested column read on the GPU, copied back. */
+static void hnode_from_device(gcol_column_view v, hnode *h) {
+  memset(h, 0, sizeof *h);
+  h->size = v.size;
+  if (v.type.id != GCOL_LIST && v.type.id != GCOL_STRUCT) {
+    h->kind = GCOL_DETAIL_PQN_LEAF;
+    from_device(v, &h->leaf);
+    return;
+  }
+  gcol_column *valid = NULL;
+  if (gcol_is_valid(v, &valid, NULL, NULL) != GCOL_OK) exit(1);
+  h->valid = (uint8_t *)xmalloc((size_t)v.size);
+  if (gcol_column_copy_to_host(gcol_column_get_view(valid), h->valid, NULL, NULL) != GCOL_OK) {
+    exit(1);
+  }
+  gcol_column_free(valid);
+  if (v.type.id == GCOL_LIST) {
+    h->kind = GCOL_DETAIL_PQN_LIST;
+    gcol_column_view const off = v.children[0];
+    h->offsets = (int64_t *)xmalloc((size_t)(v.size + 1) * 8);
+    if (off.type.id == GCOL_INT32) {
+      int32_t *o = (int32_t *)xmalloc((size_t)(v.size + 1) * 4);
+      gcol_column_view o1 = off;
+      o1.offset += v.offset;
+      o1.size = v.size + 1;
+      if (gcol_column_copy_to_host(o1, o, NULL, NULL) != GCOL_OK) exit(1);
+      for (int64_t i = 0; i <= v.size; ++i) h->offsets[i] = o[i];
+      free(o);
+    } else {
+      gcol_column_view o1 = off;
+      o1.offset += v.offset;
+      o1.size = v.size + 1;
+      if (gcol_column_copy_to_host(o1, h->offsets, NULL, NULL) != GCOL_OK) exit(1);
+    }
+    h->num_kids = 1;
+    h->kids = (hnode *)xmalloc(sizeof *h->kids);
+    hnode_from_device(v.children[1], &h->kids[0]);
+    return;
+  }
+  h->kind = GCOL_DETAIL_PQN_STRUCT;
+  h->num_kids = v.num_children;
+  h->kids = (hnode *)xmalloc((size_t)v.num_children * sizeof *h->kids + 1);
+  for (int32_t k = 0; k < v.num_children; ++k) {
+    gcol_column_view kid = v.children[k];
+    kid.offset += v.offset;
+    kid.size = v.size;
+    hnode_from_device(kid, &h->kids[k]);
+  }
+}
+
+/* A nested column assembled on the CPU from its leaves' levels, with the reader's functions
+ * (lib/io/parquet_nested.c); entries[k] is leaf first_leaf + k decoded per level entry. */
+static void hnode_from_levels(const gcol_detail_pqn_tree *tree, int32_t node,
+                              const gcol_detail_pq_column_plan *plans, host_column *entries,
+                              int32_t base, hnode *h) {
+  const gcol_detail_pqn_node *n = &tree->nodes[node];
+  const gcol_detail_pq_column_plan *p = &plans[n->first_leaf - base];
+  memset(h, 0, sizeof *h);
+  h->kind = n->kind;
+  h->size = gcol_detail_pqn_count_slots(n, p->rep_levels, p->def_levels, p->num_rows);
+  if (n->kind == GCOL_DETAIL_PQN_LEAF) {
+    h->leaf = entries[n->leaf - base];
+    memset(&entries[n->leaf - base], 0, sizeof entries[0]);
+    h->map = (int64_t *)xmalloc((size_t)h->size * 8 + 8);
+    gcol_detail_pqn_leaf_map(n, p->rep_levels, p->def_levels, p->num_rows, h->map);
+    return;
+  }
+  h->valid = (uint8_t *)xmalloc((size_t)h->size + 1);
+  if (n->kind == GCOL_DETAIL_PQN_LIST) h->offsets = (int64_t *)xmalloc((size_t)(h->size + 1) * 8);
+  gcol_detail_pqn_fill(n, p->rep_levels, p->def_levels, p->num_rows, h->valid, h->offsets);
+  h->num_kids = n->num_children;
+  h->kids = (hnode *)xmalloc((size_t)n->num_children * sizeof *h->kids + 1);
+  for (int32_t k = 0; k < n->num_children; ++k) {
+    hnode_from_levels(tree, tree->children[n->first_child + k], plans, entries, base,
+                      &h->kids[k]);
+  }
+}
+
+/* Root `root` (holding a list) read on the CPU: its leaves planned with their levels. */
+static gcol_status nested_from_host(const gcol_detail_pq_file *file,
+                                    const gcol_parquet_metadata *md,
+                                    const gcol_detail_pqn_tree *tree, int32_t root, hnode *h) {
+  const gcol_detail_pqn_node *n = &tree->nodes[root];
+  int32_t const ng = gcol_parquet_metadata_num_row_groups(md);
+  int32_t *groups = (int32_t *)xmalloc((size_t)ng * sizeof *groups + 1);
+  for (int32_t g = 0; g < ng; ++g) groups[g] = g;
+  gcol_detail_pq_column_plan *plans =
+      (gcol_detail_pq_column_plan *)calloc((size_t)n->num_leaves + 1, sizeof *plans);
+  host_column *entries = (host_column *)calloc((size_t)n->num_leaves + 1, sizeof *entries);
+  gcol_status st = GCOL_OK;
+  for (int32_t k = 0; k < n->num_leaves && st == GCOL_OK; ++k) {
+    st = gcol_detail_parquet_plan_column_levels(file, NULL, md, n->first_leaf + k, groups, ng,
+                                                &plans[k]);
+  }
+  if (st == GCOL_OK) st = gcol_detail_pqn_check_plans(md, tree, root, plans, groups, ng);
+  for (int32_t k = 0; k < n->num_leaves && st == GCOL_OK; ++k) {
+    st = decode_on_host(n->first_leaf + k, &plans[k], &entries[k]);
+  }
+  if (st == GCOL_OK) hnode_from_levels(tree, root, plans, entries, n->first_leaf, h);
+  for (int32_t k = 0; k < n->num_leaves; ++k) {
+    gcol_detail_parquet_plan_free(&plans[k]);
+    host_column_free(&entries[k]);
+  }
+  free(plans);
+  free(entries);
+  free(groups);
+  return st;
+}
+
+/* Row i of a flat column, without the end of the line. */
+static void print_value(const host_column *c, int64_t i) {
   gcol_type_id const id = c->type.id;
   size_t const w = id == GCOL_STRING ? 0 : gcol_type_size(id);
   bool const is_unsigned = id == GCOL_UINT8 || id == GCOL_UINT16 || id == GCOL_UINT32 ||
                            id == GCOL_UINT64 || id == GCOL_BOOL8;
-  for (int64_t i = 0; i < c->size; ++i) {
+  do {
     if (!c->valid[i]) {
-      printf("null\n");
+      printf("null");
       continue;
     }
     if (id == GCOL_STRING) {
@@ -161,7 +336,6 @@ static void print_column(const host_column *c) {
       for (int64_t b = c->offsets[i]; b < c->offsets[i + 1]; ++b) {
         printf("%02x", (unsigned char)c->chars[b]);
       }
-      printf("\n");
       continue;
     }
     if (w == 16) { /* DECIMAL128: the unscaled value in decimal (32-bit limbs, no __int128) */
@@ -187,21 +361,28 @@ static void print_column(const host_column *c) {
       } while (limb[0] | limb[1] | limb[2] | limb[3]);
       if (negative) putchar('-');
       while (d > 0) putchar(digits[--d]);
-      putchar('\n');
       continue;
     }
     uint64_t bits = 0;
     memcpy(&bits, c->values + (size_t)i * w, w);
     if (id == GCOL_FLOAT32) {
-      printf("%08" PRIx32 "\n", (uint32_t)bits);
+      printf("%08" PRIx32, (uint32_t)bits);
     } else if (id == GCOL_FLOAT64) {
-      printf("%016" PRIx64 "\n", bits);
+      printf("%016" PRIx64, bits);
     } else if (is_unsigned) {
-      printf("%" PRIu64 "\n", bits);
+      printf("%" PRIu64, bits);
     } else {
       int const shift = 64 - 8 * (int)w; /* sign-extend the width's bits */
-      printf("%" PRId64 "\n", (int64_t)(bits << shift) >> shift);
+      printf("%" PRId64, (int64_t)(bits << shift) >> shift);
     }
+  } while (0);
+}
+
+static void print_column(const host_column *c) {
+  printf("column %s %s\n", c->name, gcol_type_name(c->type.id));
+  for (int64_t i = 0; i < c->size; ++i) {
+    print_value(c, i);
+    putchar('\n');
   }
 }
 
@@ -336,16 +517,44 @@ int main(int argc, char **argv) {
   int32_t const ncols = gcol_parquet_metadata_num_columns(md);
   host_column *cols = (host_column *)calloc((size_t)ncols + 1, sizeof *cols);
   gcol_table *t = NULL;
+  /* a top-level group (a struct or a list) prints as one nested column, as the reader
+   * returns it by default */
+  gcol_detail_pqn_tree tree;
+  st = gcol_detail_pqn_build(md, &tree);
+  if (st != GCOL_OK) return fail(st);
+  bool *nested_root = (bool *)calloc((size_t)tree.num_roots + 1, sizeof *nested_root);
+  bool *nested_leaf = (bool *)calloc((size_t)ncols + 1, sizeof *nested_leaf);
+  hnode *hnodes = (hnode *)calloc((size_t)tree.num_roots + 1, sizeof *hnodes);
+  for (int32_t r = 0; r < tree.num_roots; ++r) {
+    const gcol_detail_pqn_node *rn = &tree.nodes[tree.roots[r]];
+    nested_root[r] = rn->kind != GCOL_DETAIL_PQN_LEAF;
+    for (int32_t k = 0; k < rn->num_leaves; ++k) nested_leaf[rn->first_leaf + k] = nested_root[r];
+  }
   if (host) {
     gcol_detail_pq_file file;
     st = gcol_detail_pq_file_open(path, &file);
-    for (int32_t k = 0; k < ncols && st == GCOL_OK; ++k) st = from_host(&file, md, k, &cols[k]);
+    for (int32_t k = 0; k < ncols && st == GCOL_OK; ++k) {
+      if (!nested_leaf[k]) st = from_host(&file, md, k, &cols[k]);
+    }
+    for (int32_t r = 0; r < tree.num_roots && st == GCOL_OK; ++r) {
+      if (nested_root[r]) st = nested_from_host(&file, md, &tree, tree.roots[r], &hnodes[r]);
+    }
     gcol_detail_pq_file_close(&file);
   } else {
-    st = gcol_parquet_read_file(path, NULL, &t, NULL, NULL);
+    st = gcol_parquet_read_file(path, NULL, &t, NULL, NULL); /* a column per top-level field */
     if (st == GCOL_OK) {
       gcol_table_view const tv = gcol_table_get_view(t);
-      for (int32_t k = 0; k < ncols; ++k) from_device(tv.columns[k], &cols[k]);
+      int32_t at = 0;
+      for (int32_t r = 0; r < tree.num_roots; ++r) {
+        const gcol_detail_pqn_node *rn = &tree.nodes[tree.roots[r]];
+        if (nested_root[r]) {
+          hnode_from_device(tv.columns[at++], &hnodes[r]);
+        } else {
+          for (int32_t k = 0; k < rn->num_leaves; ++k) {
+            from_device(tv.columns[at++], &cols[rn->first_leaf + k]);
+          }
+        }
+      }
     }
   }
   for (int32_t k = 0; k < ncols; ++k) {
@@ -359,7 +568,18 @@ int main(int argc, char **argv) {
   } else if (!rewrite) {
     printf("rows %" PRId64 "\n", gcol_parquet_metadata_num_rows(md));
     printf("row_groups %d\n", gcol_parquet_metadata_num_row_groups(md));
-    for (int32_t k = 0; k < ncols; ++k) print_column(&cols[k]);
+    for (int32_t r = 0; r < tree.num_roots; ++r) {
+      const gcol_detail_pqn_node *rn = &tree.nodes[tree.roots[r]];
+      if (!nested_root[r]) {
+        for (int32_t k = 0; k < rn->num_leaves; ++k) print_column(&cols[rn->first_leaf + k]);
+        continue;
+      }
+      printf("column %s nested\n", rn->name);
+      for (int64_t i = 0; i < hnodes[r].size; ++i) {
+        print_nested(&hnodes[r], i);
+        putchar('\n');
+      }
+    }
   } else {
     gcol_parquet_write_options opt;
     gcol_parquet_write_options_init(&opt);
@@ -372,7 +592,7 @@ int main(int argc, char **argv) {
       gcol_detail_pq_host_column *hc =
           (gcol_detail_pq_host_column *)calloc((size_t)ncols + 1, sizeof *hc);
       for (int32_t k = 0; k < ncols; ++k) {
-        if (!writable(&cols[k], argc, argv, a + 2)) continue;
+        if (nested_leaf[k] || !writable(&cols[k], argc, argv, a + 2)) continue;
         hc[n].name = cols[k].name;
         hc[n].type = cols[k].type;
         hc[n].data = cols[k].values;
@@ -385,7 +605,7 @@ int main(int argc, char **argv) {
       }
       uint8_t *bytes = NULL;
       int64_t size = 0;
-      st = gcol_detail_parquet_write_host(hc, n, cols[0].size, &opt, &bytes, &size);
+      st = gcol_detail_parquet_write_host(hc, n, gcol_parquet_metadata_num_rows(md), &opt, &bytes, &size);
       if (st == GCOL_OK) {
         FILE *f = fopen(argv[a + 1], "wb");
         if (f == NULL || fwrite(bytes, 1, (size_t)size, f) != (size_t)size) {
@@ -398,9 +618,17 @@ int main(int argc, char **argv) {
     } else {
       gcol_table_view const tv = gcol_table_get_view(t);
       gcol_column_view *keep = (gcol_column_view *)calloc((size_t)ncols + 1, sizeof *keep);
-      for (int32_t k = 0; k < ncols; ++k) {
+      for (int32_t k = 0, at = 0; k < ncols; ++k) {
+        if (nested_leaf[k]) { /* the writer writes flat columns only */
+          if (k == 0 || !nested_leaf[k - 1] ||
+              gcol_detail_pqn_root_of_leaf(&tree, k) != gcol_detail_pqn_root_of_leaf(&tree, k - 1)) {
+            ++at;
+          }
+          continue;
+        }
+        int32_t const pos = at++;
         if (!writable(&cols[k], argc, argv, a + 2)) continue;
-        keep[n] = tv.columns[k];
+        keep[n] = tv.columns[pos];
         names[n++] = cols[k].name;
       }
       gcol_table_view out;
@@ -419,6 +647,11 @@ int main(int argc, char **argv) {
   }
   for (int32_t k = 0; k < ncols; ++k) host_column_free(&cols[k]);
   free(cols);
+  for (int32_t r = 0; r < tree.num_roots; ++r) hnode_free(&hnodes[r]);
+  free(hnodes);
+  free(nested_root);
+  free(nested_leaf);
+  gcol_detail_pqn_free(&tree);
   gcol_table_free(t);
   gcol_parquet_metadata_free(md);
   return rc;

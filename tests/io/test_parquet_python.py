@@ -3,8 +3,9 @@
 Parquet files and what gcol must read from each (FILE.expected); parquet_dump reads each
 file with gcol on the GPU and prints the same text form; they must agree line by line (the
 FIXED_LEN_BYTE_ARRAY files flba_*: binary(16), binary(3) and uuid() as strings, float16 as the
-bits of float32, NaNs included). Files gcol must refuse (a BROTLI chunk, a list column) must
-give the expected status. A compressed file (codec_*) whose codec's library (libsnappy.so.1, libzstd.so.1,
+bits of float32, NaNs included; structs and lists, nested_* and the struct "st" of the others,
+one row per line as nested values). Files gcol must refuse (a BROTLI chunk) must give the
+expected status. A compressed file (codec_*) whose codec's library (libsnappy.so.1, libzstd.so.1,
 libz.so.1, liblz4.so.1) is not installed is skipped, saying so. Without a GPU, parquet_dump --host reads the files through the same plan and page
 decoders on the CPU, and writes with the host writer. Then gcol writes the columns it read from some of them (parquet_dump --rewrite) and
 pyarrow must read back the same values; files gcol writes with dictionaries (--dictionary) must
@@ -80,7 +81,8 @@ with tempfile.TemporaryDirectory() as tmp:
         got = r.stdout.splitlines()
         with open(os.path.join(tmp, name + ".expected")) as f:
             want = f.read().splitlines()
-        if name.startswith("codec_") and got == ["error GCOL_ERROR_UNSUPPORTED"] and \
+        # a codec whose library this machine lacks (nested pages are decompressed on the host)
+        if name.startswith(("codec_", "nested_")) and got == ["error GCOL_ERROR_UNSUPPORTED"] and \
                 "not found" in r.stderr:
             print(f"ok {i} - {name} # SKIP {r.stderr.strip().split(': ')[-1]}")
             continue

@@ -25,8 +25,15 @@
  * gcol_parquet_read_file("data.parquet", &opt, &t, stream, NULL);
  * @endcode
  *
- * What this part reads: flat columns (no repeated fields; a field inside non-repeated
- * groups is read as a flat column named by its dotted path), column chunks UNCOMPRESSED or
+ * What this part reads: flat and nested columns. A default read returns one column per
+ * top-level field: a group is a STRUCT, a LIST group (3 levels, or the legacy 2-level forms)
+ * or a repeated field a LIST, a MAP a LIST of STRUCT<key, value>, at any depth (a struct was
+ * returned as its flat leaves before). gcol_parquet_read_options::column_names may name a
+ * top-level field or a dotted path to a group or leaf outside lists (a leaf read flat, null
+ * where a struct above is null); gcol_parquet_read_options::columns are leaf indices, each
+ * read flat, or, for a leaf inside a list, its whole top-level column. Nested columns' pages
+ * are decompressed on the host (never by nvCOMP) and their levels decoded there; reads that
+ * hold one skip no pages by the page index. Column chunks UNCOMPRESSED or
  * compressed with SNAPPY, ZSTD, GZIP or LZ4_RAW (see Compression below), data pages v1 and v2,
  * PLAIN and dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY) values, DELTA_BINARY_PACKED integers,
  * DELTA_LENGTH_BYTE_ARRAY strings, DELTA_BYTE_ARRAY byte arrays (BYTE_ARRAY and
@@ -34,7 +41,7 @@
  * booleans, RLE/bit-packed definition levels; physical types BOOLEAN, INT32, INT64, INT96
  * (legacy timestamps), FLOAT, DOUBLE, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY (decimals, FLOAT16,
  * UUID, and bytes without a logical type). Anything else (LZO, BROTLI and Hadoop LZ4 chunks,
- * FIXED_LEN_BYTE_ARRAY INTERVAL, nested lists) gives ::GCOL_ERROR_UNSUPPORTED with a message
+ * FIXED_LEN_BYTE_ARRAY INTERVAL) gives ::GCOL_ERROR_UNSUPPORTED with a message
  * that names the file, the row group, the column and, for pages, the page.
  *
  * Types: BOOLEAN -> BOOL8; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 (INTEGER
@@ -521,11 +528,13 @@ gcol_status gcol_parquet_metadata_filter_row_groups_expression(
 
 /** @brief What to read. Start from gcol_parquet_read_options_init(). */
 typedef struct gcol_parquet_read_options {
-  /** Leaf column indices to read, in output order, or NULL for every column. */
+  /** Leaf column indices to read, in output order (a leaf inside a list reads its whole
+   *  top-level column), or NULL for every top-level field. */
   const int32_t *columns;
   /** Entries of @p columns. */
   int32_t num_columns;
-  /** Leaf column names to read, in output order (used when @p columns is NULL), or NULL. */
+  /** Names to read, in output order (used when @p columns is NULL): a top-level field, or a
+   *  dotted path to a group or leaf not inside a list; or NULL. */
   const char *const *column_names;
   /** Entries of @p column_names. */
   int32_t num_column_names;
