@@ -14,6 +14,8 @@
  *   inner_join_i64_sparse_10Mx100M_one_table  the same join forced through one table; its
  *                                           peer is the AUTO row
  *   inner_join_i64_sparse_10Mx100M_radix    the same join forced through radix partitions
+ *   inner_join_i64_sparse_100Mx100M_one_table, _radix  100M unique build keys (a 4 GiB map)
+ *                                           x 100M probe keys over 64 bits, each way
  *                                           (bits by the L2); its peer is the one-table row
  *   inner_join_i32_100Kx10M                 build 100K unique int32, probe 10M each matching once
  *   inner_join_i32_10Mx10M_dup              both sides 10M int32 uniform in [0, 10M)
@@ -239,6 +241,27 @@ int main(void) {
     report("inner_join_i64_sparse_10Mx100M_radix",
            "int64 10M unique x 100M, keys over 64 bits, radix partitions", &c, sparse_rows,
            one_table_ms, "gcol one table (forced), same run", 8);
+    c.options = NULL;
+    GCOL_BENCH_CHECK(cudaFree(a));
+    GCOL_BENCH_CHECK(cudaFree(b));
+    /* a map of 2^28 slots (4 GiB, ~70x the L2): one table against radix partitions where
+     * the map is far larger still */
+    ra = make_keys<int64_t>(100000000, true, 3, 0, stream, &a);
+    lb = make_keys<int64_t>(100000000, false, 300000000, 105, stream, &b);
+    scramble<<<4096, 256, 0, stream>>>((int64_t *)a, ra.size);
+    scramble<<<4096, 256, 0, stream>>>((int64_t *)b, lb.size);
+    GCOL_BENCH_CHECK(cudaGetLastError());
+    GCOL_BENCH_CHECK(gcol_table_view_make(&ra, 1, &c.right));
+    GCOL_BENCH_CHECK(gcol_table_view_make(&lb, 1, &c.left));
+    int64_t const huge_rows = output_rows(&c);
+    c.options = &one_table;
+    double const huge_one_ms =
+        report("inner_join_i64_sparse_100Mx100M_one_table",
+               "int64 100M unique x 100M, keys over 64 bits, one table", &c, huge_rows, 0, "-", 8);
+    c.options = &radix;
+    report("inner_join_i64_sparse_100Mx100M_radix",
+           "int64 100M unique x 100M, keys over 64 bits, radix partitions", &c, huge_rows,
+           huge_one_ms, "gcol one table (forced), same run", 8);
     c.options = NULL;
     GCOL_BENCH_CHECK(cudaFree(a));
     GCOL_BENCH_CHECK(cudaFree(b));
