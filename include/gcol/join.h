@@ -18,9 +18,8 @@
  * outer join's unmatched row is -1 (gather it with an out-of-bounds policy that nullifies).
  * Order: probe (left) rows in ascending order, each row's matches together, the matches of
  * one left row in unspecified order; a full join then lists the unmatched right rows in
- * ascending order (left -1). A radix-partitioned probe (see ::gcol_join_algorithm: chosen
- * automatically only when the build's hash map is far larger than the GPU's L2 cache and the
- * probe is large) lists the left rows grouped by partition instead: the rows of partition 0,
+ * ascending order (left -1). A radix-partitioned probe (::GCOL_JOIN_ALGORITHM_RADIX, never
+ * chosen by default) lists the left rows grouped by partition instead: the rows of partition 0,
  * 1, ... and last the left rows whose key can match nothing (a null key), each group in
  * ascending order, each row's matches together; the unmatched right rows of a full join still
  * come last, ascending. gcol_join_hash_probe_partitions() tells which order a probe gives.
@@ -79,10 +78,9 @@ typedef enum gcol_join_kind {
  * reading 12-16 bytes per row and gives up the probe-ordered output (see the file's Order).
  */
 typedef enum gcol_join_algorithm {
-  /** Chosen by the data (the default): integer keys of a dense range take the direct layout
-   *  (one table); a hash map is built and probed in radix partitions when it takes at least
-   *  4 times the L2 cache's bytes, and a probe is partitioned when it also has at least as
-   *  many rows as the map has slots (docs/design.md, "Joins"); else one table. */
+  /** Chosen by the data (the default): integer keys of a dense range take the direct layout,
+   *  other keys a hash map, as one table. Radix partitions are not chosen: measured on an
+   *  H200 they were slower than one table even for a 4 GiB map (docs/design.md, "Joins"). */
   GCOL_JOIN_ALGORITHM_AUTO = 0,
   /** One table, never partitioned (the direct layout or a hash map, as AUTO chooses them):
    *  the left rows of the output in ascending order. */

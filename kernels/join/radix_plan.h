@@ -26,6 +26,14 @@ GCOL_EXTERN_C_BEGIN
 
 /* ---- The rule of GCOL_JOIN_ALGORITHM_AUTO: retune these after measurements. ---- */
 
+/* Whether AUTO partitions at all. Off: measured on an H200 (session 17, bench_join), the
+ * partitioned join lost at every size tried: 10M unique keys x 100M probe rows over 64 bits
+ * (a 512 MiB map, ~9x the L2) 7.33 ms against 4.53 on one table (build 1.56 against 0.95),
+ * and 100M x 100M (a 4 GiB map) 27.4 against 12.8 (build 17.9 against 8.9). The partition
+ * pass (a count and a stable scatter of 12 bytes a row, 3 barriers per 256 rows) costs more
+ * than the probe's L2 locality saves. The rule below is what AUTO would apply with it on. */
+#define GCOL_DETAIL_RADIX_AUTO_ENABLED 0
+
 /* AUTO partitions a hash map of at least this many times the L2 cache's bytes (below it,
  * enough of the map stays in L2 that the partition pass costs more than it saves). */
 #define GCOL_DETAIL_RADIX_MIN_L2_MULTIPLE 4.0
@@ -92,7 +100,7 @@ GCOL_HD_INLINE bool gcol_detail_radix_build(gcol_join_algorithm algorithm, int64
                                             int64_t l2_bytes) {
   if (algorithm == GCOL_JOIN_ALGORITHM_RADIX) return true;
   if (algorithm == GCOL_JOIN_ALGORITHM_ONE_TABLE) return false;
-  return gcol_detail_radix_map_too_big(capacity, l2_bytes);
+  return GCOL_DETAIL_RADIX_AUTO_ENABLED && gcol_detail_radix_map_too_big(capacity, l2_bytes);
 }
 
 /* Whether a probe of `probe_rows` rows of a build (a hash map of `capacity` slots, or the
@@ -102,7 +110,7 @@ GCOL_HD_INLINE bool gcol_detail_radix_probe(gcol_join_algorithm algorithm, bool 
                                             int64_t l2_bytes) {
   if (!hash_map || algorithm == GCOL_JOIN_ALGORITHM_ONE_TABLE) return false;
   if (algorithm == GCOL_JOIN_ALGORITHM_RADIX) return true;
-  return gcol_detail_radix_map_too_big(capacity, l2_bytes) &&
+  return GCOL_DETAIL_RADIX_AUTO_ENABLED && gcol_detail_radix_map_too_big(capacity, l2_bytes) &&
          (double)probe_rows >= GCOL_DETAIL_RADIX_MIN_PROBE_ROWS_PER_SLOT * (double)capacity;
 }
 
