@@ -8,7 +8,15 @@
  *   inner_join_i64_sparse_10Mx100M          the same keys through splitmix64's bijective mix:
  *                                           10M unique keys spread over 64 bits, so the build
  *                                           is a hash map of 2^25 slots (512 MiB, far beyond
- *                                           L2) rather than the direct layout; 1/3 match
+ *                                           L2) rather than the direct layout; 1/3 match.
+ *                                           gcol's choice (AUTO: radix partitions where
+ *                                           radix_plan.h's rule says so; the note names it)
+ *   inner_join_i64_sparse_10Mx100M_one_table  the same join forced through one table; its
+ *                                           peer is the AUTO row
+ *   inner_join_i64_sparse_10Mx100M_radix    the same join forced through radix partitions
+ *   inner_join_i64_sparse_100Mx100M_one_table, _radix  100M unique build keys (a 4 GiB map)
+ *                                           x 100M probe keys over 64 bits, each way
+ *                                           (bits by the L2); its peer is the one-table row
  *   inner_join_i32_100Kx10M                 build 100K unique int32, probe 10M each matching once
  *   inner_join_i32_10Mx10M_dup              both sides 10M int32 uniform in [0, 10M)
  *   inner_join_str_1Mx10M                   build 1M unique strings of 8..24 bytes, probe 10M
@@ -57,13 +65,19 @@ struct context {
   gcol_join_kind kind;
   int64_t batch; /* > 0: build, then only output rows [0, batch) of the probe */
   bool merge;    /* gcol_sort_merge_join (both sides sorted) instead of gcol_join */
+  const gcol_join_options *options; /* hash joins: NULL for the defaults */
   cudaStream_t stream;
 };
+
+void create_hash(context *c, gcol_join_hash **h) {
+  GCOL_BENCH_CHECK(gcol_join_hash_create_with_options(c->right, GCOL_NULLS_EQUAL, c->options, h,
+                                                      (gcol_stream)c->stream));
+}
 
 void run_batch(context *c) {
   gcol_join_hash *h = NULL;
   gcol_column *l = NULL, *r = NULL;
-  GCOL_BENCH_CHECK(gcol_join_hash_create(c->right, GCOL_NULLS_EQUAL, &h, (gcol_stream)c->stream));
+  create_hash(c, &h);
   GCOL_BENCH_CHECK(
       gcol_join_hash_probe(h, c->left, c->kind, 0, c->batch, &l, &r, (gcol_stream)c->stream, NULL));
   gcol_column_free(l);
@@ -74,7 +88,7 @@ void run_batch(context *c) {
 void run_build(void *p) {
   context *c = (context *)p;
   gcol_join_hash *h = NULL;
-  GCOL_BENCH_CHECK(gcol_join_hash_create(c->right, GCOL_NULLS_EQUAL, &h, (gcol_stream)c->stream));
+  create_hash(c, &h);
   gcol_join_hash_free(h);
 }
 
@@ -93,8 +107,8 @@ void run_gcol(void *p) {
     gcol_column_free(r);
     return;
   }
-  GCOL_BENCH_CHECK(gcol_join(c->left, c->right, c->kind, GCOL_NULLS_EQUAL, &l, pairs ? &r : NULL,
-                             (gcol_stream)c->stream, NULL));
+  GCOL_BENCH_CHECK(gcol_join_with_options(c->left, c->right, c->kind, GCOL_NULLS_EQUAL, c->options,
+                                          &l, pairs ? &r : NULL, (gcol_stream)c->stream, NULL));
   gcol_column_free(l);
   gcol_column_free(r);
 }
@@ -152,7 +166,7 @@ double report(const char *name, const char *types, context *c, int64_t out_rows,
 int64_t output_rows(context *c) {
   gcol_join_hash *h = NULL;
   int64_t n = 0;
-  GCOL_BENCH_CHECK(gcol_join_hash_create(c->right, GCOL_NULLS_EQUAL, &h, (gcol_stream)c->stream));
+  create_hash(c, &h);
   GCOL_BENCH_CHECK(gcol_join_hash_probe_size(h, c->left, c->kind, &n, (gcol_stream)c->stream));
   gcol_join_hash_free(h);
   return c->batch > 0 && c->batch < n ? c->batch : n;
@@ -202,8 +216,53 @@ int main(void) {
     GCOL_BENCH_CHECK(cudaGetLastError());
     GCOL_BENCH_CHECK(gcol_table_view_make(&ra, 1, &c.right));
     GCOL_BENCH_CHECK(gcol_table_view_make(&lb, 1, &c.left));
-    report("inner_join_i64_sparse_10Mx100M", "int64 10M unique x 100M, keys over 64 bits", &c,
-           output_rows(&c), 0, "libcudf_peer.py joins (same keys)", 8);
+    int64_t const sparse_rows = output_rows(&c);
+    double const auto_ms =
+        report("inner_join_i64_sparse_10Mx100M", "int64 10M unique x 100M, keys over 64 bits", &c,
+               sparse_rows, 0, "libcudf_peer.py joins (same keys)", 8);
+    {
+      gcol_join_hash *h = NULL;
+      create_hash(&c, &h);
+      fprintf(stderr,
+              "  inner_join_i64_sparse_10Mx100M: AUTO probes in %d radix partitions"
+              " (0: one table)\n",
+              (int)gcol_join_hash_probe_partitions(h, lb.size));
+      gcol_join_hash_free(h);
+    }
+    gcol_join_options one_table = {}, radix = {};
+    one_table.algorithm = GCOL_JOIN_ALGORITHM_ONE_TABLE;
+    radix.algorithm = GCOL_JOIN_ALGORITHM_RADIX;
+    c.options = &one_table;
+    double const one_table_ms =
+        report("inner_join_i64_sparse_10Mx100M_one_table",
+               "int64 10M unique x 100M, keys over 64 bits, one table", &c, sparse_rows, auto_ms,
+               "gcol AUTO (the row above), same run", 8);
+    c.options = &radix;
+    report("inner_join_i64_sparse_10Mx100M_radix",
+           "int64 10M unique x 100M, keys over 64 bits, radix partitions", &c, sparse_rows,
+           one_table_ms, "gcol one table (forced), same run", 8);
+    c.options = NULL;
+    GCOL_BENCH_CHECK(cudaFree(a));
+    GCOL_BENCH_CHECK(cudaFree(b));
+    /* a map of 2^28 slots (4 GiB, ~70x the L2): one table against radix partitions where
+     * the map is far larger still */
+    ra = make_keys<int64_t>(100000000, true, 3, 0, stream, &a);
+    lb = make_keys<int64_t>(100000000, false, 300000000, 105, stream, &b);
+    scramble<<<4096, 256, 0, stream>>>((int64_t *)a, ra.size);
+    scramble<<<4096, 256, 0, stream>>>((int64_t *)b, lb.size);
+    GCOL_BENCH_CHECK(cudaGetLastError());
+    GCOL_BENCH_CHECK(gcol_table_view_make(&ra, 1, &c.right));
+    GCOL_BENCH_CHECK(gcol_table_view_make(&lb, 1, &c.left));
+    int64_t const huge_rows = output_rows(&c);
+    c.options = &one_table;
+    double const huge_one_ms =
+        report("inner_join_i64_sparse_100Mx100M_one_table",
+               "int64 100M unique x 100M, keys over 64 bits, one table", &c, huge_rows, 0, "-", 8);
+    c.options = &radix;
+    report("inner_join_i64_sparse_100Mx100M_radix",
+           "int64 100M unique x 100M, keys over 64 bits, radix partitions", &c, huge_rows,
+           huge_one_ms, "gcol one table (forced), same run", 8);
+    c.options = NULL;
     GCOL_BENCH_CHECK(cudaFree(a));
     GCOL_BENCH_CHECK(cudaFree(b));
   }

@@ -18,7 +18,11 @@
  * outer join's unmatched row is -1 (gather it with an out-of-bounds policy that nullifies).
  * Order: probe (left) rows in ascending order, each row's matches together, the matches of
  * one left row in unspecified order; a full join then lists the unmatched right rows in
- * ascending order (left -1).
+ * ascending order (left -1). A radix-partitioned probe (::GCOL_JOIN_ALGORITHM_RADIX, never
+ * chosen by default) lists the left rows grouped by partition instead: the rows of partition 0,
+ * 1, ... and last the left rows whose key can match nothing (a null key), each group in
+ * ascending order, each row's matches together; the unmatched right rows of a full join still
+ * come last, ascending. gcol_join_hash_probe_partitions() tells which order a probe gives.
  *
  * Joins by a predicate over both tables are in expression.h: gcol_conditional_join() alone,
  * gcol_mixed_join() with equality keys as here.
@@ -62,6 +66,45 @@ typedef enum gcol_join_kind {
 } gcol_join_kind;
 
 /**
+ * @brief How a hash join lays out its build and probe (gcol_join_options::algorithm).
+ *
+ * The build's hash map has 16-byte slots at a load of at most 1/2. Once it is much larger
+ * than the GPU's L2 cache, every probe row's lookup is a random DRAM access. A radix-
+ * partitioned join splits the map's slots into 2^b contiguous regions of at most half the L2
+ * (b <= ::GCOL_JOIN_RADIX_MAX_BITS) by the bits of the key's hash that pick its first slot,
+ * reorders the build rows and then each probe's rows by region (a counting pass and a stable
+ * scatter of the key's bits or hash and the row index), and inserts and probes region by
+ * region, so that the random accesses of each region stay in L2. It costs a pass writing and
+ * reading 12-16 bytes per row and gives up the probe-ordered output (see the file's Order).
+ */
+typedef enum gcol_join_algorithm {
+  /** Chosen by the data (the default): integer keys of a dense range take the direct layout,
+   *  other keys a hash map, as one table. Radix partitions are not chosen: measured on an
+   *  H200 they were slower than one table even for a 4 GiB map (docs/design.md, "Joins"). */
+  GCOL_JOIN_ALGORITHM_AUTO = 0,
+  /** One table, never partitioned (the direct layout or a hash map, as AUTO chooses them):
+   *  the left rows of the output in ascending order. */
+  GCOL_JOIN_ALGORITHM_ONE_TABLE = 1,
+  /** A hash map (never the direct layout) built and probed in radix partitions, whatever the
+   *  sizes: for tests and measurements. Every key type, null option and join kind. */
+  GCOL_JOIN_ALGORITHM_RADIX = 2
+} gcol_join_algorithm;
+
+/** @brief The most partition bits of a radix-partitioned join (256 partitions). */
+#define GCOL_JOIN_RADIX_MAX_BITS 8
+
+/** @brief Options of a hash join; a zero-initialized struct (or NULL) means the defaults. */
+typedef struct gcol_join_options {
+  /** How the build and its probes are laid out; ::GCOL_JOIN_ALGORITHM_AUTO (0) by default. */
+  gcol_join_algorithm algorithm;
+  /** Radix partitions: 0 (the default) for as many as make a partition's slots fit in half
+   *  the L2 cache (at most 2^::GCOL_JOIN_RADIX_MAX_BITS; 1 partition for a map that fits),
+   *  else 2^radix_bits partitions (1 to ::GCOL_JOIN_RADIX_MAX_BITS, at most one per slot):
+   *  tests force many partitions on small maps with it. */
+  int32_t radix_bits;
+} gcol_join_options;
+
+/**
  * @brief A hash table over the key rows of a right (build) table, probed by any number of
  *        left tables with the same key types. It refers to the build keys' device memory,
  *        which must stay valid and unchanged while it lives.
@@ -83,11 +126,35 @@ typedef struct gcol_join_hash gcol_join_hash;
 gcol_status gcol_join_hash_create(gcol_table_view build_keys, gcol_null_equality nulls,
                                   gcol_join_hash **out, gcol_stream stream);
 
+/**
+ * @brief gcol_join_hash_create() with options: the algorithm (one table or radix partitions)
+ *        of the build and of every probe of it.
+ * @param[in] build_keys As gcol_join_hash_create().
+ * @param[in] nulls Whether null keys match each other.
+ * @param[in] options The options, or NULL for the defaults (as gcol_join_hash_create()).
+ * @param[out] out The table; free it with gcol_join_hash_free().
+ * @param[in] stream Stream of the build.
+ * @return As gcol_join_hash_create(); ::GCOL_ERROR_INVALID_ARGUMENT also for an unknown
+ *         algorithm or radix_bits outside [0, ::GCOL_JOIN_RADIX_MAX_BITS].
+ * @note Synchronizes @p stream. A radix-partitioned build takes, while it runs, 12 bytes per
+ *       build row (16 beyond 2^31 rows) and 8 bytes per partition and 4096 rows.
+ */
+gcol_status gcol_join_hash_create_with_options(gcol_table_view build_keys, gcol_null_equality nulls,
+                                               const gcol_join_options *options,
+                                               gcol_join_hash **out, gcol_stream stream);
+
 /** @brief Frees a join hash table (NULL is a no-op). */
 void gcol_join_hash_free(gcol_join_hash *hash);
 
 /** @brief Rows of the build table the hash was made from. */
 int64_t gcol_join_hash_build_rows(const gcol_join_hash *hash);
+
+/**
+ * @brief How a probe of @p probe_rows left rows runs (the order of its output): 0 on one
+ *        table (left rows ascending), else the number of radix partitions it is grouped by
+ *        (see ::gcol_join_algorithm). 0 for a NULL @p hash.
+ */
+int32_t gcol_join_hash_probe_partitions(const gcol_join_hash *hash, int64_t probe_rows);
 
 /**
  * @brief The exact number of output rows of a probe (64-bit, nothing allocated for output).
@@ -121,7 +188,10 @@ gcol_status gcol_join_hash_probe_size(const gcol_join_hash *hash, gcol_table_vie
  *         range; ::GCOL_ERROR_OUT_OF_MEMORY when the maps do not fit (never a truncated
  *         result).
  * @note Synchronizes @p stream (the output size sizes the maps). Each call probes every left
- *       row again to place the batch: a batch costs a probe plus its output.
+ *       row again to place the batch: a batch costs a probe plus its output. A radix-
+ *       partitioned probe (gcol_join_hash_probe_partitions() > 0) partitions the left rows
+ *       again in each call, the same way (the order is deterministic), and takes 12 bytes per
+ *       left row while it runs (16 when the maps are INT64).
  */
 gcol_status gcol_join_hash_probe(const gcol_join_hash *hash, gcol_table_view probe_keys,
                                  gcol_join_kind kind, int64_t first, int64_t max_rows,
@@ -145,6 +215,25 @@ gcol_status gcol_join_hash_probe(const gcol_join_hash *hash, gcol_table_view pro
 gcol_status gcol_join(gcol_table_view left_keys, gcol_table_view right_keys, gcol_join_kind kind,
                       gcol_null_equality nulls, gcol_column **left_map, gcol_column **right_map,
                       gcol_stream stream, gcol_mr *mr);
+
+/**
+ * @brief gcol_join() with options (the algorithm: one table or radix partitions).
+ * @param[in] left_keys Left key columns.
+ * @param[in] right_keys Right key columns (same count and types).
+ * @param[in] kind The join.
+ * @param[in] nulls Whether null keys match each other.
+ * @param[in] options The options, or NULL for the defaults (as gcol_join()).
+ * @param[out] left_map Left rows.
+ * @param[out] right_map Right rows (NULL allowed, and set to NULL, for semi and anti).
+ * @param[in] stream Stream of the work.
+ * @param[in] mr Resource of the outputs, or NULL for the default.
+ * @return As gcol_join_hash_create_with_options() and gcol_join_hash_probe().
+ * @note Synchronizes @p stream.
+ */
+gcol_status gcol_join_with_options(gcol_table_view left_keys, gcol_table_view right_keys,
+                                   gcol_join_kind kind, gcol_null_equality nulls,
+                                   const gcol_join_options *options, gcol_column **left_map,
+                                   gcol_column **right_map, gcol_stream stream, gcol_mr *mr);
 
 /**
  * @brief Joins two tables and returns the joined table: the left columns, then the right

@@ -21,6 +21,13 @@
  * thread, finding its probe row by a binary search of the tile's offsets in shared memory,
  * so a probe row with 10K matches is spread over the block. A full join marks the matched
  * slots in pass 1 and appends the unmatched build rows.
+ *
+ * Radix partitions (radix_plan.h): a map far beyond L2 is the same map, but its build rows,
+ * and a large probe's rows, are first reordered by the region of slots their key starts in
+ * (a count per tile and bucket, an exclusive sum, a stable scatter of the key's bits or hash
+ * and the row index); inserts and pass 1 then read the rows by position, so the random
+ * accesses of the blocks in flight fall in one region that stays in L2, and pass 2 writes the
+ * position's row. Everything else (runs, sums, batches, the full join's tail) is unchanged.
  */
 #include <algorithm>
 #include <cub/block/block_reduce.cuh>
@@ -31,6 +38,7 @@
 #include "detail/scan.h"
 #include "gcol/join.h"
 #include "internal/spill.h"
+#include "join/radix_plan.h"
 
 struct gcol_join_hash {
   gcol_buffer *slots; /* the hash map's slots (not direct) */
@@ -53,6 +61,11 @@ struct gcol_join_hash {
   gcol_buffer *row_slot; /* int64[build rows]: a build row's slot, -1 when its key is unusable */
   int64_t build_rows;
   bool nulls_equal;
+  gcol_join_algorithm algorithm; /* the options' */
+  int32_t radix_bits_option;     /* the options' (0: by L2) */
+  int radix_bits;                /* hash map: partition bits of a partitioned build or probe */
+  bool radix_build;              /* the build was inserted in partitions */
+  int64_t l2_bytes;              /* the device's L2 cache (0: unknown) */
 };
 
 namespace {
@@ -107,10 +120,79 @@ __device__ __forceinline__ int64_t find_slot(const join_keys &k, int64_t i, bool
   return gcol_detail_map_find_row(k.map, gcol_detail_row_hash(k.probe, k.num_keys, i), &m, value);
 }
 
+/* How a partition pass splits keys: first slot `hash & mask`, partition `>> shift`, and
+ * `parts` partitions (bucket `parts` holds the rows that match nothing). */
+typedef struct radix_geometry {
+  uint64_t mask;
+  int shift;
+  uint32_t parts;
+} radix_geometry;
+
+/* A side partitioned by the map region of its keys, read by position. */
+typedef struct radix_view {
+  const unsigned long long *words; /* the key's bits (packed) or its row hash */
+  const void *rows;                /* the row at each position: int64 (wide) or int32 */
+  bool wide;
+  const int64_t *nomatch; /* device: the first position of the no-match bucket */
+} radix_view;
+
+__device__ __forceinline__ int64_t radix_row(const radix_view &r, int64_t pos) {
+  return r.wide ? ((const int64_t *)r.rows)[pos] : (int64_t)((const int32_t *)r.rows)[pos];
+}
+
+/* The bucket of row i of the key columns `cols` (build or probe) and its word: the key's bits
+ * (packed) or its row hash; bucket g.parts for a key that can match nothing. */
+__device__ __forceinline__ uint32_t radix_bucket(const join_keys &k,
+                                                 const gcol_detail_row_column *cols, int64_t i,
+                                                 radix_geometry g, unsigned long long *word) {
+  *word = 0;
+  if (k.packed) { /* the build has no null: a null probe row matches nothing */
+    if (!gcol_detail_row_valid(&cols[0], i)) return g.parts;
+    uint64_t const bits = gcol_detail_row_bits(&cols[0], i);
+    *word = bits;
+    return gcol_detail_radix_partition(gcol_hash_mix64(bits), g.mask, g.shift);
+  }
+  if (!k.nulls_equal && gcol_detail_row_has_null(cols, k.num_keys, i)) return g.parts;
+  uint64_t const hash = gcol_detail_row_hash(cols, k.num_keys, i);
+  *word = hash;
+  return gcol_detail_radix_partition(hash, g.mask, g.shift);
+}
+
+/* A partitioned probe: the slot of position `pos`, -1 when nothing matches; its value in
+ * *value. */
+__device__ __forceinline__ int64_t find_radix(const join_keys &k, const radix_view &r, int64_t pos,
+                                              int64_t *value) {
+  if (pos >= *r.nomatch) return -1;
+  unsigned long long const word = r.words[pos];
+  if (k.packed) return gcol_detail_map_find_packed(k.map, word, value);
+  gcol_detail_row_matcher m = {k.build, k.probe, k.num_keys, k.nulls_equal, radix_row(r, pos)};
+  return gcol_detail_map_find_row(k.map, word, &m, value);
+}
+
 /* Sets *flag once per block where any thread saw `seen` (all threads call it): millions of
  * stores to one address from every row with a repeated key took milliseconds. */
 __device__ __forceinline__ void flag_block(bool seen, int *flag) {
   if (__syncthreads_or(seen) && threadIdx.x == 0 && *(volatile int *)flag == 0) *flag = 1;
+}
+
+/* Partition buckets: 2^GCOL_JOIN_RADIX_MAX_BITS partitions and the no-match bucket. */
+constexpr int RADIX_MAX_BUCKETS = (1 << GCOL_JOIN_RADIX_MAX_BITS) + 1;
+/* The bucket of a thread without a row. */
+constexpr uint32_t RADIX_NO_BUCKET = 0xFFFFFFFFu;
+
+/* An insert's result for build row i: its slot, the slot's value if it is the key's first
+ * row, or the mark of a repeated key; *overflow when the probe sequence ran out. */
+__device__ __forceinline__ void record_insert(const join_keys &k, int64_t i, int64_t slot,
+                                              bool inserted, int64_t *row_slot, int *overflow,
+                                              bool *repeated) {
+  if (slot < 0) {
+    *overflow = 1;
+  } else if (inserted) {
+    k.map.slots[2 * slot + 1] = (unsigned long long)i;
+  } else {
+    *repeated = true;
+  }
+  row_slot[i] = slot;
 }
 
 /* Build: the slot of build row i (claimed if new; the first row stores itself as the value),
@@ -132,16 +214,105 @@ __global__ void build_insert_kernel(join_keys k, int64_t n, int64_t *row_slot, i
       row_slot[i] = -1;
       continue;
     }
-    if (slot < 0) {
-      *overflow = 1;
-    } else if (inserted) {
-      k.map.slots[2 * slot + 1] = (unsigned long long)i;
-    } else {
-      repeated = true;
-    }
-    row_slot[i] = slot;
+    record_insert(k, i, slot, inserted, row_slot, overflow, &repeated);
   }
   flag_block(repeated, dup);
+}
+
+/* Build in partitions: build_insert_kernel over the rows in partition order. */
+__global__ void build_insert_radix_kernel(join_keys k, radix_view r, int64_t n, int64_t *row_slot,
+                                          int *dup, int *overflow) {
+  bool repeated = false;
+  int64_t const nomatch = *r.nomatch;
+  GCOL_DETAIL_GRID_LOOP(pos, n) {
+    int64_t const i = radix_row(r, pos);
+    int64_t slot = -1;
+    bool inserted = false;
+    if (pos >= nomatch) { /* a null key, nulls unequal */
+      row_slot[i] = -1;
+      continue;
+    }
+    if (k.packed) {
+      slot = gcol_detail_map_insert_packed(k.map, r.words[pos], &inserted);
+    } else {
+      gcol_detail_row_matcher m = {k.build, k.build, k.num_keys, k.nulls_equal, i};
+      slot = gcol_detail_map_insert_row(k.map, r.words[pos], &m, &inserted);
+    }
+    record_insert(k, i, slot, inserted, row_slot, overflow, &repeated);
+  }
+  flag_block(repeated, dup);
+}
+
+/* Partition pass 1: the rows of each bucket in each tile of GCOL_DETAIL_RADIX_TILE rows (a
+ * block per tile), at counts[bucket * tiles + tile]. */
+__global__ void __launch_bounds__(GCOL_DETAIL_RADIX_THREADS)
+    radix_count_smem_kernel(join_keys k, const gcol_detail_row_column *cols, int64_t n,
+                            radix_geometry g, int64_t tiles, int64_t *counts) {
+  __shared__ unsigned int hist[RADIX_MAX_BUCKETS];
+  int const buckets = (int)g.parts + 1;
+  unsigned int const lanes_below = (1u << (threadIdx.x & 31)) - 1u;
+  for (int b = threadIdx.x; b < buckets; b += GCOL_DETAIL_RADIX_THREADS) hist[b] = 0;
+  __syncthreads();
+  int64_t const start = (int64_t)blockIdx.x * GCOL_DETAIL_RADIX_TILE;
+  for (int j = 0; j < GCOL_DETAIL_RADIX_ITEMS; ++j) {
+    int64_t const i = start + (int64_t)j * GCOL_DETAIL_RADIX_THREADS + threadIdx.x;
+    unsigned long long word = 0;
+    uint32_t const b = i < n ? radix_bucket(k, cols, i, g, &word) : RADIX_NO_BUCKET;
+    /* one shared atomic per bucket a warp's rows fall in (few partitions: one per warp) */
+    unsigned int const peers = __match_any_sync(0xFFFFFFFFu, b);
+    if (b != RADIX_NO_BUCKET && (peers & lanes_below) == 0) atomicAdd(&hist[b], __popc(peers));
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < buckets; b += GCOL_DETAIL_RADIX_THREADS) {
+    counts[gcol_detail_radix_count_index(b, blockIdx.x, tiles)] = hist[b];
+  }
+}
+
+/* Partition pass 2: each row's word and index to its place, stable. offsets: the exclusive sum
+ * of the counts. A tile goes in rounds of a row per thread (in row order); a row's place is
+ * its (bucket, tile)'s offset, the bucket's rows of earlier rounds, of lower warps of this
+ * round (shared counts), and of lower lanes of its warp (__match_any_sync). */
+template <typename R>
+__global__ void __launch_bounds__(GCOL_DETAIL_RADIX_THREADS)
+    radix_scatter_smem_kernel(join_keys k, const gcol_detail_row_column *cols, int64_t n,
+                              radix_geometry g, int64_t tiles, const int64_t *offsets,
+                              unsigned long long *words, R *rows) {
+  constexpr int WARPS = GCOL_DETAIL_RADIX_THREADS / 32;
+  __shared__ int64_t base[RADIX_MAX_BUCKETS];
+  __shared__ unsigned int warp_counts[WARPS][RADIX_MAX_BUCKETS];
+  int const buckets = (int)g.parts + 1;
+  int const warp = threadIdx.x / 32;
+  unsigned int const lanes_below = (1u << (threadIdx.x & 31)) - 1u;
+  for (int b = threadIdx.x; b < buckets; b += GCOL_DETAIL_RADIX_THREADS) {
+    base[b] = offsets[gcol_detail_radix_count_index(b, blockIdx.x, tiles)];
+    for (int w = 0; w < WARPS; ++w) warp_counts[w][b] = 0;
+  }
+  __syncthreads();
+  int64_t const start = (int64_t)blockIdx.x * GCOL_DETAIL_RADIX_TILE;
+  for (int j = 0; j < GCOL_DETAIL_RADIX_ITEMS; ++j) {
+    int64_t const i = start + (int64_t)j * GCOL_DETAIL_RADIX_THREADS + threadIdx.x;
+    unsigned long long word = 0;
+    uint32_t const b = i < n ? radix_bucket(k, cols, i, g, &word) : RADIX_NO_BUCKET;
+    unsigned int const peers = __match_any_sync(0xFFFFFFFFu, b);
+    if (b != RADIX_NO_BUCKET && (peers & lanes_below) == 0) warp_counts[warp][b] = __popc(peers);
+    __syncthreads();
+    if (b != RADIX_NO_BUCKET) {
+      int64_t pos = base[b] + __popc(peers & lanes_below);
+      for (int w = 0; w < warp; ++w) pos += warp_counts[w][b];
+      words[pos] = word;
+      rows[pos] = (R)i;
+    }
+    __syncthreads();
+    for (int c = threadIdx.x; c < buckets; c += GCOL_DETAIL_RADIX_THREADS) {
+      unsigned int sum = 0;
+      for (int w = 0; w < WARPS; ++w) {
+        sum += warp_counts[w][c];
+        warp_counts[w][c] = 0;
+      }
+      base[c] += sum;
+    }
+    __syncthreads();
+  }
 }
 
 /* Direct build: the smallest and largest biased key (mm[0], mm[1]). */
@@ -254,13 +425,16 @@ struct probe_args {
   int64_t *tile_counts;   /* output rows per tile */
 };
 
-/* Pass 1, one probe row: its slot, match (build row, run start or mark) and match count. */
-template <bool DIRECT, typename M>
-__device__ __forceinline__ int64_t match_row(const join_keys &k, const probe_args<M> &a, int64_t i,
-                                             int64_t *match, int64_t *matches) {
+/* Pass 1, one probe row (a position of the partitioned probe when RADIX): its slot, match
+ * (build row, run start or mark) and match count. */
+template <bool DIRECT, bool RADIX, typename M>
+__device__ __forceinline__ int64_t match_row(const join_keys &k, const probe_args<M> &a,
+                                             const radix_view &r, int64_t i, int64_t *match,
+                                             int64_t *matches) {
   int64_t value = -1;
-  int64_t const slot =
-      DIRECT ? find_direct(k, i, a.want_value, &value) : find_slot(k, i, a.want_value, &value);
+  int64_t const slot = DIRECT  ? find_direct(k, i, a.want_value, &value)
+                       : RADIX ? find_radix(k, r, i, &value)
+                               : find_slot(k, i, a.want_value, &value);
   *match = -1;
   *matches = slot >= 0 ? 1 : 0;
   if (slot >= 0 && a.offsets != NULL) {
@@ -284,10 +458,11 @@ __device__ __forceinline__ int64_t store_row(const probe_args<M> &a, int64_t i, 
 }
 
 /* Pass 1 over one tile per block (rows striped over the threads), a row at a time (the
- * probe loops of hash keys would take the registers that occupancy needs). */
-template <typename M>
+ * probe loops of hash keys would take the registers that occupancy needs). RADIX: the tiles
+ * are of the partitioned probe's positions. */
+template <typename M, bool RADIX>
 __global__ void __launch_bounds__(TILE_THREADS)
-    probe_match_smem_kernel(join_keys k, probe_args<M> a) {
+    probe_match_smem_kernel(join_keys k, probe_args<M> a, radix_view r) {
   typedef cub::BlockReduce<int64_t, TILE_THREADS> reduce_t;
   __shared__ typename reduce_t::TempStorage temp;
   int64_t const tile_start = (int64_t)blockIdx.x * TILE;
@@ -296,7 +471,7 @@ __global__ void __launch_bounds__(TILE_THREADS)
     int64_t const i = tile_start + (int64_t)j * TILE_THREADS + threadIdx.x;
     if (i >= a.n) break;
     int64_t match = -1, matches = 0;
-    int64_t const slot = match_row<false>(k, a, i, &match, &matches);
+    int64_t const slot = match_row<false, RADIX>(k, a, r, i, &match, &matches);
     total += store_row(a, i, slot, match, matches);
   }
   total = reduce_t(temp).Sum(total);
@@ -316,7 +491,7 @@ __global__ void __launch_bounds__(TILE_THREADS, 4)
 #pragma unroll
   for (int j = 0; j < TILE_ITEMS; ++j) {
     int64_t const i = tile_start + (int64_t)j * TILE_THREADS + threadIdx.x;
-    slot[j] = i < a.n ? match_row<true>(k, a, i, &match[j], &matches[j]) : -1;
+    slot[j] = i < a.n ? match_row<true, false>(k, a, radix_view(), i, &match[j], &matches[j]) : -1;
   }
 #pragma unroll
   for (int j = 0; j < TILE_ITEMS; ++j) {
@@ -328,10 +503,11 @@ __global__ void __launch_bounds__(TILE_THREADS, 4)
 }
 
 /* Pass 2 where every probe row has at most one output row: a block scan of the tile's flags
- * places them. Output rows [first, last) are written, shifted by first. */
+ * places them. Output rows [first, last) are written, shifted by first. perm: the row of each
+ * position of a partitioned probe (NULL: positions are rows). */
 template <typename M, typename T>
 __global__ void __launch_bounds__(TILE_THREADS)
-    write_single_smem_kernel(gcol_join_kind kind, int64_t n, const M *match,
+    write_single_smem_kernel(gcol_join_kind kind, int64_t n, const M *match, const T *perm,
                              const int64_t *tile_offsets, int64_t first, int64_t last, T *left,
                              T *right) {
   typedef cub::BlockScan<int64_t, TILE_THREADS> scan_t;
@@ -355,7 +531,7 @@ __global__ void __launch_bounds__(TILE_THREADS)
     __syncthreads(); /* temp is reused by the next round */
     int64_t const at = base + done + pos;
     if (flag != 0 && at >= first && at < last) {
-      left[at - first] = (T)i;
+      left[at - first] = perm != NULL ? perm[i] : (T)i;
       if (right != NULL) right[at - first] = (T)m[j];
     }
     done += sum;
@@ -386,8 +562,8 @@ constexpr int WRITE_UNROLL = 4;
 template <typename M, typename T>
 __global__ void __launch_bounds__(TILE_THREADS)
     write_multi_smem_kernel(int64_t n, const M *match, const int64_t *counts, const M *rows,
-                            const int64_t *tile_offsets, int64_t first, int64_t last, T *left,
-                            T *right) {
+                            const T *perm, const int64_t *tile_offsets, int64_t first, int64_t last,
+                            T *left, T *right) {
   typedef cub::BlockScan<int64_t, TILE_THREADS> scan_t;
   __shared__ typename scan_t::TempStorage temp;
   __shared__ int64_t starts[TILE]; /* output offset of each tile row within the tile */
@@ -430,6 +606,7 @@ __global__ void __launch_bounds__(TILE_THREADS)
       if (k0 + u * TILE_THREADS >= hi) break;
       int64_t const run = (int64_t)match[row[u]];
       right_row[u] = run >= 0 && right != NULL ? rows[run + right_row[u]] : -1;
+      if (perm != NULL) row[u] = (int64_t)perm[row[u]]; /* the position's left row */
     }
 #pragma unroll
     for (int u = 0; u < WRITE_UNROLL; ++u) {
@@ -523,11 +700,37 @@ done:
   return status;
 }
 
+/* A side partitioned by the map region of its keys (radix_plan.h): per position the key's
+ * word and its row, and the scanned counts per (bucket, tile). */
+typedef struct radix_side {
+  gcol_buffer *words, *rows, *offsets;
+  bool wide;          /* rows are int64 (else int32) */
+  int64_t nomatch_at; /* index into offsets of the no-match bucket's first position */
+} radix_side;
+
+void radix_side_free(radix_side *r) {
+  gcol_buffer_free(r->words);
+  gcol_buffer_free(r->rows);
+  gcol_buffer_free(r->offsets);
+  memset(r, 0, sizeof *r);
+}
+
+radix_view view_of(const radix_side *r) {
+  radix_view v;
+  v.words = (const unsigned long long *)r->words->data;
+  v.rows = r->rows->data;
+  v.wide = r->wide;
+  v.nomatch = (const int64_t *)r->offsets->data + r->nomatch_at;
+  return v;
+}
+
 /* The state of one probe: pass 1 and the sums. */
 typedef struct probe_state {
   gcol_buffer *keys, *match, *counts, *tile_offsets, *matched, *unmatched_pos;
-  bool wide_match; /* match is int64 (else int32) */
-  bool multi;      /* a probe row may have several output rows */
+  radix_side radix; /* a partitioned probe's positions (else empty) */
+  bool partitioned; /* the probe runs in radix partitions */
+  bool wide_match;  /* match is int64 (else int32) */
+  bool multi;       /* a probe row may have several output rows */
   int64_t tiles;
   int64_t probe_total; /* output rows from probe rows */
   int64_t unmatched;   /* full join: unmatched build rows appended */
@@ -540,6 +743,7 @@ void probe_state_free(probe_state *p) {
   gcol_buffer_free(p->tile_offsets);
   gcol_buffer_free(p->matched);
   gcol_buffer_free(p->unmatched_pos);
+  radix_side_free(&p->radix);
   memset(p, 0, sizeof *p);
 }
 
@@ -575,6 +779,60 @@ join_keys keys_of(const gcol_join_hash *h, const gcol_buffer *probe_keys) {
   return k;
 }
 
+/* The partition of a map's keys the hash's build and probes use. */
+radix_geometry geometry_of(const gcol_join_hash *h) {
+  radix_geometry g;
+  g.mask = (uint64_t)h->map.capacity - 1u;
+  g.shift = gcol_detail_radix_shift(h->map.capacity, h->radix_bits);
+  g.parts = 1u << h->radix_bits;
+  return g;
+}
+
+/* Partitions the n > 0 rows of the key columns `cols` (the build's or a probe's, as in k) by
+ * the map region of their keys: counts, their exclusive sum, the stable scatter. */
+gcol_status radix_partition(const gcol_join_hash *h, const join_keys &k,
+                            const gcol_detail_row_column *cols, int64_t n, bool wide,
+                            gcol_stream stream, radix_side *out) {
+  gcol_status status = GCOL_OK;
+  cudaStream_t const s = (cudaStream_t)stream;
+  radix_geometry const g = geometry_of(h);
+  int64_t const tiles = gcol_detail_radix_tiles(n);
+  int64_t const counts = gcol_detail_radix_counts(n, h->radix_bits);
+  memset(out, 0, sizeof *out);
+  out->wide = wide;
+  out->nomatch_at = gcol_detail_radix_count_index(g.parts, 0, tiles);
+  GCOL_DETAIL_CHECK(counts > 0 && tiles <= INT32_MAX, GCOL_ERROR_OVERFLOW,
+                    "%lld rows in %u radix partitions are too many tiles", (long long)n,
+                    (unsigned)g.parts);
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)counts * 8u, stream, NULL, &out->offsets));
+  GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(out->offsets->data, 0, (size_t)counts * 8u, s));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * 8u, stream, NULL, &out->words));
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)n * (wide ? 8u : 4u), stream, NULL, &out->rows));
+  radix_count_smem_kernel<<<(unsigned int)tiles, GCOL_DETAIL_RADIX_THREADS, 0, s>>>(
+      k, cols, n, g, tiles, (int64_t *)out->offsets->data);
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+  GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)out->offsets->data,
+                                                (int64_t *)out->offsets->data, counts, stream));
+  if (wide) {
+    radix_scatter_smem_kernel<int64_t><<<(unsigned int)tiles, GCOL_DETAIL_RADIX_THREADS, 0, s>>>(
+        k, cols, n, g, tiles, (const int64_t *)out->offsets->data,
+        (unsigned long long *)out->words->data, (int64_t *)out->rows->data);
+  } else {
+    radix_scatter_smem_kernel<int32_t><<<(unsigned int)tiles, GCOL_DETAIL_RADIX_THREADS, 0, s>>>(
+        k, cols, n, g, tiles, (const int64_t *)out->offsets->data,
+        (unsigned long long *)out->words->data, (int32_t *)out->rows->data);
+  }
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+done:
+  if (status != GCOL_OK) radix_side_free(out);
+  return status;
+}
+
+/* Whether a probe of `rows` rows of h runs in radix partitions. */
+bool probe_partitioned(const gcol_join_hash *h, int64_t rows) {
+  return gcol_detail_radix_probe(h->algorithm, !h->direct, h->map.capacity, rows, h->l2_bytes);
+}
+
 template <typename M>
 void launch_match(const gcol_join_hash *h, gcol_join_kind kind, probe_state *p, int64_t n,
                   cudaStream_t s) {
@@ -590,8 +848,12 @@ void launch_match(const gcol_join_hash *h, gcol_join_kind kind, probe_state *p, 
   unsigned int const tiles = (unsigned int)p->tiles;
   if (h->direct) {
     probe_direct_smem_kernel<M><<<tiles, TILE_THREADS, 0, s>>>(keys_of(h, p->keys), a);
+  } else if (p->partitioned) {
+    probe_match_smem_kernel<M, true>
+        <<<tiles, TILE_THREADS, 0, s>>>(keys_of(h, p->keys), a, view_of(&p->radix));
   } else {
-    probe_match_smem_kernel<M><<<tiles, TILE_THREADS, 0, s>>>(keys_of(h, p->keys), a);
+    probe_match_smem_kernel<M, false>
+        <<<tiles, TILE_THREADS, 0, s>>>(keys_of(h, p->keys), a, radix_view());
   }
 }
 
@@ -624,7 +886,14 @@ gcol_status probe_run(const gcol_join_hash *h, gcol_table_view probe_keys, gcol_
   p->tiles = (n + TILE - 1) / TILE;
   p->multi = !h->unique && has_right(kind);
   p->wide_match = h->build_rows > INT32_MAX;
+  p->partitioned = probe_partitioned(h, n);
   GCOL_DETAIL_TRY(key_columns(probe_keys, stream, &p->keys));
+  if (p->partitioned && n > 0) { /* positions' rows: the maps' index type */
+    int64_t const larger = n > h->build_rows ? n : h->build_rows;
+    GCOL_DETAIL_TRY(radix_partition(h, keys_of(h, p->keys),
+                                    (const gcol_detail_row_column *)p->keys->data, n,
+                                    gcol_index_type_for(larger) == GCOL_INT64, stream, &p->radix));
+  }
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n > 0 ? n : 1) * (p->wide_match ? 8u : 4u), stream,
                                      NULL, &p->match));
   if (p->multi) {
@@ -644,6 +913,11 @@ gcol_status probe_run(const gcol_join_hash *h, gcol_table_view probe_keys, gcol_
       launch_match<int32_t>(h, kind, p, n, s);
     }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    /* pass 2 reads only the positions' rows: the words go now (stream-ordered), lowering the
+     * peak by 8 bytes a probe row while the maps are allocated */
+    gcol_buffer_free(p->radix.words);
+    gcol_buffer_free(p->radix.offsets);
+    p->radix.words = p->radix.offsets = NULL;
     GCOL_DETAIL_TRY(gcol_detail_exclusive_sum_i64((const int64_t *)p->tile_offsets->data,
                                                   (int64_t *)p->tile_offsets->data, p->tiles + 1,
                                                   stream));
@@ -663,6 +937,7 @@ void launch_probe_writes(const gcol_join_hash *h, const probe_state *p, gcol_joi
                          int64_t n, int64_t first, int64_t last, T *left, T *right,
                          cudaStream_t s) {
   const M *match = (const M *)p->match->data;
+  const T *perm = p->partitioned ? (const T *)p->radix.rows->data : NULL;
   const int64_t *tile_offsets = (const int64_t *)p->tile_offsets->data;
   unsigned int const tiles = (unsigned int)p->tiles;
   if (p->multi) {
@@ -670,11 +945,11 @@ void launch_probe_writes(const gcol_join_hash *h, const probe_state *p, gcol_joi
     int64_t const per_tile = (last - first) / (int64_t)tiles / SHARE + 1;
     dim3 const grid(tiles, (unsigned int)(per_tile < 65535 ? per_tile : 65535));
     write_multi_smem_kernel<M, T><<<grid, TILE_THREADS, 0, s>>>(
-        n, match, (const int64_t *)p->counts->data, (const M *)h->rows->data, tile_offsets, first,
-        last, left, right);
+        n, match, (const int64_t *)p->counts->data, (const M *)h->rows->data, perm, tile_offsets,
+        first, last, left, right);
   } else {
-    write_single_smem_kernel<M, T>
-        <<<tiles, TILE_THREADS, 0, s>>>(kind, n, match, tile_offsets, first, last, left, right);
+    write_single_smem_kernel<M, T><<<tiles, TILE_THREADS, 0, s>>>(
+        kind, n, match, perm, tile_offsets, first, last, left, right);
   }
 }
 
@@ -851,20 +1126,77 @@ extern "C" int64_t gcol_join_hash_build_rows(const gcol_join_hash *hash) {
   return hash == NULL ? 0 : hash->build_rows;
 }
 
-extern "C" gcol_status gcol_join_hash_create(gcol_table_view build_keys, gcol_null_equality nulls,
-                                             gcol_join_hash **out, gcol_stream stream) {
+extern "C" int32_t gcol_join_hash_probe_partitions(const gcol_join_hash *hash, int64_t probe_rows) {
+  if (hash == NULL || !probe_partitioned(hash, probe_rows)) return 0;
+  return (int32_t)1 << hash->radix_bits;
+}
+
+namespace {
+
+/* The device's L2 cache in bytes, 0 when it cannot be asked. */
+int64_t l2_cache_bytes(void) {
+  int device = 0, bytes = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device) != cudaSuccess) {
+    (void)cudaGetLastError(); /* not sticky: the join runs on one table */
+    return 0;
+  }
+  return bytes;
+}
+
+/* The hash map's inserts, in radix partitions when the plan says so. */
+gcol_status map_build(gcol_join_hash *h, gcol_stream stream, int *flags) {
+  gcol_status status = GCOL_OK;
+  radix_side side;
+  cudaStream_t const s = (cudaStream_t)stream;
+  int64_t const n = h->build_rows;
+  memset(&side, 0, sizeof side);
+  GCOL_DETAIL_TRY(
+      gcol_detail_hash_map_create(n, n < (int64_t)0xFFFFFFFF, stream, &h->slots, &h->map));
+  h->radix_bits = gcol_detail_radix_bits(h->radix_bits_option, h->map.capacity, h->l2_bytes);
+  h->radix_build = gcol_detail_radix_build(h->algorithm, h->map.capacity, h->l2_bytes);
+  if (n == 0) goto done;
+  if (h->radix_build) {
+    GCOL_DETAIL_TRY(radix_partition(h, keys_of(h, NULL),
+                                    (const gcol_detail_row_column *)h->keys->data, n, n > INT32_MAX,
+                                    stream, &side));
+    build_insert_radix_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+        keys_of(h, NULL), view_of(&side), n, (int64_t *)h->row_slot->data, flags, flags + 1);
+  } else {
+    build_insert_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+        keys_of(h, NULL), n, (int64_t *)h->row_slot->data, flags, flags + 1);
+  }
+  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+done:
+  radix_side_free(&side); /* stream-ordered: after the inserts */
+  return status;
+}
+
+gcol_status hash_create(gcol_table_view build_keys, gcol_null_equality nulls,
+                        const gcol_join_options *options, gcol_join_hash **out,
+                        gcol_stream stream) {
   gcol_status status = GCOL_OK;
   gcol_join_hash *h = NULL;
   gcol_buffer *flags = NULL; /* int[2]: repeated key, overflow */
   cudaStream_t const s = (cudaStream_t)stream;
   int host_flags[2] = {0, 0};
   int64_t n = 0;
-  GCOL_DETAIL_NVTX_PUSH("gcol_join_hash_create");
+  gcol_join_options opts;
+  memset(&opts, 0, sizeof opts);
+  if (options != NULL) opts = *options;
   GCOL_DETAIL_CHECK_NOT_NULL(out);
   *out = NULL;
   GCOL_DETAIL_CHECK(nulls == GCOL_NULLS_EQUAL || nulls == GCOL_NULLS_UNEQUAL,
                     GCOL_ERROR_INVALID_ARGUMENT, "nulls is %d, not a gcol_null_equality",
                     (int)nulls);
+  GCOL_DETAIL_CHECK(opts.algorithm == GCOL_JOIN_ALGORITHM_AUTO ||
+                        opts.algorithm == GCOL_JOIN_ALGORITHM_ONE_TABLE ||
+                        opts.algorithm == GCOL_JOIN_ALGORITHM_RADIX,
+                    GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->algorithm is %d, not a gcol_join_algorithm", (int)opts.algorithm);
+  GCOL_DETAIL_CHECK(opts.radix_bits >= 0 && opts.radix_bits <= GCOL_JOIN_RADIX_MAX_BITS,
+                    GCOL_ERROR_INVALID_ARGUMENT, "options->radix_bits is %d, outside [0, %d]",
+                    (int)opts.radix_bits, (int)GCOL_JOIN_RADIX_MAX_BITS);
   GCOL_DETAIL_CHECK(build_keys.num_columns >= 1 && build_keys.columns != NULL,
                     GCOL_ERROR_INVALID_ARGUMENT, "the build has no key column");
   h = (gcol_join_hash *)calloc(1, sizeof *h);
@@ -876,23 +1208,21 @@ extern "C" gcol_status gcol_join_hash_create(gcol_table_view build_keys, gcol_nu
   h->num_keys = build_keys.num_columns;
   h->nulls_equal = nulls == GCOL_NULLS_EQUAL;
   h->build_rows = n = build_keys.num_rows;
+  h->algorithm = opts.algorithm;
+  h->radix_bits_option = opts.radix_bits;
+  h->l2_bytes = opts.algorithm == GCOL_JOIN_ALGORITHM_ONE_TABLE ? 0 : l2_cache_bytes();
   GCOL_DETAIL_TRY(key_columns(build_keys, stream, &h->keys));
   GCOL_DETAIL_TRY(packable(build_keys, stream, &h->packed));
-  GCOL_DETAIL_TRY(try_direct(h, build_keys.columns[0].type.id, stream));
+  if (h->algorithm != GCOL_JOIN_ALGORITHM_RADIX) { /* radix partitions need the hash map */
+    GCOL_DETAIL_TRY(try_direct(h, build_keys.columns[0].type.id, stream));
+  }
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n > 0 ? n : 1) * 8u, stream, NULL, &h->row_slot));
   GCOL_DETAIL_TRY(gcol_buffer_create(2 * sizeof(int), stream, NULL, &flags));
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(flags->data, 0, 2 * sizeof(int), s));
   if (h->direct) {
     GCOL_DETAIL_TRY(direct_build(h, stream, (int *)flags->data));
   } else {
-    GCOL_DETAIL_TRY(
-        gcol_detail_hash_map_create(n, n < (int64_t)0xFFFFFFFF, stream, &h->slots, &h->map));
-    if (n > 0) {
-      build_insert_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-          keys_of(h, NULL), n, (int64_t *)h->row_slot->data, (int *)flags->data,
-          (int *)flags->data + 1);
-      GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-    }
+    GCOL_DETAIL_TRY(map_build(h, stream, (int *)flags->data));
   }
   GCOL_DETAIL_CUDA_TRY(
       cudaMemcpyAsync(host_flags, flags->data, sizeof host_flags, cudaMemcpyDeviceToHost, s));
@@ -923,6 +1253,28 @@ extern "C" gcol_status gcol_join_hash_create(gcol_table_view build_keys, gcol_nu
 done:
   gcol_join_hash_free(h);
   gcol_buffer_free(flags);
+  return status;
+}
+
+}  // namespace
+
+extern "C" gcol_status gcol_join_hash_create(gcol_table_view build_keys, gcol_null_equality nulls,
+                                             gcol_join_hash **out, gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_join_hash_create");
+  status = hash_create(build_keys, nulls, NULL, out, stream);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_join_hash_create_with_options(gcol_table_view build_keys,
+                                                          gcol_null_equality nulls,
+                                                          const gcol_join_options *options,
+                                                          gcol_join_hash **out,
+                                                          gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_join_hash_create_with_options");
+  status = hash_create(build_keys, nulls, options, out, stream);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }
@@ -1006,13 +1358,14 @@ done:
   return status;
 }
 
-extern "C" gcol_status gcol_join(gcol_table_view left_keys, gcol_table_view right_keys,
-                                 gcol_join_kind kind, gcol_null_equality nulls,
-                                 gcol_column **left_map, gcol_column **right_map,
-                                 gcol_stream stream, gcol_mr *mr) {
+namespace {
+
+gcol_status join_with(gcol_table_view left_keys, gcol_table_view right_keys, gcol_join_kind kind,
+                      gcol_null_equality nulls, const gcol_join_options *options,
+                      gcol_column **left_map, gcol_column **right_map, gcol_stream stream,
+                      gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   gcol_join_hash *h = NULL;
-  GCOL_DETAIL_NVTX_PUSH("gcol_join");
   GCOL_DETAIL_CHECK_NOT_NULL(left_map);
   *left_map = NULL;
   if (right_map != NULL) *right_map = NULL;
@@ -1021,10 +1374,34 @@ extern "C" gcol_status gcol_join(gcol_table_view left_keys, gcol_table_view righ
   GCOL_DETAIL_CHECK(left_keys.num_columns == right_keys.num_columns, GCOL_ERROR_INVALID_ARGUMENT,
                     "left has %d key columns, right %d", (int)left_keys.num_columns,
                     (int)right_keys.num_columns);
-  GCOL_DETAIL_TRY(gcol_join_hash_create(right_keys, nulls, &h, stream));
+  GCOL_DETAIL_TRY(hash_create(right_keys, nulls, options, &h, stream));
   GCOL_DETAIL_TRY(gcol_join_hash_probe(h, left_keys, kind, 0, -1, left_map, right_map, stream, mr));
 done:
   gcol_join_hash_free(h);
+  return status;
+}
+
+}  // namespace
+
+extern "C" gcol_status gcol_join(gcol_table_view left_keys, gcol_table_view right_keys,
+                                 gcol_join_kind kind, gcol_null_equality nulls,
+                                 gcol_column **left_map, gcol_column **right_map,
+                                 gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_join");
+  status = join_with(left_keys, right_keys, kind, nulls, NULL, left_map, right_map, stream, mr);
+  GCOL_DETAIL_NVTX_POP();
+  return status;
+}
+
+extern "C" gcol_status gcol_join_with_options(gcol_table_view left_keys, gcol_table_view right_keys,
+                                              gcol_join_kind kind, gcol_null_equality nulls,
+                                              const gcol_join_options *options,
+                                              gcol_column **left_map, gcol_column **right_map,
+                                              gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_NVTX_PUSH("gcol_join_with_options");
+  status = join_with(left_keys, right_keys, kind, nulls, options, left_map, right_map, stream, mr);
   GCOL_DETAIL_NVTX_POP();
   return status;
 }

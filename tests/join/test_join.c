@@ -3,7 +3,9 @@
  * keys of several types (duplicates on both sides, nulls equal and unequal, floats with
  * -0.0 / NaN, strings, several key columns), sliced inputs, empty sides, batches equal to the
  * whole probe, the exact probe size, the joined table, cross join, bad input and allocation
- * failures.
+ * failures. The radix-partitioned hash join (gcol_join_options) is forced on the same cases
+ * with 1 to 256 partitions, its order checked (exactly, for packed keys), and on a few million
+ * rows of keys spread over 64 bits against the counts their construction gives.
  *
  * Left and right rows are two slices of one host table (left [off, off + nl), right
  * [off + nl, off + nl + nr)), so the reference compares them with ref_rows_equal and the
@@ -13,7 +15,10 @@
 #include <string.h>
 
 #include "../filtering/filtering_reference.h"
+#include "gcol/hash.h"
 #include "gcol/join.h"
+#include "gcol/probe.h"
+#include "join/radix_plan.h"
 #include "test_util.h"
 
 #define NUM_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -129,6 +134,47 @@ typedef struct join_case {
   gcol_test_validity validity;
 } join_case;
 
+/* The options check_columns builds with (NULL: gcol_join_hash_create()), and for packed keys
+ * under forced radix bits each left row's place in the partitioned order (NULL: unchecked). */
+static const gcol_join_options *g_options;
+static const int64_t *g_radix_rank;
+
+static gcol_join_options options_of(gcol_join_algorithm algorithm, int32_t radix_bits) {
+  gcol_join_options o;
+  memset(&o, 0, sizeof o);
+  o.algorithm = algorithm;
+  o.radix_bits = radix_bits;
+  return o;
+}
+
+/* The documented order of a probe's output: the left rows' groups (one group on one table,
+ * `parts` partitions and the group of rows that match nothing on radix partitions), each
+ * ascending, a row's matches together; so at most `parts` descents. With g_radix_rank the
+ * exact order of the groups. Then a full join's right-only rows (left -1). */
+static void check_order(const pair *p, int64_t n, int32_t parts, const char *what) {
+  int64_t descents = 0, prev = -1;
+  bool tail = false;
+  for (int64_t k = 0; k < n; ++k) {
+    if (p[k].l < 0) {
+      tail = true;
+      continue;
+    }
+    if (tail) fail_msg("%s: left row %lld after the right-only rows", what, (long long)p[k].l);
+    if (prev >= 0 && p[k].l != prev) {
+      descents += p[k].l < prev;
+      if (g_radix_rank != NULL && g_radix_rank[p[k].l] <= g_radix_rank[prev]) {
+        fail_msg("%s: left row %lld after %lld, not in partition order", what, (long long)p[k].l,
+                 (long long)prev);
+      }
+    }
+    prev = p[k].l;
+  }
+  if (descents > parts) {
+    fail_msg("%s: %lld descents of the left rows, at most %d groups", what, (long long)descents,
+             (int)parts + 1);
+  }
+}
+
 static void check_columns(ref_column *cols, const join_case *jc, int64_t nl, int64_t nr,
                           int64_t off);
 
@@ -165,14 +211,28 @@ static void check_columns(ref_column *cols, const join_case *jc, int64_t nl, int
   for (int ne = 0; ne < 2; ++ne) {
     gcol_null_equality const nulls = ne ? GCOL_NULLS_UNEQUAL : GCOL_NULLS_EQUAL;
     gcol_join_hash *h = NULL;
-    GCOL_TEST_OK(gcol_join_hash_create(right, nulls, &h, NULL));
+    if (g_options != NULL) {
+      GCOL_TEST_OK(gcol_join_hash_create_with_options(right, nulls, g_options, &h, NULL));
+    } else {
+      GCOL_TEST_OK(gcol_join_hash_create(right, nulls, &h, NULL));
+    }
     assert_int_equal(gcol_join_hash_build_rows(h), nr);
+    /* forced radix: always partitioned; one table (and AUTO on maps this small): never */
+    int32_t const parts = gcol_join_hash_probe_partitions(h, nl);
+    if (g_options != NULL && g_options->algorithm == GCOL_JOIN_ALGORITHM_RADIX) {
+      int32_t const bits = g_options->radix_bits;
+      assert_true(parts >= 1 && parts <= (bits > 0 ? 1 << bits : 1 << GCOL_JOIN_RADIX_MAX_BITS));
+    } else {
+      assert_int_equal(parts, 0);
+    }
     for (size_t q = 0; q < NUM_OF(kinds); ++q) {
       gcol_join_kind const kind = kinds[q];
-      char what[160];
-      snprintf(what, sizeof what, "%s key0 x%d, nl %lld nr %lld off %lld, kind %d, nulls %d",
+      char what[200];
+      snprintf(what, sizeof what,
+               "%s key0 x%d, nl %lld nr %lld off %lld, kind %d, nulls %d, algorithm %d bits %d",
                gcol_type_name(jc->types[0]), (int)jc->num_keys, (long long)nl, (long long)nr,
-               (long long)off, (int)kind, ne);
+               (long long)off, (int)kind, ne, g_options != NULL ? (int)g_options->algorithm : 0,
+               g_options != NULL ? (int)g_options->radix_bits : 0);
       pair *want = NULL;
       int64_t const nw =
           reference_pairs(keys, jc->num_keys, off, nl, nr, kind, nulls == GCOL_NULLS_EQUAL, &want);
@@ -217,11 +277,9 @@ static void check_columns(ref_column *cols, const join_case *jc, int64_t nl, int
         }
         assert_int_equal(at, nw);
       }
-      /* the documented order: left rows ascending (full join's right-only rows last) */
-      for (int64_t k = 1; k < ng; ++k) {
-        if (whole[k].l >= 0 && whole[k].l < whole[k - 1].l)
-          fail_msg("%s: left rows not ascending", what);
-      }
+      /* the documented order: left rows ascending on one table, grouped by partition on
+       * radix partitions (full join's right-only rows last) */
+      check_order(whole, ng, parts, what);
       assert_same_pairs(whole, ng, want, nw, what);
       free(whole);
       free(want);
@@ -236,31 +294,33 @@ static void check_columns(ref_column *cols, const join_case *jc, int64_t nl, int
   }
 }
 
+static const join_case kind_cases[] = {
+    {{GCOL_INT32}, 1, 7, GCOL_TEST_RANDOM_NULLS},
+    {{GCOL_INT64}, 1, 0, GCOL_TEST_NO_MASK}, /* random bits: few matches */
+    {{GCOL_INT64}, 1, 50, GCOL_TEST_RANDOM_NULLS},
+    {{GCOL_FLOAT64}, 1, 9, GCOL_TEST_RANDOM_NULLS}, /* pool with NaN, -0.0 */
+    {{GCOL_FLOAT32}, 1, 0, GCOL_TEST_NO_MASK},
+    {{GCOL_STRING}, 1, 11, GCOL_TEST_RANDOM_NULLS},
+    {{GCOL_BOOL8}, 1, 2, GCOL_TEST_RANDOM_NULLS},
+    {{GCOL_DECIMAL128}, 1, 5, GCOL_TEST_FIRST_NULL},
+    {{GCOL_TIMESTAMP_MILLISECONDS}, 1, 13, GCOL_TEST_LAST_NULL},
+    {{GCOL_INT32, GCOL_STRING}, 2, 4, GCOL_TEST_RANDOM_NULLS},
+    {{GCOL_INT16, GCOL_FLOAT64, GCOL_STRING}, 3, 3, GCOL_TEST_ALL_NULL},
+    /* unique build keys (the one-slot path): packed with a null only on the probe side
+     * (FIRST_NULL at offset 0), strings, two columns */
+    {{GCOL_INT32}, 1, 0, GCOL_TEST_FIRST_NULL},
+    {{GCOL_STRING}, 1, 0, GCOL_TEST_NO_MASK},
+    {{GCOL_INT64, GCOL_INT32}, 2, 0, GCOL_TEST_RANDOM_NULLS},
+    {{GCOL_UINT64}, 1, 40, GCOL_TEST_NO_MASK}, /* packed with duplicates */
+};
+
 static void test_join_kinds(void **state) {
   gcol_test_rng rng = gcol_test_rng_make(1401);
-  static const join_case cases[] = {
-      {{GCOL_INT32}, 1, 7, GCOL_TEST_RANDOM_NULLS},
-      {{GCOL_INT64}, 1, 0, GCOL_TEST_NO_MASK}, /* random bits: few matches */
-      {{GCOL_INT64}, 1, 50, GCOL_TEST_RANDOM_NULLS},
-      {{GCOL_FLOAT64}, 1, 9, GCOL_TEST_RANDOM_NULLS}, /* pool with NaN, -0.0 */
-      {{GCOL_FLOAT32}, 1, 0, GCOL_TEST_NO_MASK},
-      {{GCOL_STRING}, 1, 11, GCOL_TEST_RANDOM_NULLS},
-      {{GCOL_BOOL8}, 1, 2, GCOL_TEST_RANDOM_NULLS},
-      {{GCOL_DECIMAL128}, 1, 5, GCOL_TEST_FIRST_NULL},
-      {{GCOL_TIMESTAMP_MILLISECONDS}, 1, 13, GCOL_TEST_LAST_NULL},
-      {{GCOL_INT32, GCOL_STRING}, 2, 4, GCOL_TEST_RANDOM_NULLS},
-      {{GCOL_INT16, GCOL_FLOAT64, GCOL_STRING}, 3, 3, GCOL_TEST_ALL_NULL},
-      /* unique build keys (the one-slot path): packed with a null only on the probe side
-       * (FIRST_NULL at offset 0), strings, two columns */
-      {{GCOL_INT32}, 1, 0, GCOL_TEST_FIRST_NULL},
-      {{GCOL_STRING}, 1, 0, GCOL_TEST_NO_MASK},
-      {{GCOL_INT64, GCOL_INT32}, 2, 0, GCOL_TEST_RANDOM_NULLS},
-      {{GCOL_UINT64}, 1, 40, GCOL_TEST_NO_MASK}, /* packed with duplicates */
-  };
+  const join_case *const cases = kind_cases;
   /* the last size spans several probe tiles (2048 rows) */
   static const int64_t sizes[][2] = {{0, 0},   {0, 5},     {6, 0},      {1, 1},
                                      {33, 17}, {257, 100}, {700, 1200}, {4500, 200}};
-  for (size_t c = 0; c < NUM_OF(cases); ++c) {
+  for (size_t c = 0; c < NUM_OF(kind_cases); ++c) {
     if (!gcol_test_in_part(state, (size_t)c)) continue;
     for (size_t s = 0; s < NUM_OF(sizes); ++s) {
       if (!gcol_test_keep_combination(c + s)) continue;
@@ -398,6 +458,242 @@ static void test_cross_join(void **state) {
   GCOL_TEST_STATUS(gcol_cross_join(-1, 3, &l, &r, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
   assert_null(l);
   assert_null(r);
+}
+
+/* ---------------------------------------------------------------- radix partitions */
+
+/* Radix partitions forced on small inputs: the cases of test_join_kinds (every kind, key
+ * type, null option, duplicates, batches, the exact size) with 1 (bits 0 on a map this
+ * small: only the rows that match nothing split off), 2, 8 and 256 partitions, at offsets
+ * that are not byte- or word-aligned; sizes crossing the partition pass's tiles (4096 rows)
+ * and the probe's (2048). Then one table forced on the dense keys AUTO lays out directly. */
+static void test_join_radix_kinds(void **state) {
+  gcol_test_rng rng = gcol_test_rng_make(1430);
+  static const int32_t bits[] = {0, 1, 3, GCOL_JOIN_RADIX_MAX_BITS};
+  static const int64_t offsets[] = {0, 1, 5, 33, 65};
+  static const int64_t sizes[][2] = {{0, 0},     {0, 5},      {6, 0},      {1, 1},     {33, 17},
+                                     {257, 100}, {700, 1200}, {4500, 200}, {8200, 333}};
+  for (size_t c = 0; c < NUM_OF(kind_cases); ++c) {
+    if (!gcol_test_in_part(state, (size_t)c)) continue;
+    for (size_t s = 0; s < NUM_OF(sizes); ++s) {
+      if (!gcol_test_keep_combination(c + s)) continue;
+      gcol_join_options const o =
+          options_of(GCOL_JOIN_ALGORITHM_RADIX, bits[(c + s) % NUM_OF(bits)]);
+      g_options = &o;
+      check_case(&rng, &kind_cases[c], sizes[s][0], sizes[s][1],
+                 offsets[(c + s) % NUM_OF(offsets)]);
+      g_options = NULL;
+    }
+  }
+  if (gcol_test_in_part(state, 0)) {
+    gcol_join_options const one = options_of(GCOL_JOIN_ALGORITHM_ONE_TABLE, 5);
+    join_case const dense = {{GCOL_INT32}, 1, 7, GCOL_TEST_RANDOM_NULLS};
+    g_options = &one;
+    check_case(&rng, &dense, 300, 200, 3);
+    check_case(&rng, &kind_cases[5], 300, 200, 0); /* strings */
+    g_options = NULL;
+  }
+}
+
+/* Each left row's place in the partitioned order of a packed INT32 / INT64 key column (rows
+ * [off, off + nl) probe, the build of nr rows without nulls): by the partition of
+ * gcol_hash_mix64 of the key's bits under `bits` forced bits of a map for nr rows, rows with
+ * a null key last, ascending within each group. */
+static int64_t *radix_ranks(const ref_column *c, int64_t off, int64_t nl, int64_t nr, int bits) {
+  int64_t const cap = gcol_probe_capacity_for(nr);
+  int const b = gcol_detail_radix_bits(bits, cap, 0);
+  uint32_t const parts = 1u << b;
+  int const shift = gcol_detail_radix_shift(cap, b);
+  uint32_t *bucket = (uint32_t *)malloc((size_t)(nl > 0 ? nl : 1) * sizeof *bucket);
+  int64_t *rank = (int64_t *)malloc((size_t)(nl > 0 ? nl : 1) * sizeof *rank);
+  int64_t *start = (int64_t *)calloc((size_t)parts + 2, sizeof *start);
+  for (int64_t i = 0; i < nl; ++i) {
+    uint64_t v = 0; /* the bits, zero-extended (little-endian) */
+    memcpy(&v, c->values + (size_t)(off + i) * c->width, c->width);
+    bucket[i] = c->valid[off + i]
+                    ? gcol_detail_radix_partition(gcol_hash_mix64(v), (uint64_t)cap - 1u, shift)
+                    : parts;
+    start[bucket[i] + 1] += 1;
+  }
+  for (uint32_t p = 1; p <= parts + 1; ++p) start[p] += start[p - 1];
+  for (int64_t i = 0; i < nl; ++i) rank[i] = start[bucket[i]]++;
+  free(bucket);
+  free(start);
+  return rank;
+}
+
+/* Packed INT64 and INT32 keys with nulls only on the probe side (they match nothing: the last
+ * group), duplicates on both sides (pool 40), all probe keys matching (pool 3) and random bits
+ * (few matches), under 2, 16 and 256 partitions: every kind as in test_join_kinds, and the
+ * exact partitioned order. */
+static void test_join_radix_packed_order(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1431);
+  static const gcol_type_id types[] = {GCOL_INT64, GCOL_INT32};
+  static const int bits[] = {1, 4, GCOL_JOIN_RADIX_MAX_BITS};
+  static const int pools[] = {40, 3, 0};
+  int64_t const nl = gcol_test_cap(9000), nr = gcol_test_cap(1500), off = 3;
+  size_t combination = 0;
+  for (size_t t = 0; t < NUM_OF(types); ++t) {
+    for (size_t b = 0; b < NUM_OF(bits); ++b) {
+      for (size_t q = 0; q < NUM_OF(pools); ++q) {
+        if (!gcol_test_keep_combination(combination++)) continue;
+        join_case const jc = {{types[t]}, 1, pools[q], GCOL_TEST_NO_MASK};
+        ref_column c = ref_column_random(&rng, gcol_data_type_make(types[t]), off + nl + nr,
+                                         GCOL_TEST_NO_MASK, pools[q]);
+        for (int64_t i = 0; i < off + nl + nr; ++i) {
+          c.valid[i] = i >= off + nl || gcol_test_rng_next(&rng) % 9 != 0;
+        }
+        c.has_mask = true;
+        int64_t *rank = radix_ranks(&c, off, nl, nr, bits[b]);
+        gcol_join_options const o = options_of(GCOL_JOIN_ALGORITHM_RADIX, bits[b]);
+        g_options = &o;
+        g_radix_rank = rank;
+        check_columns(&c, &jc, nl, nr, off);
+        g_options = NULL;
+        g_radix_rank = NULL;
+        free(rank);
+      }
+    }
+  }
+}
+
+/* Many duplicates on both sides under radix partitions (packed and strings with nulls), a
+ * key repeated more than a batch holds, the probe over several tiles. */
+static void test_join_radix_duplicates(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1432);
+  gcol_join_options const o = options_of(GCOL_JOIN_ALGORITHM_RADIX, 2);
+  join_case const packed = {{GCOL_INT32}, 1, 2, GCOL_TEST_NO_MASK};
+  join_case const strings = {{GCOL_STRING}, 1, 3, GCOL_TEST_RANDOM_NULLS};
+  g_options = &o;
+  check_case(&rng, &packed, gcol_test_cap(300), gcol_test_cap(400), 5);
+  check_case(&rng, &packed, gcol_test_cap(4100), gcol_test_cap(60), 0);
+  check_case(&rng, &strings, gcol_test_cap(4100), gcol_test_cap(90), 7);
+  g_options = NULL;
+}
+
+/* Key j of a side spread over 64 bits: the bijective gcol_hash_mix64 of j + 1. */
+static int64_t spread_key(int64_t j) { return (int64_t)gcol_hash_mix64((uint64_t)j + 1u); }
+
+/* One probe of the large test: its pairs are valid (draw[l] == r % distinct), distinct, and
+ * as many as the construction gives; a full join's right-only rows are the undrawn ones. */
+static void check_large(const gcol_column *lm, const gcol_column *rm, gcol_join_kind kind,
+                        const int64_t *draw, int64_t nl, int64_t nr, int64_t distinct,
+                        const char *what) {
+  int64_t ng = 0, inner = 0, unmatched_left = 0, unmatched_right = 0;
+  pair *got = maps_to_pairs(lm, rm, &ng);
+  bool *drawn = (bool *)calloc((size_t)distinct, sizeof(bool));
+  for (int64_t i = 0; i < nl; ++i) {
+    if (draw[i] < distinct) {
+      drawn[draw[i]] = true;
+      inner += nr / distinct + (draw[i] < nr % distinct ? 1 : 0);
+    } else {
+      ++unmatched_left;
+    }
+  }
+  for (int64_t j = 0; j < nr; ++j) unmatched_right += !drawn[j % distinct];
+  int64_t const want = kind == GCOL_JOIN_INNER  ? inner
+                       : kind == GCOL_JOIN_LEFT ? inner + unmatched_left
+                       : kind == GCOL_JOIN_FULL ? inner + unmatched_left + unmatched_right
+                                                : unmatched_left; /* anti */
+  if (ng != want) fail_msg("%s: %lld rows, want %lld", what, (long long)ng, (long long)want);
+  for (int64_t k = 0; k < ng; ++k) {
+    int64_t const l = got[k].l, r = got[k].r;
+    bool ok = l >= -1 && l < nl && r >= -1 && r < nr && (l >= 0 || r >= 0);
+    if (ok && l >= 0 && r >= 0) ok = draw[l] == r % distinct;
+    if (ok && l >= 0 && r < 0) ok = draw[l] >= distinct;
+    if (ok && l < 0) ok = !drawn[r % distinct];
+    if (!ok)
+      fail_msg("%s: output row %lld is (%lld, %lld)", what, (long long)k, (long long)l,
+               (long long)r);
+  }
+  qsort(got, (size_t)ng, sizeof *got, pair_cmp);
+  for (int64_t k = 1; k < ng; ++k) {
+    if (got[k].l == got[k - 1].l && got[k].r == got[k - 1].r) {
+      fail_msg("%s: pair (%lld, %lld) twice", what, (long long)got[k].l, (long long)got[k].r);
+    }
+  }
+  free(drawn);
+  free(got);
+}
+
+/* A few million rows of keys spread over 64 bits (as the benchmark's sparse join), unique and
+ * each repeated 4 times on the build side, radix partitions by the L2 and 64 of them: inner,
+ * left, full and anti joins against the counts of the construction; batches of an inner join
+ * of repeated keys equal the whole probe. */
+static void test_join_radix_large(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1433);
+  int64_t const nl = gcol_test_cap(3000000), nr = gcol_test_cap(1000000);
+  static const gcol_join_kind kinds[] = {GCOL_JOIN_INNER, GCOL_JOIN_LEFT, GCOL_JOIN_FULL,
+                                         GCOL_JOIN_LEFT_ANTI};
+  int64_t *lk = (int64_t *)malloc((size_t)nl * sizeof *lk);
+  int64_t *rk = (int64_t *)malloc((size_t)nr * sizeof *rk);
+  int64_t *draw = (int64_t *)malloc((size_t)nl * sizeof *draw);
+  for (int rep = 0; rep < 2; ++rep) {
+    int64_t const distinct = rep == 0 ? nr : nr / 4;
+    for (int64_t j = 0; j < nr; ++j) rk[j] = spread_key(j % distinct);
+    for (int64_t i = 0; i < nl; ++i) {
+      draw[i] = (int64_t)(gcol_test_rng_next(&rng) % (uint64_t)(2 * distinct));
+      lk[i] = spread_key(draw[i]);
+    }
+    gcol_column *l = NULL, *r = NULL;
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), nl, lk, NULL, NULL,
+                                              NULL, &l));
+    GCOL_TEST_OK(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), nr, rk, NULL, NULL,
+                                              NULL, &r));
+    gcol_column_view const lv = gcol_column_get_view(l), rv = gcol_column_get_view(r);
+    gcol_table_view left, right;
+    GCOL_TEST_OK(gcol_table_view_make(&lv, 1, &left));
+    GCOL_TEST_OK(gcol_table_view_make(&rv, 1, &right));
+    for (int b = 0; b < 2; ++b) {
+      gcol_join_options const o = options_of(GCOL_JOIN_ALGORITHM_RADIX, b == 0 ? 0 : 6);
+      gcol_join_hash *h = NULL;
+      GCOL_TEST_OK(gcol_join_hash_create_with_options(right, GCOL_NULLS_EQUAL, &o, &h, NULL));
+      assert_true(gcol_join_hash_probe_partitions(h, nl) >= 1);
+      for (size_t q = 0; q < NUM_OF(kinds); ++q) {
+        char what[96];
+        snprintf(what, sizeof what, "large, %lld distinct, bits %d, kind %d", (long long)distinct,
+                 b == 0 ? 0 : 6, (int)kinds[q]);
+        gcol_column *lm = NULL, *rm = NULL;
+        GCOL_TEST_OK(gcol_join_hash_probe(h, left, kinds[q], 0, -1, &lm, &rm, NULL, NULL));
+        check_large(lm, rm, kinds[q], draw, nl, nr, distinct, what);
+        if (kinds[q] == GCOL_JOIN_INNER && rep == 1 && b == 1) {
+          int64_t nw = 0;
+          pair *whole = maps_to_pairs(lm, rm, &nw);
+          int64_t const batch = nw / 5 + 1;
+          int64_t at = 0;
+          for (int64_t first = 0; first < nw; first += batch) {
+            gcol_column *bl = NULL, *br = NULL;
+            GCOL_TEST_OK(
+                gcol_join_hash_probe(h, left, kinds[q], first, batch, &bl, &br, NULL, NULL));
+            int64_t nb = 0;
+            pair *part = maps_to_pairs(bl, br, &nb);
+            for (int64_t k = 0; k < nb; ++k, ++at) {
+              if (part[k].l != whole[at].l || part[k].r != whole[at].r) {
+                fail_msg("%s: batch output row %lld differs from the whole probe", what,
+                         (long long)at);
+              }
+            }
+            free(part);
+            gcol_column_free(bl);
+            gcol_column_free(br);
+          }
+          assert_int_equal(at, nw);
+          free(whole);
+        }
+        gcol_column_free(lm);
+        gcol_column_free(rm);
+      }
+      gcol_join_hash_free(h);
+    }
+    gcol_column_free(l);
+    gcol_column_free(r);
+  }
+  free(lk);
+  free(rk);
+  free(draw);
 }
 
 /* Key counts or types differing, bad kind, first out of range, NULL outputs. */
@@ -829,6 +1125,7 @@ static void test_join_bad_input(void **state) {
 }
 
 typedef struct alloc_ctx {
+  gcol_join_options options; /* of which 4 and 5 */
   gcol_table_view left, right;
   gcol_table_view sorted_left, sorted_right; /* for the sort-merge join */
   gcol_table_view fixed_left, fixed_right;   /* for its fast path: INT64 keys, no nulls */
@@ -850,6 +1147,14 @@ static gcol_status alloc_op(void *p) {
   if (c->which == 3) {
     return gcol_sort_merge_join(c->fixed_left, c->fixed_right, NULL, NULL, GCOL_JOIN_FULL,
                                 GCOL_NULLS_EQUAL, &c->l, &c->r, NULL, NULL);
+  }
+  if (c->which == 4) { /* radix, strings with nulls: the no-match group on both sides */
+    return gcol_join_with_options(c->left, c->right, GCOL_JOIN_FULL, GCOL_NULLS_UNEQUAL,
+                                  &c->options, &c->l, &c->r, NULL, NULL);
+  }
+  if (c->which == 5) { /* radix, packed keys with duplicates (runs) */
+    return gcol_join_with_options(c->fixed_left, c->fixed_right, GCOL_JOIN_FULL, GCOL_NULLS_EQUAL,
+                                  &c->options, &c->l, &c->r, NULL, NULL);
   }
   return gcol_join_tables(c->left, &on, c->right, &on, 1, GCOL_JOIN_LEFT, GCOL_NULLS_UNEQUAL, false,
                           &c->t, NULL, NULL);
@@ -919,6 +1224,38 @@ static void test_sort_merge_join_fast_allocation_failures(void **state) {
   ref_column_free(&k);
 }
 
+/* Allocation failures of forced radix joins (the build's and the probe's partition passes,
+ * strings and packed keys over several tiles): OUT_OF_MEMORY at each one, nothing leaked. */
+static void test_join_radix_allocation_failures(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1434);
+  ref_column k =
+      ref_column_random(&rng, gcol_data_type_make(GCOL_STRING), 300, GCOL_TEST_RANDOM_NULLS, 20);
+  ref_column f =
+      ref_column_random(&rng, gcol_data_type_make(GCOL_INT64), 9000, GCOL_TEST_NO_MASK, 2500);
+  gcol_column *d = NULL, *e = NULL;
+  ref_column_to_device(&k, &d);
+  ref_column_to_device(&f, &e);
+  gcol_column_view const lv = ref_slice(gcol_column_get_view(d), 0, 100);
+  gcol_column_view const rv = ref_slice(gcol_column_get_view(d), 100, 300);
+  gcol_column_view const flv = ref_slice(gcol_column_get_view(e), 1, 5001);
+  gcol_column_view const frv = ref_slice(gcol_column_get_view(e), 5001, 9000);
+  alloc_ctx c;
+  memset(&c, 0, sizeof c);
+  GCOL_TEST_OK(gcol_table_view_make(&lv, 1, &c.left));
+  GCOL_TEST_OK(gcol_table_view_make(&rv, 1, &c.right));
+  GCOL_TEST_OK(gcol_table_view_make(&flv, 1, &c.fixed_left));
+  GCOL_TEST_OK(gcol_table_view_make(&frv, 1, &c.fixed_right));
+  c.options = options_of(GCOL_JOIN_ALGORITHM_RADIX, 3);
+  for (c.which = 4; c.which < 6; ++c.which) {
+    assert_true(gcol_test_check_allocation_failures(alloc_op, alloc_cleanup, &c) >= 8);
+  }
+  gcol_column_free(d);
+  gcol_column_free(e);
+  ref_column_free(&k);
+  ref_column_free(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU_PART(test_join_kinds, 0, 4),
@@ -938,6 +1275,14 @@ int main(void) {
       GCOL_TEST_GPU(test_sort_merge_join_fast_unsorted),
       GCOL_TEST_GPU(test_join_allocation_failures),
       GCOL_TEST_GPU(test_sort_merge_join_fast_allocation_failures),
+      GCOL_TEST_GPU_PART(test_join_radix_kinds, 0, 4),
+      GCOL_TEST_GPU_PART(test_join_radix_kinds, 1, 4),
+      GCOL_TEST_GPU_PART(test_join_radix_kinds, 2, 4),
+      GCOL_TEST_GPU_PART(test_join_radix_kinds, 3, 4),
+      GCOL_TEST_GPU(test_join_radix_packed_order),
+      GCOL_TEST_GPU(test_join_radix_duplicates),
+      GCOL_TEST_GPU(test_join_radix_large),
+      GCOL_TEST_GPU(test_join_radix_allocation_failures),
   };
   return GCOL_TEST_RUN_GPU("join", tests);
 }

@@ -2,12 +2,18 @@
  * Host tests of include/gcol/join.h (no GPU needed): the argument checks that fail before
  * any device work, each with its status and a message, and nothing written to the outputs;
  * the key words of the sort-merge join's fast path (kernels/detail/sort_keys.h, compiled
- * here by gcc) against the sort comparator's.
+ * here by gcc) against the sort comparator's; the plan of the radix-partitioned hash join
+ * (kernels/join/radix_plan.h: when, how many partitions, a key's partition, the layout of
+ * the partition pass's counts), with the partition pass simulated on the host.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "detail/sort_keys.h"
+#include "gcol/hash.h"
 #include "gcol/join.h"
+#include "gcol/probe.h"
+#include "join/radix_plan.h"
 #include "test_util.h"
 
 static gcol_column_view empty_column(gcol_type_id id) {
@@ -192,6 +198,224 @@ static void test_merge_fast_key_words(void **state) {
   }
 }
 
+/* Bad options: the specific status before any device work, nothing written. */
+static void test_join_options_argument_checks(void **state) {
+  (void)state;
+  gcol_column_view const col = empty_column(GCOL_INT64);
+  gcol_table_view one;
+  GCOL_TEST_OK(gcol_table_view_make(&col, 1, &one));
+  gcol_join_hash *h = (gcol_join_hash *)&h;
+  gcol_join_options bad;
+  memset(&bad, 0, sizeof bad);
+  bad.algorithm = (gcol_join_algorithm)3;
+  GCOL_TEST_STATUS(gcol_join_hash_create_with_options(one, GCOL_NULLS_EQUAL, &bad, &h, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(h);
+  assert_non_null(strstr(gcol_last_error(), "gcol_join_hash_create_with_options"));
+  assert_non_null(strstr(gcol_last_error(), "algorithm"));
+  static const int32_t bad_bits[] = {-1, GCOL_JOIN_RADIX_MAX_BITS + 1, 64};
+  for (size_t b = 0; b < sizeof bad_bits / sizeof bad_bits[0]; ++b) {
+    memset(&bad, 0, sizeof bad);
+    bad.algorithm = GCOL_JOIN_ALGORITHM_RADIX;
+    bad.radix_bits = bad_bits[b];
+    GCOL_TEST_STATUS(gcol_join_hash_create_with_options(one, GCOL_NULLS_EQUAL, &bad, &h, NULL),
+                     GCOL_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gcol_last_error(), "radix_bits"));
+    gcol_column *l = (gcol_column *)&l, *r = (gcol_column *)&r;
+    GCOL_TEST_STATUS(gcol_join_with_options(one, one, GCOL_JOIN_INNER, GCOL_NULLS_EQUAL, &bad, &l,
+                                            &r, NULL, NULL),
+                     GCOL_ERROR_INVALID_ARGUMENT);
+    assert_null(l);
+    assert_null(r);
+    assert_non_null(strstr(gcol_last_error(), "gcol_join_with_options"));
+  }
+  GCOL_TEST_STATUS(gcol_join_hash_create_with_options(one, GCOL_NULLS_EQUAL, NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  gcol_column *l = NULL;
+  GCOL_TEST_STATUS(gcol_join_with_options(one, one, (gcol_join_kind)9, GCOL_NULLS_EQUAL, NULL, &l,
+                                          NULL, NULL, NULL),
+                   GCOL_ERROR_INVALID_ARGUMENT);
+  assert_int_equal(gcol_join_hash_probe_partitions(NULL, 100000000), 0);
+}
+
+enum { MIB = 1 << 20 };
+
+/* Partition bits: a region of at most half the L2 (16-byte slots), at most 8 bits and at
+ * most one slot a partition; forced bits cut the same way; none for an unknown L2. */
+static void test_radix_plan_bits(void **state) {
+  (void)state;
+  int64_t const l2 = 50 * (int64_t)MIB; /* an H100's */
+  assert_int_equal(gcol_detail_radix_log2(2), 1);
+  assert_int_equal(gcol_detail_radix_log2((int64_t)1 << 25), 25);
+  assert_int_equal(gcol_detail_radix_log2((int64_t)1 << 62), 62);
+  /* the benchmark's map: 2^25 slots, 512 MiB; 32 regions of 16 MiB <= 25 MiB */
+  assert_int_equal(gcol_detail_radix_bits_for((int64_t)1 << 25, l2), 5);
+  assert_int_equal(gcol_detail_radix_bits_for((int64_t)1 << 25, 60 * (int64_t)MIB), 5);
+  /* 2^21 slots = 32 MiB: two regions of 16 MiB; 2^20 = 16 MiB fits: one */
+  assert_int_equal(gcol_detail_radix_bits_for((int64_t)1 << 21, l2), 1);
+  assert_int_equal(gcol_detail_radix_bits_for((int64_t)1 << 20, l2), 0);
+  assert_int_equal(gcol_detail_radix_bits_for(1024, l2), 0);
+  assert_int_equal(gcol_detail_radix_bits_for((int64_t)1 << 40, l2), GCOL_JOIN_RADIX_MAX_BITS);
+  assert_int_equal(gcol_detail_radix_bits_for((int64_t)1 << 25, 0), 0);
+  assert_int_equal(gcol_detail_radix_bits_for((int64_t)1 << 25, -1), 0);
+  /* a tiny L2: as many bits as allowed, never more than the slots */
+  assert_int_equal(gcol_detail_radix_bits_for(8, 16), 3);
+  assert_int_equal(gcol_detail_radix_bits_for(2, 1), 1);
+  /* every answer leaves a region within the target, or is at a cap */
+  for (int c = 1; c <= 40; ++c) {
+    int64_t const cap = (int64_t)1 << c;
+    int const b = gcol_detail_radix_bits_for(cap, l2);
+    assert_true(b >= 0 && b <= GCOL_JOIN_RADIX_MAX_BITS && b <= c);
+    assert_true((cap >> b) * 16 <= l2 / 2 || b == GCOL_JOIN_RADIX_MAX_BITS || b == c);
+    if (b > 0) assert_true((cap >> (b - 1)) * 16 > l2 / 2); /* the fewest that do */
+  }
+  /* forced */
+  assert_int_equal(gcol_detail_radix_bits(3, (int64_t)1 << 25, l2), 3);
+  assert_int_equal(gcol_detail_radix_bits(8, 2, l2), 1);
+  assert_int_equal(gcol_detail_radix_bits(8, 64, 0), 6);
+  assert_int_equal(gcol_detail_radix_bits(0, (int64_t)1 << 25, l2), 5);
+  assert_int_equal(gcol_detail_radix_bits(0, 64, l2), 0);
+}
+
+/* AUTO's rule: the map at least 4x the L2 (build and probe), the probe at least one row per
+ * slot; ONE_TABLE never, RADIX always (but never on the direct layout). */
+static void test_radix_plan_rule(void **state) {
+  (void)state;
+  int64_t const l2 = 50 * (int64_t)MIB;
+  int64_t const big = (int64_t)1 << 25;   /* 512 MiB + 16 B: > 4 x 50 MiB */
+  int64_t const small = (int64_t)1 << 23; /* 128 MiB: < 200 MiB */
+  assert_int_equal(gcol_detail_radix_map_bytes(big), (big + 1) * 16);
+  assert_int_equal(gcol_detail_radix_map_bytes((int64_t)1 << 62), INT64_MAX);
+  assert_true(gcol_detail_radix_map_too_big(big, l2));
+  assert_false(gcol_detail_radix_map_too_big(small, l2));
+  assert_true(gcol_detail_radix_map_too_big((int64_t)1 << 24, l2)); /* 256 MiB >= 200 MiB */
+  assert_false(gcol_detail_radix_map_too_big(big, 0));
+  /* AUTO partitions only while GCOL_DETAIL_RADIX_AUTO_ENABLED (off: measured slower) */
+  bool const on = GCOL_DETAIL_RADIX_AUTO_ENABLED != 0;
+  assert_int_equal(gcol_detail_radix_build(GCOL_JOIN_ALGORITHM_AUTO, big, l2), on);
+  assert_false(gcol_detail_radix_build(GCOL_JOIN_ALGORITHM_AUTO, small, l2));
+  assert_false(gcol_detail_radix_build(GCOL_JOIN_ALGORITHM_ONE_TABLE, big, l2));
+  assert_true(gcol_detail_radix_build(GCOL_JOIN_ALGORITHM_RADIX, 2, l2));
+  assert_true(gcol_detail_radix_build(GCOL_JOIN_ALGORITHM_RADIX, 2, 0));
+  /* the benchmark: 100M probe rows, 2^25 slots */
+  assert_int_equal(gcol_detail_radix_probe(GCOL_JOIN_ALGORITHM_AUTO, true, big, 100000000, l2), on);
+  assert_int_equal(gcol_detail_radix_probe(GCOL_JOIN_ALGORITHM_AUTO, true, big, big, l2), on);
+  assert_false(gcol_detail_radix_probe(GCOL_JOIN_ALGORITHM_AUTO, true, big, big - 1, l2));
+  assert_false(gcol_detail_radix_probe(GCOL_JOIN_ALGORITHM_AUTO, true, big, 10000000, l2));
+  assert_false(gcol_detail_radix_probe(GCOL_JOIN_ALGORITHM_AUTO, true, small, 100000000, l2));
+  assert_false(gcol_detail_radix_probe(GCOL_JOIN_ALGORITHM_AUTO, false, big, 100000000, l2));
+  assert_false(gcol_detail_radix_probe(GCOL_JOIN_ALGORITHM_AUTO, true, big, 100000000, 0));
+  assert_false(gcol_detail_radix_probe(GCOL_JOIN_ALGORITHM_ONE_TABLE, true, big, 100000000, l2));
+  assert_true(gcol_detail_radix_probe(GCOL_JOIN_ALGORITHM_RADIX, true, 2, 0, l2));
+  assert_false(gcol_detail_radix_probe(GCOL_JOIN_ALGORITHM_RADIX, false, 2, 5, l2));
+}
+
+/* A key's partition is the top bits of its first slot: partition p of 2^b owns exactly the
+ * slots [p << shift, (p + 1) << shift), every slot of the map belongs to one, and hashes
+ * differing only above the slot bits share a partition. */
+static void test_radix_plan_partition_regions(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1420);
+  for (int c = 1; c <= 12; ++c) {
+    int64_t const cap = (int64_t)1 << c;
+    uint64_t const mask = (uint64_t)cap - 1u;
+    for (int b = 0; b <= GCOL_JOIN_RADIX_MAX_BITS && b <= c; ++b) {
+      int const shift = gcol_detail_radix_shift(cap, b);
+      assert_int_equal(shift, c - b);
+      for (int64_t slot = 0; slot < cap; ++slot) {
+        uint32_t const p = gcol_detail_radix_partition((uint64_t)slot, mask, shift);
+        assert_true(p < (1u << b));
+        assert_true(slot >= ((int64_t)p << shift) && slot < ((int64_t)(p + 1) << shift));
+        uint64_t const high = gcol_test_rng_next(&rng) & ~mask;
+        assert_int_equal(gcol_detail_radix_partition(high | (uint64_t)slot, mask, shift), p);
+      }
+    }
+  }
+  /* the packed key's partition is that of the slot gcol_probe_linear starts at */
+  for (int i = 0; i < 1000; ++i) {
+    uint64_t const key = gcol_test_rng_next(&rng);
+    int64_t const cap = (int64_t)1 << 25;
+    gcol_probe_sequence seq = gcol_probe_linear(gcol_hash_mix64(key), cap);
+    int64_t first = -1;
+    assert_true(gcol_probe_next(&seq, &first));
+    uint32_t const p = gcol_detail_radix_partition(gcol_hash_mix64(key), (uint64_t)cap - 1u,
+                                                   gcol_detail_radix_shift(cap, 5));
+    assert_int_equal(p, (uint32_t)(first >> 20));
+  }
+}
+
+/* The partition pass on the host, as the kernels do it: counts per (bucket, tile) at
+ * gcol_detail_radix_count_index, one exclusive sum, a stable scatter (each tile's rows in
+ * order after its offset). The result lists buckets in order, rows ascending within each;
+ * the no-match bucket starts at the sum's entry (parts, 0); the last entry is the total. */
+static void test_radix_plan_partition_pass(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(1421);
+  static const int64_t sizes[] = {0,
+                                  1,
+                                  7,
+                                  GCOL_DETAIL_RADIX_TILE - 1,
+                                  GCOL_DETAIL_RADIX_TILE,
+                                  GCOL_DETAIL_RADIX_TILE + 1,
+                                  3 * GCOL_DETAIL_RADIX_TILE + 5};
+  static const int bits[] = {0, 1, 3, GCOL_JOIN_RADIX_MAX_BITS};
+  int64_t const cap = (int64_t)1 << 12;
+  for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; ++z) {
+    for (size_t q = 0; q < sizeof bits / sizeof bits[0]; ++q) {
+      int64_t const n = sizes[z];
+      int const b = bits[q];
+      uint32_t const parts = 1u << b;
+      int64_t const tiles = gcol_detail_radix_tiles(n);
+      int64_t const counts = gcol_detail_radix_counts(n, b);
+      assert_int_equal(tiles, (n + GCOL_DETAIL_RADIX_TILE - 1) / GCOL_DETAIL_RADIX_TILE);
+      assert_int_equal(counts, (int64_t)(parts + 1) * tiles + 1);
+      uint32_t *bucket = (uint32_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *bucket);
+      int64_t *offsets = (int64_t *)calloc((size_t)counts, sizeof *offsets);
+      int64_t *order = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+      for (int64_t i = 0; i < n; ++i) { /* a tenth match nothing; skewed towards partition 0 */
+        uint64_t const h = gcol_test_rng_next(&rng);
+        bool const none = h % 10 == 0;
+        uint64_t const hash = h % 3 == 0 ? h & ~((uint64_t)cap - 1u) : h;
+        bucket[i] = none ? parts
+                         : gcol_detail_radix_partition(hash, (uint64_t)cap - 1u,
+                                                       gcol_detail_radix_shift(cap, b));
+        offsets[gcol_detail_radix_count_index(bucket[i], i / GCOL_DETAIL_RADIX_TILE, tiles)] += 1;
+      }
+      int64_t sum = 0;
+      for (int64_t e = 0; e < counts; ++e) {
+        int64_t const c = offsets[e];
+        offsets[e] = sum;
+        sum += c;
+      }
+      assert_int_equal(offsets[counts - 1], n);
+      int64_t const nomatch = n > 0 ? offsets[gcol_detail_radix_count_index(parts, 0, tiles)] : 0;
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t *at =
+            &offsets[gcol_detail_radix_count_index(bucket[i], i / GCOL_DETAIL_RADIX_TILE, tiles)];
+        order[(*at)++] = i;
+      }
+      int64_t none = 0;
+      for (int64_t i = 0; i < n; ++i) none += bucket[i] == parts;
+      assert_int_equal(nomatch, n - none);
+      for (int64_t pos = 0; pos < n; ++pos) {
+        if (pos >= nomatch) assert_int_equal(bucket[order[pos]], parts);
+        if (pos > 0) {
+          uint32_t const a = bucket[order[pos - 1]], c = bucket[order[pos]];
+          assert_true(a < c || (a == c && order[pos - 1] < order[pos]));
+        }
+      }
+      free(bucket);
+      free(offsets);
+      free(order);
+    }
+  }
+  /* the most rows there can be: the counts still fit in int64 bytes */
+  int64_t const most = gcol_detail_radix_counts(INT64_MAX, GCOL_JOIN_RADIX_MAX_BITS);
+  assert_int_equal(most, 257 * gcol_detail_radix_tiles(INT64_MAX) + 1);
+  assert_true(most > 0 && most <= INT64_MAX / 8);
+  assert_int_equal(gcol_detail_radix_tiles(0), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_join_argument_checks),
@@ -199,6 +423,11 @@ int main(void) {
       cmocka_unit_test(test_join_tables_argument_checks),
       cmocka_unit_test(test_cross_join_argument_checks),
       cmocka_unit_test(test_merge_fast_key_words),
+      cmocka_unit_test(test_join_options_argument_checks),
+      cmocka_unit_test(test_radix_plan_bits),
+      cmocka_unit_test(test_radix_plan_rule),
+      cmocka_unit_test(test_radix_plan_partition_regions),
+      cmocka_unit_test(test_radix_plan_partition_pass),
   };
   return GCOL_TEST_RUN("join_host", tests);
 }
