@@ -172,6 +172,25 @@ int64_t output_rows(context *c) {
   return c->batch > 0 && c->batch < n ? c->batch : n;
 }
 
+/* The join of c forced through one table (peer: peer_ms) and then through radix partitions
+ * (peer: the one-table time), rows NAME_one_table and NAME_radix. */
+void one_table_and_radix(context *c, const char *name, const char *types, int64_t out_rows,
+                         double peer_ms, const char *peer) {
+  gcol_join_options one_table = {}, radix = {};
+  one_table.algorithm = GCOL_JOIN_ALGORITHM_ONE_TABLE;
+  radix.algorithm = GCOL_JOIN_ALGORITHM_RADIX;
+  char bench[96], what[128];
+  snprintf(bench, sizeof bench, "%s_one_table", name);
+  snprintf(what, sizeof what, "%s, keys over 64 bits, one table", types);
+  c->options = &one_table;
+  double const one_table_ms = report(bench, what, c, out_rows, peer_ms, peer, 8);
+  snprintf(bench, sizeof bench, "%s_radix", name);
+  snprintf(what, sizeof what, "%s, keys over 64 bits, radix partitions", types);
+  c->options = &radix;
+  report(bench, what, c, out_rows, one_table_ms, "gcol one table (forced), same run", 8);
+  c->options = NULL;
+}
+
 }  // namespace
 
 int main(void) {
@@ -229,19 +248,8 @@ int main(void) {
               (int)gcol_join_hash_probe_partitions(h, lb.size));
       gcol_join_hash_free(h);
     }
-    gcol_join_options one_table = {}, radix = {};
-    one_table.algorithm = GCOL_JOIN_ALGORITHM_ONE_TABLE;
-    radix.algorithm = GCOL_JOIN_ALGORITHM_RADIX;
-    c.options = &one_table;
-    double const one_table_ms =
-        report("inner_join_i64_sparse_10Mx100M_one_table",
-               "int64 10M unique x 100M, keys over 64 bits, one table", &c, sparse_rows, auto_ms,
-               "gcol AUTO (the row above), same run", 8);
-    c.options = &radix;
-    report("inner_join_i64_sparse_10Mx100M_radix",
-           "int64 10M unique x 100M, keys over 64 bits, radix partitions", &c, sparse_rows,
-           one_table_ms, "gcol one table (forced), same run", 8);
-    c.options = NULL;
+    one_table_and_radix(&c, "inner_join_i64_sparse_10Mx100M", "int64 10M unique x 100M", sparse_rows,
+                        auto_ms, "gcol AUTO (the row above), same run");
     GCOL_BENCH_CHECK(cudaFree(a));
     GCOL_BENCH_CHECK(cudaFree(b));
     /* a map of 2^28 slots (4 GiB, ~70x the L2): one table against radix partitions where
@@ -253,16 +261,8 @@ int main(void) {
     GCOL_BENCH_CHECK(cudaGetLastError());
     GCOL_BENCH_CHECK(gcol_table_view_make(&ra, 1, &c.right));
     GCOL_BENCH_CHECK(gcol_table_view_make(&lb, 1, &c.left));
-    int64_t const huge_rows = output_rows(&c);
-    c.options = &one_table;
-    double const huge_one_ms =
-        report("inner_join_i64_sparse_100Mx100M_one_table",
-               "int64 100M unique x 100M, keys over 64 bits, one table", &c, huge_rows, 0, "-", 8);
-    c.options = &radix;
-    report("inner_join_i64_sparse_100Mx100M_radix",
-           "int64 100M unique x 100M, keys over 64 bits, radix partitions", &c, huge_rows,
-           huge_one_ms, "gcol one table (forced), same run", 8);
-    c.options = NULL;
+    one_table_and_radix(&c, "inner_join_i64_sparse_100Mx100M", "int64 100M unique x 100M",
+                        output_rows(&c), 0, "-");
     GCOL_BENCH_CHECK(cudaFree(a));
     GCOL_BENCH_CHECK(cudaFree(b));
   }

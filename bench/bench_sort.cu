@@ -161,8 +161,10 @@ static void bench_sort_by_key_i32(cudaStream_t s) {
   gcol_column_free(vals);
 }
 
-/* Returns gcol's sorted_order_i64 time (the peer of the two-column benchmark). */
-static double bench_sorted_order_i64(cudaStream_t s, gcol_column *keys64) {
+/* gcol's sorted order of keys64 (split sort on, or off: the general path) against CUB's
+ * SortPairs of the same words; returns gcol's time. */
+static double bench_sorted_order_vs_cub(cudaStream_t s, gcol_column *keys64, const char *bench,
+                                        bool split) {
   int64_t const n = keys64->size;
   gcol_column_view kv = gcol_column_get_view(keys64);
   order_ctx c;
@@ -176,39 +178,16 @@ static double bench_sorted_order_i64(cudaStream_t s, gcol_column *keys64) {
   GCOL_BENCH_CHECK(cudaMalloc(&flipped, sizeof(uint64_t) * (size_t)n));
   GCOL_BENCH_CHECK(
       cudaMemcpyAsync(flipped, kv.data, sizeof(uint64_t) * (size_t)n, cudaMemcpyDeviceToDevice, s));
-  gcol_bench_result r = {"sorted_order_i64", "int64", n, 0, "cub SortPairs u64/i32", 0, 0};
+  gcol_bench_result r = {bench, "int64", n, 0, "cub SortPairs u64/i32", 0, 0};
+  int64_t const min_rows = split ? 0 : gcol_detail_set_split_sort_min_rows(INT64_MAX);
   r.gcol_ms = gcol_bench_time_ms(run_sorted_order, &c, (gcol_stream)s);
+  if (!split) gcol_detail_set_split_sort_min_rows(min_rows);
   r.peer_ms = time_cub_pairs<uint64_t>(flipped, iota, n, s);
   r.bytes = 12.0 * (double)n;
   gcol_bench_report(&r);
   GCOL_BENCH_CHECK(cudaFree(iota));
   GCOL_BENCH_CHECK(cudaFree(flipped));
   return r.gcol_ms;
-}
-
-/* The general path over the same keys as sorted_order_i64 (the split sort turned off). */
-static void bench_sorted_order_i64_general(cudaStream_t s, gcol_column *keys64) {
-  int64_t const n = keys64->size;
-  gcol_column_view kv = gcol_column_get_view(keys64);
-  order_ctx c;
-  int32_t *iota = NULL;
-  uint64_t *flipped = NULL;
-  GCOL_BENCH_CHECK(gcol_table_view_make(&kv, 1, &c.keys));
-  c.stream = (gcol_stream)s;
-  GCOL_BENCH_CHECK(cudaMalloc(&iota, sizeof(int32_t) * (size_t)n));
-  iota_i32_kernel<<<1024, 256, 0, s>>>(iota, n);
-  GCOL_BENCH_CHECK(cudaMalloc(&flipped, sizeof(uint64_t) * (size_t)n));
-  GCOL_BENCH_CHECK(
-      cudaMemcpyAsync(flipped, kv.data, sizeof(uint64_t) * (size_t)n, cudaMemcpyDeviceToDevice, s));
-  gcol_bench_result r = {"sorted_order_i64_general", "int64", n, 0, "cub SortPairs u64/i32", 0, 0};
-  int64_t const min_rows = gcol_detail_set_split_sort_min_rows(INT64_MAX);
-  r.gcol_ms = gcol_bench_time_ms(run_sorted_order, &c, (gcol_stream)s);
-  gcol_detail_set_split_sort_min_rows(min_rows);
-  r.peer_ms = time_cub_pairs<uint64_t>(flipped, iota, n, s);
-  r.bytes = 12.0 * (double)n;
-  gcol_bench_report(&r);
-  GCOL_BENCH_CHECK(cudaFree(iota));
-  GCOL_BENCH_CHECK(cudaFree(flipped));
 }
 
 /* Shapes of int64 keys from random bits: 1 = [0, 2^30), 2 = even rows in one hi word. */
@@ -425,8 +404,9 @@ int main(void) {
   bench_sort_by_key_i32(s);
   {
     gcol_column *keys64 = random_column(GCOL_INT64, scaled(27), 3, (gcol_stream)s);
-    double const i64_ms = bench_sorted_order_i64(s, keys64);
-    bench_sorted_order_i64_general(s, keys64);
+    double const i64_ms = bench_sorted_order_vs_cub(s, keys64, "sorted_order_i64", true);
+    /* the general path over the same keys (the split sort turned off) */
+    bench_sorted_order_vs_cub(s, keys64, "sorted_order_i64_general", false);
     bench_sorted_order_i32_i64(s, keys64, i64_ms);
     gcol_column_free(keys64);
   }

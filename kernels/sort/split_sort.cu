@@ -142,6 +142,23 @@ static __global__ void split_long_scatter_kernel(const uint32_t *rows, const int
 
 static unsigned int grid_for(int64_t n) { return gcol_detail_grid_size(n, GCOL_DETAIL_BLOCK_SIZE); }
 
+/* Double buffers of a radix sort: keys and values in slot 0, slot 1 the spare. */
+static gcol_detail_radix_buffers double_buffers(gcol_buffer *const keys[2], int32_t key_bytes,
+                                                gcol_buffer *const values[2],
+                                                int32_t value_bytes) {
+  gcol_detail_radix_buffers b;
+  memset(&b, 0, sizeof b);
+  b.keys[0] = keys[0]->data;
+  b.keys[1] = keys[1]->data;
+  b.values[0] = values[0]->data;
+  b.values[1] = values[1]->data;
+  b.key_bytes = key_bytes;
+  b.value_bytes = value_bytes;
+  b.values_current = 0;
+  b.overwrite = true;
+  return b;
+}
+
 /* Step 1: the words' min and max, read back (synchronizes). */
 static gcol_status split_minmax(split_key k, int64_t n, uint64_t *min, uint64_t *max,
                                 gcol_stream stream) {
@@ -182,14 +199,7 @@ static gcol_status split_narrow(split_key k, gcol_detail_split_plan p, int64_t n
   split_narrow_pack_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
       k, p, (uint32_t *)keys[0]->data, (uint32_t *)rows[0]->data, n);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  b.keys[0] = keys[0]->data;
-  b.keys[1] = keys[1]->data;
-  b.values[0] = rows[0]->data;
-  b.values[1] = rows[1]->data;
-  b.key_bytes = 4;
-  b.value_bytes = 4;
-  b.values_current = 0;
-  b.overwrite = true;
+  b = double_buffers(keys, 4, rows, 4);
   if (p.range_bits > 0) { /* all keys equal: the iota is the order */
     GCOL_DETAIL_TRY(gcol_detail_radix_sort_pairs(&b, n, p.range_bits, stream));
   }
@@ -232,14 +242,7 @@ static gcol_status split_long_runs(const uint64_t *values, gcol_detail_split_pla
         (uint32_t *)rows[0]->data, m);
   }
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  b.keys[0] = keys[0]->data;
-  b.keys[1] = keys[1]->data;
-  b.values[0] = rows[0]->data;
-  b.values[1] = rows[1]->data;
-  b.key_bytes = key_bytes;
-  b.value_bytes = 4;
-  b.values_current = 0;
-  b.overwrite = true;
+  b = double_buffers(keys, key_bytes, rows, 4);
   GCOL_DETAIL_TRY(gcol_detail_radix_sort_pairs(&b, m, key_bits, stream));
   split_long_scatter_kernel<<<grid_for(m), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
       (const uint32_t *)rows[b.values_current]->data, run_starts, (const int64_t *)offsets->data,
@@ -273,14 +276,7 @@ static gcol_status split_hi_lo(split_key k, gcol_detail_split_plan p, int64_t n,
   split_hi_lo_pack_kernel<<<grid_for(n), GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
       k, p, (uint32_t *)hi[0]->data, (uint64_t *)values[0]->data, n);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  b.keys[0] = hi[0]->data;
-  b.keys[1] = hi[1]->data;
-  b.values[0] = values[0]->data;
-  b.values[1] = values[1]->data;
-  b.key_bytes = 4;
-  b.value_bytes = 8;
-  b.values_current = 0;
-  b.overwrite = true;
+  b = double_buffers(hi, 4, values, 8);
   GCOL_DETAIL_TRY(gcol_detail_radix_sort_pairs_u32_u64(&b, n, stream));
   /* the long runs' starts then lengths, and their two counts */
   GCOL_DETAIL_TRY(
