@@ -134,12 +134,10 @@ def make_table(rng, nullable):
     return pa.Table.from_arrays(arrays, schema=pa.schema(fields)), gtypes
 
 
-def nested_table(rng):
-    """list<int64>, list<string>, struct<int32, string>, list<struct<...>>, struct<list<...>>,
-    list<list<int16>>, map<string, int32>, with nulls at every level and empty lists, and a flat
-    column between them."""
-    n = ROWS // 4
-
+def nested_makers(rng):
+    """Random nested values over rng (nested_table, test_parquet_duckdb.py): maybe(v) (None one
+    time in ten), items(gen) (None, or a list of 0, 1, 2 or `most` maybe-values), word() and
+    small_struct() ({"a": int, "b": word})."""
     def maybe(v, p=0.1):
         return None if rng.random() < p else v
 
@@ -151,6 +149,17 @@ def nested_table(rng):
 
     def small_struct():
         return {"a": maybe(rng.randint(-1000, 1000)), "b": maybe(word())}
+
+    return maybe, items, word, small_struct
+
+
+def nested_table(rng):
+    """list<int64>, list<string>, struct<int32, string>, list<struct<...>>, struct<list<...>>,
+    list<list<int16>>, map<string, int32>, with nulls at every level and empty lists, and a flat
+    column between them."""
+    n = ROWS // 4
+
+    maybe, items, word, small_struct = nested_makers(rng)
 
     st_type = pa.struct([("a", pa.int32()), ("b", pa.string())])
     lst_type = pa.struct([("x", pa.int64()), ("y", pa.list_(pa.string()))])

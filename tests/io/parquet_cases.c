@@ -214,3 +214,17 @@ uint32_t half_reference(uint16_t h) {
   memcpy(&bits, &f, 4);
   return bits;
 }
+
+/* The file of make_flba_columns(variant), pages compressed by `codec` (0: none). */
+uint8_t *build_flba(int variant, int32_t codec, int64_t rows_per_group, int64_t *size,
+                           pqb_column *cols) {
+  make_flba_columns(cols, variant);
+  for (int32_t k = 0; k < FLBA_COLS; ++k) cols[k].codec = codec;
+  pqb_file f = pqb_one_column(cols, ROWS);
+  f.num_columns = FLBA_COLS;
+  f.rows_per_group = rows_per_group;
+  uint8_t *file = pqb_build(&f, size);
+  assert_non_null(file);
+  return file;
+}
+

@@ -55,6 +55,10 @@ void make_flba_data(uint64_t salt);
  * (optional) over pq_flba; variant % 4: 0 PLAIN, 1 dictionary, 2 DELTA_BYTE_ARRAY, 3
  * BYTE_STREAM_SPLIT; variant / 4: data pages v2. Pages of 97 + 10 k rows. */
 void make_flba_columns(pqb_column *c, int variant);
+/* The file of make_flba_columns(variant) (into cols, ROWS rows in groups of rows_per_group),
+ * pages compressed by `codec` (0: none); *size its bytes (malloc'd). */
+uint8_t *build_flba(int variant, int32_t codec, int64_t rows_per_group, int64_t *size,
+                    pqb_column *cols);
 /* The type gcol reads column k of make_flba_columns as. */
 gcol_type_id flba_type_id(int32_t k);
 /* The float32 bits of IEEE half `h`, computed apart from the reader (through double; NaNs keep

@@ -283,19 +283,6 @@ static void check_flba_column(gcol_column_view view, const pqb_column *c, gcol_t
   free(bits);
 }
 
-/* The file of make_flba_columns(variant), pages compressed by `codec` (0: none). */
-static uint8_t *build_flba(int variant, int32_t codec, int64_t rows_per_group, int64_t *size,
-                           pqb_column *cols) {
-  make_flba_columns(cols, variant);
-  for (int32_t k = 0; k < FLBA_COLS; ++k) cols[k].codec = codec;
-  pqb_file f = pqb_one_column(cols, ROWS);
-  f.num_columns = FLBA_COLS;
-  f.rows_per_group = rows_per_group;
-  uint8_t *file = pqb_build(&f, size);
-  assert_non_null(file);
-  return file;
-}
-
 /* Reads a file of make_flba_columns with `opt` and checks every column it returns (the
  * columns `picked` of the file's, rows[0, n) of the data). */
 static void read_flba(const uint8_t *file, int64_t size, const gcol_parquet_read_options *opt,

@@ -108,17 +108,7 @@ def columns(rng):
             return decimal.Decimal(d).scaleb(-scale)
         return gen
 
-    def maybe(v, p=0.1):
-        return None if rng.random() < p else v
-
-    def items(gen, most=5):
-        return maybe([maybe(gen()) for _ in range(rng.choice([0, 1, 2, most]))])
-
-    def word():
-        return rng.choice(["", "a", "héllo", "日本語", "x" * 30, "tail"])
-
-    def small_struct():
-        return {"a": maybe(rng.randint(-1000, 1000)), "b": maybe(word())}
+    maybe, items, word, small_struct = maker.nested_makers(rng)
 
     def a_map():
         keys = rng.sample(["k", "", "ключ", "鍵", "key4", "k5"], rng.randint(0, 3))

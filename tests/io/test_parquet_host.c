@@ -2121,19 +2121,6 @@ static void test_half_to_float(void **state) {
   }
 }
 
-/* The file of make_flba_columns(variant), pages compressed by `codec` (0: none). */
-static uint8_t *build_flba(int variant, int32_t codec, int64_t rows_per_group, int64_t *size,
-                           pqb_column *cols) {
-  make_flba_columns(cols, variant);
-  for (int32_t k = 0; k < FLBA_COLS; ++k) cols[k].codec = codec;
-  pqb_file f = pqb_one_column(cols, ROWS);
-  f.num_columns = FLBA_COLS;
-  f.rows_per_group = rows_per_group;
-  uint8_t *file = pqb_build(&f, size);
-  assert_non_null(file);
-  return file;
-}
-
 /* Replaces plan->bytes with the byte space its segments describe (as the device holds it). */
 static void flatten_segments(gcol_detail_pq_column_plan *plan) {
   uint8_t *space = (uint8_t *)malloc((size_t)plan->num_bytes + 1);
