@@ -13,8 +13,9 @@
  *      bit-packed run is skipped by its byte count), then the block expands the batch's values
  *      in parallel (each value unpacked by its index); levels become a valid byte and a slot
  *      (index among the page's non-null values) by a block-wide exclusive sum. PLAIN byte
- *      arrays: the page is staged through shared memory in chunks and thread 0 walks the
- *      lengths there, the block then writing the positions coalesced. DELTA encodings keep
+ *      arrays: the page is staged through shared memory in chunks, the block tabulates where
+ *      a value starting at each position would end, and thread 0 follows that table, the
+ *      block then writing the positions coalesced. DELTA encodings keep
  *      the serial decoders of lib/internal/parquet.h on thread 0. A page error is one word
  *      per column (the first failing page wins); one synchronization reads the errors and the
  *      pages' valid counts for every column. FIXED_LEN_BYTE_ARRAY values (PLAIN or dictionary
@@ -23,7 +24,7 @@
  *   2. row passes, a block per (page, tile of rows), so no row searches for its page:
  *      fixed-width values at the output width, or string sizes -> offsets (the shared
  *      exclusive sum; a second synchronization reads every string column's total) -> chars
- *      (a warp per row); the null mask packed from the valid bytes with warp ballots.
+ *      (a warp per 32 rows); the null mask packed from the valid bytes with warp ballots.
  *
  * The decoders stay in bounds for corrupt input as the host-tested ones do: a run's count is
  * what its bytes hold (gcol_detail_pq_rle_run), a byte array's length is checked against its
@@ -47,9 +48,10 @@ namespace {
 
 constexpr int kBlock = 256;  /* threads of the page and row passes */
 constexpr int kItems = 8;    /* consecutive rows per thread in a levels tile */
-constexpr int kStage = 8192; /* page bytes staged per step of a byte-array walk */
-constexpr int kWalk = 2048;  /* most values walked per step (a value takes >= 4 bytes) */
-constexpr int kTile = 1024;  /* rows per block of a row pass */
+constexpr int kStage = 4096; /* page bytes staged per step of a byte-array walk */
+static_assert(kStage <= GCOL_DETAIL_PQ_NEXT_MAX_STAGE, "a stage position fits the tables");
+constexpr int kWalk = kStage / 4; /* most values walked per step (a value takes >= 4 bytes) */
+constexpr int kTile = 1024;       /* rows per block of a row pass */
 constexpr int64_t kPinnedStaging = 1 << 20; /* staging bytes worth page-locking */
 
 /* One column's device arrays for the passes. */
@@ -178,12 +180,26 @@ __device__ void indices_block(const uint8_t *bytes, int64_t begin, int64_t end, 
 
 /* ---- PLAIN byte arrays: lengths walked in shared memory ---- */
 
+/* The walk of a stage: a table of where the value at each position ends (`next`), squared
+ * kHopLevels times into the position kHop values on, which thread 0 follows to a checkpoint
+ * every kHop values; then a thread per checkpoint walks its kHop values with `next`, the last
+ * one the rest of the stage (gcol_detail_pq_walk_step: the lengths it cannot take from the
+ * table, and the failures). Thread 0 alone walking every value took ~5 ms per 1 MiB page of
+ * pyarrow's strings (~24 bytes a value; an H200, session 18), and a page's blocks cannot share
+ * the work. */
+constexpr int kHopLevels = 4;
+constexpr int kHop = 1 << kHopLevels;
+
 struct walk_smem {
   uint8_t stage[kStage];
+  uint16_t next[kStage + 1]; /* entry p: gcol_detail_pq_walk_next_entry; entry kStage NONE */
+  uint16_t jump[2][kStage + 1];
+  uint16_t check[kWalk / kHop + 1];
   uint32_t off[kWalk]; /* value start - begin */
   int32_t len[kWalk];
   int64_t at;
   int32_t m;
+  int32_t num_checks;
   bool fail;
 };
 
@@ -200,15 +216,42 @@ __device__ bool walk_block(const uint8_t *bytes, int64_t begin, int64_t end, int
   while (k < count) {
     int64_t const base = s.at;
     int64_t const stop = end - base < kStage ? end : base + kStage;
-    for (int64_t b = base + threadIdx.x; b < stop; b += kBlock) s.stage[b - base] = bytes[b];
+    int const staged = (int)(stop - base);
+    for (int b = threadIdx.x; b < staged; b += kBlock) s.stage[b] = bytes[base + b];
     __syncthreads();
+    for (int p = threadIdx.x; p <= staged; p += kBlock) {
+      s.next[p] = gcol_detail_pq_walk_next_entry(s.stage, staged, p);
+    }
+    __syncthreads();
+    const uint16_t *from = s.next;
+    for (int level = 0; level < kHopLevels; ++level) {
+      uint16_t *to = s.jump[level % 2];
+      for (int p = threadIdx.x; p <= staged; p += kBlock) {
+        to[p] = gcol_detail_pq_walk_square(from, p);
+      }
+      __syncthreads();
+      from = to;
+    }
+    int64_t const limit = count - k < kWalk ? count - k : kWalk;
     if (threadIdx.x == 0) {
-      int64_t at = base;
+      s.num_checks = gcol_detail_pq_walk_checkpoints(from, 0, limit, kHop, s.check);
+    }
+    __syncthreads();
+    int32_t const checks = s.num_checks;
+    if ((int32_t)threadIdx.x < checks) {
+      int64_t const first = (int64_t)threadIdx.x * kHop;
+      bool const last = (int32_t)threadIdx.x == checks - 1;
+      int64_t const want = last ? limit - first : kHop;
+      int64_t at = base + s.check[threadIdx.x];
       bool fail = false;
-      s.m = gcol_detail_pq_walk_step(s.stage, base, stop, end, begin, count - k, kWalk, s.off,
-                                     s.len, &at, &fail);
-      s.at = at;
-      s.fail = fail;
+      int32_t const m =
+          gcol_detail_pq_walk_step(s.stage, s.next, base, stop, end, begin, want, (int32_t)want,
+                                   s.off + first, s.len + first, &at, &fail);
+      if (last) {
+        s.m = (int32_t)first + m;
+        s.at = at;
+        s.fail = fail;
+      }
     }
     __syncthreads();
     int32_t const m = s.m;
@@ -400,17 +443,42 @@ __global__ void string_sizes_kernel(col_args a, int64_t *sizes) {
   }
 }
 
-/* A warp per row: long strings copied by 32 lanes, coalesced. */
+/* A warp per 32 rows: each lane finds one row's string and where it goes, then the warp copies
+ * the rows one after another, a lane per byte (a longer string in rounds of 32), loading a
+ * group of rows before storing them so that the loads are in flight together. A warp per row
+ * took ~8 ms per 1 GiB batch of pyarrow's file (an H200, session 18's trace): each row waited
+ * on its page, slot, position and offset loads in turn. */
+constexpr int kCharsGroup = 8; /* rows loaded before they are stored */
+
 __global__ void string_chars_kernel(col_args a, const int64_t *offsets, uint8_t *chars) {
   gcol_detail_pq_page const pg = a.pages[blockIdx.x];
   int const lane = threadIdx.x % 32;
-  int const warp = threadIdx.x / 32;
-  for (int64_t local = (int64_t)blockIdx.y * (kBlock / 32) + warp; local < pg.num_rows;
-       local += (int64_t)gridDim.y * (kBlock / 32)) {
-    int64_t begin, size;
-    string_of(a, pg, local, &begin, &size);
-    uint8_t *dst = chars + offsets[pg.first_row + local];
-    for (int64_t b = lane; b < size; b += 32) dst[b] = a.bytes[begin + b];
+  int64_t const stride = (int64_t)gridDim.y * kBlock;
+  for (int64_t first = (int64_t)blockIdx.y * kBlock + threadIdx.x / 32 * 32; first < pg.num_rows;
+       first += stride) {
+    int64_t const local = first + lane;
+    int64_t begin = 0, size = 0, dst = 0;
+    if (local < pg.num_rows) {
+      string_of(a, pg, local, &begin, &size);
+      dst = offsets[pg.first_row + local];
+    }
+    for (int r0 = 0; r0 < 32; r0 += kCharsGroup) {
+      uint8_t v[kCharsGroup];
+      int64_t from[kCharsGroup], to[kCharsGroup];
+      int32_t n[kCharsGroup];
+#pragma unroll
+      for (int r = 0; r < kCharsGroup; ++r) {
+        from[r] = __shfl_sync(0xffffffffu, begin, r0 + r);
+        to[r] = __shfl_sync(0xffffffffu, dst, r0 + r);
+        n[r] = __shfl_sync(0xffffffffu, (int32_t)size, r0 + r); /* a string is < 2^31 bytes */
+        v[r] = lane < n[r] ? a.bytes[from[r] + lane] : 0;
+      }
+#pragma unroll
+      for (int r = 0; r < kCharsGroup; ++r) {
+        if (lane < n[r]) chars[to[r] + lane] = v[r];
+        for (int64_t b = lane + 32; b < n[r]; b += 32) chars[to[r] + b] = a.bytes[from[r] + b];
+      }
+    }
   }
 }
 
@@ -444,26 +512,33 @@ __global__ void check_jobs_kernel(const int *statuses, const size_t *actual, con
   record_error(errors + m.column, code, m.where < 0, m.where & 0x7fffffff);
 }
 
+/* A page that did not walk, in its column's error word (read before nvCOMP runs at all). */
+__device__ void record_walk(gcol_detail_pq_walk w, const job_meta *meta, int64_t j,
+                            unsigned long long *errors) {
+  if (w.code == GCOL_DETAIL_PQ_WALK_OK) return;
+  job_meta const m = meta[j];
+  int const code = gcol_detail_pq_walk_is_size(w.code) ? GCOL_DETAIL_PQ_E_REFUSED_SIZE
+                                                       : GCOL_DETAIL_PQ_E_REFUSED;
+  record_error(errors + m.column, code, m.where < 0, m.where & 0x7fffffff);
+}
+
 /* A warp per LZ4_RAW or SNAPPY job, its first lane walking the compressed bytes
- * (lib/internal/pq_walk.h) before nvCOMP, whose kernels trust their input, may get them; a page
- * that does not walk is recorded in its column's error word (read before nvCOMP runs at all).
- * A walk is serial and branchy: with a thread per job, 32 pages shared a warp's divergent paths
- * and a file's few thousand pages filled ~20 SMs (47 ms of a 250 ms read of pyarrow's 5.4 GB
- * SNAPPY file on an H200, session 16's trace); a warp each, every page walks on its own. */
+ * (lib/internal/pq_walk.h) before nvCOMP, whose kernels trust their input, may get them. A walk
+ * is serial and branchy: with a thread per job, 32 pages shared a warp's divergent paths and a
+ * file's few thousand pages filled ~20 SMs (47 ms of a 250 ms read of pyarrow's 5.4 GB SNAPPY
+ * file on an H200, session 16's trace); a warp each, every page walks on its own. A table of
+ * the element at every position of a shared-memory window, filled by the warp and followed by
+ * one lane, was slower (session 18: ~20 against ~12 ms per 1 GiB batch): following it is still
+ * one dependent load per element, as reading the bytes (L1 hits) is. */
 __global__ void walk_jobs_kernel(int32_t codec, const uint8_t *const *in, const size_t *in_sizes,
                                  const size_t *out_sizes, const job_meta *meta, int64_t n,
                                  unsigned long long *errors) {
   int64_t const j = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
   if (j >= n || threadIdx.x % 32 != 0) return;
   int64_t const size = (int64_t)in_sizes[j], out = (int64_t)out_sizes[j];
-  gcol_detail_pq_walk const w = codec == GCOL_PARQUET_LZ4_RAW
-                                    ? gcol_detail_pq_walk_lz4(in[j], size, out)
-                                    : gcol_detail_pq_walk_snappy(in[j], size, out);
-  if (w.code == GCOL_DETAIL_PQ_WALK_OK) return;
-  job_meta const m = meta[j];
-  int const code = gcol_detail_pq_walk_is_size(w.code) ? GCOL_DETAIL_PQ_E_REFUSED_SIZE
-                                                       : GCOL_DETAIL_PQ_E_REFUSED;
-  record_error(errors + m.column, code, m.where < 0, m.where & 0x7fffffff);
+  record_walk(codec == GCOL_PARQUET_LZ4_RAW ? gcol_detail_pq_walk_lz4(in[j], size, out)
+                                            : gcol_detail_pq_walk_snappy(in[j], size, out),
+              meta, j, errors);
 }
 
 /* A thread per page of a column: the levels' length of v1 pages decompressed by nvCOMP. */
@@ -641,7 +716,7 @@ gcol_status string_column(const gcol_detail_pq_column_plan *p, col_state *c, gco
                                              mr, &offsets));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
   if (n > 0 && total > 0 && p->num_pages > 0) {
-    string_chars_kernel<<<rows_grid(p, kBlock / 32), kBlock, 0, (cudaStream_t)stream>>>(
+    string_chars_kernel<<<rows_grid(p, kBlock), kBlock, 0, (cudaStream_t)stream>>>(
         c->a, sizes, (uint8_t *)chars->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   }
@@ -688,6 +763,16 @@ struct job_table {
 };
 
 int64_t job_table_bytes(int64_t n) { return n * (5 * 8 + 8 + 4); }
+
+/* Whether a job of the plans decompresses `codec` on the GPU. */
+bool has_codec(const gcol_detail_pq_column_plan *plans, int32_t C, int32_t codec) {
+  for (int32_t c = 0; c < C; ++c) {
+    for (int32_t j = 0; j < plans[c].num_jobs; ++j) {
+      if (plans[c].jobs[j].codec == codec) return true;
+    }
+  }
+  return false;
+}
 
 /* Fills t->host once the device buffer's address is known. */
 gcol_status job_table_fill(const gcol_detail_pq_column_plan *plans, int32_t C,
@@ -851,10 +936,10 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
   total = gcol_detail_pq_layout(plans, C, job_table_bytes(jobs.n), at, &jobs.at);
   for (int32_t c = 0; c < C; ++c) cols[c].at = at[c];
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(total > 0 ? total : 1), stream, NULL, &d_all));
-  if (jobs.n > 0) {
+  if (has_codec(plans, C, GCOL_PARQUET_ZSTD)) {
     /* nvCOMP's ZSTD kernel reads words of this buffer that nothing wrote (initcheck, nvCOMP
      * 5.3: around its pages or its outputs); zeroed first (one memset at device bandwidth) so
-     * that no byte read is undefined */
+     * that no byte read is undefined. Only then: ~1.3 ms per 1 GiB batch on an H200. */
     GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(d_all->data, 0, (size_t)(total > 0 ? total : 1), s));
   }
   GCOL_DETAIL_TRY(job_table_fill(plans, C, cols, (uint8_t *)d_all->data, &jobs));

@@ -1288,15 +1288,57 @@ GCOL_HD_INLINE uint32_t gcol_detail_pq_runs_value(const gcol_detail_pq_runs *s,
   return gcol_detail_pq_unpack(bytes + s->data[r], i - s->first[r], bit_width);
 }
 
+/* The next table of a stage of `len` bytes (a byte-array walk's shortcut, filled in parallel):
+ * for a value whose length starts at stage position p, the position after the value, when its
+ * length and its bytes both lie in the stage; GCOL_DETAIL_PQ_NEXT_NONE otherwise. */
+#define GCOL_DETAIL_PQ_NEXT_NONE 0xffffu
+#define GCOL_DETAIL_PQ_NEXT_MAX_STAGE 0xfffe /* a position after a value fits below NONE */
+
+GCOL_HD_INLINE uint16_t gcol_detail_pq_walk_next_entry(const uint8_t *stage, int64_t len,
+                                                       int64_t p) {
+  if (len - p < 4) return GCOL_DETAIL_PQ_NEXT_NONE;
+  const uint8_t *q = stage + p;
+  uint32_t const n =
+      (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+  uint64_t const after = (uint64_t)p + 4 + n;
+  return after <= (uint64_t)len ? (uint16_t)after : (uint16_t)GCOL_DETAIL_PQ_NEXT_NONE;
+}
+
+/* A squaring of a stage's jump table (entry p: the position `h` values after p, or NONE; the
+ * entry at the stage's length NONE): the position 2h values after p. */
+GCOL_HD_INLINE uint16_t gcol_detail_pq_walk_square(const uint16_t *jump, int64_t p) {
+  uint16_t const q = jump[p];
+  return q == GCOL_DETAIL_PQ_NEXT_NONE ? q : jump[q];
+}
+
+/* Checkpoints of a stage's walk: check[0] = start, then every `hop` values (the jump table of
+ * `hop` values) while the table reaches and fewer than `limit` values lie before; returns how
+ * many. Walks from the checkpoints, in parallel, together make the walk from `start`. */
+GCOL_HD_INLINE int32_t gcol_detail_pq_walk_checkpoints(const uint16_t *jump, uint16_t start,
+                                                       int64_t limit, int32_t hop,
+                                                       uint16_t *check) {
+  int32_t n = 1;
+  check[0] = start;
+  while ((int64_t)n * hop < limit) {
+    uint16_t const q = jump[check[n - 1]];
+    if (q == GCOL_DETAIL_PQ_NEXT_NONE) break;
+    check[n++] = q;
+  }
+  return n;
+}
+
 /* One step of a byte-array walk over staged bytes: stage[0, stop - base) holds bytes[base,
  * stop) of values that end by `end`; from *at (>= base) reads up to `most` values (`left` are
  * wanted), their offsets from `begin` into off[] and lengths into len[]. Stops where a length
  * is not staged (*fail when the stage reached `end`) or runs past `end` (*fail). Returns the
- * values read; *at moves past them. */
-GCOL_HD_INLINE int32_t gcol_detail_pq_walk_step(const uint8_t *stage, int64_t base, int64_t stop,
-                                                int64_t end, int64_t begin, int64_t left,
-                                                int32_t most, uint32_t *off, int32_t *len,
-                                                int64_t *at, bool *fail) {
+ * values read; *at moves past them. With the stage's next table (or NULL), a value wholly in
+ * the stage costs one dependent load of it (the GPU's walk) instead of its length's four bytes;
+ * the others read their lengths from the stage. */
+GCOL_HD_INLINE int32_t gcol_detail_pq_walk_step(const uint8_t *stage, const uint16_t *next,
+                                                int64_t base, int64_t stop, int64_t end,
+                                                int64_t begin, int64_t left, int32_t most,
+                                                uint32_t *off, int32_t *len, int64_t *at,
+                                                bool *fail) {
   int64_t p = *at;
   int32_t m = 0;
   while (m < most && m < left) {
@@ -1304,9 +1346,14 @@ GCOL_HD_INLINE int32_t gcol_detail_pq_walk_step(const uint8_t *stage, int64_t ba
       if (stop == end) *fail = true;
       break;
     }
-    const uint8_t *q = stage + (p - base);
-    uint32_t const n =
-        (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    uint32_t const after = next != NULL ? next[p - base] : GCOL_DETAIL_PQ_NEXT_NONE;
+    uint32_t n;
+    if (after != GCOL_DETAIL_PQ_NEXT_NONE) {
+      n = after - (uint32_t)(p - base) - 4;
+    } else {
+      const uint8_t *q = stage + (p - base);
+      n = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    }
     p += 4;
     if ((uint64_t)n > (uint64_t)(end - p)) {
       *fail = true;

@@ -18,6 +18,7 @@
 
 #include "gcol/io/parquet.h"
 #include "internal/parquet.h"
+#include "internal/pq_walk.h"
 #include "internal/thrift.h"
 #include "parquet_builder.h"
 #include "parquet_cases.h"
@@ -389,8 +390,10 @@ static void test_levels_by_batches(void **state) {
   }
 }
 
-/* pqread: byte arrays walked step by step over stages of 5..64 bytes (the GPU's are 8 KiB)
- * give gcol_detail_pq_walk_byte_arrays's positions and lengths, or its failure. */
+/* pqread: byte arrays walked step by step over stages of 5..64 bytes (the GPU's are 4 KiB),
+ * plainly, with the stage's next table, and as the GPU does (checkpoints every 2, 4 or 8 values
+ * from the squared table, a walk from each), give gcol_detail_pq_walk_byte_arrays's positions
+ * and lengths, or its failure. */
 static void test_walk_by_stages(void **state) {
   (void)state;
   gcol_test_rng rng = gcol_test_rng_make(45);
@@ -399,7 +402,8 @@ static void test_walk_by_stages(void **state) {
     int64_t size = 0;
     int64_t count = 0;
     while (size < (int64_t)sizeof buf - 80 && count < 200) {
-      uint32_t const n = (uint32_t)gcol_test_rng_range(&rng, 0, 70);
+      /* short values in some rounds: several checkpoints per stage */
+      uint32_t const n = (uint32_t)gcol_test_rng_range(&rng, 0, round % 5 < 2 ? 6 : 70);
       memcpy(buf + size, &n, 4); /* little-endian hosts only, as the builder */
       for (uint32_t j = 0; j < n; ++j) buf[size + 4 + j] = (uint8_t)gcol_test_rng_next(&rng);
       size += 4 + n;
@@ -419,13 +423,53 @@ static void test_walk_by_stages(void **state) {
     while (k < want && !fail) {
       int64_t const base = at;
       int64_t const stop = size - base < stage ? size : base + stage;
-      int32_t const m = gcol_detail_pq_walk_step(buf + base, base, stop, size, 0, want - k, 16, off,
-                                                 len, &at, &fail);
-      for (int32_t j = 0; j < m; ++j) {
-        pb[k + j] = off[j];
-        lb[k + j] = len[j];
+      int64_t const staged = stop - base;
+      uint16_t next[65], jump[2][65], check[65];
+      for (int64_t p = 0; p <= staged; ++p) {
+        next[p] = gcol_detail_pq_walk_next_entry(buf + base, staged, p);
       }
-      k += m;
+      int const mode = round / 4 % 3; /* plain; the next table; the GPU's checkpoints */
+      if (mode < 2) {
+        int32_t const m = gcol_detail_pq_walk_step(buf + base, mode == 1 ? next : NULL, base, stop,
+                                                   size, 0, want - k, 16, off, len, &at, &fail);
+        for (int32_t j = 0; j < m; ++j) {
+          pb[k + j] = off[j];
+          lb[k + j] = len[j];
+        }
+        k += m;
+        continue;
+      }
+      /* the checkpoints every `hop` values, then a walk from each, the last one's ending */
+      int const levels = 1 + round / 12 % 3;
+      int32_t const hop = 1 << levels;
+      const uint16_t *from = next;
+      for (int level = 0; level < levels; ++level) {
+        for (int64_t p = 0; p <= staged; ++p) {
+          jump[level % 2][p] = gcol_detail_pq_walk_square(from, p);
+        }
+        from = jump[level % 2];
+      }
+      int64_t const limit = want - k < 64 ? want - k : 64;
+      int32_t const checks = gcol_detail_pq_walk_checkpoints(from, 0, limit, hop, check);
+      for (int32_t t = 0; t < checks; ++t) {
+        int64_t const first = (int64_t)t * hop;
+        int64_t const n = t == checks - 1 ? limit - first : hop;
+        int64_t from_at = base + check[t];
+        bool from_fail = false;
+        int32_t const m =
+            gcol_detail_pq_walk_step(buf + base, next, base, stop, size, 0, n, (int32_t)n,
+                                     off + first, len + first, &from_at, &from_fail);
+        if (t < checks - 1 && m != hop) fail_msg("round %d: checkpoint %d walked %d", round, t, m);
+        for (int32_t j = 0; j < m; ++j) {
+          pb[k + first + j] = off[first + j];
+          lb[k + first + j] = len[first + j];
+        }
+        if (t == checks - 1) {
+          k += first + m;
+          at = from_at;
+          fail = from_fail;
+        }
+      }
     }
     if (ok == fail) fail_msg("round %d: walk %d, steps %s", round, ok, fail ? "failed" : "ok");
     if (ok) {
@@ -1476,6 +1520,14 @@ static void test_checks_before_nvcomp(void **state) {
     }
     memset(block, 0xff, 64); /* garbage: the GPU test's corrupt page */
     assert_false(gcol_detail_pq_check_for_gpu(codec, block, 64, 800, why, 192));
+    /* random stretches of 300 bytes between repeats: literals of two length bytes */
+    for (int64_t i = 0; i < 5000; ++i) {
+      data[i] = i % 400 < 300 ? (uint8_t)gcol_test_rng_next(&rng) : (uint8_t)(i % 7);
+    }
+    int64_t const n = gcol_detail_pq_compress(codec, data, 5000, block,
+                                              gcol_detail_pq_compress_bound(codec, 5000));
+    assert_true(n > 0);
+    expect_checked(codec, block, n, 5000);
     free(block);
     free(mutant);
   }
