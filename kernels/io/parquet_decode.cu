@@ -906,10 +906,10 @@ done:
 
 }  // namespace
 
-extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_column_plan *plans,
-                                                          int32_t num_plans, const void *borrowed,
-                                                          const char *file_name, gcol_stream stream,
-                                                          gcol_mr *mr, gcol_column **out) {
+extern "C" gcol_status gcol_detail_parquet_decode_columns_ordered(
+    const gcol_detail_pq_column_plan *plans, int32_t num_plans, const void *borrowed,
+    const char *file_name, gcol_stream stream, gcol_mr *mr, gcol_column **out,
+    const gcol_detail_pq_upload_order *order) {
   gcol_status status = GCOL_OK;
   cudaStream_t const s = (cudaStream_t)stream;
   int32_t const C = num_plans;
@@ -962,8 +962,15 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_c
     }
     copies_pending = true;
     copy_target target = {(uint8_t *)d_all->data, s};
+    if (order != NULL && order->after != NULL) {
+      GCOL_DETAIL_CUDA_TRY(cudaStreamWaitEvent(s, (cudaEvent_t)order->after, 0));
+    }
     GCOL_DETAIL_CUDA_TRY((cudaError_t)gcol_detail_pq_upload(
         plans, C, pinned, at, jobs.host, jobs_size, jobs.at, staging, copy_to_device, &target));
+    if (order != NULL) {
+      GCOL_DETAIL_CUDA_TRY(cudaEventRecord((cudaEvent_t)order->done, s));
+      __atomic_store_n(order->issued, 1, __ATOMIC_RELEASE);
+    }
   }
   /* one small device array: C error words, then every page's valid count, then C totals */
   small = C + pages_total + C;
@@ -1055,6 +1062,14 @@ done:
   gcol_buffer_free(d_temp);
   free(jobs.host);
   return status;
+}
+
+extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_column_plan *plans,
+                                                          int32_t num_plans, const void *borrowed,
+                                                          const char *file_name, gcol_stream stream,
+                                                          gcol_mr *mr, gcol_column **out) {
+  return gcol_detail_parquet_decode_columns_ordered(plans, num_plans, borrowed, file_name, stream,
+                                                    mr, out, NULL);
 }
 
 extern "C" int64_t gcol_detail_parquet_nvcomp_pages(void) {

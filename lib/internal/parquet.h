@@ -532,11 +532,12 @@ gcol_status gcol_detail_parquet_plan_column_levels(const gcol_detail_pq_file *fi
 int64_t gcol_detail_parquet_read_pages(void);
 
 /* Batched reads (parquet_read.c): a read of many row groups without page skipping is planned
- * and decoded in batches of consecutive row groups by two host threads, each on its own
- * stream, so that one batch's planning and upload overlap another's decode; the columns'
- * pieces are then concatenated. The target compressed bytes of a batch: the value given to
- * gcol_detail_parquet_set_batch_bytes (tests), else GCOL_PARQUET_BATCH_BYTES from the
- * environment when it is a positive number, else GCOL_DETAIL_PQ_BATCH_BYTES. */
+ * and decoded in batches of consecutive row groups by four host threads, each on its own
+ * stream, the uploads one after another in file order, so that the bus copies while earlier
+ * batches decode; the columns' pieces are then concatenated. The target compressed bytes of
+ * a batch: the value given to gcol_detail_parquet_set_batch_bytes (tests), else
+ * GCOL_PARQUET_BATCH_BYTES from the environment when it is a positive number, else
+ * GCOL_DETAIL_PQ_BATCH_BYTES. */
 #define GCOL_DETAIL_PQ_BATCH_BYTES ((int64_t)1 << 30)
 int64_t gcol_detail_parquet_batch_bytes(void);
 /* Sets the target for the reads that follow, process-wide; 0 restores the default. */
@@ -594,6 +595,22 @@ gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_column_plan 
                                                int32_t num_plans, const void *borrowed,
                                                const char *file_name, gcol_stream stream,
                                                gcol_mr *mr, gcol_column **out);
+
+/* The order of a batched read's uploads (one copy after another in file order, so that the
+ * first batch's bytes arrive first while the later batches' decodes overlap them): the upload
+ * waits for `after` (a cudaEvent_t recorded after the previous batch's copies, or NULL), then
+ * records `done` after its own copies and sets *issued (atomically) once it has. */
+typedef struct gcol_detail_pq_upload_order {
+  void *after;
+  void *done;
+  int32_t *issued;
+} gcol_detail_pq_upload_order;
+
+/* gcol_detail_parquet_decode_columns with its upload in that order (NULL: none). */
+gcol_status gcol_detail_parquet_decode_columns_ordered(
+    const gcol_detail_pq_column_plan *plans, int32_t num_plans, const void *borrowed,
+    const char *file_name, gcol_stream stream, gcol_mr *mr, gcol_column **out,
+    const gcol_detail_pq_upload_order *order);
 /* ---- end pqread ---- */
 
 /* Decodes a planned column on the GPU (kernels/io/parquet_decode.cu). */
