@@ -60,10 +60,7 @@ import sys
 import tempfile
 import uuid
 
-
-def skip(why):
-    print(f"1..0 # SKIP {why}")
-    sys.exit(0)
+from client_tap import dump_mode, missing_codec, skip
 
 
 try:
@@ -282,10 +279,7 @@ with tempfile.TemporaryDirectory() as tmp:
     print(f"# duckdb {duckdb.__version__}, pyarrow {pa.__version__}, seed {SEED}")
     for note in notes:
         print(f"# {note}")
-    probe = subprocess.run([dump, os.path.join(tmp, written[0] + ".parquet")],
-                           capture_output=True, text=True, timeout=300)
-    mode = ["--host"] if probe.stdout.strip() == "skip" else []
-    where = " (CPU decoders, no GPU)" if mode else ""
+    mode, where = dump_mode(dump, os.path.join(tmp, written[0] + ".parquet"))
     failed = 0
     n = 0
 
@@ -303,10 +297,9 @@ with tempfile.TemporaryDirectory() as tmp:
         got = r.stdout.splitlines()
         with open(os.path.join(tmp, name + ".expected")) as f:
             want = f.read().splitlines()
-        if name != "uncompressed" and name != "v2" and \
-                got == ["error GCOL_ERROR_UNSUPPORTED"] and "not found" in r.stderr:
-            print(f"ok {n} - DuckDB's {name} read by gcol # SKIP "
-                  f"{r.stderr.strip().split(': ')[-1]}")
+        why = missing_codec(r.stderr)
+        if got == ["error GCOL_ERROR_UNSUPPORTED"] and why:
+            print(f"ok {n} - DuckDB's {name} read by gcol # SKIP {why}")
             continue
         if md.num_row_groups < 3:
             failed += 1
@@ -402,9 +395,9 @@ with tempfile.TemporaryDirectory() as tmp:
                            ([f"--dictionary={dictionary}"] if dictionary else []) +
                            [os.path.join(tmp, "uncompressed.parquet"), out] + list(unwritten),
                            capture_output=True, text=True, timeout=300)
-        if codec and r.returncode != 0 and "not found" in r.stderr:
-            print(f"ok {n} - gcol's {name} read by DuckDB # SKIP "
-                  f"{r.stderr.strip().split(': ')[-1]}")
+        why = missing_codec(r.stderr)
+        if codec and r.returncode != 0 and why:
+            print(f"ok {n} - gcol's {name} read by DuckDB # SKIP {why}")
             continue
         problems = []
         if r.returncode != 0:

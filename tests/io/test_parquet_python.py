@@ -5,8 +5,9 @@ file with gcol on the GPU and prints the same text form; they must agree line by
 FIXED_LEN_BYTE_ARRAY files flba_*: binary(16), binary(3) and uuid() as strings, float16 as the
 bits of float32, NaNs included; structs and lists, nested_* and the struct "st" of the others,
 one row per line as nested values). Files gcol must refuse (a BROTLI chunk) must give the
-expected status. A compressed file (codec_*) whose codec's library (libsnappy.so.1, libzstd.so.1,
-libz.so.1, liblz4.so.1) is not installed is skipped, saying so. Without a GPU, parquet_dump --host reads the files through the same plan and page
+expected status. A file that gcol refuses only because a codec's library (libsnappy.so.1, libzstd.so.1,
+libz.so.1, liblz4.so.1) is not installed is skipped, saying so: the rule is on gcol's message
+(client_tap.missing_codec), whatever the file's name. Without a GPU, parquet_dump --host reads the files through the same plan and page
 decoders on the CPU, and writes with the host writer. Then gcol writes the columns it read from some of them (parquet_dump --rewrite) and
 pyarrow must read back the same values; files gcol writes with dictionaries (--dictionary) must
 also show them in pyarrow's metadata (a dictionary page, RLE_DICTIONARY among the encodings) for
@@ -21,10 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-
-def skip(why):
-    print(f"1..0 # SKIP {why}")
-    sys.exit(0)
+from client_tap import dump_mode, missing_codec, skip
 
 
 try:
@@ -57,11 +55,8 @@ def dictionary_problems(md):
 with tempfile.TemporaryDirectory() as tmp:
     subprocess.run([sys.executable, script, tmp], check=True)
     names = sorted(f[:-len(".parquet")] for f in os.listdir(tmp) if f.endswith(".parquet"))
-    probe = subprocess.run([dump, os.path.join(tmp, names[0] + ".parquet")],
-                           capture_output=True, text=True)
     # without a GPU: the same plan and page decoders run on the CPU (and the host writer)
-    mode = ["--host"] if probe.stdout.strip() == "skip" else []
-    where = " (CPU decoders, no GPU)" if mode else ""
+    mode, where = dump_mode(dump, os.path.join(tmp, names[0] + ".parquet"))
     # (output name, source, writer codec, dictionary policy): uncompressed, compressed by each
     # codec, with dictionaries
     rewrites = [(n, n, None, None) for n in ("plain_v1", "dict_v2", "required", "delta")
@@ -82,9 +77,9 @@ with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, name + ".expected")) as f:
             want = f.read().splitlines()
         # a codec whose library this machine lacks (nested pages are decompressed on the host)
-        if name.startswith(("codec_", "nested_")) and got == ["error GCOL_ERROR_UNSUPPORTED"] and \
-                "not found" in r.stderr:
-            print(f"ok {i} - {name} # SKIP {r.stderr.strip().split(': ')[-1]}")
+        why = missing_codec(r.stderr)
+        if got == ["error GCOL_ERROR_UNSUPPORTED"] and why:
+            print(f"ok {i} - {name} # SKIP {why}")
             continue
         if r.returncode == 0 and got == want:
             print(f"ok {i} - {name}{where}")
@@ -118,9 +113,10 @@ with tempfile.TemporaryDirectory() as tmp:
                            [os.path.join(tmp, source + ".parquet"), out, "blob"],
                            capture_output=True, text=True, timeout=300)
         problems = []
-        if codec and r.returncode != 0 and "not found" in r.stderr:
+        why = missing_codec(r.stderr)
+        if codec and r.returncode != 0 and why:
             open(out, "wb").close()  # its statistics test skips too
-            print(f"ok {j} - {name} written by gcol # SKIP {r.stderr.strip().split(': ')[-1]}")
+            print(f"ok {j} - {name} written by gcol # SKIP {why}")
             continue
         if r.returncode != 0:
             problems.append(f"gcol could not write: {r.stdout.strip()} {r.stderr.strip()}")
