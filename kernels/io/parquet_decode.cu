@@ -14,7 +14,8 @@
  *      in parallel (each value unpacked by its index); levels become a valid byte and a slot
  *      (index among the page's non-null values) by a block-wide exclusive sum. PLAIN byte
  *      arrays: the page is staged through shared memory in chunks, the block tabulates where
- *      a value starting at each position would end, and thread 0 follows that table, the
+ *      a value starting at each position would end and squares that into jumps of 16 values,
+ *      thread 0 finds a checkpoint every 16 values and a thread per checkpoint walks them, the
  *      block then writing the positions coalesced. DELTA encodings keep
  *      the serial decoders of lib/internal/parquet.h on thread 0. A page error is one word
  *      per column (the first failing page wins); one synchronization reads the errors and the
