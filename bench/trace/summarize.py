@@ -4,9 +4,12 @@ and a timeline in bins (the share of each bin spent copying host to device, devi
 running any kernel; the kernel that took most of it).
 
   summarize.py trace.csv [--bin-ms 10] [--from-ms T] [--to-ms T] [--top 15] [--burst K]
+                         [--launches NAME]
 
 Without a window, lists the bursts of GPU work (separated by 50 ms idle: one benchmark
 repetition each, typically) and details the last one; --burst K details burst K instead.
+--launches NAME lists every launch of the kernels whose name holds NAME in the window (start,
+duration, stream): how long each batch's pass took.
 """
 import argparse
 import collections
@@ -43,6 +46,8 @@ def main():
     ap.add_argument("--to-ms", type=float, default=None)
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--burst", type=int, default=-1)
+    ap.add_argument("--launches", default=None,
+                    help="list each launch in the window whose kernel name holds this text")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.trace)))
     if not rows:
@@ -80,6 +85,13 @@ def main():
     for key, (ns, n, b) in sorted(per.items(), key=lambda x: -x[1][0])[:a.top]:
         bw = f"{b / ns:7.1f}" if b and ns else "       "
         print(f"{ns / 1e6:9.2f} {n:7d} {bw}  {key}")
+    if a.launches is not None:  # one kernel's launches, in order: which batch ran how long
+        mine = sorted((x for x in ev if x[0] == "kernel" and a.launches in x[5]),
+                      key=lambda x: x[1])
+        print(f"launches of '{a.launches}': {len(mine)}, "
+              f"{sum(e - s for _, s, e, _, _, _ in mine) / 1e6:.2f} ms in all")
+        for _, s, e, stream, _, _ in mine:
+            print(f"{s / 1e6:10.2f} ms  {(e - s) / 1e6:8.2f} ms  stream {stream}")
     gaps, last = [], lo
     for _, s, e, _, _, _ in sorted(ev, key=lambda x: x[1]):
         if s - last > 1e6:
