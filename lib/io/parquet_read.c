@@ -1859,9 +1859,9 @@ done:
 
 /* Reads columns[0, num_read) of groups[bounds[0], bounds[num_batches]) in batches into
  * outputs (as gcol_detail_parquet_decode_columns would give for the whole range), the
- * calling thread one worker and a thread it starts the other, each on its own stream ordered
- * after `stream`; `stream` waits for both at the end. On failure, the first failing batch's
- * status and message. */
+ * calling thread one worker and threads it starts the others, each on its own stream ordered
+ * after `stream`; `stream` waits for all of them at the end. On failure, the first failing
+ * batch's status and message. */
 static gcol_status read_batches(batch_run *run, gcol_column **outputs, cudaStream_t stream,
                                 gcol_mr *mr) {
   gcol_status status = GCOL_OK;
