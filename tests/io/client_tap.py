@@ -30,3 +30,19 @@ def missing_codec(stderr):
     this machine (nested and host-decompressed pages need it), else None."""
     m = MISSING_CODEC.search(stderr)
     return f"{m.group(1)} needs {m.group(2)}, not found" if m else None
+
+
+def report_difference(got, want, stderr):
+    """After a "not ok": the first line where gcol's dump and pyarrow's reading differ, with
+    the column it lies in, then gcol's first messages."""
+    column = "?"
+    for k in range(max(len(got), len(want))):
+        g = got[k] if k < len(got) else "<missing>"
+        w = want[k] if k < len(want) else "<missing>"
+        if w.startswith("column "):
+            column = w
+        if g != w:
+            print(f"# line {k + 1} ({column}): gcol '{g}', pyarrow '{w}'")
+            break
+    for line in stderr.splitlines()[:20]:
+        print(f"# {line}")

@@ -60,7 +60,7 @@ import sys
 import tempfile
 import uuid
 
-from client_tap import dump_mode, missing_codec, skip
+from client_tap import dump_mode, missing_codec, report_difference, skip
 
 
 try:
@@ -311,17 +311,7 @@ with tempfile.TemporaryDirectory() as tmp:
         failed += 1
         print(f"not ok {n} - DuckDB's {name} read by gcol ({layout}){where} "
               f"(exit {r.returncode})")
-        column = "?"
-        for k in range(max(len(got), len(want))):
-            g = got[k] if k < len(got) else "<missing>"
-            w = want[k] if k < len(want) else "<missing>"
-            if w.startswith("column "):
-                column = w
-            if g != w:
-                print(f"# line {k + 1} ({column}): gcol '{g}', pyarrow '{w}'")
-                break
-        for line in r.stderr.splitlines()[:20]:
-            print(f"# {line}")
+        report_difference(got, want, r.stderr)
 
     # DuckDB's own reading against pyarrow's (not UUID and ENUM: DuckDB returns them as its
     # own types, not the bytes in the file)

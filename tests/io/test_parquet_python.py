@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-from client_tap import dump_mode, missing_codec, skip
+from client_tap import dump_mode, missing_codec, report_difference, skip
 
 
 try:
@@ -88,17 +88,7 @@ with tempfile.TemporaryDirectory() as tmp:
             continue
         failed += 1
         print(f"not ok {i} - {name}{where} (exit {r.returncode})")
-        column = "?"
-        for k in range(max(len(got), len(want))):
-            g = got[k] if k < len(got) else "<missing>"
-            w = want[k] if k < len(want) else "<missing>"
-            if w.startswith("column "):
-                column = w
-            if g != w:
-                print(f"# line {k + 1} ({column}): gcol '{g}', pyarrow '{w}'")
-                break
-        for line in r.stderr.splitlines()[:20]:
-            print(f"# {line}")
+        report_difference(got, want, r.stderr)
 
     # gcol's writer, read by pyarrow
     spec = importlib.util.spec_from_file_location("make_parquet_files", script)
