@@ -144,10 +144,23 @@ static gcol_status cuda_allocate(gcol_mr *self, void **out, size_t bytes, gcol_s
   return finish_cuda_allocation(self, err, ptr, bytes, stream, "cudaMalloc", out);
 }
 
+/*
+ * cudaFree and cudaFreeHost are not stream-ordered, and CUDA 13 documents only that they "may"
+ * synchronize. gcol frees temporaries right after launching the work that reads them (the
+ * resource contract in gcol/memory.h allows it), so without a synchronization here memory
+ * still in use on `stream` could be handed at once to another thread's allocation (batched
+ * Parquet reads free and allocate on four threads at a time). The stream is synchronized
+ * first; the free itself would usually wait for the device anyway.
+ */
+static void sync_before_free(gcol_mr *self, void *ptr, gcol_stream stream) {
+  report_cuda_free(self, cudaStreamSynchronize((cudaStream_t)stream), ptr,
+                   "cudaStreamSynchronize (before the free)");
+}
+
 static void cuda_deallocate(gcol_mr *self, void *ptr, size_t bytes, gcol_stream stream) {
   GCOL_UNUSED(bytes);
-  GCOL_UNUSED(stream);
   if (ptr == NULL) return;
+  sync_before_free(self, ptr, stream);
   report_cuda_free(self, cudaFree(ptr), ptr, "cudaFree");
 }
 
@@ -161,13 +174,12 @@ static gcol_status pinned_allocate(gcol_mr *self, void **out, size_t bytes, gcol
 
 static void pinned_deallocate(gcol_mr *self, void *ptr, size_t bytes, gcol_stream stream) {
   GCOL_UNUSED(bytes);
-  GCOL_UNUSED(stream);
   if (ptr == NULL) return;
+  sync_before_free(self, ptr, stream);
   report_cuda_free(self, cudaFreeHost(ptr), ptr, "cudaFreeHost");
 }
 
-static gcol_status managed_allocate(gcol_mr *self, void **out, size_t bytes,
-                                    gcol_stream stream) {
+static gcol_status managed_allocate(gcol_mr *self, void **out, size_t bytes, gcol_stream stream) {
   void *ptr = NULL;
   *out = NULL;
   if (bytes == 0) return GCOL_OK;
@@ -177,8 +189,8 @@ static gcol_status managed_allocate(gcol_mr *self, void **out, size_t bytes,
 
 static void managed_deallocate(gcol_mr *self, void *ptr, size_t bytes, gcol_stream stream) {
   GCOL_UNUSED(bytes);
-  GCOL_UNUSED(stream);
   if (ptr == NULL) return;
+  sync_before_free(self, ptr, stream);
   report_cuda_free(self, cudaFree(ptr), ptr, "cudaFree");
 }
 

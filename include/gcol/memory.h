@@ -159,6 +159,10 @@ gcol_status gcol_mr_async_create(gcol_mr **out);
 /**
  * @brief The pass-through resource over `cudaMalloc`/`cudaFree` (synchronous; what
  *        compute-sanitizer sees through best).
+ *
+ * A free synchronizes the stream it is given before `cudaFree`, as do the pinned and
+ * managed resources' frees: those calls are not stream-ordered, and CUDA does not promise
+ * that they wait for work still using the memory.
  * @param[out] out The resource, to be freed with gcol_mr_destroy(); NULL on failure.
  * @return ::GCOL_OK, ::GCOL_ERROR_INVALID_ARGUMENT (NULL @p out), ::GCOL_ERROR_OUT_OF_MEMORY.
  */
