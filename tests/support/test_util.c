@@ -2,6 +2,7 @@
 #include "test_util.h"
 
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 #include <time.h>
 
 static void limit_sizes(void);
@@ -103,6 +104,54 @@ int64_t gcol_test_live_bytes(void) {
   return s.current_bytes;
 }
 
+/* GCOL_TEST_TRACE_ALLOC=FILE: every allocation and free of the base resource appended to FILE
+ * ("A|F pointer bytes stream thread"), to find who held an address a sanitizer names. */
+typedef struct trace_state {
+  gcol_mr *inner;
+  FILE *log;
+  pthread_mutex_t lock;
+} trace_state;
+
+static void trace_line(trace_state *t, char kind, const void *p, size_t bytes, gcol_stream s) {
+  fprintf(t->log, "%c %p %zu %p %lu\n", kind, p, bytes, (void *)s, (unsigned long)pthread_self());
+  fflush(t->log);
+}
+
+static gcol_status trace_allocate(gcol_mr *self, void **out, size_t bytes, gcol_stream s) {
+  trace_state *t = (trace_state *)self->state;
+  pthread_mutex_lock(&t->lock);
+  gcol_status const st = t->inner->allocate(t->inner, out, bytes, s);
+  if (st == GCOL_OK) trace_line(t, 'A', *out, bytes, s);
+  pthread_mutex_unlock(&t->lock);
+  return st;
+}
+
+static void trace_deallocate(gcol_mr *self, void *p, size_t bytes, gcol_stream s) {
+  trace_state *t = (trace_state *)self->state;
+  pthread_mutex_lock(&t->lock);
+  if (p != NULL) trace_line(t, 'F', p, bytes, s);
+  t->inner->deallocate(t->inner, p, bytes, s);
+  pthread_mutex_unlock(&t->lock);
+}
+
+static gcol_mr *traced(gcol_mr *inner) {
+  const char *path = getenv("GCOL_TEST_TRACE_ALLOC");
+  if (path == NULL || path[0] == '\0') return inner;
+  static trace_state t;
+  static gcol_mr mr;
+  t.inner = inner;
+  t.log = fopen(path, "w");
+  if (t.log == NULL) return inner;
+  pthread_mutex_init(&t.lock, NULL);
+  mr = *inner;
+  mr.allocate = trace_allocate;
+  mr.deallocate = trace_deallocate;
+  mr.destroy = NULL;
+  mr.state = &t;
+  mr.name = "trace";
+  return &mr;
+}
+
 int gcol_test_setup(void **state) {
   (void)state;
   test_started = seconds_now();
@@ -115,6 +164,7 @@ int gcol_test_setup(void **state) {
       fprintf(stderr, "# cannot create the base resource: %s\n", gcol_last_error());
       return -1;
     }
+    base_mr = traced(base_mr);
   }
   if (gcol_mr_statistics_create(base_mr, &stats_mr) != GCOL_OK) return -1;
   if (gcol_mr_set_default(stats_mr, NULL) != GCOL_OK) return -1;
