@@ -523,23 +523,114 @@ __device__ void record_walk(gcol_detail_pq_walk w, const job_meta *meta, int64_t
   record_error(errors + m.column, code, m.where < 0, m.where & 0x7fffffff);
 }
 
-/* A warp per LZ4_RAW or SNAPPY job, its first lane walking the compressed bytes
- * (lib/internal/pq_walk.h) before nvCOMP, whose kernels trust their input, may get them. A walk
- * is serial and branchy: with a thread per job, 32 pages shared a warp's divergent paths and a
- * file's few thousand pages filled ~20 SMs (47 ms of a 250 ms read of pyarrow's 5.4 GB SNAPPY
- * file on an H200, session 16's trace); a warp each, every page walks on its own. A table of
- * the element at every position of a shared-memory window, filled by the warp and followed by
- * one lane, was slower (session 18: ~20 against ~12 ms per 1 GiB batch): following it is still
- * one dependent load per element, as reading the bytes (L1 hits) is. */
-__global__ void walk_jobs_kernel(int32_t codec, const uint8_t *const *in, const size_t *in_sizes,
-                                 const size_t *out_sizes, const job_meta *meta, int64_t n,
-                                 unsigned long long *errors) {
+/* A warp per LZ4_RAW job, its first lane walking the compressed bytes (lib/internal/pq_walk.h)
+ * before nvCOMP, whose kernels trust their input, may get them. A walk is serial and branchy:
+ * with a thread per job, 32 pages shared a warp's divergent paths (session 16); a warp each,
+ * every page walks on its own. */
+__global__ void walk_lz4_kernel(const uint8_t *const *in, const size_t *in_sizes,
+                                const size_t *out_sizes, const job_meta *meta, int64_t n,
+                                unsigned long long *errors) {
   int64_t const j = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
   if (j >= n || threadIdx.x % 32 != 0) return;
+  record_walk(gcol_detail_pq_walk_lz4(in[j], (int64_t)in_sizes[j], (int64_t)out_sizes[j]), meta, j,
+              errors);
+}
+
+/* SNAPPY: a block per job, walking it by windows (pq_walk.h, "the GPU's SNAPPY walk"): the
+ * window's bytes and tables in shared memory, the tables squared kSnappyLevels times, thread 0
+ * finding a checkpoint every 16 elements, a thread per checkpoint checking its elements. One
+ * lane walking a page (~90 cycles per element, each waiting on the one before) took ~16 ms per
+ * 1 MiB page of pyarrow's strings file (an H200, session 18), and the last batch's walk was
+ * most of what is left of a read after its last copy. A table followed by one lane alone was
+ * slower still (~20 ms): it kept one dependent load per element. */
+constexpr int kSnappyWindow = 2048;
+constexpr int kSnappyThreads = 128;
+constexpr int kSnappyLevels = 4;
+constexpr int kSnappyHop = 1 << kSnappyLevels;
+constexpr int kSnappyChecks = kSnappyWindow / 2 / kSnappyHop + 1; /* an element takes >= 2 bytes */
+static_assert(kSnappyChecks <= kSnappyThreads, "a thread per checkpoint");
+static_assert(kSnappyWindow <= GCOL_DETAIL_PQ_SNAPPY_WINDOW_MAX, "positions and sums fit 16 bits");
+
+struct snappy_smem {
+  uint8_t bytes[kSnappyWindow];
+  uint16_t next[kSnappyWindow + 1];
+  uint16_t wrote[kSnappyWindow + 1];
+  uint32_t need[kSnappyWindow + 1];
+  uint16_t jump[2][kSnappyWindow + 1];
+  uint16_t jump_wrote[2][kSnappyWindow + 1];
+  uint16_t check[kSnappyChecks];
+  int64_t check_op[kSnappyChecks];
+  gcol_detail_pq_walk found[kSnappyChecks];
+  bool has[kSnappyChecks];
+  gcol_detail_pq_snappy_walker at; /* the next window's start */
+  gcol_detail_pq_snappy_walker last;
+  gcol_detail_pq_walk w;
+  int32_t checks;
+  bool done;
+};
+
+__global__ void __launch_bounds__(kSnappyThreads)
+    walk_snappy_kernel(const uint8_t *const *in, const size_t *in_sizes, const size_t *out_sizes,
+                       const job_meta *meta, unsigned long long *errors) {
+  __shared__ snappy_smem sm;
+  int64_t const j = blockIdx.x;
+  const uint8_t *src = in[j];
   int64_t const size = (int64_t)in_sizes[j], out = (int64_t)out_sizes[j];
-  record_walk(codec == GCOL_PARQUET_LZ4_RAW ? gcol_detail_pq_walk_lz4(in[j], size, out)
-                                            : gcol_detail_pq_walk_snappy(in[j], size, out),
-              meta, j, errors);
+  int const t = threadIdx.x;
+  if (t == 0) {
+    sm.at.ip = 0;
+    sm.at.op = 0;
+    sm.w = gcol_detail_pq_snappy_prefix(src, size, out, &sm.at.ip);
+    sm.done = sm.w.code != GCOL_DETAIL_PQ_WALK_OK;
+  }
+  __syncthreads();
+  while (!sm.done) {
+    int64_t const lo = sm.at.ip;
+    int64_t const hi = size - lo < kSnappyWindow ? size : lo + kSnappyWindow;
+    int const len = (int)(hi - lo);
+    for (int b = t; b < len; b += kSnappyThreads) sm.bytes[b] = src[lo + b];
+    __syncthreads();
+    for (int p = t; p <= len; p += kSnappyThreads) {
+      gcol_detail_pq_snappy_entry(sm.bytes, len, p, sm.next, sm.wrote, sm.need);
+    }
+    __syncthreads();
+    const uint16_t *from = sm.next, *from_wrote = sm.wrote;
+    for (int level = 0; level < kSnappyLevels; ++level) {
+      for (int p = t; p <= len; p += kSnappyThreads) {
+        gcol_detail_pq_snappy_square(from, from_wrote, p, sm.jump[level % 2],
+                                     sm.jump_wrote[level % 2]);
+      }
+      __syncthreads();
+      from = sm.jump[level % 2];
+      from_wrote = sm.jump_wrote[level % 2];
+    }
+    if (t == 0) {
+      sm.checks = gcol_detail_pq_snappy_checkpoints(from, from_wrote, sm.at.op, kSnappyChecks,
+                                                    sm.check, sm.check_op);
+    }
+    __syncthreads();
+    int32_t const checks = sm.checks;
+    if (t < checks) {
+      gcol_detail_pq_snappy_walker mine = {lo + sm.check[t], sm.check_op[t]};
+      gcol_detail_pq_walk w;
+      sm.has[t] =
+          gcol_detail_pq_snappy_walk_from(src, size, out, lo, hi, sm.next, sm.wrote, sm.need,
+                                          t < checks - 1 ? kSnappyHop : -1, &mine, &w);
+      sm.found[t] = w;
+      if (t == checks - 1) sm.last = mine;
+    }
+    __syncthreads();
+    if (t == 0) { /* the first checkpoint in order with a finding gives the walk's */
+      for (int32_t k = 0; k < checks && !sm.done; ++k) {
+        if (!sm.has[k]) continue;
+        sm.w = sm.found[k];
+        sm.done = true;
+      }
+      if (!sm.done) sm.at = sm.last;
+    }
+    __syncthreads();
+  }
+  if (t == 0) record_walk(sm.w, meta, j, errors);
 }
 
 /* A thread per page of a column: the levels' length of v1 pages decompressed by nvCOMP. */
@@ -812,9 +903,14 @@ gcol_status walk_jobs(int32_t C, const job_table *t, void **in, const size_t *in
   for (int32_t codec : walked) {
     if (t->count[codec] == 0) continue;
     int64_t const f = t->first[codec];
-    walk_jobs_kernel<<<gcol_detail_grid_size(t->count[codec] * 32, kBlock), kBlock, 0, s>>>(
-        codec, (const uint8_t *const *)(in + f), in_sizes + f, out_sizes + f, meta + f,
-        t->count[codec], errors);
+    const uint8_t *const *pages = (const uint8_t *const *)(in + f);
+    if (codec == GCOL_PARQUET_SNAPPY) {
+      walk_snappy_kernel<<<(unsigned)t->count[codec], kSnappyThreads, 0, s>>>(
+          pages, in_sizes + f, out_sizes + f, meta + f, errors);
+    } else {
+      walk_lz4_kernel<<<gcol_detail_grid_size(t->count[codec] * 32, kBlock), kBlock, 0, s>>>(
+          pages, in_sizes + f, out_sizes + f, meta + f, t->count[codec], errors);
+    }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     any = true;
   }

@@ -1474,6 +1474,67 @@ static void expect_checked(int32_t codec, const uint8_t *block, int64_t n, int64
   }
 }
 
+/* The GPU's SNAPPY walk by windows (pq_walk.h), replayed serially: tables of every window
+ * position, squared `levels` times, checkpoints every 2^levels elements, a walk from each in
+ * order, the first finding winning. */
+enum { WALK_WINDOW_MOST = 2048 };
+static gcol_detail_pq_walk walk_by_windows(const uint8_t *src, int64_t size, int64_t out,
+                                           int64_t window, int levels) {
+  static uint16_t next[WALK_WINDOW_MOST + 1], wrote[WALK_WINDOW_MOST + 1];
+  static uint16_t jump[2][WALK_WINDOW_MOST + 1], jump_wrote[2][WALK_WINDOW_MOST + 1];
+  static uint16_t check[WALK_WINDOW_MOST + 1];
+  static uint32_t need[WALK_WINDOW_MOST + 1];
+  static int64_t check_op[WALK_WINDOW_MOST + 1];
+  gcol_detail_pq_snappy_walker s = {0, 0};
+  gcol_detail_pq_walk w = gcol_detail_pq_snappy_prefix(src, size, out, &s.ip);
+  if (w.code != GCOL_DETAIL_PQ_WALK_OK) return w;
+  for (;;) {
+    int64_t const lo = s.ip;
+    int64_t const hi = size - lo < window ? size : lo + window;
+    int64_t const len = hi - lo;
+    for (int64_t p = 0; p <= len; ++p) {
+      gcol_detail_pq_snappy_entry(src + lo, len, p, next, wrote, need);
+    }
+    const uint16_t *from = next, *from_wrote = wrote;
+    for (int level = 0; level < levels; ++level) {
+      for (int64_t p = 0; p <= len; ++p) {
+        gcol_detail_pq_snappy_square(from, from_wrote, p, jump[level % 2], jump_wrote[level % 2]);
+      }
+      from = jump[level % 2];
+      from_wrote = jump_wrote[level % 2];
+    }
+    int32_t const n = gcol_detail_pq_snappy_checkpoints(from, from_wrote, s.op,
+                                                        WALK_WINDOW_MOST + 1, check, check_op);
+    for (int32_t t = 0; t < n; ++t) {
+      gcol_detail_pq_snappy_walker from_here = {lo + check[t], check_op[t]};
+      if (gcol_detail_pq_snappy_walk_from(src, size, out, lo, hi, next, wrote, need,
+                                          t < n - 1 ? 1 << levels : -1, &from_here, &w)) {
+        return w;
+      }
+      if (t == n - 1) s = from_here;
+    }
+  }
+}
+
+/* The walk by windows of 6, 37 and 2048 bytes, checkpoints every 2, 4 and 16 elements, finds
+ * what the plain walk finds, numbers included. */
+static void expect_windows_agree(int32_t codec, const uint8_t *block, int64_t n, int64_t size) {
+  if (codec != GCOL_PARQUET_SNAPPY) return;
+  gcol_detail_pq_walk const want = gcol_detail_pq_walk_snappy(block, n, size);
+  int64_t const windows[] = {6, 37, WALK_WINDOW_MOST};
+  int const levels[] = {1, 2, 4};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      gcol_detail_pq_walk const got = walk_by_windows(block, n, size, windows[i], levels[j]);
+      if (got.code != want.code || got.a != want.a || got.b != want.b) {
+        fail_msg("window %lld, hop %d: walk %d (%lld, %lld), by windows %d (%lld, %lld)",
+                 (long long)windows[i], 1 << levels[j], want.code, (long long)want.a,
+                 (long long)want.b, got.code, (long long)got.a, (long long)got.b);
+      }
+    }
+  }
+}
+
 /* LZ4_RAW and SNAPPY blocks walked before nvCOMP: blocks the libraries write, of sizes around
  * LZ4's end-of-block limits, taken at their exact size only; garbage, cut blocks and
  * hand-made blocks that break one rule each refused; every mutation of a valid block that
@@ -1502,14 +1563,18 @@ static void test_checks_before_nvcomp(void **state) {
                                                 gcol_detail_pq_compress_bound(codec, size));
       assert_true(n > 0);
       expect_checked(codec, block, n, size);
+      expect_windows_agree(codec, block, n, size);
+      expect_windows_agree(codec, block, n, size + 1);
       if (n > 1) { /* cut short */
         assert_false(gcol_detail_pq_check_for_gpu(codec, block, n - 1, size, why, 192));
+        expect_windows_agree(codec, block, n - 1, size);
       }
       for (int k = 0; k < 300 && n > 0; ++k) { /* mutations */
         memcpy(mutant, block, (size_t)n);
         for (int m = 0; m < 1 + k % 3; ++m) {
           mutant[gcol_test_rng_next(&rng) % (uint64_t)n] = (uint8_t)gcol_test_rng_next(&rng);
         }
+        expect_windows_agree(codec, mutant, n, size);
         if (!gcol_detail_pq_check_for_gpu(codec, mutant, n, size, why, 192)) continue;
         int const r = gcol_detail_pq_decompress(codec, mutant, n, back, size, why, 192);
         if (r != GCOL_DETAIL_PQ_CODEC_OK) {
@@ -1520,6 +1585,7 @@ static void test_checks_before_nvcomp(void **state) {
     }
     memset(block, 0xff, 64); /* garbage: the GPU test's corrupt page */
     assert_false(gcol_detail_pq_check_for_gpu(codec, block, 64, 800, why, 192));
+    expect_windows_agree(codec, block, 64, 800);
     /* random stretches of 300 bytes between repeats: literals of two length bytes */
     for (int64_t i = 0; i < 5000; ++i) {
       data[i] = i % 400 < 300 ? (uint8_t)gcol_test_rng_next(&rng) : (uint8_t)(i % 7);
@@ -1528,6 +1594,8 @@ static void test_checks_before_nvcomp(void **state) {
                                               gcol_detail_pq_compress_bound(codec, 5000));
     assert_true(n > 0);
     expect_checked(codec, block, n, 5000);
+    expect_windows_agree(codec, block, n, 5000);
+    expect_windows_agree(codec, block, n - 1, 5000);
     free(block);
     free(mutant);
   }
@@ -1559,6 +1627,16 @@ static void test_checks_before_nvcomp(void **state) {
   static const uint8_t sn_ok[] = {0x08, 0x0c, 'a', 'b', 'c', 'd', 0x01, 0x04};
   assert_true(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_SNAPPY, sn_ok, sizeof sn_ok, 8, why, 192));
   assert_false(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_SNAPPY, sn_ok, 5, 8, why, 192));
+  expect_windows_agree(GCOL_PARQUET_SNAPPY, sn, sizeof sn, 8);
+  expect_windows_agree(GCOL_PARQUET_SNAPPY, sn_ok, sizeof sn_ok, 8);
+  expect_windows_agree(GCOL_PARQUET_SNAPPY, sn_ok, 5, 8);
+  /* a copy of offset 0, and of offset 2^32 - 1 (the tables' sentinel): parsed for the message */
+  static const uint8_t sn_zero[] = {0x08, 0x0c, 'a', 'b', 'c', 'd', 0x0f, 0, 0, 0, 0};
+  static const uint8_t sn_far[] = {0x08, 0x0c, 'a', 'b', 'c', 'd', 0x0f, 0xff, 0xff, 0xff, 0xff};
+  assert_false(
+      gcol_detail_pq_check_for_gpu(GCOL_PARQUET_SNAPPY, sn_zero, sizeof sn_zero, 8, why, 192));
+  expect_windows_agree(GCOL_PARQUET_SNAPPY, sn_zero, sizeof sn_zero, 8);
+  expect_windows_agree(GCOL_PARQUET_SNAPPY, sn_far, sizeof sn_far, 8);
   /* not checked without decompressing */
   assert_true(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_ZSTD, b, 4, 1000, why, 192));
   assert_true(gcol_detail_pq_check_for_gpu(GCOL_PARQUET_GZIP, b, 4, 1000, why, 192));
@@ -2888,8 +2966,8 @@ static void test_read_batches_rule(void **state) {
       bytes += per_group[g];
     }
     if (b + 1 < n) {
-      assert_true(bytes >= target);       /* full */
-      assert_true(before_last < target);  /* and no fuller than it needs */
+      assert_true(bytes >= target);      /* full */
+      assert_true(before_last < target); /* and no fuller than it needs */
     }
   }
   gcol_detail_parquet_set_batch_bytes(0);
