@@ -1599,6 +1599,32 @@ static gcol_status plan_page_skipping(const gcol_detail_pq_file *file, gcol_parq
   return GCOL_OK;
 }
 
+/* A row range read whole (not in batches) decodes only the pages holding its rows: *kept
+ * becomes the one range [*local_skip, *local_skip + *take) of the rows of groups[0, n) (the
+ * page headers tell each page's rows: no page index is needed), and *local_skip / *take are
+ * cleared, the columns then holding exactly the range. Left alone when the range is empty or
+ * is every row of the groups (nothing to skip). Why: a few rows of a large row group decoded
+ * every page of it, then copied the few rows out. */
+static gcol_status plan_range_skipping(const gcol_parquet_metadata *md, const int32_t *groups,
+                                       int32_t n, int64_t *local_skip, int64_t *take,
+                                       gcol_detail_pq_row_range **kept, int64_t *num_kept) {
+  int64_t rows = 0;
+  for (int32_t i = 0; i < n; ++i) rows += md->row_groups[groups[i]].num_rows;
+  int64_t const begin = *local_skip < rows ? *local_skip : rows;
+  int64_t const end = *take > 0 && *take < rows - begin ? begin + *take : rows;
+  if (begin >= end || (begin == 0 && end == rows)) return GCOL_OK;
+  *kept = (gcol_detail_pq_row_range *)malloc(sizeof **kept);
+  if (*kept == NULL) {
+    return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
+  }
+  (*kept)[0].begin = begin;
+  (*kept)[0].end = end;
+  *num_kept = 1;
+  *local_skip = 0;
+  *take = -1;
+  return GCOL_OK;
+}
+
 /* Whether a plan's pages cover exactly the kept rows (its column needs no gather). */
 static bool covers_only_kept(const gcol_detail_pq_column_plan *plan,
                              const gcol_detail_pq_row_range *kept, int64_t num_kept) {
@@ -1621,8 +1647,21 @@ static gcol_status gather_kept_rows(const gcol_detail_pq_column_plan *plan,
   gcol_status status = GCOL_OK;
   gcol_column *map_column = NULL;
   gcol_column *gathered = NULL;
+  int64_t *map = NULL;
   int64_t const rows = gcol_detail_pq_rows_count(kept, num_kept);
-  int64_t *map = (int64_t *)malloc((size_t)(rows > 0 ? rows : 1) * sizeof *map);
+  if (num_kept == 1 && plan->num_covered == 1 && plan->covered[0].begin <= kept[0].begin &&
+      kept[0].end <= plan->covered[0].end) {
+    /* one range inside one run of pages (a row range): a slice, copied; no map to upload */
+    gcol_column_view part;
+    int64_t const from = kept[0].begin - plan->covered[0].begin;
+    GCOL_DETAIL_TRY(gcol_column_view_slice(gcol_column_get_view(*column), from, from + rows, &part));
+    GCOL_DETAIL_TRY(gcol_column_copy(part, stream, mr, &gathered));
+    gcol_column_free(*column);
+    *column = gathered;
+    gathered = NULL;
+    goto done;
+  }
+  map = (int64_t *)malloc((size_t)(rows > 0 ? rows : 1) * sizeof *map);
   GCOL_DETAIL_CHECK(map != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   GCOL_DETAIL_CHECK(gcol_detail_pq_row_map(plan->covered, plan->num_covered, kept, num_kept, map),
                     GCOL_ERROR_INTERNAL, "%s: column '%s': a kept row lies in no page planned",
@@ -2157,6 +2196,10 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
       GCOL_DETAIL_CHECK(bounds != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
       num_batches = gcol_detail_parquet_batches(md, columns, num_read, groups + first_group, range,
                                                 gcol_detail_parquet_batch_bytes(), bounds);
+    }
+    if (num_batches == 1 && kept == NULL && !nested && take != -1) {
+      GCOL_DETAIL_TRY(plan_range_skipping(md, groups + first_group, range, &local_skip, &take,
+                                          &kept, &num_kept));
     }
     if (num_batches > 1) {
       batch_run run;

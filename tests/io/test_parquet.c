@@ -2447,6 +2447,75 @@ static void test_read_skipping_pages(void **state) {
   free(f);
 }
 
+/* Data pages of the skip file's columns, over the rows of num_groups of its row groups read
+ * one after another, that hold a row of [lo, hi) (pages of 10, 7, 13 and 16 rows, each group
+ * of SG rows starting a page). */
+static int64_t pages_holding(int32_t num_groups, int64_t lo, int64_t hi) {
+  static const int64_t rows_per_page[SCOLS] = {10, 7, 13, 16};
+  int64_t n = 0;
+  for (int32_t i = 0; i < num_groups; ++i) {
+    for (int32_t k = 0; k < SCOLS; ++k) {
+      for (int64_t first = 0; first < SG; first += rows_per_page[k]) {
+        int64_t const last = first + rows_per_page[k] < SG ? first + rows_per_page[k] : SG;
+        if ((int64_t)i * SG + first < hi && lo < (int64_t)i * SG + last) ++n;
+      }
+    }
+  }
+  return n;
+}
+
+/* A row range read whole decodes only the pages that hold its rows (no page index needed: the
+ * skip file's column t has none), and its rows equal the whole read's: inside a page, across
+ * pages and row groups, at their edges, to the end, past the end, empty, and over chosen row
+ * groups out of file order. */
+static void test_read_range_skipping_pages(void **state) {
+  (void)state;
+  skip_file *f = make_skip_file(0);
+  int32_t const every[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  int32_t const chosen[] = {7, 2, 4};
+  int64_t const ranges[][2] = {{0, 1},     {5, 3},     {95, 10}, {99, 1},   {130, 1},
+                               {100, 100}, {250, 600}, {993, 0}, {0, 999},  {1, 0},
+                               {999, 5},   {1000, 3},  {0, 0},   {150, 20}, {290, 0}};
+  for (int c = 0; c < 2; ++c) {
+    const int32_t *groups = c ? chosen : every;
+    int32_t const num_groups = c ? 3 : 10;
+    int64_t const all_rows = (int64_t)num_groups * SG;
+    gcol_parquet_read_options opt;
+    gcol_parquet_read_options_init(&opt);
+    opt.row_groups = groups;
+    opt.num_row_groups = num_groups;
+    gcol_table *whole = NULL;
+    GCOL_TEST_OK(gcol_parquet_read_buffer(f->bytes, f->size, &opt, &whole, NULL, NULL));
+    gcol_table_view const wv = gcol_table_get_view(whole);
+    for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; ++r) {
+      opt.skip_rows = ranges[r][0];
+      opt.num_rows = ranges[r][1];
+      int64_t const begin = opt.skip_rows < all_rows ? opt.skip_rows : all_rows;
+      int64_t const end =
+          opt.num_rows > 0 && opt.num_rows < all_rows - begin ? begin + opt.num_rows : all_rows;
+      gcol_table *got = NULL;
+      int64_t const before = gcol_detail_parquet_read_pages();
+      GCOL_TEST_OK(gcol_parquet_read_buffer(f->bytes, f->size, &opt, &got, NULL, NULL));
+      int64_t const pages = gcol_detail_parquet_read_pages() - before;
+      gcol_table_view const gv = gcol_table_get_view(got);
+      assert_int_equal(gv.num_columns, SCOLS);
+      for (int32_t k = 0; k < SCOLS; ++k) {
+        gcol_column_view part;
+        GCOL_TEST_OK(gcol_column_view_slice(wv.columns[k], begin, end, &part));
+        gcol_test_assert_columns_equal(part, gv.columns[k]);
+        gcol_test_assert_null_count_consistent(gv.columns[k]);
+      }
+      if (begin < end) { /* an empty range reads no page of the groups it lies past */
+        assert_int_equal(pages, pages_holding(num_groups, begin, end));
+      }
+      gcol_table_free(got);
+    }
+    gcol_table_free(whole);
+  }
+  free(f->bytes);
+  free(f);
+}
+
 /* A page index that cannot be read (a's first row past its group's end) is not used: the
  * read decodes every page of the kept groups, with the same result. */
 static void test_read_skipping_bad_index(void **state) {
@@ -2723,6 +2792,7 @@ int main(void) {
       GCOL_TEST_GPU(test_read_with_filter),
       GCOL_TEST_GPU(test_read_skipping_pages),
       GCOL_TEST_GPU(test_read_skipping_bad_index),
+      GCOL_TEST_GPU(test_read_range_skipping_pages),
       GCOL_TEST_GPU(test_allocation_failures_skipping),
       GCOL_TEST_GPU(test_read_nested),
       GCOL_TEST_GPU(test_read_nested_corrupt),

@@ -545,7 +545,9 @@ typedef struct gcol_parquet_read_options {
   /** Rows to skip at the start of the rows read (those of the chosen row groups, in order). */
   int64_t skip_rows;
   /** Rows to read after them, or 0 for all the rest. Row groups wholly outside the range are
-   *  not read; the others are decoded and the range copied out of them. */
+   *  not read. Of the others, only the data pages holding a row of the range are decoded
+   *  (every page when the read is split into batches or holds a nested column), and the
+   *  range is copied out of them. */
   int64_t num_rows;
   /** The file may be corrupt or hostile: compressed pages are decompressed on the host by
    *  libraries that check their input (libsnappy, libzstd, zlib, liblz4), never by nvCOMP
