@@ -702,6 +702,14 @@ static int64_t load_le(const uint8_t *p, int64_t n) {
   return (int64_t)v;
 }
 
+/* The IEEE 754 half at p (little-endian) as a double, exactly. */
+static double half_value(const uint8_t *p) {
+  uint32_t const bits = gcol_detail_pq_half_to_float_bits((uint16_t)(p[0] | p[1] << 8));
+  float f = 0;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
 /* Decodes min/max of fixed-width columns into the statistics' numeric fields (a chunk's, or
  * a page's from the page index). */
 static void decode_statistics(const gcol_parquet_column_info *info, gcol_parquet_statistics *st) {
@@ -744,6 +752,16 @@ static void decode_statistics(const gcol_parquet_column_info *info, gcol_parquet
       if (st->min_size == 8 && st->max_size == 8) {
         memcpy(&st->min_f64, st->min, 8);
         memcpy(&st->max_f64, st->max, 8);
+        st->has_float_min_max = true;
+      }
+      break;
+    case GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY:
+      /* FLOAT16 (read as FLOAT32): its halves widened exactly; other FIXED_LEN_BYTE_ARRAY
+       * statistics (decimals, binary) stay undecoded */
+      if (info->logical_type == GCOL_PARQUET_LOGICAL_FLOAT16 && st->min_size == 2 &&
+          st->max_size == 2) {
+        st->min_f64 = half_value(st->min);
+        st->max_f64 = half_value(st->max);
         st->has_float_min_max = true;
       }
       break;

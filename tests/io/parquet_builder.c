@@ -52,8 +52,20 @@ static bool equal_value(const pqb_column *c, int64_t a, int64_t b) {
   return c->ints[a] == c->ints[b];
 }
 
+/* A FLOAT16 value (little-endian half) as a float: statistics order halves by number. */
+static float half_at(const pqb_column *c, int64_t row) {
+  const uint8_t *p = fixed_value(c, row);
+  uint32_t const bits = gcol_detail_pq_half_to_float_bits((uint16_t)(p[0] | p[1] << 8));
+  float f = 0;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
 static int compare_value(const pqb_column *c, int64_t a, int64_t b) {
   if (c->physical == GCOL_PARQUET_BYTE_ARRAY) return strcmp(c->strings[a], c->strings[b]);
+  if (c->fixed != NULL && c->logical == GCOL_PARQUET_LOGICAL_FLOAT16 && c->type_length == 2) {
+    return half_at(c, a) < half_at(c, b) ? -1 : half_at(c, a) > half_at(c, b);
+  }
   if (c->fixed != NULL) return compare_fixed(c, a, b);
   if (c->physical == GCOL_PARQUET_FLOAT || c->physical == GCOL_PARQUET_DOUBLE) {
     return c->reals[a] < c->reals[b] ? -1 : c->reals[a] > c->reals[b];

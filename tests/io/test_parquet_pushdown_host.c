@@ -305,19 +305,42 @@ static void test_floats_and_nan(void **state) {
   free_known(k);
 }
 
+/* The little-endian IEEE 754 half of an integer multiple of 0.5 in (-1024, 1024). */
+static void put_half(double v, uint8_t *out) {
+  uint16_t h = 0;
+  if (v != 0) {
+    double a = fabs(v);
+    int e = 0;
+    while (a >= 2.0) {
+      a /= 2;
+      ++e;
+    }
+    while (a < 1.0) {
+      a *= 2;
+      --e;
+    }
+    h = (uint16_t)((v < 0 ? 0x8000 : 0) | (e + 15) << 10 | (int)lround((a - 1.0) * 1024));
+  }
+  out[0] = (uint8_t)(h & 0xff);
+  out[1] = (uint8_t)(h >> 8);
+}
+
 /* Types whose statistics compare as integers in the column's own type: DATE, DECIMAL (scale
- * matched by the literal's type), INT8, FLOAT; FIXED_LEN_BYTE_ARRAY decimals are kept. */
+ * matched by the literal's type), INT8, FLOAT; FLOAT16 as numbers (its negative halves would
+ * sort wrongly as bytes); FIXED_LEN_BYTE_ARRAY decimals are kept. */
 static void test_other_types(void **state) {
   (void)state;
   static int64_t days[ROWS], cents[ROWS], small[ROWS];
   static double halves[ROWS];
+  static uint8_t half_bytes[ROWS * 2];
   for (int i = 0; i < ROWS; ++i) {
     days[i] = 19000 + i;
     cents[i] = i * 100; /* i.00 */
     small[i] = i - 50;
     halves[i] = i * 0.5;
+    put_half((i - 50) * 0.5, half_bytes + 2 * i); /* -25 .. 24.5 */
   }
-  pqb_column c[5];
+  pqb_column c[6];
   c[0] = column_of("date", GCOL_PARQUET_INT32);
   c[0].logical = GCOL_PARQUET_LOGICAL_DATE;
   c[0].ints = days;
@@ -338,9 +361,13 @@ static void test_other_types(void **state) {
   c[4].logical = GCOL_PARQUET_LOGICAL_DECIMAL;
   c[4].precision = 10;
   c[4].ints = small;
+  c[5] = column_of("f16", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[5].type_length = 2;
+  c[5].logical = GCOL_PARQUET_LOGICAL_FLOAT16;
+  c[5].fixed = half_bytes;
   pqb_file f;
   memset(&f, 0, sizeof f);
-  f.num_columns = 5;
+  f.num_columns = 6;
   f.columns = c;
   f.num_rows = ROWS;
   f.rows_per_group = GROUP;
@@ -363,6 +390,16 @@ static void test_other_types(void **state) {
   s = NULL; /* FIXED_LEN_BYTE_ARRAY statistics are not decoded: kept */
   GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_decimal(GCOL_DECIMAL64, 0), -1000, &s));
   EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_LESS, col(e, 4), add_scalar(e, s)), 0xF);
+  /* FLOAT16, read as FLOAT32: group 0 holds -25 .. -13, group 3 12.5 .. 24.5 */
+  gcol_parquet_statistics st;
+  GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 0, 5, &st));
+  assert_true(st.has_float_min_max);
+  assert_true(st.min_f64 == -25.0 && st.max_f64 == -13.0);
+  GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 3, 5, &st));
+  assert_true(st.min_f64 == 12.5 && st.max_f64 == 24.5);
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_LESS, col(e, 5), lit_float(e, GCOL_FLOAT32, -20.0f)), 0x1);
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_GREATER, col(e, 5), lit_float(e, GCOL_FLOAT32, 12.0f)), 0x8);
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_EQUAL, col(e, 5), lit_float(e, GCOL_FLOAT32, 0.0f)), 0x4);
   gcol_expression_free(e);
   gcol_parquet_metadata_free(md);
   free(bytes);

@@ -225,8 +225,8 @@ typedef struct gcol_parquet_statistics {
   int64_t min_i64;           /**< Decoded min of an integer-like column. */
   int64_t max_i64;           /**< Decoded max of an integer-like column. */
   bool has_float_min_max;    /**< min_f64/max_f64 hold the decoded values. */
-  double min_f64;            /**< Decoded min of FLOAT/DOUBLE. */
-  double max_f64;            /**< Decoded max of FLOAT/DOUBLE. */
+  double min_f64;            /**< Decoded min of FLOAT/DOUBLE/FLOAT16. */
+  double max_f64;            /**< Decoded max of FLOAT/DOUBLE/FLOAT16. */
 } gcol_parquet_statistics;
 
 /**
@@ -382,8 +382,8 @@ typedef struct gcol_parquet_page_statistics {
   int64_t min_i64;          /**< Decoded min of an integer-like column. */
   int64_t max_i64;          /**< Decoded max of an integer-like column. */
   bool has_float_min_max;   /**< min_f64/max_f64 hold the decoded values. */
-  double min_f64;           /**< Decoded min of FLOAT/DOUBLE. */
-  double max_f64;           /**< Decoded max of FLOAT/DOUBLE. */
+  double min_f64;           /**< Decoded min of FLOAT/DOUBLE/FLOAT16. */
+  double max_f64;           /**< Decoded max of FLOAT/DOUBLE/FLOAT16. */
 } gcol_parquet_page_statistics;
 
 /**
