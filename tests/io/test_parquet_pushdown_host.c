@@ -327,7 +327,8 @@ static void put_half(double v, uint8_t *out) {
 
 /* Types whose statistics compare as integers in the column's own type: DATE, DECIMAL (scale
  * matched by the literal's type), INT8, FLOAT; FLOAT16 as numbers (its negative halves would
- * sort wrongly as bytes); FIXED_LEN_BYTE_ARRAY decimals are kept. */
+ * sort wrongly as bytes); FIXED_LEN_BYTE_ARRAY decimals of 5 and 12 bytes as their unscaled
+ * integers (negative ones too). */
 static void test_other_types(void **state) {
   (void)state;
   static int64_t days[ROWS], cents[ROWS], small[ROWS];
@@ -340,7 +341,7 @@ static void test_other_types(void **state) {
     halves[i] = i * 0.5;
     put_half((i - 50) * 0.5, half_bytes + 2 * i); /* -25 .. 24.5 */
   }
-  pqb_column c[6];
+  pqb_column c[7];
   c[0] = column_of("date", GCOL_PARQUET_INT32);
   c[0].logical = GCOL_PARQUET_LOGICAL_DATE;
   c[0].ints = days;
@@ -365,9 +366,15 @@ static void test_other_types(void **state) {
   c[5].type_length = 2;
   c[5].logical = GCOL_PARQUET_LOGICAL_FLOAT16;
   c[5].fixed = half_bytes;
+  c[6] = column_of("flba12", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[6].type_length = 12;
+  c[6].logical = GCOL_PARQUET_LOGICAL_DECIMAL;
+  c[6].precision = 18;
+  c[6].scale = 2;
+  c[6].ints = cents;
   pqb_file f;
   memset(&f, 0, sizeof f);
-  f.num_columns = 6;
+  f.num_columns = 7;
   f.columns = c;
   f.num_rows = ROWS;
   f.rows_per_group = GROUP;
@@ -387,11 +394,21 @@ static void test_other_types(void **state) {
   EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_GREATER, col(e, 2), lit_int(e, GCOL_INT8, 30)), 0x8);
   EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 3), lit_float(e, GCOL_FLOAT32, 37.5)),
               0x8);
-  s = NULL; /* FIXED_LEN_BYTE_ARRAY statistics are not decoded: kept */
-  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_decimal(GCOL_DECIMAL64, 0), -1000, &s));
-  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_LESS, col(e, 4), add_scalar(e, s)), 0xF);
-  /* FLOAT16, read as FLOAT32: group 0 holds -25 .. -13, group 3 12.5 .. 24.5 */
   gcol_parquet_statistics st;
+  s = NULL; /* FIXED_LEN_BYTE_ARRAY decimals: -50 .. 49 in 5 bytes, 0.00 .. 99.00 in 12 */
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_decimal(GCOL_DECIMAL64, 0), -1000, &s));
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_LESS, col(e, 4), add_scalar(e, s)), 0x0);
+  s = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_decimal(GCOL_DECIMAL64, 0), -30, &s));
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_LESS, col(e, 4), add_scalar(e, s)), 0x1);
+  s = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_decimal(GCOL_DECIMAL64, -2), 7400, &s));
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_GREATER_EQUAL, col(e, 6), add_scalar(e, s)), 0xC);
+  GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 0, 4, &st));
+  assert_true(st.has_integer_min_max && st.min_i64 == -50 && st.max_i64 == -26);
+  GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 3, 6, &st));
+  assert_true(st.has_integer_min_max && st.min_i64 == 7500 && st.max_i64 == 9900);
+  /* FLOAT16, read as FLOAT32: group 0 holds -25 .. -13, group 3 12.5 .. 24.5 */
   GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 0, 5, &st));
   assert_true(st.has_float_min_max);
   assert_true(st.min_f64 == -25.0 && st.max_f64 == -13.0);

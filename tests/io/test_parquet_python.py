@@ -18,6 +18,7 @@ TAP output; `1..0 # SKIP` without pyarrow.
 """
 import importlib.util
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -31,6 +32,21 @@ except ImportError:
     skip("pyarrow is not installed")
 
 dump, script = sys.argv[1], sys.argv[2]
+
+
+def flba_min_max(col, st):
+    """What gcol decodes of a FIXED_LEN_BYTE_ARRAY chunk's min and max: FLOAT16 as numbers,
+    decimals of precision <= 18 as their unscaled integers, else nothing (None)."""
+    lt = st.logical_type.to_json().replace(" ", "") if st.logical_type is not None else ""
+    lo, hi = st.min_raw, st.max_raw  # the PLAIN bytes of a FIXED_LEN_BYTE_ARRAY
+    if '"Type":"Float16"' in lt and len(lo) == 2 == len(hi):
+        return ["float", struct.unpack("<e", lo)[0], struct.unpack("<e", hi)[0]]
+    if '"Type":"Decimal"' in lt and col.physical_type == "FIXED_LEN_BYTE_ARRAY":
+        precision = int(lt.split('"precision":')[1].split(",")[0].split("}")[0])
+        if precision <= 18:
+            return ["int", int.from_bytes(lo, "big", signed=True),
+                    int.from_bytes(hi, "big", signed=True)]
+    return None
 
 
 def dictionary_problems(md):
@@ -66,7 +82,8 @@ with tempfile.TemporaryDirectory() as tmp:
     rewrites += [(n + ".dict", n, c, "always")
                  for n, c in (("plain_v1", None), ("dict_v2", "snappy"), ("required", "zstd"))
                  if n in names]
-    stats_files = [n for n in ("plain_v1", "dict_v2", "required", "delta") if n in names]
+    stats_files = [n for n in ("plain_v1", "dict_v2", "required", "delta", "decimal_flba_plain",
+                               "flba_plain_v1") if n in names]
     stats_files += [n + ".gcol" for n, _, _, _ in rewrites]  # the writer's statistics
     print(f"1..{len(names) + len(rewrites) + len(stats_files)}")
     failed = 0
@@ -184,6 +201,13 @@ with tempfile.TemporaryDirectory() as tmp:
                 if not ok:
                     problems.append(f"{line}: pyarrow min {lo} max {hi}")
                 checked += 1
+            elif col.physical_type == "FIXED_LEN_BYTE_ARRAY" and st.has_min_max:
+                want = flba_min_max(col, st)
+                got = None if kind == "none" else [kind] + [float(v) if kind == "float"
+                                                            else int(v) for v in rest[:2]]
+                if got != want:
+                    problems.append(f"{line}: expected {want} from pyarrow's raw min/max")
+                checked += want is not None
         if r.returncode != 0 or not lines or checked == 0:
             problems.append(f"exit {r.returncode}, {len(lines)} lines, {checked} min/max checked")
         if problems:

@@ -221,7 +221,9 @@ typedef struct gcol_parquet_statistics {
   const uint8_t *max;        /**< Max, PLAIN-encoded. */
   int64_t max_size;          /**< Bytes of max. */
   bool has_integer_min_max;  /**< min_i64/max_i64 hold the decoded values (BOOLEAN,
-                                  INT32, INT64; unsigned INTEGERs as their bits). */
+                                  INT32, INT64; unsigned INTEGERs as their bits;
+                                  FIXED_LEN_BYTE_ARRAY decimals of precision <= 18 as
+                                  their unscaled integers). */
   int64_t min_i64;           /**< Decoded min of an integer-like column. */
   int64_t max_i64;           /**< Decoded max of an integer-like column. */
   bool has_float_min_max;    /**< min_f64/max_f64 hold the decoded values. */
