@@ -1638,8 +1638,9 @@ static bool covers_only_kept(const gcol_detail_pq_column_plan *plan,
 }
 
 /* Brings *column, decoded over plan->covered, to the kept rows: its row j becomes the j-th
- * kept row (a gather; the decoded column is freed). Pages of different columns end at
- * different rows, so each column covers its own superset of the kept rows. */
+ * kept row (a gather by a host-built map, or a slice copied when one kept range lies in one
+ * run of pages; the decoded column is freed). Pages of different columns end at different
+ * rows, so each column covers its own superset of the kept rows. */
 static gcol_status gather_kept_rows(const gcol_detail_pq_column_plan *plan,
                                     const gcol_detail_pq_row_range *kept, int64_t num_kept,
                                     const char *file_name, gcol_column **column, gcol_stream stream,
