@@ -570,8 +570,9 @@ struct snappy_smem {
 };
 
 __global__ void __launch_bounds__(kSnappyThreads)
-    walk_snappy_kernel(const uint8_t *const *in, const size_t *in_sizes, const size_t *out_sizes,
-                       const job_meta *meta, unsigned long long *errors) {
+    walk_snappy_smem_kernel(const uint8_t *const *in, const size_t *in_sizes,
+                            const size_t *out_sizes, const job_meta *meta,
+                            unsigned long long *errors) {
   __shared__ snappy_smem sm;
   int64_t const j = blockIdx.x;
   const uint8_t *src = in[j];
@@ -905,7 +906,7 @@ gcol_status walk_jobs(int32_t C, const job_table *t, void **in, const size_t *in
     int64_t const f = t->first[codec];
     const uint8_t *const *pages = (const uint8_t *const *)(in + f);
     if (codec == GCOL_PARQUET_SNAPPY) {
-      walk_snappy_kernel<<<(unsigned)t->count[codec], kSnappyThreads, 0, s>>>(
+      walk_snappy_smem_kernel<<<(unsigned)t->count[codec], kSnappyThreads, 0, s>>>(
           pages, in_sizes + f, out_sizes + f, meta + f, errors);
     } else {
       walk_lz4_kernel<<<gcol_detail_grid_size(t->count[codec] * 32, kBlock), kBlock, 0, s>>>(
