@@ -422,6 +422,68 @@ static void test_other_types(void **state) {
   free(bytes);
 }
 
+/* 16-byte decimal statistics at the edges of int64: INT64_MIN and INT64_MAX decode exactly
+ * (bytes above the last 8 all sign), 2^63 and 2^70 (beyond int64, which a precision of 18
+ * cannot hold: a lying file; one by its sign bit, one by a top byte) stay undecoded and their
+ * groups are kept. */
+static void test_decimal_statistics_edges(void **state) {
+  (void)state;
+  static uint8_t edge[2 * 16], over[2 * 16], huge[2 * 16];
+  memset(edge, 0, sizeof edge);
+  memset(over, 0, sizeof over);
+  memset(huge, 0, sizeof huge);
+  memset(edge, 0xff, 8); /* INT64_MIN: 8 sign bytes, then 0x80 00 .. 00 */
+  edge[8] = 0x80;
+  memset(edge + 16 + 9, 0xff, 7); /* INT64_MAX: 8 zero bytes, then 0x7f ff .. ff */
+  edge[16 + 8] = 0x7f;
+  over[8] = over[16 + 8] = 0x80; /* 2^63 and 2^63 + 1: the top 8 bytes zero, the next sign set */
+  over[16 + 15] = 1;
+  huge[7] = huge[16 + 7] = 0x40; /* 2^70 and 2^70 + 1: a top byte not a sign byte */
+  huge[16 + 15] = 1;
+  pqb_column c[3];
+  c[0] = column_of("edge", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[1] = column_of("over", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[2] = column_of("huge", GCOL_PARQUET_FIXED_LEN_BYTE_ARRAY);
+  c[0].fixed = edge;
+  c[1].fixed = over;
+  c[2].fixed = huge;
+  for (int k = 0; k < 3; ++k) {
+    c[k].type_length = 16;
+    c[k].logical = GCOL_PARQUET_LOGICAL_DECIMAL;
+    c[k].precision = 18;
+  }
+  pqb_file f;
+  memset(&f, 0, sizeof f);
+  f.num_columns = 3;
+  f.columns = c;
+  f.num_rows = 2;
+  f.rows_per_group = 2;
+  int64_t size = 0;
+  uint8_t *bytes = pqb_build(&f, &size);
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+  gcol_parquet_statistics st;
+  GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 0, 0, &st));
+  /* the builder orders raw bytes: min is INT64_MAX's, max INT64_MIN's (an inverted pair) */
+  assert_true(st.has_min_max && st.has_integer_min_max);
+  assert_true(st.min_i64 == INT64_MAX && st.max_i64 == INT64_MIN);
+  for (int32_t k = 1; k < 3; ++k) {
+    GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 0, k, &st));
+    assert_true(st.has_min_max && !st.has_integer_min_max);
+  }
+  gcol_expression *e = NULL;
+  GCOL_TEST_OK(gcol_expression_create(&e));
+  gcol_scalar *lit = NULL;
+  GCOL_TEST_OK(gcol_scalar_create_int(gcol_data_type_decimal(GCOL_DECIMAL64, 0), 0, &lit));
+  int32_t const zero = add_scalar(e, lit);
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_EQUAL, col(e, 0), zero), 0x1); /* inverted: kept */
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_EQUAL, col(e, 1), zero), 0x1); /* undecoded: kept */
+  EXPECT_KEPT(md, e, bin(e, GCOL_EXPR_EQUAL, col(e, 2), zero), 0x1);
+  gcol_expression_free(e);
+  gcol_parquet_metadata_free(md);
+  free(bytes);
+}
+
 /* Statistics of an unsigned column in signed order (legacy writers): where signs mix, min is
  * above max, and the group is kept rather than judged by an inverted interval. */
 static void test_inverted_statistics(void **state) {
@@ -1797,6 +1859,7 @@ int main(void) {
       cmocka_unit_test(test_logic_and_nulls),
       cmocka_unit_test(test_floats_and_nan),
       cmocka_unit_test(test_other_types),
+      cmocka_unit_test(test_decimal_statistics_edges),
       cmocka_unit_test(test_inverted_statistics),
       cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_read_option_checks),
