@@ -13,9 +13,11 @@ output; `1..0 # SKIP` without pyarrow.
 
   test_parquet_page_index_python.py PATH/TO/parquet_dump
 """
+import decimal
 import math
 import os
 import random
+import struct
 import subprocess
 import sys
 import tempfile
@@ -44,8 +46,19 @@ def table(n, seed):
                          pa.float64()),
         "flag": pa.array([i % 500 < 250 for i in range(n)], pa.bool_()),
         "text": pa.array([f"v{i:05d}" for i in range(n)], pa.string()),
+        # FIXED_LEN_BYTE_ARRAY: FLOAT16 (eighths in [-100, 100]: exact halves) and decimals
+        "half": halves([rnd.randint(-800, 800) / 8 for _ in range(n)]),
+        "dec": pa.array([None if i % 11 == 3 else
+                         decimal.Decimal(rnd.randint(-10**9, 10**9)).scaleb(-3)
+                         for i in range(n)], pa.decimal128(12, 3)),
     }
     return pa.table(cols)
+
+
+def halves(values):
+    """A float16 array of `values` (exact halves), built from their bits: no numpy needed."""
+    bits = pa.py_buffer(b"".join(struct.pack("<e", v) for v in values))
+    return pa.Array.from_buffers(pa.float16(), len(values), [None, bits])
 
 
 def run_pages(path):
@@ -100,6 +113,9 @@ def check_file(path, t, row_group_size):
                 start = min(start, col.dictionary_page_offset)
             end = start + col.total_compressed_size
             values = t.column(k).to_pylist()[g0:g0 + rg.num_rows]
+            if pa.types.is_decimal(t.schema.field(k).type):  # gcol decodes unscaled integers
+                scale = t.schema.field(k).type.scale
+                values = [None if v is None else int(v.scaleb(scale)) for v in values]
             row, at = 0, col.data_page_offset
             for i, p in enumerate(pages):
                 where = f"rg {g} col {k} page {i}"
