@@ -702,26 +702,25 @@ static int64_t load_le(const uint8_t *p, int64_t n) {
   return (int64_t)v;
 }
 
-/* The big-endian two's complement integer of n (1..16) bytes at p into *out; false when it
- * does not fit in int64. */
-static bool load_be_i64(const uint8_t *p, int64_t n, int64_t *out) {
-  bool const negative = (p[0] & 0x80) != 0;
-  uint64_t v = negative ? ~(uint64_t)0 : 0;
-  for (int64_t i = 0; i < n; ++i) v = v << 8 | p[i]; /* bytes above the last 8 shift out */
-  for (int64_t i = 0; i < n - 8; ++i) {
-    if (p[i] != (negative ? 0xff : 0)) return false;
-  }
-  if (n > 8 && (v >> 63 != 0) != negative) return false;
-  *out = (int64_t)v;
-  return true;
-}
-
-/* The IEEE 754 half at p (little-endian) as a double, exactly. */
-static double half_value(const uint8_t *p) {
-  uint32_t const bits = gcol_detail_pq_half_to_float_bits((uint16_t)(p[0] | p[1] << 8));
+/* A FIXED_LEN_BYTE_ARRAY min or max as the column of gcol type `id` holds a value
+ * (gcol_detail_pq_flba_fixed_value): a FLOAT16 as a double, exactly; a DECIMAL as int64 into
+ * *i, false when its 128 bits are not an int64's sign extension (a file lying about its
+ * precision). */
+static double flba_half(const uint8_t *p) {
+  uint64_t lo = 0, hi = 0;
+  gcol_detail_pq_flba_fixed_value(p, 0, 0, 2, GCOL_FLOAT32, &lo, &hi);
+  uint32_t const bits = (uint32_t)lo;
   float f = 0;
   memcpy(&f, &bits, sizeof f);
   return f;
+}
+
+static bool flba_decimal_i64(const uint8_t *p, int32_t type_length, int64_t *i) {
+  uint64_t lo = 0, hi = 0;
+  gcol_detail_pq_flba_value(p, 0, 0, type_length, &lo, &hi);
+  if (hi != ((lo >> 63) != 0 ? ~(uint64_t)0 : 0)) return false;
+  *i = (int64_t)lo;
+  return true;
 }
 
 /* Decodes min/max of fixed-width columns into the statistics' numeric fields (a chunk's, or
@@ -773,15 +772,14 @@ static void decode_statistics(const gcol_parquet_column_info *info, gcol_parquet
       /* FLOAT16 (read as FLOAT32): its halves widened exactly; decimals read as DECIMAL32 or
        * DECIMAL64: their unscaled integers, as INT32/INT64 decimals hold them; the others
        * (DECIMAL128, binary, UUID) stay undecoded */
-      if (info->logical_type == GCOL_PARQUET_LOGICAL_FLOAT16 && st->min_size == 2 &&
-          st->max_size == 2) {
-        st->min_f64 = half_value(st->min);
-        st->max_f64 = half_value(st->max);
+      if (info->type.id == GCOL_FLOAT32 && st->min_size == 2 && st->max_size == 2) {
+        st->min_f64 = flba_half(st->min);
+        st->max_f64 = flba_half(st->max);
         st->has_float_min_max = true;
       } else if ((info->type.id == GCOL_DECIMAL32 || info->type.id == GCOL_DECIMAL64) &&
                  st->min_size == info->type_length && st->max_size == info->type_length &&
-                 load_be_i64(st->min, st->min_size, &st->min_i64) &&
-                 load_be_i64(st->max, st->max_size, &st->max_i64)) {
+                 flba_decimal_i64(st->min, info->type_length, &st->min_i64) &&
+                 flba_decimal_i64(st->max, info->type_length, &st->max_i64)) {
         st->has_integer_min_max = true;
       }
       break;

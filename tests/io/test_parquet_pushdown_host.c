@@ -111,6 +111,16 @@ static uint32_t kept(const gcol_parquet_metadata *md, const gcol_expression *e, 
       fail_msg("line %d: kept 0x%x, expected 0x%x", __LINE__, (unsigned)got_, (unsigned)(want)); \
   } while (0)
 
+/* Builds `f` into *bytes (free it) and returns its metadata (free it). */
+static gcol_parquet_metadata *built_metadata(const pqb_file *f, uint8_t **bytes) {
+  int64_t size = 0;
+  *bytes = pqb_build(f, &size);
+  assert_non_null(*bytes);
+  gcol_parquet_metadata *md = NULL;
+  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(*bytes, size, &md));
+  return md;
+}
+
 /* ------------------------------------------------------------------ known statistics */
 
 enum { ROWS = 100, GROUP = 25 }; /* four row groups: 0-24, 25-49, 50-74, 75-99 */
@@ -378,10 +388,8 @@ static void test_other_types(void **state) {
   f.columns = c;
   f.num_rows = ROWS;
   f.rows_per_group = GROUP;
-  int64_t size = 0;
-  uint8_t *bytes = pqb_build(&f, &size);
-  gcol_parquet_metadata *md = NULL;
-  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+  uint8_t *bytes = NULL;
+  gcol_parquet_metadata *md = built_metadata(&f, &bytes);
   gcol_expression *e = NULL;
   GCOL_TEST_OK(gcol_expression_create(&e));
   gcol_scalar *s = NULL;
@@ -458,10 +466,8 @@ static void test_decimal_statistics_edges(void **state) {
   f.columns = c;
   f.num_rows = 2;
   f.rows_per_group = 2;
-  int64_t size = 0;
-  uint8_t *bytes = pqb_build(&f, &size);
-  gcol_parquet_metadata *md = NULL;
-  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+  uint8_t *bytes = NULL;
+  gcol_parquet_metadata *md = built_metadata(&f, &bytes);
   gcol_parquet_statistics st;
   GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 0, 0, &st));
   /* the builder orders raw bytes: min is INT64_MAX's, max INT64_MIN's (an inverted pair) */
@@ -496,10 +502,8 @@ static void test_inverted_statistics(void **state) {
   c.signed_statistics = true;
   pqb_file f = pqb_one_column(&c, 4);
   f.rows_per_group = 2; /* {1, 2^63 + 20} inverted, {3, 4} in order */
-  int64_t size = 0;
-  uint8_t *bytes = pqb_build(&f, &size);
-  gcol_parquet_metadata *md = NULL;
-  GCOL_TEST_OK(gcol_parquet_metadata_read_buffer(bytes, size, &md));
+  uint8_t *bytes = NULL;
+  gcol_parquet_metadata *md = built_metadata(&f, &bytes);
   gcol_parquet_statistics st;
   GCOL_TEST_OK(gcol_parquet_metadata_statistics(md, 0, 0, &st));
   assert_true((uint64_t)st.min_i64 > (uint64_t)st.max_i64);
