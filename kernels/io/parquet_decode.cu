@@ -12,7 +12,9 @@
  *      booleans): thread 0 reads only the run headers, a batch of them into shared memory (a
  *      bit-packed run is skipped by its byte count), then the block expands the batch's values
  *      in parallel (each value unpacked by its index); levels become a valid byte and a slot
- *      (index among the page's non-null values) by a block-wide exclusive sum. PLAIN byte
+ *      (index among the page's non-null values) by a block-wide exclusive sum. A nested
+ *      leaf's repetition and definition levels are also written out, a byte per entry, for
+ *      kernels/io/parquet_nested.cu (its "rows" are level entries). PLAIN byte
  *      arrays: the page is staged through shared memory in chunks, the block tabulates where
  *      a value starting at each position would end and squares that into jumps of 16 values,
  *      thread 0 finds a checkpoint every 16 values and a thread per checkpoint walks them, the
@@ -75,6 +77,10 @@ struct col_args {
   int32_t *dlen;
   int64_t *num_valid; /* per page */
   unsigned long long *error;
+  /* a nested leaf's levels written out (plan->levels_on_gpu), a byte per entry; else NULL */
+  uint8_t *rep_out; /* NULL also when max_rep is 0 */
+  uint8_t *def_out;
+  int32_t max_rep;
 };
 
 /* error word: code << 32 | is_dict << 31 | index */
@@ -86,8 +92,10 @@ __device__ void record_error(unsigned long long *error, int code, bool is_dict, 
 }
 
 /* A page's first error: the failing value (or row) and its code, the lowest value winning. */
+constexpr int kCodeBits = 5;
+static_assert(GCOL_DETAIL_PQ_E_REP_LENGTH < (1 << kCodeBits), "a page error code fits its bits");
 __device__ void note_error(unsigned long long *first, int64_t at, int code) {
-  atomicMin(first, ((unsigned long long)at << 4) | (unsigned long long)code);
+  atomicMin(first, ((unsigned long long)at << kCodeBits) | (unsigned long long)code);
 }
 
 /* ---- hybrid streams: run headers in batches, values expanded by the block ---- */
@@ -130,6 +138,7 @@ __device__ void levels_block(const col_args &a, const gcol_detail_pq_page &pg, r
         while (r + 1 < s.n && s.first[r + 1] <= i) ++r;
         uint32_t const level = gcol_detail_pq_runs_value(&s, a.bytes, bw, r, i);
         if (level > (uint32_t)a.max_def) note_error(first_error, i, GCOL_DETAIL_PQ_E_LEVEL_RANGE);
+        if (a.def_out != NULL) a.def_out[pg.first_row + i] = (uint8_t)level;
         v[j] = level == (uint32_t)a.max_def;
         count += v[j];
       }
@@ -150,11 +159,13 @@ __device__ void levels_block(const col_args &a, const gcol_detail_pq_page &pg, r
   *nvalid = carry;
 }
 
-/* `count` values of a hybrid stream into out[0, count) (dictionary indices checked against
- * dict_size when it is >= 0). */
-__device__ void indices_block(const uint8_t *bytes, int64_t begin, int64_t end, int bw,
-                              int64_t count, int64_t dict_size, int32_t *out, runs_smem &s,
-                              unsigned long long *first_error) {
+/* `count` values of a hybrid stream into out[0, count): a value >= limit (when limit >= 0)
+ * is error `over`, a stream ending first `cut` (dictionary indices against the dictionary's
+ * size, a nested leaf's repetition levels against max_rep + 1). */
+template <typename T>
+__device__ void hybrid_block(const uint8_t *bytes, int64_t begin, int64_t end, int bw,
+                             int64_t count, int64_t limit, int over, int cut, T *out,
+                             runs_smem &s, unsigned long long *first_error) {
   int64_t i0 = 0;
   runs_begin(s, begin);
   __syncthreads();
@@ -163,16 +174,14 @@ __device__ void indices_block(const uint8_t *bytes, int64_t begin, int64_t end, 
     __syncthreads();
     int64_t const stop = s.first[s.n] < count ? s.first[s.n] : count;
     if (stop <= i0) {
-      if (threadIdx.x == 0) note_error(first_error, i0, GCOL_DETAIL_PQ_E_VALUES_TRUNCATED);
+      if (threadIdx.x == 0) note_error(first_error, i0, cut);
       break; /* uniform: every thread read the same stop */
     }
     for (int64_t i = i0 + threadIdx.x; i < stop; i += kBlock) {
       uint32_t const v =
           gcol_detail_pq_runs_value(&s, bytes, bw, gcol_detail_pq_runs_find(&s, i), i);
-      if (dict_size >= 0 && (int64_t)v >= dict_size) {
-        note_error(first_error, i, GCOL_DETAIL_PQ_E_DICT_INDEX);
-      }
-      out[i] = (int32_t)v;
+      if (limit >= 0 && (int64_t)v >= limit) note_error(first_error, i, over);
+      out[i] = (T)v;
     }
     i0 = stop;
     __syncthreads();
@@ -336,7 +345,8 @@ __device__ void values_block(const col_args &a, gcol_detail_pq_page pg, int64_t 
       end = begin + n;
     }
     int64_t const dict_size = dict ? a.dicts[pg.dict].num_values : -1;
-    indices_block(a.bytes, begin, end, bw, nvalid, dict_size, a.index + k0, s.runs, first_error);
+    hybrid_block(a.bytes, begin, end, bw, nvalid, dict_size, GCOL_DETAIL_PQ_E_DICT_INDEX,
+                 GCOL_DETAIL_PQ_E_VALUES_TRUNCATED, a.index + k0, s.runs, first_error);
     return;
   }
   if (threadIdx.x == 0) { /* PLAIN fixed width, BYTE_STREAM_SPLIT checks; DELTA serially */
@@ -355,6 +365,12 @@ __global__ void __launch_bounds__(kBlock) pages_smem_kernel(col_args a) {
   if (threadIdx.x == 0) first_error = ULLONG_MAX;
   __syncthreads();
   int64_t nvalid = pg.num_rows;
+  if (a.rep_out != NULL) { /* a nested leaf: its repetition levels written out */
+    hybrid_block(a.bytes, pg.rep_begin, pg.rep_end, gcol_detail_pq_bit_width((uint32_t)a.max_rep),
+                 pg.num_rows, (int64_t)a.max_rep + 1, GCOL_DETAIL_PQ_E_REP_RANGE,
+                 GCOL_DETAIL_PQ_E_REP_TRUNCATED, a.rep_out + pg.first_row, s.runs, &first_error);
+    __syncthreads(); /* the runs are read before the definition levels refill them */
+  }
   if (a.max_def > 0) levels_block(a, pg, s.runs, &first_error, &nvalid);
   __syncthreads();
   bool const levels_ok = first_error == ULLONG_MAX;
@@ -364,7 +380,9 @@ __global__ void __launch_bounds__(kBlock) pages_smem_kernel(col_args a) {
   if (threadIdx.x == 0) {
     bool const ok = first_error == ULLONG_MAX;
     a.num_valid[blockIdx.x] = ok ? nvalid : 0;
-    if (!ok) record_error(a.error, (int)(first_error & 15), false, blockIdx.x);
+    if (!ok) {
+      record_error(a.error, (int)(first_error & ((1u << kCodeBits) - 1)), false, blockIdx.x);
+    }
   }
 }
 
@@ -678,6 +696,7 @@ struct col_state {
   col_args a;
   gcol_detail_pq_at at; /* in the device buffer */
   gcol_buffer *valid, *slot, *index, *pos, *len, *dpos, *dlen, *sizes;
+  gcol_buffer *rep_out, *def_out; /* a nested leaf's levels, handed to the caller */
   int64_t total_chars;
 };
 
@@ -690,6 +709,8 @@ void free_state(col_state *c) {
   gcol_buffer_free(c->dpos);
   gcol_buffer_free(c->dlen);
   gcol_buffer_free(c->sizes);
+  gcol_buffer_free(c->rep_out);
+  gcol_buffer_free(c->def_out);
 }
 
 /* The device side of gcol_detail_pq_upload: copies in order on the read's stream. */
@@ -733,6 +754,19 @@ gcol_status launch_pages(const gcol_detail_pq_column_plan *p, col_state *c, uint
     GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &c->slot));
     a->valid = (uint8_t *)c->valid->data;
     a->slot = (int32_t *)c->slot->data;
+  }
+  if (p->levels_on_gpu) {
+    a->max_rep = p->max_rep;
+    if (p->max_rep > 0) {
+      GCOL_DETAIL_TRY(temp(n, 1, stream, &c->rep_out));
+      a->rep_out = (uint8_t *)c->rep_out->data;
+    }
+    GCOL_DETAIL_TRY(temp(n, 1, stream, &c->def_out));
+    a->def_out = (uint8_t *)c->def_out->data;
+    if (p->max_def == 0) { /* a required leaf under required structs: no levels to decode */
+      GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(a->def_out, 0, (size_t)(n > 0 ? n : 1),
+                                           (cudaStream_t)stream));
+    }
   }
   if (needs_index) {
     GCOL_DETAIL_TRY(temp(n, sizeof(int32_t), stream, &c->index));
@@ -992,12 +1026,11 @@ done:
   return status;
 }
 
-}  // namespace
-
-extern "C" gcol_status gcol_detail_parquet_decode_columns_ordered(
-    const gcol_detail_pq_column_plan *plans, int32_t num_plans, const void *borrowed,
-    const char *file_name, gcol_stream stream, gcol_mr *mr, gcol_column **out,
-    const gcol_detail_pq_upload_order *order) {
+/* gcol_detail_parquet_decode_columns_ordered and _levels: levels NULL or as _levels gives. */
+gcol_status decode_all(const gcol_detail_pq_column_plan *plans, int32_t num_plans,
+                       const void *borrowed, const char *file_name, gcol_stream stream,
+                       gcol_mr *mr, gcol_column **out, const gcol_detail_pq_upload_order *order,
+                       gcol_buffer **levels) {
   gcol_status status = GCOL_OK;
   cudaStream_t const s = (cudaStream_t)stream;
   int32_t const C = num_plans;
@@ -1012,6 +1045,7 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns_ordered(
   bool copies_pending = false;
   int64_t total = 0, pages_total = 0, small = 0;
   for (int32_t c = 0; c < C; ++c) out[c] = NULL;
+  for (int32_t c = 0; levels != NULL && c < 2 * C; ++c) levels[c] = NULL;
   bool const pinned = is_pinned(borrowed);
   GCOL_DETAIL_CHECK(cols != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   /* layout: every column's bytes, then its page and dictionary tables, then the jobs */
@@ -1126,6 +1160,11 @@ extern "C" gcol_status gcol_detail_parquet_decode_columns_ordered(
       }
       page_at += p->num_pages;
     }
+    for (int32_t c = 0; levels != NULL && c < C; ++c) {
+      levels[2 * c] = cols[c].rep_out;
+      levels[2 * c + 1] = cols[c].def_out;
+      cols[c].rep_out = cols[c].def_out = NULL;
+    }
   }
 done:
   if (copies_pending) (void)cudaStreamSynchronize(s); /* the staging buffer is still read */
@@ -1153,12 +1192,27 @@ done:
   return status;
 }
 
+}  // namespace
+
+extern "C" gcol_status gcol_detail_parquet_decode_columns_ordered(
+    const gcol_detail_pq_column_plan *plans, int32_t num_plans, const void *borrowed,
+    const char *file_name, gcol_stream stream, gcol_mr *mr, gcol_column **out,
+    const gcol_detail_pq_upload_order *order) {
+  return decode_all(plans, num_plans, borrowed, file_name, stream, mr, out, order, NULL);
+}
+
+extern "C" gcol_status gcol_detail_parquet_decode_columns_levels(
+    const gcol_detail_pq_column_plan *plans, int32_t num_plans, const void *borrowed,
+    const char *file_name, gcol_stream stream, gcol_mr *mr, gcol_column **out,
+    gcol_buffer **levels) {
+  return decode_all(plans, num_plans, borrowed, file_name, stream, mr, out, NULL, levels);
+}
+
 extern "C" gcol_status gcol_detail_parquet_decode_columns(const gcol_detail_pq_column_plan *plans,
                                                           int32_t num_plans, const void *borrowed,
                                                           const char *file_name, gcol_stream stream,
                                                           gcol_mr *mr, gcol_column **out) {
-  return gcol_detail_parquet_decode_columns_ordered(plans, num_plans, borrowed, file_name, stream,
-                                                    mr, out, NULL);
+  return decode_all(plans, num_plans, borrowed, file_name, stream, mr, out, NULL, NULL);
 }
 
 extern "C" int64_t gcol_detail_parquet_nvcomp_pages(void) {

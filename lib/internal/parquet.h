@@ -387,12 +387,15 @@ typedef struct gcol_detail_pq_page {
   int64_t def_end;
   int64_t values_begin;
   int64_t values_end;
+  int64_t rep_begin; /* repetition levels, RLE/bit-packed (a nested leaf's; else empty) */
+  int64_t rep_end;
   int32_t encoding; /* GCOL_DETAIL_PQ_VALUES_* */
   int32_t dict;     /* its dictionary, or -1 */
   /* v1 page decompressed on the GPU: def_begin is the page's start and its levels' length
-   * prefix is read there after decompression (gcol_detail_pq_place_levels) */
+   * prefixes are read there after decompression (gcol_detail_pq_place_levels): the
+   * repetition levels' first when rep_pending, then the definition levels' */
   int32_t def_pending;
-  int32_t reserved;
+  int32_t rep_pending;
 } gcol_detail_pq_page;
 
 /* A dictionary page: PLAIN values. */
@@ -445,8 +448,12 @@ typedef struct gcol_detail_pq_column_plan {
   /* nested reads (gcol_detail_parquet_plan_column_levels): every data page's levels decoded
    * on the host while planning, one entry per value (plan->num_rows entries; the "rows" of
    * such a plan are level entries), rep_levels NULL when max_rep is 0; chunk_first[i] the
-   * first entry of the i-th chunk planned (num_chunks + 1 entries) */
+   * first entry of the i-th chunk planned (num_chunks + 1 entries). A plan made by
+   * gcol_detail_parquet_plan_column_levels_gpu has levels_on_gpu instead: its pages keep their
+   * levels for the GPU decode to write out (gcol_detail_parquet_decode_columns_levels),
+   * rep_levels and def_levels stay NULL, chunk_first is filled the same. */
   bool has_levels;
+  bool levels_on_gpu;
   int32_t max_rep;
   uint8_t *rep_levels;
   uint8_t *def_levels;
@@ -526,6 +533,15 @@ gcol_status gcol_detail_parquet_plan_column_levels(const gcol_detail_pq_file *fi
                                                    int32_t column, const int32_t *row_groups,
                                                    int32_t num_row_groups,
                                                    gcol_detail_pq_column_plan *plan);
+
+/* gcol_detail_parquet_plan_column_levels, but the levels are left to the GPU: pages of the
+ * codecs in `gpu_codecs` go to nvCOMP as in gcol_detail_parquet_plan_column_borrow (v1 pages
+ * then read both levels' length prefixes on the device), and plan->levels_on_gpu is set
+ * instead of has_levels. */
+gcol_status gcol_detail_parquet_plan_column_levels_gpu(
+    const gcol_detail_pq_file *file, const uint8_t *data, const gcol_parquet_metadata *md,
+    int32_t column, const int32_t *row_groups, int32_t num_row_groups, uint32_t gpu_codecs,
+    const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan);
 
 /* Data pages the public reads of this process have handed to the GPU decode so far (tests:
  * page skipping decodes fewer). */
@@ -611,6 +627,17 @@ gcol_status gcol_detail_parquet_decode_columns_ordered(
     const gcol_detail_pq_column_plan *plans, int32_t num_plans, const void *borrowed,
     const char *file_name, gcol_stream stream, gcol_mr *mr, gcol_column **out,
     const gcol_detail_pq_upload_order *order);
+
+/* gcol_detail_parquet_decode_columns, also writing out the levels of the plans with
+ * levels_on_gpu: levels[2 * c] receives plan c's repetition levels (NULL when max_rep is 0)
+ * and levels[2 * c + 1] its definition levels, a byte per entry (num_rows), on the default
+ * resource; NULL for the other plans. Levels above their maximum, or fewer than the values,
+ * fail the read as the other page errors do (row group, column and page named). */
+gcol_status gcol_detail_parquet_decode_columns_levels(const gcol_detail_pq_column_plan *plans,
+                                                      int32_t num_plans, const void *borrowed,
+                                                      const char *file_name, gcol_stream stream,
+                                                      gcol_mr *mr, gcol_column **out,
+                                                      gcol_buffer **levels);
 /* ---- end pqread ---- */
 
 /* Decodes a planned column on the GPU (kernels/io/parquet_decode.cu). */
@@ -1067,6 +1094,10 @@ enum {
   GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE = 11, /* it decompressed to another size than the header's */
   GCOL_DETAIL_PQ_E_REFUSED = 12,         /* LZ4_RAW / SNAPPY bytes that do not walk (pq_walk.h) */
   GCOL_DETAIL_PQ_E_REFUSED_SIZE = 13,    /* ... that walk to another size than the header's */
+  GCOL_DETAIL_PQ_E_REP_TRUNCATED = 14,   /* fewer repetition levels than values */
+  GCOL_DETAIL_PQ_E_REP_RANGE = 15,       /* a level above the max repetition level */
+  GCOL_DETAIL_PQ_E_REP_LENGTH = 16,      /* v1 repetition levels' length prefix missing or past
+                                            the page */
 };
 
 /* A data page v1 decompressed on the GPU (page->def_pending): its definition levels' 4-byte
@@ -1074,11 +1105,24 @@ enum {
  * ranges set from it (on failure they are left empty, so the decoders stay in the page). */
 GCOL_HD_INLINE int gcol_detail_pq_place_levels(const uint8_t *bytes, gcol_detail_pq_page *pg) {
   if (!pg->def_pending) return GCOL_DETAIL_PQ_E_OK;
-  int64_t const begin = pg->def_begin;
+  int64_t begin = pg->def_begin;
   int64_t const end = pg->values_end;
   pg->def_pending = 0;
   pg->def_end = begin;
   pg->values_begin = begin;
+  if (pg->rep_pending) { /* [length][repetition levels] first */
+    pg->rep_pending = 0;
+    pg->rep_begin = pg->rep_end = begin;
+    if (end - begin < 4) return GCOL_DETAIL_PQ_E_REP_LENGTH;
+    const uint8_t *r = bytes + begin;
+    int64_t const n = (int64_t)((uint32_t)r[0] | (uint32_t)r[1] << 8 | (uint32_t)r[2] << 16 |
+                                (uint32_t)r[3] << 24);
+    if (n > end - begin - 4) return GCOL_DETAIL_PQ_E_REP_LENGTH;
+    pg->rep_begin = begin + 4;
+    pg->rep_end = begin + 4 + n;
+    begin = pg->rep_end;
+    pg->def_begin = pg->def_end = pg->values_begin = begin;
+  }
   if (end - begin < 4) return GCOL_DETAIL_PQ_E_LEVELS_LENGTH;
   const uint8_t *q = bytes + begin;
   int64_t const n =

@@ -1,9 +1,11 @@
 /*
  * Nested Parquet columns (lib/io/parquet_nested.c): the schema tree mapped to gcol LIST and
  * STRUCT columns, and the Dremel repetition/definition levels of a leaf turned into each
- * nested level's offsets and validity. Plain host C: the reader decodes the levels while it
- * plans (the pages are on the host then), builds offsets and null masks here and uploads them;
- * the host tests run the same functions on hand-computed cases.
+ * nested level's offsets and validity. The reader leaves the levels in the pages (nvCOMP may
+ * decompress them), the page decode writes them out a byte per entry, and the checks and the
+ * offsets, masks and leaf maps are built on the GPU (kernels/io/parquet_nested.cu). The same
+ * rules in plain host C, over levels decoded while planning, are the reference: the host tests
+ * run them on hand-computed cases, and parquet_dump --host reads files through them.
  *
  * Each node of the tree is one gcol column (a LIST, a STRUCT or a leaf). Read against the
  * levels of a leaf beneath it, one level entry (rep, def) at a time:
@@ -120,7 +122,7 @@ int64_t gcol_detail_pqn_fill(const gcol_detail_pqn_node *node, const uint8_t *re
 void gcol_detail_pqn_leaf_map(const gcol_detail_pqn_node *node, const uint8_t *rep,
                               const uint8_t *def, int64_t n, int64_t *map);
 
-/* ---- the read (host code calling gcol's column API) ---- */
+/* ---- the host reference: levels decoded while planning ---- */
 
 /* Checks the levels of the plans of `node`'s leaves (plans[k] for leaf first_leaf + k,
  * planned with gcol_detail_parquet_plan_column_levels over row_groups): in each chunk the
@@ -131,15 +133,68 @@ gcol_status gcol_detail_pqn_check_plans(const gcol_parquet_metadata *md,
                                         const gcol_detail_pq_column_plan *plans,
                                         const int32_t *row_groups, int32_t num_row_groups);
 
-/* Builds the column of `node` from its leaves: plans as for gcol_detail_pqn_check_plans
- * (checked), leaves[k] the column decoded from plans[k] (one row per level entry; taken:
- * freed or moved into *out, set to NULL). Offsets (INT32, or INT64 past 2^31 - 1 elements)
- * and null masks are built on the host and uploaded; a leaf keeps only its slots (a gather by
- * a host-built map when some entries hold no slot of it). `name` names the column in errors. */
-gcol_status gcol_detail_pqn_assemble(const gcol_detail_pqn_tree *tree, int32_t node,
-                                     const gcol_detail_pq_column_plan *plans,
-                                     gcol_column **leaves, const char *file_name,
-                                     gcol_stream stream, gcol_mr *mr, gcol_column **out);
+/* ---- the read on the GPU: levels written out by the page decode ---- */
+
+/* A leaf's levels in device memory (gcol_detail_parquet_decode_columns_levels), a byte per
+ * entry: rep NULL when its max repetition level is 0. */
+typedef struct gcol_detail_pqn_levels {
+  const uint8_t *rep;
+  const uint8_t *def;
+} gcol_detail_pqn_levels;
+
+/* gcol_detail_pqn_check_plans for plans made by gcol_detail_parquet_plan_column_levels_gpu,
+ * their levels in levels[k] (plans[k]'s): the same checks and messages, on the GPU. */
+gcol_status gcol_detail_pqn_check_plans_gpu(const gcol_parquet_metadata *md,
+                                            const gcol_detail_pqn_tree *tree, int32_t node,
+                                            const gcol_detail_pq_column_plan *plans,
+                                            const gcol_detail_pqn_levels *levels,
+                                            const int32_t *row_groups, int32_t num_row_groups,
+                                            gcol_stream stream);
+
+/* Builds the column of `node` from its leaves: plans as for gcol_detail_pqn_check_plans_gpu
+ * (checked), levels[k] plans[k]'s, leaves[k] the column decoded from plans[k] (one row per
+ * level entry; taken: freed or moved into *out, set to NULL). Each node's slots are an
+ * exclusive sum over the entries of its first leaf; offsets (INT32, or INT64 past
+ * 2^31 - 1 elements) and null masks are built on the GPU, a leaf keeps only its slots (a
+ * gather by their entries when some entries hold none). `name` names the column in errors. */
+gcol_status gcol_detail_pqn_assemble_gpu(const gcol_detail_pqn_tree *tree, int32_t node,
+                                         const gcol_detail_pq_column_plan *plans,
+                                         const gcol_detail_pqn_levels *levels,
+                                         gcol_column **leaves, const char *file_name,
+                                         gcol_stream stream, gcol_mr *mr, gcol_column **out);
+
+/* Kernels (kernels/io/parquet_nested.cu), over a leaf's n device levels (rep NULL: all 0). */
+
+/* scan[e] for e in [0, n]: the entries before e that open a slot of a node held at
+ * (parent_rep, slot_def) (rep <= parent_rep and def >= slot_def); scan[n] their total. */
+gcol_status gcol_detail_pqn_scan_slots(const uint8_t *rep, const uint8_t *def, int64_t n,
+                                       int32_t parent_rep, int32_t slot_def, int64_t *scan,
+                                       gcol_stream stream);
+
+/* For each entry e opening a slot (as above, scan from gcol_detail_pqn_scan_slots), at
+ * s = scan[e]: valid[s] = def[e] >= valid_def, map[s] = e (each NULL when not wanted). */
+gcol_status gcol_detail_pqn_fill_slots(const uint8_t *rep, const uint8_t *def, int64_t n,
+                                       int32_t parent_rep, int32_t slot_def, const int64_t *scan,
+                                       int32_t valid_def, uint8_t *valid, int64_t *map,
+                                       gcol_stream stream);
+
+/* A list's offsets column (size + 1 entries; INT32, or INT64 when children > INT32_MAX) on
+ * mr: offsets[scan[e]] = child[e] at each of its slot entries, offsets[size] = child[n], where
+ * child is its element's gcol_detail_pqn_scan_slots and children = child[n]. */
+gcol_status gcol_detail_pqn_list_offsets(const uint8_t *rep, const uint8_t *def, int64_t n,
+                                         int32_t parent_rep, int32_t slot_def, const int64_t *scan,
+                                         int64_t size, const int64_t *child, int64_t children,
+                                         gcol_stream stream, gcol_mr *mr, gcol_column **out);
+
+/* gcol_detail_pqn_check_levels over each chunk of a leaf's device levels: chunk i holds
+ * entries [chunk_first[i], chunk_first[i + 1]) (host array, num_chunks + 1 entries). On return
+ * (one synchronization) *first_bad is the first bad entry of the leaf (-1: none) and rows[i]
+ * chunk i's rows (its entries of repetition level 0). */
+gcol_status gcol_detail_pqn_check_levels_device(const uint8_t *rep, const uint8_t *def,
+                                                const int64_t *chunk_first, int32_t num_chunks,
+                                                const int32_t *def_for_rep, int32_t max_rep,
+                                                int64_t *first_bad, int64_t *rows,
+                                                gcol_stream stream);
 
 #ifdef __cplusplus
 }

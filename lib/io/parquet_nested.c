@@ -2,6 +2,7 @@
  * validity (lib/internal/parquet_nested.h). */
 #include "internal/parquet_nested.h"
 
+#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "gcol/buffer.h"
 #include "gcol/column.h"
 #include "gcol/copying.h"
+#include "gcol/null_ops.h"
 #include "internal/error.h"
 
 typedef struct build_ctx {
@@ -409,44 +411,100 @@ gcol_status gcol_detail_pqn_check_plans(const gcol_parquet_metadata *md,
   return GCOL_OK;
 }
 
-/* valid[0, n) packed into a device null mask (LSB first, padded to 64 bytes, zeroed). */
-static gcol_status upload_mask(const uint8_t *valid, int64_t n, gcol_stream stream, gcol_mr *mr,
-                               gcol_buffer **out) {
-  size_t const bytes = (size_t)((n + 511) / 512 * 64);
-  uint32_t *words = (uint32_t *)calloc(bytes > 0 ? bytes : 64, 1);
-  if (words == NULL) return gcol_detail_error(GCOL_ERROR_OUT_OF_MEMORY, __func__, "out of memory");
-  for (int64_t i = 0; i < n; ++i) {
-    if (valid[i]) words[i / 32] |= 1u << (i % 32);
+/* ---- the read on the GPU ---- */
+
+gcol_status gcol_detail_pqn_check_plans_gpu(const gcol_parquet_metadata *md,
+                                            const gcol_detail_pqn_tree *tree, int32_t node,
+                                            const gcol_detail_pq_column_plan *plans,
+                                            const gcol_detail_pqn_levels *levels,
+                                            const int32_t *row_groups, int32_t num_row_groups,
+                                            gcol_stream stream) {
+  gcol_status status = GCOL_OK;
+  const gcol_detail_pqn_node *n = &tree->nodes[node];
+  int32_t def_for_rep[GCOL_DETAIL_PQ_MAX_SCHEMA_DEPTH + 2];
+  int64_t *rows = (int64_t *)malloc((size_t)(num_row_groups > 0 ? num_row_groups : 1) * 8);
+  GCOL_DETAIL_CHECK(rows != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t k = 0; k < n->num_leaves; ++k) {
+    int32_t const leaf = n->first_leaf + k;
+    const gcol_detail_pq_column_plan *plan = &plans[k];
+    const gcol_parquet_column_info *info = &md->leaves[leaf];
+    GCOL_DETAIL_CHECK(plan->levels_on_gpu && plan->num_chunks == num_row_groups,
+                      GCOL_ERROR_INVALID_ARGUMENT, "%s: column '%s' was not planned with its levels",
+                      md->name, info->name);
+    gcol_detail_pqn_def_for_rep(tree, leaf, def_for_rep);
+    int64_t bad = -1;
+    GCOL_DETAIL_TRY(gcol_detail_pqn_check_levels_device(
+        levels[k].rep, levels[k].def, plan->chunk_first, num_row_groups, def_for_rep,
+        info->max_repetition_level, &bad, rows, stream));
+    for (int32_t i = 0; i < num_row_groups; ++i) {
+      int64_t const first = plan->chunk_first[i];
+      if (bad >= first && bad < plan->chunk_first[i + 1]) {
+        uint8_t r = 0, d = 0; /* the entry's levels, for the message */
+        if (levels[k].rep != NULL) {
+          GCOL_DETAIL_CUDA_TRY(cudaMemcpy(&r, levels[k].rep + bad, 1, cudaMemcpyDeviceToHost));
+        }
+        GCOL_DETAIL_CUDA_TRY(cudaMemcpy(&d, levels[k].def + bad, 1, cudaMemcpyDeviceToHost));
+        gcol_detail_pq_where const w = where_of(plan, bad);
+        GCOL_DETAIL_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
+                         "%s: row group %d, column '%s', page %d: level entry %lld (repetition "
+                         "%d, definition %d) %s",
+                         md->name, row_groups[i], info->name, w.page, (long long)(bad - first),
+                         r, d, bad == first ? "does not start a row"
+                                            : "continues a list that does not exist");
+      }
+      int64_t const want = md->row_groups[row_groups[i]].num_rows;
+      GCOL_DETAIL_CHECK(rows[i] == want, GCOL_ERROR_INVALID_ARGUMENT,
+                        "%s: row group %d, column '%s': its levels hold %lld rows, the row group "
+                        "%lld",
+                        md->name, row_groups[i], info->name, (long long)rows[i], (long long)want);
+    }
   }
-  gcol_status const st = gcol_buffer_create_copy(words, bytes, stream, mr, out);
-  free(words);
-  return st;
+done:
+  free(rows);
+  return status;
 }
 
-typedef struct assemble_ctx {
+typedef struct assemble_gpu_ctx {
   const gcol_detail_pqn_tree *tree;
   const gcol_detail_pq_column_plan *plans; /* of the root's leaves */
+  const gcol_detail_pqn_levels *levels;
   gcol_column **leaves;
   int32_t base_leaf;
   const char *file_name;
   gcol_stream stream;
   gcol_mr *mr;
-} assemble_ctx;
+} assemble_gpu_ctx;
 
-static gcol_status assemble(const assemble_ctx *a, int32_t node, gcol_column **out) {
+/* The slots scan of a node held at (parent_rep, slot_def) over levels `lv` of n entries, and
+ * its total (one synchronization). */
+static gcol_status scan_slots(const gcol_detail_pqn_levels *lv, int64_t n, int32_t parent_rep,
+                              int32_t slot_def, gcol_stream stream, gcol_buffer **scan,
+                              int64_t *total) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 1) * sizeof(int64_t), stream, NULL, scan));
+  GCOL_DETAIL_TRY(gcol_detail_pqn_scan_slots(lv->rep, lv->def, n, parent_rep, slot_def,
+                                             (int64_t *)(*scan)->data, stream));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(total, (int64_t *)(*scan)->data + n, sizeof *total,
+                                       cudaMemcpyDeviceToHost, (cudaStream_t)stream));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream));
+done:
+  return status;
+}
+
+static gcol_status assemble_gpu(const assemble_gpu_ctx *a, int32_t node, gcol_column **out) {
   gcol_status status = GCOL_OK;
   const gcol_detail_pqn_node *n = &a->tree->nodes[node];
-  const gcol_detail_pq_column_plan *plan = &a->plans[n->first_leaf - a->base_leaf];
-  const uint8_t *rep = plan->rep_levels;
-  const uint8_t *def = plan->def_levels;
-  int64_t const entries = plan->num_rows;
-  uint8_t *valid = NULL;
-  int64_t *host = NULL;
-  gcol_column *map = NULL;
-  gcol_column *offsets = NULL;
+  int32_t const k = n->first_leaf - a->base_leaf;
+  const gcol_detail_pqn_levels *lv = &a->levels[k];
+  int64_t const entries = a->plans[k].num_rows;
+  bool const list = n->kind == GCOL_DETAIL_PQN_LIST;
+  bool const nullable = n->valid_def > n->slot_def;
+  gcol_buffer *scan = NULL, *child = NULL, *mask = NULL;
+  gcol_column *map = NULL, *valid = NULL, *offsets = NULL;
   gcol_column **kids = NULL;
-  gcol_buffer *mask = NULL;
-  int64_t const size = gcol_detail_pqn_count_slots(n, rep, def, entries);
+  int64_t size = 0, children = 0, nulls = 0;
+  GCOL_DETAIL_TRY(scan_slots(lv, entries, n->parent_rep, n->slot_def, a->stream, &scan, &size));
+  const int64_t *at = (const int64_t *)scan->data;
   if (n->kind == GCOL_DETAIL_PQN_LEAF) {
     gcol_column **leaf = &a->leaves[n->leaf - a->base_leaf];
     if (size == entries) { /* every entry is a slot of the leaf */
@@ -454,11 +512,11 @@ static gcol_status assemble(const assemble_ctx *a, int32_t node, gcol_column **o
       *leaf = NULL;
       goto done;
     }
-    host = (int64_t *)malloc((size_t)(size > 0 ? size : 1) * sizeof *host);
-    GCOL_DETAIL_CHECK(host != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-    gcol_detail_pqn_leaf_map(n, rep, def, entries, host);
-    GCOL_DETAIL_TRY(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), size, host, NULL,
-                                                 a->stream, NULL, &map));
+    GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_INT64), size,
+                                       GCOL_MASK_UNALLOCATED, a->stream, NULL, &map));
+    GCOL_DETAIL_TRY(gcol_detail_pqn_fill_slots(lv->rep, lv->def, entries, n->parent_rep,
+                                               n->slot_def, at, 0, NULL,
+                                               (int64_t *)map->data->data, a->stream));
     GCOL_DETAIL_TRY(gcol_column_gather(gcol_column_get_view(*leaf), gcol_column_get_view(map),
                                        GCOL_OUT_OF_BOUNDS_CHECK, GCOL_NEGATIVE_INDEX_NOT_ALLOWED,
                                        out, a->stream, a->mr));
@@ -466,71 +524,79 @@ static gcol_status assemble(const assemble_ctx *a, int32_t node, gcol_column **o
     *leaf = NULL;
     goto done;
   }
-  valid = (uint8_t *)malloc((size_t)(size > 0 ? size : 1));
-  bool const list = n->kind == GCOL_DETAIL_PQN_LIST;
-  if (list) host = (int64_t *)malloc((size_t)(size + 1) * sizeof *host);
+  if (nullable) {
+    GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_BOOL8), size,
+                                       GCOL_MASK_UNALLOCATED, a->stream, NULL, &valid));
+    GCOL_DETAIL_TRY(gcol_detail_pqn_fill_slots(lv->rep, lv->def, entries, n->parent_rep,
+                                               n->slot_def, at, n->valid_def,
+                                               (uint8_t *)valid->data->data, NULL, a->stream));
+    GCOL_DETAIL_TRY(gcol_bools_to_mask(gcol_column_get_view(valid), &mask, &nulls, a->stream, a->mr));
+  }
+  if (list) {
+    GCOL_DETAIL_TRY(scan_slots(lv, entries, n->rep, n->elem_def, a->stream, &child, &children));
+    GCOL_DETAIL_TRY(gcol_detail_pqn_list_offsets(lv->rep, lv->def, entries, n->parent_rep,
+                                                 n->slot_def, at, size,
+                                                 (const int64_t *)child->data, children,
+                                                 a->stream, a->mr, &offsets));
+  }
+  /* the scans go before the children take theirs (peak memory: two of them) */
+  gcol_buffer_free(scan);
+  gcol_buffer_free(child);
+  scan = child = NULL;
   kids = (gcol_column **)calloc((size_t)n->num_children + 1, sizeof *kids);
-  GCOL_DETAIL_CHECK(valid != NULL && (host != NULL || !list) && kids != NULL,
-                    GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  int64_t const nulls = gcol_detail_pqn_fill(n, rep, def, entries, valid, host);
-  for (int32_t k = 0; k < n->num_children; ++k) {
-    GCOL_DETAIL_TRY(assemble(a, a->tree->children[n->first_child + k], &kids[k]));
-    int64_t const want = list ? host[size] : size;
-    GCOL_DETAIL_CHECK(gcol_column_get_view(kids[k]).size == want, GCOL_ERROR_INVALID_ARGUMENT,
+  GCOL_DETAIL_CHECK(kids != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t c = 0; c < n->num_children; ++c) {
+    int32_t const kid = a->tree->children[n->first_child + c];
+    GCOL_DETAIL_TRY(assemble_gpu(a, kid, &kids[c]));
+    int64_t const want = list ? children : size;
+    GCOL_DETAIL_CHECK(gcol_column_get_view(kids[c]).size == want, GCOL_ERROR_INVALID_ARGUMENT,
                       "%s: column '%s': its field '%s' holds %lld values, its %s %lld: the "
                       "leaves' levels disagree",
-                      a->file_name, n->name, a->tree->nodes[a->tree->children[n->first_child + k]].name,
-                      (long long)gcol_column_get_view(kids[k]).size, list ? "offsets" : "rows",
+                      a->file_name, n->name, a->tree->nodes[kid].name,
+                      (long long)gcol_column_get_view(kids[c]).size, list ? "offsets" : "rows",
                       (long long)want);
   }
-  if (nulls > 0) GCOL_DETAIL_TRY(upload_mask(valid, size, a->stream, a->mr, &mask));
+  if (nulls == 0) { /* no null slot: no mask, as the host assembly gives */
+    gcol_buffer_free(mask);
+    mask = NULL;
+  }
   if (list) {
-    if (host[size] <= INT32_MAX) {
-      int32_t *narrow = (int32_t *)malloc((size_t)(size + 1) * sizeof *narrow);
-      GCOL_DETAIL_CHECK(narrow != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-      for (int64_t i = 0; i <= size; ++i) narrow[i] = (int32_t)host[i];
-      status = gcol_column_create_from_host(gcol_data_type_make(GCOL_INT32), size + 1, narrow,
-                                            NULL, a->stream, a->mr, &offsets);
-      free(narrow);
-      if (status != GCOL_OK) goto done;
-    } else {
-      GCOL_DETAIL_TRY(gcol_column_create_from_host(gcol_data_type_make(GCOL_INT64), size + 1, host,
-                                                   NULL, a->stream, a->mr, &offsets));
-    }
     GCOL_DETAIL_TRY(gcol_column_make_list(size, offsets, kids[0], mask, nulls, out));
     kids[0] = NULL; /* owned by *out now */
     offsets = NULL;
-    mask = NULL;
   } else {
     GCOL_DETAIL_TRY(gcol_column_make_struct(size, kids, n->num_children, mask, nulls, out));
-    for (int32_t k = 0; k < n->num_children; ++k) kids[k] = NULL;
-    mask = NULL;
+    for (int32_t c = 0; c < n->num_children; ++c) kids[c] = NULL;
   }
+  mask = NULL;
 done:
   if (kids != NULL) {
-    for (int32_t k = 0; k < n->num_children; ++k) gcol_column_free(kids[k]);
+    for (int32_t c = 0; c < n->num_children; ++c) gcol_column_free(kids[c]);
   }
   free(kids);
+  gcol_buffer_free(scan);
+  gcol_buffer_free(child);
   gcol_buffer_free(mask);
-  gcol_column_free(offsets);
   gcol_column_free(map);
-  free(valid);
-  free(host);
+  gcol_column_free(valid);
+  gcol_column_free(offsets);
   return status;
 }
 
-gcol_status gcol_detail_pqn_assemble(const gcol_detail_pqn_tree *tree, int32_t node,
-                                     const gcol_detail_pq_column_plan *plans,
-                                     gcol_column **leaves, const char *file_name,
-                                     gcol_stream stream, gcol_mr *mr, gcol_column **out) {
-  assemble_ctx a;
+gcol_status gcol_detail_pqn_assemble_gpu(const gcol_detail_pqn_tree *tree, int32_t node,
+                                         const gcol_detail_pq_column_plan *plans,
+                                         const gcol_detail_pqn_levels *levels,
+                                         gcol_column **leaves, const char *file_name,
+                                         gcol_stream stream, gcol_mr *mr, gcol_column **out) {
+  assemble_gpu_ctx a;
   a.tree = tree;
   a.plans = plans;
+  a.levels = levels;
   a.leaves = leaves;
   a.base_leaf = tree->nodes[node].first_leaf;
   a.file_name = file_name;
   a.stream = stream;
   a.mr = mr;
   *out = NULL;
-  return assemble(&a, node, out);
+  return assemble_gpu(&a, node, out);
 }

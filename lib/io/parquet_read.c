@@ -68,6 +68,12 @@ const char *gcol_detail_parquet_page_error(int code) {
              "decompresses on the host and says where)";
     case GCOL_DETAIL_PQ_E_REFUSED_SIZE:
       return "data refused before nvCOMP: it decompresses to another size than its header says";
+    case GCOL_DETAIL_PQ_E_REP_TRUNCATED:
+      return "the repetition levels end before the page's values";
+    case GCOL_DETAIL_PQ_E_REP_RANGE:
+      return "a repetition level exceeds the column's maximum";
+    case GCOL_DETAIL_PQ_E_REP_LENGTH:
+      return "the repetition levels' length prefix is missing or runs past the page";
     default:
       return "unknown page error";
   }
@@ -240,8 +246,15 @@ typedef struct plan_ctx {
   struct transcoded *pending;
   int32_t num_pending;
   int32_t pending_cap;
-  bool levels; /* a nested leaf: levels decoded into the plan (plan->has_levels) */
+  int32_t levels; /* a nested leaf's: LEVELS_* */
 } plan_ctx;
+
+/* What planning does with a nested leaf's levels. */
+enum {
+  LEVELS_NONE = 0, /* a flat column */
+  LEVELS_HOST = 1, /* decoded into the plan (plan->has_levels): every page on the host */
+  LEVELS_GPU = 2,  /* left in the pages for the GPU decode (plan->levels_on_gpu) */
+};
 
 /* A page transcoded into plan_ctx.side: its levels [at, at + levels), then its values up to
  * at + size; `begin` is where the page's bytes were in the byte space. */
@@ -824,6 +837,8 @@ static bool flush_transcoded(plan_ctx *c) {
     transcoded const t = c->pending[i];
     gcol_detail_pq_page *pg = &plan->pages[t.page];
     int64_t const at = base + t.at;
+    pg->rep_begin = at + (pg->rep_begin - t.begin);
+    pg->rep_end = at + (pg->rep_end - t.begin);
     pg->def_begin = at + (pg->def_begin - t.begin);
     pg->def_end = at + (pg->def_end - t.begin);
     pg->values_begin = at + t.levels;
@@ -974,7 +989,7 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
       pg.dict = dict;
       int32_t const max_rep = c->info->max_repetition_level;
       int64_t rep_begin = begin, rep_end = begin; /* repetition levels, nested leaves */
-      if (c->levels && host == NULL) {
+      if (c->levels == LEVELS_HOST && host == NULL) {
         PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "page of a nested column not on the host");
       }
       if (!v2) {
@@ -983,6 +998,10 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
             PAGE_FAIL(GCOL_ERROR_UNSUPPORTED, "repetition level encoding %s is not supported",
                       encoding_name(h.rep_encoding));
           }
+        }
+        if (max_rep > 0 && host == NULL) {
+          pg.rep_pending = 1; /* decompressed on the GPU: both lengths are read there */
+        } else if (max_rep > 0) {
           if (end - begin < 4) {
             PAGE_FAIL(GCOL_ERROR_INVALID_ARGUMENT, "no room for the repetition levels' length");
           }
@@ -1046,7 +1065,9 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
         pg.values_begin = pg.def_end;
       }
       pg.values_end = end;
-      if (c->levels) {
+      pg.rep_begin = rep_begin;
+      pg.rep_end = rep_end;
+      if (c->levels == LEVELS_HOST) {
         gcol_status const st = decode_page_levels(c, g, page_no, host, begin, rep_begin, rep_end,
                                                   &pg);
         if (st != GCOL_OK) return st;
@@ -1166,8 +1187,8 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
                                const gcol_parquet_metadata *md, int32_t column,
                                const int32_t *row_groups, int32_t num_row_groups,
                                const gcol_detail_pq_row_range *kept, int64_t num_kept,
-                               uint32_t gpu_codecs, const gcol_detail_nvcomp *nvcomp, bool levels,
-                               gcol_detail_pq_column_plan *plan) {
+                               uint32_t gpu_codecs, const gcol_detail_nvcomp *nvcomp,
+                               int32_t levels, gcol_detail_pq_column_plan *plan) {
   gcol_status status = GCOL_OK;
   plan_ctx c;
   uint8_t *scratch = NULL; /* a compressed chunk's bytes */
@@ -1184,7 +1205,8 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
   c.num_kept = num_kept;
   c.levels = levels;
   const gcol_parquet_column_info *info = c.info;
-  plan->has_levels = levels;
+  plan->has_levels = levels == LEVELS_HOST;
+  plan->levels_on_gpu = levels == LEVELS_GPU;
   plan->max_rep = c.info->max_repetition_level;
   plan->name = info->name;
   plan->type = info->type;
@@ -1219,10 +1241,11 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
       total += ch->stats.compressed_size;
     }
   }
-  GCOL_DETAIL_CHECK(levels || info->max_repetition_level == 0, GCOL_ERROR_UNSUPPORTED,
+  GCOL_DETAIL_CHECK(levels != LEVELS_NONE || info->max_repetition_level == 0,
+                    GCOL_ERROR_UNSUPPORTED,
                     "%s: column '%s' lies inside a list (it is read with its list)", md->name,
                     info->name);
-  if (levels) {
+  if (levels != LEVELS_NONE) {
     plan->chunk_first =
         (int64_t *)malloc((size_t)(num_row_groups + 1) * sizeof *plan->chunk_first);
     GCOL_DETAIL_CHECK(plan->chunk_first != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -1301,7 +1324,7 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
                       "%s: cannot allocate %lld host bytes for column '%s'", md->name,
                       (long long)(plan->owned_bytes + c.side_size), info->name);
     c.read_row += ch->stats.num_values;
-    if (levels) plan->chunk_first[++plan->num_chunks] = plan->num_rows;
+    if (levels != LEVELS_NONE) plan->chunk_first[++plan->num_chunks] = plan->num_rows;
   }
 done:
   free(scratch);
@@ -1315,8 +1338,8 @@ gcol_status gcol_detail_parquet_plan_column(const gcol_detail_pq_file *file,
                                             const gcol_parquet_metadata *md, int32_t column,
                                             const int32_t *row_groups, int32_t num_row_groups,
                                             gcol_detail_pq_column_plan *plan) {
-  return plan_column(file, NULL, md, column, row_groups, num_row_groups, NULL, 0, 0, NULL, false,
-                     plan);
+  return plan_column(file, NULL, md, column, row_groups, num_row_groups, NULL, 0, 0, NULL,
+                     LEVELS_NONE, plan);
 }
 
 gcol_status gcol_detail_parquet_plan_column_borrow(
@@ -1324,7 +1347,7 @@ gcol_status gcol_detail_parquet_plan_column_borrow(
     int32_t column, const int32_t *row_groups, int32_t num_row_groups, uint32_t gpu_codecs,
     const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan) {
   return plan_column(file, data, md, column, row_groups, num_row_groups, NULL, 0, gpu_codecs,
-                     nvcomp, false, plan);
+                     nvcomp, LEVELS_NONE, plan);
 }
 
 gcol_status gcol_detail_parquet_plan_column_levels(const gcol_detail_pq_file *file,
@@ -1333,8 +1356,16 @@ gcol_status gcol_detail_parquet_plan_column_levels(const gcol_detail_pq_file *fi
                                                    int32_t column, const int32_t *row_groups,
                                                    int32_t num_row_groups,
                                                    gcol_detail_pq_column_plan *plan) {
-  return plan_column(file, data, md, column, row_groups, num_row_groups, NULL, 0, 0, NULL, true,
-                     plan);
+  return plan_column(file, data, md, column, row_groups, num_row_groups, NULL, 0, 0, NULL,
+                     LEVELS_HOST, plan);
+}
+
+gcol_status gcol_detail_parquet_plan_column_levels_gpu(
+    const gcol_detail_pq_file *file, const uint8_t *data, const gcol_parquet_metadata *md,
+    int32_t column, const int32_t *row_groups, int32_t num_row_groups, uint32_t gpu_codecs,
+    const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan) {
+  return plan_column(file, data, md, column, row_groups, num_row_groups, NULL, 0, gpu_codecs,
+                     nvcomp, LEVELS_GPU, plan);
 }
 
 gcol_status gcol_detail_parquet_plan_column_kept(
@@ -1343,7 +1374,7 @@ gcol_status gcol_detail_parquet_plan_column_kept(
     const gcol_detail_pq_row_range *kept, int64_t num_kept, uint32_t gpu_codecs,
     const gcol_detail_nvcomp *nvcomp, gcol_detail_pq_column_plan *plan) {
   return plan_column(file, data, md, column, row_groups, num_row_groups, kept, num_kept, gpu_codecs,
-                     nvcomp, false, plan);
+                     nvcomp, LEVELS_NONE, plan);
 }
 
 /* ---- host decode (tests, fuzzer) ---- */
@@ -2048,6 +2079,8 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   int32_t *sel_plan = NULL;
   bool nested = false;
   bool *with_levels = NULL;    /* per plan: a nested column's leaf, planned with its levels */
+  gcol_buffer **levels = NULL; /* per plan: its levels decoded on the GPU (rep, def) or NULL */
+  gcol_detail_pqn_levels *level_ptrs = NULL;
   int32_t num_selected_plans = 0;
   gcol_column **final = NULL; /* the table's columns: the selections, then the filter's */
   int32_t num_final = 0;
@@ -2121,9 +2154,12 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
                     md->name);
   columns = (int32_t *)malloc((size_t)(num_plans + 1) * sizeof *columns);
   with_levels = (bool *)calloc((size_t)(num_plans + 1), sizeof *with_levels);
+  levels = (gcol_buffer **)calloc((size_t)(2 * num_plans + 2), sizeof *levels);
+  level_ptrs = (gcol_detail_pqn_levels *)calloc((size_t)(num_plans + 1), sizeof *level_ptrs);
   outputs = (gcol_column **)calloc((size_t)(num_plans + 1), sizeof *outputs);
   final = (gcol_column **)calloc((size_t)(num_columns + md->num_leaves + 1), sizeof *final);
-  GCOL_DETAIL_CHECK(columns != NULL && with_levels != NULL && outputs != NULL && final != NULL,
+  GCOL_DETAIL_CHECK(columns != NULL && with_levels != NULL && levels != NULL &&
+                        level_ptrs != NULL && outputs != NULL && final != NULL,
                     GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   for (int32_t i = 0; i < num_columns; ++i) {
     sel_plan[i] = num_read;
@@ -2219,9 +2255,9 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     } else {
       for (int32_t i = 0; i < num_read; ++i) {
         if (i < num_selected_plans && with_levels[i]) {
-          GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_levels(file, data, md, columns[i],
-                                                                 groups + first_group, range,
-                                                                 &plans[i]));
+          GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_levels_gpu(
+              file, data, md, columns[i], groups + first_group, range, gpu_codecs, nvcomp,
+              &plans[i]));
         } else {
           GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(file, data, md, columns[i],
                                                                groups + first_group, range, kept,
@@ -2230,13 +2266,20 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
         }
         __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
       }
+      GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_levels(plans, num_read, data, md->name,
+                                                                stream, mr, outputs, levels));
+      for (int32_t i = 0; i < num_read; ++i) {
+        level_ptrs[i].rep = levels[2 * i] != NULL ? (const uint8_t *)levels[2 * i]->data : NULL;
+        level_ptrs[i].def =
+            levels[2 * i + 1] != NULL ? (const uint8_t *)levels[2 * i + 1]->data : NULL;
+      }
       for (int32_t i = 0; i < num_columns; ++i) {
         if (sel_node[i] < 0) continue;
-        GCOL_DETAIL_TRY(gcol_detail_pqn_check_plans(md, &tree, sel_node[i], plans + sel_plan[i],
-                                                    groups + first_group, range));
+        GCOL_DETAIL_TRY(gcol_detail_pqn_check_plans_gpu(md, &tree, sel_node[i],
+                                                        plans + sel_plan[i],
+                                                        level_ptrs + sel_plan[i],
+                                                        groups + first_group, range, stream));
       }
-      GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns(plans, num_read, data, md->name, stream,
-                                                         mr, outputs));
     }
   }
   for (int32_t i = 0; kept != NULL && i < num_read; ++i) {
@@ -2251,8 +2294,9 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
       final[num_final++] = outputs[p];
       outputs[p] = NULL;
     } else {
-      GCOL_DETAIL_TRY(gcol_detail_pqn_assemble(&tree, sel_node[i], plans + p, outputs + p,
-                                               md->name, stream, mr, &final[num_final]));
+      GCOL_DETAIL_TRY(gcol_detail_pqn_assemble_gpu(&tree, sel_node[i], plans + p, level_ptrs + p,
+                                                   outputs + p, md->name, stream, mr,
+                                                   &final[num_final]));
       ++num_final;
     }
   }
@@ -2306,6 +2350,9 @@ done:
   free(flat_at);
   free(sel_plan);
   free(with_levels);
+  for (int32_t i = 0; levels != NULL && i < 2 * num_read; ++i) gcol_buffer_free(levels[i]);
+  free(levels);
+  free(level_ptrs);
   gcol_detail_pqn_free(&tree);
   free(columns);
   free(groups);

@@ -2625,17 +2625,18 @@ static void expect_values(gcol_column_view v, int64_t first, int64_t n, const in
 
 #define NUL INT32_MIN
 
-static void test_read_nested(void **state) {
-  (void)state;
+/* The fixture's column l, list<int16>, and s.a. */
+static const int32_t lo[] = {0, 2, 2, 2, 4, 5, 8};
+static const uint8_t lv[] = {1, 0, 1, 1, 1, 1};
+static const int32_t a[] = {1, NUL, NUL, 4, 5, 6};
+
+/* The whole fixture table read from `file` (any of the fixture's encodings) with `opt`. */
+static void expect_nested_table(const uint8_t *file, size_t size,
+                                const gcol_parquet_read_options *opt) {
   gcol_table *t = NULL;
-  assert_int_equal(gcol_parquet_read_buffer(nested_fixture, sizeof nested_fixture, NULL, &t, NULL,
-                                            NULL),
-                   GCOL_OK);
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, (int64_t)size, opt, &t, NULL, NULL));
   gcol_table_view tv = gcol_table_get_view(t);
   assert_int_equal(tv.num_columns, 2);
-  /* l: list<int16> */
-  static const int32_t lo[] = {0, 2, 2, 2, 4, 5, 8};
-  static const uint8_t lv[] = {1, 0, 1, 1, 1, 1};
   expect_list(tv.columns[0], 6, lo, lv);
   gcol_column_view const li = tv.columns[0].children[1];
   assert_int_equal(li.type.id, GCOL_INT16);
@@ -2650,7 +2651,6 @@ static void test_read_nested(void **state) {
   nested_valid(s, sv);
   static const uint8_t want_sv[] = {1, 0, 1, 1, 1, 1};
   assert_memory_equal(sv, want_sv, 6);
-  static const int32_t a[] = {1, NUL, NUL, 4, 5, 6};
   expect_values(s.children[0], 0, 6, a);
   static const int32_t slo[] = {0, 1, 1, 1, 1, 3, 4};
   static const uint8_t slv[] = {1, 0, 0, 1, 1, 1};
@@ -2658,16 +2658,17 @@ static void test_read_nested(void **state) {
   static const int32_t sl[] = {10, 11, 12, NUL};
   expect_values(s.children[1].children[1], 0, 4, sl);
   gcol_table_free(t);
+}
 
-  /* a row range across the row groups and lists: rows 2..4 */
+/* Rows 2..4 of the fixture table read from `file`: a row range across row groups and lists. */
+static void expect_nested_range(const uint8_t *file, size_t size) {
   gcol_parquet_read_options opt;
   gcol_parquet_read_options_init(&opt);
   opt.skip_rows = 2;
   opt.num_rows = 3;
-  assert_int_equal(gcol_parquet_read_buffer(nested_fixture, sizeof nested_fixture, &opt, &t, NULL,
-                                            NULL),
-                   GCOL_OK);
-  tv = gcol_table_get_view(t);
+  gcol_table *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, (int64_t)size, &opt, &t, NULL, NULL));
+  gcol_table_view const tv = gcol_table_get_view(t);
   static const int32_t ro[] = {0, 0, 2, 3};
   static const uint8_t rv[] = {1, 1, 1};
   expect_list(tv.columns[0], 3, ro, rv);
@@ -2681,6 +2682,15 @@ static void test_read_nested(void **state) {
   expect_values(rl.children[1], first, 3, rvals);
   assert_int_equal(tv.columns[1].size, 3);
   gcol_table_free(t);
+}
+
+static void test_read_nested(void **state) {
+  (void)state;
+  expect_nested_table(nested_fixture, sizeof nested_fixture, NULL);
+  expect_nested_range(nested_fixture, sizeof nested_fixture);
+  gcol_table *t = NULL;
+  gcol_table_view tv;
+  gcol_parquet_read_options opt;
 
   /* projection: by name (the struct, the list inside it), by a leaf index inside a list (its
    * whole top-level column), a leaf of a struct by index or dotted name (flat, as before);
@@ -2753,7 +2763,114 @@ static void test_read_nested_corrupt(void **state) {
                    GCOL_ERROR_INVALID_ARGUMENT);
   assert_null(t);
   assert_non_null(strstr(gcol_last_error(), "row group 0, column 'l.list.element', page 0"));
+  /* levels that decode but break the rules, checked on the GPU across the chunk: the page's
+   * repetition levels (0, 1, 0, 0: [1, 2], null, []) are one bit-packed group */
+  uint8_t *rep = len + 4;
+  assert_int_equal(rep[0], 0x03);
+  assert_int_equal(rep[1], 0x02);
+  static const struct {
+    uint8_t bits;
+    const char *says;
+  } bad[] = {
+      {0x03, "level entry 0 (repetition 1, definition 3) does not start a row"},
+      {0x06, "level entry 2 (repetition 1, definition 0) continues a list that does not exist"},
+      {0x00, "row group 0, column 'l.list.element': its levels hold 4 rows, the row group 3"},
+  };
+  for (int k = 0; k < 3; ++k) {
+    memcpy(bytes, nested_fixture, sizeof nested_fixture);
+    rep[1] = bad[k].bits;
+    assert_int_equal(gcol_parquet_read_buffer(bytes, sizeof nested_fixture, NULL, &t, NULL, NULL),
+                     GCOL_ERROR_INVALID_ARGUMENT);
+    assert_null(t);
+    if (strstr(gcol_last_error(), bad[k].says) == NULL) fail_msg("%s", gcol_last_error());
+    if (k < 2) {
+      assert_non_null(strstr(gcol_last_error(), "row group 0, column 'l.list.element', page 0"));
+    }
+  }
   free(bytes);
+}
+
+/* The fixture compressed: decompressed on the host (untrusted) and by nvCOMP, whose nested
+ * pages keep their levels for the GPU (v1: both length prefixes read there); and in data
+ * pages v2, whose levels are stored apart. */
+static void test_read_nested_nvcomp(void **state) {
+  (void)state;
+  struct {
+    const uint8_t *file;
+    size_t size;
+    int32_t codec;
+    int64_t nvcomp_pages; /* 2 row groups x 3 leaves, a data page each, if compressed */
+  } const files[] = {
+      {nested_fixture_snappy, sizeof nested_fixture_snappy, GCOL_PARQUET_SNAPPY, 6},
+      {nested_fixture_zstd, sizeof nested_fixture_zstd, GCOL_PARQUET_ZSTD, 6},
+      {nested_fixture_v2, sizeof nested_fixture_v2, GCOL_PARQUET_ZSTD, 0},
+  };
+  gcol_parquet_read_options untrusted;
+  gcol_parquet_read_options_init(&untrusted);
+  untrusted.untrusted = true;
+  for (int f = 0; f < 3; ++f) {
+    if (gcol_detail_pq_codec_available(files[f].codec)) {
+      int64_t const before = gcol_detail_parquet_nvcomp_pages();
+      expect_nested_table(files[f].file, files[f].size, &untrusted);
+      assert_int_equal(gcol_detail_parquet_nvcomp_pages(), before);
+    }
+    if (files[f].nvcomp_pages > 0 && !nvcomp_here(files[f].codec)) continue;
+    int64_t const before = gcol_detail_parquet_nvcomp_pages();
+    expect_nested_table(files[f].file, files[f].size, NULL);
+    assert_int_equal(gcol_detail_parquet_nvcomp_pages() - before, files[f].nvcomp_pages);
+    expect_nested_range(files[f].file, files[f].size);
+  }
+}
+
+/* Corrupt levels in pages nvCOMP decompresses: the GPU finds them, the page named. */
+static void test_read_nested_corrupt_nvcomp(void **state) {
+  (void)state;
+  gcol_detail_pq_page_header h;
+  int64_t header = 0;
+  char error[128];
+  gcol_table *t = NULL;
+  if (nvcomp_here(GCOL_PARQUET_SNAPPY)) {
+    /* SNAPPY v1: the page's first literal holds the repetition levels' length prefix */
+    uint8_t *bytes = (uint8_t *)malloc(sizeof nested_fixture_snappy);
+    assert_non_null(bytes);
+    memcpy(bytes, nested_fixture_snappy, sizeof nested_fixture_snappy);
+    assert_true(gcol_detail_parquet_parse_page_header(
+        bytes + 4, (int64_t)sizeof nested_fixture_snappy - 4, &h, &header, error,
+        (int)sizeof error));
+    uint8_t *body = bytes + 4 + header;
+    int at = 0;
+    while (body[at] & 0x80) ++at; /* the uncompressed length's varint */
+    uint8_t const tag = body[++at];
+    assert_int_equal(tag & 3, 0);      /* a literal */
+    assert_true((tag >> 2) + 1 >= 4); /* of at least the 4 bytes of the length */
+    body[at + 1] = 0xff;
+    body[at + 2] = 0xff;
+    assert_int_equal(
+        gcol_parquet_read_buffer(bytes, sizeof nested_fixture_snappy, NULL, &t, NULL, NULL),
+        GCOL_ERROR_INVALID_ARGUMENT);
+    assert_null(t);
+    assert_non_null(strstr(gcol_last_error(), "row group 0, column 'l.list.element', page 0"));
+    assert_non_null(strstr(gcol_last_error(), "repetition levels' length prefix"));
+    free(bytes);
+  }
+  {
+    /* v2: the repetition levels (stored apart) made a run header that never ends */
+    uint8_t *bytes = (uint8_t *)malloc(sizeof nested_fixture_v2);
+    assert_non_null(bytes);
+    memcpy(bytes, nested_fixture_v2, sizeof nested_fixture_v2);
+    assert_true(gcol_detail_parquet_parse_page_header(
+        bytes + 4, (int64_t)sizeof nested_fixture_v2 - 4, &h, &header, error, (int)sizeof error));
+    assert_int_equal(h.type, GCOL_DETAIL_PQ_PAGE_DATA_V2);
+    assert_true(h.rep_length > 0);
+    memset(bytes + 4 + header, 0x80, (size_t)h.rep_length);
+    assert_int_equal(
+        gcol_parquet_read_buffer(bytes, sizeof nested_fixture_v2, NULL, &t, NULL, NULL),
+        GCOL_ERROR_INVALID_ARGUMENT);
+    assert_null(t);
+    assert_non_null(strstr(gcol_last_error(), "row group 0, column 'l.list.element', page 0"));
+    assert_non_null(strstr(gcol_last_error(), "repetition levels end before"));
+    free(bytes);
+  }
 }
 
 int main(void) {
@@ -2796,6 +2913,8 @@ int main(void) {
       GCOL_TEST_GPU(test_allocation_failures_skipping),
       GCOL_TEST_GPU(test_read_nested),
       GCOL_TEST_GPU(test_read_nested_corrupt),
+      GCOL_TEST_GPU(test_read_nested_nvcomp),
+      GCOL_TEST_GPU(test_read_nested_corrupt_nvcomp),
   };
   return GCOL_TEST_RUN_GPU("parquet", tests);
 }

@@ -1457,6 +1457,35 @@ static void test_levels_placed_after_decompression(void **state) {
   assert_non_null(strstr(gcol_detail_parquet_page_error(GCOL_DETAIL_PQ_E_DECOMPRESS), "nvCOMP"));
   assert_non_null(
       strstr(gcol_detail_parquet_page_error(GCOL_DETAIL_PQ_E_DECOMPRESS_SIZE), "another size"));
+  /* a nested leaf's page: [length][repetition levels][length][definition levels][values] */
+  memset(&pg, 0, sizeof pg);
+  memset(bytes, 0, sizeof bytes);
+  pg.def_begin = 8;
+  pg.values_end = 8 + 30;
+  pg.def_pending = pg.rep_pending = 1;
+  put32(bytes + 8, 27); /* 4 + 27 > 30 */
+  assert_int_equal(gcol_detail_pq_place_levels(bytes, &pg), GCOL_DETAIL_PQ_E_REP_LENGTH);
+  assert_true(pg.rep_pending == 0 && pg.def_pending == 0);
+  assert_true(pg.rep_begin == 8 && pg.rep_end == 8 && pg.def_begin == 8 && pg.def_end == 8 &&
+              pg.values_begin == 8);
+  pg.def_pending = pg.rep_pending = 1;
+  put32(bytes + 8, 3);
+  put32(bytes + 15, 20); /* the definition levels' length: 4 + 20 > 30 - 7 */
+  assert_int_equal(gcol_detail_pq_place_levels(bytes, &pg), GCOL_DETAIL_PQ_E_LEVELS_LENGTH);
+  assert_true(pg.rep_begin == 12 && pg.rep_end == 15 && pg.def_begin == 15 && pg.def_end == 15 &&
+              pg.values_begin == 15);
+  pg.def_begin = 8;
+  pg.def_pending = pg.rep_pending = 1;
+  put32(bytes + 15, 5);
+  assert_int_equal(gcol_detail_pq_place_levels(bytes, &pg), GCOL_DETAIL_PQ_E_OK);
+  assert_true(pg.rep_begin == 12 && pg.rep_end == 15 && pg.def_begin == 19 && pg.def_end == 24 &&
+              pg.values_begin == 24);
+  assert_non_null(
+      strstr(gcol_detail_parquet_page_error(GCOL_DETAIL_PQ_E_REP_LENGTH), "repetition levels'"));
+  assert_non_null(
+      strstr(gcol_detail_parquet_page_error(GCOL_DETAIL_PQ_E_REP_RANGE), "repetition level"));
+  assert_non_null(
+      strstr(gcol_detail_parquet_page_error(GCOL_DETAIL_PQ_E_REP_TRUNCATED), "repetition levels"));
 }
 
 /* The checks before nvCOMP (gcol_detail_pq_check_for_gpu) of a compressed block of `n`
