@@ -40,11 +40,14 @@
  *                                whether nvCOMP was found.
  *   parquet_write_snappy_pyarrow the table read from the snappy file written by gcol with
  *                                SNAPPY to host memory, against the D2H copy of its bytes.
+ *   parquet_read_nested_pyarrow  DIR/io_nested.parquet (make_io_files.py --only nested: 2^25
+ *                                rows of list<int64> and struct<int32, float64>, nulls at
+ *                                every level, SNAPPY), as the reads above; "files-nested" only.
  *
- * libcudf reads and writes the same files in `bench/peers/libcudf_peer.py io_files` (same row
- * names, same variable).
+ * libcudf reads and writes the same files in `bench/peers/libcudf_peer.py io_files` and
+ * `io_nested` (same row names, same variable).
  *
- * Usage: bench_parquet [scale_shift | files | files-read | files-write]  (a positive shift
+ * Usage: bench_parquet [scale_shift | files | files-read | files-write | files-nested]  (a positive shift
  * divides the 2^24 rows by 2^shift; "files" runs only the three rows on GCOL_BENCH_PARQUET_DIR,
  * "files-read" / "files-write" only its reads / its write: at 2^27 rows the host-path peers and
  * gcol's snappy write, compressed on one host thread, take minutes, more than one device call
@@ -268,21 +271,28 @@ static void json_safe(char *s) {
   }
 }
 
-/* The decoded bytes of a read: each column's values, string offsets and chars, null masks. */
+/* The decoded bytes of a column read whole: values, string and list offsets, string chars,
+ * null masks, a list's or struct's children. */
+static double column_bytes(gcol_column_view v, gcol_stream stream) {
+  double bytes = v.null_mask != NULL ? (double)gcol_bit_num_words(v.size) * 4 : 0;
+  if (v.type.id == GCOL_STRUCT) {
+    for (int32_t k = 0; k < v.num_children; ++k) bytes += column_bytes(v.children[k], stream);
+    return bytes;
+  }
+  if (v.type.id != GCOL_STRING && v.type.id != GCOL_LIST) {
+    return bytes + (double)v.size * (double)gcol_type_size(v.type.id);
+  }
+  size_t const width = gcol_type_size(v.children[0].type.id); /* INT32, or INT64 past 2^31 */
+  bytes += (double)(v.size + 1) * (double)width;
+  if (v.type.id == GCOL_LIST) return bytes + column_bytes(v.children[1], stream);
+  int64_t begin = 0, end = 0;
+  GCOL_BENCH_CHECK(gcol_strings_view_chars_range(v, stream, &begin, &end));
+  return bytes + (double)(end - begin);
+}
+
 static double table_bytes(gcol_table_view t, gcol_stream stream) {
   double bytes = 0;
-  for (int32_t j = 0; j < t.num_columns; ++j) {
-    gcol_column_view const v = t.columns[j];
-    if (v.null_mask != NULL) bytes += (double)gcol_bit_num_words(v.size) * 4;
-    if (v.type.id != GCOL_STRING) {
-      bytes += (double)v.size * (double)gcol_type_size(v.type.id);
-      continue;
-    }
-    size_t const width = gcol_type_size(v.children[0].type.id); /* INT32, or INT64 past 2^31 */
-    int64_t begin = 0, end = 0;
-    GCOL_BENCH_CHECK(gcol_strings_view_chars_range(v, stream, &begin, &end));
-    bytes += (double)(v.size + 1) * (double)width + (double)(end - begin);
-  }
+  for (int32_t j = 0; j < t.num_columns; ++j) bytes += column_bytes(t.columns[j], stream);
   return bytes;
 }
 
@@ -325,15 +335,15 @@ static bool load_file(const char *dir, const char *name, pq_ctx *c, gcol_table *
 /* parquet_read_{snappy,zstd}_pyarrow: the default read (nvCOMP when found) against the same
  * read with options.untrusted (pages decompressed by the host libraries), as the rows on
  * gcol's own compressed files. */
-static void time_file_read(const char *bench, gcol_parquet_codec codec, pq_ctx *c, int64_t rows,
-                           double decoded) {
+static void time_file_read(const char *bench, const char *types, gcol_parquet_codec codec,
+                           pq_ctx *c, int64_t rows, double decoded) {
   gcol_parquet_read_options host_path;
   gcol_parquet_read_options_init(&host_path);
   host_path.untrusted = true;
   gcol_bench_result r;
   memset(&r, 0, sizeof r);
   r.bench = bench;
-  r.types = "int64, float64, int32 dictionary, string[8..32] (pyarrow)";
+  r.types = types;
   r.rows = rows;
   c->options = NULL;
   r.gcol_ms = gcol_bench_time_ms(run_read, c, c->stream);
@@ -400,12 +410,20 @@ static void time_file_write(const gcol_table *t, double decoded, gcol_stream str
   GCOL_BENCH_CHECK(cudaFree(c.device));
 }
 
-/* The two reads (`reads`), and the write of the table read from the snappy file (`write`). */
-static void bench_pyarrow_files(const char *dir, bool reads, bool write, gcol_stream stream) {
-  static const char *const files[] = {"io_snappy.parquet", "io_zstd.parquet"};
-  static const char *const benches[] = {"parquet_read_snappy_pyarrow", "parquet_read_zstd_pyarrow"};
-  gcol_parquet_codec const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD};
-  for (int k = 0; k < (reads ? 2 : 1); ++k) {
+/* The two reads (`reads`), and the write of the table read from the snappy file (`write`);
+ * `nested`: only the read of the nested file. */
+static void bench_pyarrow_files(const char *dir, bool reads, bool write, bool nested,
+                                gcol_stream stream) {
+  static const char *const files[] = {"io_snappy.parquet", "io_zstd.parquet", "io_nested.parquet"};
+  static const char *const benches[] = {"parquet_read_snappy_pyarrow", "parquet_read_zstd_pyarrow",
+                                        "parquet_read_nested_pyarrow"};
+  static const char *const types[] = {
+      "int64, float64, int32 dictionary, string[8..32] (pyarrow)",
+      "int64, float64, int32 dictionary, string[8..32] (pyarrow)",
+      "list<int64> (0..7, nulls), struct<int32, float64> (nulls) (pyarrow)"};
+  gcol_parquet_codec const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD,
+                                       GCOL_PARQUET_SNAPPY};
+  for (int k = nested ? 2 : 0; k < (nested ? 3 : reads ? 2 : 1); ++k) {
     pq_ctx c;
     memset(&c, 0, sizeof c);
     c.stream = stream;
@@ -416,7 +434,7 @@ static void bench_pyarrow_files(const char *dir, bool reads, bool write, gcol_st
       continue;
     }
     double const decoded = table_bytes(gcol_table_get_view(t), stream);
-    if (reads) time_file_read(benches[k], codecs[k], &c, t->num_rows, decoded);
+    if (reads) time_file_read(benches[k], types[k], codecs[k], &c, t->num_rows, decoded);
     GCOL_BENCH_CHECK(cudaFreeHost(c.file));
     if (write && k == 0) time_file_write(t, decoded, stream);
     gcol_table_free(t);
@@ -429,7 +447,9 @@ int main(int argc, char **argv) {
    * thread) take minutes each: one device call of 10 minutes may not hold them all. */
   const char *const arg = argc > 1 ? argv[1] : "";
   bool const files_only = strncmp(arg, "files", 5) == 0;
-  bool const do_reads = strcmp(arg, "files-write") != 0, do_write = strcmp(arg, "files-read") != 0;
+  bool const nested = strcmp(arg, "files-nested") == 0;
+  bool const do_reads = strcmp(arg, "files-write") != 0;
+  bool const do_write = strcmp(arg, "files-read") != 0 && !nested;
   int const shift = files_only ? 0 : atoi(arg);
   const char *dir = getenv("GCOL_BENCH_PARQUET_DIR");
   bool const with_files = dir != NULL && dir[0] != '\0';
@@ -442,7 +462,7 @@ int main(int argc, char **argv) {
   gcol_stream const s = (gcol_stream)stream;
   gcol_bench_print_header();
   if (!files_only) bench_parquet((int64_t)1 << (24 - shift), s);
-  if (with_files) bench_pyarrow_files(dir, do_reads, do_write, s);
+  if (with_files) bench_pyarrow_files(dir, do_reads, do_write, nested, s);
   GCOL_BENCH_CHECK(cudaStreamSynchronize(stream));
   GCOL_BENCH_CHECK(cudaStreamDestroy(stream));
   return 0;

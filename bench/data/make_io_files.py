@@ -9,6 +9,11 @@
   DIR/io.csv             the leading rows of the same table as CSV text (pyarrow.csv, header
                          row, pyarrow's quoting: strings and names in double quotes), in slices
                          of 2^20 rows until about --csv-bytes (default 4e9) are written
+  DIR/io_nested.parquet  --nested-rows rows (default 2^25) of l (list<int64>: 0..7 elements,
+                         a tenth of the lists null, a twentieth of the elements) and s
+                         (struct<a: int32 with a tenth null, b: float64>, a twentieth of the
+                         structs null); SNAPPY, row groups of 2^20 rows; written only when
+                         --only names it
 
 Read by bench_parquet (GCOL_BENCH_PARQUET_DIR=DIR), bench_csv (GCOL_BENCH_CSV_INPUT=DIR/io.csv)
 and bench/peers/libcudf_peer.py io_files (the same two variables). Deterministic (one seeded
@@ -17,7 +22,8 @@ StringArrays of 2^20 rows so that each keeps 32-bit offsets (all of 2^27 rows' c
 than 2^31 bytes, and a large_string column would tell readers of pyarrow's schema to use 64-bit
 offsets). The three files are written by three threads: pyarrow's writers release the GIL.
 
-Usage: make_io_files.py DIR [--rows N] [--csv-bytes B]   (python3, pyarrow and numpy only)
+Usage: make_io_files.py DIR [--rows N] [--csv-bytes B] [--nested-rows N]
+                          [--only snappy,zstd,csv,nested]   (python3, pyarrow and numpy only)
 """
 import argparse
 import os
@@ -68,9 +74,33 @@ def make_table(n):
                      "str": strings(rng, n)})
 
 
+def make_nested_table(n):
+    rng = np.random.default_rng(SEED + 1)
+    lens = rng.integers(0, 8, n, dtype=np.int64)
+    null_lists = rng.random(n) < 0.1
+    lens[null_lists] = 0
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    total = int(offsets[-1])
+    values = rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, total, dtype=np.int64,
+                          endpoint=True)
+    elements = pa.array(values, mask=rng.random(total) < 0.05)
+    chunks = []  # lists of SLICE rows: each keeps 32-bit offsets
+    for lo in range(0, n, SLICE):
+        hi = min(lo + SLICE, n)
+        base = int(offsets[lo])
+        chunks.append(pa.ListArray.from_arrays(
+            pa.array((offsets[lo:hi + 1] - base).astype(np.int32)),
+            elements.slice(base, int(offsets[hi]) - base), mask=pa.array(null_lists[lo:hi])))
+    a = pa.array(rng.integers(-1000, 1000, n, dtype=np.int32), mask=rng.random(n) < 0.1)
+    b = pa.array(rng.random(n))
+    s = pa.StructArray.from_arrays([a, b], names=["a", "b"], mask=pa.array(rng.random(n) < 0.05))
+    return pa.table({"l": pa.chunked_array(chunks), "s": s})
+
+
 def write_parquet(table, path, codec):
     pq.write_table(table, path, row_group_size=SLICE, compression=codec,
-                   use_dictionary=["i32"])
+                   use_dictionary=["i32"] if "i32" in table.column_names else False)
     return table.num_rows
 
 
@@ -98,17 +128,29 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--rows", type=int, default=1 << 27)
     ap.add_argument("--csv-bytes", type=float, default=4e9)
+    ap.add_argument("--nested-rows", type=int, default=1 << 25)
+    ap.add_argument("--only", default="snappy,zstd,csv")
     args = ap.parse_args()
+    only = set(args.only.split(","))
     os.makedirs(args.dir, exist_ok=True)
     t0 = time.time()
-    table = make_table(args.rows)
-    print(f"table: {table.num_rows} rows, {table.nbytes / 1e9:.3f} GB in memory, "
-          f"{time.time() - t0:.1f} s", flush=True)
-    jobs = [(write_parquet, os.path.join(args.dir, "io_snappy.parquet"), "snappy"),
-            (write_parquet, os.path.join(args.dir, "io_zstd.parquet"), "zstd"),
-            (write_csv, os.path.join(args.dir, "io.csv"), args.csv_bytes)]
-    with ThreadPoolExecutor(len(jobs)) as pool:
-        futures = [pool.submit(timed_job, fn, table, path, arg) for fn, path, arg in jobs]
+    jobs = []
+    if only & {"snappy", "zstd", "csv"}:
+        table = make_table(args.rows)
+        print(f"table: {table.num_rows} rows, {table.nbytes / 1e9:.3f} GB in memory, "
+              f"{time.time() - t0:.1f} s", flush=True)
+        jobs += [(write_parquet, table, os.path.join(args.dir, "io_snappy.parquet"), "snappy"),
+                 (write_parquet, table, os.path.join(args.dir, "io_zstd.parquet"), "zstd"),
+                 (write_csv, table, os.path.join(args.dir, "io.csv"), args.csv_bytes)]
+        jobs = [j for j, name in zip(jobs, ("snappy", "zstd", "csv")) if name in only]
+    if "nested" in only:
+        nested = make_nested_table(args.nested_rows)
+        print(f"nested table: {nested.num_rows} rows, {nested.nbytes / 1e9:.3f} GB in memory, "
+              f"{time.time() - t0:.1f} s", flush=True)
+        jobs.append((write_parquet, nested, os.path.join(args.dir, "io_nested.parquet"),
+                     "snappy"))
+    with ThreadPoolExecutor(max(len(jobs), 1)) as pool:
+        futures = [pool.submit(timed_job, fn, table, path, arg) for fn, table, path, arg in jobs]
         for f in futures:
             path, rows, seconds = f.result()
             size = os.path.getsize(path)

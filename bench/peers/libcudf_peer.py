@@ -533,6 +533,19 @@ def io_files():
         run("csv_read_pyarrow_file", lambda: _read_csv_file(path))
 
 
+def io_nested():
+    # the nested row on bench/data/make_io_files.py DIR --only nested (pyarrow's: 2^25 rows of
+    # list<int64> and struct<int32, float64>, nulls at every level, SNAPPY): read_parquet of
+    # DIR/io_nested.parquet from host bytes, bench_parquet files-nested's row
+    d = os.environ.get("GCOL_BENCH_PARQUET_DIR")
+    if not d:
+        print("# io_nested: set GCOL_BENCH_PARQUET_DIR (bench/data/make_io_files.py)",
+              file=sys.stderr)
+        return
+    run("parquet_read_nested_pyarrow", lambda: _read_parquet_file(
+        "parquet_read_nested_pyarrow", os.path.join(d, "io_nested.parquet")))
+
+
 which = sys.argv[1:] or ["sort_i64", "sort_by_key_i32", "sort_two", "sort_strings", "filter_gather_reduce",
                          "search", "distinct", "joins", "groupby", "expression", "regex", "parquet", "csv",
                          "io_files"]
