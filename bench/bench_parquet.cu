@@ -47,11 +47,11 @@
  * libcudf reads and writes the same files in `bench/peers/libcudf_peer.py io_files` and
  * `io_nested` (same row names, same variable).
  *
- * Usage: bench_parquet [scale_shift | files | files-read | files-write | files-nested]  (a positive shift
- * divides the 2^24 rows by 2^shift; "files" runs only the three rows on GCOL_BENCH_PARQUET_DIR,
- * "files-read" / "files-write" only its reads / its write: at 2^27 rows the host-path peers and
- * gcol's snappy write, compressed on one host thread, take minutes, more than one device call
- * of 10 minutes may hold with the default GCOL_BENCH_REPS).
+ * Usage: bench_parquet [scale_shift | files | files-read | files-write | files-nested]  (a positive
+ * shift divides the 2^24 rows by 2^shift; "files" runs only the three rows on
+ * GCOL_BENCH_PARQUET_DIR, "files-read" / "files-write" only its reads / its write: at 2^27 rows the
+ * host-path peers and gcol's snappy write, compressed on one host thread, take minutes, more than
+ * one device call of 10 minutes may hold with the default GCOL_BENCH_REPS).
  * GCOL_BENCH_PARQUET_FILE, when set, names a file that receives gcol's file (the peer script
  * reads it with libcudf too: row parquet_read_plain_gcol_file), and FILE.snappy / FILE.zstd
  * the compressed ones (rows parquet_read_snappy / parquet_read_zstd of the peer script).
@@ -421,8 +421,7 @@ static void bench_pyarrow_files(const char *dir, bool reads, bool write, bool ne
       "int64, float64, int32 dictionary, string[8..32] (pyarrow)",
       "int64, float64, int32 dictionary, string[8..32] (pyarrow)",
       "list<int64> (0..7, nulls), struct<int32, float64> (nulls) (pyarrow)"};
-  gcol_parquet_codec const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD,
-                                       GCOL_PARQUET_SNAPPY};
+  gcol_parquet_codec const codecs[] = {GCOL_PARQUET_SNAPPY, GCOL_PARQUET_ZSTD, GCOL_PARQUET_SNAPPY};
   for (int k = nested ? 2 : 0; k < (nested ? 3 : reads ? 2 : 1); ++k) {
     pq_ctx c;
     memset(&c, 0, sizeof c);

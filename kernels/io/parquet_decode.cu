@@ -164,8 +164,8 @@ __device__ void levels_block(const col_args &a, const gcol_detail_pq_page &pg, r
  * size, a nested leaf's repetition levels against max_rep + 1). */
 template <typename T>
 __device__ void hybrid_block(const uint8_t *bytes, int64_t begin, int64_t end, int bw,
-                             int64_t count, int64_t limit, int over, int cut, T *out,
-                             runs_smem &s, unsigned long long *first_error) {
+                             int64_t count, int64_t limit, int over, int cut, T *out, runs_smem &s,
+                             unsigned long long *first_error) {
   int64_t i0 = 0;
   runs_begin(s, begin);
   __syncthreads();
@@ -764,8 +764,8 @@ gcol_status launch_pages(const gcol_detail_pq_column_plan *p, col_state *c, uint
     GCOL_DETAIL_TRY(temp(n, 1, stream, &c->def_out));
     a->def_out = (uint8_t *)c->def_out->data;
     if (p->max_def == 0) { /* a required leaf under required structs: no levels to decode */
-      GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(a->def_out, 0, (size_t)(n > 0 ? n : 1),
-                                           (cudaStream_t)stream));
+      GCOL_DETAIL_CUDA_TRY(
+          cudaMemsetAsync(a->def_out, 0, (size_t)(n > 0 ? n : 1), (cudaStream_t)stream));
     }
   }
   if (needs_index) {
@@ -1028,8 +1028,8 @@ done:
 
 /* gcol_detail_parquet_decode_columns_ordered and _levels: levels NULL or as _levels gives. */
 gcol_status decode_all(const gcol_detail_pq_column_plan *plans, int32_t num_plans,
-                       const void *borrowed, const char *file_name, gcol_stream stream,
-                       gcol_mr *mr, gcol_column **out, const gcol_detail_pq_upload_order *order,
+                       const void *borrowed, const char *file_name, gcol_stream stream, gcol_mr *mr,
+                       gcol_column **out, const gcol_detail_pq_upload_order *order,
                        gcol_buffer **levels) {
   gcol_status status = GCOL_OK;
   cudaStream_t const s = (cudaStream_t)stream;
@@ -1197,8 +1197,8 @@ done:
 extern "C" gcol_status gcol_detail_parquet_decode_columns_ordered(
     const gcol_detail_pq_column_plan *plans, int32_t num_plans, const void *borrowed,
     const char *file_name, gcol_stream stream, gcol_mr *mr, gcol_column **out,
-    const gcol_detail_pq_upload_order *order) {
-  return decode_all(plans, num_plans, borrowed, file_name, stream, mr, out, order, NULL);
+    const gcol_detail_pq_upload_order *order, gcol_buffer **levels) {
+  return decode_all(plans, num_plans, borrowed, file_name, stream, mr, out, order, levels);
 }
 
 extern "C" gcol_status gcol_detail_parquet_decode_columns_levels(

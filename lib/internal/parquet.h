@@ -558,9 +558,13 @@ int64_t gcol_detail_parquet_read_pages(void);
 int64_t gcol_detail_parquet_batch_bytes(void);
 /* Sets the target for the reads that follow, process-wide; 0 restores the default. */
 void gcol_detail_parquet_set_batch_bytes(int64_t bytes);
-/* The batches of groups[0, num_groups) read for columns[0, num_columns): writes the group
- * index each batch starts at to bounds[0, n) and num_groups to bounds[n] (bounds has room for
- * num_groups + 1), returns n; 1 means one batch (the read is not split). */
+/* The batches of groups[0, num_groups) read for columns[0, num_columns): consecutive groups
+ * until a batch holds `target` compressed bytes, or a sixth of the read's when that is less
+ * (but not below GCOL_DETAIL_PQ_BATCH_FLOOR), so that a read of a few batches' bytes is still
+ * split and its upload overlaps its decodes; a read of at most twice that is not split. Writes
+ * the group index each batch starts at to bounds[0, n) and num_groups to bounds[n] (bounds
+ * has room for num_groups + 1), returns n; 1 means one batch (the read is not split). */
+#define GCOL_DETAIL_PQ_BATCH_FLOOR ((int64_t)64 << 20)
 int32_t gcol_detail_parquet_batches(const gcol_parquet_metadata *md, const int32_t *columns,
                                     int32_t num_columns, const int32_t *groups, int32_t num_groups,
                                     int64_t target, int32_t *bounds);
@@ -622,11 +626,13 @@ typedef struct gcol_detail_pq_upload_order {
   int32_t *issued;
 } gcol_detail_pq_upload_order;
 
-/* gcol_detail_parquet_decode_columns with its upload in that order (NULL: none). */
-gcol_status gcol_detail_parquet_decode_columns_ordered(
-    const gcol_detail_pq_column_plan *plans, int32_t num_plans, const void *borrowed,
-    const char *file_name, gcol_stream stream, gcol_mr *mr, gcol_column **out,
-    const gcol_detail_pq_upload_order *order);
+/* gcol_detail_parquet_decode_columns_levels with its upload in that order (NULL: none). */
+gcol_status gcol_detail_parquet_decode_columns_ordered(const gcol_detail_pq_column_plan *plans,
+                                                       int32_t num_plans, const void *borrowed,
+                                                       const char *file_name, gcol_stream stream,
+                                                       gcol_mr *mr, gcol_column **out,
+                                                       const gcol_detail_pq_upload_order *order,
+                                                       gcol_buffer **levels);
 
 /* gcol_detail_parquet_decode_columns, also writing out the levels of the plans with
  * levels_on_gpu: levels[2 * c] receives plan c's repetition levels (NULL when max_rep is 0)

@@ -142,6 +142,10 @@ typedef struct gcol_detail_pqn_levels {
   const uint8_t *def;
 } gcol_detail_pqn_levels;
 
+/* out[i] = the device pointers of levels[2 * i] (rep) and levels[2 * i + 1] (def), as
+ * gcol_detail_parquet_decode_columns_levels gives them, for i in [0, n) (NULL stays NULL). */
+void gcol_detail_pqn_levels_of(gcol_buffer *const *levels, int32_t n, gcol_detail_pqn_levels *out);
+
 /* gcol_detail_pqn_check_plans for plans made by gcol_detail_parquet_plan_column_levels_gpu,
  * their levels in levels[k] (plans[k]'s): the same checks and messages, on the GPU. */
 gcol_status gcol_detail_pqn_check_plans_gpu(const gcol_parquet_metadata *md,
@@ -159,9 +163,9 @@ gcol_status gcol_detail_pqn_check_plans_gpu(const gcol_parquet_metadata *md,
  * gather by their entries when some entries hold none). `name` names the column in errors. */
 gcol_status gcol_detail_pqn_assemble_gpu(const gcol_detail_pqn_tree *tree, int32_t node,
                                          const gcol_detail_pq_column_plan *plans,
-                                         const gcol_detail_pqn_levels *levels,
-                                         gcol_column **leaves, const char *file_name,
-                                         gcol_stream stream, gcol_mr *mr, gcol_column **out);
+                                         const gcol_detail_pqn_levels *levels, gcol_column **leaves,
+                                         const char *file_name, gcol_stream stream, gcol_mr *mr,
+                                         gcol_column **out);
 
 /* Kernels (kernels/io/parquet_nested.cu), over a leaf's n device levels (rep NULL: all 0). */
 
@@ -171,25 +175,28 @@ gcol_status gcol_detail_pqn_scan_slots(const uint8_t *rep, const uint8_t *def, i
                                        int32_t parent_rep, int32_t slot_def, int64_t *scan,
                                        gcol_stream stream);
 
-/* For each entry e opening a slot (as above, scan from gcol_detail_pqn_scan_slots), at
- * s = scan[e]: valid[s] = def[e] >= valid_def, map[s] = e (each NULL when not wanted). */
+/* For each entry e opening a slot (as above, scan from gcol_detail_pqn_scan_slots; NULL where
+ * every entry opens one: s = e), at s = scan[e]: valid[s] = def[e] >= valid_def, map[s] = e
+ * (each NULL when not wanted). */
 gcol_status gcol_detail_pqn_fill_slots(const uint8_t *rep, const uint8_t *def, int64_t n,
                                        int32_t parent_rep, int32_t slot_def, const int64_t *scan,
                                        int32_t valid_def, uint8_t *valid, int64_t *map,
                                        gcol_stream stream);
 
 /* A list's offsets column (size + 1 entries; INT32, or INT64 when children > INT32_MAX) on
- * mr: offsets[scan[e]] = child[e] at each of its slot entries, offsets[size] = child[n], where
- * child is its element's gcol_detail_pqn_scan_slots and children = child[n]. */
+ * mr: offsets[scan[e]] = child[e] at each of its slot entries (scan NULL: every entry is one),
+ * offsets[size] = child[n], where child is its element's gcol_detail_pqn_scan_slots and
+ * children = child[n]. */
 gcol_status gcol_detail_pqn_list_offsets(const uint8_t *rep, const uint8_t *def, int64_t n,
                                          int32_t parent_rep, int32_t slot_def, const int64_t *scan,
                                          int64_t size, const int64_t *child, int64_t children,
                                          gcol_stream stream, gcol_mr *mr, gcol_column **out);
 
-/* gcol_detail_pqn_check_levels over each chunk of a leaf's device levels: chunk i holds
- * entries [chunk_first[i], chunk_first[i + 1]) (host array, num_chunks + 1 entries). On return
- * (one synchronization) *first_bad is the first bad entry of the leaf (-1: none) and rows[i]
- * chunk i's rows (its entries of repetition level 0). */
+/* gcol_detail_pqn_check_levels over each chunk of a leaf's device levels (max_rep >= 1, rep
+ * not NULL: without repetition every entry is a row): chunk i holds entries
+ * [chunk_first[i], chunk_first[i + 1]) (host array, num_chunks + 1 entries). On return (one
+ * synchronization) *first_bad is the first bad entry of the leaf (-1: none) and rows[i] chunk
+ * i's rows (its entries of repetition level 0). */
 gcol_status gcol_detail_pqn_check_levels_device(const uint8_t *rep, const uint8_t *def,
                                                 const int64_t *chunk_first, int32_t num_chunks,
                                                 const int32_t *def_for_rep, int32_t max_rep,

@@ -413,6 +413,13 @@ gcol_status gcol_detail_pqn_check_plans(const gcol_parquet_metadata *md,
 
 /* ---- the read on the GPU ---- */
 
+void gcol_detail_pqn_levels_of(gcol_buffer *const *levels, int32_t n, gcol_detail_pqn_levels *out) {
+  for (int32_t i = 0; i < n; ++i) {
+    out[i].rep = levels[2 * i] != NULL ? (const uint8_t *)levels[2 * i]->data : NULL;
+    out[i].def = levels[2 * i + 1] != NULL ? (const uint8_t *)levels[2 * i + 1]->data : NULL;
+  }
+}
+
 gcol_status gcol_detail_pqn_check_plans_gpu(const gcol_parquet_metadata *md,
                                             const gcol_detail_pqn_tree *tree, int32_t node,
                                             const gcol_detail_pq_column_plan *plans,
@@ -429,8 +436,11 @@ gcol_status gcol_detail_pqn_check_plans_gpu(const gcol_parquet_metadata *md,
     const gcol_detail_pq_column_plan *plan = &plans[k];
     const gcol_parquet_column_info *info = &md->leaves[leaf];
     GCOL_DETAIL_CHECK(plan->levels_on_gpu && plan->num_chunks == num_row_groups,
-                      GCOL_ERROR_INVALID_ARGUMENT, "%s: column '%s' was not planned with its levels",
-                      md->name, info->name);
+                      GCOL_ERROR_INVALID_ARGUMENT,
+                      "%s: column '%s' was not planned with its levels", md->name, info->name);
+    /* no repetition: every entry is a row, and planning matched each chunk's values to its
+     * row group's rows */
+    if (info->max_repetition_level == 0) continue;
     gcol_detail_pqn_def_for_rep(tree, leaf, def_for_rep);
     int64_t bad = -1;
     GCOL_DETAIL_TRY(gcol_detail_pqn_check_levels_device(
@@ -445,12 +455,12 @@ gcol_status gcol_detail_pqn_check_plans_gpu(const gcol_parquet_metadata *md,
         }
         GCOL_DETAIL_CUDA_TRY(cudaMemcpy(&d, levels[k].def + bad, 1, cudaMemcpyDeviceToHost));
         gcol_detail_pq_where const w = where_of(plan, bad);
-        GCOL_DETAIL_FAIL(GCOL_ERROR_INVALID_ARGUMENT,
-                         "%s: row group %d, column '%s', page %d: level entry %lld (repetition "
-                         "%d, definition %d) %s",
-                         md->name, row_groups[i], info->name, w.page, (long long)(bad - first),
-                         r, d, bad == first ? "does not start a row"
-                                            : "continues a list that does not exist");
+        GCOL_DETAIL_FAIL(
+            GCOL_ERROR_INVALID_ARGUMENT,
+            "%s: row group %d, column '%s', page %d: level entry %lld (repetition "
+            "%d, definition %d) %s",
+            md->name, row_groups[i], info->name, w.page, (long long)(bad - first), r, d,
+            bad == first ? "does not start a row" : "continues a list that does not exist");
       }
       int64_t const want = md->row_groups[row_groups[i]].num_rows;
       GCOL_DETAIL_CHECK(rows[i] == want, GCOL_ERROR_INVALID_ARGUMENT,
@@ -475,80 +485,126 @@ typedef struct assemble_gpu_ctx {
   gcol_mr *mr;
 } assemble_gpu_ctx;
 
-/* The slots scan of a node held at (parent_rep, slot_def) over levels `lv` of n entries, and
- * its total (one synchronization). */
-static gcol_status scan_slots(const gcol_detail_pqn_levels *lv, int64_t n, int32_t parent_rep,
-                              int32_t slot_def, gcol_stream stream, gcol_buffer **scan,
-                              int64_t *total) {
+/* The slots of a node over the entries of leaf `leaf`: held at (parent_rep, slot_def), `scan`
+ * their exclusive sum (device, entries + 1; NULL where every entry opens one) and `total` its
+ * last value. A node hands its own to its first child (a struct's children are held where it
+ * is) or its element's (a list), which takes it when the key matches. */
+typedef struct slots {
+  int32_t leaf, parent_rep, slot_def;
+  const int64_t *scan;
+  int64_t total;
+} slots;
+
+/* The slots of `node` (over its first leaf's levels): `given` when its key matches, none to
+ * compute where every entry opens one, else a new scan into *owned (one synchronization). */
+static gcol_status node_slots(const assemble_gpu_ctx *a, int32_t node, int32_t parent_rep,
+                              int32_t slot_def, const slots *given, slots *out,
+                              gcol_buffer **owned) {
   gcol_status status = GCOL_OK;
-  GCOL_DETAIL_TRY(gcol_buffer_create((size_t)(n + 1) * sizeof(int64_t), stream, NULL, scan));
-  GCOL_DETAIL_TRY(gcol_detail_pqn_scan_slots(lv->rep, lv->def, n, parent_rep, slot_def,
-                                             (int64_t *)(*scan)->data, stream));
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(total, (int64_t *)(*scan)->data + n, sizeof *total,
-                                       cudaMemcpyDeviceToHost, (cudaStream_t)stream));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream));
+  const gcol_detail_pqn_node *n = &a->tree->nodes[node];
+  int32_t const k = n->first_leaf - a->base_leaf;
+  const gcol_detail_pqn_levels *lv = &a->levels[k];
+  int64_t const entries = a->plans[k].num_rows;
+  out->leaf = n->first_leaf;
+  out->parent_rep = parent_rep;
+  out->slot_def = slot_def;
+  out->scan = NULL;
+  out->total = entries;
+  if (given != NULL && given->leaf == out->leaf && given->parent_rep == parent_rep &&
+      given->slot_def == slot_def) {
+    *out = *given;
+    return GCOL_OK;
+  }
+  if ((lv->rep == NULL || parent_rep >= a->plans[k].max_rep) && slot_def <= 0) return GCOL_OK;
+  GCOL_DETAIL_TRY(
+      gcol_buffer_create((size_t)(entries + 1) * sizeof(int64_t), a->stream, NULL, owned));
+  int64_t *scan = (int64_t *)(*owned)->data;
+  GCOL_DETAIL_TRY(
+      gcol_detail_pqn_scan_slots(lv->rep, lv->def, entries, parent_rep, slot_def, scan, a->stream));
+  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&out->total, scan + entries, sizeof out->total,
+                                       cudaMemcpyDeviceToHost, (cudaStream_t)a->stream));
+  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)a->stream));
+  out->scan = scan;
 done:
   return status;
 }
 
-static gcol_status assemble_gpu(const assemble_gpu_ctx *a, int32_t node, gcol_column **out) {
+/* A leaf's column: as decoded when every entry is one of its slots, else its slots gathered. */
+static gcol_status assemble_leaf(const assemble_gpu_ctx *a, const gcol_detail_pqn_node *n,
+                                 const slots *own, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  int32_t const k = n->first_leaf - a->base_leaf;
+  const gcol_detail_pqn_levels *lv = &a->levels[k];
+  int64_t const entries = a->plans[k].num_rows;
+  gcol_column **leaf = &a->leaves[n->leaf - a->base_leaf];
+  gcol_column *map = NULL;
+  if (own->total == entries) { /* every entry is a slot of the leaf */
+    *out = *leaf;
+    *leaf = NULL;
+    return GCOL_OK;
+  }
+  GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_INT64), own->total,
+                                     GCOL_MASK_UNALLOCATED, a->stream, NULL, &map));
+  GCOL_DETAIL_TRY(gcol_detail_pqn_fill_slots(lv->rep, lv->def, entries, n->parent_rep, n->slot_def,
+                                             own->scan, 0, NULL, (int64_t *)map->data->data,
+                                             a->stream));
+  /* the map is in range by construction */
+  GCOL_DETAIL_TRY(gcol_column_gather(gcol_column_get_view(*leaf), gcol_column_get_view(map),
+                                     GCOL_OUT_OF_BOUNDS_DONT_CHECK, GCOL_NEGATIVE_INDEX_NOT_ALLOWED,
+                                     out, a->stream, a->mr));
+  gcol_column_free(*leaf);
+  *leaf = NULL;
+done:
+  gcol_column_free(map);
+  return status;
+}
+
+static gcol_status assemble_gpu(const assemble_gpu_ctx *a, int32_t node, const slots *given,
+                                gcol_column **out) {
   gcol_status status = GCOL_OK;
   const gcol_detail_pqn_node *n = &a->tree->nodes[node];
   int32_t const k = n->first_leaf - a->base_leaf;
   const gcol_detail_pqn_levels *lv = &a->levels[k];
   int64_t const entries = a->plans[k].num_rows;
   bool const list = n->kind == GCOL_DETAIL_PQN_LIST;
-  bool const nullable = n->valid_def > n->slot_def;
-  gcol_buffer *scan = NULL, *child = NULL, *mask = NULL;
-  gcol_column *map = NULL, *valid = NULL, *offsets = NULL;
+  gcol_buffer *scan = NULL, *child_scan = NULL, *mask = NULL;
+  gcol_column *valid = NULL, *offsets = NULL;
   gcol_column **kids = NULL;
-  int64_t size = 0, children = 0, nulls = 0;
-  GCOL_DETAIL_TRY(scan_slots(lv, entries, n->parent_rep, n->slot_def, a->stream, &scan, &size));
-  const int64_t *at = (const int64_t *)scan->data;
+  slots own, child;
+  int64_t nulls = 0;
+  GCOL_DETAIL_TRY(node_slots(a, node, n->parent_rep, n->slot_def, given, &own, &scan));
+  int64_t const size = own.total;
   if (n->kind == GCOL_DETAIL_PQN_LEAF) {
-    gcol_column **leaf = &a->leaves[n->leaf - a->base_leaf];
-    if (size == entries) { /* every entry is a slot of the leaf */
-      *out = *leaf;
-      *leaf = NULL;
-      goto done;
-    }
-    GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_INT64), size,
-                                       GCOL_MASK_UNALLOCATED, a->stream, NULL, &map));
-    GCOL_DETAIL_TRY(gcol_detail_pqn_fill_slots(lv->rep, lv->def, entries, n->parent_rep,
-                                               n->slot_def, at, 0, NULL,
-                                               (int64_t *)map->data->data, a->stream));
-    GCOL_DETAIL_TRY(gcol_column_gather(gcol_column_get_view(*leaf), gcol_column_get_view(map),
-                                       GCOL_OUT_OF_BOUNDS_CHECK, GCOL_NEGATIVE_INDEX_NOT_ALLOWED,
-                                       out, a->stream, a->mr));
-    gcol_column_free(*leaf);
-    *leaf = NULL;
+    GCOL_DETAIL_TRY(assemble_leaf(a, n, &own, out));
     goto done;
   }
-  if (nullable) {
-    GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_BOOL8), size,
-                                       GCOL_MASK_UNALLOCATED, a->stream, NULL, &valid));
+  if (n->valid_def > n->slot_def) { /* a null slot is possible */
+    GCOL_DETAIL_TRY(gcol_column_create(gcol_data_type_make(GCOL_BOOL8), size, GCOL_MASK_UNALLOCATED,
+                                       a->stream, NULL, &valid));
     GCOL_DETAIL_TRY(gcol_detail_pqn_fill_slots(lv->rep, lv->def, entries, n->parent_rep,
-                                               n->slot_def, at, n->valid_def,
+                                               n->slot_def, own.scan, n->valid_def,
                                                (uint8_t *)valid->data->data, NULL, a->stream));
-    GCOL_DETAIL_TRY(gcol_bools_to_mask(gcol_column_get_view(valid), &mask, &nulls, a->stream, a->mr));
+    GCOL_DETAIL_TRY(
+        gcol_bools_to_mask(gcol_column_get_view(valid), &mask, &nulls, a->stream, a->mr));
   }
+  child = own; /* a struct's children are held where it is */
   if (list) {
-    GCOL_DETAIL_TRY(scan_slots(lv, entries, n->rep, n->elem_def, a->stream, &child, &children));
+    GCOL_DETAIL_TRY(node_slots(a, node, n->rep, n->elem_def, NULL, &child, &child_scan));
     GCOL_DETAIL_TRY(gcol_detail_pqn_list_offsets(lv->rep, lv->def, entries, n->parent_rep,
-                                                 n->slot_def, at, size,
-                                                 (const int64_t *)child->data, children,
-                                                 a->stream, a->mr, &offsets));
+                                                 n->slot_def, own.scan, size, child.scan,
+                                                 child.total, a->stream, a->mr, &offsets));
   }
-  /* the scans go before the children take theirs (peak memory: two of them) */
-  gcol_buffer_free(scan);
-  gcol_buffer_free(child);
-  scan = child = NULL;
+  /* the node's own sum is done with (a list's children count the element's) */
+  if (list) {
+    gcol_buffer_free(scan);
+    scan = NULL;
+  }
   kids = (gcol_column **)calloc((size_t)n->num_children + 1, sizeof *kids);
   GCOL_DETAIL_CHECK(kids != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   for (int32_t c = 0; c < n->num_children; ++c) {
     int32_t const kid = a->tree->children[n->first_child + c];
-    GCOL_DETAIL_TRY(assemble_gpu(a, kid, &kids[c]));
-    int64_t const want = list ? children : size;
+    GCOL_DETAIL_TRY(assemble_gpu(a, kid, &child, &kids[c]));
+    int64_t const want = child.total;
     GCOL_DETAIL_CHECK(gcol_column_get_view(kids[c]).size == want, GCOL_ERROR_INVALID_ARGUMENT,
                       "%s: column '%s': its field '%s' holds %lld values, its %s %lld: the "
                       "leaves' levels disagree",
@@ -575,9 +631,8 @@ done:
   }
   free(kids);
   gcol_buffer_free(scan);
-  gcol_buffer_free(child);
+  gcol_buffer_free(child_scan);
   gcol_buffer_free(mask);
-  gcol_column_free(map);
   gcol_column_free(valid);
   gcol_column_free(offsets);
   return status;
@@ -585,9 +640,9 @@ done:
 
 gcol_status gcol_detail_pqn_assemble_gpu(const gcol_detail_pqn_tree *tree, int32_t node,
                                          const gcol_detail_pq_column_plan *plans,
-                                         const gcol_detail_pqn_levels *levels,
-                                         gcol_column **leaves, const char *file_name,
-                                         gcol_stream stream, gcol_mr *mr, gcol_column **out) {
+                                         const gcol_detail_pqn_levels *levels, gcol_column **leaves,
+                                         const char *file_name, gcol_stream stream, gcol_mr *mr,
+                                         gcol_column **out) {
   assemble_gpu_ctx a;
   a.tree = tree;
   a.plans = plans;
@@ -598,5 +653,5 @@ gcol_status gcol_detail_pqn_assemble_gpu(const gcol_detail_pqn_tree *tree, int32
   a.stream = stream;
   a.mr = mr;
   *out = NULL;
-  return assemble_gpu(&a, node, out);
+  return assemble_gpu(&a, node, NULL, out);
 }

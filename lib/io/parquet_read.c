@@ -1241,10 +1241,9 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
       total += ch->stats.compressed_size;
     }
   }
-  GCOL_DETAIL_CHECK(levels != LEVELS_NONE || info->max_repetition_level == 0,
-                    GCOL_ERROR_UNSUPPORTED,
-                    "%s: column '%s' lies inside a list (it is read with its list)", md->name,
-                    info->name);
+  GCOL_DETAIL_CHECK(
+      levels != LEVELS_NONE || info->max_repetition_level == 0, GCOL_ERROR_UNSUPPORTED,
+      "%s: column '%s' lies inside a list (it is read with its list)", md->name, info->name);
   if (levels != LEVELS_NONE) {
     plan->chunk_first =
         (int64_t *)malloc((size_t)(num_row_groups + 1) * sizeof *plan->chunk_first);
@@ -1758,6 +1757,9 @@ int32_t gcol_detail_parquet_batches(const gcol_parquet_metadata *md, const int32
     const gcol_detail_pq_row_group *rg = &md->row_groups[groups[i]];
     for (int32_t k = 0; k < num_columns; ++k) total += rg->chunks[columns[k]].stats.compressed_size;
   }
+  int64_t const sixth =
+      total / 6 > GCOL_DETAIL_PQ_BATCH_FLOOR ? total / 6 : GCOL_DETAIL_PQ_BATCH_FLOOR;
+  if (sixth < target) target = sixth;
   int32_t n = 1;
   if (total > 2 * target) {
     int64_t bytes = 0;
@@ -1791,6 +1793,14 @@ typedef struct batch_run {
   const gcol_parquet_metadata *md;
   const int32_t *columns;
   int32_t num_read;
+  /* nested selections: with_levels[i] for plan i (a leaf planned with its levels); selection
+   * k is node sel_node[k] (-1: flat) over the plans from sel_plan[k]. Each batch assembles its
+   * nested columns into the piece of their first plan (the others' pieces stay NULL). */
+  const bool *with_levels;
+  const gcol_detail_pqn_tree *tree;
+  const int32_t *sel_node;
+  const int32_t *sel_plan;
+  int32_t num_selected;
   const int32_t *groups; /* the groups read */
   const int32_t *bounds; /* batch b: groups[bounds[b], bounds[b + 1]) */
   int32_t num_batches;
@@ -1819,32 +1829,72 @@ static void wait_issued(const batch_run *r, int32_t b) {
   while (__atomic_load_n(&r->issued[b], __ATOMIC_ACQUIRE) == 0) sched_yield();
 }
 
+/* Checks and assembles the nested selections of batch b (its plans and levels decoded) into
+ * the pieces of their first plans, on `stream`. */
+static gcol_status assemble_batch(const batch_run *r, int32_t b,
+                                  const gcol_detail_pq_column_plan *plans,
+                                  const gcol_detail_pqn_levels *levels, gcol_column **pieces,
+                                  cudaStream_t stream) {
+  gcol_status status = GCOL_OK;
+  const int32_t *groups = r->groups + r->bounds[b];
+  int32_t const num_groups = r->bounds[b + 1] - r->bounds[b];
+  for (int32_t k = 0; k < r->num_selected; ++k) {
+    int32_t const node = r->sel_node[k], p = r->sel_plan[k];
+    if (node < 0) continue;
+    gcol_column *col = NULL;
+    GCOL_DETAIL_TRY(gcol_detail_pqn_check_plans_gpu(r->md, r->tree, node, plans + p, levels + p,
+                                                    groups, num_groups, (gcol_stream)stream));
+    GCOL_DETAIL_TRY(gcol_detail_pqn_assemble_gpu(r->tree, node, plans + p, levels + p, pieces + p,
+                                                 r->md->name, (gcol_stream)stream, NULL, &col));
+    pieces[p] = col; /* the leaves' pieces were taken */
+  }
+done:
+  return status;
+}
+
 /* Plans and decodes batch b into its pieces on `stream` (the default resource: the pieces
- * are temporaries), its upload after batch b - 1's. */
+ * are temporaries), its upload after batch b - 1's; nested selections assembled. */
 static gcol_status decode_batch(const batch_run *r, int32_t b, cudaStream_t stream) {
   gcol_status status = GCOL_OK;
   int32_t const n = r->num_read;
+  const int32_t *groups = r->groups + r->bounds[b];
+  int32_t const num_groups = r->bounds[b + 1] - r->bounds[b];
+  gcol_column **pieces = r->pieces + (size_t)b * (size_t)n;
   gcol_detail_pq_upload_order const order = {b > 0 ? (void *)r->uploaded[b - 1] : NULL,
                                              (void *)r->uploaded[b], &r->issued[b]};
   gcol_detail_pq_column_plan *plans =
       (gcol_detail_pq_column_plan *)calloc((size_t)(n > 0 ? n : 1), sizeof *plans);
-  GCOL_DETAIL_CHECK(plans != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  gcol_buffer **levels = (gcol_buffer **)calloc((size_t)(2 * n + 2), sizeof *levels);
+  gcol_detail_pqn_levels *level_ptrs =
+      (gcol_detail_pqn_levels *)calloc((size_t)(n + 1), sizeof *level_ptrs);
+  GCOL_DETAIL_CHECK(plans != NULL && levels != NULL && level_ptrs != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "out of memory");
   GCOL_DETAIL_CUDA_TRY(cudaSetDevice(r->device)); /* the current device is per thread */
   for (int32_t i = 0; i < n; ++i) {
-    GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(
-        r->file, r->data, r->md, r->columns[i], r->groups + r->bounds[b],
-        r->bounds[b + 1] - r->bounds[b], NULL, 0, r->gpu_codecs, r->nvcomp, &plans[i]));
+    if (r->with_levels != NULL && r->with_levels[i]) {
+      GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_levels_gpu(
+          r->file, r->data, r->md, r->columns[i], groups, num_groups, r->gpu_codecs, r->nvcomp,
+          &plans[i]));
+    } else {
+      GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(r->file, r->data, r->md, r->columns[i],
+                                                           groups, num_groups, NULL, 0,
+                                                           r->gpu_codecs, r->nvcomp, &plans[i]));
+    }
     __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
   }
   if (b > 0) wait_issued(r, b - 1);
   GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_ordered(
-      plans, n, r->data, r->md->name, (gcol_stream)stream, NULL, r->pieces + (size_t)b * (size_t)n,
-      &order));
+      plans, n, r->data, r->md->name, (gcol_stream)stream, NULL, pieces, &order, levels));
+  gcol_detail_pqn_levels_of(levels, n, level_ptrs);
+  GCOL_DETAIL_TRY(assemble_batch(r, b, plans, level_ptrs, pieces, stream));
 done:
   __atomic_store_n(&r->issued[b], 1, __ATOMIC_RELEASE); /* failed before its upload: none */
   if (plans != NULL) {
     for (int32_t i = 0; i < n; ++i) gcol_detail_parquet_plan_free(&plans[i]);
   }
+  for (int32_t i = 0; levels != NULL && i < 2 * n; ++i) gcol_buffer_free(levels[i]);
+  free(levels);
+  free(level_ptrs);
   free(plans);
   return status;
 }
@@ -1998,6 +2048,7 @@ static gcol_status read_batches(batch_run *run, gcol_column **outputs, cudaStrea
     GCOL_DETAIL_TRY(stream_after(stream, workers[w].stream, event));
   }
   for (int32_t i = 0; i < C; ++i) {
+    if (run->pieces[i] == NULL) continue; /* a nested column's leaf: assembled into another */
     for (int32_t b = 0; b < B; ++b) column_pieces[b] = run->pieces[(size_t)b * (size_t)C + i];
     GCOL_DETAIL_TRY(concatenate_pieces(column_pieces, B, views, &outputs[i], stream, mr));
     /* column i's pieces go now (peak memory: the pieces and one column more), freed on the
@@ -2078,6 +2129,7 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   int32_t *flat_at = NULL;
   int32_t *sel_plan = NULL;
   bool nested = false;
+  bool batched = false;        /* read in batches: nested columns came assembled */
   bool *with_levels = NULL;    /* per plan: a nested column's leaf, planned with its levels */
   gcol_buffer **levels = NULL; /* per plan: its levels decoded on the GPU (rep, def) or NULL */
   gcol_detail_pqn_levels *level_ptrs = NULL;
@@ -2226,9 +2278,9 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     uint32_t const gpu_codecs = gcol_detail_parquet_gpu_codecs(&opt, nvcomp);
     int32_t const range = (int32_t)(last_group - first_group);
     int32_t num_batches = 1;
-    /* page skipping reads whole; so do reads of nested columns, whose levels are checked
-     * across each chunk before they are assembled */
-    if (kept == NULL && !nested && num_read > 0 && range >= 2) {
+    /* page skipping reads whole; nested columns are checked and assembled per batch (their
+     * levels are checked chunk by chunk, and a chunk lies in one batch) */
+    if (kept == NULL && num_read > 0 && range >= 2) {
       bounds = (int32_t *)malloc((size_t)(range + 1) * sizeof *bounds);
       GCOL_DETAIL_CHECK(bounds != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
       num_batches = gcol_detail_parquet_batches(md, columns, num_read, groups + first_group, range,
@@ -2251,7 +2303,13 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
       run.num_batches = num_batches;
       run.gpu_codecs = gpu_codecs;
       run.nvcomp = nvcomp;
+      run.with_levels = with_levels;
+      run.tree = &tree;
+      run.sel_node = sel_node;
+      run.sel_plan = sel_plan;
+      run.num_selected = num_columns;
       GCOL_DETAIL_TRY(read_batches(&run, outputs, (cudaStream_t)stream, mr));
+      batched = true;
     } else {
       for (int32_t i = 0; i < num_read; ++i) {
         if (i < num_selected_plans && with_levels[i]) {
@@ -2268,15 +2326,10 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
       }
       GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_levels(plans, num_read, data, md->name,
                                                                 stream, mr, outputs, levels));
-      for (int32_t i = 0; i < num_read; ++i) {
-        level_ptrs[i].rep = levels[2 * i] != NULL ? (const uint8_t *)levels[2 * i]->data : NULL;
-        level_ptrs[i].def =
-            levels[2 * i + 1] != NULL ? (const uint8_t *)levels[2 * i + 1]->data : NULL;
-      }
+      gcol_detail_pqn_levels_of(levels, num_read, level_ptrs);
       for (int32_t i = 0; i < num_columns; ++i) {
         if (sel_node[i] < 0) continue;
-        GCOL_DETAIL_TRY(gcol_detail_pqn_check_plans_gpu(md, &tree, sel_node[i],
-                                                        plans + sel_plan[i],
+        GCOL_DETAIL_TRY(gcol_detail_pqn_check_plans_gpu(md, &tree, sel_node[i], plans + sel_plan[i],
                                                         level_ptrs + sel_plan[i],
                                                         groups + first_group, range, stream));
       }
@@ -2290,7 +2343,7 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
    * then the filter's leaves */
   for (int32_t i = 0; i < num_columns; ++i) {
     int32_t const p = sel_plan[i];
-    if (sel_node[i] < 0) {
+    if (sel_node[i] < 0 || batched) { /* a flat leaf, or a column each batch assembled */
       final[num_final++] = outputs[p];
       outputs[p] = NULL;
     } else {

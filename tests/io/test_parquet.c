@@ -2688,6 +2688,11 @@ static void test_read_nested(void **state) {
   (void)state;
   expect_nested_table(nested_fixture, sizeof nested_fixture, NULL);
   expect_nested_range(nested_fixture, sizeof nested_fixture);
+  /* in batches of a row group each: every batch checks and assembles its own pieces */
+  gcol_detail_parquet_set_batch_bytes(1);
+  expect_nested_table(nested_fixture, sizeof nested_fixture, NULL);
+  expect_nested_range(nested_fixture, sizeof nested_fixture);
+  gcol_detail_parquet_set_batch_bytes(0);
   gcol_table *t = NULL;
   gcol_table_view tv;
   gcol_parquet_read_options opt;
@@ -2776,17 +2781,19 @@ static void test_read_nested_corrupt(void **state) {
       {0x06, "level entry 2 (repetition 1, definition 0) continues a list that does not exist"},
       {0x00, "row group 0, column 'l.list.element': its levels hold 4 rows, the row group 3"},
   };
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 6; ++k) { /* whole, then in batches of a row group */
+    gcol_detail_parquet_set_batch_bytes(k < 3 ? 0 : 1);
     memcpy(bytes, nested_fixture, sizeof nested_fixture);
-    rep[1] = bad[k].bits;
+    rep[1] = bad[k % 3].bits;
     assert_int_equal(gcol_parquet_read_buffer(bytes, sizeof nested_fixture, NULL, &t, NULL, NULL),
                      GCOL_ERROR_INVALID_ARGUMENT);
     assert_null(t);
-    if (strstr(gcol_last_error(), bad[k].says) == NULL) fail_msg("%s", gcol_last_error());
-    if (k < 2) {
+    if (strstr(gcol_last_error(), bad[k % 3].says) == NULL) fail_msg("%s", gcol_last_error());
+    if (k % 3 < 2) {
       assert_non_null(strstr(gcol_last_error(), "row group 0, column 'l.list.element', page 0"));
     }
   }
+  gcol_detail_parquet_set_batch_bytes(0);
   free(bytes);
 }
 
@@ -2819,6 +2826,9 @@ static void test_read_nested_nvcomp(void **state) {
     expect_nested_table(files[f].file, files[f].size, NULL);
     assert_int_equal(gcol_detail_parquet_nvcomp_pages() - before, files[f].nvcomp_pages);
     expect_nested_range(files[f].file, files[f].size);
+    gcol_detail_parquet_set_batch_bytes(1); /* a batch per row group */
+    expect_nested_table(files[f].file, files[f].size, NULL);
+    gcol_detail_parquet_set_batch_bytes(0);
   }
 }
 
@@ -2834,14 +2844,14 @@ static void test_read_nested_corrupt_nvcomp(void **state) {
     uint8_t *bytes = (uint8_t *)malloc(sizeof nested_fixture_snappy);
     assert_non_null(bytes);
     memcpy(bytes, nested_fixture_snappy, sizeof nested_fixture_snappy);
-    assert_true(gcol_detail_parquet_parse_page_header(
-        bytes + 4, (int64_t)sizeof nested_fixture_snappy - 4, &h, &header, error,
-        (int)sizeof error));
+    assert_true(gcol_detail_parquet_parse_page_header(bytes + 4,
+                                                      (int64_t)sizeof nested_fixture_snappy - 4, &h,
+                                                      &header, error, (int)sizeof error));
     uint8_t *body = bytes + 4 + header;
     int at = 0;
     while (body[at] & 0x80) ++at; /* the uncompressed length's varint */
     uint8_t const tag = body[++at];
-    assert_int_equal(tag & 3, 0);      /* a literal */
+    assert_int_equal(tag & 3, 0);     /* a literal */
     assert_true((tag >> 2) + 1 >= 4); /* of at least the 4 bytes of the length */
     body[at + 1] = 0xff;
     body[at + 2] = 0xff;

@@ -2957,9 +2957,10 @@ static void test_gpu_writer_rows_on_the_host(void **state) {
 /* ==== end of the GPU writer's host tests ==== */
 
 /* The batching rule (gcol_detail_parquet_batches): batches of consecutive row groups of at
- * least `target` compressed bytes of the columns read, the last one what is left; one batch
- * for reads under two batches' worth, a single group or no column; the environment's target
- * when no test value is set. */
+ * least `target` compressed bytes of the columns read (or a sixth of the read, not below the
+ * floor, when that is less), the last one what is left; one batch for reads under two
+ * batches' worth, a single group or no column; the environment's target when no test value is
+ * set. */
 static void test_read_batches_rule(void **state) {
   (void)state;
   make_data(45);
@@ -3009,6 +3010,24 @@ static void test_read_batches_rule(void **state) {
   gcol_detail_parquet_set_batch_bytes(0);
   unsetenv("GCOL_PARQUET_BATCH_BYTES");
   assert_int_equal(gcol_detail_parquet_batch_bytes(), GCOL_DETAIL_PQ_BATCH_BYTES);
+  /* a read of under two default batches is still split, in sixths of it: the footer made to
+   * say 100 MiB a group (1000 MiB, batches of >= 1000/6 MiB: two groups each) */
+  for (int32_t g = 0; g < 10; ++g) {
+    md->row_groups[g].chunks[3].stats.compressed_size = (int64_t)60 << 20;
+    md->row_groups[g].chunks[12].stats.compressed_size = (int64_t)40 << 20;
+  }
+  assert_int_equal(
+      gcol_detail_parquet_batches(md, columns, 2, groups, 10, GCOL_DETAIL_PQ_BATCH_BYTES, bounds),
+      5);
+  for (int32_t b = 0; b <= 5; ++b) assert_int_equal(bounds[b], 2 * b);
+  /* and never in batches under the floor: 10 groups of 10 MiB, 100 MiB, one batch */
+  for (int32_t g = 0; g < 10; ++g) md->row_groups[g].chunks[3].stats.compressed_size = 0;
+  for (int32_t g = 0; g < 10; ++g) {
+    md->row_groups[g].chunks[12].stats.compressed_size = (int64_t)10 << 20;
+  }
+  assert_int_equal(
+      gcol_detail_parquet_batches(md, columns, 2, groups, 10, GCOL_DETAIL_PQ_BATCH_BYTES, bounds),
+      1);
   gcol_parquet_metadata_free(md);
   free(file);
 }
