@@ -199,8 +199,8 @@ static gcol_status gather_mask(gcol_column_view source, gcol_detail_gather_map m
   if (!gather_needs_mask(source, map)) goto done;
   GCOL_DETAIL_TRY(gcol_bitmask_create(map.size, GCOL_MASK_UNINITIALIZED, stream, mr, &mask));
   GCOL_DETAIL_TRY(make_counter(stream, &counter));
-  gcol_detail_gather_mask_kernel<<<gcol_detail_grid_size(map.size, GCOL_DETAIL_BLOCK_SIZE),
-                                   GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+  gcol_detail_gather_mask_smem_kernel<<<gcol_detail_grid_size(map.size, GCOL_DETAIL_BLOCK_SIZE),
+                                        GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
       source_mask(source), source.offset, map, (uint32_t *)mask->data,
       (unsigned long long *)counter->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
@@ -223,7 +223,7 @@ static gcol_status launch_gather_fixed(gcol_column_view source, gcol_detail_gath
   const T *src = (const T *)source.data + source.offset;
   unsigned int const grid = gcol_detail_grid_size(map.size, GCOL_DETAIL_BLOCK_SIZE);
   if (dst_mask != NULL) {
-    gcol_detail_gather_fixed_masked_kernel<T>
+    gcol_detail_gather_fixed_masked_smem_kernel<T>
         <<<grid, GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
             src, source_mask(source), source.offset, map, (T *)dst, dst_mask, nulls);
   } else {

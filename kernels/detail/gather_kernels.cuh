@@ -12,11 +12,14 @@
 
 #include "common.cuh"
 #include "detail/gather.h"
+#include "gcol/device/block.cuh"
 
-/* Adds a warp's null count to the global counter, one atomic per warp. */
+/* Adds the block's null count to the global counter, one atomic per block (one per warp
+ * queued ~3.4M atomics on one counter per 2^27 rows). Every thread of the block calls it. */
 static __device__ __forceinline__ void gcol_detail_add_nulls(unsigned long long *counter,
                                                              unsigned long long nulls) {
-  if ((threadIdx.x & 31) == 0 && nulls != 0) atomicAdd(counter, nulls);
+  nulls = gcol_block_reduce_sum_u64(nulls);
+  if (threadIdx.x == 0 && nulls != 0) atomicAdd(counter, nulls);
 }
 
 /* Nulls of one ballot word covering rows [base, min(base + 32, n)). */
@@ -80,7 +83,7 @@ static __global__ void gcol_detail_gather_fixed_kernel(const T *__restrict__ src
 
 /* dst[i] = src[map(i)] and its validity, one ballot word per warp. Null rows get zeros. */
 template <typename T>
-static __global__ void gcol_detail_gather_fixed_masked_kernel(
+static __global__ void gcol_detail_gather_fixed_masked_smem_kernel(
     const T *__restrict__ src, const uint32_t *__restrict__ src_mask, int64_t src_mask_offset,
     gcol_detail_gather_map map, T *__restrict__ dst, uint32_t *__restrict__ dst_mask,
     unsigned long long *null_count) {
@@ -104,11 +107,11 @@ static __global__ void gcol_detail_gather_fixed_masked_kernel(
 }
 
 /* Only the validity of gathered rows (STRING, LIST, STRUCT). */
-static __global__ void gcol_detail_gather_mask_kernel(const uint32_t *__restrict__ src_mask,
-                                                      int64_t src_mask_offset,
-                                                      gcol_detail_gather_map map,
-                                                      uint32_t *__restrict__ dst_mask,
-                                                      unsigned long long *null_count) {
+static __global__ void gcol_detail_gather_mask_smem_kernel(const uint32_t *__restrict__ src_mask,
+                                                           int64_t src_mask_offset,
+                                                           gcol_detail_gather_map map,
+                                                           uint32_t *__restrict__ dst_mask,
+                                                           unsigned long long *null_count) {
   int const lane = (int)(threadIdx.x & 31);
   unsigned long long nulls = 0;
   for (int64_t i = gcol_detail_thread_index(); i - lane < map.size;

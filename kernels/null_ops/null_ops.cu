@@ -14,6 +14,7 @@
 
 #include "filtering/row_map.cuh"
 #include "gcol/copying.h"
+#include "gcol/device/block.cuh"
 #include "gcol/indexalator.h"
 #include "gcol/null_ops.h"
 #include "internal/column.h"
@@ -82,8 +83,9 @@ __global__ void last_valid_to_index_kernel(const int64_t *scanned, int64_t n, bo
 }
 
 /* One mask word per warp from ballots; the loop covers n rounded up to 32. */
-__global__ void bools_to_mask_kernel(const uint8_t *bools, const uint32_t *mask, int64_t offset,
-                                     int64_t n, uint32_t *out, unsigned long long *set_count) {
+__global__ void bools_to_mask_smem_kernel(const uint8_t *bools, const uint32_t *mask,
+                                          int64_t offset, int64_t n, uint32_t *out,
+                                          unsigned long long *set_count) {
   int64_t const padded = (n + 31) & ~(int64_t)31;
   unsigned int set = 0;
   GCOL_DETAIL_GRID_LOOP(i, padded) {
@@ -94,7 +96,9 @@ __global__ void bools_to_mask_kernel(const uint8_t *bools, const uint32_t *mask,
       set += (unsigned int)__popc(word);
     }
   }
-  if (set != 0) atomicAdd(set_count, (unsigned long long)set);
+  /* one atomic per block, not per warp leader (they queued on one counter) */
+  unsigned long long const total = gcol_block_reduce_sum_u64(set);
+  if (threadIdx.x == 0 && total != 0) atomicAdd(set_count, total);
 }
 
 __global__ void mask_to_bools_kernel(const uint32_t *mask, int64_t begin, int64_t n, uint8_t *out) {
@@ -423,8 +427,9 @@ extern "C" gcol_status gcol_bools_to_mask(gcol_column_view input, gcol_buffer **
   GCOL_DETAIL_TRY(gcol_bitmask_create(n, GCOL_MASK_UNINITIALIZED, stream, mr, out_mask));
   GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(unsigned long long), stream, NULL, &counter));
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(counter->data, 0, sizeof(unsigned long long), s));
-  bools_to_mask_kernel<<<gcol_detail_grid_size((n + 31) & ~(int64_t)31, GCOL_DETAIL_BLOCK_SIZE),
-                         GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+  bools_to_mask_smem_kernel<<<gcol_detail_grid_size((n + 31) & ~(int64_t)31,
+                                                    GCOL_DETAIL_BLOCK_SIZE),
+                              GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
       (const uint8_t *)input.data + input.offset, input.null_mask, input.offset, n,
       (uint32_t *)(*out_mask)->data, (unsigned long long *)counter->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
