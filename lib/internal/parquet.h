@@ -559,9 +559,9 @@ int64_t gcol_detail_parquet_batch_bytes(void);
 /* Sets the target for the reads that follow, process-wide; 0 restores the default. */
 void gcol_detail_parquet_set_batch_bytes(int64_t bytes);
 /* The batches of groups[0, num_groups) read for columns[0, num_columns): consecutive groups
- * until a batch holds `target` compressed bytes, or a sixth of the read's when that is less
- * (but not below GCOL_DETAIL_PQ_BATCH_FLOOR), so that a read of a few batches' bytes is still
- * split and its upload overlaps its decodes; a read of at most twice that is not split. Writes
+ * until a batch holds `target` compressed bytes; a read of at most two targets' worth in
+ * batches of a sixth of it instead (not below GCOL_DETAIL_PQ_BATCH_FLOOR), so that its upload
+ * still overlaps its decodes; a read of at most twice the batch size is not split. Writes
  * the group index each batch starts at to bounds[0, n) and num_groups to bounds[n] (bounds
  * has room for num_groups + 1), returns n; 1 means one batch (the read is not split). */
 #define GCOL_DETAIL_PQ_BATCH_FLOOR ((int64_t)64 << 20)

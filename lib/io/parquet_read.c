@@ -1757,9 +1757,11 @@ int32_t gcol_detail_parquet_batches(const gcol_parquet_metadata *md, const int32
     const gcol_detail_pq_row_group *rg = &md->row_groups[groups[i]];
     for (int32_t k = 0; k < num_columns; ++k) total += rg->chunks[columns[k]].stats.compressed_size;
   }
-  int64_t const sixth =
-      total / 6 > GCOL_DETAIL_PQ_BATCH_FLOOR ? total / 6 : GCOL_DETAIL_PQ_BATCH_FLOOR;
-  if (sixth < target) target = sixth;
+  if (total <= 2 * target) { /* a read the target would leave whole: in sixths */
+    int64_t const sixth =
+        total / 6 > GCOL_DETAIL_PQ_BATCH_FLOOR ? total / 6 : GCOL_DETAIL_PQ_BATCH_FLOOR;
+    if (sixth < target) target = sixth;
+  }
   int32_t n = 1;
   if (total > 2 * target) {
     int64_t bytes = 0;
