@@ -35,10 +35,13 @@ of about 8 KiB, so several row groups and pages per column):
                                          DELTA_BYTE_ARRAY, when pyarrow writes them
   nested_plain_v1, nested_dict_v2,       nested columns (list<int64>, list<string>, struct,
   nested_snappy, nested_zstd_v2,         list<struct>, struct<list>, list<list<int16>>, a
-  nested_noncompliant                    required list, map<string, int32>) with nulls at every
-                                         level and empty lists: PLAIN in row groups of 1700,
-                                         dictionaries in v2, SNAPPY, ZSTD v2, element "item";
-                                         printed "column NAME nested", one row per line
+  nested_delta_v1, nested_delta_v2,      required list, map<string, int32>) with nulls at every
+  nested_noncompliant                    level and empty lists: PLAIN in row groups of 1700,
+                                         dictionaries in v2, SNAPPY, ZSTD v2, leaves in
+                                         DELTA_BYTE_ARRAY, DELTA_LENGTH_BYTE_ARRAY,
+                                         DELTA_BINARY_PACKED and BYTE_STREAM_SPLIT (SNAPPY v1,
+                                         ZSTD v2), element "item"; printed "column NAME
+                                         nested", one row per line
   brotli                                 a BROTLI chunk: refused with GCOL_ERROR_UNSUPPORTED
 
   make_parquet_files.py OUT_DIR [SEED]
@@ -484,6 +487,16 @@ def main():
                                              compression="zstd"))):
         path = os.path.join(out, name + ".parquet")
         write(path, nested, **kw)
+        write_expected(path, nested, nested_types)
+    # nested leaves in the DELTA encodings and BYTE_STREAM_SPLIT: DELTA_BYTE_ARRAY pages are
+    # rewritten on the host with their repetition levels, the others decode on the GPU
+    delta = {"ls.list.element": "DELTA_BYTE_ARRAY", "stl.y.list.element": "DELTA_BYTE_ARRAY",
+             "st.b": "DELTA_LENGTH_BYTE_ARRAY", "li.list.element": "DELTA_BINARY_PACKED",
+             "lli.list.element.list.element": "BYTE_STREAM_SPLIT"}
+    for name, kw in (("nested_delta_v1", dict(compression="snappy", row_group_size=1700)),
+                     ("nested_delta_v2", dict(compression="zstd", data_page_version="2.0"))):
+        path = os.path.join(out, name + ".parquet")
+        write(path, nested, use_dictionary=False, column_encoding=delta, **kw)
         write_expected(path, nested, nested_types)
     # lists whose element is named "item" (pyarrow's non-compliant naming), 3 levels
     path = os.path.join(out, "nested_noncompliant.parquet")
