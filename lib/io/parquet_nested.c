@@ -364,6 +364,27 @@ static gcol_detail_pq_where where_of(const gcol_detail_pq_column_plan *plan, int
   return w;
 }
 
+/* The errors of the level checks, in the same words from the host and the GPU check: level
+ * entry `local` of row group `group`'s chunk (in `page`) breaks a rule, or the chunk's levels
+ * hold `rows` rows where the row group has others. */
+static gcol_status bad_entry(const char *func, const gcol_parquet_metadata *md, int32_t group,
+                             const char *column, int32_t page, int64_t local, int rep, int def) {
+  return gcol_detail_error(
+      GCOL_ERROR_INVALID_ARGUMENT, func,
+      "%s: row group %d, column '%s', page %d: level entry %lld (repetition %d, definition %d) %s",
+      md->name, group, column, page, (long long)local, rep, def,
+      local == 0 ? "does not start a row" : "continues a list that does not exist");
+}
+
+static gcol_status wrong_rows(const char *func, const gcol_parquet_metadata *md, int32_t group,
+                              const char *column, int64_t rows) {
+  return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, func,
+                           "%s: row group %d, column '%s': its levels hold %lld rows, the row "
+                           "group %lld",
+                           md->name, group, column, (long long)rows,
+                           (long long)md->row_groups[group].num_rows);
+}
+
 gcol_status gcol_detail_pqn_check_plans(const gcol_parquet_metadata *md,
                                         const gcol_detail_pqn_tree *tree, int32_t node,
                                         const gcol_detail_pq_column_plan *plans,
@@ -388,23 +409,12 @@ gcol_status gcol_detail_pqn_check_plans(const gcol_parquet_metadata *md,
           plan->rep_levels != NULL ? plan->rep_levels + first : NULL, plan->def_levels + first,
           count, def_for_rep, info->max_repetition_level, &rows);
       if (bad >= 0) {
-        gcol_detail_pq_where const w = where_of(plan, first + bad);
-        return gcol_detail_error(
-            GCOL_ERROR_INVALID_ARGUMENT, __func__,
-            "%s: row group %d, column '%s', page %d: level entry %lld (repetition %d, definition "
-            "%d) %s",
-            md->name, row_groups[i], info->name, w.page, (long long)bad,
-            plan->rep_levels != NULL ? plan->rep_levels[first + bad] : 0,
-            plan->def_levels[first + bad],
-            bad == 0 ? "does not start a row" : "continues a list that does not exist");
+        return bad_entry(__func__, md, row_groups[i], info->name, where_of(plan, first + bad).page,
+                         bad, plan->rep_levels != NULL ? plan->rep_levels[first + bad] : 0,
+                         plan->def_levels[first + bad]);
       }
-      int64_t const want = md->row_groups[row_groups[i]].num_rows;
-      if (rows != want) {
-        return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
-                                 "%s: row group %d, column '%s': its levels hold %lld rows, the "
-                                 "row group %lld",
-                                 md->name, row_groups[i], info->name, (long long)rows,
-                                 (long long)want);
+      if (rows != md->row_groups[row_groups[i]].num_rows) {
+        return wrong_rows(__func__, md, row_groups[i], info->name, rows);
       }
     }
   }
@@ -454,19 +464,14 @@ gcol_status gcol_detail_pqn_check_plans_gpu(const gcol_parquet_metadata *md,
           GCOL_DETAIL_CUDA_TRY(cudaMemcpy(&r, levels[k].rep + bad, 1, cudaMemcpyDeviceToHost));
         }
         GCOL_DETAIL_CUDA_TRY(cudaMemcpy(&d, levels[k].def + bad, 1, cudaMemcpyDeviceToHost));
-        gcol_detail_pq_where const w = where_of(plan, bad);
-        GCOL_DETAIL_FAIL(
-            GCOL_ERROR_INVALID_ARGUMENT,
-            "%s: row group %d, column '%s', page %d: level entry %lld (repetition "
-            "%d, definition %d) %s",
-            md->name, row_groups[i], info->name, w.page, (long long)(bad - first), r, d,
-            bad == first ? "does not start a row" : "continues a list that does not exist");
+        status = bad_entry(__func__, md, row_groups[i], info->name, where_of(plan, bad).page,
+                           bad - first, r, d);
+        goto done;
       }
-      int64_t const want = md->row_groups[row_groups[i]].num_rows;
-      GCOL_DETAIL_CHECK(rows[i] == want, GCOL_ERROR_INVALID_ARGUMENT,
-                        "%s: row group %d, column '%s': its levels hold %lld rows, the row group "
-                        "%lld",
-                        md->name, row_groups[i], info->name, (long long)rows[i], (long long)want);
+      if (rows[i] != md->row_groups[row_groups[i]].num_rows) {
+        status = wrong_rows(__func__, md, row_groups[i], info->name, rows[i]);
+        goto done;
+      }
     }
   }
 done:

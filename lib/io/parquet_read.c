@@ -1711,6 +1711,36 @@ done:
   return status;
 }
 
+/* The nested selections of a read (or of a batch): selection k is node sel_node[k] (-1: a flat
+ * leaf) over the plans from sel_plan[k], decoded into outputs with their levels. Every nested
+ * selection's levels are checked first, then each is assembled into the output of its first
+ * plan (its leaves' outputs are taken) with `mr`. */
+static gcol_status assemble_nested(const gcol_parquet_metadata *md,
+                                   const gcol_detail_pqn_tree *tree, const int32_t *sel_node,
+                                   const int32_t *sel_plan, int32_t num_selected,
+                                   const gcol_detail_pq_column_plan *plans,
+                                   const gcol_detail_pqn_levels *levels, const int32_t *groups,
+                                   int32_t num_groups, gcol_column **outputs, gcol_stream stream,
+                                   gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  for (int32_t k = 0; k < num_selected; ++k) {
+    int32_t const p = sel_plan[k];
+    if (sel_node[k] < 0) continue;
+    GCOL_DETAIL_TRY(gcol_detail_pqn_check_plans_gpu(md, tree, sel_node[k], plans + p, levels + p,
+                                                    groups, num_groups, stream));
+  }
+  for (int32_t k = 0; k < num_selected; ++k) {
+    int32_t const p = sel_plan[k];
+    gcol_column *col = NULL;
+    if (sel_node[k] < 0) continue;
+    GCOL_DETAIL_TRY(gcol_detail_pqn_assemble_gpu(tree, sel_node[k], plans + p, levels + p,
+                                                 outputs + p, md->name, stream, mr, &col));
+    outputs[p] = col;
+  }
+done:
+  return status;
+}
+
 /* ---- batched reads: planning and upload of one batch overlap the decode of another ---- */
 
 static int64_t batch_bytes_override; /* gcol_detail_parquet_set_batch_bytes (atomic builtins) */
@@ -1796,8 +1826,8 @@ typedef struct batch_run {
   const int32_t *columns;
   int32_t num_read;
   /* nested selections: with_levels[i] for plan i (a leaf planned with its levels); selection
-   * k is node sel_node[k] (-1: flat) over the plans from sel_plan[k]. Each batch assembles its
-   * nested columns into the piece of their first plan (the others' pieces stay NULL). */
+   * k as assemble_nested takes it. Each batch assembles its nested columns into the piece of
+   * their first plan (the others' pieces stay NULL). */
   const bool *with_levels;
   const gcol_detail_pqn_tree *tree;
   const int32_t *sel_node;
@@ -1829,29 +1859,6 @@ typedef struct batch_worker {
 /* Waits until batch b's upload is issued (or will never be): its event can then be waited on. */
 static void wait_issued(const batch_run *r, int32_t b) {
   while (__atomic_load_n(&r->issued[b], __ATOMIC_ACQUIRE) == 0) sched_yield();
-}
-
-/* Checks and assembles the nested selections of batch b (its plans and levels decoded) into
- * the pieces of their first plans, on `stream`. */
-static gcol_status assemble_batch(const batch_run *r, int32_t b,
-                                  const gcol_detail_pq_column_plan *plans,
-                                  const gcol_detail_pqn_levels *levels, gcol_column **pieces,
-                                  cudaStream_t stream) {
-  gcol_status status = GCOL_OK;
-  const int32_t *groups = r->groups + r->bounds[b];
-  int32_t const num_groups = r->bounds[b + 1] - r->bounds[b];
-  for (int32_t k = 0; k < r->num_selected; ++k) {
-    int32_t const node = r->sel_node[k], p = r->sel_plan[k];
-    if (node < 0) continue;
-    gcol_column *col = NULL;
-    GCOL_DETAIL_TRY(gcol_detail_pqn_check_plans_gpu(r->md, r->tree, node, plans + p, levels + p,
-                                                    groups, num_groups, (gcol_stream)stream));
-    GCOL_DETAIL_TRY(gcol_detail_pqn_assemble_gpu(r->tree, node, plans + p, levels + p, pieces + p,
-                                                 r->md->name, (gcol_stream)stream, NULL, &col));
-    pieces[p] = col; /* the leaves' pieces were taken */
-  }
-done:
-  return status;
 }
 
 /* Plans and decodes batch b into its pieces on `stream` (the default resource: the pieces
@@ -1888,7 +1895,9 @@ static gcol_status decode_batch(const batch_run *r, int32_t b, cudaStream_t stre
   GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_ordered(
       plans, n, r->data, r->md->name, (gcol_stream)stream, NULL, pieces, &order, levels));
   gcol_detail_pqn_levels_of(levels, n, level_ptrs);
-  GCOL_DETAIL_TRY(assemble_batch(r, b, plans, level_ptrs, pieces, stream));
+  GCOL_DETAIL_TRY(assemble_nested(r->md, r->tree, r->sel_node, r->sel_plan, r->num_selected, plans,
+                                  level_ptrs, groups, num_groups, pieces, (gcol_stream)stream,
+                                  NULL));
 done:
   __atomic_store_n(&r->issued[b], 1, __ATOMIC_RELEASE); /* failed before its upload: none */
   if (plans != NULL) {
@@ -2131,7 +2140,6 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   int32_t *flat_at = NULL;
   int32_t *sel_plan = NULL;
   bool nested = false;
-  bool batched = false;        /* read in batches: nested columns came assembled */
   bool *with_levels = NULL;    /* per plan: a nested column's leaf, planned with its levels */
   gcol_buffer **levels = NULL; /* per plan: its levels decoded on the GPU (rep, def) or NULL */
   gcol_detail_pqn_levels *level_ptrs = NULL;
@@ -2311,7 +2319,6 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
       run.sel_plan = sel_plan;
       run.num_selected = num_columns;
       GCOL_DETAIL_TRY(read_batches(&run, outputs, (cudaStream_t)stream, mr));
-      batched = true;
     } else {
       for (int32_t i = 0; i < num_read; ++i) {
         if (i < num_selected_plans && with_levels[i]) {
@@ -2329,12 +2336,8 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
       GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_levels(plans, num_read, data, md->name,
                                                                 stream, mr, outputs, levels));
       gcol_detail_pqn_levels_of(levels, num_read, level_ptrs);
-      for (int32_t i = 0; i < num_columns; ++i) {
-        if (sel_node[i] < 0) continue;
-        GCOL_DETAIL_TRY(gcol_detail_pqn_check_plans_gpu(md, &tree, sel_node[i], plans + sel_plan[i],
-                                                        level_ptrs + sel_plan[i],
-                                                        groups + first_group, range, stream));
-      }
+      GCOL_DETAIL_TRY(assemble_nested(md, &tree, sel_node, sel_plan, num_columns, plans, level_ptrs,
+                                      groups + first_group, range, outputs, stream, mr));
     }
   }
   for (int32_t i = 0; kept != NULL && i < num_read; ++i) {
@@ -2344,16 +2347,8 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   /* the table: each selection (a flat leaf, or a nested column assembled from its leaves),
    * then the filter's leaves */
   for (int32_t i = 0; i < num_columns; ++i) {
-    int32_t const p = sel_plan[i];
-    if (sel_node[i] < 0 || batched) { /* a flat leaf, or a column each batch assembled */
-      final[num_final++] = outputs[p];
-      outputs[p] = NULL;
-    } else {
-      GCOL_DETAIL_TRY(gcol_detail_pqn_assemble_gpu(&tree, sel_node[i], plans + p, level_ptrs + p,
-                                                   outputs + p, md->name, stream, mr,
-                                                   &final[num_final]));
-      ++num_final;
-    }
+    final[num_final++] = outputs[sel_plan[i]];
+    outputs[sel_plan[i]] = NULL;
   }
   for (int32_t i = num_selected_plans; i < num_read; ++i) {
     final[num_final++] = outputs[i];
