@@ -36,12 +36,13 @@ of about 8 KiB, so several row groups and pages per column):
   nested_plain_v1, nested_dict_v2,       nested columns (list<int64>, list<string>, struct,
   nested_snappy, nested_zstd_v2,         list<struct>, struct<list>, list<list<int16>>, a
   nested_delta_v1, nested_delta_v2,      required list, map<string, int32>) with nulls at every
-  nested_noncompliant                    level and empty lists: PLAIN in row groups of 1700,
+  nested_noncompliant, nested_wide       level and empty lists: PLAIN in row groups of 1700,
                                          dictionaries in v2, SNAPPY, ZSTD v2, leaves in
                                          DELTA_BYTE_ARRAY, DELTA_LENGTH_BYTE_ARRAY,
                                          DELTA_BINARY_PACKED and BYTE_STREAM_SPLIT (SNAPPY v1,
-                                         ZSTD v2), element "item"; printed "column NAME
-                                         nested", one row per line
+                                         ZSTD v2), element "item", the columns twice (26
+                                         leaves, SNAPPY); printed "column NAME nested", one
+                                         row per line
   brotli                                 a BROTLI chunk: refused with GCOL_ERROR_UNSUPPORTED
 
   make_parquet_files.py OUT_DIR [SEED]
@@ -502,6 +503,12 @@ def main():
     path = os.path.join(out, "nested_noncompliant.parquet")
     write(path, nested, use_compliant_nested_type=False)
     write_expected(path, nested, nested_types)
+    # the nested columns twice: 26 leaves, more than one launch of the GPU's page pass takes
+    wide = pa.Table.from_arrays(nested.columns + nested.columns,
+                                names=nested.column_names + [k + "2" for k in nested.column_names])
+    path = os.path.join(out, "nested_wide.parquet")
+    write(path, wide, use_dictionary=True, compression="snappy", row_group_size=GROUP)
+    write_expected(path, wide, nested_types + nested_types)
 
     refused = {
         "brotli": (small, dict(compression="brotli")),
