@@ -619,7 +619,11 @@ __global__ void walk_lz4_kernel(const uint8_t *const *in, const size_t *in_sizes
  * most of what is left of a read after its last copy. A table followed by one lane alone was
  * slower still (~20 ms): it kept one dependent load per element. */
 constexpr int kSnappyWindow = 2048;
-constexpr int kSnappyThreads = 128;
+/* 256 threads: a window's tables take half the steps per thread. The last batch's walk of
+ * pyarrow's SNAPPY file took 11.2 ms at 128 (its unsnap 7.4, an H200 trace, session 22); the
+ * read went 139.3-140.3 -> 136.9-137.3 ms in the same call, where hops of 8 (kSnappyLevels 3)
+ * gave no more (136.7-137.6). */
+constexpr int kSnappyThreads = 256;
 constexpr int kSnappyLevels = 4;
 constexpr int kSnappyHop = 1 << kSnappyLevels;
 constexpr int kSnappyChecks = kSnappyWindow / 2 / kSnappyHop + 1; /* an element takes >= 2 bytes */
