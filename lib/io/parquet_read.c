@@ -1849,6 +1849,26 @@ typedef struct batch_run {
   int32_t failed; /* the first failing batch so far, or num_batches (atomic) */
 } batch_run;
 
+/* Plans every column read over groups, for a batch or for a whole read: a nested leaf
+ * (with_levels[i]) with its levels decoded on the GPU, a flat column with only the pages that
+ * hold kept rows (kept NULL: every page). Counts the pages (gcol_detail_parquet_read_pages). */
+static gcol_status plan_read(const batch_run *r, const int32_t *groups, int32_t num_groups,
+                             const gcol_detail_pq_row_range *kept, int64_t num_kept,
+                             gcol_detail_pq_column_plan *plans) {
+  for (int32_t i = 0; i < r->num_read; ++i) {
+    gcol_status const status = r->with_levels != NULL && r->with_levels[i]
+                                   ? gcol_detail_parquet_plan_column_levels_gpu(
+                                         r->file, r->data, r->md, r->columns[i], groups, num_groups,
+                                         r->gpu_codecs, r->nvcomp, &plans[i])
+                                   : gcol_detail_parquet_plan_column_kept(
+                                         r->file, r->data, r->md, r->columns[i], groups, num_groups,
+                                         kept, num_kept, r->gpu_codecs, r->nvcomp, &plans[i]);
+    if (status != GCOL_OK) return status;
+    __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
+  }
+  return GCOL_OK;
+}
+
 typedef struct batch_worker {
   batch_run *run;
   cudaStream_t stream;
@@ -1879,18 +1899,7 @@ static gcol_status decode_batch(const batch_run *r, int32_t b, cudaStream_t stre
   GCOL_DETAIL_CHECK(plans != NULL && levels != NULL && level_ptrs != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                     "out of memory");
   GCOL_DETAIL_CUDA_TRY(cudaSetDevice(r->device)); /* the current device is per thread */
-  for (int32_t i = 0; i < n; ++i) {
-    if (r->with_levels != NULL && r->with_levels[i]) {
-      GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_levels_gpu(
-          r->file, r->data, r->md, r->columns[i], groups, num_groups, r->gpu_codecs, r->nvcomp,
-          &plans[i]));
-    } else {
-      GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(r->file, r->data, r->md, r->columns[i],
-                                                           groups, num_groups, NULL, 0,
-                                                           r->gpu_codecs, r->nvcomp, &plans[i]));
-    }
-    __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
-  }
+  GCOL_DETAIL_TRY(plan_read(r, groups, num_groups, NULL, 0, plans));
   if (b > 0) wait_issued(r, b - 1);
   GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_ordered(
       plans, n, r->data, r->md->name, (gcol_stream)stream, NULL, pieces, &order, levels));
@@ -2300,39 +2309,27 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
       GCOL_DETAIL_TRY(plan_range_skipping(md, groups + first_group, range, &local_skip, &take,
                                           &kept, &num_kept));
     }
+    batch_run run;
+    memset(&run, 0, sizeof run);
+    run.file = file;
+    run.data = data;
+    run.md = md;
+    run.columns = columns;
+    run.num_read = num_read;
+    run.groups = groups + first_group;
+    run.bounds = bounds;
+    run.num_batches = num_batches;
+    run.gpu_codecs = gpu_codecs;
+    run.nvcomp = nvcomp;
+    run.with_levels = with_levels; /* false past the selection's plans (calloc) */
+    run.tree = &tree;
+    run.sel_node = sel_node;
+    run.sel_plan = sel_plan;
+    run.num_selected = num_columns;
     if (num_batches > 1) {
-      batch_run run;
-      memset(&run, 0, sizeof run);
-      run.file = file;
-      run.data = data;
-      run.md = md;
-      run.columns = columns;
-      run.num_read = num_read;
-      run.groups = groups + first_group;
-      run.bounds = bounds;
-      run.num_batches = num_batches;
-      run.gpu_codecs = gpu_codecs;
-      run.nvcomp = nvcomp;
-      run.with_levels = with_levels;
-      run.tree = &tree;
-      run.sel_node = sel_node;
-      run.sel_plan = sel_plan;
-      run.num_selected = num_columns;
       GCOL_DETAIL_TRY(read_batches(&run, outputs, (cudaStream_t)stream, mr));
     } else {
-      for (int32_t i = 0; i < num_read; ++i) {
-        if (i < num_selected_plans && with_levels[i]) {
-          GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_levels_gpu(
-              file, data, md, columns[i], groups + first_group, range, gpu_codecs, nvcomp,
-              &plans[i]));
-        } else {
-          GCOL_DETAIL_TRY(gcol_detail_parquet_plan_column_kept(file, data, md, columns[i],
-                                                               groups + first_group, range, kept,
-                                                               num_kept, gpu_codecs, nvcomp,
-                                                               &plans[i]));
-        }
-        __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
-      }
+      GCOL_DETAIL_TRY(plan_read(&run, groups + first_group, range, kept, num_kept, plans));
       GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_levels(plans, num_read, data, md->name,
                                                                 stream, mr, outputs, levels));
       gcol_detail_pqn_levels_of(levels, num_read, level_ptrs);
