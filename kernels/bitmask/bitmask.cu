@@ -3,6 +3,7 @@
  * from funnel-shifted source words, so no atomics are needed. */
 #include "common.cuh"
 #include "gcol/bitmask.h"
+#include "gcol/device/block.cuh"
 
 size_t gcol_bitmask_allocation_size(int64_t num_bits) {
   if (num_bits <= 0) return 0;
@@ -82,15 +83,14 @@ done:
 
 /* ---- count ---- */
 
-static __global__ void count_set_bits_kernel(const uint32_t *mask, int64_t begin, int64_t end,
-                                             unsigned long long *count) {
+static __global__ void count_set_bits_smem_kernel(const uint32_t *mask, int64_t begin, int64_t end,
+                                                  unsigned long long *count) {
   int64_t const num_words = (end - begin + 31) / 32;
   unsigned long long local = 0;
   GCOL_DETAIL_GRID_LOOP(w, num_words) {
     local += (unsigned long long)gcol_popcount32(gcol_bits_extract_word(mask, begin + w * 32, end));
   }
-  for (int shift = 16; shift > 0; shift /= 2) local += __shfl_down_sync(0xFFFFFFFFu, local, shift);
-  if ((threadIdx.x & 31) == 0 && local != 0) atomicAdd(count, local);
+  gcol_block_add_count(count, local);
 }
 
 extern "C" gcol_status gcol_bitmask_count_set_bits(const uint32_t *mask, int64_t begin,
@@ -110,8 +110,8 @@ extern "C" gcol_status gcol_bitmask_count_set_bits(const uint32_t *mask, int64_t
     int64_t const words = (end - begin + 31) / 32;
     GCOL_DETAIL_TRY(gcol_buffer_create(sizeof host_count, stream, NULL, &count));
     GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(count->data, 0, sizeof host_count, (cudaStream_t)stream));
-    count_set_bits_kernel<<<gcol_detail_grid_size(words, GCOL_DETAIL_BLOCK_SIZE),
-                            GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
+    count_set_bits_smem_kernel<<<gcol_detail_grid_size(words, GCOL_DETAIL_BLOCK_SIZE),
+                                 GCOL_DETAIL_BLOCK_SIZE, 0, (cudaStream_t)stream>>>(
         mask, begin, end, (unsigned long long *)count->data);
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
     GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&host_count, count->data, sizeof host_count,

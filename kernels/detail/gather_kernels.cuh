@@ -14,14 +14,6 @@
 #include "detail/gather.h"
 #include "gcol/device/block.cuh"
 
-/* Adds the block's null count to the global counter, one atomic per block (one per warp
- * queued ~3.4M atomics on one counter per 2^27 rows). Every thread of the block calls it. */
-static __device__ __forceinline__ void gcol_detail_add_nulls(unsigned long long *counter,
-                                                             unsigned long long nulls) {
-  nulls = gcol_block_reduce_sum_u64(nulls);
-  if (threadIdx.x == 0 && nulls != 0) atomicAdd(counter, nulls);
-}
-
 /* Nulls of one ballot word covering rows [base, min(base + 32, n)). */
 static __device__ __forceinline__ unsigned long long gcol_detail_word_nulls(uint32_t word,
                                                                             int64_t base,
@@ -103,7 +95,7 @@ static __global__ void gcol_detail_gather_fixed_masked_smem_kernel(
       nulls += gcol_detail_word_nulls(word, i - lane, map.size);
     }
   }
-  gcol_detail_add_nulls(null_count, nulls);
+  gcol_block_add_count(null_count, nulls);
 }
 
 /* Only the validity of gathered rows (STRING, LIST, STRUCT). */
@@ -127,7 +119,7 @@ static __global__ void gcol_detail_gather_mask_smem_kernel(const uint32_t *__res
       nulls += gcol_detail_word_nulls(word, i - lane, map.size);
     }
   }
-  gcol_detail_add_nulls(null_count, nulls);
+  gcol_block_add_count(null_count, nulls);
 }
 
 /* The source row of output row i when it is valid, else -1. */

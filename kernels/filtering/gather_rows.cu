@@ -11,6 +11,7 @@
 #include "detail/gather.h"
 #include "detail/scan.h"
 #include "filtering/row_map.cuh"
+#include "gcol/device/block.cuh"
 #include "gcol/indexalator.h"
 
 namespace {
@@ -52,8 +53,9 @@ __device__ __forceinline__ bool resolve(int64_t m, const row_source &a, const ro
  * Output validity: each warp owns 32 consecutive output rows (an aligned mask word), so the
  * loop runs over n rounded up to 32 and every lane takes part in the ballot.
  */
-__global__ void gather_validity_kernel(row_source a, row_source b, const int64_t *map, int64_t n,
-                                       uint32_t *out_mask, unsigned long long *null_count) {
+__global__ void gather_validity_smem_kernel(row_source a, row_source b, const int64_t *map,
+                                            int64_t n, uint32_t *out_mask,
+                                            unsigned long long *null_count) {
   int64_t const padded = (n + 31) & ~(int64_t)31;
   unsigned int nulls = 0;
   GCOL_DETAIL_GRID_LOOP(i, padded) {
@@ -67,7 +69,7 @@ __global__ void gather_validity_kernel(row_source a, row_source b, const int64_t
     uint32_t const word = __ballot_sync(0xFFFFFFFFu, valid);
     if ((threadIdx.x & 31) == 0) out_mask[i >> 5] = word;
   }
-  if (nulls != 0) atomicAdd(null_count, (unsigned long long)nulls);
+  gcol_block_add_count(null_count, nulls);
 }
 
 template <typename T>
@@ -148,8 +150,9 @@ gcol_status gather_mask(row_source a, row_source b, bool needed, const int64_t *
   GCOL_DETAIL_TRY(gcol_bitmask_create(n, GCOL_MASK_UNINITIALIZED, stream, mr, out_mask));
   GCOL_DETAIL_TRY(gcol_buffer_create(sizeof(unsigned long long), stream, NULL, &counter));
   GCOL_DETAIL_CUDA_TRY(cudaMemsetAsync(counter->data, 0, sizeof(unsigned long long), s));
-  gather_validity_kernel<<<gcol_detail_grid_size((n + 31) & ~(int64_t)31, GCOL_DETAIL_BLOCK_SIZE),
-                           GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+  gather_validity_smem_kernel<<<gcol_detail_grid_size((n + 31) & ~(int64_t)31,
+                                                      GCOL_DETAIL_BLOCK_SIZE),
+                                GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
       a, b, map, n, (uint32_t *)(*out_mask)->data, (unsigned long long *)counter->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
   GCOL_DETAIL_CUDA_TRY(

@@ -16,6 +16,7 @@
 
 #include "filtering/row_map.cuh"
 #include "filtering/tile_select.cuh"
+#include "gcol/device/block.cuh"
 #include "gcol/filtering.h"
 
 namespace {
@@ -75,9 +76,7 @@ __device__ __forceinline__ int nonzero_bytes(uint32_t w) {
 /* Counts non-zero bytes: unaligned head and tail by one thread, the body in 16-byte loads. */
 __global__ void count_flags_smem_kernel(const uint8_t *flags, int64_t n, int64_t head,
                                         int64_t num_vectors, unsigned long long *count) {
-  typedef cub::BlockReduce<int64_t, GCOL_DETAIL_BLOCK_SIZE> reduce_t;
-  __shared__ typename reduce_t::TempStorage temp;
-  int64_t c = 0;
+  uint64_t c = 0;
   const uint4 *body = (const uint4 *)(flags + head);
   GCOL_DETAIL_GRID_LOOP(v, num_vectors) {
     uint4 const x = body[v];
@@ -87,8 +86,7 @@ __global__ void count_flags_smem_kernel(const uint8_t *flags, int64_t n, int64_t
     for (int64_t i = 0; i < head; ++i) c += flags[i] != 0;
     for (int64_t i = head + num_vectors * 16; i < n; ++i) c += flags[i] != 0;
   }
-  int64_t const total = reduce_t(temp).Sum(c);
-  if (threadIdx.x == 0 && total != 0) atomicAdd(count, (unsigned long long)total);
+  gcol_block_add_count(count, (uint64_t)c);
 }
 
 __global__ void drop_nulls_flags_kernel(const gcol_detail_row_column *keys, int32_t num_keys,

@@ -102,8 +102,7 @@ __global__ void check_smem_kernel(const uint8_t *rep, const uint8_t *def,
           atomicMin(first_bad, (unsigned long long)e);
         }
       }
-      count = gcol_block_reduce_sum_i32(count);
-      if (threadIdx.x == 0 && count > 0) atomicAdd(&rows[c], (unsigned long long)count);
+      gcol_block_add_count(&rows[c], (uint64_t)count);
     }
   }
 }

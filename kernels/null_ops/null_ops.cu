@@ -96,9 +96,7 @@ __global__ void bools_to_mask_smem_kernel(const uint8_t *bools, const uint32_t *
       set += (unsigned int)__popc(word);
     }
   }
-  /* one atomic per block, not per warp leader (they queued on one counter) */
-  unsigned long long const total = gcol_block_reduce_sum_u64(set);
-  if (threadIdx.x == 0 && total != 0) atomicAdd(set_count, total);
+  gcol_block_add_count(set_count, set);
 }
 
 __global__ void mask_to_bools_kernel(const uint32_t *mask, int64_t begin, int64_t n, uint8_t *out) {

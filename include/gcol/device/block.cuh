@@ -38,6 +38,13 @@
  * @endcode
  * Reductions combine the warps' results in warp order, so float results are the same in
  * every thread and every run.
+ *
+ * A count kept in global memory for the whole grid (nulls written, rows kept) takes one
+ * atomic per block, not one per thread or warp: those queue on the one address.
+ * @code
+ * void gcol_block_add_count(unsigned long long *counter, uint64_t v);
+ *      // adds the block's sum of v to *counter (nothing when the sum is 0)
+ * @endcode
  */
 #ifndef GCOL_DEVICE_BLOCK_CUH
 #define GCOL_DEVICE_BLOCK_CUH
@@ -131,6 +138,15 @@ GCOL_DEVICE_INLINE T gcol_detail_block_exclusive_sum(T v, T *total) {
 
 GCOL_STORAGE_TYPE_LIST(GCOL_DETAIL_BLOCK_DEFINE)
 /** @endcond */
+
+/** Adds the block's sum of @p v to @p *counter with one atomicAdd (none when it is 0). Every
+ *  thread of the block calls. */
+GCOL_DEVICE_INLINE void gcol_block_add_count(unsigned long long *counter, uint64_t v) {
+  uint64_t const sum = gcol_block_reduce_sum_u64(v);
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0 && sum != 0) {
+    atomicAdd(counter, (unsigned long long)sum);
+  }
+}
 
 /** @} */
 
