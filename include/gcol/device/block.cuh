@@ -143,7 +143,7 @@ GCOL_STORAGE_TYPE_LIST(GCOL_DETAIL_BLOCK_DEFINE)
  *  thread of the block calls. */
 GCOL_DEVICE_INLINE void gcol_block_add_count(unsigned long long *counter, uint64_t v) {
   uint64_t const sum = gcol_block_reduce_sum_u64(v);
-  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0 && sum != 0) {
+  if (gcol_detail_linear_thread() == 0 && sum != 0) {
     atomicAdd(counter, (unsigned long long)sum);
   }
 }
