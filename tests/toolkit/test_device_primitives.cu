@@ -234,50 +234,6 @@ enum { ATOMIC_THREADS = 1 << 16, ATOMIC_SLOTS = 7 };
 
 GCOL_STORAGE_TYPE_LIST(ATOMICS)
 
-/* gcol_block_add_count: every thread's values summed into one 64-bit counter, in 1-D and 2-D
- * blocks (thread 0 by linear index adds), a sum past 32 bits; all zeros leave it as it was. */
-__global__ void block_count_smem_kernel(const uint32_t *in, int64_t n, unsigned long long *count) {
-  unsigned const threads = blockDim.x * blockDim.y;
-  int64_t const tid = threadIdx.y * (int64_t)blockDim.x + threadIdx.x;
-  uint64_t mine = 0;
-  for (int64_t i = blockIdx.x * (int64_t)threads + tid; i < n; i += (int64_t)gridDim.x * threads) {
-    mine += in[i];
-  }
-  gcol_block_add_count(count, mine);
-}
-
-static void block_add_count(void **state) {
-  (void)state;
-  int64_t const n = 100003;
-  gcol_buffer *din, *dcount;
-  uint32_t *d_in = (uint32_t *)dev_alloc(sizeof(uint32_t) * n, &din);
-  unsigned long long *d_count =
-      (unsigned long long *)dev_alloc(sizeof(unsigned long long), &dcount);
-  uint32_t *h = (uint32_t *)malloc(sizeof(uint32_t) * n);
-  gcol_test_rng rng = gcol_test_rng_make(907);
-  gcol_test_rng_fill(&rng, h, sizeof(uint32_t) * n);
-  unsigned long long want = 0;
-  for (int64_t i = 0; i < n; ++i) want += h[i];
-  assert_true(want > UINT32_MAX);
-  CUDA_OK(cudaMemcpy(d_in, h, sizeof(uint32_t) * n, cudaMemcpyHostToDevice));
-  dim3 const shapes[3] = {dim3(256), dim3(32, 4), dim3(64, 16)};
-  for (int k = 0; k < 3; ++k) {
-    for (int zeros = 0; zeros < 2; ++zeros) {
-      unsigned long long got = 7;
-      CUDA_OK(cudaMemcpy(d_count, &got, sizeof got, cudaMemcpyHostToDevice));
-      if (zeros) CUDA_OK(cudaMemset(d_in, 0, sizeof(uint32_t) * n));
-      block_count_smem_kernel<<<37, shapes[k]>>>(d_in, n, d_count);
-      CUDA_OK(cudaGetLastError());
-      CUDA_OK(cudaMemcpy(&got, d_count, sizeof got, cudaMemcpyDeviceToHost));
-      assert_true(got == (zeros ? 7ull : want + 7));
-    }
-    CUDA_OK(cudaMemcpy(d_in, h, sizeof(uint32_t) * n, cudaMemcpyHostToDevice));
-  }
-  free(h);
-  gcol_buffer_free(din);
-  gcol_buffer_free(dcount);
-}
-
 /* Every bit is set by two threads and cleared by two others: exactly one of each pair sees
  * the old value change. The i32 view's atomic validity setters run on an offset mask. */
 __global__ void mask_bits_kernel(uint32_t *mask, int64_t bits, int *first_set, gcol_i32_mutable_view v) {
@@ -344,6 +300,50 @@ static void atomic_mask_bits(void **state) {
   gcol_buffer_free(dmask);
   gcol_buffer_free(dfirst);
   gcol_buffer_free(dview);
+}
+
+/* gcol_block_add_count: every thread's values summed into one 64-bit counter, in 1-D and 2-D
+ * blocks (thread 0 by linear index adds), a sum past 32 bits; all zeros leave it as it was. */
+__global__ void block_count_smem_kernel(const uint32_t *in, int64_t n, unsigned long long *count) {
+  unsigned const threads = blockDim.x * blockDim.y;
+  int64_t const tid = threadIdx.y * (int64_t)blockDim.x + threadIdx.x;
+  uint64_t mine = 0;
+  for (int64_t i = blockIdx.x * (int64_t)threads + tid; i < n; i += (int64_t)gridDim.x * threads) {
+    mine += in[i];
+  }
+  gcol_block_add_count(count, mine);
+}
+
+static void block_add_count(void **state) {
+  (void)state;
+  int64_t const n = 100003;
+  gcol_buffer *din, *dcount;
+  uint32_t *d_in = (uint32_t *)dev_alloc(sizeof(uint32_t) * n, &din);
+  unsigned long long *d_count =
+      (unsigned long long *)dev_alloc(sizeof(unsigned long long), &dcount);
+  uint32_t *h = (uint32_t *)malloc(sizeof(uint32_t) * n);
+  gcol_test_rng rng = gcol_test_rng_make(907);
+  gcol_test_rng_fill(&rng, h, sizeof(uint32_t) * n);
+  unsigned long long want = 0;
+  for (int64_t i = 0; i < n; ++i) want += h[i];
+  assert_true(want > UINT32_MAX);
+  CUDA_OK(cudaMemcpy(d_in, h, sizeof(uint32_t) * n, cudaMemcpyHostToDevice));
+  dim3 const shapes[3] = {dim3(256), dim3(32, 4), dim3(64, 16)};
+  for (int k = 0; k < 3; ++k) {
+    for (int zeros = 0; zeros < 2; ++zeros) {
+      unsigned long long got = 7;
+      CUDA_OK(cudaMemcpy(d_count, &got, sizeof got, cudaMemcpyHostToDevice));
+      if (zeros) CUDA_OK(cudaMemset(d_in, 0, sizeof(uint32_t) * n));
+      block_count_smem_kernel<<<37, shapes[k]>>>(d_in, n, d_count);
+      CUDA_OK(cudaGetLastError());
+      CUDA_OK(cudaMemcpy(&got, d_count, sizeof got, cudaMemcpyDeviceToHost));
+      assert_true(got == (zeros ? 7ull : want + 7));
+    }
+    CUDA_OK(cudaMemcpy(d_in, h, sizeof(uint32_t) * n, cudaMemcpyHostToDevice));
+  }
+  free(h);
+  gcol_buffer_free(din);
+  gcol_buffer_free(dcount);
 }
 
 /* Hashes on the device at every alignment 0..7 and length 0..300. */
