@@ -2121,6 +2121,214 @@ done:
   return status;
 }
 
+static gcol_status check_read_options(const gcol_parquet_read_options *opt) {
+  gcol_status status = GCOL_OK;
+  GCOL_DETAIL_CHECK(opt->num_columns >= 0 && opt->num_column_names >= 0 && opt->num_row_groups >= 0,
+                    GCOL_ERROR_INVALID_ARGUMENT, "options hold a negative count");
+  GCOL_DETAIL_CHECK(opt->skip_rows >= 0 && opt->num_rows >= 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->skip_rows (%lld) or num_rows (%lld) is negative",
+                    (long long)opt->skip_rows, (long long)opt->num_rows);
+  GCOL_DETAIL_CHECK(opt->columns != NULL || opt->num_columns == 0, GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->columns is NULL with num_columns %d", opt->num_columns);
+  GCOL_DETAIL_CHECK(opt->column_names != NULL || opt->num_column_names == 0,
+                    GCOL_ERROR_INVALID_ARGUMENT, "options->column_names is NULL with %d names",
+                    opt->num_column_names);
+  GCOL_DETAIL_CHECK(opt->row_groups != NULL || opt->num_row_groups == 0,
+                    GCOL_ERROR_INVALID_ARGUMENT, "options->row_groups is NULL with %d groups",
+                    opt->num_row_groups);
+  GCOL_DETAIL_CHECK(opt->filter == NULL || (opt->skip_rows == 0 && opt->num_rows == 0),
+                    GCOL_ERROR_INVALID_ARGUMENT,
+                    "options->filter cannot be combined with skip_rows or num_rows");
+done:
+  return status;
+}
+
+/* What a read decodes. Selection i: sel_node[i] a nested column's tree node, or -1 for the
+ * flat leaf flat_at[i]; sel_plan[i] its first plan. The plans: the leaves columns[0, num_read),
+ * the selections' first (num_selected_plans, with_levels[k] for a nested column's leaf), then
+ * the filter's; room for `capacity` of them. */
+typedef struct read_columns {
+  gcol_detail_pqn_tree tree;
+  int32_t num_columns;
+  int32_t *sel_node;
+  int32_t *flat_at;
+  int32_t *sel_plan;
+  bool nested; /* some selection is */
+  int32_t *columns;
+  bool *with_levels; /* false past the selections' plans */
+  int32_t num_read;
+  int32_t num_selected_plans;
+  int32_t capacity;
+} read_columns;
+
+static void read_columns_free(read_columns *rc) {
+  free(rc->sel_node);
+  free(rc->flat_at);
+  free(rc->sel_plan);
+  free(rc->columns);
+  free(rc->with_levels);
+  gcol_detail_pqn_free(&rc->tree);
+}
+
+/* Selection i's tree node: an index is a leaf (its top-level column whole where it lies inside
+ * a list); a name a schema path (not inside a list); by default the i-th top-level field. */
+static gcol_status selected_node(const gcol_parquet_metadata *md, const gcol_detail_pqn_tree *tree,
+                                 const gcol_parquet_read_options *opt, int32_t i, int32_t *node) {
+  gcol_status status = GCOL_OK;
+  if (opt->columns != NULL) {
+    int32_t const leaf = opt->columns[i];
+    GCOL_DETAIL_CHECK(leaf >= 0 && leaf < md->num_leaves, GCOL_ERROR_INVALID_ARGUMENT,
+                      "%s: options->columns[%d] is %d, outside the file's %d columns", md->name, i,
+                      leaf, md->num_leaves);
+    *node = tree->leaf_node[leaf];
+    if (gcol_detail_pqn_in_list(tree, *node)) *node = gcol_detail_pqn_root_of_leaf(tree, leaf);
+  } else if (opt->column_names != NULL) {
+    GCOL_DETAIL_CHECK(opt->column_names[i] != NULL, GCOL_ERROR_INVALID_ARGUMENT,
+                      "options->column_names[%d] is NULL", i);
+    *node = gcol_detail_pqn_find(md, tree, opt->column_names[i]);
+    GCOL_DETAIL_CHECK(*node >= 0, GCOL_ERROR_INVALID_ARGUMENT, "%s: no column named '%s'", md->name,
+                      opt->column_names[i]);
+    GCOL_DETAIL_CHECK(!gcol_detail_pqn_in_list(tree, *node), GCOL_ERROR_INVALID_ARGUMENT,
+                      "%s: column '%s' lies inside a list: select the list", md->name,
+                      opt->column_names[i]);
+  } else {
+    *node = tree->roots[i];
+  }
+done:
+  return status;
+}
+
+/* The selections and their plans (a leaf read flat, also one inside structs: null where they
+ * are; a group or list nested, every leaf of it), room left for the filter's leaves. */
+static gcol_status select_columns(const gcol_parquet_metadata *md,
+                                  const gcol_parquet_read_options *opt, read_columns *rc) {
+  gcol_status status = GCOL_OK;
+  gcol_detail_pqn_tree *tree = &rc->tree;
+  GCOL_DETAIL_TRY(gcol_detail_pqn_build(md, tree));
+  int32_t const n = opt->columns != NULL        ? opt->num_columns
+                    : opt->column_names != NULL ? opt->num_column_names
+                                                : tree->num_roots;
+  rc->num_columns = n;
+  rc->sel_node = (int32_t *)malloc((size_t)(n + 1) * sizeof *rc->sel_node);
+  rc->flat_at = (int32_t *)malloc((size_t)(n + 1) * sizeof *rc->flat_at);
+  rc->sel_plan = (int32_t *)malloc((size_t)(n + 1) * sizeof *rc->sel_plan);
+  GCOL_DETAIL_CHECK(rc->sel_node != NULL && rc->flat_at != NULL && rc->sel_plan != NULL,
+                    GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  int64_t num_plans = md->num_leaves; /* the filter's */
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t node = -1;
+    GCOL_DETAIL_TRY(selected_node(md, tree, opt, i, &node));
+    bool const flat =
+        tree->nodes[node].kind == GCOL_DETAIL_PQN_LEAF && !gcol_detail_pqn_in_list(tree, node);
+    rc->sel_node[i] = flat ? -1 : node;
+    rc->flat_at[i] = flat ? tree->nodes[node].leaf : -1;
+    num_plans += flat ? 1 : tree->nodes[node].num_leaves;
+    rc->nested = rc->nested || !flat;
+  }
+  GCOL_DETAIL_CHECK(num_plans < INT32_MAX, GCOL_ERROR_OVERFLOW, "%s: too many columns selected",
+                    md->name);
+  rc->capacity = (int32_t)num_plans;
+  rc->columns = (int32_t *)malloc((size_t)(num_plans + 1) * sizeof *rc->columns);
+  rc->with_levels = (bool *)calloc((size_t)(num_plans + 1), sizeof *rc->with_levels);
+  GCOL_DETAIL_CHECK(rc->columns != NULL && rc->with_levels != NULL, GCOL_ERROR_OUT_OF_MEMORY,
+                    "out of memory");
+  for (int32_t i = 0; i < n; ++i) {
+    rc->sel_plan[i] = rc->num_read;
+    if (rc->sel_node[i] < 0) {
+      rc->columns[rc->num_read++] = rc->flat_at[i];
+      continue;
+    }
+    const gcol_detail_pqn_node *node = &tree->nodes[rc->sel_node[i]];
+    for (int32_t k = 0; k < node->num_leaves; ++k) {
+      rc->with_levels[rc->num_read] = true;
+      rc->columns[rc->num_read++] = node->first_leaf + k;
+    }
+  }
+  rc->num_selected_plans = rc->num_read;
+done:
+  return status;
+}
+
+/* The row groups read: the options' (checked) or every one. */
+static gcol_status select_groups(const gcol_parquet_metadata *md,
+                                 const gcol_parquet_read_options *opt, int32_t **groups,
+                                 int32_t *num_groups) {
+  gcol_status status = GCOL_OK;
+  int32_t const n = opt->row_groups != NULL ? opt->num_row_groups : md->num_row_groups;
+  *num_groups = n;
+  *groups = (int32_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof **groups);
+  GCOL_DETAIL_CHECK(*groups != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t const g = opt->row_groups != NULL ? opt->row_groups[i] : i;
+    GCOL_DETAIL_CHECK(g >= 0 && g < md->num_row_groups, GCOL_ERROR_INVALID_ARGUMENT,
+                      "%s: options->row_groups[%d] is %d, outside the file's %d row groups",
+                      md->name, i, g, md->num_row_groups);
+    (*groups)[i] = g;
+  }
+done:
+  return status;
+}
+
+/* The row range's groups: groups[first_group, last_group) are read (those wholly before or
+ * after the range are not), then rows [local_skip, local_skip + take) of them kept (take -1:
+ * no range asked). */
+typedef struct row_window {
+  int64_t first_group, last_group, local_skip, take;
+} row_window;
+
+static row_window window_of(const gcol_parquet_metadata *md, const int32_t *groups,
+                            int32_t num_groups, int64_t skip_rows, int64_t num_rows) {
+  row_window w = {0, num_groups, 0, -1};
+  if (skip_rows == 0 && num_rows == 0) return w;
+  int64_t before = 0;
+  w.first_group = num_groups;
+  for (int32_t i = 0; i < num_groups; ++i) {
+    int64_t const rows = md->row_groups[groups[i]].num_rows;
+    if (w.first_group == num_groups && before + rows > skip_rows) {
+      w.first_group = i;
+      w.local_skip = skip_rows - before;
+    }
+    before += rows;
+    if (num_rows > 0 && w.first_group < num_groups && before >= skip_rows + num_rows) {
+      w.last_group = i + 1;
+      break;
+    }
+  }
+  if (w.first_group > w.last_group) w.first_group = w.last_group;
+  w.take = num_rows;
+  return w;
+}
+
+/* The table returned from the one read (taken): the filter applied, or rows [local_skip,
+ * local_skip + take) of it compacted (a copy) where they are not all of it. */
+static gcol_status finish_table(gcol_table **table, int32_t num_columns,
+                                const gcol_expression *filter, int32_t filter_root, row_window w,
+                                gcol_table **out, gcol_stream stream, gcol_mr *mr) {
+  gcol_status status = GCOL_OK;
+  gcol_column_view *slices = NULL;
+  gcol_table_view const all = gcol_table_get_view(*table);
+  if (filter != NULL) {
+    GCOL_DETAIL_TRY(apply_filter(all, num_columns, filter, filter_root, out, stream, mr));
+    goto done;
+  }
+  int64_t const rows = num_columns > 0 ? all.columns[0].size : 0;
+  int64_t const begin = w.local_skip < rows ? w.local_skip : rows;
+  int64_t const end = w.take > 0 && w.take < rows - begin ? begin + w.take : rows;
+  if (begin == 0 && end == rows) {
+    *out = *table;
+    *table = NULL;
+    goto done;
+  }
+  slices = (gcol_column_view *)malloc((size_t)(num_columns > 0 ? num_columns : 1) * sizeof *slices);
+  GCOL_DETAIL_CHECK(slices != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
+  gcol_table_view part;
+  GCOL_DETAIL_TRY(gcol_table_view_slice(all, begin, end, slices, &part));
+  GCOL_DETAIL_TRY(gcol_table_copy(part, stream, mr, out));
+done:
+  free(slices);
+  return status;
+}
+
 /* `data`: the file as a host buffer (its uncompressed chunks are not copied on the host), or
  * NULL. */
 static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *data,
@@ -2128,213 +2336,96 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
                               gcol_stream stream, gcol_mr *mr) {
   gcol_status status = GCOL_OK;
   gcol_parquet_metadata *md = NULL;
-  int32_t *columns = NULL;
+  read_columns rc;
+  memset(&rc, 0, sizeof rc);
   int32_t *groups = NULL;
-  gcol_column **outputs = NULL;
-  int32_t num_columns = 0;
   int32_t num_groups = 0;
+  gcol_column **outputs = NULL;
   gcol_table *table = NULL;
-  gcol_column_view *slices = NULL;
   gcol_detail_pq_column_plan *plans = NULL;
   gcol_expression *filter = NULL;        /* opt.filter over the columns read */
   gcol_detail_pq_row_range *kept = NULL; /* page skipping: the read rows kept, or NULL */
   int64_t num_kept = 0;
-  int32_t *bounds = NULL; /* batched reads: where each batch starts in the groups read */
-  int32_t num_read = 0; /* leaf plans: the selected columns' leaves, then the filter's */
-  /* the selected columns: sel_node[i] a nested column's tree node, or -1 for the flat leaf
-   * flat_at[i]; sel_plan[i] its first plan in columns; nested: whether any is */
-  gcol_detail_pqn_tree tree;
-  memset(&tree, 0, sizeof tree);
-  int32_t *sel_node = NULL;
-  int32_t *flat_at = NULL;
-  int32_t *sel_plan = NULL;
-  bool nested = false;
-  bool *with_levels = NULL;    /* per plan: a nested column's leaf, planned with its levels */
+  int32_t *bounds = NULL;      /* batched reads: where each batch starts in the groups read */
   gcol_buffer **levels = NULL; /* per plan: its levels decoded on the GPU (rep, def) or NULL */
   gcol_detail_pqn_levels *level_ptrs = NULL;
-  int32_t num_selected_plans = 0;
   gcol_column **final = NULL; /* the table's columns: the selections, then the filter's */
   int32_t num_final = 0;
   gcol_parquet_read_options opt;
   gcol_parquet_read_options_init(&opt);
   if (options != NULL) opt = *options;
-  GCOL_DETAIL_CHECK(opt.num_columns >= 0 && opt.num_column_names >= 0 && opt.num_row_groups >= 0,
-                    GCOL_ERROR_INVALID_ARGUMENT, "options hold a negative count");
-  GCOL_DETAIL_CHECK(opt.skip_rows >= 0 && opt.num_rows >= 0, GCOL_ERROR_INVALID_ARGUMENT,
-                    "options->skip_rows (%lld) or num_rows (%lld) is negative",
-                    (long long)opt.skip_rows, (long long)opt.num_rows);
-  GCOL_DETAIL_CHECK(opt.columns != NULL || opt.num_columns == 0, GCOL_ERROR_INVALID_ARGUMENT,
-                    "options->columns is NULL with num_columns %d", opt.num_columns);
-  GCOL_DETAIL_CHECK(opt.column_names != NULL || opt.num_column_names == 0,
-                    GCOL_ERROR_INVALID_ARGUMENT, "options->column_names is NULL with %d names",
-                    opt.num_column_names);
-  GCOL_DETAIL_CHECK(opt.row_groups != NULL || opt.num_row_groups == 0, GCOL_ERROR_INVALID_ARGUMENT,
-                    "options->row_groups is NULL with %d groups", opt.num_row_groups);
-  GCOL_DETAIL_CHECK(opt.filter == NULL || (opt.skip_rows == 0 && opt.num_rows == 0),
-                    GCOL_ERROR_INVALID_ARGUMENT,
-                    "options->filter cannot be combined with skip_rows or num_rows");
+  GCOL_DETAIL_TRY(check_read_options(&opt));
   GCOL_DETAIL_TRY(gcol_detail_parquet_read_metadata(file, &md));
-
-  GCOL_DETAIL_TRY(gcol_detail_pqn_build(md, &tree));
-
-  /* columns: an index is a leaf (flat unless it lies inside a list, then its top-level column
-   * whole); a name a schema path (a leaf flat, a group or list nested, nothing inside a list);
-   * by default every top-level field, structs and lists nested */
-  num_columns = opt.columns != NULL        ? opt.num_columns
-                : opt.column_names != NULL ? opt.num_column_names
-                                           : tree.num_roots;
-  sel_node = (int32_t *)malloc((size_t)(num_columns + 1) * sizeof *sel_node);
-  flat_at = (int32_t *)malloc((size_t)(num_columns + 1) * sizeof *flat_at);
-  sel_plan = (int32_t *)malloc((size_t)(num_columns + 1) * sizeof *sel_plan);
-  GCOL_DETAIL_CHECK(sel_node != NULL && flat_at != NULL && sel_plan != NULL,
+  GCOL_DETAIL_TRY(select_columns(md, &opt, &rc));
+  size_t const capacity = (size_t)rc.capacity + 1;
+  levels = (gcol_buffer **)calloc(2 * capacity, sizeof *levels);
+  level_ptrs = (gcol_detail_pqn_levels *)calloc(capacity, sizeof *level_ptrs);
+  outputs = (gcol_column **)calloc(capacity, sizeof *outputs);
+  final = (gcol_column **)calloc((size_t)(rc.num_columns + md->num_leaves + 1), sizeof *final);
+  GCOL_DETAIL_CHECK(levels != NULL && level_ptrs != NULL && outputs != NULL && final != NULL,
                     GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  int64_t num_plans = md->num_leaves; /* the filter's */
-  for (int32_t i = 0; i < num_columns; ++i) {
-    int32_t node = -1;
-    if (opt.columns != NULL) {
-      int32_t const leaf = opt.columns[i];
-      GCOL_DETAIL_CHECK(leaf >= 0 && leaf < md->num_leaves, GCOL_ERROR_INVALID_ARGUMENT,
-                        "%s: options->columns[%d] is %d, outside the file's %d columns", md->name,
-                        i, leaf, md->num_leaves);
-      node = tree.leaf_node[leaf];
-      if (gcol_detail_pqn_in_list(&tree, node)) node = gcol_detail_pqn_root_of_leaf(&tree, leaf);
-    } else if (opt.column_names != NULL) {
-      GCOL_DETAIL_CHECK(opt.column_names[i] != NULL, GCOL_ERROR_INVALID_ARGUMENT,
-                        "options->column_names[%d] is NULL", i);
-      node = gcol_detail_pqn_find(md, &tree, opt.column_names[i]);
-      GCOL_DETAIL_CHECK(node >= 0, GCOL_ERROR_INVALID_ARGUMENT, "%s: no column named '%s'",
-                        md->name, opt.column_names[i]);
-      GCOL_DETAIL_CHECK(!gcol_detail_pqn_in_list(&tree, node), GCOL_ERROR_INVALID_ARGUMENT,
-                        "%s: column '%s' lies inside a list: select the list", md->name,
-                        opt.column_names[i]);
-    } else {
-      node = tree.roots[i];
-    }
-    if (tree.nodes[node].kind == GCOL_DETAIL_PQN_LEAF && !gcol_detail_pqn_in_list(&tree, node)) {
-      sel_node[i] = -1; /* read flat (a leaf inside structs: null where they are) */
-      flat_at[i] = tree.nodes[node].leaf;
-      num_plans += 1;
-    } else {
-      sel_node[i] = node;
-      flat_at[i] = -1;
-      num_plans += tree.nodes[node].num_leaves;
-      nested = true;
-    }
-  }
-  GCOL_DETAIL_CHECK(num_plans < INT32_MAX, GCOL_ERROR_OVERFLOW, "%s: too many columns selected",
-                    md->name);
-  columns = (int32_t *)malloc((size_t)(num_plans + 1) * sizeof *columns);
-  with_levels = (bool *)calloc((size_t)(num_plans + 1), sizeof *with_levels);
-  levels = (gcol_buffer **)calloc((size_t)(2 * num_plans + 2), sizeof *levels);
-  level_ptrs = (gcol_detail_pqn_levels *)calloc((size_t)(num_plans + 1), sizeof *level_ptrs);
-  outputs = (gcol_column **)calloc((size_t)(num_plans + 1), sizeof *outputs);
-  final = (gcol_column **)calloc((size_t)(num_columns + md->num_leaves + 1), sizeof *final);
-  GCOL_DETAIL_CHECK(columns != NULL && with_levels != NULL && levels != NULL &&
-                        level_ptrs != NULL && outputs != NULL && final != NULL,
-                    GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  for (int32_t i = 0; i < num_columns; ++i) {
-    sel_plan[i] = num_read;
-    if (sel_node[i] < 0) {
-      with_levels[num_read] = false;
-      columns[num_read++] = flat_at[i];
-    } else {
-      const gcol_detail_pqn_node *n = &tree.nodes[sel_node[i]];
-      for (int32_t k = 0; k < n->num_leaves; ++k) {
-        with_levels[num_read] = true;
-        columns[num_read++] = n->first_leaf + k;
-      }
-    }
-  }
-  num_selected_plans = num_read;
-  /* row groups */
-  num_groups = opt.row_groups != NULL ? opt.num_row_groups : md->num_row_groups;
-  groups = (int32_t *)malloc((size_t)(num_groups > 0 ? num_groups : 1) * sizeof *groups);
-  GCOL_DETAIL_CHECK(groups != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-  for (int32_t i = 0; i < num_groups; ++i) {
-    groups[i] = opt.row_groups != NULL ? opt.row_groups[i] : i;
-    GCOL_DETAIL_CHECK(groups[i] >= 0 && groups[i] < md->num_row_groups, GCOL_ERROR_INVALID_ARGUMENT,
-                      "%s: options->row_groups[%d] is %d, outside the file's %d row groups",
-                      md->name, i, groups[i], md->num_row_groups);
-  }
+  GCOL_DETAIL_TRY(select_groups(md, &opt, &groups, &num_groups));
   if (opt.filter != NULL) {
     GCOL_DETAIL_TRY(prune_groups(md, opt.filter, opt.filter_root, groups, &num_groups));
-    if (num_columns > 0) {
-      GCOL_DETAIL_TRY(filter_columns(md, opt.filter, opt.filter_root, columns, &num_read, flat_at,
-                                     num_columns, &filter));
-      if (!nested) { /* nested columns are decoded whole (see docs/design.md) */
+    if (rc.num_columns > 0) {
+      GCOL_DETAIL_TRY(filter_columns(md, opt.filter, opt.filter_root, rc.columns, &rc.num_read,
+                                     rc.flat_at, rc.num_columns, &filter));
+      if (!rc.nested) { /* nested columns are decoded whole (see docs/design.md) */
         GCOL_DETAIL_TRY(plan_page_skipping(file, md, opt.filter, opt.filter_root, groups,
                                            &num_groups, &kept, &num_kept));
       }
     }
   }
-  /* the row range: row groups wholly before or after it are not read */
-  int64_t first_group = 0, last_group = num_groups, local_skip = 0, take = -1;
-  if (opt.skip_rows > 0 || opt.num_rows > 0) {
-    int64_t before = 0;
-    first_group = num_groups;
-    for (int32_t i = 0; i < num_groups; ++i) {
-      int64_t const rows = md->row_groups[groups[i]].num_rows;
-      if (first_group == num_groups && before + rows > opt.skip_rows) {
-        first_group = i;
-        local_skip = opt.skip_rows - before;
-      }
-      before += rows;
-      if (opt.num_rows > 0 && first_group < num_groups && before >= opt.skip_rows + opt.num_rows) {
-        last_group = i + 1;
-        break;
-      }
-    }
-    if (first_group > last_group) first_group = last_group;
-    take = opt.num_rows;
-  }
+  row_window w = window_of(md, groups, num_groups, opt.skip_rows, opt.num_rows);
   /* every column planned first, then decoded together (one copy, few synchronizations); a
    * large read in batches of row groups, each so (read_batches) */
+  int32_t const num_read = rc.num_read;
   plans =
       (gcol_detail_pq_column_plan *)calloc((size_t)(num_read > 0 ? num_read : 1), sizeof *plans);
   GCOL_DETAIL_CHECK(plans != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   {
     const gcol_detail_nvcomp *nvcomp = opt.untrusted ? NULL : gcol_detail_nvcomp_get();
-    uint32_t const gpu_codecs = gcol_detail_parquet_gpu_codecs(&opt, nvcomp);
-    int32_t const range = (int32_t)(last_group - first_group);
+    const int32_t *read_groups = groups + w.first_group;
+    int32_t const range = (int32_t)(w.last_group - w.first_group);
     int32_t num_batches = 1;
     /* page skipping reads whole; nested columns are checked and assembled per batch (their
      * levels are checked chunk by chunk, and a chunk lies in one batch) */
     if (kept == NULL && num_read > 0 && range >= 2) {
       bounds = (int32_t *)malloc((size_t)(range + 1) * sizeof *bounds);
       GCOL_DETAIL_CHECK(bounds != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-      num_batches = gcol_detail_parquet_batches(md, columns, num_read, groups + first_group, range,
+      num_batches = gcol_detail_parquet_batches(md, rc.columns, num_read, read_groups, range,
                                                 gcol_detail_parquet_batch_bytes(), bounds);
     }
-    if (num_batches == 1 && kept == NULL && !nested && take != -1) {
-      GCOL_DETAIL_TRY(plan_range_skipping(md, groups + first_group, range, &local_skip, &take,
-                                          &kept, &num_kept));
+    if (num_batches == 1 && kept == NULL && !rc.nested && w.take != -1) {
+      GCOL_DETAIL_TRY(
+          plan_range_skipping(md, read_groups, range, &w.local_skip, &w.take, &kept, &num_kept));
     }
     batch_run run;
     memset(&run, 0, sizeof run);
     run.file = file;
     run.data = data;
     run.md = md;
-    run.columns = columns;
+    run.columns = rc.columns;
     run.num_read = num_read;
-    run.groups = groups + first_group;
+    run.groups = read_groups;
     run.bounds = bounds;
     run.num_batches = num_batches;
-    run.gpu_codecs = gpu_codecs;
+    run.gpu_codecs = gcol_detail_parquet_gpu_codecs(&opt, nvcomp);
     run.nvcomp = nvcomp;
-    run.with_levels = with_levels; /* false past the selection's plans (calloc) */
-    run.tree = &tree;
-    run.sel_node = sel_node;
-    run.sel_plan = sel_plan;
-    run.num_selected = num_columns;
+    run.with_levels = rc.with_levels;
+    run.tree = &rc.tree;
+    run.sel_node = rc.sel_node;
+    run.sel_plan = rc.sel_plan;
+    run.num_selected = rc.num_columns;
     if (num_batches > 1) {
       GCOL_DETAIL_TRY(read_batches(&run, outputs, (cudaStream_t)stream, mr));
     } else {
-      GCOL_DETAIL_TRY(plan_read(&run, groups + first_group, range, kept, num_kept, plans));
+      GCOL_DETAIL_TRY(plan_read(&run, read_groups, range, kept, num_kept, plans));
       GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_levels(plans, num_read, data, md->name,
                                                                 stream, mr, outputs, levels));
       gcol_detail_pqn_levels_of(levels, num_read, level_ptrs);
-      GCOL_DETAIL_TRY(assemble_nested(md, &tree, sel_node, sel_plan, num_columns, plans, level_ptrs,
-                                      groups + first_group, range, outputs, stream, mr));
+      GCOL_DETAIL_TRY(assemble_nested(md, &rc.tree, rc.sel_node, rc.sel_plan, rc.num_columns, plans,
+                                      level_ptrs, read_groups, range, outputs, stream, mr));
     }
   }
   for (int32_t i = 0; kept != NULL && i < num_read; ++i) {
@@ -2343,65 +2434,33 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   }
   /* the table: each selection (a flat leaf, or a nested column assembled from its leaves),
    * then the filter's leaves */
-  for (int32_t i = 0; i < num_columns; ++i) {
-    final[num_final++] = outputs[sel_plan[i]];
-    outputs[sel_plan[i]] = NULL;
+  for (int32_t i = 0; i < rc.num_columns; ++i) {
+    final[num_final++] = outputs[rc.sel_plan[i]];
+    outputs[rc.sel_plan[i]] = NULL;
   }
-  for (int32_t i = num_selected_plans; i < num_read; ++i) {
+  for (int32_t i = rc.num_selected_plans; i < num_read; ++i) {
     final[num_final++] = outputs[i];
     outputs[i] = NULL;
   }
   GCOL_DETAIL_TRY(gcol_table_make(final, num_final, &table));
   for (int32_t i = 0; i < num_final; ++i) final[i] = NULL;
-  if (filter != NULL) {
-    GCOL_DETAIL_TRY(apply_filter(gcol_table_get_view(table), num_columns, filter, opt.filter_root,
-                                 out, stream, mr));
-  } else {
-    gcol_table_view const all = gcol_table_get_view(table);
-    int64_t const rows = num_columns > 0 ? all.columns[0].size : 0;
-    int64_t const begin = local_skip < rows ? local_skip : rows;
-    int64_t const end = take > 0 && take < rows - begin ? begin + take : rows;
-    if (begin > 0 || end < rows) {
-      /* a slice of the row groups read, compacted (a copy) */
-      slices =
-          (gcol_column_view *)malloc((size_t)(num_columns > 0 ? num_columns : 1) * sizeof *slices);
-      GCOL_DETAIL_CHECK(slices != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
-      gcol_table_view part;
-      GCOL_DETAIL_TRY(gcol_table_view_slice(all, begin, end, slices, &part));
-      GCOL_DETAIL_TRY(gcol_table_copy(part, stream, mr, out));
-      gcol_table_free(table);
-      table = NULL;
-    } else {
-      *out = table;
-      table = NULL;
-    }
-  }
+  GCOL_DETAIL_TRY(
+      finish_table(&table, rc.num_columns, filter, opt.filter_root, w, out, stream, mr));
 done:
   gcol_table_free(table);
-  free(slices);
   gcol_expression_free(filter);
   free(kept);
-  if (plans != NULL) {
-    for (int32_t i = 0; i < num_read; ++i) gcol_detail_parquet_plan_free(&plans[i]);
-  }
+  for (int32_t i = 0; plans != NULL && i < rc.num_read; ++i)
+    gcol_detail_parquet_plan_free(&plans[i]);
   free(plans);
-  if (outputs != NULL) {
-    for (int32_t i = 0; i < num_read; ++i) gcol_column_free(outputs[i]);
-  }
+  for (int32_t i = 0; outputs != NULL && i < rc.num_read; ++i) gcol_column_free(outputs[i]);
   free(outputs);
-  if (final != NULL) {
-    for (int32_t i = 0; i < num_final; ++i) gcol_column_free(final[i]);
-  }
+  for (int32_t i = 0; final != NULL && i < num_final; ++i) gcol_column_free(final[i]);
   free(final);
-  free(sel_node);
-  free(flat_at);
-  free(sel_plan);
-  free(with_levels);
-  for (int32_t i = 0; levels != NULL && i < 2 * num_read; ++i) gcol_buffer_free(levels[i]);
+  for (int32_t i = 0; levels != NULL && i < 2 * rc.num_read; ++i) gcol_buffer_free(levels[i]);
   free(levels);
   free(level_ptrs);
-  gcol_detail_pqn_free(&tree);
-  free(columns);
+  read_columns_free(&rc);
   free(groups);
   free(bounds);
   gcol_parquet_metadata_free(md);
