@@ -10,6 +10,10 @@
  *   (one synchronization for all inputs), the total decides INT32 or INT64 offsets, and one
  *   kernel rebases every input's offsets; list values and struct fields are concatenated
  *   recursively from slices of the children.
+ * - Columns gcol made and owns whole (gcol_detail_concatenate_owned: a batched Parquet read's
+ *   pieces): their offsets run from 0 to their chars' or values' size and their null counts
+ *   are exact, so nothing is read back and nothing synchronizes; the outputs' allocations can
+ *   then run ahead of the GPU work that is still filling the pieces.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,7 @@
 #include "copying/copying_internal.h"
 #include "gcol/copying.h"
 #include "gcol/table.h"
+#include "internal/column.h"
 
 /* ---------------------------------------------------------------- offsets */
 
@@ -63,11 +68,12 @@ static __global__ void concat_offsets_kernel(const concat_offsets_segment *__res
 }
 
 /* Offsets of a concatenated STRING or LIST column. On return, begins[j] / ends[j] hold input
- * j's chars (values) range (0, 0 for empty inputs) and *out_total the sum. Synchronizes. */
+ * j's chars (values) range (0, 0 for empty inputs) and *out_total the sum. Synchronizes,
+ * unless known_ends gives each input's last offset (its first is then 0). */
 static gcol_status concat_offsets(const gcol_column_view *columns, int32_t num_columns,
-                                  int64_t total_rows, gcol_stream stream, gcol_mr *mr,
-                                  int64_t *begins, int64_t *ends, gcol_column **out_offsets,
-                                  int64_t *out_total) {
+                                  int64_t total_rows, const int64_t *known_ends, gcol_stream stream,
+                                  gcol_mr *mr, int64_t *begins, int64_t *ends,
+                                  gcol_column **out_offsets, int64_t *out_total) {
   gcol_status status = GCOL_OK;
   concat_offsets_segment *segs = NULL;
   int64_t *bounds = NULL;
@@ -90,16 +96,26 @@ static gcol_status concat_offsets(const gcol_column_view *columns, int32_t num_c
   }
   GCOL_DETAIL_TRY(
       gcol_buffer_create_copy(segs, (size_t)num_segs * sizeof *segs, stream, NULL, &device_segs));
-  GCOL_DETAIL_TRY(
-      gcol_buffer_create((size_t)num_segs * 2 * sizeof(int64_t), stream, NULL, &device_bounds));
-  concat_bounds_kernel<<<gcol_detail_grid_size(num_segs, GCOL_DETAIL_BLOCK_SIZE),
-                         GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
-      (const concat_offsets_segment *)device_segs->data, num_segs, (int64_t *)device_bounds->data);
-  GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(bounds, device_bounds->data,
-                                       (size_t)num_segs * 2 * sizeof(int64_t),
-                                       cudaMemcpyDeviceToHost, s));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  if (known_ends != NULL) {
+    for (int32_t j = 0, k = 0; j < num_columns; ++j) {
+      if (columns[j].size == 0) continue;
+      bounds[2 * k] = 0;
+      bounds[2 * k + 1] = known_ends[j];
+      ++k;
+    }
+  } else {
+    GCOL_DETAIL_TRY(
+        gcol_buffer_create((size_t)num_segs * 2 * sizeof(int64_t), stream, NULL, &device_bounds));
+    concat_bounds_kernel<<<gcol_detail_grid_size(num_segs, GCOL_DETAIL_BLOCK_SIZE),
+                           GCOL_DETAIL_BLOCK_SIZE, 0, s>>>(
+        (const concat_offsets_segment *)device_segs->data, num_segs,
+        (int64_t *)device_bounds->data);
+    GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(bounds, device_bounds->data,
+                                         (size_t)num_segs * 2 * sizeof(int64_t),
+                                         cudaMemcpyDeviceToHost, s));
+    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
+  }
   for (int32_t j = 0, k = 0; j < num_columns; ++j) {
     if (columns[j].size == 0) continue;
     segs[k].begin = bounds[2 * k];
@@ -167,19 +183,34 @@ done:
   return status;
 }
 
-static gcol_status concat_strings(const gcol_column_view *columns, int32_t num_columns,
-                                  int64_t total_rows, gcol_stream stream, gcol_mr *mr,
-                                  gcol_column **out) {
+/* The last offsets of owned pieces (owned NULL: unknown, read back). */
+static int64_t *owned_ends(gcol_column *const *owned, int32_t num_columns, int64_t *ends) {
+  if (owned == NULL) return NULL;
+  for (int32_t j = 0; j < num_columns; ++j) {
+    const gcol_column *c = owned[j];
+    if (c->type.id == GCOL_STRING) {
+      ends[j] = c->data != NULL ? (int64_t)c->data->size : 0;
+    } else { /* LIST */
+      ends[j] = c->size > 0 ? c->children[GCOL_LIST_VALUES_CHILD]->size : 0;
+    }
+  }
+  return ends;
+}
+
+static gcol_status concat_strings(const gcol_column_view *columns, gcol_column *const *owned,
+                                  int32_t num_columns, int64_t total_rows, gcol_stream stream,
+                                  gcol_mr *mr, gcol_column **out) {
   gcol_status status = GCOL_OK;
-  int64_t *begins = (int64_t *)calloc((size_t)num_columns * 2, sizeof(int64_t));
+  int64_t *begins = (int64_t *)calloc((size_t)num_columns * 3, sizeof(int64_t));
   int64_t *ends = begins + num_columns;
   gcol_column *offsets = NULL;
   gcol_buffer *chars = NULL;
   int64_t total = 0, base = 0;
   GCOL_DETAIL_CHECK(begins != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d inputs",
                     (int)num_columns);
-  GCOL_DETAIL_TRY(
-      concat_offsets(columns, num_columns, total_rows, stream, mr, begins, ends, &offsets, &total));
+  GCOL_DETAIL_TRY(concat_offsets(columns, num_columns, total_rows,
+                                 owned_ends(owned, num_columns, ends + num_columns), stream, mr,
+                                 begins, ends, &offsets, &total));
   GCOL_DETAIL_TRY(gcol_buffer_create((size_t)total, stream, mr, &chars));
   for (int32_t j = 0; j < num_columns; ++j) {
     int64_t const bytes = ends[j] - begins[j];
@@ -199,11 +230,29 @@ done:
   return status;
 }
 
-static gcol_status concat_lists(const gcol_column_view *columns, int32_t num_columns,
-                                int64_t total_rows, gcol_stream stream, gcol_mr *mr,
-                                gcol_column **out) {
+/* Child `child` of every non-empty owned piece, concatenated. */
+static gcol_status concat_owned_children(gcol_column *const *owned, int32_t num_columns,
+                                         int32_t child, gcol_stream stream, gcol_mr *mr,
+                                         gcol_column **out) {
   gcol_status status = GCOL_OK;
-  int64_t *begins = (int64_t *)calloc((size_t)num_columns * 2, sizeof(int64_t));
+  int32_t n = 0;
+  gcol_column **children = (gcol_column **)calloc((size_t)num_columns, sizeof *children);
+  GCOL_DETAIL_CHECK(children != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d inputs",
+                    (int)num_columns);
+  for (int32_t j = 0; j < num_columns; ++j) {
+    if (owned[j]->size > 0) children[n++] = owned[j]->children[child];
+  }
+  GCOL_DETAIL_TRY(gcol_detail_concatenate_owned(children, n, stream, mr, out));
+done:
+  free(children);
+  return status;
+}
+
+static gcol_status concat_lists(const gcol_column_view *columns, gcol_column *const *owned,
+                                int32_t num_columns, int64_t total_rows, gcol_stream stream,
+                                gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  int64_t *begins = (int64_t *)calloc((size_t)num_columns * 3, sizeof(int64_t));
   int64_t *ends = begins + num_columns;
   gcol_column_view *values = (gcol_column_view *)calloc((size_t)num_columns, sizeof *values);
   gcol_column *offsets = NULL, *values_col = NULL;
@@ -211,14 +260,20 @@ static gcol_status concat_lists(const gcol_column_view *columns, int32_t num_col
   int32_t num_values = 0;
   GCOL_DETAIL_CHECK(begins != NULL && values != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                     "no host memory for %d inputs", (int)num_columns);
-  GCOL_DETAIL_TRY(
-      concat_offsets(columns, num_columns, total_rows, stream, mr, begins, ends, &offsets, &total));
-  for (int32_t j = 0; j < num_columns; ++j) {
-    if (columns[j].size == 0) continue; /* empty inputs may lack children */
-    GCOL_DETAIL_TRY(gcol_column_view_slice(columns[j].children[GCOL_LIST_VALUES_CHILD], begins[j],
-                                           ends[j], &values[num_values++]));
+  GCOL_DETAIL_TRY(concat_offsets(columns, num_columns, total_rows,
+                                 owned_ends(owned, num_columns, ends + num_columns), stream, mr,
+                                 begins, ends, &offsets, &total));
+  if (owned != NULL) { /* whole children */
+    GCOL_DETAIL_TRY(
+        concat_owned_children(owned, num_columns, GCOL_LIST_VALUES_CHILD, stream, mr, &values_col));
+  } else {
+    for (int32_t j = 0; j < num_columns; ++j) {
+      if (columns[j].size == 0) continue; /* empty inputs may lack children */
+      GCOL_DETAIL_TRY(gcol_column_view_slice(columns[j].children[GCOL_LIST_VALUES_CHILD], begins[j],
+                                             ends[j], &values[num_values++]));
+    }
+    GCOL_DETAIL_TRY(gcol_detail_concatenate(values, num_values, stream, mr, &values_col));
   }
-  GCOL_DETAIL_TRY(gcol_detail_concatenate(values, num_values, stream, mr, &values_col));
   GCOL_DETAIL_TRY(gcol_column_make_list(total_rows, offsets, values_col, NULL, 0, out));
   offsets = NULL;
   values_col = NULL;
@@ -230,9 +285,9 @@ done:
   return status;
 }
 
-static gcol_status concat_struct(const gcol_column_view *columns, int32_t num_columns,
-                                 int64_t total_rows, gcol_stream stream, gcol_mr *mr,
-                                 gcol_column **out) {
+static gcol_status concat_struct(const gcol_column_view *columns, gcol_column *const *owned,
+                                 int32_t num_columns, int64_t total_rows, gcol_stream stream,
+                                 gcol_mr *mr, gcol_column **out) {
   gcol_status status = GCOL_OK;
   int32_t const num_fields = columns[0].num_children;
   gcol_column **fields =
@@ -240,7 +295,10 @@ static gcol_status concat_struct(const gcol_column_view *columns, int32_t num_co
   gcol_column_view *pieces = (gcol_column_view *)calloc((size_t)num_columns, sizeof *pieces);
   GCOL_DETAIL_CHECK(fields != NULL && pieces != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                     "no host memory for %d fields", (int)num_fields);
-  for (int32_t f = 0; f < num_fields; ++f) {
+  for (int32_t f = 0; f < num_fields && owned != NULL; ++f) { /* whole children */
+    GCOL_DETAIL_TRY(concat_owned_children(owned, num_columns, f, stream, mr, &fields[f]));
+  }
+  for (int32_t f = 0; f < num_fields && owned == NULL; ++f) {
     int32_t num_pieces = 0;
     for (int32_t j = 0; j < num_columns; ++j) {
       if (columns[j].size == 0) continue; /* empty inputs may lack children */
@@ -262,8 +320,11 @@ done:
   return status;
 }
 
-extern "C" gcol_status gcol_detail_concatenate(const gcol_column_view *columns, int32_t num_columns,
-                                               gcol_stream stream, gcol_mr *mr, gcol_column **out) {
+/* The concatenation of views, or of the owned pieces they are the views of (owned non-NULL:
+ * gcol_detail_concatenate_owned). */
+static gcol_status concatenate_columns(const gcol_column_view *columns, gcol_column *const *owned,
+                                       int32_t num_columns, gcol_stream stream, gcol_mr *mr,
+                                       gcol_column **out) {
   gcol_status status = GCOL_OK;
   gcol_column *col = NULL;
   gcol_buffer *mask = NULL;
@@ -282,16 +343,18 @@ extern "C" gcol_status gcol_detail_concatenate(const gcol_column_view *columns, 
   if (gcol_type_is_fixed_width(id)) {
     GCOL_DETAIL_TRY(concat_fixed(columns, num_columns, total_rows, stream, mr, &col));
   } else if (id == GCOL_STRING) {
-    GCOL_DETAIL_TRY(concat_strings(columns, num_columns, total_rows, stream, mr, &col));
+    GCOL_DETAIL_TRY(concat_strings(columns, owned, num_columns, total_rows, stream, mr, &col));
   } else if (id == GCOL_LIST) {
-    GCOL_DETAIL_TRY(concat_lists(columns, num_columns, total_rows, stream, mr, &col));
+    GCOL_DETAIL_TRY(concat_lists(columns, owned, num_columns, total_rows, stream, mr, &col));
   } else if (id == GCOL_STRUCT) {
-    GCOL_DETAIL_TRY(concat_struct(columns, num_columns, total_rows, stream, mr, &col));
+    GCOL_DETAIL_TRY(concat_struct(columns, owned, num_columns, total_rows, stream, mr, &col));
   } else {
     GCOL_DETAIL_FAIL(GCOL_ERROR_UNSUPPORTED, "cannot concatenate %s columns", gcol_type_name(id));
   }
-  GCOL_DETAIL_TRY(
-      gcol_detail_concat_masks(columns, num_columns, total_rows, stream, mr, &mask, &null_count));
+  GCOL_DETAIL_TRY(owned != NULL ? gcol_detail_concat_masks_exact(columns, num_columns, total_rows,
+                                                                 stream, mr, &mask, &null_count)
+                                : gcol_detail_concat_masks(columns, num_columns, total_rows, stream,
+                                                           mr, &mask, &null_count));
   if (mask != NULL) {
     GCOL_DETAIL_TRY(gcol_column_set_null_mask(col, mask, null_count));
     mask = NULL;
@@ -301,6 +364,29 @@ extern "C" gcol_status gcol_detail_concatenate(const gcol_column_view *columns, 
 done:
   gcol_column_free(col);
   gcol_buffer_free(mask);
+  return status;
+}
+
+extern "C" gcol_status gcol_detail_concatenate(const gcol_column_view *columns, int32_t num_columns,
+                                               gcol_stream stream, gcol_mr *mr, gcol_column **out) {
+  return concatenate_columns(columns, NULL, num_columns, stream, mr, out);
+}
+
+extern "C" gcol_status gcol_detail_concatenate_owned(gcol_column *const *columns,
+                                                     int32_t num_columns, gcol_stream stream,
+                                                     gcol_mr *mr, gcol_column **out) {
+  gcol_status status = GCOL_OK;
+  gcol_column_view *views = NULL;
+  *out = NULL;
+  GCOL_DETAIL_CHECK(num_columns >= 1, GCOL_ERROR_INVALID_ARGUMENT,
+                    "num_columns must be at least 1 (%d)", (int)num_columns);
+  views = (gcol_column_view *)calloc((size_t)num_columns, sizeof *views);
+  GCOL_DETAIL_CHECK(views != NULL, GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d inputs",
+                    (int)num_columns);
+  for (int32_t j = 0; j < num_columns; ++j) views[j] = gcol_column_get_view(columns[j]);
+  GCOL_DETAIL_TRY(concatenate_columns(views, columns, num_columns, stream, mr, out));
+done:
+  free(views);
   return status;
 }
 

@@ -21,9 +21,9 @@ static __global__ void concat_mask_smem_kernel(const gcol_detail_mask_segment *_
 }
 
 /* mask_splice.h */
-gcol_status gcol_detail_concat_masks(const gcol_column_view *columns, int32_t num_columns,
-                                     int64_t total_rows, gcol_stream stream, gcol_mr *mr,
-                                     gcol_buffer **out_mask, int64_t *out_null_count) {
+static gcol_status concat_masks(const gcol_column_view *columns, int32_t num_columns,
+                                int64_t total_rows, bool counts_exact, gcol_stream stream,
+                                gcol_mr *mr, gcol_buffer **out_mask, int64_t *out_null_count) {
   gcol_status status = GCOL_OK;
   gcol_detail_mask_segment *segs = NULL;
   gcol_buffer *device_segs = NULL, *mask = NULL, *counter = NULL;
@@ -60,10 +60,13 @@ gcol_status gcol_detail_concat_masks(const gcol_column_view *columns, int32_t nu
       (const gcol_detail_mask_segment *)device_segs->data, num_segs, total_rows,
       (uint32_t *)mask->data, (unsigned long long *)counter->data);
   GCOL_DETAIL_CUDA_CHECK_LAUNCH();
-  /* Counted from the mask written, so it is right even if an input's count was stale. */
-  GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&counted, counter->data, sizeof counted,
-                                       cudaMemcpyDeviceToHost, (cudaStream_t)stream));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream));
+  if (counts_exact) {
+    counted = (unsigned long long)nulls;
+  } else { /* counted from the mask written, right even if an input's count was stale */
+    GCOL_DETAIL_CUDA_TRY(cudaMemcpyAsync(&counted, counter->data, sizeof counted,
+                                         cudaMemcpyDeviceToHost, (cudaStream_t)stream));
+    GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream));
+  }
   *out_mask = mask;
   *out_null_count = (int64_t)counted;
   mask = NULL;
@@ -73,4 +76,17 @@ done:
   gcol_buffer_free(mask);
   gcol_buffer_free(counter);
   return status;
+}
+
+gcol_status gcol_detail_concat_masks(const gcol_column_view *columns, int32_t num_columns,
+                                     int64_t total_rows, gcol_stream stream, gcol_mr *mr,
+                                     gcol_buffer **out_mask, int64_t *out_null_count) {
+  return concat_masks(columns, num_columns, total_rows, false, stream, mr, out_mask,
+                      out_null_count);
+}
+
+gcol_status gcol_detail_concat_masks_exact(const gcol_column_view *columns, int32_t num_columns,
+                                           int64_t total_rows, gcol_stream stream, gcol_mr *mr,
+                                           gcol_buffer **out_mask, int64_t *out_null_count) {
+  return concat_masks(columns, num_columns, total_rows, true, stream, mr, out_mask, out_null_count);
 }

@@ -56,6 +56,12 @@ gcol_status gcol_detail_concat_masks(const gcol_column_view *columns, int32_t nu
                                      int64_t total_rows, gcol_stream stream, gcol_mr *mr,
                                      gcol_buffer **out_mask, int64_t *out_null_count);
 
+/* The same where the inputs' null counts are exact (columns gcol made, whose counts are
+ * always known): their sum is the count, and nothing synchronizes. */
+gcol_status gcol_detail_concat_masks_exact(const gcol_column_view *columns, int32_t num_columns,
+                                           int64_t total_rows, gcol_stream stream, gcol_mr *mr,
+                                           gcol_buffer **out_mask, int64_t *out_null_count);
+
 /* The first segment whose end lies past bit `bit` (segments sorted, non-empty ones
  * contiguous): a binary search. */
 GCOL_HD_INLINE int64_t gcol_detail_mask_segments_find(const gcol_detail_mask_segment *segs,

@@ -35,6 +35,14 @@ void gcol_detail_table_take_column(gcol_table *table, gcol_column **out);
 void gcol_detail_view_store(const void *owner, gcol_column_view *slot,
                             const gcol_column_view *fresh);
 
+/* Concatenates columns gcol made and owns whole, of one type: each STRING's or LIST's offsets
+ * run from 0 to its chars' or values' size (children included), and null counts are exact. As
+ * gcol_concatenate gives, but nothing is read back from the device, so nothing synchronizes:
+ * the outputs' allocations may run ahead of the GPU work still filling the inputs (a batched
+ * Parquet read's pieces; kernels/copying/concatenate.cu). */
+gcol_status gcol_detail_concatenate_owned(gcol_column *const *columns, int32_t num_columns,
+                                          gcol_stream stream, gcol_mr *mr, gcol_column **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,9 +2,12 @@
  * GPU tests of gcol_concatenate, gcol_concatenate_tables, gcol_slice_copy and
  * gcol_split_copy against the plain-C reference: every kind, sliced inputs at every offset
  * (masks at arbitrary bit offsets, strings whose first offset is not 0), mixed validity,
- * empty inputs, the INT32 -> INT64 offsets switch at the threshold, and fault injection.
+ * empty inputs, the INT32 -> INT64 offsets switch at the threshold, and fault injection;
+ * gcol_detail_concatenate_owned (whole columns gcol owns, nothing read back) against the same
+ * reference.
  */
 #include "copying_reference.h"
+#include "internal/column.h"
 
 /* Concatenates `num` random columns of one kind, each sliced at its own offset and with its
  * own validity pattern, and checks against the reference. */
@@ -229,6 +232,44 @@ static void test_concatenate_fail_every_allocation(void **state) {
   }
 }
 
+/* Whole owned columns (as a batched Parquet read's pieces are) concatenated without reading
+ * their offsets back: every kind, empty pieces and pieces of empty strings or lists among
+ * them, masks and exact null counts. */
+static void test_concatenate_owned(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(306);
+  for (int k = HK_FIXED; k < HK_NUM_KINDS; ++k) {
+    for (int trial = 0; trial < 8; ++trial) {
+      int const num = 1 + trial % 5;
+      hcol *parts[5];
+      gcol_column *pieces[5];
+      for (int j = 0; j < num; ++j) {
+        int64_t const rows = (trial + j) % 3 == 0 ? 0 : gcol_test_rng_range(&rng, 1, 300);
+        gcol_test_validity const v =
+            (gcol_test_validity)gcol_test_rng_range(&rng, 0, GCOL_TEST_NUM_VALIDITY - 1);
+        parts[j] = hcol_random(&rng, (hkind)k, GCOL_INT64, rows, v);
+        if (j > 0 && k == HK_FIXED) parts[j]->type = parts[0]->type;
+        pieces[j] = hcol_to_device(parts[j], trial % 2 == 1, NULL);
+      }
+      hcol *expected = hcol_concat(parts, num);
+      gcol_column *out = NULL;
+      GCOL_TEST_OK(gcol_detail_concatenate_owned(pieces, num, NULL, NULL, &out));
+      char context[128];
+      snprintf(context, sizeof context, "%s: %d owned pieces", hkind_name((hkind)k), num);
+      hcol_assert_device_equal(expected, gcol_column_get_view(out), context);
+      int64_t nulls = 0;
+      for (int64_t i = 0; i < expected->size; ++i) nulls += hcol_is_valid(expected, i) ? 0 : 1;
+      assert_int_equal(out->null_count, nulls);
+      gcol_column_free(out);
+      hcol_free(expected);
+      for (int j = 0; j < num; ++j) {
+        gcol_column_free(pieces[j]);
+        hcol_free(parts[j]);
+      }
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_concatenate_every_fixed_type),
@@ -239,6 +280,7 @@ int main(void) {
       GCOL_TEST_GPU(test_concatenate_tables),
       GCOL_TEST_GPU(test_split_and_slice_copies),
       GCOL_TEST_GPU(test_concatenate_fail_every_allocation),
+      GCOL_TEST_GPU(test_concatenate_owned),
   };
   return GCOL_TEST_RUN_GPU("copying_concatenate", tests);
 }
