@@ -1016,43 +1016,30 @@ done:
 }
 
 /* The LZ4_RAW and SNAPPY jobs walked on the GPU; *refused when one does not walk (its column's
- * error word says which page; nvCOMP then gets no job). One synchronization. The walks run on
- * a stream of the GPU's highest priority, between `s`'s work by events: a walk is a few
- * hundred blocks, each bound by one page's latency, and the last batch's had waited ~2.3 ms
- * after its bytes landed for the blocks of the batches before it to leave the SMs (pyarrow's
- * SNAPPY file, an H200 trace, session 24). */
+ * error word says which page; nvCOMP then gets no job). One synchronization. */
 gcol_status walk_jobs(int32_t C, const job_table *t, void **in, const size_t *in_sizes,
                       const size_t *out_sizes, const job_meta *meta, unsigned long long *errors,
                       cudaStream_t s, bool *refused) {
   gcol_status status = GCOL_OK;
   unsigned long long *words = NULL;
-  cudaStream_t urgent = NULL;
-  cudaEvent_t landed = NULL, walked = NULL;
-  int least = 0, greatest = 0;
-  int32_t const walked_codecs[] = {GCOL_PARQUET_LZ4_RAW, GCOL_PARQUET_SNAPPY};
+  bool any = false;
   *refused = false;
-  if (t->count[GCOL_PARQUET_LZ4_RAW] == 0 && t->count[GCOL_PARQUET_SNAPPY] == 0) return GCOL_OK;
-  GCOL_DETAIL_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamCreateWithPriority(&urgent, cudaStreamNonBlocking, greatest));
-  GCOL_DETAIL_CUDA_TRY(cudaEventCreateWithFlags(&landed, cudaEventDisableTiming));
-  GCOL_DETAIL_CUDA_TRY(cudaEventCreateWithFlags(&walked, cudaEventDisableTiming));
-  GCOL_DETAIL_CUDA_TRY(cudaEventRecord(landed, s));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamWaitEvent(urgent, landed, 0));
-  for (int32_t codec : walked_codecs) {
+  int32_t const walked[] = {GCOL_PARQUET_LZ4_RAW, GCOL_PARQUET_SNAPPY};
+  for (int32_t codec : walked) {
     if (t->count[codec] == 0) continue;
     int64_t const f = t->first[codec];
     const uint8_t *const *pages = (const uint8_t *const *)(in + f);
     if (codec == GCOL_PARQUET_SNAPPY) {
-      walk_snappy_smem_kernel<<<(unsigned)t->count[codec], kSnappyThreads, 0, urgent>>>(
+      walk_snappy_smem_kernel<<<(unsigned)t->count[codec], kSnappyThreads, 0, s>>>(
           pages, in_sizes + f, out_sizes + f, meta + f, errors);
     } else {
-      walk_lz4_kernel<<<gcol_detail_grid_size(t->count[codec] * 32, kBlock), kBlock, 0, urgent>>>(
+      walk_lz4_kernel<<<gcol_detail_grid_size(t->count[codec] * 32, kBlock), kBlock, 0, s>>>(
           pages, in_sizes + f, out_sizes + f, meta + f, t->count[codec], errors);
     }
     GCOL_DETAIL_CUDA_CHECK_LAUNCH();
+    any = true;
   }
-  GCOL_DETAIL_CUDA_TRY(cudaEventRecord(walked, urgent));
-  GCOL_DETAIL_CUDA_TRY(cudaStreamWaitEvent(s, walked, 0));
+  if (!any) return GCOL_OK;
   words = (unsigned long long *)malloc((size_t)(C > 0 ? C : 1) * sizeof *words);
   GCOL_DETAIL_CHECK(words != NULL, GCOL_ERROR_OUT_OF_MEMORY, "out of memory");
   GCOL_DETAIL_CUDA_TRY(
@@ -1060,11 +1047,6 @@ gcol_status walk_jobs(int32_t C, const job_table *t, void **in, const size_t *in
   GCOL_DETAIL_CUDA_TRY(cudaStreamSynchronize(s));
   for (int32_t c = 0; c < C; ++c) *refused = *refused || words[c] != 0;
 done:
-  /* on failure `s` may still wait on `walked`: a destroyed stream's and events' work still
-   * completes (the runtime releases them after it) */
-  if (urgent != NULL) (void)cudaStreamDestroy(urgent);
-  if (landed != NULL) (void)cudaEventDestroy(landed);
-  if (walked != NULL) (void)cudaEventDestroy(walked);
   free(words);
   return status;
 }
