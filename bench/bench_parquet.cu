@@ -40,6 +40,8 @@
  *                                whether nvCOMP was found.
  *   parquet_write_snappy_pyarrow the table read from the snappy file written by gcol with
  *                                SNAPPY to host memory, against the D2H copy of its bytes.
+ *   ..._pyarrow_path             each of the three reads from the file's path instead, its
+ *                                bytes in the page cache (gcol_parquet_read_file).
  *   parquet_read_nested_pyarrow  DIR/io_nested.parquet (make_io_files.py --only nested: 2^25
  *                                rows of list<int64> and struct<int32, float64>, nulls at
  *                                every level, SNAPPY), as the reads above; "files-nested" only.
@@ -89,6 +91,7 @@ typedef struct pq_ctx {
   gcol_stream stream;
   const gcol_parquet_read_options *options;        /* of run_read */
   const gcol_parquet_write_options *write_options; /* of run_write */
+  const char *path;                                /* of run_read_path */
 } pq_ctx;
 
 static void run_read(void *p) {
@@ -96,6 +99,13 @@ static void run_read(void *p) {
   gcol_table *t = NULL;
   GCOL_BENCH_CHECK(
       gcol_parquet_read_buffer(c->file, c->file_size, c->options, &t, c->stream, NULL));
+  gcol_table_free(t);
+}
+
+static void run_read_path(void *p) {
+  pq_ctx *c = (pq_ctx *)p;
+  gcol_table *t = NULL;
+  GCOL_BENCH_CHECK(gcol_parquet_read_file(c->path, c->options, &t, c->stream, NULL));
   gcol_table_free(t);
 }
 
@@ -367,6 +377,30 @@ static void time_file_read(const char *bench, const char *types, gcol_parquet_co
   printf("%s: %s\n", r.bench, note);
 }
 
+/* parquet_read_{snappy,zstd}_pyarrow_path: the same file read from its path, its bytes in the
+ * page cache (read just before), default options; the peer is libcudf's read of the path. */
+static void time_path_read(const char *bench, const char *types, pq_ctx *c, int64_t rows,
+                           double decoded) {
+  gcol_bench_result r;
+  memset(&r, 0, sizeof r);
+  char name[128];
+  snprintf(name, sizeof name, "%s_path", bench);
+  r.bench = name;
+  r.types = types;
+  r.rows = rows;
+  r.peer = "-";
+  c->options = NULL;
+  r.gcol_ms = gcol_bench_time_ms(run_read_path, c, c->stream);
+  char note[512];
+  snprintf(note, sizeof note,
+           "pyarrow's file %.3f GB from its path (page cache), decoded %.3f GB: %.2f GB/s of "
+           "file, %.2f GB/s decoded; libcudf: bench/peers/libcudf_peer.py io_files",
+           (double)c->file_size / 1e9, decoded / 1e9, (double)c->file_size / 1e6 / r.gcol_ms,
+           decoded / 1e6 / r.gcol_ms);
+  gcol_bench_report_more(&r, 0, note);
+  printf("%s: %s\n", r.bench, note);
+}
+
 /* parquet_write_snappy_pyarrow: the table read from pyarrow's snappy file written by gcol with
  * SNAPPY (pages encoded on the GPU, compressed on the host) to host memory, against the D2H
  * copy of as many bytes as the table holds. */
@@ -435,6 +469,10 @@ static void bench_pyarrow_files(const char *dir, bool reads, bool write, bool ne
     double const decoded = table_bytes(gcol_table_get_view(t), stream);
     if (reads) time_file_read(benches[k], types[k], codecs[k], &c, t->num_rows, decoded);
     GCOL_BENCH_CHECK(cudaFreeHost(c.file));
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+    c.path = path;
+    if (reads) time_path_read(benches[k], types[k], &c, t->num_rows, decoded);
     if (write && k == 0) time_file_write(t, decoded, stream);
     gcol_table_free(t);
   }

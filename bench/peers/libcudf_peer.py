@@ -466,6 +466,17 @@ def _read_parquet_file(row, path):
     return tbl
 
 
+def _read_parquet_path(row, path):
+    """read_parquet of a whole file from its path, its bytes in the page cache (read just
+    before by _read_parquet_file): gcol's rows ROW (gcol_parquet_read_file)."""
+    size = os.path.getsize(path)
+    opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([path])).build()
+    n = plc.io.parquet.read_parquet(opts).tbl.num_rows()
+    ms = timed(lambda: plc.io.parquet.read_parquet(opts))
+    emit(row, n, ms, f"pyarrow's file {size / 1e9:.3f} GB from its path (page cache): "
+         f"{size / 1e6 / ms:.2f} GB/s of file")
+
+
 def _write_parquet_snappy(tbl):
     """write_parquet of `tbl` with SNAPPY, row groups of 2^20 rows (as gcol's writer), to
     io.BytesIO; libcudf's other defaults (its dictionary policy and statistics)."""
@@ -529,6 +540,9 @@ def io_files():
         got.clear()  # its device memory back before the next file
         run("parquet_read_zstd_pyarrow", lambda: _read_parquet_file(
             "parquet_read_zstd_pyarrow", os.path.join(d, "io_zstd.parquet")))
+        for codec in ("snappy", "zstd"):
+            row = f"parquet_read_{codec}_pyarrow_path"
+            run(row, lambda: _read_parquet_path(row, os.path.join(d, f"io_{codec}.parquet")))
     if path:
         run("csv_read_pyarrow_file", lambda: _read_csv_file(path))
 
@@ -544,6 +558,8 @@ def io_nested():
         return
     run("parquet_read_nested_pyarrow", lambda: _read_parquet_file(
         "parquet_read_nested_pyarrow", os.path.join(d, "io_nested.parquet")))
+    run("parquet_read_nested_pyarrow_path", lambda: _read_parquet_path(
+        "parquet_read_nested_pyarrow_path", os.path.join(d, "io_nested.parquet")))
 
 
 which = sys.argv[1:] or ["sort_i64", "sort_by_key_i32", "sort_two", "sort_strings", "filter_gather_reduce",
