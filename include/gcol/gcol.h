@@ -54,6 +54,7 @@
 #include "gcol/strings/regex.h"
 #include "gcol/io/parquet.h"
 #include "gcol/io/csv.h"
+#include "gcol/io/staging.h"
 
 #include "gcol/typed_view.h"
 #include "gcol/accessors.h"

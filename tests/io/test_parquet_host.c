@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "gcol/io/parquet.h"
+#include "gcol/io/staging.h"
 #include "internal/parquet.h"
 #include "internal/pq_walk.h"
 #include "internal/thrift.h"
@@ -3032,6 +3033,36 @@ static void test_read_batches_rule(void **state) {
   free(file);
 }
 
+/* The staging resource's setters (include/gcol/io/staging.h), without a GPU: a resource
+ * without allocate is refused, the one set is returned with the previous one, NULL brings
+ * back the built-in pool, which holds nothing before a read and can be released anytime. */
+static void test_staging_mr(void **state) {
+  (void)state;
+  gcol_mr *host = NULL, *previous = (gcol_mr *)&previous;
+  gcol_mr broken = {NULL, NULL, NULL, NULL, GCOL_MEMORY_PINNED, "broken"};
+  assert_int_equal(gcol_io_set_staging_mr(&broken, &previous), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(previous);
+  assert_non_null(strstr(gcol_last_error(), "allocate"));
+  gcol_mr *const builtin = gcol_io_get_staging_mr();
+  assert_non_null(builtin);
+  gcol_mr_pool_info info;
+  assert_int_equal(gcol_mr_pool_get_info(builtin, &info), GCOL_OK);
+  assert_int_equal(info.held_bytes, 0);
+  assert_int_equal(gcol_mr_host_create(&host), GCOL_OK);
+  assert_int_equal(gcol_io_set_staging_mr(host, &previous), GCOL_OK);
+  assert_null(previous); /* the built-in pool */
+  assert_ptr_equal(gcol_io_get_staging_mr(), host);
+  gcol_io_staging_release(); /* the built-in's: the one set stays */
+  assert_ptr_equal(gcol_io_get_staging_mr(), host);
+  assert_int_equal(gcol_io_set_staging_mr(NULL, &previous), GCOL_OK);
+  assert_ptr_equal(previous, host);
+  assert_non_null(gcol_io_get_staging_mr());
+  assert_true(gcol_io_get_staging_mr() != host);
+  gcol_io_staging_release();
+  gcol_io_staging_release(); /* twice: a no-op */
+  gcol_mr_destroy(host);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_thrift_round_trip),
@@ -3065,6 +3096,7 @@ int main(void) {
       cmocka_unit_test(test_half_to_float),
       cmocka_unit_test(test_flba_pages),
       cmocka_unit_test(test_flba_bad_input),
+      cmocka_unit_test(test_staging_mr),
   };
   return GCOL_TEST_RUN("parquet_host", tests);
 }
