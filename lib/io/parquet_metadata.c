@@ -3,9 +3,13 @@
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal/error.h"
 #include "internal/expression.h"
@@ -924,39 +928,44 @@ done:
 }
 
 static int file_read(void *user, int64_t offset, int64_t length, void *dst) {
-  FILE *f = (FILE *)user;
-  if (fseeko(f, (off_t)offset, SEEK_SET) != 0) return -1;
-  return fread(dst, 1, (size_t)length, f) == (size_t)length ? 0 : -1;
+  int const fd = (int)(intptr_t)user;
+  uint8_t *out = (uint8_t *)dst;
+  while (length > 0) {
+    ssize_t const got = pread(fd, out, (size_t)length, (off_t)offset);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return -1;
+    out += got;
+    offset += got;
+    length -= got;
+  }
+  return 0;
 }
 
 gcol_status gcol_detail_pq_file_open(const char *path, gcol_detail_pq_file *out) {
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
+  int const fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "%s: cannot open: %s", path,
                              strerror(errno));
   }
-  if (fseeko(f, 0, SEEK_END) != 0) {
-    fclose(f);
-    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "%s: cannot seek", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__,
+                             "%s: cannot tell its size (not a regular file)", path);
   }
-  off_t const size = ftello(f);
-  if (size < 0) {
-    fclose(f);
-    return gcol_detail_error(GCOL_ERROR_INVALID_ARGUMENT, __func__, "%s: cannot tell its size",
-                             path);
-  }
-  out->source.size = (int64_t)size;
+  out->source.size = (int64_t)st.st_size;
   out->source.read = file_read;
-  out->source.user = f;
+  out->source.user = (void *)(intptr_t)fd;
   out->name = path;
+  out->concurrent = true;
   return GCOL_OK;
 }
 
 void gcol_detail_pq_file_close(gcol_detail_pq_file *file) {
-  if (file != NULL && file->source.read == file_read && file->source.user != NULL) {
-    fclose((FILE *)file->source.user);
-    file->source.user = NULL;
+  if (file != NULL && file->source.read == file_read) {
+    close((int)(intptr_t)file->source.user);
+    file->source.read = NULL;
   }
 }
 

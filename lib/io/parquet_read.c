@@ -227,7 +227,11 @@ typedef struct plan_ctx {
   int32_t dict_cap;
   int64_t bytes_cap;   /* plan->bytes' allocation (plan->owned_bytes are used) */
   int32_t codec;       /* the chunk's */
-  const uint8_t *data; /* the file as a host buffer whose uncompressed chunks are borrowed */
+  /* file bytes [data_lo, data_hi) in host memory (a buffer read, or a window read into
+   * staging memory) whose chunks are borrowed, or NULL */
+  const uint8_t *data;
+  int64_t data_lo;
+  int64_t data_hi;
   uint32_t gpu_codecs; /* codecs whose pages nvCOMP decompresses on the GPU */
   const gcol_detail_nvcomp *nvcomp;
   bool raw_borrowed;  /* the chunk being scanned lies in `data` (its pages can be borrowed) */
@@ -1139,14 +1143,12 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
 /* Whether an UNCOMPRESSED chunk at [start, start + size) is borrowed from c->data. */
 static bool borrowed(const plan_ctx *c, const gcol_detail_pq_chunk *ch, int64_t start,
                      int64_t size) {
-  return c->data != NULL && ch->stats.codec == GCOL_PARQUET_UNCOMPRESSED && start >= 0 &&
-         size >= 0 && size <= c->md->file_size - start;
+  return c->data != NULL && ch->stats.codec == GCOL_PARQUET_UNCOMPRESSED && start >= c->data_lo &&
+         size >= 0 && size <= c->data_hi - start;
 }
 
 static int64_t chunk_start(const gcol_detail_pq_chunk *ch) {
-  return ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < ch->data_page_offset
-             ? ch->dictionary_page_offset
-             : ch->data_page_offset;
+  return gcol_detail_pq_chunk_start(ch);
 }
 
 /* The error of reading leaf `column`, whose type the reader does not produce (EMPTY): the
@@ -1198,7 +1200,14 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
   memset(&c, 0, sizeof c);
   c.md = md;
   c.plan = plan;
-  c.data = data;
+  if (file->window != NULL) {
+    c.data = file->window;
+    c.data_lo = file->window_lo;
+    c.data_hi = file->window_hi;
+  } else if (data != NULL) {
+    c.data = data;
+    c.data_hi = md->file_size;
+  }
   c.gpu_codecs = nvcomp != NULL ? gpu_codecs : 0;
   c.nvcomp = nvcomp;
   c.info = &md->leaves[column];
@@ -1267,10 +1276,10 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
         c.codec >= 0 && c.codec < GCOL_DETAIL_NVCOMP_CODECS && (c.gpu_codecs >> c.codec & 1u) != 0;
     /* a chunk left for nvCOMP in the caller's buffer: its pages borrowed from there */
     c.raw_borrowed =
-        gpu_chunk && data != NULL && start >= 0 && size >= 0 && size <= md->file_size - start;
+        gpu_chunk && c.data != NULL && start >= c.data_lo && size >= 0 && size <= c.data_hi - start;
     const uint8_t *raw = NULL;
     if (borrow || c.raw_borrowed) {
-      raw = data + start; /* read in place, copied to the device from there */
+      raw = c.data + (start - c.data_lo); /* read in place, copied to the device from there */
     } else if (in_place) {
       GCOL_DETAIL_CHECK(reserve_bytes(&c, size), GCOL_ERROR_OUT_OF_MEMORY,
                         "%s: cannot allocate %lld host bytes for column '%s'", md->name,
@@ -1846,6 +1855,7 @@ typedef struct batch_run {
   int32_t *issued;       /* batch b's event recorded, or never will be (atomic) */
   gcol_status *statuses;
   char *messages; /* BATCH_MESSAGE_SIZE per batch */
+  gcol_detail_pq_prefetch *prefetch; /* a path's or a source's windows, or NULL */
   int32_t next;   /* the next batch to take (atomic) */
   int32_t failed; /* the first failing batch so far, or num_batches (atomic) */
 } batch_run;
@@ -1897,19 +1907,40 @@ static gcol_status decode_batch(const batch_run *r, int32_t b, cudaStream_t stre
   gcol_buffer **levels = (gcol_buffer **)calloc((size_t)(2 * n + 2), sizeof *levels);
   gcol_detail_pqn_levels *level_ptrs =
       (gcol_detail_pqn_levels *)calloc((size_t)(n + 1), sizeof *level_ptrs);
+  gcol_detail_pq_file file = *r->file; /* with this batch's window, when it has one */
+  gcol_detail_pq_window window;
+  memset(&window, 0, sizeof window);
+  batch_run local = *r;
+  local.file = &file;
   GCOL_DETAIL_CHECK(plans != NULL && levels != NULL && level_ptrs != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                     "out of memory");
   GCOL_DETAIL_CUDA_TRY(cudaSetDevice(r->device)); /* the current device is per thread */
-  GCOL_DETAIL_TRY(plan_read(r, groups, num_groups, NULL, 0, plans));
+  if (r->prefetch != NULL) { /* a path's or a source's chunks, read ahead in file order */
+    gcol_detail_pq_prefetch_take(r->prefetch, b, &window);
+    file.window = window.bytes;
+    file.window_lo = window.lo;
+    file.window_hi = window.hi;
+  } else if (r->data == NULL) { /* read into staging memory here */
+    gcol_detail_pq_window_load(&file, r->md, r->columns, n, groups, num_groups,
+                               gcol_detail_pq_window_readers(BATCH_WORKERS), (gcol_stream)stream,
+                               &window);
+  }
+  GCOL_DETAIL_TRY(plan_read(&local, groups, num_groups, NULL, 0, plans));
   if (b > 0) wait_issued(r, b - 1);
   GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_ordered(
-      plans, n, r->data, r->md->name, (gcol_stream)stream, NULL, pieces, &order, levels));
+      plans, n, window.bytes != NULL ? window.bytes : r->data, r->md->name, (gcol_stream)stream,
+      NULL, pieces, &order, levels));
   gcol_detail_pqn_levels_of(levels, n, level_ptrs);
   GCOL_DETAIL_TRY(assemble_nested(r->md, r->tree, r->sel_node, r->sel_plan, r->num_selected, plans,
                                   level_ptrs, groups, num_groups, pieces, (gcol_stream)stream,
                                   NULL));
 done:
   __atomic_store_n(&r->issued[b], 1, __ATOMIC_RELEASE); /* failed before its upload: none */
+  if (r->prefetch != NULL) {
+    gcol_detail_pq_prefetch_release(r->prefetch, &window, (gcol_stream)stream);
+  } else {
+    gcol_detail_pq_window_free(&window, (gcol_stream)stream);
+  }
   if (plans != NULL) {
     for (int32_t i = 0; i < n; ++i) gcol_detail_parquet_plan_free(&plans[i]);
   }
@@ -2033,7 +2064,7 @@ static gcol_status read_batches(batch_run *run, gcol_column **outputs, cudaStrea
   run->failed = B;
   run->api = gcol_detail_api_name() != NULL ? gcol_detail_api_name() : "gcol_parquet_read";
   GCOL_DETAIL_CUDA_TRY(cudaGetDevice(&run->device));
-  if (run->data == NULL) { /* a buffer's reads are copies out of it: no lock needed */
+  if (run->data == NULL && !run->file->concurrent) { /* a buffer's or a path's: no lock */
     GCOL_DETAIL_CHECK(pthread_mutex_init(&locked.lock, NULL) == 0, GCOL_ERROR_INTERNAL,
                       "pthread_mutex_init failed");
     lock_made = true;
@@ -2049,6 +2080,11 @@ static gcol_status read_batches(batch_run *run, gcol_column **outputs, cudaStrea
     GCOL_DETAIL_CUDA_TRY(cudaStreamCreateWithFlags(&workers[w].stream, cudaStreamNonBlocking));
     GCOL_DETAIL_TRY(stream_after(workers[w].stream, stream, event));
   }
+  if (run->data == NULL) {
+    run->prefetch = gcol_detail_pq_prefetch_start(run->file, run->md, run->columns, C, run->groups,
+                                                  run->bounds, B, BATCH_WORKERS, &run->failed,
+                                                  run->device, (gcol_stream)stream);
+  }
   /* worker 0 is this thread; without a second thread this one takes every batch */
   for (int32_t w = 1; w < BATCH_WORKERS; ++w) {
     workers[w].started =
@@ -2059,6 +2095,8 @@ static gcol_status read_batches(batch_run *run, gcol_column **outputs, cudaStrea
     if (workers[w].started) pthread_join(workers[w].thread, NULL);
     workers[w].started = false;
   }
+  gcol_detail_pq_prefetch_finish(run->prefetch);
+  run->prefetch = NULL;
   if (run->failed < B) {
     status = run->statuses[run->failed];
     gcol_detail_set_last_error(run->messages + (size_t)run->failed * BATCH_MESSAGE_SIZE);
@@ -2082,6 +2120,8 @@ static gcol_status read_batches(batch_run *run, gcol_column **outputs, cudaStrea
     }
   }
 done:
+  gcol_detail_pq_prefetch_finish(run->prefetch);
+  run->prefetch = NULL;
   if (run->pieces != NULL) {
     /* pieces left (a failure): after what may still read them on `stream` */
     for (int32_t w = 0; w < BATCH_WORKERS && event != NULL; ++w) {
@@ -2353,6 +2393,9 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   gcol_parquet_read_options opt;
   gcol_parquet_read_options_init(&opt);
   if (options != NULL) opt = *options;
+  gcol_detail_pq_file read_file = *file; /* with the whole read's window, when it has one */
+  gcol_detail_pq_window window;
+  memset(&window, 0, sizeof window);
   GCOL_DETAIL_TRY(check_read_options(&opt));
   GCOL_DETAIL_TRY(gcol_detail_parquet_read_metadata(file, &md));
   GCOL_DETAIL_TRY(select_columns(md, &opt, &rc));
@@ -2401,7 +2444,7 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     }
     batch_run run;
     memset(&run, 0, sizeof run);
-    run.file = file;
+    run.file = &read_file;
     run.data = data;
     run.md = md;
     run.columns = rc.columns;
@@ -2419,9 +2462,14 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
     if (num_batches > 1) {
       GCOL_DETAIL_TRY(read_batches(&run, outputs, (cudaStream_t)stream, mr));
     } else {
+      if (data == NULL) { /* a path's or a source's chunks: read into staging memory first */
+        gcol_detail_pq_window_load(&read_file, md, rc.columns, num_read, read_groups, range,
+                                   gcol_detail_pq_window_readers(1), stream, &window);
+      }
       GCOL_DETAIL_TRY(plan_read(&run, read_groups, range, kept, num_kept, plans));
-      GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_levels(plans, num_read, data, md->name,
-                                                                stream, mr, outputs, levels));
+      GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_levels(
+          plans, num_read, window.bytes != NULL ? window.bytes : data, md->name, stream, mr,
+          outputs, levels));
       gcol_detail_pqn_levels_of(levels, num_read, level_ptrs);
       GCOL_DETAIL_TRY(assemble_nested(md, &rc.tree, rc.sel_node, rc.sel_plan, rc.num_columns, plans,
                                       level_ptrs, read_groups, range, outputs, stream, mr));
@@ -2446,6 +2494,7 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
   GCOL_DETAIL_TRY(
       finish_table(&table, rc.num_columns, filter, opt.filter_root, w, out, stream, mr));
 done:
+  gcol_detail_pq_window_free(&window, stream);
   gcol_table_free(table);
   gcol_expression_free(filter);
   free(kept);

@@ -27,6 +27,7 @@
 
 #include "gcol/expression.h"
 #include "gcol/io/parquet.h"
+#include "gcol/io/staging.h"
 #include "gcol/scalar.h"
 #include "internal/parquet.h"
 #include "parquet_cases.h"
@@ -1408,24 +1409,45 @@ static void assert_tables_same(gcol_table_view a, gcol_table_view b) {
 /* Reads a buffer (or, with `source`, through a callback: the workers' reads serialized) with
  * `opt` whole and in batches of `target` bytes: the same status and message, or the same
  * table. */
-static void expect_batched_as_whole(const uint8_t *file, int64_t size,
-                                    const gcol_parquet_read_options *opt, int64_t target,
-                                    bool source) {
+/* How a test reads a file: from its buffer, through a gcol_parquet_source over it, or from a
+ * path it was written to (their chunks then read into staging memory first). */
+enum { READ_BUFFER = 0, READ_SOURCE = 1, READ_PATH = 2 };
+
+/* Writes `size` bytes to a new file; its path in path[PATH_MAX_TEST]. */
+#define PATH_MAX_TEST 64
+static void write_temp(const uint8_t *file, int64_t size, char *path) {
+  snprintf(path, PATH_MAX_TEST, "/tmp/gcol_parquet_XXXXXX");
+  int const fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, file, (size_t)size), size);
+  close(fd);
+}
+
+static gcol_status read_as(int how, const uint8_t *file, int64_t size, const char *path,
+                           const gcol_parquet_read_options *opt, gcol_table **out) {
   gcol_parquet_source src;
   memset(&src, 0, sizeof src);
   src.size = size;
   src.read = read_cb;
   src.user = (void *)file;
-  gcol_table *whole = NULL, *batched = NULL;
+  return how == READ_SOURCE ? gcol_parquet_read_source(&src, opt, out, NULL, NULL)
+         : how == READ_PATH ? gcol_parquet_read_file(path, opt, out, NULL, NULL)
+                            : gcol_parquet_read_buffer(file, size, opt, out, NULL, NULL);
+}
+
+/* The read `how` in batches of `target` bytes against the same read whole: the same status
+ * and message, or the same table; a source's or a path's also against the buffer's. */
+static void expect_batched_as_whole(const uint8_t *file, int64_t size,
+                                    const gcol_parquet_read_options *opt, int64_t target, int how) {
+  char path[PATH_MAX_TEST] = "";
+  if (how == READ_PATH) write_temp(file, size, path);
+  gcol_table *whole = NULL, *batched = NULL, *buffer = NULL;
   char message[1024];
   gcol_detail_parquet_set_batch_bytes(INT64_MAX / 4); /* never split */
-  gcol_status const s_whole = source ? gcol_parquet_read_source(&src, opt, &whole, NULL, NULL)
-                                     : gcol_parquet_read_buffer(file, size, opt, &whole, NULL, NULL);
+  gcol_status const s_whole = read_as(how, file, size, path, opt, &whole);
   snprintf(message, sizeof message, "%s", gcol_last_error());
   gcol_detail_parquet_set_batch_bytes(target);
-  gcol_status const s_batched =
-      source ? gcol_parquet_read_source(&src, opt, &batched, NULL, NULL)
-             : gcol_parquet_read_buffer(file, size, opt, &batched, NULL, NULL);
+  gcol_status const s_batched = read_as(how, file, size, path, opt, &batched);
   gcol_detail_parquet_set_batch_bytes(0);
   assert_int_equal(s_batched, s_whole);
   if (s_whole != GCOL_OK) {
@@ -1433,9 +1455,15 @@ static void expect_batched_as_whole(const uint8_t *file, int64_t size,
     assert_string_equal(gcol_last_error(), message);
   } else {
     assert_tables_same(gcol_table_get_view(whole), gcol_table_get_view(batched));
+    if (how != READ_BUFFER) {
+      GCOL_TEST_OK(read_as(READ_BUFFER, file, size, path, opt, &buffer));
+      assert_tables_same(gcol_table_get_view(buffer), gcol_table_get_view(batched));
+    }
   }
+  if (how == READ_PATH) unlink(path);
   gcol_table_free(whole);
   gcol_table_free(batched);
+  gcol_table_free(buffer);
 }
 
 /* Every variant of the test columns (every type, nulls, strings, dictionary pages, DELTA
@@ -1459,17 +1487,19 @@ static void test_read_in_batches(void **state) {
     for (int ti = 0; ti < 2; ++ti) {
       gcol_parquet_read_options opt;
       gcol_parquet_read_options_init(&opt);
-      expect_batched_as_whole(file, size, &opt, targets[ti], false);
-      if (variant == 0) expect_batched_as_whole(file, size, &opt, targets[ti], true);
+      expect_batched_as_whole(file, size, &opt, targets[ti], READ_BUFFER);
+      if (variant == 0) expect_batched_as_whole(file, size, &opt, targets[ti], READ_SOURCE);
+      if (variant <= 1) expect_batched_as_whole(file, size, &opt, targets[ti], READ_PATH);
       opt.columns = projection;
       opt.num_columns = 5;
-      expect_batched_as_whole(file, size, &opt, targets[ti], false);
+      expect_batched_as_whole(file, size, &opt, targets[ti], READ_BUFFER);
+      if (variant == 1) expect_batched_as_whole(file, size, &opt, targets[ti], READ_PATH);
       opt.row_groups = some_groups;
       opt.num_row_groups = 6;
-      expect_batched_as_whole(file, size, &opt, targets[ti], false);
+      expect_batched_as_whole(file, size, &opt, targets[ti], READ_BUFFER);
       opt.row_groups = reversed_groups;
       opt.num_row_groups = 3;
-      expect_batched_as_whole(file, size, &opt, targets[ti], false);
+      expect_batched_as_whole(file, size, &opt, targets[ti], READ_BUFFER);
       opt.row_groups = NULL;
       opt.num_row_groups = 0;
       opt.columns = NULL;
@@ -1478,7 +1508,7 @@ static void test_read_in_batches(void **state) {
       for (int r = 0; r < 6; ++r) {
         opt.skip_rows = ranges[r][0];
         opt.num_rows = ranges[r][1];
-        expect_batched_as_whole(file, size, &opt, targets[ti], false);
+        expect_batched_as_whole(file, size, &opt, targets[ti], READ_BUFFER);
       }
     }
     free(file);
@@ -1501,12 +1531,16 @@ static void test_read_in_batches_compressed(void **state) {
       gcol_parquet_read_options opt;
       gcol_parquet_read_options_init(&opt);
       opt.untrusted = true;
-      expect_batched_as_whole(file, size, &opt, 1, false);
+      expect_batched_as_whole(file, size, &opt, 1, READ_BUFFER);
       opt.skip_rows = 333;
       opt.num_rows = 444;
-      expect_batched_as_whole(file, size, &opt, size / 3, false);
+      expect_batched_as_whole(file, size, &opt, size / 3, READ_BUFFER);
       opt.untrusted = false;
-      expect_batched_as_whole(file, size, &opt, 1, false);
+      expect_batched_as_whole(file, size, &opt, 1, READ_BUFFER);
+      expect_batched_as_whole(file, size, &opt, 1, READ_PATH);
+      opt.skip_rows = opt.num_rows = 0;
+      expect_batched_as_whole(file, size, &opt, size / 3, READ_PATH);
+      expect_batched_as_whole(file, size, &opt, size / 3, READ_SOURCE);
       free(file);
     }
   }
@@ -1528,15 +1562,16 @@ static void test_read_in_batches_corrupt(void **state) {
   int64_t size = 0;
   uint8_t *file = pqb_build(&f, &size);
   assert_non_null(file);
-  expect_batched_as_whole(file, size, NULL, 1, false);
+  expect_batched_as_whole(file, size, NULL, 1, READ_BUFFER);
   gcol_detail_pq_page_header h;
   int64_t const body = page_body(file, size, 7, &h); /* row group 3's second page */
   file[body] = 1; /* its definition levels claim 1 byte: the levels kernel runs out */
   file[body + 1] = file[body + 2] = file[body + 3] = 0;
   gcol_parquet_read_options opt;
   gcol_parquet_read_options_init(&opt);
-  expect_batched_as_whole(file, size, &opt, 1, false);
-  expect_batched_as_whole(file, size, &opt, 1, true);
+  expect_batched_as_whole(file, size, &opt, 1, READ_BUFFER);
+  expect_batched_as_whole(file, size, &opt, 1, READ_SOURCE);
+  expect_batched_as_whole(file, size, &opt, 1, READ_PATH);
   gcol_table *t = NULL;
   gcol_detail_parquet_set_batch_bytes(1);
   GCOL_TEST_STATUS(gcol_parquet_read_buffer(file, size, NULL, &t, NULL, NULL),
@@ -1547,14 +1582,15 @@ static void test_read_in_batches_corrupt(void **state) {
   assert_non_null(strstr(gcol_last_error(), "gcol_parquet_read_buffer"));
   /* a range that ends before the corrupt group reads */
   opt.num_rows = 600;
-  expect_batched_as_whole(file, size, &opt, 1, false);
+  expect_batched_as_whole(file, size, &opt, 1, READ_BUFFER);
   /* a header that runs past its chunk: a planning error of a later batch */
   free(file);
   file = pqb_build(&f, &size);
   file[page_body(file, size, 5, &h) - 2] ^= 0x5a; /* inside row group 2's second header */
-  expect_batched_as_whole(file, size, &opt, 1, false);
+  expect_batched_as_whole(file, size, &opt, 1, READ_BUFFER);
+  expect_batched_as_whole(file, size, &opt, 1, READ_PATH);
   opt.num_rows = 0;
-  expect_batched_as_whole(file, size, &opt, 1, false);
+  expect_batched_as_whole(file, size, &opt, 1, READ_BUFFER);
   free(file);
 }
 
@@ -2883,6 +2919,87 @@ static void test_read_nested_corrupt_nvcomp(void **state) {
   }
 }
 
+/* A source whose first read of the file's data (after the footer's) fails once. */
+typedef struct flaky_source {
+  const uint8_t *file;
+  int64_t data_end; /* where the footer starts */
+  int failures;     /* left to give */
+} flaky_source;
+
+static int flaky_cb(void *user, int64_t offset, int64_t length, void *dst) {
+  flaky_source *f = (flaky_source *)user;
+  if (offset >= 4 && offset < f->data_end && f->failures > 0) {
+    --f->failures;
+    return 1;
+  }
+  memcpy(dst, f->file + offset, (size_t)length);
+  return 0;
+}
+
+/* Reads that go through the staging resource (include/gcol/io/staging.h), whole and in
+ * batches, from a path and from a source: with the built-in pool (it keeps what it took until
+ * released), with a resource that refuses every request (no window: the chunks are read as
+ * before), with pageable memory, and with a source whose window read fails (read again chunk
+ * by chunk): every table equal to the buffer's read. */
+static void test_read_staging(void **state) {
+  (void)state;
+  make_data(45);
+  pqb_column cols[NUM_COLS];
+  int64_t size = 0;
+  uint8_t *file = build(1, 400, &size, cols);
+  gcol_parquet_read_options opt;
+  gcol_parquet_read_options_init(&opt);
+  gcol_mr *previous = NULL, *pinned = NULL, *refusing = NULL, *host = NULL;
+  GCOL_TEST_OK(gcol_io_set_staging_mr(NULL, &previous));
+  assert_null(previous);
+  gcol_io_staging_release();
+  expect_batched_as_whole(file, size, &opt, size / 4, READ_PATH);
+  gcol_mr_pool_info info;
+  GCOL_TEST_OK(gcol_mr_pool_get_info(gcol_io_get_staging_mr(), &info));
+  assert_true(info.held_bytes > 0); /* kept for the next read */
+  assert_int_equal(info.used_bytes, 0);
+  expect_batched_as_whole(file, size, &opt, size / 4, READ_SOURCE);
+  gcol_io_staging_release();
+  GCOL_TEST_OK(gcol_mr_pool_get_info(gcol_io_get_staging_mr(), &info));
+  assert_int_equal(info.held_bytes, 0);
+
+  GCOL_TEST_OK(gcol_mr_pinned_create(&pinned));
+  GCOL_TEST_OK(gcol_mr_limit_create(pinned, 1, &refusing));
+  GCOL_TEST_OK(gcol_io_set_staging_mr(refusing, NULL));
+  expect_batched_as_whole(file, size, &opt, size / 4, READ_PATH);
+  GCOL_TEST_OK(gcol_mr_host_create(&host));
+  GCOL_TEST_OK(gcol_io_set_staging_mr(host, &previous));
+  assert_ptr_equal(previous, refusing);
+  expect_batched_as_whole(file, size, &opt, size / 4, READ_PATH);
+  expect_batched_as_whole(file, size, &opt, size / 4, READ_SOURCE);
+  GCOL_TEST_OK(gcol_io_set_staging_mr(NULL, &previous));
+  assert_ptr_equal(previous, host);
+  assert_true(gcol_io_get_staging_mr() != host);
+
+  gcol_table *expected = NULL, *t = NULL;
+  GCOL_TEST_OK(gcol_parquet_read_buffer(file, size, NULL, &expected, NULL, NULL));
+  int64_t const footer = (int64_t)file[size - 8] | (int64_t)file[size - 7] << 8 |
+                         (int64_t)file[size - 6] << 16 | (int64_t)file[size - 5] << 24;
+  flaky_source flaky = {file, size - 8 - footer, 1};
+  gcol_parquet_source src = {size, flaky_cb, &flaky, "flaky"};
+  for (int batched = 0; batched < 2; ++batched) {
+    flaky.failures = 1;
+    gcol_detail_parquet_set_batch_bytes(batched ? size / 4 : INT64_MAX / 4);
+    GCOL_TEST_OK(gcol_parquet_read_source(&src, NULL, &t, NULL, NULL));
+    gcol_detail_parquet_set_batch_bytes(0);
+    assert_int_equal(flaky.failures, 0); /* the window's read failed, and was done again */
+    assert_tables_same(gcol_table_get_view(expected), gcol_table_get_view(t));
+    gcol_table_free(t);
+    t = NULL;
+  }
+  gcol_table_free(expected);
+  gcol_io_staging_release();
+  gcol_mr_destroy(host);
+  gcol_mr_destroy(refusing);
+  gcol_mr_destroy(pinned);
+  free(file);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GCOL_TEST_GPU(test_read_every_type),
@@ -2925,6 +3042,7 @@ int main(void) {
       GCOL_TEST_GPU(test_read_nested_corrupt),
       GCOL_TEST_GPU(test_read_nested_nvcomp),
       GCOL_TEST_GPU(test_read_nested_corrupt_nvcomp),
+      GCOL_TEST_GPU(test_read_staging),
   };
   return GCOL_TEST_RUN_GPU("parquet", tests);
 }
