@@ -23,6 +23,7 @@
  * `bench/data/make_io_files.py DIR`: about 4 GB of pyarrow's CSV, a header row, then int64,
  * float64, int32 and strings of 8..32 letters in double quotes):
  *
+ *   csv_read_pyarrow_file_path  the same from the file's path (page cache), gcol_csv_read_file.
  *   csv_read_pyarrow_file  that text, read into pinned memory first, read by
  *                          gcol_csv_read_buffer with the header row and the four types given
  *                          (as `bench/peers/libcudf_peer.py io_files` has libcudf read it,
@@ -46,6 +47,7 @@ typedef struct csv_ctx {
   void *device; /* text_size bytes */
   void *host;   /* pinned, text_size bytes */
   gcol_stream stream;
+  const char *path;   /* of run_read_path */
   gcol_status status; /* the first failure of a timed call (GCOL_OK: none) */
   char error[256];
 } csv_ctx;
@@ -63,6 +65,14 @@ static void run_read(void *p) {
   gcol_table *t = NULL;
   record(c, gcol_csv_read_buffer(c->text, c->text_size, &c->options, &t, NULL, c->stream, NULL),
          "gcol_csv_read_buffer");
+  gcol_table_free(t);
+}
+
+static void run_read_path(void *p) {
+  csv_ctx *c = (csv_ctx *)p;
+  gcol_table *t = NULL;
+  record(c, gcol_csv_read_file(c->path, &c->options, &t, NULL, c->stream, NULL),
+         "gcol_csv_read_file");
   gcol_table_free(t);
 }
 
@@ -287,6 +297,29 @@ static int bench_csv(int64_t n, gcol_stream stream) {
   return failed;
 }
 
+/* csv_read_pyarrow_file_path: the same read from the file's path, its bytes in the page cache
+ * (gcol_csv_read_file); the peer is libcudf's read of the path. 1 on failure, else 0. */
+static int time_path_read(const gcol_bench_result *pinned, csv_ctx *c, const char *path) {
+  gcol_bench_result r = *pinned;
+  r.bench = "csv_read_pyarrow_file_path";
+  r.peer = "-";
+  r.peer_ms = 0;
+  c->path = path;
+  c->status = GCOL_OK;
+  r.gcol_ms = gcol_bench_time_ms(run_read_path, c, c->stream);
+  if (c->status != GCOL_OK) {
+    fprintf(stderr, "%s: skipped: %s\n", r.bench, c->error);
+    return 1;
+  }
+  char note[256];
+  snprintf(note, sizeof note,
+           "text %.3f GB from its path (page cache): %.2f GB/s of text; header row, types "
+           "given; libcudf: bench/peers/libcudf_peer.py io_files",
+           (double)c->text_size / 1e9, (double)c->text_size / 1e6 / r.gcol_ms);
+  gcol_bench_report_more(&r, 0, note);
+  return 0;
+}
+
 /* csv_read_pyarrow_file: the text at `path` (bench/data/make_io_files.py's io.csv: a header,
  * then int64, float64, int32 and quoted strings), read from pinned memory with the header row
  * and the four types given, as libcudf_peer.py's io_files group reads it. Returns 1 on
@@ -331,6 +364,7 @@ static int bench_csv_input(const char *path, gcol_stream stream) {
                "bench/peers/libcudf_peer.py io_files",
                (double)c.text_size / 1e9, (double)c.text_size / 1e6 / r.gcol_ms);
       gcol_bench_report_more(&r, 0, note);
+      failed += time_path_read(&r, &c, path);
     } else {
       failed = 1;
     }

@@ -519,6 +519,18 @@ def _read_csv_file(path):
         _unpin(ptr)
 
 
+def _read_csv_path(path):
+    """read_csv of the file's path, its bytes in the page cache (read just before by
+    _read_csv_file): gcol's row csv_read_pyarrow_file_path (gcol_csv_read_file)."""
+    size = os.path.getsize(path)
+    opts = plc.io.csv.CsvReaderOptions.builder(plc.io.SourceInfo([path])).build()
+    opts.set_dtypes([I64, F64, I32, STR])
+    n = plc.io.csv.read_csv(opts).tbl.num_rows()
+    ms = timed(lambda: plc.io.csv.read_csv(opts))
+    emit("csv_read_pyarrow_file_path", n, ms, f"pyarrow's text {size / 1e9:.3f} GB from its path "
+         f"(page cache): {size / 1e6 / ms:.2f} GB/s of text; header row, types given")
+
+
 def io_files():
     # issue 14's rows on the files of bench/data/make_io_files.py DIR (pyarrow's: 2^27 rows of
     # int64, float64, dictionary-encoded int32, strings of 8..32 letters): with
@@ -545,6 +557,7 @@ def io_files():
             run(row, lambda: _read_parquet_path(row, os.path.join(d, f"io_{codec}.parquet")))
     if path:
         run("csv_read_pyarrow_file", lambda: _read_csv_file(path))
+        run("csv_read_pyarrow_file_path", lambda: _read_csv_path(path))
 
 
 def io_nested():

@@ -254,6 +254,11 @@ void gcol_detail_pq_window_load(gcol_detail_pq_file *file, const gcol_parquet_me
                                 int32_t num_groups, int32_t readers, gcol_stream stream,
                                 gcol_detail_pq_window *out);
 
+/* Reads bytes [begin, end) of `file` to dst (dst[0] is byte `begin`) in 4 MiB reads on up to
+ * `readers` threads (one unless the file takes concurrent reads); false if a read failed. */
+bool gcol_detail_pq_read_range(const gcol_detail_pq_file *file, int64_t begin, int64_t end,
+                               uint8_t *dst, int32_t readers);
+
 /* Threads to read a window with when `sharing` windows load at once: the host's cores shared,
  * 1 to 16 (pread from the page cache: ~4.5 GB/s a thread, 33 GB/s on 16, an H200's host,
  * session 25). */

@@ -120,6 +120,21 @@ static bool run_reads(window_reads *w, int32_t readers) {
   return __atomic_load_n(&w->failed, __ATOMIC_RELAXED) == 0;
 }
 
+bool gcol_detail_pq_read_range(const gcol_detail_pq_file *file, int64_t begin, int64_t end,
+                               uint8_t *dst, int32_t readers) {
+  int64_t const n = end > begin ? (end - begin + WINDOW_TASK - 1) / WINDOW_TASK : 0;
+  byte_range *tasks = (byte_range *)malloc((size_t)(n > 0 ? n : 1) * sizeof *tasks);
+  if (tasks == NULL) return false;
+  for (int64_t t = 0; t < n; ++t) {
+    int64_t const at = begin + t * WINDOW_TASK;
+    tasks[t] = (byte_range){at, at + WINDOW_TASK < end ? at + WINDOW_TASK : end};
+  }
+  window_reads w = {file, dst, begin, tasks, n, 0, 0};
+  bool const ok = run_reads(&w, file->concurrent ? readers : 1);
+  free(tasks);
+  return ok;
+}
+
 int32_t gcol_detail_pq_window_readers(int32_t sharing) {
   long const cores = sysconf(_SC_NPROCESSORS_ONLN);
   long const each = cores > 0 && sharing > 0 ? cores / sharing : 1;

@@ -7,14 +7,18 @@
  * byte for byte as printf writes them); allocation failures.
  * pyarrow's reader is compared by test_csv_python.py (suite clients).
  */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "csv_reference.h"
 #include "gcol/cast.h"
 #include "gcol/io/csv.h"
+#include "gcol/io/staging.h"
 #include "internal/csv.h"
 #include "test_util.h"
 
@@ -557,6 +561,52 @@ static void read_cleanup(void *p) {
   c->t = NULL;
 }
 
+/* gcol_csv_read_file: the text read into staging memory (include/gcol/io/staging.h) on several
+ * threads, and, where none can be had (a resource that refuses, pageable memory), into
+ * malloc'd memory as before: the same table as the reference parser's every time. */
+static void test_read_file(void **state) {
+  (void)state;
+  gcol_test_rng rng = gcol_test_rng_make(11);
+  int const cols = 3;
+  int64_t size = 0;
+  char *text = random_csv(&rng, gcol_test_cap(1 << 20), cols, &size); /* ~10 MB: 4 MiB reads */
+  csv_ref ref;
+  csv_ref_parse((const uint8_t *)text, size, ',', '"', -1, -1, &ref);
+  char path[] = "/tmp/gcol_csv_XXXXXX";
+  int const fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, text, (size_t)size), size);
+  close(fd);
+  gcol_data_type types[3];
+  gcol_csv_read_options o = strings_options(cols, types);
+  gcol_mr *pinned = NULL, *refusing = NULL, *host = NULL;
+  GCOL_TEST_OK(gcol_mr_pinned_create(&pinned));
+  GCOL_TEST_OK(gcol_mr_limit_create(pinned, 1, &refusing));
+  GCOL_TEST_OK(gcol_mr_host_create(&host));
+  gcol_mr *const staging[] = {NULL, refusing, host};
+  for (int k = 0; k < 3; ++k) {
+    GCOL_TEST_OK(gcol_io_set_staging_mr(staging[k], NULL));
+    gcol_table *t = NULL;
+    GCOL_TEST_OK(gcol_csv_read_file(path, &o, &t, NULL, NULL, NULL));
+    assert_int_equal(t->num_columns, cols);
+    assert_int_equal(t->num_rows, ref.num_rows);
+    for (int c = 0; c < cols; ++c) check_strings(gcol_table_get_view(t).columns[c], &ref, 0, c);
+    gcol_table_free(t);
+  }
+  GCOL_TEST_OK(gcol_io_set_staging_mr(NULL, NULL));
+  gcol_io_staging_release();
+  unlink(path);
+  gcol_table *t = NULL;
+  GCOL_TEST_STATUS(gcol_csv_read_file(path, &o, &t, NULL, NULL, NULL), GCOL_ERROR_INVALID_ARGUMENT);
+  assert_null(t);
+  assert_non_null(strstr(gcol_last_error(), path));
+  gcol_mr_destroy(host);
+  gcol_mr_destroy(refusing);
+  gcol_mr_destroy(pinned);
+  csv_ref_free(&ref);
+  free(text);
+}
+
 static void test_allocation_failures(void **state) {
   (void)state;
   fault_ctx c = {"a,b,c\n1,x,true\n\"2\",\"y\nz\",false\n,,\n", NULL};
@@ -575,6 +625,7 @@ int main(void) {
       GCOL_TEST_GPU(test_numbers_round_trip_bit_exact),
       GCOL_TEST_GPU(test_long_and_short_rows_write_and_read_back),
       GCOL_TEST_GPU(test_allocation_failures),
+      GCOL_TEST_GPU(test_read_file),
   };
   return GCOL_TEST_RUN_GPU("csv", tests);
 }
