@@ -220,11 +220,9 @@ typedef struct gcol_detail_pq_file {
   gcol_parquet_source source;
   const char *name;
   bool concurrent; /* its reads may run on several threads at once (a path's: pread) */
-  /* file bytes [window_lo, window_hi) already in host memory at `window`
-   * (gcol_detail_pq_window_load), which plans borrow instead of reading; or NULL */
-  const uint8_t *window;
-  int64_t window_lo;
-  int64_t window_hi;
+  /* chunks already in host memory (gcol_detail_pq_window_load), which plans borrow instead
+   * of reading; or NULL */
+  const struct gcol_detail_pq_window *window;
 } gcol_detail_pq_file;
 
 /* The first byte of a column chunk (its dictionary page's, when that comes first). */
@@ -234,22 +232,34 @@ static inline int64_t gcol_detail_pq_chunk_start(const gcol_detail_pq_chunk *ch)
              : ch->data_page_offset;
 }
 
+/* File bytes [begin, end), at `at` in a window. */
+typedef struct gcol_detail_pq_range {
+  int64_t begin;
+  int64_t end;
+  int64_t at;
+} gcol_detail_pq_range;
+
 /* Column chunks of a read in page-locked host memory from the staging resource
- * (include/gcol/io/staging.h): bytes [lo, hi) of the file at `bytes`, of which only the
- * chunks read were filled. */
+ * (include/gcol/io/staging.h): the chunks' byte ranges, sorted and merged across small gaps,
+ * packed one after another in `bytes` (so a projection's window holds only its columns). */
 typedef struct gcol_detail_pq_window {
   uint8_t *bytes;
-  int64_t lo;
-  int64_t hi;
+  int64_t size;
+  gcol_detail_pq_range *ranges; /* sorted by file offset */
+  int64_t num_ranges;
   gcol_mr *mr;
 } gcol_detail_pq_window;
 
+/* The window's copy of file bytes [start, start + size), or NULL where it holds not all. */
+const uint8_t *gcol_detail_pq_window_find(const gcol_detail_pq_window *window, int64_t start,
+                                          int64_t size);
+
 /* Reads the chunks of leaves `columns` in row groups `groups` of `file` into a window, on up
- * to `readers` threads when the file takes concurrent reads, and points `file`'s window at it.
- * Where the window cannot be had (chunk extents outside the file, no staging memory, a read
- * failing) `out->bytes` stays NULL and `file` is unchanged, and the read goes on without it
- * (its errors then come from where they always did): never an error of its own. */
-void gcol_detail_pq_window_load(gcol_detail_pq_file *file, const gcol_parquet_metadata *md,
+ * to `readers` threads when the file takes concurrent reads (point a file's `window` at it to
+ * plan from it). Where the window cannot be had (chunk extents outside the file, no staging
+ * memory, a read failing) `out->bytes` stays NULL, and the read goes on without it (its
+ * errors then come from where they always did): never an error of its own. */
+void gcol_detail_pq_window_load(const gcol_detail_pq_file *file, const gcol_parquet_metadata *md,
                                 const int32_t *columns, int32_t num_columns, const int32_t *groups,
                                 int32_t num_groups, int32_t readers, gcol_stream stream,
                                 gcol_detail_pq_window *out);

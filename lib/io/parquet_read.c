@@ -227,11 +227,8 @@ typedef struct plan_ctx {
   int32_t dict_cap;
   int64_t bytes_cap;   /* plan->bytes' allocation (plan->owned_bytes are used) */
   int32_t codec;       /* the chunk's */
-  /* file bytes [data_lo, data_hi) in host memory (a buffer read, or a window read into
-   * staging memory) whose chunks are borrowed, or NULL */
-  const uint8_t *data;
-  int64_t data_lo;
-  int64_t data_hi;
+  const uint8_t *data; /* the file as a host buffer whose chunks are borrowed, or NULL */
+  const gcol_detail_pq_window *window; /* else its chunks already read (borrowed), or NULL */
   uint32_t gpu_codecs; /* codecs whose pages nvCOMP decompresses on the GPU */
   const gcol_detail_nvcomp *nvcomp;
   bool raw_borrowed;  /* the chunk being scanned lies in `data` (its pages can be borrowed) */
@@ -1140,11 +1137,18 @@ static gcol_status scan_chunk(plan_ctx *c, int32_t g, const uint8_t *raw, int64_
   return check_index_pages(c, g, page_no, data_pages);
 }
 
-/* Whether an UNCOMPRESSED chunk at [start, start + size) is borrowed from c->data. */
+/* The host bytes of file range [start, start + size) the read already holds (the buffer's,
+ * or the window's), or NULL. */
+static const uint8_t *held_bytes(const plan_ctx *c, int64_t start, int64_t size) {
+  if (start < 0 || size < 0 || size > c->md->file_size - start) return NULL;
+  if (c->window != NULL) return gcol_detail_pq_window_find(c->window, start, size);
+  return c->data != NULL ? c->data + start : NULL;
+}
+
+/* Whether an UNCOMPRESSED chunk at [start, start + size) is borrowed from what the read holds. */
 static bool borrowed(const plan_ctx *c, const gcol_detail_pq_chunk *ch, int64_t start,
                      int64_t size) {
-  return c->data != NULL && ch->stats.codec == GCOL_PARQUET_UNCOMPRESSED && start >= c->data_lo &&
-         size >= 0 && size <= c->data_hi - start;
+  return ch->stats.codec == GCOL_PARQUET_UNCOMPRESSED && held_bytes(c, start, size) != NULL;
 }
 
 static int64_t chunk_start(const gcol_detail_pq_chunk *ch) {
@@ -1200,14 +1204,8 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
   memset(&c, 0, sizeof c);
   c.md = md;
   c.plan = plan;
-  if (file->window != NULL) {
-    c.data = file->window;
-    c.data_lo = file->window_lo;
-    c.data_hi = file->window_hi;
-  } else if (data != NULL) {
-    c.data = data;
-    c.data_hi = md->file_size;
-  }
+  c.data = data;
+  c.window = file->window;
   c.gpu_codecs = nvcomp != NULL ? gpu_codecs : 0;
   c.nvcomp = nvcomp;
   c.info = &md->leaves[column];
@@ -1275,11 +1273,11 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
     bool const gpu_chunk =
         c.codec >= 0 && c.codec < GCOL_DETAIL_NVCOMP_CODECS && (c.gpu_codecs >> c.codec & 1u) != 0;
     /* a chunk left for nvCOMP in the caller's buffer: its pages borrowed from there */
-    c.raw_borrowed =
-        gpu_chunk && c.data != NULL && start >= c.data_lo && size >= 0 && size <= c.data_hi - start;
+    const uint8_t *const held = held_bytes(&c, start, size);
+    c.raw_borrowed = gpu_chunk && held != NULL;
     const uint8_t *raw = NULL;
     if (borrow || c.raw_borrowed) {
-      raw = c.data + (start - c.data_lo); /* read in place, copied to the device from there */
+      raw = held; /* read in place, copied to the device from there */
     } else if (in_place) {
       GCOL_DETAIL_CHECK(reserve_bytes(&c, size), GCOL_ERROR_OUT_OF_MEMORY,
                         "%s: cannot allocate %lld host bytes for column '%s'", md->name,
@@ -1917,14 +1915,12 @@ static gcol_status decode_batch(const batch_run *r, int32_t b, cudaStream_t stre
   GCOL_DETAIL_CUDA_TRY(cudaSetDevice(r->device)); /* the current device is per thread */
   if (r->prefetch != NULL) { /* a path's or a source's chunks, read ahead in file order */
     gcol_detail_pq_prefetch_take(r->prefetch, b, &window);
-    file.window = window.bytes;
-    file.window_lo = window.lo;
-    file.window_hi = window.hi;
   } else if (r->data == NULL) { /* read into staging memory here */
     gcol_detail_pq_window_load(&file, r->md, r->columns, n, groups, num_groups,
                                gcol_detail_pq_window_readers(BATCH_WORKERS), (gcol_stream)stream,
                                &window);
   }
+  if (window.bytes != NULL) file.window = &window;
   GCOL_DETAIL_TRY(plan_read(&local, groups, num_groups, NULL, 0, plans));
   if (b > 0) wait_issued(r, b - 1);
   GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_ordered(
@@ -2465,6 +2461,7 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
       if (data == NULL) { /* a path's or a source's chunks: read into staging memory first */
         gcol_detail_pq_window_load(&read_file, md, rc.columns, num_read, read_groups, range,
                                    gcol_detail_pq_window_readers(1), stream, &window);
+        if (window.bytes != NULL) read_file.window = &window;
       }
       GCOL_DETAIL_TRY(plan_read(&run, read_groups, range, kept, num_kept, plans));
       GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_levels(

@@ -22,48 +22,66 @@
 #define WINDOW_TASK ((int64_t)4 << 20)
 #define WINDOW_MAX_READERS 16
 
-typedef struct byte_range {
-  int64_t begin;
-  int64_t end;
-} byte_range;
-
 typedef struct window_reads {
   const gcol_detail_pq_file *file;
   uint8_t *bytes;
-  int64_t lo;
-  const byte_range *tasks;
+  const gcol_detail_pq_range *tasks; /* file bytes [begin, end) to bytes + at */
   int64_t num_tasks;
   int64_t next;   /* the next task (atomic) */
   int32_t failed; /* a read failed (atomic) */
 } window_reads;
 
 static int compare_ranges(const void *a, const void *b) {
-  int64_t const x = ((const byte_range *)a)->begin, y = ((const byte_range *)b)->begin;
+  int64_t const x = ((const gcol_detail_pq_range *)a)->begin;
+  int64_t const y = ((const gcol_detail_pq_range *)b)->begin;
   return x < y ? -1 : x > y;
 }
 
-/* The chunks' ranges, sorted and merged across small gaps, then cut into tasks; false where
- * a chunk's extent is outside the file (the plans report it) or out of host memory. */
-static bool window_tasks(const gcol_parquet_metadata *md, const int32_t *columns,
-                         int32_t num_columns, const int32_t *groups, int32_t num_groups,
-                         byte_range **tasks, int64_t *num_tasks) {
+/* Cuts ranges into reads of at most WINDOW_TASK bytes; NULL when out of host memory. */
+static gcol_detail_pq_range *cut_tasks(const gcol_detail_pq_range *ranges, int64_t n,
+                                       int64_t *num_tasks) {
+  int64_t pieces = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    pieces += (ranges[i].end - ranges[i].begin + WINDOW_TASK - 1) / WINDOW_TASK;
+  }
+  gcol_detail_pq_range *tasks =
+      (gcol_detail_pq_range *)malloc((size_t)(pieces > 0 ? pieces : 1) * sizeof *tasks);
+  if (tasks == NULL) return NULL;
+  *num_tasks = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t at = ranges[i].begin; at < ranges[i].end; at += WINDOW_TASK) {
+      int64_t const end = at + WINDOW_TASK < ranges[i].end ? at + WINDOW_TASK : ranges[i].end;
+      tasks[(*num_tasks)++] =
+          (gcol_detail_pq_range){at, end, ranges[i].at + (at - ranges[i].begin)};
+    }
+  }
+  return tasks;
+}
+
+/* The chunks' ranges, sorted, merged across small gaps and packed (`at`); false where a
+ * chunk's extent is outside the file (the plans report it) or out of host memory. */
+static bool window_ranges(const gcol_parquet_metadata *md, const int32_t *columns,
+                          int32_t num_columns, const int32_t *groups, int32_t num_groups,
+                          gcol_detail_pq_range **out, int64_t *num_ranges, int64_t *size) {
   int64_t const n = (int64_t)num_columns * num_groups;
-  byte_range *ranges = (byte_range *)malloc((size_t)(n > 0 ? n : 1) * sizeof *ranges);
+  gcol_detail_pq_range *ranges =
+      (gcol_detail_pq_range *)malloc((size_t)(n > 0 ? n : 1) * sizeof *ranges);
   if (ranges == NULL) return false;
-  int64_t k = 0, pieces = 0;
+  int64_t k = 0;
   for (int32_t i = 0; i < num_groups; ++i) {
     for (int32_t c = 0; c < num_columns; ++c) {
       const gcol_detail_pq_chunk *ch = &md->row_groups[groups[i]].chunks[columns[c]];
-      int64_t const start = gcol_detail_pq_chunk_start(ch), size = ch->stats.compressed_size;
-      if (ch->has_file_path || start < 0 || size < 0 || size > md->file_size - start) {
+      int64_t const start = gcol_detail_pq_chunk_start(ch), bytes = ch->stats.compressed_size;
+      if (ch->has_file_path || start < 0 || bytes < 0 || bytes > md->file_size - start) {
         free(ranges);
         return false;
       }
-      if (size > 0) ranges[k++] = (byte_range){start, start + size};
+      if (bytes > 0) ranges[k++] = (gcol_detail_pq_range){start, start + bytes, 0};
     }
   }
   qsort(ranges, (size_t)k, sizeof *ranges, compare_ranges);
   int64_t merged = 0;
+  *size = 0;
   for (int64_t i = 0; i < k; ++i) {
     if (merged > 0 && ranges[i].begin <= ranges[merged - 1].end + WINDOW_GAP) {
       if (ranges[i].end > ranges[merged - 1].end) ranges[merged - 1].end = ranges[i].end;
@@ -72,22 +90,29 @@ static bool window_tasks(const gcol_parquet_metadata *md, const int32_t *columns
     }
   }
   for (int64_t i = 0; i < merged; ++i) {
-    pieces += (ranges[i].end - ranges[i].begin + WINDOW_TASK - 1) / WINDOW_TASK;
+    ranges[i].at = *size;
+    *size += ranges[i].end - ranges[i].begin;
   }
-  *tasks = (byte_range *)malloc((size_t)(pieces > 0 ? pieces : 1) * sizeof **tasks);
-  if (*tasks == NULL) {
-    free(ranges);
-    return false;
-  }
-  *num_tasks = 0;
-  for (int64_t i = 0; i < merged; ++i) {
-    for (int64_t at = ranges[i].begin; at < ranges[i].end; at += WINDOW_TASK) {
-      int64_t const end = at + WINDOW_TASK < ranges[i].end ? at + WINDOW_TASK : ranges[i].end;
-      (*tasks)[(*num_tasks)++] = (byte_range){at, end};
+  *out = ranges;
+  *num_ranges = merged;
+  return true;
+}
+
+const uint8_t *gcol_detail_pq_window_find(const gcol_detail_pq_window *window, int64_t start,
+                                          int64_t size) {
+  int64_t lo = 0, hi = window->num_ranges; /* the last range beginning at or before start */
+  while (hi - lo > 1) {
+    int64_t const mid = lo + (hi - lo) / 2;
+    if (window->ranges[mid].begin <= start) {
+      lo = mid;
+    } else {
+      hi = mid;
     }
   }
-  free(ranges);
-  return true;
+  if (window->num_ranges == 0 || size < 0) return NULL;
+  const gcol_detail_pq_range *r = &window->ranges[lo];
+  if (start < r->begin || start > r->end || size > r->end - start) return NULL;
+  return window->bytes + r->at + (start - r->begin);
 }
 
 static void *window_reader(void *arg) {
@@ -95,9 +120,9 @@ static void *window_reader(void *arg) {
   for (;;) {
     int64_t const t = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
     if (t >= w->num_tasks || __atomic_load_n(&w->failed, __ATOMIC_RELAXED) != 0) break;
-    const byte_range *r = &w->tasks[t];
-    if (w->file->source.read(w->file->source.user, r->begin, r->end - r->begin,
-                             w->bytes + (r->begin - w->lo)) != 0) {
+    const gcol_detail_pq_range *r = &w->tasks[t];
+    if (w->file->source.read(w->file->source.user, r->begin, r->end - r->begin, w->bytes + r->at) !=
+        0) {
       __atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
     }
   }
@@ -122,14 +147,11 @@ static bool run_reads(window_reads *w, int32_t readers) {
 
 bool gcol_detail_pq_read_range(const gcol_detail_pq_file *file, int64_t begin, int64_t end,
                                uint8_t *dst, int32_t readers) {
-  int64_t const n = end > begin ? (end - begin + WINDOW_TASK - 1) / WINDOW_TASK : 0;
-  byte_range *tasks = (byte_range *)malloc((size_t)(n > 0 ? n : 1) * sizeof *tasks);
+  gcol_detail_pq_range const whole = {begin, end > begin ? end : begin, 0};
+  int64_t num_tasks = 0;
+  gcol_detail_pq_range *tasks = cut_tasks(&whole, 1, &num_tasks);
   if (tasks == NULL) return false;
-  for (int64_t t = 0; t < n; ++t) {
-    int64_t const at = begin + t * WINDOW_TASK;
-    tasks[t] = (byte_range){at, at + WINDOW_TASK < end ? at + WINDOW_TASK : end};
-  }
-  window_reads w = {file, dst, begin, tasks, n, 0, 0};
+  window_reads w = {file, dst, tasks, num_tasks, 0, 0};
   bool const ok = run_reads(&w, file->concurrent ? readers : 1);
   free(tasks);
   return ok;
@@ -141,47 +163,40 @@ int32_t gcol_detail_pq_window_readers(int32_t sharing) {
   return (int32_t)(each < 1 ? 1 : each > WINDOW_MAX_READERS ? WINDOW_MAX_READERS : each);
 }
 
-void gcol_detail_pq_window_load(gcol_detail_pq_file *file, const gcol_parquet_metadata *md,
+void gcol_detail_pq_window_load(const gcol_detail_pq_file *file, const gcol_parquet_metadata *md,
                                 const int32_t *columns, int32_t num_columns, const int32_t *groups,
                                 int32_t num_groups, int32_t readers, gcol_stream stream,
                                 gcol_detail_pq_window *out) {
-  byte_range *tasks = NULL;
+  gcol_detail_pq_range *tasks = NULL;
   int64_t num_tasks = 0;
   memset(out, 0, sizeof *out);
-  if (file->window != NULL || file->source.read == NULL) return;
-  if (!window_tasks(md, columns, num_columns, groups, num_groups, &tasks, &num_tasks)) return;
-  if (num_tasks == 0) {
-    free(tasks);
+  if (file->source.read == NULL || !window_ranges(md, columns, num_columns, groups, num_groups,
+                                                  &out->ranges, &out->num_ranges, &out->size)) {
     return;
   }
-  out->lo = tasks[0].begin;
-  out->hi = tasks[num_tasks - 1].end;
-  out->mr = gcol_io_get_staging_mr();
   void *bytes = NULL;
-  if (out->mr == NULL ||
-      gcol_mr_allocate(out->mr, &bytes, (size_t)(out->hi - out->lo), stream) != GCOL_OK) {
+  out->mr = gcol_io_get_staging_mr();
+  tasks = out->size > 0 ? cut_tasks(out->ranges, out->num_ranges, &num_tasks) : NULL;
+  if (tasks == NULL || out->mr == NULL ||
+      gcol_mr_allocate(out->mr, &bytes, (size_t)out->size, stream) != GCOL_OK) {
     gcol_clear_last_error(); /* no staging memory: the read goes on without a window */
     free(tasks);
+    free(out->ranges);
     memset(out, 0, sizeof *out);
     return;
   }
   out->bytes = (uint8_t *)bytes;
-  window_reads w = {file, out->bytes, out->lo, tasks, num_tasks, 0, 0};
+  window_reads w = {file, out->bytes, tasks, num_tasks, 0, 0};
   bool const ok = run_reads(&w, file->concurrent ? readers : 1);
   free(tasks);
-  if (!ok) { /* the plans read the chunk again and name what failed */
-    gcol_detail_pq_window_free(out, stream);
-    return;
-  }
-  file->window = out->bytes;
-  file->window_lo = out->lo;
-  file->window_hi = out->hi;
+  if (!ok) gcol_detail_pq_window_free(out, stream); /* the plans read again, naming it */
 }
 
 void gcol_detail_pq_window_free(gcol_detail_pq_window *window, gcol_stream stream) {
   if (window->bytes != NULL) {
-    gcol_mr_deallocate(window->mr, window->bytes, (size_t)(window->hi - window->lo), stream);
+    gcol_mr_deallocate(window->mr, window->bytes, (size_t)window->size, stream);
   }
+  free(window->ranges);
   memset(window, 0, sizeof *window);
 }
 
@@ -222,9 +237,9 @@ static void *prefetch_main(void *arg) {
     gcol_detail_pq_window window;
     memset(&window, 0, sizeof window);
     if (!skip) {
-      gcol_detail_pq_file file = p->file;
-      gcol_detail_pq_window_load(&file, p->md, p->columns, p->num_columns, p->groups + p->bounds[b],
-                                 p->bounds[b + 1] - p->bounds[b], readers, p->stream, &window);
+      gcol_detail_pq_window_load(&p->file, p->md, p->columns, p->num_columns,
+                                 p->groups + p->bounds[b], p->bounds[b + 1] - p->bounds[b], readers,
+                                 p->stream, &window);
     }
     pthread_mutex_lock(&p->lock);
     p->windows[b] = window;
