@@ -154,7 +154,8 @@ gcol_status gcol_csv_read_buffer(const void *data, int64_t size,
                                  gcol_csv_names **names, gcol_stream stream, gcol_mr *mr);
 
 /**
- * @brief As gcol_csv_read_buffer(), from the file at @p path (read whole into host memory).
+ * @brief As gcol_csv_read_buffer(), from the file at @p path, read whole first (with `pread`
+ *        on up to 16 threads, into page-locked staging memory: include/gcol/io/staging.h).
  * @return As gcol_csv_read_buffer(); ::GCOL_ERROR_INVALID_ARGUMENT also when the file cannot be
  *         read (the message names it).
  */

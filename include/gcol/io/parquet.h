@@ -163,7 +163,10 @@ typedef enum gcol_parquet_codec {
  * @brief A file as byte ranges read on request, for storage gcol cannot open itself.
  *
  * gcol reads the footer first (the last 8 bytes, then the footer), then the byte ranges of
- * the column chunks it needs. Ranges asked for always lie within [0, size).
+ * the column chunks it needs, in reads of at most 4 MiB into page-locked staging memory
+ * (include/gcol/io/staging.h); chunks less than 1 MiB apart are read together with the gap
+ * between them, and where such a read fails the chunks are asked for again one by one (the
+ * error then names the chunk). Ranges asked for always lie within [0, size).
  */
 typedef struct gcol_parquet_source {
   /** Bytes in the file. */
@@ -582,7 +585,11 @@ void gcol_parquet_read_options_init(gcol_parquet_read_options *options);
 
 /**
  * @brief Reads columns of a Parquet file into a table on the GPU.
- * @param[in] path A file.
+ *
+ * The column chunks are read with `pread` on up to 16 threads into page-locked staging
+ * memory (include/gcol/io/staging.h), a batch of row groups ahead of the one being decoded,
+ * and copied to the device from there.
+ * @param[in] path A file (a regular file: its size is taken once, when it is opened).
  * @param[in] options What to read, or NULL for everything.
  * @param[out] out The table, one column per requested column; NULL on failure.
  * @param[in] stream Stream of the copies and kernels.
