@@ -1,5 +1,6 @@
 /* The page-locked host memory readers read files into (include/gcol/io/staging.h): a
- * resource set by the user, or a pool over cudaMallocHost made at its first use and kept,
+ * resource set by the user, or a cache over cudaMallocHost made at its first use and kept
+ * (lib/io/staging_cache.c),
  * because page-locking costs about 0.6 ms per MiB (an H200's host, session 25), far more
  * than the copy it speeds up. */
 #include "gcol/io/staging.h"
@@ -11,20 +12,21 @@
 
 #include "internal/error.h"
 #include "internal/nvtx.h"
+#include "internal/staging.h"
 
-/* The built-in pool holds at most a quarter of the host's memory, and this. */
+/* The built-in cache holds at most a quarter of the host's memory, and this. */
 #define STAGING_MAX_BYTES ((size_t)8 << 30)
 
 static pthread_mutex_t staging_lock = PTHREAD_MUTEX_INITIALIZER;
 static gcol_mr *user_mr;    /* set by gcol_io_set_staging_mr, or NULL */
 static gcol_mr *pinned_mr;  /* page-locked memory (cudaMallocHost) */
-static gcol_mr upstream_mr; /* the built-in pool's upstream: pinned_mr, and the exit hook */
-static gcol_mr *builtin_mr; /* the built-in pool, made at its first use */
+static gcol_mr upstream_mr; /* the built-in cache's upstream: pinned_mr, and the exit hook */
+static gcol_mr *builtin_mr; /* the built-in cache, made at its first use */
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
 static void release_at_exit(void) { gcol_io_staging_release(); }
 
-/* The pool's memory goes back at exit (a leak checker sees none), registered once the first
+/* The cache's memory goes back at exit (a leak checker sees none), registered once the first
  * block is page-locked: CUDA is initialized by then and its own teardown, registered before
  * this, runs after it. */
 static void register_exit_hook(void) { (void)atexit(release_at_exit); }
@@ -48,13 +50,13 @@ static size_t staging_limit(void) {
   return limit;
 }
 
-/* Makes the built-in pool; under staging_lock. */
+/* Makes the built-in cache; under staging_lock. */
 static gcol_mr *make_builtin(void) {
   if (builtin_mr != NULL) return builtin_mr;
   if (gcol_mr_pinned_create(&pinned_mr) != GCOL_OK) return NULL;
   upstream_mr = (gcol_mr){upstream_allocate, upstream_deallocate, NULL,
                           pinned_mr,         GCOL_MEMORY_PINNED,  "staging"};
-  if (gcol_mr_pool_create(&upstream_mr, 0, staging_limit(), &builtin_mr) != GCOL_OK) {
+  if (gcol_detail_staging_cache_create(&upstream_mr, staging_limit(), &builtin_mr) != GCOL_OK) {
     gcol_mr_destroy(pinned_mr);
     pinned_mr = NULL;
   }
@@ -90,7 +92,7 @@ gcol_status gcol_io_set_staging_mr(gcol_mr *mr, gcol_mr **previous) {
 
 void gcol_io_staging_release(void) {
   pthread_mutex_lock(&staging_lock);
-  gcol_mr_destroy(builtin_mr); /* a pool returns its blocks to the upstream */
+  gcol_mr_destroy(builtin_mr); /* the cache returns its blocks to the upstream */
   gcol_mr_destroy(pinned_mr);
   builtin_mr = pinned_mr = NULL;
   pthread_mutex_unlock(&staging_lock);

@@ -20,6 +20,7 @@
 #include "gcol/io/staging.h"
 #include "internal/parquet.h"
 #include "internal/pq_walk.h"
+#include "internal/staging.h"
 #include "internal/thrift.h"
 #include "parquet_builder.h"
 #include "parquet_cases.h"
@@ -3033,6 +3034,66 @@ static void test_read_batches_rule(void **state) {
   free(file);
 }
 
+/* The built-in staging cache's bookkeeping over pageable memory (no GPU): blocks rounded to
+ * 2 MiB and handed out whole, a free one reused for a request it fits within twice, a new one
+ * taken otherwise, free ones evicted largest first to stay within the limit, a request over
+ * the limit or over what is in use refused (the cache still usable), a double free reported. */
+static void test_staging_cache(void **state) {
+  (void)state;
+  size_t const mib = (size_t)1 << 20;
+  gcol_mr *host = NULL, *cache = NULL;
+  assert_int_equal(gcol_mr_host_create(&host), GCOL_OK);
+  assert_int_equal(gcol_detail_staging_cache_create(host, 16 * mib, &cache), GCOL_OK);
+  size_t held = 0, used = 0;
+  int64_t blocks = 0;
+  void *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+  assert_int_equal(gcol_mr_allocate(cache, &a, 3 * mib, NULL), GCOL_OK); /* a block of 4 */
+  memset(a, 1, 3 * mib);
+  gcol_detail_staging_cache_info(cache, &held, &used, &blocks);
+  assert_int_equal(held, 4 * mib);
+  assert_int_equal(used, 4 * mib);
+  gcol_mr_deallocate(cache, a, 3 * mib, NULL);
+  assert_int_equal(gcol_mr_allocate(cache, &b, 4 * mib, NULL), GCOL_OK);
+  assert_ptr_equal(b, a);                                          /* reused */
+  assert_int_equal(gcol_mr_allocate(cache, &c, 1, NULL), GCOL_OK); /* a new block of 2 */
+  assert_true(c != a);
+  gcol_detail_staging_cache_info(cache, &held, &used, &blocks);
+  assert_int_equal(held, 6 * mib);
+  assert_int_equal(blocks, 2);
+  gcol_mr_deallocate(cache, b, 4 * mib, NULL);
+  assert_int_equal(gcol_mr_allocate(cache, &d, 1, NULL), GCOL_OK); /* 2 MiB: the 4 (twice) */
+  assert_ptr_equal(d, b);
+  gcol_mr_deallocate(cache, d, 1, NULL);
+  /* 12 MiB: the free 4 evicted to make room (16 at most) */
+  assert_int_equal(gcol_mr_allocate(cache, &a, 12 * mib, NULL), GCOL_OK);
+  gcol_detail_staging_cache_info(cache, &held, &used, &blocks);
+  assert_int_equal(held, 14 * mib);
+  assert_int_equal(used, 14 * mib);
+  assert_int_equal(blocks, 2);
+  assert_int_equal(gcol_mr_allocate(cache, &b, 4 * mib, NULL), GCOL_ERROR_OUT_OF_MEMORY);
+  assert_null(b);
+  assert_int_equal(gcol_mr_allocate(cache, &b, 17 * mib, NULL), GCOL_ERROR_OUT_OF_MEMORY);
+  assert_non_null(strstr(gcol_last_error(), "limit"));
+  assert_int_equal(gcol_mr_allocate(cache, &b, 2 * mib, NULL), GCOL_OK); /* 16: fits */
+  gcol_mr_deallocate(cache, b, 2 * mib, NULL);
+  gcol_clear_last_error();
+  gcol_mr_deallocate(cache, b, 2 * mib, NULL); /* twice */
+  assert_non_null(strstr(gcol_last_error(), "not a block in use"));
+  /* 4 MiB with the 12 free: more than twice, so a new block, the 12 evicted for it */
+  gcol_mr_deallocate(cache, a, 12 * mib, NULL);
+  assert_int_equal(gcol_mr_allocate(cache, &d, 4 * mib, NULL), GCOL_OK);
+  gcol_detail_staging_cache_info(cache, &held, &used, &blocks);
+  assert_int_equal(held, 8 * mib); /* c's 2, the free 2, the new 4 */
+  assert_int_equal(used, 6 * mib);
+  assert_int_equal(blocks, 3);
+  gcol_mr_deallocate(cache, d, 4 * mib, NULL);
+  gcol_mr_deallocate(cache, c, 1, NULL);
+  gcol_detail_staging_cache_info(cache, &held, &used, &blocks);
+  assert_int_equal(used, 0);
+  gcol_mr_destroy(cache); /* its blocks back to the host resource */
+  gcol_mr_destroy(host);
+}
+
 /* The staging resource's setters (include/gcol/io/staging.h), without a GPU: a resource
  * without allocate is refused, the one set is returned with the previous one, NULL brings
  * back the built-in pool, which holds nothing before a read and can be released anytime. */
@@ -3045,9 +3106,11 @@ static void test_staging_mr(void **state) {
   assert_non_null(strstr(gcol_last_error(), "allocate"));
   gcol_mr *const builtin = gcol_io_get_staging_mr();
   assert_non_null(builtin);
-  gcol_mr_pool_info info;
-  assert_int_equal(gcol_mr_pool_get_info(builtin, &info), GCOL_OK);
-  assert_int_equal(info.held_bytes, 0);
+  size_t held = 1, used = 1;
+  int64_t blocks = 1;
+  gcol_detail_staging_cache_info(builtin, &held, &used, &blocks);
+  assert_int_equal(held, 0);
+  assert_int_equal(blocks, 0);
   assert_int_equal(gcol_mr_host_create(&host), GCOL_OK);
   assert_int_equal(gcol_io_set_staging_mr(host, &previous), GCOL_OK);
   assert_null(previous); /* the built-in pool */
@@ -3097,6 +3160,7 @@ int main(void) {
       cmocka_unit_test(test_flba_pages),
       cmocka_unit_test(test_flba_bad_input),
       cmocka_unit_test(test_staging_mr),
+      cmocka_unit_test(test_staging_cache),
   };
   return GCOL_TEST_RUN("parquet_host", tests);
 }
