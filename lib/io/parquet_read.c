@@ -1269,11 +1269,11 @@ static gcol_status plan_column(const gcol_detail_pq_file *file, const uint8_t *d
     int64_t const size = ch->stats.compressed_size;
     c.codec = ch->stats.codec;
     bool const in_place = c.codec == GCOL_PARQUET_UNCOMPRESSED;
-    bool const borrow = borrowed(&c, ch, start, size);
+    const uint8_t *const held = held_bytes(&c, start, size); /* read already, or NULL */
+    bool const borrow = in_place && held != NULL;
     bool const gpu_chunk =
         c.codec >= 0 && c.codec < GCOL_DETAIL_NVCOMP_CODECS && (c.gpu_codecs >> c.codec & 1u) != 0;
     /* a chunk left for nvCOMP in the caller's buffer: its pages borrowed from there */
-    const uint8_t *const held = held_bytes(&c, start, size);
     c.raw_borrowed = gpu_chunk && held != NULL;
     const uint8_t *raw = NULL;
     if (borrow || c.raw_borrowed) {
@@ -1858,19 +1858,21 @@ typedef struct batch_run {
   int32_t failed; /* the first failing batch so far, or num_batches (atomic) */
 } batch_run;
 
-/* Plans every column read over groups, for a batch or for a whole read: a nested leaf
- * (with_levels[i]) with its levels decoded on the GPU, a flat column with only the pages that
- * hold kept rows (kept NULL: every page). Counts the pages (gcol_detail_parquet_read_pages). */
-static gcol_status plan_read(const batch_run *r, const int32_t *groups, int32_t num_groups,
+/* Plans every column read over groups from `file` (with its window, when it has one), for a
+ * batch or for a whole read: a nested leaf (with_levels[i]) with its levels decoded on the
+ * GPU, a flat column with only the pages that hold kept rows (kept NULL: every page). Counts
+ * the pages (gcol_detail_parquet_read_pages). */
+static gcol_status plan_read(const batch_run *r, const gcol_detail_pq_file *file,
+                             const int32_t *groups, int32_t num_groups,
                              const gcol_detail_pq_row_range *kept, int64_t num_kept,
                              gcol_detail_pq_column_plan *plans) {
   for (int32_t i = 0; i < r->num_read; ++i) {
     gcol_status const status = r->with_levels != NULL && r->with_levels[i]
                                    ? gcol_detail_parquet_plan_column_levels_gpu(
-                                         r->file, r->data, r->md, r->columns[i], groups, num_groups,
+                                         file, r->data, r->md, r->columns[i], groups, num_groups,
                                          r->gpu_codecs, r->nvcomp, &plans[i])
                                    : gcol_detail_parquet_plan_column_kept(
-                                         r->file, r->data, r->md, r->columns[i], groups, num_groups,
+                                         file, r->data, r->md, r->columns[i], groups, num_groups,
                                          kept, num_kept, r->gpu_codecs, r->nvcomp, &plans[i]);
     if (status != GCOL_OK) return status;
     __atomic_fetch_add(&read_pages, (int64_t)plans[i].num_pages, __ATOMIC_RELAXED);
@@ -1908,8 +1910,6 @@ static gcol_status decode_batch(const batch_run *r, int32_t b, cudaStream_t stre
   gcol_detail_pq_file file = *r->file; /* with this batch's window, when it has one */
   gcol_detail_pq_window window;
   memset(&window, 0, sizeof window);
-  batch_run local = *r;
-  local.file = &file;
   GCOL_DETAIL_CHECK(plans != NULL && levels != NULL && level_ptrs != NULL, GCOL_ERROR_OUT_OF_MEMORY,
                     "out of memory");
   GCOL_DETAIL_CUDA_TRY(cudaSetDevice(r->device)); /* the current device is per thread */
@@ -1921,7 +1921,7 @@ static gcol_status decode_batch(const batch_run *r, int32_t b, cudaStream_t stre
                                &window);
   }
   if (window.bytes != NULL) file.window = &window;
-  GCOL_DETAIL_TRY(plan_read(&local, groups, num_groups, NULL, 0, plans));
+  GCOL_DETAIL_TRY(plan_read(r, &file, groups, num_groups, NULL, 0, plans));
   if (b > 0) wait_issued(r, b - 1);
   GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_ordered(
       plans, n, window.bytes != NULL ? window.bytes : r->data, r->md->name, (gcol_stream)stream,
@@ -2463,7 +2463,7 @@ static gcol_status read_table(const gcol_detail_pq_file *file, const uint8_t *da
                                    gcol_detail_pq_window_readers(1), stream, &window);
         if (window.bytes != NULL) read_file.window = &window;
       }
-      GCOL_DETAIL_TRY(plan_read(&run, read_groups, range, kept, num_kept, plans));
+      GCOL_DETAIL_TRY(plan_read(&run, &read_file, read_groups, range, kept, num_kept, plans));
       GCOL_DETAIL_TRY(gcol_detail_parquet_decode_columns_levels(
           plans, num_read, window.bytes != NULL ? window.bytes : data, md->name, stream, mr,
           outputs, levels));

@@ -2938,7 +2938,7 @@ static int flaky_cb(void *user, int64_t offset, int64_t length, void *dst) {
 }
 
 /* Reads that go through the staging resource (include/gcol/io/staging.h), whole and in
- * batches, from a path and from a source: with the built-in pool (it keeps what it took until
+ * batches, from a path and from a source: with the built-in cache (it keeps what it took until
  * released), with a resource that refuses every request (no window: the chunks are read as
  * before), with pageable memory, and with a source whose window read fails (read again chunk
  * by chunk): every table equal to the buffer's read. */
